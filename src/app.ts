@@ -1,0 +1,198 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { STATUS_CODES } from 'node:http';
+import { dirname, join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type HTTPMethods } from 'fastify';
+import formbody from '@fastify/formbody';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import FindMyWay from 'find-my-way';
+import { sql, type Kysely } from 'kysely';
+import type { Config } from './config.js';
+import authPlugin from './core/auth/plugin.js';
+import { createDatabase, type DatabaseHandle } from './core/db/index.js';
+import { migrateToLatest } from './core/db/migrator.js';
+import type { Database } from './core/db/types.js';
+import { ApiError, errorHandler } from './core/errors.js';
+import idempotencyPlugin from './core/idempotency.js';
+import rateLimitPlugin from './core/rate-limit.js';
+import { isLocalDateTime } from './core/time.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Kysely<Database>;
+    dbHandle: DatabaseHandle;
+    config: Readonly<Config>;
+  }
+  interface FastifyContextConfig {
+    /** `token` for the stricter limit of the token endpoint; `none` to skip rate limiting. */
+    rateLimitScope?: 'token' | 'none';
+  }
+}
+
+const RESOURCES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'resources');
+
+/** Every folder under resources/ with a routes file is a resource plugin mounted under /v1. */
+async function loadResourcePlugins(): Promise<Array<{ name: string; plugin: FastifyPluginAsync }>> {
+  const plugins: Array<{ name: string; plugin: FastifyPluginAsync }> = [];
+  for (const name of (await readdir(RESOURCES_DIR)).sort()) {
+    for (const file of ['routes.ts', 'routes.js']) {
+      const path = join(RESOURCES_DIR, name, file);
+      if (!existsSync(path)) continue;
+      const module = (await import(pathToFileURL(path).href)) as { default: FastifyPluginAsync };
+      plugins.push({ name, plugin: module.default });
+      break;
+    }
+  }
+  return plugins;
+}
+
+/** Records routes so that a known path with another method answers 405 instead of 404. */
+function trackRoutes(app: FastifyInstance) {
+  const router = FindMyWay({ ignoreTrailingSlash: true });
+  app.addHook('onRoute', (route) => {
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]) as HTTPMethods[];
+    for (const method of methods) {
+      try {
+        router.on(method as never, route.url, () => undefined);
+      } catch {
+        // the same route added twice (HEAD for GET): already known
+      }
+    }
+  });
+  return (method: string, url: string): string[] => {
+    const path = url.split('?')[0];
+    const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter(
+      (m) => m !== method && router.find(m as never, path) !== null,
+    );
+    return allowed;
+  };
+}
+
+const SECRET_QUERY_PARAMETER = /([?&](?:access_token|token|client_secret|secret|password)=)[^&]*/gi;
+
+/** Logger options that keep secrets a client put in the query string or a body out of the log. */
+function withoutSecrets(logger: boolean | object): boolean | object {
+  if (typeof logger !== 'object') return logger;
+  return {
+    redact: { paths: ['req.headers.authorization', '*.client_secret', '*.password', '*.access_token'], censor: '[redacted]' },
+    serializers: {
+      req: (request: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+        method: request.method,
+        url: request.url.replace(SECRET_QUERY_PARAMETER, '$1[redacted]'),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
+    ...logger,
+  };
+}
+
+/**
+ * Errors Node's HTTP parser answers before Fastify sees a request (headers or URL too large,
+ * malformed request line, request timeout), in the spec's error format too.
+ */
+function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'request_timeout', 'The request took too long to arrive.']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'request_header_fields_too_large', 'The request line or headers are too large.']
+        : [400, 'bad_request', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ status, error: code, error_message: message });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
+}
+
+export interface BuildOptions {
+  /** Reuse an open database (tests, benchmarks); otherwise one is opened from config. */
+  handle?: DatabaseHandle;
+  /** Run migrations on start (default true). */
+  migrate?: boolean;
+  logger?: boolean | object;
+}
+
+export async function buildApp(config: Readonly<Config>, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const handle = options.handle ?? createDatabase(config);
+  if (options.migrate !== false) await migrateToLatest(handle.db);
+
+  const app = Fastify({
+    logger: withoutSecrets(options.logger ?? { level: config.logLevel }),
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs,
+    trustProxy: true,
+    clientErrorHandler,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: {
+      customOptions: {
+        formats: { 'local-datetime': { type: 'string', validate: isLocalDateTime } },
+      },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('db', handle.db);
+  app.decorate('dbHandle', handle);
+  app.decorate('config', config);
+  app.addHook('onClose', async () => {
+    if (!options.handle) await handle.close();
+  });
+
+  const allowedMethods = trackRoutes(app);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(async (request, reply) => {
+    const allowed = allowedMethods(request.method, request.url);
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      throw new ApiError(405, 'method_not_allowed', `The ${request.method} method is not supported for this route.`);
+    }
+    throw new ApiError(404, 'not found', 'The requested route does not exist.');
+  });
+
+  await app.register(rateLimitPlugin, { config });
+  await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'crewplan',
+        version: '1.0.0',
+        description:
+          'Crew scheduling service implementing the Workforce Scheduling Service API. Operations marked `x-crewplan-extension` are crewplan extensions beyond the specification.',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearerAuth: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(authPlugin, { config, handle });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(handle.db);
+      return { status: 'ok' };
+    } catch {
+      return reply.status(503).send({ status: 503, error: 'unavailable', error_message: 'The database is not reachable.' });
+    }
+  });
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const resources = await loadResourcePlugins();
+  await app.register(
+    async (v1) => {
+      v1.addHook('onRequest', v1.requireBearer);
+      await v1.register(idempotencyPlugin);
+      for (const { plugin } of resources) await v1.register(plugin);
+    },
+    { prefix: '/v1' },
+  );
+  return app;
+}

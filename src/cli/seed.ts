@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { AuthContext } from '../core/auth/context.js';
+import type { Db } from '../core/db/transaction.js';
+
+/**
+ * What a resource's `seed.ts` receives when `seed demo` runs. Seeds run in `seedOrder` order (lower
+ * first) inside one transaction; each may read what earlier ones left in `shared`.
+ */
+export interface DemoSeedContext {
+  db: Db;
+  auth: AuthContext;
+  /** The demo scheduler (an admin user). */
+  adminId: number;
+  /** Every demo user id, admin first. */
+  userIds: number[];
+  /** Ids a seed leaves for later seeds, e.g. `shared.assignmentIds`. */
+  shared: Record<string, unknown>;
+}
+
+export interface DemoSeedModule {
+  seedOrder: number;
+  seedDemo(ctx: DemoSeedContext): Promise<Record<string, number> | void>;
+}
+
+const RESOURCES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'resources');
+
+export async function loadDemoSeeds(): Promise<Array<{ name: string; module: DemoSeedModule }>> {
+  const seeds: Array<{ name: string; module: DemoSeedModule }> = [];
+  for (const name of await readdir(RESOURCES_DIR)) {
+    for (const file of ['seed.ts', 'seed.js']) {
+      const path = join(RESOURCES_DIR, name, file);
+      if (!existsSync(path)) continue;
+      seeds.push({ name, module: (await import(pathToFileURL(path).href)) as DemoSeedModule });
+      break;
+    }
+  }
+  return seeds.sort((a, b) => a.module.seedOrder - b.module.seedOrder || a.name.localeCompare(b.name));
+}

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+export type SqliteSynchronous = 'FULL' | 'NORMAL';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** postgres://… selects PostgreSQL; anything else (or unset) is SQLite. */
+  databaseUrl: string | undefined;
+  /** SQLite database file (used when databaseUrl is not a postgres URL). */
+  sqlitePath: string;
+  sqliteSynchronous: SqliteSynchronous;
+  /** PostgreSQL schema to use (tests give each run its own). */
+  pgSchema: string | undefined;
+  pgPoolSize: number;
+  /** Key for the keyed hashes (HMAC) of client secrets and access tokens. */
+  secretKey: Buffer;
+  tokenTtlSeconds: number;
+  bodyLimitBytes: number;
+  uploadLimitBytes: number;
+  requestTimeoutMs: number;
+  /** Base URL used in hrefs and pagination links; derived from the request when unset. */
+  publicBaseUrl: string | undefined;
+  logLevel: string;
+  /** Requests per minute per credential on /v1 (0 disables). */
+  rateLimitPerMinute: number;
+  /** Requests per minute per client address on the token endpoint (0 disables). */
+  tokenRateLimitPerMinute: number;
+  /** Directory for uploaded files. */
+  dataDir: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function intFrom(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function loadSecretKey(env: Env, dataDir: string): Buffer {
+  if (env.CREWPLAN_SECRET_KEY) return Buffer.from(env.CREWPLAN_SECRET_KEY, 'utf8');
+  const keyFile = resolve(dataDir, 'secret.key');
+  if (!existsSync(keyFile)) {
+    mkdirSync(dirname(keyFile), { recursive: true });
+    writeFileSync(keyFile, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  }
+  return Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'utf8');
+}
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Readonly<Config> {
+  const dataDir = resolve(env.CREWPLAN_DATA_DIR ?? './data');
+  const synchronous = (env.SQLITE_SYNCHRONOUS ?? 'FULL').toUpperCase();
+  if (synchronous !== 'FULL' && synchronous !== 'NORMAL') throw new Error('SQLITE_SYNCHRONOUS must be FULL or NORMAL');
+  const config: Config = {
+    port: intFrom(env, 'PORT', 8080),
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || undefined,
+    sqlitePath: resolve(dataDir, 'crewplan.sqlite'),
+    sqliteSynchronous: synchronous,
+    pgSchema: env.DATABASE_SCHEMA || undefined,
+    pgPoolSize: intFrom(env, 'DATABASE_POOL_SIZE', 10),
+    secretKey: overrides.secretKey ?? loadSecretKey(env, dataDir),
+    tokenTtlSeconds: intFrom(env, 'TOKEN_TTL_SECONDS', 86_400),
+    bodyLimitBytes: intFrom(env, 'BODY_LIMIT_BYTES', 1_048_576),
+    uploadLimitBytes: intFrom(env, 'UPLOAD_LIMIT_BYTES', 10_485_760),
+    requestTimeoutMs: intFrom(env, 'REQUEST_TIMEOUT_MS', 30_000),
+    publicBaseUrl: env.PUBLIC_BASE_URL?.replace(/\/+$/, '') || undefined,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    rateLimitPerMinute: intFrom(env, 'RATE_LIMIT_PER_MINUTE', 6_000),
+    tokenRateLimitPerMinute: intFrom(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 600),
+    dataDir,
+    ...overrides,
+  };
+  if (env.DATABASE_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL) && !overrides.sqlitePath) {
+    config.sqlitePath = resolve(env.DATABASE_URL.replace(/^(sqlite|file):(\/\/)?/, ''));
+  }
+  return Object.freeze(config);
+}
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return !!url && /^postgres(ql)?:\/\//.test(url);
+}

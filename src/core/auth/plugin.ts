@@ -1,0 +1,132 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Type } from '@sinclair/typebox';
+import type { Config } from '../../config.js';
+import type { DatabaseHandle } from '../db/index.js';
+import { ApiError, unauthorized } from '../errors.js';
+import { createTokenLookup, issueToken, verifyClient } from './credentials.js';
+import './context.js';
+
+interface AuthPluginOptions {
+  config: Readonly<Config>;
+  handle: DatabaseHandle;
+}
+
+function oauthError(status: number, code: string, description: string): ApiError {
+  return new ApiError(status, code, description, { error_description: description });
+}
+
+function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
+  const match = /^Basic\s+([A-Za-z0-9+/=._-]+)\s*$/i.exec(header ?? '');
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  // RFC 6749 §2.3.1: both parts are form-urlencoded before being joined.
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, ' '));
+    } catch {
+      return s;
+    }
+  };
+  return { id: decode(decoded.slice(0, colon)), secret: decode(decoded.slice(colon + 1)) };
+}
+
+const TokenResponse = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.String(),
+  expires: Type.Integer({ description: 'unix seconds' }),
+  expires_in: Type.Integer(),
+});
+
+const OAuthError = Type.Object({
+  status: Type.Integer(),
+  error: Type.String(),
+  error_message: Type.String(),
+  error_description: Type.String(),
+});
+
+async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOptions) {
+  const lookupToken = createTokenLookup(handle, config.secretKey);
+
+  app.decorateRequest('auth', null as never);
+  app.decorateRequest('baseUrl', '');
+  app.addHook('onRequest', async (request) => {
+    request.baseUrl = config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+  });
+
+  app.post(
+    '/oauth/access_token',
+    {
+      config: { rateLimitScope: 'token' },
+      schema: {
+        operationId: 'requestAccessToken',
+        summary: 'OAuth 2.0 client-credentials token request',
+        tags: ['Authentication'],
+        security: [],
+        consumes: ['application/x-www-form-urlencoded', 'application/json'],
+        body: Type.Optional(
+          Type.Object({
+            grant_type: Type.Optional(Type.String({ maxLength: 64 })),
+            client_id: Type.Optional(Type.String({ maxLength: 255 })),
+            client_secret: Type.Optional(Type.String({ maxLength: 255 })),
+            scope: Type.Optional(Type.String({ maxLength: 255 })),
+          }),
+        ),
+        response: { 200: TokenResponse, 400: OAuthError, 401: OAuthError },
+      },
+    },
+    async (request, reply) => {
+      const body = (request.body ?? {}) as Record<string, string | undefined>;
+      reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+      const basic = basicCredentials(request.headers.authorization);
+      if (!body.grant_type) throw oauthError(400, 'invalid_request', 'The grant_type parameter is required.');
+      if (body.grant_type !== 'client_credentials') {
+        throw oauthError(400, 'unsupported_grant_type', 'Only the client_credentials grant type is supported.');
+      }
+      if (basic && body.client_id && body.client_id !== basic.id) {
+        throw oauthError(400, 'invalid_request', 'The client was identified in two different ways.');
+      }
+      const clientId = basic?.id ?? body.client_id;
+      const clientSecret = basic?.secret ?? body.client_secret;
+      if (!clientId || !clientSecret) {
+        throw oauthError(400, 'invalid_request', 'The client_id and client_secret parameters are required.');
+      }
+      const client = await verifyClient(app.db, config.secretKey, clientId, clientSecret);
+      if (!client) {
+        if (basic) reply.header('WWW-Authenticate', 'Basic realm="crewplan"');
+        throw oauthError(401, 'invalid_client', 'Client authentication failed.');
+      }
+      return issueToken(app.db, config.secretKey, client, config.tokenTtlSeconds);
+    },
+  );
+
+  /** Registered on the /v1 scope: every route there needs a valid bearer token. */
+  app.decorate('requireBearer', async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers.authorization;
+    if (!header) throw unauthorized('The access token is missing.');
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match || match[1].length > 512) throw unauthorized('The access token is not valid.');
+    const owner = await lookupToken(match[1]);
+    if (!owner) {
+      reply.header('WWW-Authenticate', 'Bearer error="invalid_token"');
+      throw unauthorized('The access token is not valid.');
+    }
+    request.auth = {
+      orgId: owner.organization_id,
+      orgName: owner.organization_name,
+      timezone: owner.timezone,
+      clientId: owner.client_id,
+      credentialId: owner.credential_id,
+    };
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    requireBearer: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  }
+}
+
+export default fp(authPlugin, { name: 'crewplan-auth' });

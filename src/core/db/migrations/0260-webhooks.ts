@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import { createTenantTable } from '../schema.js';
+
+/**
+ * The transactional outbox (one event per system-log row, written in the same transaction),
+ * webhook endpoints with their delivery cursor and retry state, and the delivery log.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await createTenantTable(db, 'outbox_event')
+    .addColumn('event_id', 'text', (c) => c.notNull().unique())
+    .addColumn('type', 'text', (c) => c.notNull())
+    .addColumn('payload', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('outbox_event_org_id').on('outbox_event').columns(['organization_id', 'id']).execute();
+
+  await createTenantTable(db, 'webhook_endpoint')
+    .addColumn('url', 'text', (c) => c.notNull())
+    .addColumn('secret', 'text', (c) => c.notNull())
+    .addColumn('event_types', 'text', (c) => c.notNull())
+    .addColumn('description', 'text')
+    .addColumn('cursor_event_id', 'integer', (c) => c.notNull())
+    .addColumn('failed_attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('next_attempt_at', 'text')
+    .addColumn('lease_until', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('deleted_at', 'text')
+    .execute();
+  await db.schema.createIndex('webhook_endpoint_org').on('webhook_endpoint').columns(['organization_id', 'id']).execute();
+
+  await createTenantTable(db, 'webhook_delivery')
+    .addColumn('endpoint_id', 'integer', (c) => c.notNull())
+    .addColumn('outbox_event_id', 'integer', (c) => c.notNull())
+    .addColumn('event_id', 'text', (c) => c.notNull())
+    .addColumn('event_type', 'text', (c) => c.notNull())
+    .addColumn('attempt', 'integer', (c) => c.notNull())
+    .addColumn('state', 'text', (c) => c.notNull())
+    .addColumn('response_status', 'integer')
+    .addColumn('error', 'text')
+    .addColumn('duration_ms', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('webhook_delivery_org_endpoint')
+    .on('webhook_delivery')
+    .columns(['organization_id', 'endpoint_id', 'id'])
+    .execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  for (const table of ['webhook_delivery', 'webhook_endpoint', 'outbox_event']) {
+    await db.schema.dropTable(table).execute();
+  }
+}

@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import { createTenantTable } from '../schema.js';
+
+/** Signup events and the users signed up for them. */
+export async function up(db: Kysely<any>): Promise<void> {
+  await createTenantTable(db, 'signup_event')
+    .addColumn('title', 'text', (c) => c.notNull())
+    .addColumn('start', 'text', (c) => c.notNull())
+    .addColumn('end', 'text', (c) => c.notNull())
+    .addColumn('description', 'text', (c) => c.notNull())
+    .addColumn('work_type_id', 'integer', (c) => c.notNull())
+    .addColumn('work_subtype_id', 'integer')
+    .addColumn('employees_needed', 'integer', (c) => c.notNull())
+    .addColumn('signed_up_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('created_by', 'integer', (c) => c.notNull())
+    .addColumn('modified_by', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('modified_at', 'text', (c) => c.notNull())
+    .addColumn('deleted_by', 'integer')
+    .addColumn('deleted_at', 'text')
+    .execute();
+  await db.schema.createIndex('signup_event_org_start').on('signup_event').columns(['organization_id', 'start']).execute();
+
+  await createTenantTable(db, 'signup_event_user')
+    .addColumn('event_id', 'integer', (c) => c.notNull())
+    .addColumn('user_id', 'integer', (c) => c.notNull())
+    .addColumn('misc_hour_id', 'integer')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('signup_event_user_event_user')
+    .on('signup_event_user')
+    .columns(['organization_id', 'event_id', 'user_id'])
+    .unique()
+    .execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('signup_event_user').execute();
+  await db.schema.dropTable('signup_event').execute();
+}

@@ -1,0 +1,62 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The database as Kysely sees it. Each resource adds its own tables by module augmentation:
+ *
+ *   declare module '../../core/db/types.js' {
+ *     interface Database { time_off: TimeOffTable }
+ *   }
+ *
+ * Conventions for every table: `id` integer identity, `organization_id` on every tenant table,
+ * booleans stored as integers 0/1 (both engines), zone-less datetimes as text
+ * `YYYY-MM-DD hh:mm:ss` in the organization's zone, instants as UTC ISO text (`…Z`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Database {
+  organization: OrganizationTable;
+  api_credential: ApiCredentialTable;
+  access_token: AccessTokenTable;
+  system_log: SystemLogTable;
+}
+
+export interface OrganizationTable {
+  id: Generated<number>;
+  name: string;
+  timezone: string;
+  created_at: string;
+}
+
+export interface ApiCredentialTable {
+  id: Generated<number>;
+  organization_id: number;
+  client_id: string;
+  secret_hash: string;
+  name: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface AccessTokenTable {
+  id: Generated<number>;
+  organization_id: number;
+  credential_id: number;
+  token_hash: string;
+  /** unix seconds */
+  expires_at: number;
+  created_at: string;
+}
+
+export interface SystemLogTable {
+  id: Generated<number>;
+  organization_id: number;
+  created_at: string;
+  action: string;
+  entity_type: string | null;
+  entity_id: string | null;
+  description: string;
+  actor_user_id: number | null;
+  actor_name: string;
+  client_id: string | null;
+  /** JSON text {before, after} */
+  changes: string | null;
+}

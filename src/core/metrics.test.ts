@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import webhookRoutes from '../resources/webhooks/routes.js';
+import { createDatabase, type DatabaseHandle } from './db/index.js';
+import { migrateToLatest } from './db/migrator.js';
+import metricsPlugin from './metrics.js';
+
+// The metrics plugin is meant for app.ts; until it is registered there, it is tested on a small app.
+let app: FastifyInstance;
+let handle: DatabaseHandle;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'crewplan-metrics-'));
+  handle = createDatabase(loadConfig({ CREWPLAN_DATA_DIR: dir }, { secretKey: Buffer.from('k'), sqlitePath: join(dir, 'm.sqlite') }));
+  await migrateToLatest(handle.db);
+  app = Fastify({ logger: false });
+  app.decorate('db', handle.db);
+  await app.register(metricsPlugin, { token: 'metrics-secret', handle });
+  app.get('/v1/things/:id', async (_request, reply) => reply.status(200).send({ ok: true }));
+  app.get('/v1/broken', async () => {
+    throw new Error('boom');
+  });
+  await app.register(webhookRoutes, { prefix: '/v1' });
+  await app.ready();
+});
+afterAll(async () => {
+  await app.close();
+  await handle.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const scrape = () => app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-secret' } });
+
+describe('GET /metrics', () => {
+  it('requires the metrics token, not an API token', async () => {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }]) {
+      const response = await app.inject({ method: 'GET', url: '/metrics', headers });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ status: 401, error: 'unauthorized', error_message: 'The metrics token is not valid.' });
+      expect(response.headers['www-authenticate']).toBe('Bearer');
+    }
+  });
+
+  it('counts requests and latency per route template, and 5xx as errors', async () => {
+    await app.inject({ method: 'GET', url: '/v1/things/1' });
+    await app.inject({ method: 'GET', url: '/v1/things/2' });
+    await app.inject({ method: 'GET', url: '/v1/broken' });
+    const response = await scrape();
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain/);
+    const text = response.body;
+    expect(text).toContain('crewplan_http_requests_total{method="GET",route="/v1/things/:id",status_code="200"} 2');
+    expect(text).toContain('crewplan_http_request_duration_seconds_count{method="GET",route="/v1/things/:id",status_code="200"} 2');
+    expect(text).toContain('crewplan_http_errors_total{method="GET",route="/v1/broken",status_code="500"} 1');
+    expect(text).not.toContain('route="/v1/things/1"');
+  });
+
+  it('reports database statements and the webhook outbox depth', async () => {
+    const text = (await scrape()).body;
+    expect(text).toMatch(/crewplan_db_queries_total \d+/);
+    expect(text).toContain('crewplan_webhook_outbox_depth 0');
+    expect(text).toContain('crewplan_process_cpu_seconds_total');
+  });
+});
+
+describe('metrics without a token', () => {
+  it('has no /metrics route at all (off by default)', async () => {
+    const bare = Fastify({ logger: false });
+    await bare.register(metricsPlugin, { token: undefined, handle });
+    const response = await bare.inject({ method: 'GET', url: '/metrics' });
+    expect(response.statusCode).toBe(404);
+    await bare.close();
+  });
+});

@@ -1,0 +1,77 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/** Shared TypeBox pieces. Input ids accept integers or digit strings (Ajv coerces them). */
+
+export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'integer id (a digit string is accepted)' });
+export const IdParams = Type.Object({ id: Id });
+export type IdParams = Static<typeof IdParams>;
+export const UserIdParams = Type.Object({ user_id: Id });
+export type UserIdParams = Static<typeof UserIdParams>;
+
+/** `YYYY-MM-DD` */
+export const DateStr = Type.String({ format: 'date', description: 'YYYY-MM-DD', maxLength: 10 });
+/** `YYYY-MM-DD hh:mm:ss` in the organization's zone (input also accepts `T`, no seconds, or a bare date). */
+export const LocalDateTime = Type.String({ format: 'local-datetime', description: 'YYYY-MM-DD hh:mm:ss (organization time zone)', maxLength: 19 });
+/** Instant with offset, e.g. `2026-03-08T07:00:00-05:00`. */
+export const IsoDateTime = Type.String({ description: 'YYYY-MM-DDThh:mm:ss+hh:mm' });
+export const Color = Type.String({ pattern: '^#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$', description: '#RRGGBB' });
+export const Hours = Type.Number({ description: 'hours, may be fractional' });
+
+export const ShortText = (options: { maxLength?: number; minLength?: number; description?: string } = {}) =>
+  Type.String({ maxLength: 255, ...options });
+export const LongText = (options: { maxLength?: number; description?: string } = {}) =>
+  Type.String({ maxLength: 65_535, ...options });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** {id, name, href}: a reference to a user. */
+export const UserRef = Type.Object({ id: Type.Integer(), name: Type.String(), href: Type.String() });
+export type UserRef = Static<typeof UserRef>;
+/** The same with the id as a string, as several responses write it. */
+export const UserRefStrId = Type.Object({ id: Type.String(), name: Type.String(), href: Type.String() });
+export type UserRefStrId = Static<typeof UserRefStrId>;
+export const IdName = Type.Object({ id: Type.Integer(), name: Type.String() });
+
+export const ErrorBody = Type.Object(
+  {
+    status: Type.Integer(),
+    error: Type.String(),
+    error_message: Type.Union([Type.String(), Type.Array(Type.String())]),
+  },
+  { additionalProperties: true },
+);
+
+/** Every route's responses spread this, so the errors are documented too. */
+export const errorResponses = {
+  400: ErrorBody,
+  401: ErrorBody,
+  404: ErrorBody,
+  409: ErrorBody,
+  422: ErrorBody,
+  429: ErrorBody,
+} as const;
+
+export const SuccessBody = Type.Object({
+  success: Type.Boolean(),
+  code: Type.Integer(),
+  status: Type.String(),
+  message: Type.String(),
+});
+export const SuccessWithId = Type.Object({
+  success: Type.Boolean(),
+  code: Type.Integer(),
+  status: Type.String(),
+  message: Type.String(),
+  id: Type.Integer(),
+});
+export const SuccessOnly = Type.Object({ success: Type.Boolean() });
+
+export function ok(message: string): Static<typeof SuccessBody> {
+  return { success: true, code: 200, status: 'ok', message };
+}
+export function created<T extends object = object>(message: string, extra?: T) {
+  return { success: true, code: 201, status: 'created', message, ...(extra ?? ({} as T)) };
+}
+
+/** Marks a route as a crewplan extension (not in the spec) in the OpenAPI document. */
+export const EXTENSION = { 'x-crewplan-extension': true } as const;

@@ -1,0 +1,142 @@
+import { Temporal } from 'temporal-polyfill';
+
+/**
+ * Time kinds of the API and how crewplan stores them:
+ * - date `YYYY-MM-DD`: stored as that text.
+ * - datetime `YYYY-MM-DD hh:mm:ss`: wall-clock time in the organization's zone, stored as that text.
+ * - iso_datetime: an instant, stored as UTC ISO text (`2026-03-08T13:00:00.000Z`) and written out
+ *   with the offset in force in the organization's zone at that instant.
+ * A wall-clock time that does not exist (spring gap) or exists twice (autumn) resolves with
+ * Temporal's "compatible" disambiguation: the earlier instant for a repeated time, the later
+ * wall-clock reading for a skipped one (as RFC 5545 does).
+ */
+
+export { Temporal };
+
+const LOCAL_DATETIME = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    Temporal.Now.instant().toZonedDateTimeISO(tz);
+    return tz.includes('/') || tz === 'UTC';
+  } catch {
+    return false;
+  }
+}
+
+/** Parses `YYYY-MM-DD`; undefined when not a real date. */
+export function parseDate(value: string): Temporal.PlainDate | undefined {
+  if (!DATE.test(value)) return undefined;
+  try {
+    return Temporal.PlainDate.from(value, { overflow: 'reject' });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses `YYYY-MM-DD hh:mm:ss` (also `T` for the space, seconds optional, or a bare date at midnight). */
+export function parseLocalDateTime(value: string): Temporal.PlainDateTime | undefined {
+  const match = LOCAL_DATETIME.exec(value.trim());
+  if (!match) return undefined;
+  const [, date, hh = '00', mm = '00', ss = '00'] = match;
+  try {
+    return Temporal.PlainDateTime.from(`${date}T${hh}:${mm}:${ss}`, { overflow: 'reject' });
+  } catch {
+    return undefined;
+  }
+}
+
+export function isLocalDateTime(value: string): boolean {
+  return parseLocalDateTime(value) !== undefined;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+export function formatDate(date: Temporal.PlainDate | Temporal.PlainDateTime): string {
+  return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}`;
+}
+
+export function formatLocalDateTime(dt: Temporal.PlainDateTime): string {
+  return `${formatDate(dt)} ${pad(dt.hour)}:${pad(dt.minute)}:${pad(dt.second)}`;
+}
+
+/** Normalizes any accepted datetime input to the stored form `YYYY-MM-DD hh:mm:ss`. */
+export function normalizeLocalDateTime(value: string): string {
+  const parsed = parseLocalDateTime(value);
+  if (!parsed) throw new RangeError(`not a datetime: ${value}`);
+  return formatLocalDateTime(parsed);
+}
+
+export function localToZoned(local: string | Temporal.PlainDateTime, timeZone: string): Temporal.ZonedDateTime {
+  const dt = typeof local === 'string' ? parseLocalDateTime(local) : local;
+  if (!dt) throw new RangeError(`not a datetime: ${String(local)}`);
+  return dt.toZonedDateTime(timeZone, { disambiguation: 'compatible' });
+}
+
+/** Real elapsed hours between two wall-clock datetimes of the zone (23 or 25 across DST changes). */
+export function hoursBetween(startLocal: string, endLocal: string, timeZone: string): number {
+  const start = localToZoned(startLocal, timeZone);
+  const end = localToZoned(endLocal, timeZone);
+  return round(end.since(start).total({ unit: 'hours' }));
+}
+
+/** Rounds hours to 4 decimals so sums of fractions stay readable. */
+export function round(hours: number): number {
+  return Math.round(hours * 10_000) / 10_000;
+}
+
+/** The current instant as stored: UTC ISO text. */
+export function nowUtc(): string {
+  return Temporal.Now.instant().toString({ fractionalSecondDigits: 3 });
+}
+
+export function localToUtc(local: string, timeZone: string): string {
+  return localToZoned(local, timeZone).toInstant().toString({ fractionalSecondDigits: 3 });
+}
+
+export function utcToLocal(utc: string, timeZone: string): string {
+  const zoned = Temporal.Instant.from(utc).toZonedDateTimeISO(timeZone);
+  return formatLocalDateTime(zoned.toPlainDateTime());
+}
+
+/**
+ * An instant written with the zone's offset: `2026-03-08T07:00:00-05:00`,
+ * or without the colon (`-0500`) as the log's `created` and filters' `created_on` are.
+ */
+export function formatIsoOffset(utc: string | null | undefined, timeZone: string, colon = true): string | null {
+  if (!utc) return null;
+  const zoned = Temporal.Instant.from(utc).toZonedDateTimeISO(timeZone);
+  const offset = colon ? zoned.offset : zoned.offset.replace(':', '');
+  return `${formatDate(zoned.toPlainDate())}T${pad(zoned.hour)}:${pad(zoned.minute)}:${pad(zoned.second)}${offset}`;
+}
+
+/** Parses an iso_datetime input (with offset) or a zone-less datetime read in the zone; returns UTC text. */
+export function parseInstantInput(value: string, timeZone: string): string | undefined {
+  const trimmed = value.trim();
+  if (/[zZ]$|[+-]\d{2}:?\d{2}$/.test(trimmed) && trimmed.length > 10) {
+    try {
+      const normalized = trimmed.replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
+      return Temporal.Instant.from(normalized).toString({ fractionalSecondDigits: 3 });
+    } catch {
+      return undefined;
+    }
+  }
+  const local = parseLocalDateTime(trimmed);
+  return local ? localToUtc(formatLocalDateTime(local), timeZone) : undefined;
+}
+
+export function todayIn(timeZone: string): Temporal.PlainDate {
+  return Temporal.Now.plainDateISO(timeZone);
+}
+
+export function nowLocal(timeZone: string): string {
+  return formatLocalDateTime(Temporal.Now.plainDateTimeISO(timeZone).round({ smallestUnit: 'second', roundingMode: 'floor' }));
+}
+
+/** Every date from start to end inclusive. */
+export function eachDate(start: Temporal.PlainDate, end: Temporal.PlainDate): Temporal.PlainDate[] {
+  const dates: Temporal.PlainDate[] = [];
+  for (let d = start; Temporal.PlainDate.compare(d, end) <= 0; d = d.add({ days: 1 })) dates.push(d);
+  return dates;
+}

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAuthRequired } from '../../../test/helpers/common.js';
+import { startServer, type ApiResponse, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+
+let server: TestServer;
+let org: TestOrg;
+let other: TestOrg;
+const created: number[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  org = await server.newOrg({ timezone: 'America/Los_Angeles' });
+  other = await server.newOrg();
+  for (let i = 0; i < 120; i += 1) created.push(await org.createUser({ first_name: `Log${i}` }));
+  await other.createUser();
+});
+afterAll(() => server.close());
+
+const entryShape = {
+  log_id: expect.stringMatching(/^\d+$/),
+  created: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4}$/),
+  event_description: expect.any(String),
+  user: { id: null, name: expect.stringMatching(/^API client /), href: null },
+};
+
+describe('GET /logs', () => {
+  it('returns 50 entries, newest first, in the spec shape', async () => {
+    const response = await org.get('/logs');
+    expect(response.status).toBe(200);
+    expect(response.body.data).toHaveLength(50);
+    expect(response.body.data[0]).toEqual(entryShape);
+    expect(response.body.data[0].event_description).toMatch(/created user Log119 Last\d+/);
+    const ids = response.body.data.map((e: { log_id: string }) => Number(e.log_id));
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(response.body.pagination.prev).toBeNull();
+    expect(response.body.pagination.next).toMatch(/\/v1\/logs\?before_id=\d+$/);
+    expect(response.body.next).toBe(response.body.pagination.next);
+    expect(response.body.data[0].created).toMatch(/-0[78]00$/);
+  });
+
+  it('pages through every entry once, and back', async () => {
+    const seen: string[] = [];
+    let url: string | null = `${server.url}/v1/logs`;
+    let pages = 0;
+    let last: any;
+    while (url) {
+      const response: ApiResponse = await org.get(url);
+      seen.push(...response.body.data.map((e: { log_id: string }) => e.log_id));
+      url = response.body.pagination.next;
+      last = response.body;
+      pages += 1;
+    }
+    expect(pages).toBe(3);
+    expect(seen).toHaveLength(120);
+    expect(new Set(seen).size).toBe(120);
+    expect(last.data).toHaveLength(20);
+    const back = await org.get(last.pagination.prev);
+    expect(back.body.data).toHaveLength(50);
+    expect(Number(back.body.data[49].log_id)).toBe(Number(last.data[0].log_id) + 1);
+  });
+
+  it('filters by `after` and never shows another organization', async () => {
+    const future = await org.get('/logs', { query: { after: '2999-01-01' } });
+    expect(future.body).toEqual({ data: [], pagination: { prev: null, next: null }, prev: null, next: null });
+    const past = await org.get('/logs', { query: { after: '2000-01-01 00:00:00' } });
+    expect(past.body.data).toHaveLength(50);
+    const otherLogs = await other.get('/logs');
+    expect(otherLogs.body.data).toHaveLength(1);
+  });
+
+  it('rejects a bad `after` and a bad limit', async () => {
+    expect((await org.get('/logs', { query: { after: 'yesterday' } })).status).toBe(422);
+    expect((await org.get('/logs', { query: { limit: 0 } })).status).toBe(422);
+    expect((await org.get('/logs', { query: { limit: 201 } })).status).toBe(422);
+  });
+
+  it('requires a token', async () => {
+    await expectAuthRequired(server, 'GET', '/logs');
+  });
+});

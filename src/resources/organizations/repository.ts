@@ -1,0 +1,32 @@
+import type { Db } from '../../core/db/transaction.js';
+import { withTransaction } from '../../core/db/transaction.js';
+import { isValidTimeZone, nowUtc } from '../../core/time.js';
+import { insertDefaultWorkTypes } from '../work-types/repository.js';
+
+export interface NewOrganization {
+  name: string;
+  timezone: string;
+}
+
+/** Creates an organization with its default work types (Regular Time, Overtime, Callback, Trade). */
+export async function createOrganization(db: Db, input: NewOrganization): Promise<number> {
+  if (!input.name.trim()) throw new Error('organization name must not be empty');
+  if (!isValidTimeZone(input.timezone)) throw new Error(`unknown IANA time zone: ${input.timezone}`);
+  return withTransaction(db, async (trx) => {
+    const { id } = await trx
+      .insertInto('organization')
+      .values({ name: input.name.trim(), timezone: input.timezone, created_at: nowUtc() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await insertDefaultWorkTypes(trx, id);
+    return id;
+  });
+}
+
+export async function findOrganization(db: Db, id: number) {
+  return db.selectFrom('organization').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listOrganizations(db: Db) {
+  return db.selectFrom('organization').selectAll().orderBy('id').execute();
+}

@@ -1,0 +1,156 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams, notFound } from '../../core/errors.js';
+import type { UserAccountTable, UserRow } from './table.js';
+
+export function findUser(db: Db, orgId: number, id: number): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('user_account')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findUserOrThrow(db: Db, orgId: number, id: number): Promise<UserRow> {
+  const user = await findUser(db, orgId, id);
+  if (!user) throw notFound('User');
+  return user;
+}
+
+/** For ids named in a body: a missing user is a validation error, not a missing route record. */
+export async function findUserOrInvalid(db: Db, orgId: number, id: number, field = 'user id'): Promise<UserRow> {
+  const user = await findUser(db, orgId, id);
+  if (!user) throw invalidParams(`The selected ${field} is invalid.`);
+  return user;
+}
+
+/** Loads several users in one query; the map is keyed by id. */
+export async function findUsersByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, UserRow>> {
+  const unique = [...new Set(ids)].filter((id) => Number.isInteger(id));
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('user_account')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', unique)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** Checks that every id names a user of the organization; 422 naming the field otherwise. */
+export async function assertUsersExist(db: Db, orgId: number, ids: number[], field = 'user id'): Promise<void> {
+  const found = await findUsersByIds(db, orgId, ids);
+  for (const id of ids) {
+    const user = found.get(id);
+    if (!user || user.deleted_at) throw invalidParams(`The selected ${field} is invalid.`);
+  }
+}
+
+export function listUsers(db: Db, orgId: number, filter: { employeeId?: string } = {}): Promise<UserRow[]> {
+  return db
+    .selectFrom('user_account')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .where('active', '=', 1)
+    .$if(filter.employeeId !== undefined, (qb) => qb.where('employee_id', '=', filter.employeeId!))
+    .orderBy('id')
+    .execute();
+}
+
+export async function usernameTaken(db: Db, orgId: number, username: string, exceptId?: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('user_account')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('username', '=', username)
+    .$if(exceptId !== undefined, (qb) => qb.where('id', '!=', exceptId!))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertUser(db: Db, values: Insertable<UserAccountTable>): Promise<number> {
+  const { id } = await db.insertInto('user_account').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateUser(db: Db, orgId: number, id: number, values: Updateable<UserAccountTable>): Promise<void> {
+  await db.updateTable('user_account').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+/** Names of accrual tracks and profiles referenced by the users, in two queries at most. */
+export async function accrualNames(db: Db, orgId: number, users: UserRow[]) {
+  const trackIds = [...new Set(users.map((u) => u.accrual_track_id).filter((id): id is number => id !== null))];
+  const profileIds = [...new Set(users.map((u) => u.accrual_profile_id).filter((id): id is number => id !== null))];
+  const [tracks, profiles] = await Promise.all([
+    trackIds.length
+      ? db.selectFrom('accrual_track').select(['id', 'name']).where('organization_id', '=', orgId).where('id', 'in', trackIds).execute()
+      : [],
+    profileIds.length
+      ? db.selectFrom('accrual_profile').select(['id', 'name']).where('organization_id', '=', orgId).where('id', 'in', profileIds).execute()
+      : [],
+  ]);
+  return { tracks: new Map(tracks.map((t) => [t.id, t])), profiles: new Map(profiles.map((p) => [p.id, p])) };
+}
+
+export async function accrualRefExists(db: Db, orgId: number, table: 'accrual_track' | 'accrual_profile', id: number) {
+  const row = await db
+    .selectFrom(table)
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export function listUserFields(db: Db, orgId: number) {
+  return db
+    .selectFrom('user_field')
+    .select(['id', 'label', 'position'])
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+export async function insertUserField(db: Db, orgId: number, label: string, position: number): Promise<number> {
+  const { id } = await db
+    .insertInto('user_field')
+    .values({ organization_id: orgId, label, position, deleted_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function fieldValuesOf(db: Db, orgId: number, userId: number) {
+  const [fields, values] = await Promise.all([
+    listUserFields(db, orgId),
+    db
+      .selectFrom('user_field_value')
+      .select(['field_id', 'value'])
+      .where('organization_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .execute(),
+  ]);
+  const byField = new Map(values.map((v) => [v.field_id, v.value]));
+  return fields.map((f) => ({ id: f.id, label: f.label, value: byField.get(f.id) ?? null }));
+}
+
+export async function setFieldValue(db: Db, orgId: number, userId: number, fieldId: number, value: string | null) {
+  const existing = await db
+    .selectFrom('user_field_value')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .where('field_id', '=', fieldId)
+    .executeTakeFirst();
+  if (existing) {
+    await db.updateTable('user_field_value').set({ value }).where('organization_id', '=', orgId).where('id', '=', existing.id).execute();
+  } else {
+    await db.insertInto('user_field_value').values({ organization_id: orgId, user_id: userId, field_id: fieldId, value }).execute();
+  }
+}

@@ -1,0 +1,166 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { writeLog } from '../../core/audit.js';
+import { withTransaction, type Db } from '../../core/db/transaction.js';
+import { EXTENSION, errorResponses, ok, SuccessBody, UserIdParams } from '../../core/schemas.js';
+import { accrualNames, fieldValuesOf, findUserOrThrow, insertUserField, listUserFields, listUsers } from './repository.js';
+import { changeUser, createUser, deleteUser } from './rules.js';
+import {
+  CreateUserBody,
+  ListUsersQuery,
+  UpdateUserBody,
+  UserFieldBody,
+  UserFieldDefinition,
+  UserResponse,
+  UserWithFieldsResponse,
+  UserWriteResponse,
+} from './schemas.js';
+import { serializeUser } from './serialize.js';
+
+const tags = ['Users'];
+
+async function loadUserWithFields(db: Db, orgId: number, id: number) {
+  const user = await findUserOrThrow(db, orgId, id);
+  const [names, fields] = await Promise.all([accrualNames(db, orgId, [user]), fieldValuesOf(db, orgId, id)]);
+  return { ...serializeUser(user, names), fields };
+}
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/users',
+    {
+      schema: {
+        operationId: 'listUsers',
+        summary: 'Users of the organization (non-deleted, active)',
+        tags,
+        querystring: ListUsersQuery,
+        response: { 200: Type.Array(UserResponse), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const users = await listUsers(app.db, request.auth.orgId, { employeeId: request.query.employee_id });
+      const names = await accrualNames(app.db, request.auth.orgId, users);
+      return users.map((user) => serializeUser(user, names));
+    },
+  );
+
+  app.get(
+    '/users/:user_id',
+    {
+      schema: {
+        operationId: 'getUser',
+        summary: 'One user, with the extra fields of the organization',
+        tags,
+        params: UserIdParams,
+        response: { 200: UserWithFieldsResponse, ...errorResponses },
+      },
+    },
+    async (request) => loadUserWithFields(app.db, request.auth.orgId, request.params.user_id),
+  );
+
+  app.put(
+    '/users',
+    {
+      schema: {
+        operationId: 'createUser',
+        summary: 'Creates a user',
+        description: 'Answers 201 with the success envelope, the new id and the user as GET /users/{user_id} shows it.',
+        tags,
+        body: CreateUserBody,
+        response: { 201: UserWriteResponse, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const user = await withTransaction(app.db, async (trx) => {
+        const id = await createUser(trx, request.auth, request.body);
+        return loadUserWithFields(trx, request.auth.orgId, id);
+      });
+      reply.status(201);
+      return { success: true, code: 201, status: 'created', message: 'User created successfully.', id: user.user_id, ...user };
+    },
+  );
+
+  app.patch(
+    '/users/:user_id',
+    {
+      schema: {
+        operationId: 'updateUser',
+        summary: 'Changes any subset of a user',
+        tags,
+        params: UserIdParams,
+        body: UpdateUserBody,
+        response: { 200: UserWriteResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const user = await withTransaction(app.db, async (trx) => {
+        await changeUser(trx, request.auth, request.params.user_id, request.body);
+        return loadUserWithFields(trx, request.auth.orgId, request.params.user_id);
+      });
+      return { success: true, code: 200, status: 'ok', message: 'User updated successfully.', id: user.user_id, ...user };
+    },
+  );
+
+  app.delete(
+    '/users/:user_id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'deleteUser',
+        summary: 'Deletes (deactivates) a user (extension)',
+        tags,
+        params: UserIdParams,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await withTransaction(app.db, (trx) => deleteUser(trx, request.auth, request.params.user_id));
+      return ok('User removed successfully.');
+    },
+  );
+
+  app.get(
+    '/user_fields',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'listUserFields',
+        summary: 'Extra user fields defined by the organization (extension)',
+        tags,
+        response: { 200: Type.Array(UserFieldDefinition), ...errorResponses },
+      },
+    },
+    async (request) => listUserFields(app.db, request.auth.orgId),
+  );
+
+  app.post(
+    '/user_fields',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'createUserField',
+        summary: 'Defines an extra user field (extension)',
+        tags,
+        body: UserFieldBody,
+        response: { 201: UserFieldDefinition, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const position = request.body.position ?? 0;
+      const id = await withTransaction(app.db, async (trx) => {
+        const fieldId = await insertUserField(trx, request.auth.orgId, request.body.label, position);
+        await writeLog(trx, request.auth, {
+          action: 'user_field.created',
+          description: `created user field ${request.body.label}.`,
+          entityType: 'user_field',
+          entityId: fieldId,
+        });
+        return fieldId;
+      });
+      reply.status(201);
+      return { id, label: request.body.label, position };
+    },
+  );
+};
+
+export default routes;

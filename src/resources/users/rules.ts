@@ -1,0 +1,113 @@
+import type { Updateable } from 'kysely';
+import type { AuthContext } from '../../core/auth/context.js';
+import { hashPassword } from '../../core/auth/secrets.js';
+import { writeLog } from '../../core/audit.js';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams } from '../../core/errors.js';
+import { nowUtc } from '../../core/time.js';
+import {
+  accrualRefExists,
+  findUserOrThrow,
+  insertUser,
+  listUserFields,
+  setFieldValue,
+  updateUser,
+  usernameTaken,
+} from './repository.js';
+import type { CreateUserBody, UpdateUserBody } from './schemas.js';
+import { fullName } from './serialize.js';
+import type { UserAccountTable } from './table.js';
+
+const asList = (value: string | string[] | undefined) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
+
+export async function createUser(trx: Db, auth: AuthContext, body: CreateUserBody): Promise<number> {
+  if (await usernameTaken(trx, auth.orgId, body.username)) throw invalidParams('The username has already been taken.');
+  const now = nowUtc();
+  const id = await insertUser(trx, {
+    organization_id: auth.orgId,
+    username: body.username,
+    password_hash: await hashPassword(body.password),
+    employee_id: body.employee_id ?? null,
+    first_name: body.first_name,
+    last_name: body.last_name,
+    role: body.role ?? 'Employee',
+    avatar_url: body.avatar_url ?? null,
+    date_of_hire: body.date_of_hire ?? null,
+    date_of_birth: body.date_of_birth ?? null,
+    accrual_start_date: body.accrual_start_date ?? body.date_of_hire ?? null,
+    emails: JSON.stringify(asList(body.mail) ?? []),
+    phone_numbers: JSON.stringify(asList(body.phone_numbers) ?? asList(body.phone) ?? []),
+    accrual_track_id: null,
+    accrual_profile_id: null,
+    active: 1,
+    deleted_at: null,
+    created_at: now,
+    updated_at: now,
+  });
+  await writeLog(trx, auth, {
+    action: 'user.created',
+    description: `created user ${fullName(body)} (${body.username}).`,
+    entityType: 'user',
+    entityId: id,
+    after: { ...body, password: undefined },
+  });
+  return id;
+}
+
+async function checkAccrualRef(trx: Db, orgId: number, table: 'accrual_track' | 'accrual_profile', ref: { id: number } | null | undefined) {
+  if (!ref) return;
+  if (!(await accrualRefExists(trx, orgId, table, ref.id))) {
+    throw invalidParams(`The selected ${table.replace('_', ' ')} id is invalid.`);
+  }
+}
+
+export async function changeUser(trx: Db, auth: AuthContext, id: number, body: UpdateUserBody): Promise<void> {
+  const before = await findUserOrThrow(trx, auth.orgId, id);
+  if (body.username !== undefined && (await usernameTaken(trx, auth.orgId, body.username, id))) {
+    throw invalidParams('The username has already been taken.');
+  }
+  await checkAccrualRef(trx, auth.orgId, 'accrual_profile', body.accrual_profile);
+  await checkAccrualRef(trx, auth.orgId, 'accrual_track', body.accrual_track);
+
+  const changes: Updateable<UserAccountTable> = {};
+  const simple = ['username', 'first_name', 'last_name', 'employee_id', 'role', 'avatar_url', 'date_of_hire', 'date_of_birth', 'accrual_start_date'] as const;
+  for (const key of simple) if (body[key] !== undefined) (changes as Record<string, unknown>)[key] = body[key];
+  const emails = body.emails ?? asList(body.mail);
+  if (emails) changes.emails = JSON.stringify(emails);
+  const phones = asList(body.phone_numbers) ?? asList(body.phone);
+  if (phones) changes.phone_numbers = JSON.stringify(phones);
+  if (body.password !== undefined) changes.password_hash = await hashPassword(body.password);
+  if (body.accrual_profile !== undefined) changes.accrual_profile_id = body.accrual_profile?.id ?? null;
+  if (body.accrual_track !== undefined) changes.accrual_track_id = body.accrual_track?.id ?? null;
+  if (body.active !== undefined) changes.active = body.active ? 1 : 0;
+  changes.updated_at = nowUtc();
+  await updateUser(trx, auth.orgId, id, changes);
+
+  if (body.fields?.length) {
+    const known = new Set((await listUserFields(trx, auth.orgId)).map((f) => f.id));
+    for (const field of body.fields) {
+      if (!known.has(field.id)) throw invalidParams('The selected fields id is invalid.');
+      await setFieldValue(trx, auth.orgId, id, field.id, field.value);
+    }
+  }
+  const changed = Object.keys(body).filter((k) => k !== 'password');
+  await writeLog(trx, auth, {
+    action: 'user.updated',
+    description: `updated user ${fullName(before)}: ${changed.join(', ') || 'no fields'}${body.password ? ' (password changed)' : ''}.`,
+    entityType: 'user',
+    entityId: id,
+    before: { ...before, password_hash: undefined },
+    after: { ...body, password: undefined },
+  });
+}
+
+export async function deleteUser(trx: Db, auth: AuthContext, id: number): Promise<void> {
+  const user = await findUserOrThrow(trx, auth.orgId, id);
+  await updateUser(trx, auth.orgId, id, { deleted_at: nowUtc(), active: 0, updated_at: nowUtc() });
+  await writeLog(trx, auth, {
+    action: 'user.deleted',
+    description: `deleted user ${fullName(user)} (${user.username}).`,
+    entityType: 'user',
+    entityId: id,
+  });
+}

@@ -1,0 +1,92 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateStr, Id, IdName, Nullable, ShortText } from '../../core/schemas.js';
+
+const Digits = Type.String({ pattern: '^[0-9]{1,20}$', description: 'digits only' });
+const PhoneNumbers = Type.Union([Type.Array(Digits, { maxItems: 10 }), Digits]);
+const Email = Type.String({ format: 'email', maxLength: 255 });
+const Emails = Type.Union([Type.Array(Email, { maxItems: 10 }), Email]);
+const Password = Type.String({ minLength: 6, maxLength: 200 });
+const RefById = Nullable(Type.Object({ id: Id }));
+
+export const CreateUserBody = Type.Object({
+  username: ShortText({ minLength: 1 }),
+  first_name: ShortText({ minLength: 1 }),
+  last_name: ShortText({ minLength: 1 }),
+  mail: Emails,
+  password: Password,
+  employee_id: Type.Optional(Nullable(ShortText())),
+  phone_numbers: Type.Optional(PhoneNumbers),
+  phone: Type.Optional(Digits),
+  role: Type.Optional(Nullable(ShortText())),
+  date_of_hire: Type.Optional(Nullable(DateStr)),
+  date_of_birth: Type.Optional(Nullable(DateStr)),
+  accrual_start_date: Type.Optional(Nullable(DateStr)),
+  avatar_url: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048 }))),
+});
+export type CreateUserBody = Static<typeof CreateUserBody>;
+
+export const FieldValueInput = Type.Object({ id: Id, value: Nullable(Type.String({ maxLength: 1000 })) });
+
+export const UpdateUserBody = Type.Object({
+  username: Type.Optional(ShortText({ minLength: 1 })),
+  first_name: Type.Optional(ShortText({ minLength: 1 })),
+  last_name: Type.Optional(ShortText({ minLength: 1 })),
+  mail: Type.Optional(Emails),
+  emails: Type.Optional(Type.Array(Email, { maxItems: 10 })),
+  password: Type.Optional(Password),
+  employee_id: Type.Optional(Nullable(ShortText())),
+  phone_numbers: Type.Optional(PhoneNumbers),
+  phone: Type.Optional(Digits),
+  role: Type.Optional(Nullable(ShortText())),
+  date_of_hire: Type.Optional(Nullable(DateStr)),
+  date_of_birth: Type.Optional(Nullable(DateStr)),
+  accrual_start_date: Type.Optional(Nullable(DateStr)),
+  avatar_url: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048 }))),
+  accrual_profile: Type.Optional(RefById),
+  accrual_track: Type.Optional(RefById),
+  active: Type.Optional(Type.Boolean({ description: 'extension: false deactivates the user' })),
+  fields: Type.Optional(Type.Array(FieldValueInput, { maxItems: 100, description: 'extension: values of extra fields' })),
+});
+export type UpdateUserBody = Static<typeof UpdateUserBody>;
+
+const userProperties = {
+  user_id: Type.Integer(),
+  employee_id: Nullable(Type.String()),
+  username: Type.String(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  full_name: Type.String(),
+  role: Nullable(Type.String()),
+  avatar_url: Nullable(Type.String()),
+  date_of_hire: Nullable(Type.String()),
+  date_of_birth: Nullable(Type.String()),
+  accrual_start_date: Nullable(Type.String()),
+  emails: Type.Array(Type.String()),
+  phone_numbers: Type.Array(Type.String()),
+};
+const accrualRefs = {
+  accrual_track: Nullable(IdName),
+  accrual_profile: Nullable(IdName),
+};
+export const UserField = Type.Object({ id: Type.Integer(), label: Type.String(), value: Nullable(Type.String()) });
+
+export const UserResponse = Type.Object({ ...userProperties, ...accrualRefs });
+export type UserResponse = Static<typeof UserResponse>;
+export const UserWithFieldsResponse = Type.Object({ ...userProperties, fields: Type.Array(UserField), ...accrualRefs });
+export type UserWithFieldsResponse = Static<typeof UserWithFieldsResponse>;
+
+export const UserWriteResponse = Type.Object({
+  success: Type.Boolean(),
+  code: Type.Integer(),
+  status: Type.String(),
+  message: Type.String(),
+  id: Type.Integer(),
+  ...userProperties,
+  fields: Type.Array(UserField),
+  ...accrualRefs,
+});
+
+export const ListUsersQuery = Type.Object({ employee_id: Type.Optional(ShortText()) });
+
+export const UserFieldBody = Type.Object({ label: ShortText({ minLength: 1 }), position: Type.Optional(Type.Integer({ minimum: 0 })) });
+export const UserFieldDefinition = Type.Object({ id: Type.Integer(), label: Type.String(), position: Type.Integer() });

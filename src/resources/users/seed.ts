@@ -1,0 +1,46 @@
+import type { DemoSeedContext } from '../../cli/seed.js';
+import { createUser } from './rules.js';
+
+export const seedOrder = 0;
+
+const CREW = [
+  ['Dana', 'Whitfield', 'Battalion Chief'],
+  ['Marcus', 'Reyes', 'Captain'],
+  ['Alicia', 'Brooks', 'Captain'],
+  ['Tom', 'Kowalski', 'Captain'],
+  ['Priya', 'Natarajan', 'Engineer'],
+  ['Sam', "O'Connell", 'Engineer'],
+  ['Lena', 'Fischer', 'Engineer'],
+  ['Jamal', 'Carter', 'Firefighter'],
+  ['Grace', 'Liu', 'Firefighter'],
+  ['Diego', 'Alvarez', 'Firefighter'],
+  ['Hannah', 'Moore', 'Firefighter/Paramedic'],
+  ['Ethan', 'Park', 'Firefighter/Paramedic'],
+  ['Olivia', 'Stone', 'Firefighter/Paramedic'],
+] as const;
+
+/** The demo crew: users of the seed context are created by the CLI before any seed runs. */
+export async function createDemoUsers(ctx: Pick<DemoSeedContext, 'db' | 'auth'>): Promise<number[]> {
+  const ids: number[] = [];
+  for (const [index, [first, last, role]] of CREW.entries()) {
+    const username = `${first}.${last}`.toLowerCase().replace(/[^a-z.]/g, '');
+    ids.push(
+      await createUser(ctx.db, ctx.auth, {
+        username,
+        first_name: first,
+        last_name: last,
+        mail: `${username}@demo.crewplan.test`,
+        password: 'demo-password',
+        employee_id: `E${String(1001 + index)}`,
+        role: index === 0 ? 'Admin' : role,
+        phone_numbers: [`55501${String(10 + index).padStart(5, '0')}`],
+        date_of_hire: `20${String(8 + (index % 12)).padStart(2, '0')}-0${1 + (index % 9)}-15`,
+      }),
+    );
+  }
+  return ids;
+}
+
+export async function seedDemo(): Promise<void> {
+  // The users are created before the other seeds (see cli/main.ts); nothing more to add here.
+}

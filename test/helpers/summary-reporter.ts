@@ -1,0 +1,24 @@
+import type { Reporter, TestModule } from 'vitest/node';
+
+/**
+ * Prints one plain closing line, `tests: N passed, N failed, N skipped`, after vitest's own
+ * summary, so that tools reading the end of a CI log can count the run without parsing colours.
+ */
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+    let passed = 0;
+    let failed = unhandledErrors.length;
+    let skipped = 0;
+    for (const module of testModules) {
+      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed += 1;
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') passed += 1;
+        else if (state === 'failed') failed += 1;
+        else skipped += 1;
+      }
+    }
+    const label = process.env.TEST_DATABASE_URL ? 'postgresql' : 'sqlite';
+    process.stdout.write(`\n${label}: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  }
+}
