@@ -1,0 +1,119 @@
+import * as rruleModule from 'rrule';
+import type { Options } from 'rrule';
+import { formatDate, formatLocalDateTime, hoursBetween, parseDate, parseLocalDateTime, Temporal } from '../../core/time.js';
+import type { AssignmentRow } from './table.js';
+
+/** One occurrence of an assignment: wall-clock start and end in the organization's zone. */
+export interface AssignmentOccurrence {
+  assignment_id: number;
+  /** The date the occurrence starts on. */
+  date: string;
+  start: string;
+  end: string;
+  /** Real elapsed hours (23 for a 24-hour occurrence across the spring DST change). */
+  length: number;
+}
+
+// Node loads rrule's CommonJS build (named exports under `default`); vitest loads its ES build.
+const { Frequency, RRule } = ((rruleModule as unknown as { default?: typeof rruleModule }).default ?? rruleModule) as typeof rruleModule;
+
+export type RecurringAssignment = Pick<AssignmentRow, 'id' | 'date' | 'start' | 'end' | 'rrule' | 'until_date'>;
+
+export const DEFAULT_RRULE = 'FREQ=DAILY';
+
+/** Sub-daily frequencies would make millions of occurrences a month; an assignment repeats by days. */
+const ALLOWED_FREQUENCIES = new Set([Frequency.DAILY, Frequency.WEEKLY, Frequency.MONTHLY, Frequency.YEARLY]);
+
+/**
+ * Parses RRULE text (`FREQ=DAILY;INTERVAL=2`, optionally prefixed `RRULE:`); undefined when it is not
+ * a rule. DTSTART is not allowed in the text: the assignment's first occurrence is the start, and
+ * every occurrence keeps its time of day, so BYHOUR, BYMINUTE and BYSECOND are not allowed either.
+ */
+export function parseRule(text: string): Partial<Options> | undefined {
+  const body = text.trim().replace(/^RRULE:/i, '');
+  if (!/^FREQ=/i.test(body) && !/;FREQ=/i.test(body)) return undefined;
+  if (/DTSTART|TZID|BYHOUR|BYMINUTE|BYSECOND|\n/i.test(body)) return undefined;
+  try {
+    const options = RRule.parseString(body);
+    if (options.freq === undefined || !ALLOWED_FREQUENCIES.has(options.freq)) return undefined;
+    new RRule(options).all((_date, index) => index < 1);
+    return options;
+  } catch {
+    return undefined;
+  }
+}
+
+/** rrule works on "floating" times: wall-clock readings stored in a Date's UTC fields. */
+const floating = (dt: Temporal.PlainDateTime) =>
+  new Date(Date.UTC(dt.year, dt.month - 1, dt.day, dt.hour, dt.minute, dt.second));
+const fromFloating = (date: Date) =>
+  new Temporal.PlainDateTime(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds());
+
+/**
+ * Where rrule may start iterating: for DAILY and WEEKLY rules without COUNT, the first start moved
+ * forward by whole periods (same phase) to just before the window, so an assignment started years
+ * ago does not cost years of iteration. Other rules start at the first occurrence.
+ */
+function iterationStart(first: Temporal.PlainDateTime, options: Partial<Options>, from: Temporal.PlainDate): Temporal.PlainDateTime {
+  if (options.count) return first;
+  const interval = options.interval ?? 1;
+  const periodDays = options.freq === Frequency.DAILY ? interval : options.freq === Frequency.WEEKLY ? 7 * interval : 0;
+  const daysBefore = first.toPlainDate().until(from, { largestUnit: 'days' }).days - 1;
+  if (periodDays === 0 || daysBefore <= periodDays) return first;
+  return first.add({ days: Math.floor(daysBefore / periodDays) * periodDays });
+}
+
+/** `FREQ=DAILY[;INTERVAL=n]`, the default rule, needs no rule engine: every n-th day from the first. */
+function isPlainDaily(options: Partial<Options>): boolean {
+  return options.freq === Frequency.DAILY && Object.keys(options).every((key) => key === 'freq' || key === 'interval');
+}
+
+function plainDailyStarts(first: Temporal.PlainDateTime, interval: number, from: Temporal.PlainDate, to: Temporal.PlainDate) {
+  const starts: Temporal.PlainDateTime[] = [];
+  for (let start = iterationStart(first, { freq: Frequency.DAILY, interval }, from); Temporal.PlainDate.compare(start.toPlainDate(), to) <= 0; start = start.add({ days: interval })) {
+    starts.push(start);
+  }
+  return starts;
+}
+
+function occurrenceStarts(assignment: RecurringAssignment, first: Temporal.PlainDateTime, from: Temporal.PlainDate, to: Temporal.PlainDate) {
+  if (!assignment.rrule) return [first];
+  const options = parseRule(assignment.rrule);
+  if (!options) return [];
+  if (isPlainDaily(options)) return plainDailyStarts(first, options.interval ?? 1, from, to);
+  const rule = new RRule({ ...options, dtstart: floating(iterationStart(first, options, from)) });
+  const windowStart = floating(from.toPlainDateTime());
+  const windowEnd = floating(to.toPlainDateTime({ hour: 23, minute: 59, second: 59 }));
+  return rule.between(windowStart, windowEnd, true).map(fromFloating);
+}
+
+/**
+ * Every occurrence of the assignment whose date lies in [startDate, endDate] (inclusive) and not
+ * after its until date. Each occurrence repeats the first occurrence's wall-clock start time and
+ * wall-clock duration (07:00 to 07:00 next day stays so across DST changes); `length` is the real
+ * elapsed time in `timeZone`. Pure: no database access.
+ */
+export function assignmentOccurrences(
+  assignment: RecurringAssignment,
+  startDate: string,
+  endDate: string,
+  timeZone: string,
+): AssignmentOccurrence[] {
+  const first = parseLocalDateTime(assignment.start);
+  const firstEnd = parseLocalDateTime(assignment.end);
+  const from = parseDate(startDate);
+  const until = assignment.until_date && assignment.until_date < endDate ? assignment.until_date : endDate;
+  const to = parseDate(until);
+  if (!first || !firstEnd || !from || !to || Temporal.PlainDate.compare(from, to) > 0) return [];
+  const duration = first.until(firstEnd, { largestUnit: 'hours' });
+  return occurrenceStarts(assignment, first, from, to)
+    .filter((start) => {
+      const date = start.toPlainDate();
+      return Temporal.PlainDate.compare(date, from) >= 0 && Temporal.PlainDate.compare(date, to) <= 0;
+    })
+    .map((startDt) => {
+      const start = formatLocalDateTime(startDt);
+      const end = formatLocalDateTime(startDt.add(duration));
+      return { assignment_id: assignment.id, date: formatDate(startDt), start, end, length: hoursBetween(start, end, timeZone) };
+    });
+}

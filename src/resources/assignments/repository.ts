@@ -1,0 +1,301 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams, notFound } from '../../core/errors.js';
+import type { AssignmentGroupRow, AssignmentRow, AssignmentTable } from './table.js';
+
+export function findAssignment(db: Db, orgId: number, id: number): Promise<AssignmentRow | undefined> {
+  return db
+    .selectFrom('assignment')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findAssignmentOrThrow(db: Db, orgId: number, id: number): Promise<AssignmentRow> {
+  const assignment = await findAssignment(db, orgId, id);
+  if (!assignment) throw notFound('Assignment');
+  return assignment;
+}
+
+/** Non-deleted assignments by id, in one query; the map is keyed by id. */
+export async function findAssignmentsByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, AssignmentRow>> {
+  const unique = [...new Set(ids)].filter((id) => Number.isInteger(id));
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('assignment')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', unique)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * Non-deleted assignments that may have occurrences dated in [startDate, endDate]: started by the
+ * end, not ended by an until date before the start, and, when they do not recur, not over before it.
+ */
+export function listAssignmentsForRange(db: Db, orgId: number, startDate: string, endDate: string): Promise<AssignmentRow[]> {
+  return db
+    .selectFrom('assignment')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .where('date', '<=', endDate)
+    .where((eb) => eb.or([eb('until_date', 'is', null), eb('until_date', '>=', startDate)]))
+    .where((eb) => eb.or([eb('rrule', 'is not', null), eb('end', '>=', startDate)]))
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+/** Assignments that are not archived: the until date is not past, and a one-off has not ended. */
+export function listCurrentAssignments(db: Db, orgId: number, today: string, nowLocal: string): Promise<AssignmentRow[]> {
+  return db
+    .selectFrom('assignment')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('until_date', 'is', null), eb('until_date', '>=', today)]))
+    .where((eb) => eb.or([eb('rrule', 'is not', null), eb('end', '>', nowLocal)]))
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+export async function nextAssignmentPosition(db: Db, orgId: number): Promise<number> {
+  const row = await db
+    .selectFrom('assignment')
+    .select((eb) => eb.fn.max('position').as('last'))
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row?.last === null || row?.last === undefined ? 1 : Number(row.last) + 1;
+}
+
+export async function insertAssignment(db: Db, values: Insertable<AssignmentTable>): Promise<number> {
+  const { id } = await db.insertInto('assignment').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateAssignment(db: Db, orgId: number, id: number, values: Updateable<AssignmentTable>): Promise<void> {
+  await db.updateTable('assignment').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+// Qualifiers needed -------------------------------------------------------------------------------
+
+export interface QualifierNeeded {
+  id: number;
+  name: string;
+  shortcode: string | null;
+  color: string | null;
+  text_color: string | null;
+  minimum_staffing: number;
+}
+
+/** Qualifier minimums of several assignments in one query, keyed by assignment id. */
+export async function qualifiersNeededOf(db: Db, orgId: number, assignmentIds: number[]): Promise<Map<number, QualifierNeeded[]>> {
+  const byAssignment = new Map<number, QualifierNeeded[]>();
+  if (assignmentIds.length === 0) return byAssignment;
+  const rows = await db
+    .selectFrom('assignment_qualifier')
+    .innerJoin('qualifier', (join) =>
+      join.onRef('qualifier.id', '=', 'assignment_qualifier.qualifier_id').onRef('qualifier.organization_id', '=', 'assignment_qualifier.organization_id'),
+    )
+    .select([
+      'assignment_qualifier.assignment_id',
+      'qualifier.id',
+      'qualifier.name',
+      'qualifier.shortcode',
+      'qualifier.color',
+      'qualifier.text_color',
+      'assignment_qualifier.minimum_staffing',
+    ])
+    .where('assignment_qualifier.organization_id', '=', orgId)
+    .where('assignment_qualifier.assignment_id', 'in', [...new Set(assignmentIds)])
+    .where('qualifier.deleted_at', 'is', null)
+    .orderBy('assignment_qualifier.id')
+    .execute();
+  for (const { assignment_id, ...qualifier } of rows) {
+    byAssignment.set(assignment_id, [...(byAssignment.get(assignment_id) ?? []), qualifier]);
+  }
+  return byAssignment;
+}
+
+export async function assertQualifiersExist(db: Db, orgId: number, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const found = await db
+    .selectFrom('qualifier')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', [...new Set(ids)])
+    .where('deleted_at', 'is', null)
+    .execute();
+  if (found.length !== new Set(ids).size) throw invalidParams('The selected qualifier id is invalid.');
+}
+
+export async function replaceQualifiersNeeded(
+  db: Db,
+  orgId: number,
+  assignmentId: number,
+  needed: Array<{ id: number; minimum_staffing: number }>,
+): Promise<void> {
+  await db.deleteFrom('assignment_qualifier').where('organization_id', '=', orgId).where('assignment_id', '=', assignmentId).execute();
+  if (needed.length === 0) return;
+  await db
+    .insertInto('assignment_qualifier')
+    .values(needed.map((q) => ({ organization_id: orgId, assignment_id: assignmentId, qualifier_id: q.id, minimum_staffing: q.minimum_staffing })))
+    .execute();
+}
+
+// Group labels ------------------------------------------------------------------------------------
+
+export function listGroupLabels(db: Db, orgId: number): Promise<AssignmentGroupRow[]> {
+  return db
+    .selectFrom('assignment_group')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}
+
+export function findGroupLabel(db: Db, orgId: number, id: number): Promise<AssignmentGroupRow | undefined> {
+  return db
+    .selectFrom('assignment_group')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function insertGroupLabel(db: Db, orgId: number, name: string, color: string): Promise<number> {
+  const { id } = await db
+    .insertInto('assignment_group')
+    .values({ organization_id: orgId, name, color, deleted_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function softDeleteGroupLabel(db: Db, orgId: number, id: number, deletedAt: string): Promise<void> {
+  await db.updateTable('assignment_group').set({ deleted_at: deletedAt }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await db.deleteFrom('assignment_group_member').where('organization_id', '=', orgId).where('group_id', '=', id).execute();
+}
+
+export async function assertGroupLabelsExist(db: Db, orgId: number, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const found = await db
+    .selectFrom('assignment_group')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', [...new Set(ids)])
+    .where('deleted_at', 'is', null)
+    .execute();
+  if (found.length !== new Set(ids).size) throw invalidParams('The selected group id is invalid.');
+}
+
+export function groupLabelsOf(db: Db, orgId: number, assignmentId: number): Promise<AssignmentGroupRow[]> {
+  return db
+    .selectFrom('assignment_group_member')
+    .innerJoin('assignment_group', (join) =>
+      join.onRef('assignment_group.id', '=', 'assignment_group_member.group_id').onRef('assignment_group.organization_id', '=', 'assignment_group_member.organization_id'),
+    )
+    .selectAll('assignment_group')
+    .where('assignment_group_member.organization_id', '=', orgId)
+    .where('assignment_group_member.assignment_id', '=', assignmentId)
+    .where('assignment_group.deleted_at', 'is', null)
+    .orderBy('assignment_group_member.id')
+    .execute();
+}
+
+export async function replaceGroupLabels(db: Db, orgId: number, assignmentId: number, groupIds: number[]): Promise<void> {
+  await removeGroupLabels(db, orgId, assignmentId);
+  const unique = [...new Set(groupIds)];
+  if (unique.length === 0) return;
+  await db
+    .insertInto('assignment_group_member')
+    .values(unique.map((groupId) => ({ organization_id: orgId, assignment_id: assignmentId, group_id: groupId })))
+    .execute();
+}
+
+/** Removes every group label of the assignment, or only `groupId`; returns how many were removed. */
+export async function removeGroupLabels(db: Db, orgId: number, assignmentId: number, groupId?: number): Promise<number> {
+  const result = await db
+    .deleteFrom('assignment_group_member')
+    .where('organization_id', '=', orgId)
+    .where('assignment_id', '=', assignmentId)
+    .$if(groupId !== undefined, (qb) => qb.where('group_id', '=', groupId!))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+// Admins ------------------------------------------------------------------------------------------
+
+export async function adminIdsOf(db: Db, orgId: number, assignmentId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('assignment_admin')
+    .select('user_id')
+    .where('organization_id', '=', orgId)
+    .where('assignment_id', '=', assignmentId)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.user_id);
+}
+
+export async function replaceAdmins(db: Db, orgId: number, assignmentId: number, userIds: number[]): Promise<void> {
+  await db.deleteFrom('assignment_admin').where('organization_id', '=', orgId).where('assignment_id', '=', assignmentId).execute();
+  const unique = [...new Set(userIds)];
+  if (unique.length === 0) return;
+  await db
+    .insertInto('assignment_admin')
+    .values(unique.map((userId) => ({ organization_id: orgId, assignment_id: assignmentId, user_id: userId })))
+    .execute();
+}
+
+// Finalization ------------------------------------------------------------------------------------
+
+/**
+ * Finalizes the assignment on the date; false when it already was. The unique index with
+ * `on conflict do nothing` makes concurrent identical requests finalize exactly once.
+ */
+export async function insertFinalization(
+  db: Db,
+  orgId: number,
+  values: { assignmentId: number; date: string; adminId: number; createdAt: string },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('assignment_finalization')
+    .values({ organization_id: orgId, assignment_id: values.assignmentId, date: values.date, admin_id: values.adminId, created_at: values.createdAt })
+    .onConflict((oc) => oc.columns(['organization_id', 'assignment_id', 'date']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Removes the finalization of the assignment on the date; false when there was none. */
+export async function deleteFinalization(db: Db, orgId: number, assignmentId: number, date: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('assignment_finalization')
+    .where('organization_id', '=', orgId)
+    .where('assignment_id', '=', assignmentId)
+    .where('date', '=', date)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Every finalized assignment date in [startDate, endDate], as `${assignmentId}|${date}`. */
+export async function finalizedDates(db: Db, orgId: number, startDate: string, endDate: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('assignment_finalization')
+    .select(['assignment_id', 'date'])
+    .where('organization_id', '=', orgId)
+    .where('date', '>=', startDate)
+    .where('date', '<=', endDate)
+    .execute();
+  return new Set(rows.map((row) => `${row.assignment_id}|${row.date}`));
+}

@@ -1,0 +1,113 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { writeLog } from '../../core/audit.js';
+import { withTransaction } from '../../core/db/transaction.js';
+import { invalidParams, notFound } from '../../core/errors.js';
+import { errorResponses, EXTENSION, ok, SuccessBody } from '../../core/schemas.js';
+import { parseDate, todayIn } from '../../core/time.js';
+import { deleteDayLabel, findDayLabel, listDayLabels, upsertDayLabel } from './repository.js';
+import { DateParams, DayLabelBody, DayLabelMap, DayLabelQuery, DayLabelWriteResponse } from './schemas.js';
+
+const tags = ['Day labels'];
+const MAX_DAYS = 366;
+
+function checkedPeriod(query: DayLabelQuery, timeZone: string): { start: string; end: string } {
+  const today = todayIn(timeZone).toString();
+  const start = query.start ?? today;
+  const end = query.end ?? (query.start && query.start > today ? query.start : today);
+  const startDate = parseDate(start);
+  const endDate = parseDate(end);
+  if (!startDate || !endDate) throw invalidParams('The start and end must be valid dates.');
+  if (end < start) throw invalidParams('The end must be a date after or equal to start.');
+  if (startDate.until(endDate).total({ unit: 'days' }) >= MAX_DAYS) {
+    throw invalidParams(`The period may not be longer than ${MAX_DAYS} days.`);
+  }
+  return { start, end };
+}
+
+function assertRealDate(date: string) {
+  if (!parseDate(date)) throw invalidParams('The date is not a valid date.');
+}
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/day_labels',
+    {
+      schema: {
+        operationId: 'listDayLabels',
+        summary: 'Color and label per date (default: today in the organization zone); dates without a label are left out',
+        tags,
+        querystring: DayLabelQuery,
+        response: { 200: DayLabelMap, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { start, end } = checkedPeriod(request.query, request.auth.timezone);
+      const rows = await listDayLabels(app.db, request.auth.orgId, start, end);
+      return { days: Object.fromEntries(rows.map((row) => [row.date, { color: row.color, label: row.label }])) };
+    },
+  );
+
+  app.put(
+    '/day_labels/:date',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'setDayLabel',
+        summary: 'Sets the label and color of one date (extension)',
+        tags,
+        params: DateParams,
+        body: DayLabelBody,
+        response: { 200: DayLabelWriteResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { date } = request.params;
+      assertRealDate(date);
+      await withTransaction(app.db, async (trx) => {
+        const before = await findDayLabel(trx, request.auth.orgId, date);
+        await upsertDayLabel(trx, request.auth.orgId, date, request.body);
+        await writeLog(trx, request.auth, {
+          action: 'day_label.set',
+          description: `set the day label of ${date} to ${request.body.label}`,
+          entityType: 'day_label',
+          entityId: date,
+          before: before ? { label: before.label, color: before.color } : null,
+          after: request.body,
+        });
+      });
+      return { ...ok(`Set the day label of ${date}.`), date };
+    },
+  );
+
+  app.delete(
+    '/day_labels/:date',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'deleteDayLabel',
+        summary: 'Removes the label of one date (extension)',
+        tags,
+        params: DateParams,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { date } = request.params;
+      await withTransaction(app.db, async (trx) => {
+        const existing = await findDayLabel(trx, request.auth.orgId, date);
+        if (!existing) throw notFound('DayLabel');
+        await deleteDayLabel(trx, request.auth.orgId, date);
+        await writeLog(trx, request.auth, {
+          action: 'day_label.deleted',
+          description: `removed the day label ${existing.label} of ${date}`,
+          entityType: 'day_label',
+          entityId: date,
+          before: { label: existing.label, color: existing.color },
+        });
+      });
+      return ok(`Removed the day label of ${date}.`);
+    },
+  );
+};
+
+export default routes;

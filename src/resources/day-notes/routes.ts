@@ -1,0 +1,121 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { writeLog } from '../../core/audit.js';
+import { withTransaction, type Db } from '../../core/db/transaction.js';
+import { invalidParams } from '../../core/errors.js';
+import { sanitize } from '../../core/html.js';
+import { EXTENSION, errorResponses } from '../../core/schemas.js';
+import { formatDate, todayIn } from '../../core/time.js';
+import { notesForRange, replaceDayNotes } from './repository.js';
+import { DateParams, DayNotesBody, DayNotesQuery, DayNotesResponse } from './schemas.js';
+
+const tags = ['Schedule'];
+
+async function notesOfDate(db: Db, orgId: number, date: string) {
+  const day = (await notesForRange(db, orgId, date, date)).get(date);
+  return { date, notes: day?.notes ?? [], activities: day?.activities ?? [] };
+}
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/day_notes',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'listDayNotes',
+        summary: 'Notes and activities of the dates from start to end that have any (default today; extension)',
+        tags,
+        querystring: DayNotesQuery,
+        response: { 200: Type.Array(DayNotesResponse), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const start = request.query.start ?? formatDate(todayIn(request.auth.timezone));
+      const end = request.query.end ?? start;
+      if (end < start) throw invalidParams('The end must be a date after or equal to start.');
+      const byDate = await notesForRange(app.db, request.auth.orgId, start, end);
+      return [...byDate].map(([date, day]) => ({ date, ...day }));
+    },
+  );
+
+  app.get(
+    '/day_notes/:date',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'getDayNotes',
+        summary: 'Notes and activities of one date (extension)',
+        tags,
+        params: DateParams,
+        response: { 200: DayNotesResponse, ...errorResponses },
+      },
+    },
+    (request) => notesOfDate(app.db, request.auth.orgId, request.params.date),
+  );
+
+  app.put(
+    '/day_notes/:date',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'replaceDayNotes',
+        summary: 'Replaces the notes and/or activities of a date (HTML, sanitized; extension)',
+        description: 'A list that is sent replaces that list; a list left out is kept. `[]` clears it.',
+        tags,
+        params: DateParams,
+        body: DayNotesBody,
+        response: { 200: DayNotesResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { date } = request.params;
+      const { notes, activities } = request.body;
+      if (notes === undefined && activities === undefined) throw invalidParams('The notes or activities field is required.');
+      return withTransaction(app.db, async (trx) => {
+        if (notes) await replaceDayNotes(trx, request.auth.orgId, date, 'note', notes.map(sanitize));
+        if (activities) await replaceDayNotes(trx, request.auth.orgId, date, 'activity', activities.map(sanitize));
+        const after = await notesOfDate(trx, request.auth.orgId, date);
+        await writeLog(trx, request.auth, {
+          action: 'day_notes.updated',
+          description: `updated the notes and activities of ${date}.`,
+          entityType: 'day_notes',
+          entityId: date,
+          after,
+        });
+        return after;
+      });
+    },
+  );
+
+  app.delete(
+    '/day_notes/:date',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'deleteDayNotes',
+        summary: 'Removes every note and activity of a date (extension)',
+        tags,
+        params: DateParams,
+        response: { 200: DayNotesResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { date } = request.params;
+      return withTransaction(app.db, async (trx) => {
+        const before = await notesOfDate(trx, request.auth.orgId, date);
+        await replaceDayNotes(trx, request.auth.orgId, date, 'note', []);
+        await replaceDayNotes(trx, request.auth.orgId, date, 'activity', []);
+        await writeLog(trx, request.auth, {
+          action: 'day_notes.deleted',
+          description: `removed the notes and activities of ${date}.`,
+          entityType: 'day_notes',
+          entityId: date,
+          before,
+        });
+        return { date, notes: [], activities: [] };
+      });
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,73 @@
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams, notFound } from '../../core/errors.js';
+import type { LabelRow } from './table.js';
+
+export function listLabels(db: Db, orgId: number): Promise<LabelRow[]> {
+  return db
+    .selectFrom('label')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+export async function findLabelOrThrow(db: Db, orgId: number, id: number): Promise<LabelRow> {
+  const row = await db
+    .selectFrom('label')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw notFound('Label');
+  return row;
+}
+
+/** Loads the active labels named by ids in one query; 422 when one is missing. */
+export async function findLabelsOrInvalid(db: Db, orgId: number, ids: number[]): Promise<Map<number, LabelRow>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('label')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', unique)
+    .where('deleted_at', 'is', null)
+    .execute();
+  if (rows.length !== unique.length) throw invalidParams('The selected label id is invalid.');
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export async function nextLabelPosition(db: Db, orgId: number): Promise<number> {
+  const row = await db
+    .selectFrom('label')
+    .select((eb) => eb.fn.max('position').as('max'))
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.max ?? 0) + 1;
+}
+
+export async function insertLabel(
+  db: Db,
+  orgId: number,
+  values: { label: string; color: string; text_color: string; position: number; created_at: string },
+): Promise<number> {
+  const { id } = await db
+    .insertInto('label')
+    .values({ organization_id: orgId, ...values })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateLabel(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Partial<Pick<LabelRow, 'label' | 'color' | 'text_color' | 'position' | 'deleted_at'>>,
+): Promise<void> {
+  await db.updateTable('label').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}

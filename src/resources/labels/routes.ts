@@ -1,0 +1,94 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { withTransaction } from '../../core/db/transaction.js';
+import { created, errorResponses, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { findLabelOrThrow, listLabels } from './repository.js';
+import { changeLabel, createLabel, deleteLabel } from './rules.js';
+import { LabelBody, LabelResponse } from './schemas.js';
+import { serializeLabel } from './serialize.js';
+
+const tags = ['Labels'];
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/labels',
+    {
+      schema: {
+        operationId: 'listLabels',
+        summary: 'Labels of the organization, in display order',
+        tags,
+        response: { 200: Type.Array(LabelResponse), ...errorResponses },
+      },
+    },
+    async (request) => (await listLabels(app.db, request.auth.orgId)).map(serializeLabel),
+  );
+
+  app.get(
+    '/labels/:id',
+    {
+      schema: {
+        operationId: 'getLabel',
+        summary: 'One label',
+        tags,
+        params: IdParams,
+        response: { 200: LabelResponse, ...errorResponses },
+      },
+    },
+    async (request) => serializeLabel(await findLabelOrThrow(app.db, request.auth.orgId, request.params.id)),
+  );
+
+  app.post(
+    '/labels',
+    {
+      schema: {
+        operationId: 'createLabel',
+        summary: 'Creates a label (position defaults to the end of the list)',
+        tags,
+        body: LabelBody,
+        response: { 201: SuccessWithId, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const id = await withTransaction(app.db, (trx) => createLabel(trx, request.auth, request.body));
+      reply.status(201);
+      return created(`Added new label ${request.body.label}.`, { id });
+    },
+  );
+
+  app.post(
+    '/labels/:id',
+    {
+      schema: {
+        operationId: 'updateLabel',
+        summary: 'Changes a label; position is kept when omitted',
+        tags,
+        params: IdParams,
+        body: LabelBody,
+        response: { 200: SuccessWithId, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await withTransaction(app.db, (trx) => changeLabel(trx, request.auth, request.params.id, request.body));
+      return { ...ok(`Updated label ${request.body.label}.`), id: request.params.id };
+    },
+  );
+
+  app.delete(
+    '/labels/:id',
+    {
+      schema: {
+        operationId: 'deleteLabel',
+        summary: 'Deletes a label',
+        tags,
+        params: IdParams,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const name = await withTransaction(app.db, (trx) => deleteLabel(trx, request.auth, request.params.id));
+      return ok(`Deleted label ${name}.`);
+    },
+  );
+};
+
+export default routes;

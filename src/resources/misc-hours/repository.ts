@@ -1,0 +1,61 @@
+import type { Db } from '../../core/db/transaction.js';
+import { notFound } from '../../core/errors.js';
+import { nowUtc } from '../../core/time.js';
+import type { MiscHourRow } from './table.js';
+
+export interface MiscHourValues {
+  user_id: number;
+  date: string;
+  start: string | null;
+  end: string | null;
+  length: number;
+  work_type_id: number;
+  work_subtype_id: number | null;
+  notes: string | null;
+  source: string | null;
+  source_id: number | null;
+}
+
+/** Adds a misc-hours entry (callers validate the ids and write their own log line). */
+export async function insertMiscHour(trx: Db, orgId: number, values: MiscHourValues): Promise<number> {
+  const { id } = await trx
+    .insertInto('misc_hour')
+    .values({ ...values, organization_id: orgId, created_at: nowUtc() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function deleteMiscHour(trx: Db, orgId: number, id: number): Promise<void> {
+  await trx.deleteFrom('misc_hour').where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+export type MiscHourWithType = MiscHourRow & { work_type: string | null };
+
+function selectWithType(db: Db, orgId: number) {
+  return db
+    .selectFrom('misc_hour')
+    .leftJoin('work_type', (join) =>
+      join.onRef('work_type.id', '=', 'misc_hour.work_type_id').onRef('work_type.organization_id', '=', 'misc_hour.organization_id'),
+    )
+    .selectAll('misc_hour')
+    .select('work_type.label as work_type')
+    .where('misc_hour.organization_id', '=', orgId);
+}
+
+/** Misc hours dated in [startDate, endDate] with their work type name, optionally of one user. */
+export function miscForRange(db: Db, orgId: number, startDate: string, endDate: string, userId?: number): Promise<MiscHourWithType[]> {
+  return selectWithType(db, orgId)
+    .where('misc_hour.date', '>=', startDate)
+    .where('misc_hour.date', '<=', endDate)
+    .$if(userId !== undefined, (qb) => qb.where('misc_hour.user_id', '=', userId!))
+    .orderBy('misc_hour.date')
+    .orderBy('misc_hour.id')
+    .execute();
+}
+
+export async function findMiscHourOrThrow(db: Db, orgId: number, id: number): Promise<MiscHourWithType> {
+  const row = await selectWithType(db, orgId).where('misc_hour.id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('MiscHour');
+  return row;
+}

@@ -1,0 +1,230 @@
+import type { Db } from '../../core/db/transaction.js';
+import { eachDate, formatLocalDateTime, hoursBetween, normalizeLocalDateTime, parseLocalDateTime, Temporal } from '../../core/time.js';
+import { findAssignmentsByIds } from '../assignments/repository.js';
+import { assignmentOccurrences, type AssignmentOccurrence } from '../assignments/recurrence.js';
+import { slotOn } from './pattern.js';
+import type { RecurringShiftExceptionRow, RecurringShiftRow } from './table.js';
+
+/** One piece of scheduled work: a rotation occurrence (after exceptions) or a one-off shift. */
+export interface WorkItem {
+  kind: 'recurring' | 'one_off';
+  /** the recurring shift id for a rotation occurrence, the shift id for a one-off shift */
+  id: number;
+  recurring: boolean;
+  /** the one-off shift id, null for a rotation occurrence */
+  shift_id: number | null;
+  assignment_id: number;
+  user_id: number;
+  date: string;
+  start: string;
+  end: string;
+  /** real hours including the break (23 or 25 across DST changes) */
+  length: number;
+  break_start: string | null;
+  break_end: string | null;
+  break_length: number;
+  hold_over: number;
+  work_type_id: number;
+  work_subtype_id: number | null;
+  scheduled_by: number | null;
+  traded_with: number | null;
+  from_callback: number | null;
+  notes: string | null;
+}
+
+export interface WorkRange {
+  /** local datetimes, [start, end) */
+  start: string;
+  end: string;
+  userIds?: number[];
+  assignmentIds?: number[];
+  /** the organization's zone when the caller knows it (saves a query) */
+  timezone?: string;
+}
+
+/** The longest single occurrence the expansion looks back for (a shift started days before the range). */
+const LOOKBACK_DAYS = 3;
+
+type MemberRow = RecurringShiftRow & { anchor_date: string; pattern: string; kelly_every: number | null };
+
+async function timezoneOf(db: Db, orgId: number): Promise<string> {
+  const org = await db.selectFrom('organization').select('timezone').where('id', '=', orgId).executeTakeFirstOrThrow();
+  return org.timezone;
+}
+
+function loadMembers(db: Db, orgId: number, fromDate: string, toDate: string, userIds?: number[]): Promise<MemberRow[]> {
+  return db
+    .selectFrom('recurring_shift')
+    .innerJoin('rotation', (join) =>
+      join.onRef('rotation.id', '=', 'recurring_shift.rotation_id').onRef('rotation.organization_id', '=', 'recurring_shift.organization_id'),
+    )
+    .selectAll('recurring_shift')
+    .select(['rotation.anchor_date', 'rotation.pattern', 'rotation.kelly_every'])
+    .where('recurring_shift.organization_id', '=', orgId)
+    .where('recurring_shift.start_date', '<=', toDate)
+    .where((eb) => eb.or([eb('recurring_shift.end_date', 'is', null), eb('recurring_shift.end_date', '>=', fromDate)]))
+    .$if(userIds !== undefined, (qb) => qb.where('recurring_shift.user_id', 'in', userIds!.length ? userIds! : [0]))
+    .orderBy('recurring_shift.id')
+    .execute();
+}
+
+function loadExceptions(db: Db, orgId: number, memberIds: number[], fromDate: string, toDate: string): Promise<RecurringShiftExceptionRow[]> {
+  if (memberIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('recurring_shift_exception')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('recurring_shift_id', 'in', memberIds)
+    .where('date', '>=', fromDate)
+    .where('date', '<=', toDate)
+    .execute();
+}
+
+async function loadAssignmentOccurrences(db: Db, orgId: number, ids: number[], fromDate: string, toDate: string, timeZone: string) {
+  if (ids.length === 0) return new Map<string, AssignmentOccurrence>();
+  const assignments = await findAssignmentsByIds(db, orgId, ids);
+  const occurrences = [...assignments.values()].flatMap((assignment) => assignmentOccurrences(assignment, fromDate, toDate, timeZone));
+  return new Map(occurrences.map((o) => [`${o.assignment_id}|${o.date}`, o]));
+}
+
+function loadOneOffShifts(db: Db, orgId: number, range: WorkRange) {
+  return db
+    .selectFrom('shift')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('start', '<', range.end)
+    .where('end', '>', range.start)
+    .$if(range.userIds !== undefined, (qb) => qb.where('user_id', 'in', range.userIds!.length ? range.userIds! : [0]))
+    .$if(range.assignmentIds !== undefined, (qb) => qb.where('assignment_id', 'in', range.assignmentIds!.length ? range.assignmentIds! : [0]))
+    .execute();
+}
+
+/** The break of an occurrence: the first time the wall-clock break time comes at or after the start. */
+export function breakWithin(start: string, breakTime: string | null, breakLength: number): { start: string; end: string } | null {
+  if (!breakTime || breakLength <= 0) return null;
+  const shiftStart = parseLocalDateTime(start)!;
+  let breakStart = shiftStart.toPlainDate().toPlainDateTime(Temporal.PlainTime.from(breakTime));
+  if (Temporal.PlainDateTime.compare(breakStart, shiftStart) < 0) breakStart = breakStart.add({ days: 1 });
+  const breakEnd = breakStart.add({ minutes: Math.round(breakLength * 60) });
+  return { start: formatLocalDateTime(breakStart), end: formatLocalDateTime(breakEnd) };
+}
+
+function workPiece(
+  base: Omit<WorkItem, 'length' | 'break_length'>,
+  timeZone: string,
+): WorkItem {
+  return {
+    ...base,
+    length: hoursBetween(base.start, base.end, timeZone),
+    break_length: base.break_start && base.break_end ? hoursBetween(base.break_start, base.break_end, timeZone) : 0,
+  };
+}
+
+function occurrencesOfMember(
+  member: MemberRow,
+  dates: string[],
+  assignmentDays: Map<string, AssignmentOccurrence>,
+  exceptions: Map<string, RecurringShiftExceptionRow>,
+  timeZone: string,
+): WorkItem[] {
+  const rotation = { anchorDate: member.anchor_date, pattern: JSON.parse(member.pattern) as number[], kellyEvery: member.kelly_every };
+  const assignmentIds = JSON.parse(member.assignment_ids) as number[];
+  const items: WorkItem[] = [];
+  for (const date of dates) {
+    if (date < member.start_date || (member.end_date !== null && date > member.end_date)) continue;
+    const slot = slotOn(rotation, { crewOffset: member.crew_offset, kellyOffset: member.kelly_offset }, date);
+    const assignmentId = slot > 0 ? assignmentIds[slot - 1] : undefined;
+    const occurrence = assignmentId === undefined ? undefined : assignmentDays.get(`${assignmentId}|${date}`);
+    if (!occurrence) continue;
+    const exception = exceptions.get(`${member.id}|${date}`);
+    if (exception?.kind === 'removed') continue;
+    const start = exception?.start ?? occurrence.start;
+    const end = exception?.end ?? occurrence.end;
+    const pause = breakWithin(start, member.break_start, member.break_length);
+    items.push(
+      workPiece(
+        {
+          kind: 'recurring',
+          id: member.id,
+          recurring: true,
+          shift_id: null,
+          assignment_id: exception?.assignment_id ?? occurrence.assignment_id,
+          user_id: member.user_id,
+          date,
+          start,
+          end,
+          break_start: pause?.start ?? null,
+          break_end: pause?.end ?? null,
+          hold_over: 0,
+          work_type_id: member.work_type_id,
+          work_subtype_id: member.work_subtype_id,
+          scheduled_by: member.scheduled_by,
+          traded_with: null,
+          from_callback: null,
+          notes: member.notes,
+        },
+        timeZone,
+      ),
+    );
+  }
+  return items;
+}
+
+/** By start; at the same start rotation occurrences before one-off shifts, then by user. */
+const byStart = (a: WorkItem, b: WorkItem) =>
+  a.start < b.start ? -1 : a.start > b.start ? 1 : Number(b.recurring) - Number(a.recurring) || a.user_id - b.user_id || a.id - b.id;
+
+/**
+ * Every piece of scheduled work overlapping [start, end): rotation occurrences after their
+ * exceptions, and one-off shifts. Time off is not removed here (callers do). At most five queries
+ * whatever the range, the number of users or assignments.
+ */
+export async function expandWork(db: Db, orgId: number, requested: WorkRange): Promise<WorkItem[]> {
+  const range = { ...requested, start: normalizeLocalDateTime(requested.start), end: normalizeLocalDateTime(requested.end) };
+  const startDt = parseLocalDateTime(range.start)!;
+  const fromDate = startDt.toPlainDate().subtract({ days: LOOKBACK_DAYS }).toString();
+  const toDate = parseLocalDateTime(range.end)!.toPlainDate().toString();
+  const [timeZone, members, shifts] = await Promise.all([
+    range.timezone ?? timezoneOf(db, orgId),
+    loadMembers(db, orgId, fromDate, toDate, range.userIds),
+    loadOneOffShifts(db, orgId, range),
+  ]);
+  const assignmentIds = [...new Set(members.flatMap((m) => JSON.parse(m.assignment_ids) as number[]))];
+  const [assignmentDays, exceptionRows] = await Promise.all([
+    loadAssignmentOccurrences(db, orgId, assignmentIds, fromDate, toDate, timeZone),
+    loadExceptions(db, orgId, members.map((m) => m.id), fromDate, toDate),
+  ]);
+  const exceptions = new Map(exceptionRows.map((e) => [`${e.recurring_shift_id}|${e.date}`, e]));
+  const dates = eachDate(Temporal.PlainDate.from(fromDate), Temporal.PlainDate.from(toDate)).map(String);
+  const recurring = members.flatMap((member) => occurrencesOfMember(member, dates, assignmentDays, exceptions, timeZone));
+  const oneOff = shifts.map((shift) =>
+    workPiece(
+      {
+        kind: 'one_off',
+        id: shift.id,
+        recurring: false,
+        shift_id: shift.id,
+        assignment_id: shift.assignment_id,
+        user_id: shift.user_id,
+        date: shift.date,
+        start: shift.start,
+        end: shift.end,
+        break_start: shift.break_start,
+        break_end: shift.break_end,
+        hold_over: shift.hold_over,
+        work_type_id: shift.work_type_id,
+        work_subtype_id: shift.work_subtype_id,
+        scheduled_by: shift.scheduled_by,
+        traded_with: shift.traded_with,
+        from_callback: shift.from_callback,
+        notes: shift.notes,
+      },
+      timeZone,
+    ),
+  );
+  const wanted = range.assignmentIds ? new Set(range.assignmentIds) : undefined;
+  return [...recurring, ...oneOff]
+    .filter((item) => item.start < range.end && item.end > range.start)
+    .filter((item) => !wanted || wanted.has(item.assignment_id))
+    .sort(byStart);
+}

@@ -1,0 +1,320 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { createAssignment, createRotation, placeOnRotation, workTypeId } from './test-fixtures.js';
+
+let server: TestServer;
+let org: TestOrg;
+let other: TestOrg;
+let stationId: number;
+let station2Id: number;
+let regularTime: number;
+let adminId: number;
+let userId: number;
+
+beforeAll(async () => {
+  server = await startServer();
+  org = await server.newOrg();
+  other = await server.newOrg();
+  stationId = await createAssignment(org, { name: 'Station 1' });
+  station2Id = await createAssignment(org, { name: 'Station 2' });
+  regularTime = await workTypeId(org);
+  adminId = await org.createUser({ first_name: 'Joe', last_name: 'Boss' });
+  userId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
+});
+afterAll(() => server.close());
+
+const userRef = (id: number, name: string) => ({ id, name, href: `${server.url}/v1/users/${id}` });
+
+/** The days a user works between two dates, from GET /schedule. */
+async function workedDays(start: string, end: string, user: number) {
+  const response = await org.get('/schedule', { query: { start: `${start} 00:00:00`, end: `${end} 00:00:00` } });
+  expect(response.status).toBe(200);
+  return (response.body.days as Array<{ date: string; assignments: Array<{ id: number; shifts: Array<{ user: { id: number }; start: string; end: string }> }> }>)
+    .flatMap((day) => day.assignments.flatMap((a) => a.shifts.filter((s) => s.user.id === user).map((s) => ({ date: day.date, assignment: a.id, start: s.start, end: s.end }))));
+}
+
+describe('POST /rotations', () => {
+  it('creates a rotation from a preset, with its crews and cycle length', async () => {
+    const response = await org.post('/rotations', { name: 'Kelly 24/48', anchor_date: '2027-01-01', preset: '24/48-kelly' });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({
+      id: expect.any(Number),
+      href: `${server.url}/v1/rotations/${response.body.id}`,
+      name: 'Kelly 24/48',
+      anchor_date: '2027-01-01',
+      pattern: [1, 0, 0],
+      crews: { A: 0, B: 1, C: 2 },
+      kelly_every: 7,
+      cycle_days: 21,
+    });
+  });
+
+  it('creates a compound rotation from a pattern', async () => {
+    const response = await org.post('/rotations', { name: 'Alternating', anchor_date: '2027-01-01', pattern: [1, 0, 0, 2, 0, 0] });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ pattern: [1, 0, 0, 2, 0, 0], crews: {}, kelly_every: null, cycle_days: 6 });
+  });
+
+  it('requires a pattern or a preset', async () => {
+    const response = await org.post('/rotations', { name: 'Empty', anchor_date: '2027-01-01' });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The pattern field is required when preset is not present.'] });
+  });
+
+  it('rejects a pattern without an on-duty day and an unknown preset', async () => {
+    const empty = await org.post('/rotations', { name: 'Off', anchor_date: '2027-01-01', pattern: [0, 0] });
+    expect(empty.status).toBe(422);
+    expect(empty.body.error_message).toEqual(['The pattern must have at least one on-duty day.']);
+    const unknown = await org.post('/rotations', { name: 'X', anchor_date: '2027-01-01', preset: '12/12' });
+    expect(unknown.status).toBe(422);
+  });
+
+  it('requires a token', async () => {
+    await expectAuthRequired(server, 'POST', '/v1/rotations', { name: 'x', anchor_date: '2027-01-01', preset: '24/48' });
+  });
+});
+
+describe('GET /rotations/{id}', () => {
+  it('answers the rotation, and 404 for another organization', async () => {
+    const id = await createRotation(org);
+    const response = await org.get(`/rotations/${id}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      id,
+      href: `${server.url}/v1/rotations/${id}`,
+      name: '24/48',
+      anchor_date: '2027-01-01',
+      pattern: [1, 0, 0],
+      crews: { A: 0, B: 1, C: 2 },
+      kelly_every: null,
+      cycle_days: 3,
+    });
+    await expectNotFoundForOtherOrg(other, 'GET', `/rotations/${id}`);
+    const missing = await org.get('/rotations/999999');
+    expect(missing.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Rotation].' });
+  });
+});
+
+describe('GET /rotations', () => {
+  it('lists the organization\'s rotations only', async () => {
+    const response = await other.get('/rotations');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([]);
+    const mine = await org.get('/rotations');
+    expect(mine.body.length).toBeGreaterThan(0);
+  });
+});
+
+describe('PATCH /rotations/{id}', () => {
+  it('renames a rotation', async () => {
+    const id = await createRotation(org);
+    const response = await org.patch(`/rotations/${id}`, { name: 'Shift rotation' });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ id, name: 'Shift rotation', pattern: [1, 0, 0] });
+  });
+});
+
+describe('DELETE /rotations/{id}', () => {
+  it('deletes an unused rotation', async () => {
+    const id = await createRotation(org);
+    const response = await org.del(`/rotations/${id}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Rotation deleted successfully.' });
+    expect((await org.get(`/rotations/${id}`)).status).toBe(404);
+  });
+
+  it('refuses a rotation with scheduled members', async () => {
+    const id = await createRotation(org);
+    const member = await org.createUser();
+    await placeOnRotation(org, { user_id: member, rotation_id: id, assignment_id: stationId, crew: 'A' });
+    const response = await org.del(`/rotations/${id}`);
+    expect(response.status).toBe(422);
+    expect(response.body.error_message).toEqual(['The rotation still has scheduled members: end their recurring shifts first.']);
+  });
+});
+
+describe('POST /recurring_shifts', () => {
+  it('places a user on an assignment following a rotation', async () => {
+    const rotationId = await createRotation(org);
+    const response = await org.post('/recurring_shifts', {
+      user_id: userId,
+      rotation_id: rotationId,
+      assignment_id: stationId,
+      crew: 'B',
+      start_date: '2027-01-01',
+      break_start: '12:00',
+      break_length: 0.5,
+      admin_id: adminId,
+    });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({
+      id: expect.any(Number),
+      href: `${server.url}/v1/recurring_shifts/${response.body.id}`,
+      user: userRef(userId, 'John Doe'),
+      rotation: { id: rotationId, name: '24/48' },
+      assignment_ids: [stationId],
+      crew_offset: 1,
+      kelly_offset: 0,
+      start_date: '2027-01-01',
+      end_date: null,
+      work_type_id: regularTime,
+      work_subtype_id: null,
+      break_start: '12:00:00',
+      break_length: 0.5,
+      notes: null,
+      scheduled_by: userRef(adminId, 'Joe Boss'),
+      previous_id: null,
+      exceptions: [],
+    });
+    const days = await workedDays('2027-01-01', '2027-01-08', userId);
+    expect(days.map((d) => d.date)).toEqual(['2027-01-02', '2027-01-05']);
+    expect(days[0]).toEqual({ date: '2027-01-02', assignment: stationId, start: '2027-01-02 07:00:00', end: '2027-01-03 07:00:00' });
+    const log = await org.get('/logs');
+    expect(log.body.data[0].event_description).toBe('Joe Boss placed John Doe on rotation 24/48 from 2027-01-01.');
+  });
+
+  it('rejects unknown users, rotations, assignments and crews', async () => {
+    const rotationId = await createRotation(org);
+    const base = { user_id: userId, rotation_id: rotationId, assignment_id: stationId, start_date: '2027-01-01' };
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ user_id: 999999 }, 'The selected user id is invalid.'],
+      [{ rotation_id: 999999 }, 'The selected rotation id is invalid.'],
+      [{ assignment_id: 999999 }, 'The selected assignment id is invalid.'],
+      [{ crew: 'Z' }, 'The selected crew is invalid.'],
+      [{ work_type_id: 999999 }, 'The selected work type id is invalid.'],
+      [{ end_date: '2026-12-01' }, 'The end date must be a date after or equal to start date.'],
+    ];
+    for (const [change, message] of cases) {
+      const response = await org.post('/recurring_shifts', { ...base, ...change });
+      expect(response.status, message).toBe(422);
+      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
+    }
+    const foreignAssignment = await org.post('/recurring_shifts', { ...base, assignment_id: await createAssignment(other) });
+    expect(foreignAssignment.status).toBe(422);
+  });
+
+  it('links several assignments in a compound rotation', async () => {
+    const rotationId = await createRotation(org, { name: 'Alternating', preset: undefined, pattern: [1, 0, 0, 2, 0, 0] });
+    const member = await org.createUser();
+    await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_ids: [stationId, station2Id] });
+    const days = await workedDays('2027-01-01', '2027-01-10', member);
+    expect(days.map((d) => [d.date, d.assignment])).toEqual([
+      ['2027-01-01', stationId],
+      ['2027-01-04', station2Id],
+      ['2027-01-07', stationId],
+    ]);
+    const tooFew = await org.post('/recurring_shifts', { user_id: member, rotation_id: rotationId, assignment_id: stationId, start_date: '2027-01-01' });
+    expect(tooFew.body.error_message).toEqual(['The rotation needs 2 assignment ids.']);
+  });
+
+  it('skips Kelly days', async () => {
+    const rotationId = await createRotation(org, { preset: '24/48-kelly' });
+    const member = await org.createUser();
+    await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: station2Id, crew: 'A' });
+    const days = await workedDays('2027-01-01', '2027-01-22', member);
+    expect(days.map((d) => d.date)).toEqual(['2027-01-01', '2027-01-04', '2027-01-07', '2027-01-10', '2027-01-13', '2027-01-16']);
+  });
+});
+
+describe('GET /recurring_shifts', () => {
+  it('lists the series of a user', async () => {
+    const rotationId = await createRotation(org);
+    const member = await org.createUser();
+    const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId });
+    const response = await org.get('/recurring_shifts', { query: { user_id: member } });
+    expect(response.status).toBe(200);
+    expect(response.body.map((s: { id: number }) => s.id)).toEqual([id]);
+    expect((await other.get('/recurring_shifts', { query: { user_id: member } })).body).toEqual([]);
+    await expectNotFoundForOtherOrg(other, 'GET', `/recurring_shifts/${id}`);
+  });
+});
+
+describe('PATCH /recurring_shifts/{id}', () => {
+  it('ends the series and starts a new one from the effective date ("this and following")', async () => {
+    const rotationId = await createRotation(org);
+    const member = await org.createUser({ first_name: 'Series', last_name: 'Member' });
+    const memberName = 'Series Member';
+    const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId, crew: 'A' });
+    const response = await org.patch(`/recurring_shifts/${id}`, { effective_date: '2027-01-05', crew: 'C', assignment_id: station2Id });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ previous_id: id, start_date: '2027-01-05', end_date: null, crew_offset: 2, assignment_ids: [station2Id] });
+    expect((await org.get(`/recurring_shifts/${id}`)).body).toMatchObject({ start_date: '2027-01-01', end_date: '2027-01-04', crew_offset: 0 });
+    const log = await org.get('/logs');
+    expect(log.body.data[0].event_description).toBe(`API client ${org.clientId} changed the recurring shift ${id} of ${memberName} from 2027-01-05 on.`);
+    const days = await workedDays('2027-01-01', '2027-01-10', member);
+    expect(days.map((d) => [d.date, d.assignment])).toEqual([
+      ['2027-01-01', stationId],
+      ['2027-01-04', stationId],
+      ['2027-01-06', station2Id],
+      ['2027-01-09', station2Id],
+    ]);
+  });
+
+  it('never changes past occurrences', async () => {
+    const rotationId = await createRotation(org);
+    const member = await org.createUser();
+    const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId });
+    const response = await org.patch(`/recurring_shifts/${id}`, { effective_date: '2020-01-01', crew: 'B' });
+    expect(response.status).toBe(422);
+    expect(response.body.error_message).toEqual(['The effective date must be today or later: past occurrences never change.']);
+  });
+});
+
+describe('DELETE /recurring_shifts/{id}', () => {
+  it('ends the series from the effective date', async () => {
+    const rotationId = await createRotation(org);
+    const member = await org.createUser();
+    const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId });
+    const response = await org.del(`/recurring_shifts/${id}`, undefined, { query: { effective_date: '2027-01-05' } });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Recurring shift ended successfully.' });
+    expect((await workedDays('2027-01-01', '2027-01-10', member)).map((d) => d.date)).toEqual(['2027-01-01', '2027-01-04']);
+  });
+
+  it('removes a series that has not started yet', async () => {
+    const rotationId = await createRotation(org);
+    const member = await org.createUser();
+    const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId });
+    expect((await org.del(`/recurring_shifts/${id}`, undefined, { query: { effective_date: '2027-01-01' } })).status).toBe(200);
+    expect((await org.get(`/recurring_shifts/${id}`)).status).toBe(404);
+    await expectNotFoundForOtherOrg(other, 'DELETE', `/recurring_shifts/${id}`);
+  });
+});
+
+describe('POST /recurring_shifts/{id}/exceptions', () => {
+  it('removes one occurrence, moves another, and restores them', async () => {
+    const rotationId = await createRotation(org);
+    const member = await org.createUser();
+    const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId, crew: 'A' });
+    const removed = await org.post(`/recurring_shifts/${id}/exceptions`, { date: '2027-01-04', action: 'remove', reason: 'Trade' });
+    expect(removed.status).toBe(201);
+    expect(removed.body.exceptions).toEqual([{ date: '2027-01-04', kind: 'removed', assignment_id: null, start: null, end: null, reason: 'Trade' }]);
+    const moved = await org.post(`/recurring_shifts/${id}/exceptions`, {
+      date: '2027-01-07',
+      action: 'move',
+      start: '2027-01-07 09:00:00',
+      end: '2027-01-07 21:00:00',
+      assignment_id: station2Id,
+    });
+    expect(moved.status).toBe(201);
+    expect(await workedDays('2027-01-01', '2027-01-08', member)).toEqual([
+      { date: '2027-01-01', assignment: stationId, start: '2027-01-01 07:00:00', end: '2027-01-02 07:00:00' },
+      { date: '2027-01-07', assignment: station2Id, start: '2027-01-07 09:00:00', end: '2027-01-07 21:00:00' },
+    ]);
+    const restored = await org.del(`/recurring_shifts/${id}/exceptions/2027-01-04`);
+    expect(restored.status).toBe(200);
+    expect(restored.body.exceptions).toHaveLength(1);
+    expect((await workedDays('2027-01-04', '2027-01-05', member)).map((d) => d.date)).toEqual(['2027-01-04']);
+  });
+
+  it('rejects a date without an occurrence', async () => {
+    const rotationId = await createRotation(org);
+    const member = await org.createUser();
+    const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId, crew: 'A' });
+    const response = await org.post(`/recurring_shifts/${id}/exceptions`, { date: '2027-01-02', action: 'remove' });
+    expect(response.status).toBe(422);
+    expect(response.body.error_message).toEqual(['The recurring shift has no occurrence on that date.']);
+    await expectNotFoundForOtherOrg(other, 'POST', `/recurring_shifts/${id}/exceptions`, { date: '2027-01-01', action: 'remove' });
+  });
+});

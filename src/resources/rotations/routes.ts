@@ -1,0 +1,240 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { withTransaction, type Db } from '../../core/db/transaction.js';
+import { EXTENSION, errorResponses, IdParams, ok, SuccessBody } from '../../core/schemas.js';
+import { findUsersByIds } from '../users/repository.js';
+import {
+  exceptionsOf,
+  findRecurringShiftOrThrow,
+  findRotationOrThrow,
+  findRotationsByIds,
+  listRecurringShifts,
+  listRotations,
+} from './repository.js';
+import {
+  addException,
+  createRecurringShift,
+  createRotation,
+  deleteRotation,
+  editRecurringShift,
+  endRecurringShift,
+  removeException,
+  renameRotation,
+} from './rules.js';
+import {
+  EndSeriesQuery,
+  ExceptionBody,
+  ExceptionParams,
+  ListRecurringShiftsQuery,
+  RecurringShiftBody,
+  RecurringShiftPatchBody,
+  RecurringShiftResponse,
+  RotationBody,
+  RotationPatchBody,
+  RotationResponse,
+} from './schemas.js';
+import { serializeRecurringShift, serializeRotation } from './serialize.js';
+import type { RecurringShiftRow } from './table.js';
+
+const tags = ['Rotations'];
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  async function serializeSeries(db: Db, request: { auth: { orgId: number }; baseUrl: string }, rows: RecurringShiftRow[]) {
+    const orgId = request.auth.orgId;
+    const [users, rotations, exceptions] = await Promise.all([
+      findUsersByIds(db, orgId, rows.flatMap((r) => [r.user_id, r.scheduled_by ?? 0])),
+      findRotationsByIds(db, orgId, [...new Set(rows.map((r) => r.rotation_id))]),
+      exceptionsOf(db, orgId, rows.map((r) => r.id)),
+    ]);
+    const context = { users, rotations: new Map(rotations.map((r) => [r.id, r])), exceptions };
+    return rows.map((row) => serializeRecurringShift(request, row, context));
+  }
+  const loadSeries = async (db: Db, request: { auth: { orgId: number }; baseUrl: string }, id: number) =>
+    (await serializeSeries(db, request, [await findRecurringShiftOrThrow(db, request.auth.orgId, id)]))[0]!;
+
+  app.get(
+    '/rotations',
+    { schema: { ...EXTENSION, operationId: 'listRotations', summary: 'Rotation patterns (extension)', tags, response: { 200: Type.Array(RotationResponse), ...errorResponses } } },
+    async (request) => (await listRotations(app.db, request.auth.orgId)).map((row) => serializeRotation(request, row)),
+  );
+
+  app.post(
+    '/rotations',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'createRotation',
+        summary: 'Creates a rotation from a preset or a pattern (extension)',
+        tags,
+        body: RotationBody,
+        response: { 201: RotationResponse, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const row = await withTransaction(app.db, async (trx) => findRotationOrThrow(trx, request.auth.orgId, await createRotation(trx, request.auth, request.body)));
+      reply.status(201);
+      return serializeRotation(request, row);
+    },
+  );
+
+  app.get(
+    '/rotations/:id',
+    { schema: { ...EXTENSION, operationId: 'getRotation', summary: 'One rotation (extension)', tags, params: IdParams, response: { 200: RotationResponse, ...errorResponses } } },
+    async (request) => serializeRotation(request, await findRotationOrThrow(app.db, request.auth.orgId, request.params.id)),
+  );
+
+  app.patch(
+    '/rotations/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'renameRotation',
+        summary: 'Renames a rotation; its pattern never changes (extension)',
+        tags,
+        params: IdParams,
+        body: RotationPatchBody,
+        response: { 200: RotationResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const row = await withTransaction(app.db, async (trx) => {
+        await renameRotation(trx, request.auth, request.params.id, request.body.name);
+        return findRotationOrThrow(trx, request.auth.orgId, request.params.id);
+      });
+      return serializeRotation(request, row);
+    },
+  );
+
+  app.delete(
+    '/rotations/:id',
+    { schema: { ...EXTENSION, operationId: 'deleteRotation', summary: 'Deletes a rotation no one is scheduled on (extension)', tags, params: IdParams, response: { 200: SuccessBody, ...errorResponses } } },
+    async (request) => {
+      await withTransaction(app.db, (trx) => deleteRotation(trx, request.auth, request.params.id));
+      return ok('Rotation deleted successfully.');
+    },
+  );
+
+  app.get(
+    '/recurring_shifts',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'listRecurringShifts',
+        summary: 'Recurring shifts (rotation memberships), optionally of one user or rotation (extension)',
+        tags,
+        querystring: ListRecurringShiftsQuery,
+        response: { 200: Type.Array(RecurringShiftResponse), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const rows = await listRecurringShifts(app.db, request.auth.orgId, { userId: request.query.user_id, rotationId: request.query.rotation_id });
+      return serializeSeries(app.db, request, rows);
+    },
+  );
+
+  app.post(
+    '/recurring_shifts',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'createRecurringShift',
+        summary: 'Places a user on assignments following a rotation (extension)',
+        tags,
+        body: RecurringShiftBody,
+        response: { 201: RecurringShiftResponse, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const series = await withTransaction(app.db, async (trx) => loadSeries(trx, request, await createRecurringShift(trx, request.auth, request.body)));
+      reply.status(201);
+      return series;
+    },
+  );
+
+  app.get(
+    '/recurring_shifts/:id',
+    { schema: { ...EXTENSION, operationId: 'getRecurringShift', summary: 'One recurring shift with its exceptions (extension)', tags, params: IdParams, response: { 200: RecurringShiftResponse, ...errorResponses } } },
+    async (request) => loadSeries(app.db, request, request.params.id),
+  );
+
+  app.patch(
+    '/recurring_shifts/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'updateRecurringShift',
+        summary: 'Changes a recurring shift from effective_date on ("this and following") (extension)',
+        description: 'The series ends the day before effective_date (default today) and a new series with the change starts on it; the response is the series holding the change.',
+        tags,
+        params: IdParams,
+        body: RecurringShiftPatchBody,
+        response: { 200: RecurringShiftResponse, ...errorResponses },
+      },
+    },
+    async (request) =>
+      withTransaction(app.db, async (trx) => loadSeries(trx, request, await editRecurringShift(trx, request.auth, request.params.id, request.body))),
+  );
+
+  app.delete(
+    '/recurring_shifts/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'endRecurringShift',
+        summary: 'Ends a recurring shift from effective_date on (extension)',
+        tags,
+        params: IdParams,
+        querystring: EndSeriesQuery,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await withTransaction(app.db, (trx) => endRecurringShift(trx, request.auth, request.params.id, request.query));
+      return ok('Recurring shift ended successfully.');
+    },
+  );
+
+  app.post(
+    '/recurring_shifts/:id/exceptions',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'addRecurringShiftException',
+        summary: 'Removes or moves one occurrence ("this occurrence") (extension)',
+        tags,
+        params: IdParams,
+        body: ExceptionBody,
+        response: { 201: RecurringShiftResponse, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const series = await withTransaction(app.db, async (trx) => {
+        await addException(trx, request.auth, request.params.id, request.body);
+        return loadSeries(trx, request, request.params.id);
+      });
+      reply.status(201);
+      return series;
+    },
+  );
+
+  app.delete(
+    '/recurring_shifts/:id/exceptions/:date',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'removeRecurringShiftException',
+        summary: 'Restores the occurrence of a date (extension)',
+        tags,
+        params: ExceptionParams,
+        response: { 200: RecurringShiftResponse, ...errorResponses },
+      },
+    },
+    async (request) =>
+      withTransaction(app.db, async (trx) => {
+        await removeException(trx, request.auth, request.params.id, request.params.date);
+        return loadSeries(trx, request, request.params.id);
+      }),
+  );
+};
+
+export default routes;

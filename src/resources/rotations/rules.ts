@@ -1,0 +1,287 @@
+import type { AuthContext } from '../../core/auth/context.js';
+import { writeLog } from '../../core/audit.js';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams } from '../../core/errors.js';
+import { formatLocalDateTime, nowUtc, parseLocalDateTime, Temporal, todayIn } from '../../core/time.js';
+import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
+import { fullName } from '../users/serialize.js';
+import { expandWork } from './expand.js';
+import { PRESETS } from './pattern.js';
+import {
+  assertAssignmentsExist,
+  assertWorkType,
+  countActiveMembers,
+  defaultWorkTypeId,
+  deleteException,
+  deleteRecurringShift,
+  findRecurringShiftOrThrow,
+  findRotationOrInvalid,
+  findRotationOrThrow,
+  insertRecurringShift,
+  insertRotation,
+  updateRecurringShift,
+  updateRotation,
+  upsertException,
+} from './repository.js';
+import type { ExceptionBody, RecurringShiftBody, RecurringShiftPatchBody, RotationBody } from './schemas.js';
+import type { RecurringShiftRow, RotationRow } from './table.js';
+
+const dayBefore = (date: string) => Temporal.PlainDate.from(date).subtract({ days: 1 }).toString();
+const dayAfter = (date: string) => Temporal.PlainDate.from(date).add({ days: 1 }).toString();
+
+function rotationShape(body: RotationBody): { pattern: number[]; crews: Record<string, number>; kellyEvery: number | null } {
+  const preset = body.preset ? PRESETS[body.preset] : undefined;
+  const pattern = body.pattern ?? preset?.pattern;
+  if (!pattern) throw invalidParams('The pattern field is required when preset is not present.');
+  if (!pattern.some((entry) => entry > 0)) throw invalidParams('The pattern must have at least one on-duty day.');
+  const crews = body.crews ?? (body.pattern ? {} : preset?.crews ?? {});
+  if (Object.values(crews).some((offset) => offset >= pattern.length)) throw invalidParams('Every crew offset must be smaller than the pattern length.');
+  const kellyEvery = body.kelly_every !== undefined ? body.kelly_every : preset?.kellyEvery ?? null;
+  return { pattern, crews, kellyEvery };
+}
+
+export async function createRotation(trx: Db, auth: AuthContext, body: RotationBody): Promise<number> {
+  const shape = rotationShape(body);
+  const now = nowUtc();
+  const id = await insertRotation(trx, {
+    organization_id: auth.orgId,
+    name: body.name,
+    anchor_date: body.anchor_date,
+    pattern: JSON.stringify(shape.pattern),
+    crews: JSON.stringify(shape.crews),
+    kelly_every: shape.kellyEvery,
+    deleted_at: null,
+    created_at: now,
+    updated_at: now,
+  });
+  await writeLog(trx, auth, {
+    action: 'rotation.created',
+    description: `created rotation ${body.name} (${shape.pattern.length}-day cycle from ${body.anchor_date}).`,
+    entityType: 'rotation',
+    entityId: id,
+    after: { ...body, ...shape },
+  });
+  return id;
+}
+
+export async function renameRotation(trx: Db, auth: AuthContext, id: number, name: string): Promise<void> {
+  const rotation = await findRotationOrThrow(trx, auth.orgId, id);
+  await updateRotation(trx, auth.orgId, id, { name, updated_at: nowUtc() });
+  await writeLog(trx, auth, {
+    action: 'rotation.updated',
+    description: `renamed rotation ${rotation.name} to ${name}.`,
+    entityType: 'rotation',
+    entityId: id,
+    before: { name: rotation.name },
+    after: { name },
+  });
+}
+
+export async function deleteRotation(trx: Db, auth: AuthContext, id: number): Promise<void> {
+  const rotation = await findRotationOrThrow(trx, auth.orgId, id);
+  if ((await countActiveMembers(trx, auth.orgId, id, todayIn(auth.timezone).toString())) > 0) {
+    throw invalidParams('The rotation still has scheduled members: end their recurring shifts first.');
+  }
+  await updateRotation(trx, auth.orgId, id, { deleted_at: nowUtc() });
+  await writeLog(trx, auth, { action: 'rotation.deleted', description: `deleted rotation ${rotation.name}.`, entityType: 'rotation', entityId: id });
+}
+
+type MemberInput = Partial<RecurringShiftBody> & Partial<RecurringShiftPatchBody>;
+
+function crewOffsetOf(rotation: RotationRow, input: MemberInput, fallback: number): number {
+  if (input.crew !== undefined) {
+    const crews = JSON.parse(rotation.crews) as Record<string, number>;
+    if (!(input.crew in crews)) throw invalidParams('The selected crew is invalid.');
+    return crews[input.crew]!;
+  }
+  const offset = input.crew_offset ?? fallback;
+  if (offset >= (JSON.parse(rotation.pattern) as number[]).length) throw invalidParams('The crew offset must be smaller than the pattern length.');
+  return offset;
+}
+
+function assignmentIdsOf(rotation: RotationRow, input: MemberInput, fallback: number[] | undefined): number[] {
+  const ids = input.assignment_ids ?? (input.assignment_id !== undefined ? [input.assignment_id] : fallback);
+  if (!ids) throw invalidParams('The assignment id field is required.');
+  const slots = Math.max(...(JSON.parse(rotation.pattern) as number[]));
+  if (ids.length < slots) throw invalidParams(`The rotation needs ${slots} assignment ids.`);
+  return ids;
+}
+
+/** Validates a member's fields against the rotation and the organization; returns the stored values. */
+async function memberValues(trx: Db, auth: AuthContext, input: MemberInput, current?: RecurringShiftRow) {
+  const rotation = await findRotationOrInvalid(trx, auth.orgId, input.rotation_id ?? current!.rotation_id);
+  const assignmentIds = assignmentIdsOf(rotation, input, current ? (JSON.parse(current.assignment_ids) as number[]) : undefined);
+  await assertAssignmentsExist(trx, auth.orgId, assignmentIds);
+  const workTypeId = input.work_type_id ?? current?.work_type_id ?? (await defaultWorkTypeId(trx, auth.orgId));
+  const subtypeId = input.work_subtype_id !== undefined ? input.work_subtype_id : input.work_type_id !== undefined ? null : current?.work_subtype_id ?? null;
+  await assertWorkType(trx, auth.orgId, workTypeId, subtypeId);
+  if (input.admin_id !== undefined) await findUserOrInvalid(trx, auth.orgId, input.admin_id, 'admin id');
+  const breakStart = input.break_start !== undefined ? input.break_start : current?.break_start ?? null;
+  return {
+    rotation,
+    values: {
+      rotation_id: rotation.id,
+      assignment_ids: JSON.stringify(assignmentIds),
+      crew_offset: crewOffsetOf(rotation, input, input.rotation_id === undefined ? current?.crew_offset ?? 0 : 0),
+      kelly_offset: input.kelly_offset ?? current?.kelly_offset ?? 0,
+      end_date: input.end_date !== undefined ? input.end_date : current?.end_date ?? null,
+      work_type_id: workTypeId,
+      work_subtype_id: subtypeId,
+      break_start: breakStart && breakStart.length === 5 ? `${breakStart}:00` : breakStart,
+      break_length: breakStart ? input.break_length ?? current?.break_length ?? 0 : 0,
+      notes: input.notes !== undefined ? input.notes : current?.notes ?? null,
+      scheduled_by: input.admin_id ?? current?.scheduled_by ?? null,
+    },
+  };
+}
+
+export async function createRecurringShift(trx: Db, auth: AuthContext, body: RecurringShiftBody): Promise<number> {
+  const user = await findUserOrInvalid(trx, auth.orgId, body.user_id);
+  const { rotation, values } = await memberValues(trx, auth, body);
+  if (values.end_date !== null && values.end_date < body.start_date) throw invalidParams('The end date must be a date after or equal to start date.');
+  const now = nowUtc();
+  const id = await insertRecurringShift(trx, {
+    organization_id: auth.orgId,
+    user_id: body.user_id,
+    start_date: body.start_date,
+    previous_id: null,
+    created_at: now,
+    updated_at: now,
+    ...values,
+  });
+  await writeLog(trx, auth, {
+    action: 'recurring_shift.created',
+    description: `placed ${fullName(user)} on rotation ${rotation.name} from ${body.start_date}${values.end_date ? ` to ${values.end_date}` : ''}.`,
+    actorUserId: body.admin_id,
+    entityType: 'recurring_shift',
+    entityId: id,
+    after: { user_id: body.user_id, start_date: body.start_date, ...values },
+  });
+  return id;
+}
+
+/** "the recurring shift 5 of John Doe", for log lines. */
+async function seriesName(trx: Db, auth: AuthContext, series: RecurringShiftRow): Promise<string> {
+  const user = (await findUsersByIds(trx, auth.orgId, [series.user_id])).get(series.user_id);
+  return `the recurring shift ${series.id} of ${user ? fullName(user) : `user ${series.user_id}`}`;
+}
+
+function effectiveDateOf(auth: AuthContext, requested: string | undefined): string {
+  const today = todayIn(auth.timezone).toString();
+  const date = requested ?? today;
+  if (date < today) throw invalidParams('The effective date must be today or later: past occurrences never change.');
+  return date;
+}
+
+/**
+ * "This and following": the series ends the day before the effective date and a new series with the
+ * changes starts on it (exceptions from that date move along). A series that has not started by then
+ * is changed in place. Returns the id of the series that holds the change.
+ */
+export async function editRecurringShift(trx: Db, auth: AuthContext, id: number, body: RecurringShiftPatchBody): Promise<number> {
+  const current = await findRecurringShiftOrThrow(trx, auth.orgId, id);
+  const effective = effectiveDateOf(auth, body.effective_date);
+  if (current.end_date !== null && effective > current.end_date) throw invalidParams('The effective date is after the end of the series.');
+  const { values } = await memberValues(trx, auth, body, current);
+  const startDate = effective > current.start_date ? effective : current.start_date;
+  if (values.end_date !== null && values.end_date < startDate) throw invalidParams('The end date must be a date after or equal to the effective date.');
+  const now = nowUtc();
+  let targetId = id;
+  if (effective <= current.start_date) {
+    await updateRecurringShift(trx, auth.orgId, id, { ...values, updated_at: now });
+  } else {
+    await updateRecurringShift(trx, auth.orgId, id, { end_date: dayBefore(effective), updated_at: now });
+    targetId = await insertRecurringShift(trx, {
+      organization_id: auth.orgId,
+      user_id: current.user_id,
+      start_date: effective,
+      previous_id: id,
+      created_at: now,
+      updated_at: now,
+      ...values,
+    });
+    await trx
+      .updateTable('recurring_shift_exception')
+      .set({ recurring_shift_id: targetId })
+      .where('organization_id', '=', auth.orgId)
+      .where('recurring_shift_id', '=', id)
+      .where('date', '>=', effective)
+      .execute();
+  }
+  await writeLog(trx, auth, {
+    action: 'recurring_shift.updated',
+    description: `changed ${await seriesName(trx, auth, current)} from ${startDate} on.`,
+    actorUserId: body.admin_id,
+    entityType: 'recurring_shift',
+    entityId: targetId,
+    before: current,
+    after: { start_date: startDate, ...values },
+  });
+  return targetId;
+}
+
+/** Ends the series before the effective date; a series that starts on or after it is removed. */
+export async function endRecurringShift(trx: Db, auth: AuthContext, id: number, query: { effective_date?: string; admin_id?: number }) {
+  const current = await findRecurringShiftOrThrow(trx, auth.orgId, id);
+  const effective = effectiveDateOf(auth, query.effective_date);
+  if (effective <= current.start_date) {
+    await deleteRecurringShift(trx, auth.orgId, id);
+  } else if (current.end_date === null || current.end_date >= effective) {
+    await updateRecurringShift(trx, auth.orgId, id, { end_date: dayBefore(effective), updated_at: nowUtc() });
+  }
+  await writeLog(trx, auth, {
+    action: 'recurring_shift.ended',
+    description: `ended ${await seriesName(trx, auth, current)} from ${effective} on.`,
+    actorUserId: query.admin_id,
+    entityType: 'recurring_shift',
+    entityId: id,
+    before: current,
+  });
+}
+
+/** "This occurrence": removes or moves the series' occurrence on one date. */
+export async function addException(trx: Db, auth: AuthContext, id: number, body: ExceptionBody): Promise<void> {
+  const series = await findRecurringShiftOrThrow(trx, auth.orgId, id);
+  const hasOccurrence = (
+    await expandWork(trx, auth.orgId, { start: `${body.date} 00:00:00`, end: `${dayAfter(body.date)} 00:00:00`, userIds: [series.user_id], timezone: auth.timezone })
+  ).some((item) => item.kind === 'recurring' && item.id === id && item.date === body.date);
+  const existing = await deleteException(trx, auth.orgId, id, body.date);
+  if (!hasOccurrence && existing === 0) throw invalidParams('The recurring shift has no occurrence on that date.');
+  if (body.admin_id !== undefined) await findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id');
+  const moved = body.action === 'move' ? await movedValues(trx, auth, body) : { assignmentId: null, start: null, end: null };
+  await upsertException(trx, auth.orgId, {
+    recurringShiftId: id,
+    date: body.date,
+    kind: body.action === 'move' ? 'moved' : 'removed',
+    ...moved,
+    reason: body.reason ?? null,
+  });
+  await writeLog(trx, auth, {
+    action: body.action === 'move' ? 'recurring_shift.occurrence_moved' : 'recurring_shift.occurrence_removed',
+    description: `${body.action === 'move' ? 'moved' : 'removed'} the ${body.date} occurrence of ${(await seriesName(trx, auth, series)).replace(/^the /, '')}.`,
+    actorUserId: body.admin_id,
+    entityType: 'recurring_shift',
+    entityId: id,
+    after: body,
+  });
+}
+
+async function movedValues(trx: Db, auth: AuthContext, body: ExceptionBody) {
+  if (!body.start || !body.end) throw invalidParams('The start and end fields are required to move an occurrence.');
+  const start = parseLocalDateTime(body.start)!;
+  const end = parseLocalDateTime(body.end)!;
+  if (Temporal.PlainDateTime.compare(end, start) <= 0) throw invalidParams('The end must be a date after start.');
+  if (body.assignment_id !== undefined) await assertAssignmentsExist(trx, auth.orgId, [body.assignment_id]);
+  return { assignmentId: body.assignment_id ?? null, start: formatLocalDateTime(start), end: formatLocalDateTime(end) };
+}
+
+export async function removeException(trx: Db, auth: AuthContext, id: number, date: string): Promise<void> {
+  const series = await findRecurringShiftOrThrow(trx, auth.orgId, id);
+  if ((await deleteException(trx, auth.orgId, id, date)) === 0) throw invalidParams('The recurring shift has no exception on that date.');
+  await writeLog(trx, auth, {
+    action: 'recurring_shift.occurrence_restored',
+    description: `restored the ${date} occurrence of ${(await seriesName(trx, auth, series)).replace(/^the /, '')}.`,
+    entityType: 'recurring_shift',
+    entityId: id,
+  });
+}

@@ -1,0 +1,108 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateStr, Hours, Id, LongText, Nullable, ShortText, UserRef } from '../../core/schemas.js';
+import { PRESETS } from './pattern.js';
+
+const PatternEntry = Type.Integer({ minimum: 0, maximum: 20 });
+
+export const RotationBody = Type.Object({
+  name: ShortText({ minLength: 1 }),
+  anchor_date: DateStr,
+  preset: Type.Optional(Type.Union(Object.keys(PRESETS).map((key) => Type.Literal(key)), { description: 'a shipped pattern with its crews' })),
+  pattern: Type.Optional(Type.Array(PatternEntry, { minItems: 1, maxItems: 366, description: '0 off, k ≥ 1 on at the member\'s k-th assignment' })),
+  crews: Type.Optional(Type.Record(Type.String({ maxLength: 20 }), Type.Integer({ minimum: 0 }))),
+  kelly_every: Type.Optional(Nullable(Type.Integer({ minimum: 2, maximum: 100 }))),
+});
+export type RotationBody = Static<typeof RotationBody>;
+
+export const RotationPatchBody = Type.Object({ name: ShortText({ minLength: 1 }) });
+
+export const RotationResponse = Type.Object({
+  id: Type.Integer(),
+  href: Type.String(),
+  name: Type.String(),
+  anchor_date: Type.String(),
+  pattern: Type.Array(Type.Integer()),
+  crews: Type.Record(Type.String(), Type.Integer()),
+  kelly_every: Nullable(Type.Integer()),
+  cycle_days: Type.Integer(),
+});
+export type RotationResponse = Static<typeof RotationResponse>;
+
+const Time = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d)?$', description: 'hh:mm wall-clock time' });
+
+const memberFields = {
+  assignment_id: Type.Optional(Id),
+  assignment_ids: Type.Optional(Type.Array(Id, { minItems: 1, maxItems: 20, description: 'compound rotation: slot k works at the k-th' })),
+  crew: Type.Optional(Type.String({ maxLength: 20, description: 'crew name of the rotation, e.g. B' })),
+  crew_offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
+  kelly_offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+  end_date: Type.Optional(Nullable(DateStr)),
+  work_type_id: Type.Optional(Id),
+  work_subtype_id: Type.Optional(Nullable(Id)),
+  break_start: Type.Optional(Nullable(Time)),
+  break_length: Type.Optional(Type.Number({ minimum: 0, maximum: 24 })),
+  notes: Type.Optional(Nullable(LongText())),
+  admin_id: Type.Optional(Id),
+};
+
+export const RecurringShiftBody = Type.Object({
+  user_id: Id,
+  rotation_id: Id,
+  start_date: DateStr,
+  ...memberFields,
+});
+export type RecurringShiftBody = Static<typeof RecurringShiftBody>;
+
+export const RecurringShiftPatchBody = Type.Object({
+  effective_date: Type.Optional(DateStr),
+  rotation_id: Type.Optional(Id),
+  ...memberFields,
+});
+export type RecurringShiftPatchBody = Static<typeof RecurringShiftPatchBody>;
+
+export const EndSeriesQuery = Type.Object({ effective_date: Type.Optional(DateStr), admin_id: Type.Optional(Id) });
+
+export const ListRecurringShiftsQuery = Type.Object({ user_id: Type.Optional(Id), rotation_id: Type.Optional(Id) });
+
+export const ExceptionBody = Type.Object({
+  date: DateStr,
+  action: Type.Union([Type.Literal('remove'), Type.Literal('move')]),
+  start: Type.Optional(Type.String({ format: 'local-datetime' })),
+  end: Type.Optional(Type.String({ format: 'local-datetime' })),
+  assignment_id: Type.Optional(Id),
+  reason: Type.Optional(ShortText()),
+  admin_id: Type.Optional(Id),
+});
+export type ExceptionBody = Static<typeof ExceptionBody>;
+
+export const ExceptionParams = Type.Object({ id: Id, date: DateStr });
+
+export const ExceptionResponse = Type.Object({
+  date: Type.String(),
+  kind: Type.String(),
+  assignment_id: Nullable(Type.Integer()),
+  start: Nullable(Type.String()),
+  end: Nullable(Type.String()),
+  reason: Nullable(Type.String()),
+});
+
+export const RecurringShiftResponse = Type.Object({
+  id: Type.Integer(),
+  href: Type.String(),
+  user: UserRef,
+  rotation: Type.Object({ id: Type.Integer(), name: Type.String() }),
+  assignment_ids: Type.Array(Type.Integer()),
+  crew_offset: Type.Integer(),
+  kelly_offset: Type.Integer(),
+  start_date: Type.String(),
+  end_date: Nullable(Type.String()),
+  work_type_id: Type.Integer(),
+  work_subtype_id: Nullable(Type.Integer()),
+  break_start: Nullable(Type.String()),
+  break_length: Hours,
+  notes: Nullable(Type.String()),
+  scheduled_by: Nullable(UserRef),
+  previous_id: Nullable(Type.Integer()),
+  exceptions: Type.Array(ExceptionResponse),
+});
+export type RecurringShiftResponse = Static<typeof RecurringShiftResponse>;

@@ -1,0 +1,117 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Hours, LocalDateTime, Nullable } from '../../core/schemas.js';
+import { ScheduleCallback } from '../callbacks/schemas.js';
+import { ScheduleTrade } from '../trades/schemas.js';
+
+export const ScheduleQuery = Type.Object({ start: LocalDateTime, end: LocalDateTime });
+
+/** `{id, href, name}` in the order the schedule samples write it. */
+export const ScheduleUserRef = Type.Object({ id: Type.Integer(), href: Type.String(), name: Type.String() });
+export type ScheduleUserRef = Static<typeof ScheduleUserRef>;
+
+const Subtype = Type.Object({ id: Type.Integer(), label: Type.String() });
+
+export const ScheduleWorkType = Type.Object({
+  id: Type.Integer(),
+  href: Type.String(),
+  name: Type.String(),
+  work_code: Nullable(Type.String()),
+  color: Type.String(),
+  text_color: Type.String(),
+  subtypes: Type.Array(Subtype),
+});
+
+export const ScheduleShift = Type.Object({
+  id: Type.Integer(),
+  href: Type.String(),
+  start: Type.String(),
+  end: Type.String(),
+  length: Hours,
+  break_start: Nullable(Type.String()),
+  break_end: Nullable(Type.String()),
+  break_length: Hours,
+  hold_over: Type.Integer(),
+  recurring: Type.Boolean(),
+  user: ScheduleUserRef,
+  scheduled_by: Nullable(ScheduleUserRef),
+  work_type: ScheduleWorkType,
+  labels: Type.Array(Type.Object({ id: Type.Integer(), href: Type.String(), label: Type.String(), color: Type.String(), text_color: Type.String() })),
+  qualifiers: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      href: Type.String(),
+      shortcode: Nullable(Type.String()),
+      name: Type.String(),
+      color: Nullable(Type.String()),
+      text_color: Nullable(Type.String()),
+    }),
+  ),
+  groups: Type.Array(Type.Object({ id: Type.Integer(), label: Type.String() })),
+});
+export type ScheduleShift = Static<typeof ScheduleShift>;
+
+export const QualifierNeeded = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  shortcode: Nullable(Type.String()),
+  color: Nullable(Type.String()),
+  text_color: Nullable(Type.String()),
+  minimum_staffing: Type.Integer(),
+});
+
+export const ScheduleAssignment = Type.Object({
+  id: Type.Integer(),
+  href: Type.String(),
+  date: Type.String(),
+  start: Type.String(),
+  end: Type.String(),
+  name: Type.String(),
+  qualifiers_needed: Type.Array(QualifierNeeded),
+  minimum_staffing: Type.Integer(),
+  is_finalized: Type.Boolean(),
+  notes: Nullable(Type.String()),
+  shifts: Type.Array(ScheduleShift),
+});
+export type ScheduleAssignment = Static<typeof ScheduleAssignment>;
+
+export const ScheduleTimeOff = Type.Object({
+  id: Type.Integer(),
+  href: Type.String(),
+  start: Type.String(),
+  end: Type.String(),
+  user: ScheduleUserRef,
+  admin: Nullable(ScheduleUserRef),
+  time_off_type: ScheduleWorkType,
+});
+export type ScheduleTimeOff = Static<typeof ScheduleTimeOff>;
+
+export const ScheduleMisc = Type.Object({
+  id: Type.Integer(),
+  href: Type.String(),
+  date: Type.String(),
+  length: Hours,
+  user: ScheduleUserRef,
+  work_type: Nullable(Type.String()),
+});
+
+
+export const ScheduleDay = Type.Object({
+  date: Type.String(),
+  assignments: Type.Array(ScheduleAssignment),
+  time_off: Type.Array(ScheduleTimeOff),
+  callbacks: Type.Array(ScheduleCallback),
+  trades: Type.Array(ScheduleTrade),
+  misc: Type.Array(ScheduleMisc),
+  notes: Type.Array(Type.String()),
+  activities: Type.Array(Type.String()),
+});
+export type ScheduleDay = Static<typeof ScheduleDay>;
+
+export const ScheduleResponse = Type.Object({
+  start: Type.String(),
+  end: Type.String(),
+  days: Type.Array(ScheduleDay),
+  prev: Type.Object({ href: Type.String() }),
+  next: Type.Object({ href: Type.String() }),
+});
+export type ScheduleResponse = Static<typeof ScheduleResponse>;

@@ -1,0 +1,217 @@
+import type { Updateable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams, notFound } from '../../core/errors.js';
+import { nowUtc } from '../../core/time.js';
+import type { WorkTypeRow } from '../work-types/table.js';
+import type { ShiftRow, ShiftTable } from './table.js';
+
+/** What callbacks, trades and POST /shifts write (callers write their own log line). */
+export interface NewShift {
+  assignment_id: number;
+  user_id: number;
+  date: string;
+  start: string;
+  end: string;
+  work_type_id: number;
+  work_subtype_id: number | null;
+  notes: string | null;
+  from_callback: number | null;
+  traded_with: number | null;
+  scheduled_by: number | null;
+  break_start?: string | null;
+  break_end?: string | null;
+  hold_over?: number;
+}
+
+export async function insertShift(trx: Db, orgId: number, values: NewShift): Promise<number> {
+  const now = nowUtc();
+  const { id } = await trx
+    .insertInto('shift')
+    .values({
+      organization_id: orgId,
+      ...values,
+      break_start: values.break_start ?? null,
+      break_end: values.break_end ?? null,
+      hold_over: values.hold_over ?? 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateShift(trx: Db, orgId: number, id: number, values: Updateable<ShiftTable>): Promise<void> {
+  await trx.updateTable('shift').set({ ...values, updated_at: nowUtc() }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+export async function deleteShift(trx: Db, orgId: number, id: number): Promise<void> {
+  await trx.deleteFrom('shift_label').where('organization_id', '=', orgId).where('shift_id', '=', id).execute();
+  await trx.deleteFrom('shift_qualifier').where('organization_id', '=', orgId).where('shift_id', '=', id).execute();
+  await trx.deleteFrom('shift').where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+export async function findShiftOrThrow(db: Db, orgId: number, id: number): Promise<ShiftRow> {
+  const row = await db.selectFrom('shift').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Shift');
+  return row;
+}
+
+export function listShiftsOfUser(db: Db, orgId: number, userId: number, range: { start?: string; end?: string }): Promise<ShiftRow[]> {
+  return db
+    .selectFrom('shift')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .$if(range.end !== undefined, (qb) => qb.where('start', '<', range.end!))
+    .$if(range.start !== undefined, (qb) => qb.where('end', '>', range.start!))
+    .orderBy('start')
+    .orderBy('id')
+    .execute();
+}
+
+export interface LabelOfShift {
+  shift_id: number;
+  id: number;
+  label: string;
+  color: string;
+  text_color: string;
+}
+
+export interface QualifierOfShift {
+  shift_id: number;
+  id: number;
+  name: string;
+  shortcode: string | null;
+  color: string | null;
+  text_color: string | null;
+}
+
+/** Labels of several shifts in one query, in label order. */
+export function labelsOfShifts(db: Db, orgId: number, shiftIds: number[]): Promise<LabelOfShift[]> {
+  if (shiftIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('shift_label')
+    .innerJoin('label', (join) => join.onRef('label.id', '=', 'shift_label.label_id').onRef('label.organization_id', '=', 'shift_label.organization_id'))
+    .select(['shift_label.shift_id', 'label.id', 'label.label', 'label.color', 'label.text_color'])
+    .where('shift_label.organization_id', '=', orgId)
+    .where('shift_label.shift_id', 'in', shiftIds)
+    .where('label.deleted_at', 'is', null)
+    .orderBy('label.position')
+    .orderBy('label.id')
+    .execute();
+}
+
+/** Qualifiers of several shifts in one query. */
+export function qualifiersOfShifts(db: Db, orgId: number, shiftIds: number[]): Promise<QualifierOfShift[]> {
+  if (shiftIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('shift_qualifier')
+    .innerJoin('qualifier', (join) =>
+      join.onRef('qualifier.id', '=', 'shift_qualifier.qualifier_id').onRef('qualifier.organization_id', '=', 'shift_qualifier.organization_id'),
+    )
+    .select(['shift_qualifier.shift_id', 'qualifier.id', 'qualifier.name', 'qualifier.shortcode', 'qualifier.color', 'qualifier.text_color'])
+    .where('shift_qualifier.organization_id', '=', orgId)
+    .where('shift_qualifier.shift_id', 'in', shiftIds)
+    .where('qualifier.deleted_at', 'is', null)
+    .orderBy('qualifier.name')
+    .orderBy('qualifier.id')
+    .execute();
+}
+
+async function assertCatalogIds(db: Db, orgId: number, table: 'label' | 'qualifier', ids: number[], field: string): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  const rows = await db
+    .selectFrom(table)
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', unique)
+    .where('deleted_at', 'is', null)
+    .execute();
+  if (rows.length !== unique.length) throw invalidParams(`The selected ${field} is invalid.`);
+}
+
+export const assertLabelsExist = (db: Db, orgId: number, ids: number[]) => assertCatalogIds(db, orgId, 'label', ids, 'label id');
+export const assertQualifiersExist = (db: Db, orgId: number, ids: number[]) => assertCatalogIds(db, orgId, 'qualifier', ids, 'qualifier id');
+
+export async function replaceShiftLabels(trx: Db, orgId: number, shiftId: number, labelIds: number[]): Promise<void> {
+  await trx.deleteFrom('shift_label').where('organization_id', '=', orgId).where('shift_id', '=', shiftId).execute();
+  const unique = [...new Set(labelIds)];
+  if (unique.length) await trx.insertInto('shift_label').values(unique.map((label_id) => ({ organization_id: orgId, shift_id: shiftId, label_id }))).execute();
+}
+
+export async function replaceShiftQualifiers(trx: Db, orgId: number, shiftId: number, qualifierIds: number[]): Promise<void> {
+  await trx.deleteFrom('shift_qualifier').where('organization_id', '=', orgId).where('shift_id', '=', shiftId).execute();
+  const unique = [...new Set(qualifierIds)];
+  if (unique.length) {
+    await trx.insertInto('shift_qualifier').values(unique.map((qualifier_id) => ({ organization_id: orgId, shift_id: shiftId, qualifier_id }))).execute();
+  }
+}
+
+/** Removes one label from a shift; false when the shift did not carry it. */
+export async function removeShiftLabel(trx: Db, orgId: number, shiftId: number, labelId: number): Promise<boolean> {
+  const result = await trx
+    .deleteFrom('shift_label')
+    .where('organization_id', '=', orgId)
+    .where('shift_id', '=', shiftId)
+    .where('label_id', '=', labelId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function removeShiftQualifier(trx: Db, orgId: number, shiftId: number, qualifierId: number): Promise<boolean> {
+  const result = await trx
+    .deleteFrom('shift_qualifier')
+    .where('organization_id', '=', orgId)
+    .where('shift_id', '=', shiftId)
+    .where('qualifier_id', '=', qualifierId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function assertCallbackExists(db: Db, orgId: number, id: number): Promise<void> {
+  const row = await db
+    .selectFrom('callback')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw invalidParams('The selected from callback is invalid.');
+}
+
+export interface SubtypeOfType {
+  id: number;
+  work_type_id: number;
+  label: string;
+  work_code: string | null;
+}
+
+/** Work types keyed by id, and their live subtypes, in one query. */
+export async function workTypesByIds(db: Db, orgId: number, ids: number[]): Promise<{ types: Map<number, WorkTypeRow>; subtypes: SubtypeOfType[] }> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return { types: new Map(), subtypes: [] };
+  const rows = await db
+    .selectFrom('work_type')
+    .leftJoin('work_subtype', (join) =>
+      join
+        .onRef('work_subtype.work_type_id', '=', 'work_type.id')
+        .onRef('work_subtype.organization_id', '=', 'work_type.organization_id')
+        .on('work_subtype.deleted_at', 'is', null),
+    )
+    .selectAll('work_type')
+    .select(['work_subtype.id as subtype_id', 'work_subtype.label as subtype_label', 'work_subtype.work_code as subtype_work_code'])
+    .where('work_type.organization_id', '=', orgId)
+    .where('work_type.id', 'in', unique)
+    .orderBy('work_subtype.id')
+    .execute();
+  const types = new Map<number, WorkTypeRow>();
+  const subtypes: SubtypeOfType[] = [];
+  for (const { subtype_id, subtype_label, subtype_work_code, ...type } of rows) {
+    types.set(type.id, type);
+    if (subtype_id !== null && subtype_label !== null) {
+      subtypes.push({ id: subtype_id, work_type_id: type.id, label: subtype_label, work_code: subtype_work_code });
+    }
+  }
+  return { types, subtypes };
+}

@@ -1,0 +1,188 @@
+import type { AuthContext } from '../../core/auth/context.js';
+import { writeLog } from '../../core/audit.js';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams, notFound } from '../../core/errors.js';
+import { normalizeLocalDateTime } from '../../core/time.js';
+import { expandWork } from '../rotations/expand.js';
+import { assertAssignmentsExist, assertWorkType } from '../rotations/repository.js';
+import { approvedTimeOffs } from '../time-offs/schedule.js';
+import { findUserOrInvalid } from '../users/repository.js';
+import { fullName } from '../users/serialize.js';
+import {
+  assertCallbackExists,
+  assertLabelsExist,
+  assertQualifiersExist,
+  deleteShift,
+  findShiftOrThrow,
+  insertShift,
+  removeShiftLabel,
+  removeShiftQualifier,
+  replaceShiftLabels,
+  replaceShiftQualifiers,
+  updateShift,
+} from './repository.js';
+import type { CreateShiftBody, UpdateShiftBody } from './schemas.js';
+import type { ShiftRow } from './table.js';
+
+type ShiftValues = Omit<ShiftRow, 'id' | 'organization_id' | 'created_at' | 'updated_at'>;
+
+const short = (datetime: string) => datetime.slice(0, 16);
+
+function timesOf(body: { start: string; end: string; break_start?: string | null; break_end?: string | null }) {
+  const start = normalizeLocalDateTime(body.start);
+  const end = normalizeLocalDateTime(body.end);
+  if (end <= start) throw invalidParams('The end must be a date after start.');
+  const breakStart = body.break_start ? normalizeLocalDateTime(body.break_start) : null;
+  const breakEnd = body.break_end ? normalizeLocalDateTime(body.break_end) : null;
+  if ((breakStart === null) !== (breakEnd === null)) throw invalidParams('The break start and break end fields must be given together.');
+  if (breakStart && breakEnd && (breakEnd <= breakStart || breakStart < start || breakEnd > end)) {
+    throw invalidParams('The break must lie within the shift.');
+  }
+  return { start, end, break_start: breakStart, break_end: breakEnd };
+}
+
+/** Every referenced id must exist in the organization (422 naming the field). */
+async function validateReferences(trx: Db, auth: AuthContext, values: ShiftValues, body: Partial<CreateShiftBody>) {
+  await assertAssignmentsExist(trx, auth.orgId, [values.assignment_id]);
+  await findUserOrInvalid(trx, auth.orgId, values.user_id);
+  await assertWorkType(trx, auth.orgId, values.work_type_id, values.work_subtype_id);
+  if (values.traded_with !== null) await findUserOrInvalid(trx, auth.orgId, values.traded_with, 'traded with');
+  if (values.from_callback !== null) await assertCallbackExists(trx, auth.orgId, values.from_callback);
+  if (body.admin_id !== undefined) await findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id');
+  if (body.labels) await assertLabelsExist(trx, auth.orgId, body.labels);
+  if (body.qualifiers) await assertQualifiersExist(trx, auth.orgId, body.qualifiers);
+}
+
+/**
+ * A user is never double-booked: 422 when the shift overlaps other work of the user. Approved time
+ * off over the shift is a 422 too, unless the request says `force: true`.
+ */
+async function assertUserIsFree(trx: Db, auth: AuthContext, values: ShiftValues, force: boolean, exceptShiftId?: number) {
+  const work = await expandWork(trx, auth.orgId, { start: values.start, end: values.end, userIds: [values.user_id], timezone: auth.timezone });
+  const clash = work.find((item) => !(item.kind === 'one_off' && item.id === exceptShiftId));
+  if (clash) throw invalidParams(`The user is already scheduled from ${short(clash.start)} to ${short(clash.end)}.`);
+  if (force) return;
+  const timeOff = (await approvedTimeOffs(trx, auth.orgId, values.start, values.end)).find((t) => t.user_id === values.user_id);
+  if (timeOff) throw invalidParams(`The user has approved time off from ${short(timeOff.start)} to ${short(timeOff.end)}.`);
+}
+
+async function describeShift(trx: Db, auth: AuthContext, values: ShiftValues): Promise<string> {
+  const user = await findUserOrInvalid(trx, auth.orgId, values.user_id);
+  return `${fullName(user)}, ${short(values.start)} to ${short(values.end)}`;
+}
+
+export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftBody): Promise<number> {
+  const values: ShiftValues = {
+    assignment_id: body.assignment_id,
+    user_id: body.user_id,
+    date: body.date,
+    ...timesOf(body),
+    work_type_id: body.work_type_id,
+    work_subtype_id: body.work_subtype_id ?? null,
+    hold_over: body.hold_over ?? 0,
+    notes: body.notes ?? null,
+    from_callback: body.from_callback ?? null,
+    traded_with: body.traded_with ?? null,
+    scheduled_by: body.admin_id ?? null,
+  };
+  await validateReferences(trx, auth, values, body);
+  await assertUserIsFree(trx, auth, values, body.force === true);
+  const id = await insertShift(trx, auth.orgId, values);
+  if (body.labels) await replaceShiftLabels(trx, auth.orgId, id, body.labels);
+  if (body.qualifiers) await replaceShiftQualifiers(trx, auth.orgId, id, body.qualifiers);
+  await writeLog(trx, auth, {
+    action: 'shift.created',
+    description: `scheduled a shift for ${await describeShift(trx, auth, values)}.`,
+    actorUserId: body.admin_id,
+    entityType: 'shift',
+    entityId: id,
+    after: { ...values, labels: body.labels ?? [], qualifiers: body.qualifiers ?? [] },
+  });
+  return id;
+}
+
+const pick = <T>(given: T | undefined, current: T): T => (given === undefined ? current : given);
+
+export async function changeShift(trx: Db, auth: AuthContext, id: number, body: UpdateShiftBody): Promise<void> {
+  const current = await findShiftOrThrow(trx, auth.orgId, id);
+  const keepBreak = body.break_start === undefined && body.break_end === undefined;
+  const values: ShiftValues = {
+    assignment_id: pick(body.assignment_id, current.assignment_id),
+    user_id: pick(body.user_id, current.user_id),
+    date: body.date,
+    ...timesOf({
+      start: body.start,
+      end: body.end,
+      break_start: keepBreak ? current.break_start : body.break_start,
+      break_end: keepBreak ? current.break_end : body.break_end,
+    }),
+    work_type_id: pick(body.work_type_id, current.work_type_id),
+    work_subtype_id: pick(body.work_subtype_id, body.work_type_id !== undefined ? null : current.work_subtype_id),
+    hold_over: pick(body.hold_over, current.hold_over),
+    notes: pick(body.notes, current.notes),
+    from_callback: pick(body.from_callback, current.from_callback),
+    traded_with: pick(body.traded_with, current.traded_with),
+    scheduled_by: pick(body.admin_id, current.scheduled_by),
+  };
+  await validateReferences(trx, auth, values, body);
+  await assertUserIsFree(trx, auth, values, body.force === true, id);
+  await updateShift(trx, auth.orgId, id, values);
+  if (body.labels) await replaceShiftLabels(trx, auth.orgId, id, body.labels);
+  if (body.qualifiers) await replaceShiftQualifiers(trx, auth.orgId, id, body.qualifiers);
+  await writeLog(trx, auth, {
+    action: 'shift.updated',
+    description: `changed the shift of ${await describeShift(trx, auth, values)}.`,
+    actorUserId: body.admin_id,
+    entityType: 'shift',
+    entityId: id,
+    before: current,
+    after: values,
+  });
+}
+
+export async function removeShift(trx: Db, auth: AuthContext, id: number): Promise<void> {
+  const current = await findShiftOrThrow(trx, auth.orgId, id);
+  await deleteShift(trx, auth.orgId, id);
+  await writeLog(trx, auth, {
+    action: 'shift.deleted',
+    description: `deleted the shift of ${await describeShift(trx, auth, current)}.`,
+    entityType: 'shift',
+    entityId: id,
+    before: current,
+  });
+}
+
+type Catalog = 'labels' | 'qualifiers';
+
+/** Replaces (ids), removes all (ids = []) of the shift's labels or qualifiers. */
+export async function replaceCatalog(trx: Db, auth: AuthContext, shiftId: number, catalog: Catalog, ids: number[]): Promise<void> {
+  const shift = await findShiftOrThrow(trx, auth.orgId, shiftId);
+  if (catalog === 'labels') {
+    await assertLabelsExist(trx, auth.orgId, ids);
+    await replaceShiftLabels(trx, auth.orgId, shiftId, ids);
+  } else {
+    await assertQualifiersExist(trx, auth.orgId, ids);
+    await replaceShiftQualifiers(trx, auth.orgId, shiftId, ids);
+  }
+  await writeLog(trx, auth, {
+    action: `shift.${catalog}_replaced`,
+    description: ids.length
+      ? `set the ${catalog} of the shift of ${await describeShift(trx, auth, shift)} to ${ids.join(', ')}.`
+      : `removed every ${catalog === 'labels' ? 'label' : 'qualifier'} from the shift of ${await describeShift(trx, auth, shift)}.`,
+    entityType: 'shift',
+    entityId: shiftId,
+    after: { [catalog]: ids },
+  });
+}
+
+export async function removeFromCatalog(trx: Db, auth: AuthContext, shiftId: number, catalog: Catalog, id: number): Promise<void> {
+  const shift = await findShiftOrThrow(trx, auth.orgId, shiftId);
+  const removed = catalog === 'labels' ? await removeShiftLabel(trx, auth.orgId, shiftId, id) : await removeShiftQualifier(trx, auth.orgId, shiftId, id);
+  if (!removed) throw notFound(catalog === 'labels' ? 'Label' : 'Qualifier');
+  await writeLog(trx, auth, {
+    action: `shift.${catalog === 'labels' ? 'label' : 'qualifier'}_removed`,
+    description: `removed ${catalog === 'labels' ? 'label' : 'qualifier'} ${id} from the shift of ${await describeShift(trx, auth, shift)}.`,
+    entityType: 'shift',
+    entityId: shiftId,
+  });
+}

@@ -1,0 +1,78 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateStr, Id, IsoDateTime, LocalDateTime, LongText, Nullable, UserRef } from '../../core/schemas.js';
+
+const IdList = Type.Array(Id, { maxItems: 100 });
+
+const optionalFields = {
+  work_subtype_id: Type.Optional(Nullable(Id)),
+  notes: Type.Optional(Nullable(LongText())),
+  from_callback: Type.Optional(Nullable(Id)),
+  traded_with: Type.Optional(Nullable(Id)),
+  labels: Type.Optional(IdList),
+  qualifiers: Type.Optional(IdList),
+  break_start: Type.Optional(Nullable(LocalDateTime)),
+  break_end: Type.Optional(Nullable(LocalDateTime)),
+  hold_over: Type.Optional(Type.Integer({ minimum: 0, maximum: 48, description: 'extension: hours held over past the end' })),
+  admin_id: Type.Optional(Id),
+  force: Type.Optional(Type.Boolean({ description: 'extension: schedule the shift even over approved time off' })),
+};
+
+export const CreateShiftBody = Type.Object({
+  assignment_id: Id,
+  user_id: Id,
+  date: DateStr,
+  start: LocalDateTime,
+  end: LocalDateTime,
+  work_type_id: Id,
+  ...optionalFields,
+});
+export type CreateShiftBody = Static<typeof CreateShiftBody>;
+
+export const UpdateShiftBody = Type.Object({
+  date: DateStr,
+  start: LocalDateTime,
+  end: LocalDateTime,
+  assignment_id: Type.Optional(Id),
+  user_id: Type.Optional(Id),
+  work_type_id: Type.Optional(Id),
+  ...optionalFields,
+});
+export type UpdateShiftBody = Static<typeof UpdateShiftBody>;
+
+export const ListShiftsQuery = Type.Object({
+  user_id: Id,
+  start: Type.Optional(LocalDateTime),
+  end: Type.Optional(LocalDateTime),
+});
+
+export const ShiftLabel = Type.Object({ id: Type.Integer(), href: Type.String(), label: Type.String() });
+export const ShiftQualifier = Type.Object({ id: Type.Integer(), href: Type.String(), shortcode: Nullable(Type.String()), name: Type.String() });
+
+export const ShiftResponse = Type.Object({
+  id: Type.Integer(),
+  assignment_id: Type.Integer(),
+  date: Type.String(),
+  start: Type.String(),
+  end: Type.String(),
+  user: UserRef,
+  scheduled_by: Nullable(UserRef),
+  work_type: Type.Object({
+    id: Type.Integer(),
+    href: Type.String(),
+    name: Type.String(),
+    work_code: Nullable(Type.String()),
+    subtype_id: Nullable(Type.Integer()),
+  }),
+  labels: Nullable(Type.Array(ShiftLabel)),
+  qualifiers: Nullable(Type.Array(ShiftQualifier)),
+  traded_with: Nullable(Type.Integer()),
+  from_callback: Nullable(Type.Integer()),
+  notes: Nullable(Type.String()),
+  created_at: IsoDateTime,
+  updated_at: IsoDateTime,
+});
+export type ShiftResponse = Static<typeof ShiftResponse>;
+
+export const IdsBody = Type.Array(Id, { maxItems: 100, description: 'a bare JSON array of ids' });
+export const LabelParams = Type.Object({ id: Id, labelId: Id });
+export const QualifierParams = Type.Object({ id: Id, qualifierId: Id });

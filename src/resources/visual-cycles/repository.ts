@@ -1,0 +1,34 @@
+import type { Updateable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import { notFound } from '../../core/errors.js';
+import type { VisualCycleRow, VisualCycleTable } from './table.js';
+
+/** Non-deleted cycles lying within [start, end] when given (a cycle must fit inside the period). */
+export function listVisualCycles(db: Db, orgId: number, period: { start?: string; end?: string }): Promise<VisualCycleRow[]> {
+  return db
+    .selectFrom('visual_cycle')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .$if(period.start !== undefined, (qb) => qb.where('start', '>=', period.start!))
+    .$if(period.end !== undefined, (qb) => qb.where('end', '<=', period.end!))
+    .orderBy('start')
+    .orderBy('id')
+    .execute();
+}
+
+/** Finds a cycle whether or not it is deleted (the record shows deleted_by/deleted_at). */
+export async function findVisualCycleOrThrow(db: Db, orgId: number, id: number): Promise<VisualCycleRow> {
+  const row = await db.selectFrom('visual_cycle').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('VisualCycle');
+  return row;
+}
+
+export async function insertVisualCycle(db: Db, values: Omit<VisualCycleRow, 'id'>): Promise<number> {
+  const { id } = await db.insertInto('visual_cycle').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateVisualCycle(db: Db, orgId: number, id: number, values: Updateable<VisualCycleTable>): Promise<void> {
+  await db.updateTable('visual_cycle').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}

@@ -1,0 +1,82 @@
+import type { AuthContext } from '../../core/auth/context.js';
+import { writeLog } from '../../core/audit.js';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams, notFound } from '../../core/errors.js';
+import { nowUtc } from '../../core/time.js';
+import { findUserOrInvalid } from '../users/repository.js';
+import { findVisualCycleOrThrow, insertVisualCycle, updateVisualCycle } from './repository.js';
+import type { ChangeVisualCycleBody, CreateVisualCycleBody } from './schemas.js';
+import type { VisualCycleRow } from './table.js';
+
+/** The date part of an accepted date or datetime input. */
+const dayOf = (value: string) => value.trim().slice(0, 10);
+
+function assertOrder(start: string, end: string) {
+  if (end < start) throw invalidParams('The end must be a date after or equal to start.');
+}
+
+export async function createVisualCycle(trx: Db, auth: AuthContext, body: CreateVisualCycleBody): Promise<number> {
+  if (body.created_by !== undefined) await findUserOrInvalid(trx, auth.orgId, body.created_by, 'created by');
+  const values = { name: body.name, start: dayOf(body.start), end: dayOf(body.end), color: body.color, text_color: body.text_color };
+  assertOrder(values.start, values.end);
+  const id = await insertVisualCycle(trx, {
+    organization_id: auth.orgId,
+    ...values,
+    created_by: body.created_by ?? null,
+    created_at: nowUtc(),
+    deleted_by: null,
+    deleted_at: null,
+  });
+  await writeLog(trx, auth, {
+    action: 'visual_cycle.created',
+    description: `created visual cycle ${body.name} (${values.start} to ${values.end})`,
+    actorUserId: body.created_by,
+    entityType: 'visual_cycle',
+    entityId: id,
+    after: values,
+  });
+  return id;
+}
+
+async function findActiveOrThrow(trx: Db, orgId: number, id: number): Promise<VisualCycleRow> {
+  const cycle = await findVisualCycleOrThrow(trx, orgId, id);
+  if (cycle.deleted_at) throw notFound('VisualCycle');
+  return cycle;
+}
+
+export async function changeVisualCycle(trx: Db, auth: AuthContext, id: number, body: ChangeVisualCycleBody): Promise<void> {
+  const before = await findActiveOrThrow(trx, auth.orgId, id);
+  if (body.admin_id !== undefined) await findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id');
+  const changes = {
+    ...(body.name === undefined ? {} : { name: body.name }),
+    ...(body.start === undefined ? {} : { start: dayOf(body.start) }),
+    ...(body.end === undefined ? {} : { end: dayOf(body.end) }),
+    ...(body.color === undefined ? {} : { color: body.color }),
+    ...(body.text_color === undefined ? {} : { text_color: body.text_color }),
+  };
+  assertOrder(changes.start ?? before.start, changes.end ?? before.end);
+  await updateVisualCycle(trx, auth.orgId, id, changes);
+  await writeLog(trx, auth, {
+    action: 'visual_cycle.updated',
+    description: `changed visual cycle ${before.name}`,
+    actorUserId: body.admin_id,
+    entityType: 'visual_cycle',
+    entityId: id,
+    before: { name: before.name, start: before.start, end: before.end, color: before.color, text_color: before.text_color },
+    after: changes,
+  });
+}
+
+export async function deleteVisualCycle(trx: Db, auth: AuthContext, id: number, deletedBy?: number): Promise<string> {
+  const cycle = await findActiveOrThrow(trx, auth.orgId, id);
+  if (deletedBy !== undefined) await findUserOrInvalid(trx, auth.orgId, deletedBy, 'deleted by');
+  await updateVisualCycle(trx, auth.orgId, id, { deleted_at: nowUtc(), deleted_by: deletedBy ?? null });
+  await writeLog(trx, auth, {
+    action: 'visual_cycle.deleted',
+    description: `deleted visual cycle ${cycle.name}`,
+    actorUserId: deletedBy,
+    entityType: 'visual_cycle',
+    entityId: id,
+  });
+  return cycle.name;
+}

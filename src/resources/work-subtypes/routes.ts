@@ -1,0 +1,104 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { withTransaction } from '../../core/db/transaction.js';
+import { EXTENSION, errorResponses, IdParams, ok, SuccessWithId } from '../../core/schemas.js';
+import { findWorkSubtypeOrThrow, listWorkSubtypes } from '../work-types/repository.js';
+import { changeWorkSubtype, createWorkSubtype, deleteWorkSubtype } from '../work-types/rules.js';
+import { CreateWorkSubtypeBody, UpdateWorkSubtypeBody, WorkSubtypeResponse, WorkSubtypeWriteResponse } from '../work-types/schemas.js';
+import { serializeWorkSubtype } from '../work-types/serialize.js';
+
+const tags = ['Work types'];
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/work_subtypes',
+    {
+      schema: {
+        operationId: 'listWorkSubtypes',
+        summary: 'Every work subtype (non-deleted)',
+        tags,
+        response: { 200: Type.Array(WorkSubtypeResponse), ...errorResponses },
+      },
+    },
+    async (request) => (await listWorkSubtypes(app.db, request.auth.orgId)).map(serializeWorkSubtype),
+  );
+
+  app.get(
+    '/work_subtypes/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'getWorkSubtype',
+        summary: 'One work subtype (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: WorkSubtypeResponse, ...errorResponses },
+      },
+    },
+    async (request) => serializeWorkSubtype(await findWorkSubtypeOrThrow(app.db, request.auth.orgId, request.params.id)),
+  );
+
+  app.post(
+    '/work_subtypes',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'createWorkSubtype',
+        summary: 'Creates a subtype of a work type (extension)',
+        tags,
+        body: CreateWorkSubtypeBody,
+        response: { 201: WorkSubtypeWriteResponse, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const row = await withTransaction(app.db, async (trx) => {
+        const id = await createWorkSubtype(trx, request.auth, request.body);
+        return findWorkSubtypeOrThrow(trx, request.auth.orgId, id);
+      });
+      reply.status(201);
+      return { success: true, code: 201, status: 'created', message: 'Work subtype created successfully.', ...serializeWorkSubtype(row) };
+    },
+  );
+
+  app.patch(
+    '/work_subtypes/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'updateWorkSubtype',
+        summary: 'Changes any subset of a work subtype (extension)',
+        tags,
+        params: IdParams,
+        body: UpdateWorkSubtypeBody,
+        response: { 200: WorkSubtypeWriteResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const row = await withTransaction(app.db, async (trx) => {
+        await changeWorkSubtype(trx, request.auth, request.params.id, request.body);
+        return findWorkSubtypeOrThrow(trx, request.auth.orgId, request.params.id);
+      });
+      return { success: true, code: 200, status: 'ok', message: 'Work subtype updated successfully.', ...serializeWorkSubtype(row) };
+    },
+  );
+
+  app.delete(
+    '/work_subtypes/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'deleteWorkSubtype',
+        summary: 'Deletes a work subtype (soft; extension)',
+        tags,
+        params: IdParams,
+        response: { 200: SuccessWithId, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await withTransaction(app.db, (trx) => deleteWorkSubtype(trx, request.auth, request.params.id));
+      return { ...ok('Work subtype deleted successfully.'), id: request.params.id };
+    },
+  );
+};
+
+export default routes;

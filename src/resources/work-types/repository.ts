@@ -1,0 +1,109 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams, notFound } from '../../core/errors.js';
+import type { WorkSubtypeRow, WorkSubtypeTable, WorkTypeRow, WorkTypeTable } from './table.js';
+
+export const DEFAULT_WORK_TYPES = [
+  { label: 'Regular Time', work_code: 'REG', primary_color: '#3B82F6', secondary_color: '#FFFFFF', excludes_from_callback: 0 },
+  { label: 'Overtime', work_code: 'OT', primary_color: '#DC2626', secondary_color: '#FFFFFF', excludes_from_callback: 0 },
+  { label: 'Callback', work_code: 'CB', primary_color: '#F59E0B', secondary_color: '#000000', excludes_from_callback: 0 },
+  { label: 'Trade', work_code: 'TRD', primary_color: '#8B5CF6', secondary_color: '#FFFFFF', excludes_from_callback: 1 },
+] as const;
+
+export async function insertDefaultWorkTypes(db: Db, organizationId: number): Promise<void> {
+  await db
+    .insertInto('work_type')
+    .values(DEFAULT_WORK_TYPES.map((type, position) => ({ ...type, organization_id: organizationId, position, deleted_at: null })))
+    .execute();
+}
+
+export function listWorkTypes(db: Db, orgId: number): Promise<WorkTypeRow[]> {
+  return db
+    .selectFrom('work_type')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+export function findWorkType(db: Db, orgId: number, id: number): Promise<WorkTypeRow | undefined> {
+  return db
+    .selectFrom('work_type')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findWorkTypeOrThrow(db: Db, orgId: number, id: number): Promise<WorkTypeRow> {
+  const workType = await findWorkType(db, orgId, id);
+  if (!workType) throw notFound('WorkType');
+  return workType;
+}
+
+/** For ids named in a body: a missing work type is a 422. */
+export async function findWorkTypeOrInvalid(db: Db, orgId: number, id: number): Promise<WorkTypeRow> {
+  const workType = await findWorkType(db, orgId, id);
+  if (!workType) throw invalidParams('The selected work type id is invalid.');
+  return workType;
+}
+
+export async function nextWorkTypePosition(db: Db, orgId: number): Promise<number> {
+  const row = await db
+    .selectFrom('work_type')
+    .select((eb) => eb.fn.max('position').as('last'))
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+}
+
+export async function insertWorkType(db: Db, values: Insertable<WorkTypeTable>): Promise<number> {
+  const { id } = await db.insertInto('work_type').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateWorkType(db: Db, orgId: number, id: number, values: Updateable<WorkTypeTable>): Promise<void> {
+  await db.updateTable('work_type').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+/** Subtypes of the given work types (all non-deleted ones when `workTypeId` is absent). */
+export function listWorkSubtypes(db: Db, orgId: number, workTypeId?: number): Promise<WorkSubtypeRow[]> {
+  return db
+    .selectFrom('work_subtype')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .$if(workTypeId !== undefined, (qb) => qb.where('work_type_id', '=', workTypeId!))
+    .orderBy('work_type_id')
+    .orderBy('id')
+    .execute();
+}
+
+export function findWorkSubtype(db: Db, orgId: number, id: number): Promise<WorkSubtypeRow | undefined> {
+  return db
+    .selectFrom('work_subtype')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findWorkSubtypeOrThrow(db: Db, orgId: number, id: number): Promise<WorkSubtypeRow> {
+  const subtype = await findWorkSubtype(db, orgId, id);
+  if (!subtype) throw notFound('WorkSubtype');
+  return subtype;
+}
+
+export async function insertWorkSubtype(db: Db, values: Insertable<WorkSubtypeTable>): Promise<number> {
+  const { id } = await db.insertInto('work_subtype').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateWorkSubtype(db: Db, orgId: number, id: number, values: Updateable<WorkSubtypeTable>): Promise<void> {
+  await db.updateTable('work_subtype').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}

@@ -1,0 +1,103 @@
+import type { AuthContext } from '../../core/auth/context.js';
+import { writeLog } from '../../core/audit.js';
+import type { Db } from '../../core/db/transaction.js';
+import { nowUtc } from '../../core/time.js';
+import {
+  findWorkSubtypeOrThrow,
+  findWorkTypeOrInvalid,
+  findWorkTypeOrThrow,
+  insertWorkSubtype,
+  insertWorkType,
+  nextWorkTypePosition,
+  updateWorkSubtype,
+  updateWorkType,
+} from './repository.js';
+import type { CreateWorkSubtypeBody, CreateWorkTypeBody, UpdateWorkSubtypeBody, UpdateWorkTypeBody } from './schemas.js';
+
+const DEFAULT_PRIMARY_COLOR = '#3B4650';
+const DEFAULT_SECONDARY_COLOR = '#FFFFFF';
+
+const defined = <T extends object>(values: T) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+
+export async function createWorkType(trx: Db, auth: AuthContext, body: CreateWorkTypeBody): Promise<number> {
+  const id = await insertWorkType(trx, {
+    organization_id: auth.orgId,
+    label: body.label,
+    work_code: body.work_code ?? null,
+    primary_color: body.primary_color ?? DEFAULT_PRIMARY_COLOR,
+    secondary_color: body.secondary_color ?? DEFAULT_SECONDARY_COLOR,
+    excludes_from_callback: body.excludes_from_callback ? 1 : 0,
+    position: body.position ?? (await nextWorkTypePosition(trx, auth.orgId)),
+    deleted_at: null,
+  });
+  await writeLog(trx, auth, { action: 'work_type.created', description: `created work type ${body.label}.`, entityType: 'work_type', entityId: id, after: body });
+  return id;
+}
+
+export async function changeWorkType(trx: Db, auth: AuthContext, id: number, body: UpdateWorkTypeBody): Promise<void> {
+  const before = await findWorkTypeOrThrow(trx, auth.orgId, id);
+  await updateWorkType(trx, auth.orgId, id, defined({ ...body, excludes_from_callback: flag(body.excludes_from_callback) }));
+  await writeLog(trx, auth, {
+    action: 'work_type.updated',
+    description: `updated work type ${body.label ?? before.label}.`,
+    entityType: 'work_type',
+    entityId: id,
+    before,
+    after: body,
+  });
+}
+
+/** Soft delete: shifts and misc hours that name it keep their history; its subtypes go with it. */
+export async function deleteWorkType(trx: Db, auth: AuthContext, id: number): Promise<void> {
+  const before = await findWorkTypeOrThrow(trx, auth.orgId, id);
+  const deletedAt = nowUtc();
+  await updateWorkType(trx, auth.orgId, id, { deleted_at: deletedAt });
+  await trx
+    .updateTable('work_subtype')
+    .set({ deleted_at: deletedAt })
+    .where('organization_id', '=', auth.orgId)
+    .where('work_type_id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
+  await writeLog(trx, auth, { action: 'work_type.deleted', description: `deleted work type ${before.label}.`, entityType: 'work_type', entityId: id, before });
+}
+
+export async function createWorkSubtype(trx: Db, auth: AuthContext, body: CreateWorkSubtypeBody): Promise<number> {
+  const workType = await findWorkTypeOrInvalid(trx, auth.orgId, body.work_type_id);
+  const id = await insertWorkSubtype(trx, {
+    organization_id: auth.orgId,
+    work_type_id: workType.id,
+    label: body.label,
+    work_code: body.work_code ?? null,
+    deleted_at: null,
+  });
+  await writeLog(trx, auth, {
+    action: 'work_subtype.created',
+    description: `created work subtype ${body.label} of ${workType.label}.`,
+    entityType: 'work_subtype',
+    entityId: id,
+    after: body,
+  });
+  return id;
+}
+
+export async function changeWorkSubtype(trx: Db, auth: AuthContext, id: number, body: UpdateWorkSubtypeBody): Promise<void> {
+  const before = await findWorkSubtypeOrThrow(trx, auth.orgId, id);
+  if (body.work_type_id !== undefined) await findWorkTypeOrInvalid(trx, auth.orgId, body.work_type_id);
+  await updateWorkSubtype(trx, auth.orgId, id, defined(body));
+  await writeLog(trx, auth, {
+    action: 'work_subtype.updated',
+    description: `updated work subtype ${body.label ?? before.label}.`,
+    entityType: 'work_subtype',
+    entityId: id,
+    before,
+    after: body,
+  });
+}
+
+export async function deleteWorkSubtype(trx: Db, auth: AuthContext, id: number): Promise<void> {
+  const before = await findWorkSubtypeOrThrow(trx, auth.orgId, id);
+  await updateWorkSubtype(trx, auth.orgId, id, { deleted_at: nowUtc() });
+  await writeLog(trx, auth, { action: 'work_subtype.deleted', description: `deleted work subtype ${before.label}.`, entityType: 'work_subtype', entityId: id, before });
+}

@@ -1,0 +1,60 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Color, Id, Nullable, ShortText } from '../../core/schemas.js';
+
+/** Null listed first: with Ajv's type coercion, `Nullable(String)` would turn a null input into "". */
+const OrNull = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
+
+export const WorkTypeResponse = Type.Object({
+  id: Type.Integer(),
+  label: Type.String(),
+  work_code: Nullable(Type.String()),
+  primary_color: Type.String(),
+  secondary_color: Type.String(),
+  excludes_from_callback: Type.Boolean(),
+  position: Type.Integer(),
+  href: Type.String(),
+});
+
+export const WorkSubtypeResponse = Type.Object({
+  id: Type.Integer(),
+  work_type_id: Type.Integer(),
+  label: Type.String(),
+  work_code: Nullable(Type.String()),
+});
+
+const workTypeFields = {
+  label: ShortText({ minLength: 1 }),
+  work_code: Type.Optional(OrNull(ShortText())),
+  primary_color: Type.Optional(Color),
+  secondary_color: Type.Optional(Color),
+  excludes_from_callback: Type.Optional(Type.Boolean()),
+  position: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+};
+export const CreateWorkTypeBody = Type.Object(workTypeFields);
+export type CreateWorkTypeBody = Static<typeof CreateWorkTypeBody>;
+export const UpdateWorkTypeBody = Type.Partial(Type.Object(workTypeFields));
+export type UpdateWorkTypeBody = Static<typeof UpdateWorkTypeBody>;
+
+export const CreateWorkSubtypeBody = Type.Object({
+  work_type_id: Id,
+  label: ShortText({ minLength: 1 }),
+  work_code: Type.Optional(OrNull(ShortText())),
+});
+export type CreateWorkSubtypeBody = Static<typeof CreateWorkSubtypeBody>;
+export const UpdateWorkSubtypeBody = Type.Partial(CreateWorkSubtypeBody);
+export type UpdateWorkSubtypeBody = Static<typeof UpdateWorkSubtypeBody>;
+
+export const WorkTypeWriteResponse = Type.Object({
+  success: Type.Boolean(),
+  code: Type.Integer(),
+  status: Type.String(),
+  message: Type.String(),
+  ...WorkTypeResponse.properties,
+});
+export const WorkSubtypeWriteResponse = Type.Object({
+  success: Type.Boolean(),
+  code: Type.Integer(),
+  status: Type.String(),
+  message: Type.String(),
+  ...WorkSubtypeResponse.properties,
+});
