@@ -1,0 +1,41 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface CertificationTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  cert_id: string;
+  created_by: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** A certification held by a user, with its optional scanned document. */
+export interface UserCertificationTable {
+  id: Generated<number>;
+  organization_id: number;
+  user_id: number;
+  certification_id: number;
+  number: string | null;
+  issued_on: string | null;
+  expires_on: string | null;
+  notes: string | null;
+  /** Generated file name under `<dataDir>/certifications/` (never the client's name). */
+  file_storage_name: string | null;
+  file_content_type: string | null;
+  file_size: number | null;
+  file_uploaded_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type CertificationRow = Selectable<CertificationTable>;
+export type UserCertificationRow = Selectable<UserCertificationTable>;
+
+declare module '../../core/db/types.js' {
+  interface Database {
+    certification: CertificationTable;
+    user_certification: UserCertificationTable;
+  }
+}

@@ -1,0 +1,22 @@
+import type { Db } from '../../core/db/transaction.js';
+import { notFound } from '../../core/errors.js';
+import type { CompanyProfileRow } from './table.js';
+
+export const PROFILE_FIELDS = ['address', 'city', 'state', 'country', 'zip', 'phone', 'email', 'website'] as const;
+export type ProfileValues = Partial<Record<(typeof PROFILE_FIELDS)[number], string | null>>;
+
+/** The organization row with its contact details (absent until first written). */
+export async function findCompany(db: Db, orgId: number) {
+  const organization = await db.selectFrom('organization').select(['id', 'name', 'timezone']).where('id', '=', orgId).executeTakeFirst();
+  if (!organization) throw notFound('Company');
+  const profile = await db.selectFrom('company_profile').selectAll().where('organization_id', '=', orgId).executeTakeFirst();
+  return { organization, profile };
+}
+
+export async function saveProfile(db: Db, orgId: number, existing: CompanyProfileRow | undefined, values: ProfileValues, now: string) {
+  if (existing) {
+    await db.updateTable('company_profile').set({ ...values, updated_at: now }).where('organization_id', '=', orgId).execute();
+  } else {
+    await db.insertInto('company_profile').values({ organization_id: orgId, ...values, updated_at: now }).execute();
+  }
+}

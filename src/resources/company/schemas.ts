@@ -1,0 +1,45 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Nullable, ShortText } from '../../core/schemas.js';
+
+/** Null first: Ajv's type coercion would otherwise turn an input null into "" through the string branch. */
+const NullableInput = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
+
+export const CompanyResponse = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  timezone: Type.String(),
+  address: Nullable(Type.String()),
+  city: Nullable(Type.String()),
+  state: Nullable(Type.String()),
+  country: Nullable(Type.String()),
+  zip: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
+  email: Nullable(Type.String()),
+  website: Nullable(Type.String()),
+});
+export type CompanyResponse = Static<typeof CompanyResponse>;
+
+const Field = (maxLength: number, extra: { format?: string } = {}) => Type.Optional(NullableInput(ShortText({ maxLength, ...extra })));
+
+export const ChangeCompanyBody = Type.Object(
+  {
+    address: Field(255),
+    city: Field(100),
+    state: Field(100),
+    country: Field(100),
+    zip: Field(20),
+    phone: Field(40),
+    email: Type.Optional(NullableInput(Type.String({ format: 'email', maxLength: 255 }))),
+    website: Field(255),
+  },
+  { additionalProperties: false },
+);
+export type ChangeCompanyBody = Static<typeof ChangeCompanyBody>;
+
+export const CompanyWriteResponse = Type.Object({
+  success: Type.Boolean(),
+  code: Type.Integer(),
+  status: Type.String(),
+  message: Type.String(),
+  company: CompanyResponse,
+});

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAuthRequired } from '../../../test/helpers/common.js';
+import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+
+let server: TestServer;
+let org: TestOrg;
+let other: TestOrg;
+
+beforeAll(async () => {
+  server = await startServer();
+  org = await server.newOrg();
+  other = await server.newOrg();
+});
+afterAll(() => server.close());
+
+describe('POST /groups', () => {
+  it('creates a group and logs it', async () => {
+    const response = await org.post('/groups', { name: 'B Shift' });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({ success: true, code: 201, status: 'created', message: 'Added new group B Shift.', id: expect.any(Number) });
+    const logs = await org.get('/logs');
+    expect(logs.body.data[0].event_description).toMatch(/created group B Shift$/);
+  });
+
+  it('requires a name', async () => {
+    const response = await org.post('/groups', {});
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The name field is required.'] });
+  });
+
+  it('requires a token', () => expectAuthRequired(server, 'POST', '/groups', { name: 'X' }));
+});
+
+describe('GET /groups', () => {
+  it('lists groups with string ids and `label`, by name', async () => {
+    const created = await org.post('/groups', { name: 'A Shift' });
+    const response = await org.get('/groups');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([
+      { id: String(created.body.id), label: 'A Shift' },
+      { id: expect.any(String), label: 'B Shift' },
+    ]);
+  });
+
+  it('shows nothing of another organization', async () => {
+    expect((await other.get('/groups')).body).toEqual([]);
+  });
+
+  it('requires a token', () => expectAuthRequired(server, 'GET', '/groups'));
+});

@@ -1,0 +1,47 @@
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams } from '../../core/errors.js';
+import type { UserGroupRow } from './table.js';
+
+export function listGroups(db: Db, orgId: number): Promise<UserGroupRow[]> {
+  return db.selectFrom('user_group').selectAll().where('organization_id', '=', orgId).orderBy('name').orderBy('id').execute();
+}
+
+export async function insertGroup(db: Db, orgId: number, name: string, createdAt: string): Promise<number> {
+  const { id } = await db
+    .insertInto('user_group')
+    .values({ organization_id: orgId, name, created_at: createdAt })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Checks in one query that every id names a group of the organization; 422 otherwise. */
+export async function assertGroupsExist(db: Db, orgId: number, ids: number[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  const rows = await db.selectFrom('user_group').select('id').where('organization_id', '=', orgId).where('id', 'in', unique).execute();
+  if (rows.length !== unique.length) throw invalidParams('The selected group id is invalid.');
+}
+
+export function listGroupsOfUser(db: Db, orgId: number, userId: number) {
+  return db
+    .selectFrom('user_group_member')
+    .innerJoin('user_group', 'user_group.id', 'user_group_member.group_id')
+    .select(['user_group.id', 'user_group.name'])
+    .where('user_group_member.organization_id', '=', orgId)
+    .where('user_group.organization_id', '=', orgId)
+    .where('user_group_member.user_id', '=', userId)
+    .orderBy('user_group.name')
+    .orderBy('user_group.id')
+    .execute();
+}
+
+export async function replaceGroupsOfUser(db: Db, orgId: number, userId: number, groupIds: number[]): Promise<void> {
+  await db.deleteFrom('user_group_member').where('organization_id', '=', orgId).where('user_id', '=', userId).execute();
+  const unique = [...new Set(groupIds)];
+  if (unique.length === 0) return;
+  await db
+    .insertInto('user_group_member')
+    .values(unique.map((group_id) => ({ organization_id: orgId, user_id: userId, group_id })))
+    .execute();
+}

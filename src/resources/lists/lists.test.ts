@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+
+let server: TestServer;
+let org: TestOrg;
+let other: TestOrg;
+let captainId: number;
+let firefighterId: number;
+
+const captain = (id: number) => ({ id, name: 'Captain', max_consecutive_hours: 0, weekly_limit: 0, monthly_limit: 0, yearly_limit: 1560, position: 1 });
+
+beforeAll(async () => {
+  server = await startServer();
+  org = await server.newOrg();
+  other = await server.newOrg();
+});
+afterAll(() => server.close());
+
+describe('POST /lists (extension)', () => {
+  it('creates a list with hour limits; ordering defaults to rotating', async () => {
+    const response = await org.post('/lists', { name: 'Captain', yearly_limit: 1560 });
+    expect(response.status).toBe(201);
+    captainId = response.body.id;
+    expect(response.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Added new callback list Captain.',
+      id: captainId,
+      list: { ...captain(captainId), deleted: false, ordering: 'rotating' },
+    });
+    const second = await org.post('/lists', { name: 'Firefighter', max_consecutive_hours: 48, ordering: 'seniority' });
+    firefighterId = second.body.id;
+    expect(second.body.list).toMatchObject({ position: 2, ordering: 'seniority' });
+  });
+
+  it('refuses an unknown ordering, negative limits and a missing name', async () => {
+    expect((await org.post('/lists', { name: 'X', ordering: 'random' })).status).toBe(422);
+    expect((await org.post('/lists', { name: 'X', weekly_limit: -1 })).status).toBe(422);
+    expect((await org.post('/lists', {})).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The name field is required.'] });
+  });
+
+  it('requires a token', () => expectAuthRequired(server, 'POST', '/lists', { name: 'X' }));
+});
+
+describe('GET /lists', () => {
+  it('lists active lists in position order', async () => {
+    const response = await org.get('/lists');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([
+      captain(captainId),
+      { id: firefighterId, name: 'Firefighter', max_consecutive_hours: 48, weekly_limit: 0, monthly_limit: 0, yearly_limit: 0, position: 2 },
+    ]);
+    expect((await other.get('/lists')).body).toEqual([]);
+  });
+
+  it('requires a token', () => expectAuthRequired(server, 'GET', '/lists'));
+});
+
+describe('GET /titles', () => {
+  it('is the same as GET /lists', async () => {
+    const response = await org.get('/titles');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual((await org.get('/lists')).body);
+  });
+
+  it('requires a token', () => expectAuthRequired(server, 'GET', '/titles'));
+});
+
+describe('GET /lists/{id}', () => {
+  it('returns the list with deleted false', async () => {
+    const response = await org.get(`/lists/${captainId}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ ...captain(captainId), deleted: false });
+  });
+
+  it('answers 404 for a missing list and another organization', async () => {
+    expect((await org.get('/lists/999999')).body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Title].' });
+    await expectNotFoundForOtherOrg(other, 'GET', `/lists/${captainId}`);
+  });
+});
+
+describe('GET /titles/{id}', () => {
+  it('is the same as GET /lists/{id}', async () => {
+    expect((await org.get(`/titles/${captainId}`)).body).toEqual({ ...captain(captainId), deleted: false });
+    await expectNotFoundForOtherOrg(other, 'GET', `/titles/${captainId}`);
+  });
+});
+
+describe('PATCH /lists/{id} (extension)', () => {
+  it('changes only the fields sent', async () => {
+    const response = await org.patch(`/lists/${firefighterId}`, { weekly_limit: 56, ordering: 'hours' });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Updated callback list Firefighter.',
+      id: firefighterId,
+      list: { id: firefighterId, name: 'Firefighter', max_consecutive_hours: 48, weekly_limit: 56, monthly_limit: 0, yearly_limit: 0, position: 2, deleted: false, ordering: 'hours' },
+    });
+  });
+
+  it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'PATCH', `/lists/${firefighterId}`, { name: 'X' }));
+});
+
+describe('DELETE /lists/{id} (extension)', () => {
+  it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'DELETE', `/lists/${firefighterId}`));
+
+  it('soft-deletes: gone from the list, single read shows deleted true', async () => {
+    const response = await org.del(`/lists/${firefighterId}`);
+    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Deleted callback list Firefighter.' });
+    expect((await org.get('/lists')).body.map((l: { id: number }) => l.id)).toEqual([captainId]);
+    expect((await org.get(`/titles/${firefighterId}`)).body).toMatchObject({ deleted: true });
+  });
+
+  it('answers 400 when already deleted and 404 when changing a deleted list', async () => {
+    expect((await org.del(`/lists/${firefighterId}`)).body).toEqual({ status: 400, error: 'bad_request', error_message: 'Title already deleted.' });
+    expect((await org.patch(`/lists/${firefighterId}`, { name: 'Back' })).status).toBe(404);
+  });
+});

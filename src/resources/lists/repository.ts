@@ -1,0 +1,103 @@
+import type { Updateable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams, notFound } from '../../core/errors.js';
+import type { CallbackListRow, CallbackListTable } from './table.js';
+
+export function listActiveLists(db: Db, orgId: number): Promise<CallbackListRow[]> {
+  return db
+    .selectFrom('callback_list')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+/** Finds a list whether or not it is deleted (the single form shows `deleted`). */
+export async function findListOrThrow(db: Db, orgId: number, id: number): Promise<CallbackListRow> {
+  const row = await db
+    .selectFrom('callback_list')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound('Title');
+  return row;
+}
+
+export async function nextListPosition(db: Db, orgId: number): Promise<number> {
+  const row = await db
+    .selectFrom('callback_list')
+    .select((eb) => eb.fn.max('position').as('max'))
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.max ?? 0) + 1;
+}
+
+export async function insertList(db: Db, values: Omit<CallbackListRow, 'id'>): Promise<number> {
+  const { id } = await db.insertInto('callback_list').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateList(db: Db, orgId: number, id: number, values: Updateable<CallbackListTable>): Promise<void> {
+  await db.updateTable('callback_list').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+export async function assertActiveListsExist(db: Db, orgId: number, ids: number[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  const rows = await db
+    .selectFrom('callback_list')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', unique)
+    .where('deleted_at', 'is', null)
+    .execute();
+  if (rows.length !== unique.length) throw invalidParams('The selected title id is invalid.');
+}
+
+export function listListsOfUser(db: Db, orgId: number, userId: number): Promise<CallbackListRow[]> {
+  return db
+    .selectFrom('user_callback_list')
+    .innerJoin('callback_list', 'callback_list.id', 'user_callback_list.list_id')
+    .selectAll('callback_list')
+    .where('user_callback_list.organization_id', '=', orgId)
+    .where('callback_list.organization_id', '=', orgId)
+    .where('user_callback_list.user_id', '=', userId)
+    .where('callback_list.deleted_at', 'is', null)
+    .orderBy('callback_list.position')
+    .orderBy('callback_list.id')
+    .execute();
+}
+
+/**
+ * Replaces the user's lists. A list the user stays on keeps the user's place; a list the user
+ * joins puts them at its bottom (after everyone already on it).
+ */
+export async function replaceListsOfUser(db: Db, orgId: number, userId: number, listIds: number[]): Promise<void> {
+  const wanted = [...new Set(listIds)];
+  const current = await db
+    .selectFrom('user_callback_list')
+    .select(['id', 'list_id'])
+    .where('organization_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .execute();
+  const dropped = current.filter((row) => !wanted.includes(row.list_id)).map((row) => row.id);
+  if (dropped.length > 0) await db.deleteFrom('user_callback_list').where('organization_id', '=', orgId).where('id', 'in', dropped).execute();
+  const joined = wanted.filter((listId) => !current.some((row) => row.list_id === listId));
+  if (joined.length === 0) return;
+  const bottoms = await db
+    .selectFrom('user_callback_list')
+    .select(['list_id', (eb) => eb.fn.max('position').as('max')])
+    .where('organization_id', '=', orgId)
+    .where('list_id', 'in', joined)
+    .groupBy('list_id')
+    .execute();
+  const bottomOf = new Map(bottoms.map((row) => [row.list_id, Number(row.max ?? 0)]));
+  await db
+    .insertInto('user_callback_list')
+    .values(joined.map((list_id) => ({ organization_id: orgId, user_id: userId, list_id, position: (bottomOf.get(list_id) ?? 0) + 1 })))
+    .execute();
+}

@@ -1,0 +1,57 @@
+import type { AuthContext } from '../../core/auth/context.js';
+import { writeLog } from '../../core/audit.js';
+import type { Db } from '../../core/db/transaction.js';
+import { badRequest, notFound } from '../../core/errors.js';
+import { nowUtc } from '../../core/time.js';
+import { findListOrThrow, insertList, nextListPosition, updateList } from './repository.js';
+import type { ChangeListBody, CreateListBody } from './schemas.js';
+import { serializeListSingle } from './serialize.js';
+
+export async function createList(trx: Db, auth: AuthContext, body: CreateListBody): Promise<number> {
+  const values = {
+    name: body.name,
+    max_consecutive_hours: body.max_consecutive_hours ?? 0,
+    weekly_limit: body.weekly_limit ?? 0,
+    monthly_limit: body.monthly_limit ?? 0,
+    yearly_limit: body.yearly_limit ?? 0,
+    position: body.position ?? (await nextListPosition(trx, auth.orgId)),
+    ordering: body.ordering ?? 'rotating',
+  };
+  const id = await insertList(trx, { organization_id: auth.orgId, ...values, created_at: nowUtc(), deleted_at: null });
+  await writeLog(trx, auth, {
+    action: 'callback_list.created',
+    description: `created callback list ${body.name}`,
+    entityType: 'callback_list',
+    entityId: id,
+    after: values,
+  });
+  return id;
+}
+
+export async function changeList(trx: Db, auth: AuthContext, id: number, body: ChangeListBody): Promise<void> {
+  const before = await findListOrThrow(trx, auth.orgId, id);
+  if (before.deleted_at) throw notFound('Title');
+  await updateList(trx, auth.orgId, id, body);
+  await writeLog(trx, auth, {
+    action: 'callback_list.updated',
+    description: `changed callback list ${before.name}`,
+    entityType: 'callback_list',
+    entityId: id,
+    before: { ...serializeListSingle(before), ordering: before.ordering },
+    after: body,
+  });
+}
+
+/** Soft delete: the list stays readable by id with `deleted: true` and can no longer be used. */
+export async function deleteList(trx: Db, auth: AuthContext, id: number): Promise<string> {
+  const list = await findListOrThrow(trx, auth.orgId, id);
+  if (list.deleted_at) throw badRequest('Title already deleted.');
+  await updateList(trx, auth.orgId, id, { deleted_at: nowUtc() });
+  await writeLog(trx, auth, {
+    action: 'callback_list.deleted',
+    description: `deleted callback list ${list.name}`,
+    entityType: 'callback_list',
+    entityId: id,
+  });
+  return list.name;
+}

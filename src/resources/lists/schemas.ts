@@ -1,0 +1,48 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ShortText } from '../../core/schemas.js';
+import { LIST_ORDERINGS } from './table.js';
+
+export const CallbackListResponse = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  max_consecutive_hours: Type.Integer(),
+  weekly_limit: Type.Integer(),
+  monthly_limit: Type.Integer(),
+  yearly_limit: Type.Integer(),
+  position: Type.Integer(),
+});
+export type CallbackListResponse = Static<typeof CallbackListResponse>;
+
+export const CallbackListSingleResponse = Type.Composite([CallbackListResponse, Type.Object({ deleted: Type.Boolean() })]);
+export type CallbackListSingleResponse = Static<typeof CallbackListSingleResponse>;
+
+const HourLimit = (description: string) => Type.Integer({ minimum: 0, maximum: 8784, description: `${description}; 0 = no limit` });
+
+export const CreateListBody = Type.Object({
+  name: ShortText({ minLength: 1 }),
+  max_consecutive_hours: Type.Optional(HourLimit('hours a user may work in a row')),
+  weekly_limit: Type.Optional(HourLimit('hours per week')),
+  monthly_limit: Type.Optional(HourLimit('hours per month')),
+  yearly_limit: Type.Optional(HourLimit('hours per year')),
+  position: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+  ordering: Type.Optional(
+    Type.Union(
+      LIST_ORDERINGS.map((value) => Type.Literal(value)),
+      { description: 'rotating (default): contacted users move to the bottom; hours: fewest charged hours first; seniority: fixed order' },
+    ),
+  ),
+});
+export type CreateListBody = Static<typeof CreateListBody>;
+
+export const ChangeListBody = Type.Partial(CreateListBody);
+export type ChangeListBody = Static<typeof ChangeListBody>;
+
+/** Write responses of the list extensions: the envelope plus the list with its ordering method. */
+export const ListWriteResponse = Type.Object({
+  success: Type.Boolean(),
+  code: Type.Integer(),
+  status: Type.String(),
+  message: Type.String(),
+  id: Type.Integer(),
+  list: Type.Composite([CallbackListSingleResponse, Type.Object({ ordering: Type.String() })]),
+});

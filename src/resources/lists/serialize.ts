@@ -1,0 +1,18 @@
+import type { CallbackListResponse, CallbackListSingleResponse } from './schemas.js';
+import type { CallbackListRow } from './table.js';
+
+export function serializeList(row: CallbackListRow): CallbackListResponse {
+  return {
+    id: row.id,
+    name: row.name,
+    max_consecutive_hours: Number(row.max_consecutive_hours),
+    weekly_limit: Number(row.weekly_limit),
+    monthly_limit: Number(row.monthly_limit),
+    yearly_limit: Number(row.yearly_limit),
+    position: Number(row.position),
+  };
+}
+
+export function serializeListSingle(row: CallbackListRow): CallbackListSingleResponse {
+  return { ...serializeList(row), deleted: row.deleted_at !== null };
+}

@@ -1,0 +1,37 @@
+import type { Generated, Selectable } from 'kysely';
+
+export const LIST_ORDERINGS = ['rotating', 'hours', 'seniority'] as const;
+export type ListOrdering = (typeof LIST_ORDERINGS)[number];
+
+export interface CallbackListTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  /** Hour limits; 0 means no limit. */
+  max_consecutive_hours: number;
+  weekly_limit: number;
+  monthly_limit: number;
+  yearly_limit: number;
+  position: number;
+  ordering: ListOrdering;
+  created_at: string;
+  deleted_at: string | null;
+}
+
+export interface UserCallbackListTable {
+  id: Generated<number>;
+  organization_id: number;
+  user_id: number;
+  list_id: number;
+  /** The user's place on the list (rotating and seniority orderings). */
+  position: number;
+}
+
+export type CallbackListRow = Selectable<CallbackListTable>;
+
+declare module '../../core/db/types.js' {
+  interface Database {
+    callback_list: CallbackListTable;
+    user_callback_list: UserCallbackListTable;
+  }
+}

@@ -1,0 +1,108 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { withTransaction } from '../../core/db/transaction.js';
+import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody } from '../../core/schemas.js';
+import { findPartnerUserOrThrow, listPartnerUsers, type PartnerMapping } from './repository.js';
+import { changePartnerUser, mapPartnerUser, unmapPartnerUser } from './rules.js';
+import { ChangePartnerUserBody, CreatePartnerUserBody, PartnerUserResponse, PartnerUserWriteResponse } from './schemas.js';
+
+const tags = ['Partner'];
+
+/** `service_company_id` is the organization's id. */
+function serializeMapping(row: PartnerMapping): PartnerUserResponse {
+  return {
+    id: row.partner_user_id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    service_user_id: row.service_user_id,
+    service_company_id: row.organization_id,
+    partner_customer_id: row.partner_customer_id,
+  };
+}
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/partner/users',
+    {
+      schema: {
+        operationId: 'listPartnerUsers',
+        summary: 'Users mapped to the partner training system',
+        tags,
+        response: { 200: Type.Array(PartnerUserResponse), ...errorResponses },
+      },
+    },
+    async (request) => (await listPartnerUsers(app.db, request.auth.orgId)).map(serializeMapping),
+  );
+
+  app.get(
+    '/partner/users/:id',
+    {
+      schema: {
+        operationId: 'getPartnerUser',
+        summary: 'One mapping, by partner user id',
+        tags,
+        params: IdParams,
+        response: { 200: PartnerUserResponse, ...errorResponses },
+      },
+    },
+    async (request) => serializeMapping(await findPartnerUserOrThrow(app.db, request.auth.orgId, request.params.id)),
+  );
+
+  app.post(
+    '/partner/users',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'mapPartnerUser',
+        summary: 'Maps a partner user id onto a user (extension)',
+        tags,
+        body: CreatePartnerUserBody,
+        response: { 201: PartnerUserWriteResponse, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await withTransaction(app.db, (trx) => mapPartnerUser(trx, request.auth, request.body));
+      reply.status(201);
+      return created(`Mapped partner user ${request.body.id}.`, { id: request.body.id });
+    },
+  );
+
+  app.patch(
+    '/partner/users/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'changePartnerUser',
+        summary: 'Changes a mapping; only the fields sent change (extension)',
+        tags,
+        params: IdParams,
+        body: ChangePartnerUserBody,
+        response: { 200: PartnerUserWriteResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await withTransaction(app.db, (trx) => changePartnerUser(trx, request.auth, request.params.id, request.body));
+      return { ...ok(`Updated partner user ${request.params.id}.`), id: request.params.id };
+    },
+  );
+
+  app.delete(
+    '/partner/users/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'unmapPartnerUser',
+        summary: 'Removes a mapping (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await withTransaction(app.db, (trx) => unmapPartnerUser(trx, request.auth, request.params.id));
+      return ok(`Removed partner user ${request.params.id}.`);
+    },
+  );
+};
+
+export default routes;

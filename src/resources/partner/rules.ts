@@ -1,0 +1,62 @@
+import type { AuthContext } from '../../core/auth/context.js';
+import { writeLog } from '../../core/audit.js';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams } from '../../core/errors.js';
+import { nowUtc } from '../../core/time.js';
+import { findUserOrInvalid } from '../users/repository.js';
+import { fullName } from '../users/serialize.js';
+import { deletePartnerUser, findPartnerUserOrThrow, insertPartnerUser, mappingTaken, updatePartnerUser } from './repository.js';
+import type { ChangePartnerUserBody, CreatePartnerUserBody } from './schemas.js';
+
+async function assertServiceUserFree(trx: Db, orgId: number, serviceUserId: number, exceptPartnerId?: number) {
+  await findUserOrInvalid(trx, orgId, serviceUserId, 'service user id');
+  if (await mappingTaken(trx, orgId, 'service_user_id', serviceUserId, exceptPartnerId)) {
+    throw invalidParams('The service user id has already been taken.');
+  }
+}
+
+export async function mapPartnerUser(trx: Db, auth: AuthContext, body: CreatePartnerUserBody) {
+  if (await mappingTaken(trx, auth.orgId, 'partner_user_id', body.id)) throw invalidParams('The id has already been taken.');
+  await assertServiceUserFree(trx, auth.orgId, body.service_user_id);
+  await insertPartnerUser(trx, {
+    organization_id: auth.orgId,
+    partner_user_id: body.id,
+    service_user_id: body.service_user_id,
+    partner_customer_id: body.partner_customer_id,
+    created_at: nowUtc(),
+  });
+  const mapping = await findPartnerUserOrThrow(trx, auth.orgId, body.id);
+  await writeLog(trx, auth, {
+    action: 'partner_user.mapped',
+    description: `mapped partner user ${body.id} to ${fullName(mapping)}`,
+    entityType: 'partner_user',
+    entityId: body.id,
+    after: body,
+  });
+}
+
+export async function changePartnerUser(trx: Db, auth: AuthContext, partnerUserId: number, body: ChangePartnerUserBody) {
+  const before = await findPartnerUserOrThrow(trx, auth.orgId, partnerUserId);
+  if (body.service_user_id !== undefined) await assertServiceUserFree(trx, auth.orgId, body.service_user_id, partnerUserId);
+  await updatePartnerUser(trx, auth.orgId, partnerUserId, body);
+  await writeLog(trx, auth, {
+    action: 'partner_user.updated',
+    description: `changed the mapping of partner user ${partnerUserId}`,
+    entityType: 'partner_user',
+    entityId: partnerUserId,
+    before: { service_user_id: before.service_user_id, partner_customer_id: before.partner_customer_id },
+    after: body,
+  });
+}
+
+export async function unmapPartnerUser(trx: Db, auth: AuthContext, partnerUserId: number) {
+  const mapping = await findPartnerUserOrThrow(trx, auth.orgId, partnerUserId);
+  await deletePartnerUser(trx, auth.orgId, partnerUserId);
+  await writeLog(trx, auth, {
+    action: 'partner_user.unmapped',
+    description: `removed the mapping of partner user ${partnerUserId} (${fullName(mapping)})`,
+    entityType: 'partner_user',
+    entityId: partnerUserId,
+    before: { service_user_id: mapping.service_user_id, partner_customer_id: mapping.partner_customer_id },
+  });
+}

@@ -1,0 +1,103 @@
+import type { AuthContext } from '../../core/auth/context.js';
+import { writeLog } from '../../core/audit.js';
+import type { Db } from '../../core/db/transaction.js';
+import { conflict, invalidParams } from '../../core/errors.js';
+import { nowUtc } from '../../core/time.js';
+import { findUserOrInvalid } from '../users/repository.js';
+import { callbackListExists, findQualifierOrThrow, insertQualifier, updateQualifier } from './repository.js';
+import type { ChangeQualifierBody, CreateQualifierBody } from './schemas.js';
+import { qualifierTitle } from './serialize.js';
+import type { QualifierRow } from './table.js';
+
+async function checkReferences(trx: Db, orgId: number, body: { title_id?: number | null; admin_id?: number }) {
+  if (body.admin_id !== undefined) await findUserOrInvalid(trx, orgId, body.admin_id, 'admin id');
+  if (body.title_id && !(await callbackListExists(trx, orgId, body.title_id))) {
+    throw invalidParams('The selected title id is invalid.');
+  }
+}
+
+export async function createQualifier(trx: Db, auth: AuthContext, body: CreateQualifierBody): Promise<number> {
+  await checkReferences(trx, auth.orgId, body);
+  const values = {
+    name: body.name,
+    shortcode: body.shortcode ?? null,
+    color: body.color ?? null,
+    text_color: body.text_color ?? null,
+    title_id: body.title_id ?? null,
+    partner_credential_id: body.partner_credential_id ?? null,
+  };
+  const id = await insertQualifier(trx, {
+    organization_id: auth.orgId,
+    ...values,
+    created_by: body.admin_id ?? null,
+    created_at: nowUtc(),
+    modified_by: null,
+    modified_at: null,
+    deleted_by: null,
+    deleted_at: null,
+  });
+  await writeLog(trx, auth, {
+    action: 'qualifier.created',
+    description: `created qualifier ${qualifierTitle(values)}`,
+    actorUserId: body.admin_id,
+    entityType: 'qualifier',
+    entityId: id,
+    after: values,
+  });
+  return id;
+}
+
+export async function changeQualifier(trx: Db, auth: AuthContext, id: number, body: ChangeQualifierBody): Promise<void> {
+  const before = await findQualifierOrThrow(trx, auth.orgId, id);
+  await checkReferences(trx, auth.orgId, body);
+  const { admin_id: adminId, ...changes } = body;
+  await updateQualifier(trx, auth.orgId, id, { ...changes, modified_by: adminId ?? null, modified_at: nowUtc() });
+  await writeLog(trx, auth, {
+    action: 'qualifier.updated',
+    description: `changed qualifier ${qualifierTitle(before)}`,
+    actorUserId: adminId,
+    entityType: 'qualifier',
+    entityId: id,
+    before,
+    after: changes,
+  });
+}
+
+export async function deleteQualifier(trx: Db, auth: AuthContext, id: number, adminId?: number): Promise<QualifierRow> {
+  const qualifier = await findQualifierOrThrow(trx, auth.orgId, id);
+  if (qualifier.deleted_at) throw conflict(`Qualifier ${qualifierTitle(qualifier)} is already deleted.`);
+  if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
+  await updateQualifier(trx, auth.orgId, id, { deleted_at: nowUtc(), deleted_by: adminId ?? null });
+  await writeLog(trx, auth, {
+    action: 'qualifier.deleted',
+    description: `deleted qualifier ${qualifierTitle(qualifier)}`,
+    actorUserId: adminId,
+    entityType: 'qualifier',
+    entityId: id,
+  });
+  return qualifier;
+}
+
+export function isTruthy(value: boolean | number | string): boolean {
+  if (typeof value === 'string') return ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
+  return value === true || (typeof value === 'number' && value !== 0);
+}
+
+export async function restoreQualifier(trx: Db, auth: AuthContext, id: number, adminId?: number): Promise<QualifierRow> {
+  const qualifier = await findQualifierOrThrow(trx, auth.orgId, id);
+  if (!qualifier.deleted_at) throw conflict(`Qualifier ${qualifierTitle(qualifier)} is not deleted, cannot restore.`);
+  if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
+  await updateQualifier(trx, auth.orgId, id, { deleted_at: null, deleted_by: null, modified_by: adminId ?? null, modified_at: nowUtc() });
+  await writeLog(trx, auth, {
+    action: 'qualifier.restored',
+    description: `restored qualifier ${qualifierTitle(qualifier)}`,
+    actorUserId: adminId,
+    entityType: 'qualifier',
+    entityId: id,
+  });
+  return qualifier;
+}
+
+export function assertUndelete(value: boolean | number | string): void {
+  if (!isTruthy(value)) throw invalidParams(['The undelete field must be true.']);
+}

@@ -1,0 +1,70 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Color, Id, Nullable, ShortText } from '../../core/schemas.js';
+
+/** Null first: Ajv's type coercion would otherwise turn an input null into "" through the string branch. */
+const NullableInput = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
+
+export const QualifierListItem = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  shortcode: Nullable(Type.String()),
+  color: Nullable(Type.String()),
+  text_color: Nullable(Type.String()),
+  modified_by: Nullable(Type.Integer()),
+  modified_on: Nullable(Type.String()),
+  partner_credential_id: Nullable(Type.Integer()),
+});
+export type QualifierListItem = Static<typeof QualifierListItem>;
+
+export const QualifierSingle = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  shortcode: Nullable(Type.String()),
+  color: Nullable(Type.String()),
+  text_color: Nullable(Type.String()),
+  title_id: Nullable(Type.Integer()),
+  created_by: Nullable(Type.Integer()),
+  created_on: Type.String(),
+  modified_by: Nullable(Type.Integer()),
+  modified_on: Nullable(Type.String()),
+  deleted_at: Nullable(Type.String()),
+  deleted_by: Nullable(Type.Integer()),
+  partner_credential_id: Nullable(Type.Integer()),
+});
+export type QualifierSingle = Static<typeof QualifierSingle>;
+
+export const QualifierUser = Type.Object({ id: Type.Integer(), name: Type.String(), ranking: Type.Integer() });
+
+export const CreateQualifierBody = Type.Object({
+  name: ShortText({ minLength: 1 }),
+  shortcode: Type.Optional(NullableInput(ShortText({ maxLength: 32 }))),
+  partner_credential_id: Type.Optional(NullableInput(Id)),
+  color: Type.Optional(NullableInput(Color)),
+  text_color: Type.Optional(NullableInput(Color)),
+  title_id: Type.Optional(NullableInput(Id)),
+  admin_id: Type.Optional(Id),
+});
+export type CreateQualifierBody = Static<typeof CreateQualifierBody>;
+
+/** A truthy `undelete` (1, true, "1", "true") restores; anything else is refused. */
+export const RestoreQualifierBody = Type.Object({
+  undelete: Type.Union([Type.Boolean(), Type.Integer(), Type.String({ maxLength: 10 })]),
+  admin_id: Type.Optional(Id),
+});
+export type RestoreQualifierBody = Static<typeof RestoreQualifierBody>;
+
+export const ChangeQualifierBody = Type.Partial(Type.Omit(CreateQualifierBody, ['admin_id']));
+export const ChangeQualifierWithAdmin = Type.Composite([ChangeQualifierBody, Type.Object({ admin_id: Type.Optional(Id) })]);
+export type ChangeQualifierBody = Static<typeof ChangeQualifierWithAdmin>;
+
+export const RestoreResponse = Type.Object({
+  success: Type.Boolean(),
+  code: Type.Integer(),
+  status: Type.String(),
+  message: Type.String(),
+  qualifier: Type.Object({ id: Type.Integer(), name: Type.String(), shortcode: Nullable(Type.String()) }),
+});
+
+export const InsertedResponse = Type.Object({ inserted: Type.Integer() });
+
+export const AdminQuery = Type.Object({ admin_id: Type.Optional(Id) });

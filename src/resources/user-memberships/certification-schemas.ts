@@ -1,0 +1,49 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { DateStr, Id, LongText, Nullable, ShortText } from '../../core/schemas.js';
+
+/** Null first: Ajv's type coercion would otherwise turn an input null into "" through the string branch. */
+const NullableInput = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
+
+export const UserCertificationParams = Type.Object({ user_id: Id, id: Id });
+export type UserCertificationParams = Static<typeof UserCertificationParams>;
+
+export const StoredFile = Type.Object({
+  content_type: Type.String(),
+  size: Type.Integer(),
+  uploaded_at: Type.String({ description: 'iso_datetime' }),
+  href: Type.String(),
+});
+
+export const UserCertificationResponse = Type.Object({
+  id: Type.Integer({ description: 'the certification id' }),
+  name: Type.String(),
+  cert_id: Type.String(),
+  number: Nullable(Type.String()),
+  issued_on: Nullable(Type.String()),
+  expires_on: Nullable(Type.String()),
+  notes: Nullable(Type.String()),
+  file: Nullable(StoredFile),
+});
+export type UserCertificationResponse = Static<typeof UserCertificationResponse>;
+
+const RecordFields = {
+  number: Type.Optional(NullableInput(ShortText({ maxLength: 100 }))),
+  issued_on: Type.Optional(NullableInput(DateStr)),
+  expires_on: Type.Optional(NullableInput(DateStr)),
+  notes: Type.Optional(NullableInput(LongText({ maxLength: 2000 }))),
+};
+
+export const AddUserCertificationBody = Type.Object({ id: Id, ...RecordFields });
+export type AddUserCertificationBody = Static<typeof AddUserCertificationBody>;
+
+export const ChangeUserCertificationBody = Type.Object(RecordFields);
+export type ChangeUserCertificationBody = Static<typeof ChangeUserCertificationBody>;
+
+export const UploadResponse = Type.Object({
+  success: Type.Boolean(),
+  code: Type.Integer(),
+  status: Type.String(),
+  message: Type.String(),
+  id: Type.Integer(),
+  file: StoredFile,
+});
