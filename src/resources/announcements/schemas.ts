@@ -1,0 +1,34 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, Nullable, ShortText, UserRef } from '../../core/schemas.js';
+
+export const MAX_PAGE_SIZE = 200;
+
+export const AnnouncementBody = Type.Object({
+  body: Type.String({ minLength: 1, maxLength: 65_535, description: 'HTML; sanitized on input' }),
+  title: Type.Optional(Nullable(ShortText())),
+  admin_id: Type.Optional(Id),
+  user_id: Type.Optional(Id),
+});
+export type AnnouncementBody = Static<typeof AnnouncementBody>;
+
+export const AnnouncementQuery = Type.Object({
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'entries to skip, default 0' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: 'page size, default 50' })),
+});
+export type AnnouncementQuery = Static<typeof AnnouncementQuery>;
+
+export const AnnouncementResponse = Type.Object({
+  id: Type.Integer(),
+  company_id: Type.Integer(),
+  title: Nullable(Type.String()),
+  body: Type.String(),
+  first_name: Nullable(Type.String()),
+  last_name: Nullable(Type.String()),
+  user: Nullable(UserRef),
+});
+export type AnnouncementResponse = Static<typeof AnnouncementResponse>;
+
+export const AnnouncementPage = Type.Object({
+  data: Type.Array(AnnouncementResponse),
+  pagination: Type.Object({ prev: Nullable(Type.String()), next: Nullable(Type.String()) }),
+});

@@ -1,0 +1,44 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import { notFound } from '../../core/errors.js';
+import type { FormRow, FormSubmissionTable, FormTable } from './table.js';
+
+export async function findFormOrThrow(db: Db, orgId: number, id: number): Promise<FormRow> {
+  const row = await db
+    .selectFrom('form')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw notFound('Form');
+  return row;
+}
+
+export function listForms(db: Db, orgId: number): Promise<FormRow[]> {
+  return db.selectFrom('form').selectAll().where('organization_id', '=', orgId).where('deleted_at', 'is', null).orderBy('id').execute();
+}
+
+export async function insertForm(db: Db, values: Insertable<FormTable>): Promise<number> {
+  const { id } = await db.insertInto('form').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function markFormDeleted(db: Db, orgId: number, id: number, deletedAt: string): Promise<void> {
+  await db.updateTable('form').set({ deleted_at: deletedAt }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+export async function insertSubmission(db: Db, values: Insertable<FormSubmissionTable>): Promise<number> {
+  const { id } = await db.insertInto('form_submission').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export function listSubmissions(db: Db, orgId: number, formId: number) {
+  return db
+    .selectFrom('form_submission')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('form_id', '=', formId)
+    .orderBy('id')
+    .execute();
+}

@@ -1,0 +1,149 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { withTransaction } from '../../core/db/transaction.js';
+import { created, EXTENSION, errorResponses, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { formatIsoOffset, utcToLocal } from '../../core/time.js';
+import { findUsersByIds } from '../users/repository.js';
+import { userRefStrId } from '../users/serialize.js';
+import { findFormOrThrow, listForms, listSubmissions } from './repository.js';
+import { createForm, deleteForm, parseFields, submitForm } from './rules.js';
+import { CreateFormBody, FormListResponse, FormResponse, SubmissionResponse, SubmitFormBody, type SubmissionAnswer } from './schemas.js';
+
+const tags = ['Forms'];
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/forms',
+    {
+      schema: {
+        operationId: 'listForms',
+        summary: 'Forms of the organization, keyed by form id',
+        description: 'Also answers at `/forms/`. `created_at` is a datetime in the organization time zone.',
+        tags,
+        response: { 200: FormListResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const forms = await listForms(app.db, request.auth.orgId);
+      return Object.fromEntries(
+        forms.map((form) => [
+          String(form.id),
+          { title: form.title, created_at: utcToLocal(form.created_at, request.auth.timezone), created_by: form.created_by_name },
+        ]),
+      );
+    },
+  );
+
+  app.get(
+    '/forms/:id/submissions',
+    {
+      schema: {
+        operationId: 'listFormSubmissions',
+        summary: 'Submissions of a form, oldest first',
+        tags,
+        params: IdParams,
+        response: { 200: Type.Array(SubmissionResponse), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { orgId, timezone } = request.auth;
+      await findFormOrThrow(app.db, orgId, request.params.id);
+      const submissions = await listSubmissions(app.db, orgId, request.params.id);
+      const users = await findUsersByIds(app.db, orgId, submissions.map((s) => s.user_id));
+      return submissions.flatMap((submission) => {
+        const user = users.get(submission.user_id);
+        if (!user) return [];
+        return [
+          {
+            user: userRefStrId(request, user),
+            submitted_at: formatIsoOffset(submission.submitted_at, timezone, false)!,
+            submission: JSON.parse(submission.answers) as SubmissionAnswer[],
+          },
+        ];
+      });
+    },
+  );
+
+  app.get(
+    '/forms/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'getForm',
+        summary: 'A form definition with its fields (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: FormResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const form = await findFormOrThrow(app.db, request.auth.orgId, request.params.id);
+      return {
+        id: form.id,
+        title: form.title,
+        created_at: utcToLocal(form.created_at, request.auth.timezone),
+        created_by: form.created_by_name,
+        fields: parseFields(form),
+      };
+    },
+  );
+
+  app.post(
+    '/forms',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'createForm',
+        summary: 'Defines a form: a title and its fields (extension)',
+        tags,
+        body: CreateFormBody,
+        response: { 201: SuccessWithId, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const id = await withTransaction(app.db, (trx) => createForm(trx, request.auth, request.body));
+      reply.status(201);
+      return created('Form created successfully.', { id });
+    },
+  );
+
+  app.delete(
+    '/forms/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'deleteForm',
+        summary: 'Deletes a form (soft; its submissions are kept) (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await withTransaction(app.db, (trx) => deleteForm(trx, request.auth, request.params.id));
+      return ok('Form deleted successfully.');
+    },
+  );
+
+  app.post(
+    '/forms/:id/submissions',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'submitForm',
+        summary: 'Submits a form on behalf of a user (extension)',
+        tags,
+        params: IdParams,
+        body: SubmitFormBody,
+        response: { 201: SuccessWithId, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const id = await withTransaction(app.db, (trx) => submitForm(trx, request.auth, request.params.id, request.body));
+      reply.status(201);
+      return created('Form submitted successfully.', { id });
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,128 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { Gauge, type Registry } from 'prom-client';
+import type { Db } from '../../core/db/transaction.js';
+import { withTransaction } from '../../core/db/transaction.js';
+import { EXTENSION, errorResponses, IdParams, ok, SuccessBody } from '../../core/schemas.js';
+import { findEndpointOrThrow, listDeliveries, listEndpoints, outboxDepth } from './repository.js';
+import { createWebhook, deleteWebhook } from './rules.js';
+import { CreatedWebhookResponse, CreateWebhookBody, DeliveryQuery, DeliveryResponse, WebhookResponse } from './schemas.js';
+import { serializeDelivery, serializeWebhook } from './serialize.js';
+import { loadWebhookSettings } from './settings.js';
+import { WebhookWorker } from './worker.js';
+
+const tags = ['Webhooks'];
+
+function registerOutboxGauge(registry: Registry, db: Db): void {
+  new Gauge({
+    name: 'crewplan_webhook_outbox_depth',
+    help: 'Outbox events not yet handled by an active webhook endpoint (summed over endpoints)',
+    registers: [registry],
+    async collect() {
+      this.set(await outboxDepth(db));
+    },
+  });
+}
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const worker = new WebhookWorker(app.db, loadWebhookSettings(), app.log);
+  app.addHook('onReady', () => worker.start());
+  app.addHook('onClose', () => worker.stop());
+  if (app.metrics) registerOutboxGauge(app.metrics.registry, app.db);
+
+  app.post(
+    '/webhooks',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'createWebhook',
+        summary: 'Registers a webhook endpoint (extension)',
+        description:
+          'The endpoint receives every event created after registration whose type matches `event_types`, POSTed as JSON with `X-Crewplan-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<body>">` and `X-Crewplan-Timestamp`. The secret is shown only in this response.',
+        tags,
+        body: CreateWebhookBody,
+        response: { 201: CreatedWebhookResponse, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const row = await withTransaction(app.db, async (trx) => {
+        const { id } = await createWebhook(trx, request.auth, request.body);
+        return findEndpointOrThrow(trx, request.auth.orgId, id);
+      });
+      worker.wake();
+      reply.status(201);
+      return { ...serializeWebhook(row, request.auth.timezone), secret: row.secret };
+    },
+  );
+
+  app.get(
+    '/webhooks',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'listWebhooks',
+        summary: 'Webhook endpoints of the organization (extension)',
+        tags,
+        response: { 200: Type.Array(WebhookResponse), ...errorResponses },
+      },
+    },
+    async (request) => (await listEndpoints(app.db, request.auth.orgId)).map((row) => serializeWebhook(row, request.auth.timezone)),
+  );
+
+  app.get(
+    '/webhooks/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'getWebhook',
+        summary: 'One webhook endpoint (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: WebhookResponse, ...errorResponses },
+      },
+    },
+    async (request) => serializeWebhook(await findEndpointOrThrow(app.db, request.auth.orgId, request.params.id), request.auth.timezone),
+  );
+
+  app.delete(
+    '/webhooks/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'deleteWebhook',
+        summary: 'Removes a webhook endpoint; undelivered events are dropped (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await withTransaction(app.db, (trx) => deleteWebhook(trx, request.auth, request.params.id));
+      return ok('Webhook removed successfully.');
+    },
+  );
+
+  app.get(
+    '/webhooks/:id/deliveries',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'listWebhookDeliveries',
+        summary: 'Delivery attempts of a webhook endpoint, newest first (extension)',
+        description: 'One row per attempt. Page with `before_id` (the last id seen) and `limit` (default 50).',
+        tags,
+        params: IdParams,
+        querystring: DeliveryQuery,
+        response: { 200: Type.Array(DeliveryResponse), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { orgId, timezone } = request.auth;
+      await findEndpointOrThrow(app.db, orgId, request.params.id);
+      const rows = await listDeliveries(app.db, orgId, request.params.id, { beforeId: request.query.before_id, limit: request.query.limit ?? 50 });
+      return rows.map((row) => serializeDelivery(row, timezone));
+    },
+  );
+};
+
+export default routes;

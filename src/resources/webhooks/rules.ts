@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import type { AuthContext } from '../../core/auth/context.js';
+import { writeLog } from '../../core/audit.js';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams } from '../../core/errors.js';
+import { nowUtc } from '../../core/time.js';
+import { findEndpointOrThrow, insertEndpoint, latestEventId, updateEndpoint } from './repository.js';
+import type { CreateWebhookBody } from './schemas.js';
+
+function checkUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalidParams('The url is not a valid URL.');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidParams('The url must be an http or https URL.');
+  if (url.username || url.password) throw invalidParams('The url must not carry credentials; use the secret.');
+  return url.toString();
+}
+
+/** Registers an endpoint; it receives the events created after this call. Returns id and secret. */
+export async function createWebhook(trx: Db, auth: AuthContext, body: CreateWebhookBody) {
+  const url = checkUrl(body.url);
+  const secret = body.secret ?? `whsec_${randomBytes(32).toString('base64url')}`;
+  const eventTypes = [...new Set(body.event_types ?? ['*'])];
+  const id = await insertEndpoint(trx, {
+    organization_id: auth.orgId,
+    url,
+    secret,
+    event_types: JSON.stringify(eventTypes),
+    description: body.description ?? null,
+    cursor_event_id: 0,
+    failed_attempts: 0,
+    next_attempt_at: null,
+    lease_until: null,
+    created_at: nowUtc(),
+    deleted_at: null,
+  });
+  await writeLog(trx, auth, {
+    action: 'webhook.created',
+    description: `registered webhook ${url}.`,
+    entityType: 'webhook',
+    entityId: id,
+    after: { url, event_types: eventTypes },
+  });
+  await updateEndpoint(trx, auth.orgId, id, { cursor_event_id: await latestEventId(trx, auth.orgId) });
+  return { id, secret };
+}
+
+export async function deleteWebhook(trx: Db, auth: AuthContext, id: number): Promise<void> {
+  const endpoint = await findEndpointOrThrow(trx, auth.orgId, id);
+  await updateEndpoint(trx, auth.orgId, id, { deleted_at: nowUtc() });
+  await writeLog(trx, auth, {
+    action: 'webhook.deleted',
+    description: `removed webhook ${endpoint.url}.`,
+    entityType: 'webhook',
+    entityId: id,
+    before: { url: endpoint.url, event_types: JSON.parse(endpoint.event_types) as string[] },
+  });
+}

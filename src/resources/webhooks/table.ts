@@ -1,0 +1,48 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface WebhookEndpointTable {
+  id: Generated<number>;
+  organization_id: number;
+  url: string;
+  /** HMAC key shared with the receiver (kept in clear: it is needed to sign). */
+  secret: string;
+  /** JSON array of patterns: `*`, `shift.*`, `shift.created` */
+  event_types: string;
+  description: string | null;
+  /** The last outbox event handled (delivered, skipped as not subscribed, or given up on). */
+  cursor_event_id: number;
+  /** Consecutive failed attempts at the event after the cursor. */
+  failed_attempts: number;
+  /** UTC instant before which the next attempt waits (backoff); null = now. */
+  next_attempt_at: string | null;
+  /** UTC instant until which one worker owns this endpoint. */
+  lease_until: string | null;
+  created_at: string;
+  deleted_at: string | null;
+}
+
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  organization_id: number;
+  endpoint_id: number;
+  outbox_event_id: number;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  /** delivered | failed (will be retried) | abandoned (retries exhausted; the worker moved on) */
+  state: string;
+  response_status: number | null;
+  error: string | null;
+  duration_ms: number;
+  created_at: string;
+}
+
+export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
+
+declare module '../../core/db/types.js' {
+  interface Database {
+    webhook_endpoint: WebhookEndpointTable;
+    webhook_delivery: WebhookDeliveryTable;
+  }
+}

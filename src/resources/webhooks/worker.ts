@@ -1,0 +1,194 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../core/db/transaction.js';
+import { nowUtc, Temporal } from '../../core/time.js';
+import {
+  anyActiveEndpoint,
+  claimEndpoint,
+  dueEndpoints,
+  insertDelivery,
+  pendingEvents,
+  updateEndpoint,
+} from './repository.js';
+import { backoffDelayMs, type WebhookSettings } from './settings.js';
+import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, matchesEventType, signPayload, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './signature.js';
+import type { WebhookEndpointRow } from './table.js';
+
+const MAX_ENDPOINTS_PER_TICK = 20;
+const MAX_ERROR_LENGTH = 500;
+
+const instantPlus = (utc: string, ms: number) => Temporal.Instant.from(utc).add({ milliseconds: ms }).toString({ fractionalSecondDigits: 3 });
+
+interface PendingEvent {
+  id: number;
+  event_id: string;
+  type: string;
+  payload: string;
+}
+
+interface AttemptResult {
+  ok: boolean;
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/**
+ * Delivers the outbox to webhook endpoints. Per endpoint, events go out one at a time in outbox
+ * order; a failed event is retried with exponential backoff before any later event is sent, so a
+ * receiver sees every event, in order of creation, however long it was down (up to maxAttempts).
+ * It runs beside the requests and never inside one: a slow or dead receiver cannot delay an API call.
+ * While no endpoint exists it runs no queries (apart from a rare discovery check).
+ */
+export class WebhookWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private active = false;
+  private stopped = true;
+  private lastDiscovery = 0;
+  /** Endpoints being served by this process; a slow receiver holds only its own endpoint. */
+  private readonly busy = new Map<number, Promise<void>>();
+  /** Aborts deliveries in flight when the server closes, so shutdown does not wait for a slow receiver. */
+  private readonly shutdown = new AbortController();
+
+  constructor(
+    private readonly db: Db,
+    private readonly settings: WebhookSettings,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    this.active = await anyActiveEndpoint(this.db);
+    this.lastDiscovery = Date.now();
+    this.schedule(this.settings.pollMs);
+  }
+
+  /** Called when an endpoint is created in this process: start polling now. */
+  wake(): void {
+    this.active = true;
+    if (!this.stopped && !this.running) this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.shutdown.abort();
+    await this.running;
+    await Promise.all([...this.busy.values()]);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.tick()
+        .catch((error: unknown) => this.log.error({ err: error }, 'webhook worker tick failed'))
+        .finally(() => {
+          this.running = undefined;
+          this.schedule(this.settings.pollMs);
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    if (!this.active) {
+      const { discoveryMs } = this.settings;
+      if (discoveryMs === 0 || Date.now() - this.lastDiscovery < discoveryMs) return;
+      this.lastDiscovery = Date.now();
+      this.active = await anyActiveEndpoint(this.db);
+      if (!this.active) return;
+    }
+    const now = nowUtc();
+    const endpoints = await dueEndpoints(this.db, now, MAX_ENDPOINTS_PER_TICK);
+    for (const endpoint of endpoints) {
+      if (this.busy.has(endpoint.id)) continue;
+      const job = this.serveEndpoint(endpoint, now)
+        .catch((error: unknown) => this.log.error({ err: error, endpointId: endpoint.id }, 'webhook delivery failed'))
+        .finally(() => this.busy.delete(endpoint.id));
+      this.busy.set(endpoint.id, job);
+    }
+  }
+
+  private async serveEndpoint(endpoint: WebhookEndpointRow, now: string): Promise<void> {
+    if (!(await claimEndpoint(this.db, endpoint, now, instantPlus(now, this.settings.leaseMs)))) return;
+    const state = { cursor: endpoint.cursor_event_id, failures: endpoint.failed_attempts, nextAttemptAt: null as string | null };
+    // Hand the endpoint back well before the lease ends, so that no other process can take it meanwhile.
+    const handBackAt = Date.now() + this.settings.leaseMs / 2 - this.settings.timeoutMs;
+    try {
+      const settledBefore = instantPlus(nowUtc(), -this.settings.settleMs);
+      const events = await pendingEvents(this.db, endpoint.organization_id, state.cursor, settledBefore, this.settings.batchSize);
+      const patterns = JSON.parse(endpoint.event_types) as string[];
+      for (const event of events) {
+        if (this.stopped || (event.id !== events[0].id && Date.now() > handBackAt)) break;
+        if (matchesEventType(patterns, event.type) && !(await this.deliverEvent(endpoint, event, state))) break;
+        state.cursor = event.id;
+      }
+    } finally {
+      await updateEndpoint(this.db, endpoint.organization_id, endpoint.id, {
+        cursor_event_id: state.cursor,
+        failed_attempts: state.failures,
+        next_attempt_at: state.nextAttemptAt,
+        lease_until: null,
+      });
+    }
+  }
+
+  /** One attempt; true when the worker may move past the event (delivered or abandoned). */
+  private async deliverEvent(endpoint: WebhookEndpointRow, event: PendingEvent, state: { failures: number; nextAttemptAt: string | null }) {
+    const attempt = state.failures + 1;
+    const result = await this.post(endpoint, event, attempt);
+    if (this.stopped && !result.ok) return false;
+    const abandoned = !result.ok && attempt >= this.settings.maxAttempts;
+    await insertDelivery(this.db, {
+      organization_id: endpoint.organization_id,
+      endpoint_id: endpoint.id,
+      outbox_event_id: event.id,
+      event_id: event.event_id,
+      event_type: event.type,
+      attempt,
+      state: result.ok ? 'delivered' : abandoned ? 'abandoned' : 'failed',
+      response_status: result.status,
+      error: result.error,
+      duration_ms: result.durationMs,
+      created_at: nowUtc(),
+    });
+    if (result.ok || abandoned) {
+      state.failures = 0;
+      state.nextAttemptAt = null;
+      return true;
+    }
+    state.failures = attempt;
+    state.nextAttemptAt = instantPlus(nowUtc(), backoffDelayMs(this.settings, attempt));
+    return false;
+  }
+
+  private async post(endpoint: WebhookEndpointRow, event: PendingEvent, attempt: number): Promise<AttemptResult> {
+    const timestamp = Math.floor(Date.now() / 1000);
+    const started = performance.now();
+    try {
+      const response = await fetch(endpoint.url, {
+        method: 'POST',
+        redirect: 'manual',
+        signal: AbortSignal.any([AbortSignal.timeout(this.settings.timeoutMs), this.shutdown.signal]),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'crewplan-webhooks/1',
+          [EVENT_ID_HEADER]: event.event_id,
+          [EVENT_TYPE_HEADER]: event.type,
+          [ATTEMPT_HEADER]: String(attempt),
+          [TIMESTAMP_HEADER]: String(timestamp),
+          [SIGNATURE_HEADER]: signPayload(endpoint.secret, timestamp, event.payload),
+        },
+        body: event.payload,
+      });
+      await response.body?.cancel();
+      const ok = response.status >= 200 && response.status < 300;
+      return { ok, status: response.status, error: ok ? null : `HTTP ${response.status}`, durationMs: Math.round(performance.now() - started) };
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      const message = [error instanceof Error ? error.message : String(error), cause].filter(Boolean).join(': ');
+      return { ok: false, status: null, error: message.slice(0, MAX_ERROR_LENGTH), durationMs: Math.round(performance.now() - started) };
+    }
+  }
+}
