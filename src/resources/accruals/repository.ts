@@ -1,0 +1,184 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import { notFound } from '../../core/errors.js';
+import type { AccrualRuleRow, AccrualRuleTable, AccrualTrackStepTable, AccrualTransactionTable } from './table.js';
+
+export function listProfiles(db: Db, orgId: number) {
+  return db
+    .selectFrom('accrual_profile')
+    .select(['id', 'name'])
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
+}
+
+export async function findProfileOrThrow(db: Db, orgId: number, id: number) {
+  const row = await db
+    .selectFrom('accrual_profile')
+    .select(['id', 'name'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw notFound('AccrualProfile');
+  return row;
+}
+
+export function listTracks(db: Db, orgId: number) {
+  return db
+    .selectFrom('accrual_track')
+    .select(['id', 'name'])
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
+}
+
+export async function findTrackOrThrow(db: Db, orgId: number, id: number) {
+  const row = await db
+    .selectFrom('accrual_track')
+    .select(['id', 'name'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw notFound('AccrualTrack');
+  return row;
+}
+
+/** Rules of the given profiles (all profiles when omitted), ordered by profile then type. */
+export function listRules(db: Db, orgId: number, profileIds?: number[]): Promise<AccrualRuleRow[]> {
+  return db
+    .selectFrom('accrual_rule')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .$if(profileIds !== undefined, (qb) => qb.where('profile_id', 'in', profileIds!.length ? profileIds! : [0]))
+    .orderBy('profile_id')
+    .orderBy('time_off_type_id')
+    .orderBy('id')
+    .execute();
+}
+
+export function listSteps(db: Db, orgId: number, trackIds: number[]) {
+  return db
+    .selectFrom('accrual_track_step')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('track_id', 'in', trackIds.length ? trackIds : [0])
+    .orderBy('track_id')
+    .orderBy('from_years')
+    .execute();
+}
+
+export async function insertProfile(db: Db, orgId: number, name: string): Promise<number> {
+  const { id } = await db
+    .insertInto('accrual_profile')
+    .values({ organization_id: orgId, name, deleted_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function insertTrack(db: Db, orgId: number, name: string): Promise<number> {
+  const { id } = await db
+    .insertInto('accrual_track')
+    .values({ organization_id: orgId, name, deleted_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function renameAccrualRecord(db: Db, orgId: number, table: 'accrual_profile' | 'accrual_track', id: number, name: string) {
+  await db.updateTable(table).set({ name }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+export async function softDeleteAccrualRecord(db: Db, orgId: number, table: 'accrual_profile' | 'accrual_track', id: number, at: string) {
+  await db.updateTable(table).set({ deleted_at: at }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+export async function replaceRules(db: Db, orgId: number, profileId: number, rules: Omit<Insertable<AccrualRuleTable>, 'organization_id' | 'profile_id'>[]) {
+  await db.deleteFrom('accrual_rule').where('organization_id', '=', orgId).where('profile_id', '=', profileId).execute();
+  if (rules.length) {
+    await db
+      .insertInto('accrual_rule')
+      .values(rules.map((rule) => ({ ...rule, organization_id: orgId, profile_id: profileId })))
+      .execute();
+  }
+}
+
+export async function replaceSteps(db: Db, orgId: number, trackId: number, steps: Omit<Insertable<AccrualTrackStepTable>, 'organization_id' | 'track_id'>[]) {
+  await db.deleteFrom('accrual_track_step').where('organization_id', '=', orgId).where('track_id', '=', trackId).execute();
+  if (steps.length) {
+    await db
+      .insertInto('accrual_track_step')
+      .values(steps.map((step) => ({ ...step, organization_id: orgId, track_id: trackId })))
+      .execute();
+  }
+}
+
+export async function existingIds(db: Db, orgId: number, table: 'accrual_profile' | 'time_off_type', ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom(table)
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', [...new Set(ids)])
+    .where('deleted_at', 'is', null)
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Balance per time off type of a user: the sum of the ledger. */
+export async function balancesOf(db: Db, orgId: number, userId: number): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('accrual_transaction')
+    .select(['time_off_type_id', (eb) => eb.fn.sum<number | string>('hours').as('hours')])
+    .where('organization_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .groupBy('time_off_type_id')
+    .execute();
+  return new Map(rows.map((row) => [row.time_off_type_id, Number(row.hours)]));
+}
+
+export async function insertTransaction(db: Db, values: Insertable<AccrualTransactionTable>): Promise<number> {
+  const { id } = await db.insertInto('accrual_transaction').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function insertTransactions(db: Db, values: Insertable<AccrualTransactionTable>[]): Promise<void> {
+  if (values.length) await db.insertInto('accrual_transaction').values(values).execute();
+}
+
+export function listTransactions(db: Db, orgId: number, userId: number) {
+  return db
+    .selectFrom('accrual_transaction')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
+}
+
+/** Net hours the ledger holds for one time off entry (negative while its deduction stands). */
+export async function netHoursOfTimeOff(db: Db, orgId: number, timeOffId: number): Promise<{ hours: number; userId: number; typeId: number } | undefined> {
+  const rows = await db
+    .selectFrom('accrual_transaction')
+    .select(['user_id', 'time_off_type_id', 'hours'])
+    .where('organization_id', '=', orgId)
+    .where('time_off_id', '=', timeOffId)
+    .execute();
+  if (rows.length === 0) return undefined;
+  return { hours: rows.reduce((sum, row) => sum + Number(row.hours), 0), userId: rows[0].user_id, typeId: rows[0].time_off_type_id };
+}
+
+export async function accrualPeriodKeys(db: Db, orgId: number, userId: number): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('accrual_transaction')
+    .select('period_key')
+    .where('organization_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .where('period_key', 'is not', null)
+    .execute();
+  return new Set(rows.map((row) => row.period_key!));
+}

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+
+let server: TestServer;
+let org: TestOrg;
+let other: TestOrg;
+let userId: number;
+let adminId: number;
+let reasonId: number;
+
+beforeAll(async () => {
+  server = await startServer();
+  org = await server.newOrg();
+  other = await server.newOrg();
+  userId = await org.createUser({ first_name: 'Boss', last_name: 'Doe' });
+  adminId = await org.createUser({ first_name: 'Oliver', last_name: 'Nagy' });
+  reasonId = (await org.post('/unavailability_reasons', { name: 'Default' })).body.id;
+});
+afterAll(() => server.close());
+
+const ref = (id: number, name: string) => ({ id, name, href: `${server.url}/v1/users/${id}` });
+
+describe('POST /availability_periods', () => {
+  it('enters a period for a user by an admin and answers 201 with its id', async () => {
+    const response = await org.post('/availability_periods', {
+      user_id: userId,
+      start: '2030-09-04 08:00:00',
+      end: '2030-09-05 08:00:00',
+      unavailability_reason_id: reasonId,
+      admin_id: adminId,
+      notes: 'Travelling out of country',
+    });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({ success: true, code: 201, status: 'created', message: 'Availability period created successfully.', id: expect.any(Number) });
+    const listed = await org.get('/availability_periods', { query: { start: '2030-09-01 00:00:00', end: '2030-10-01 00:00:00' } });
+    expect(listed.body).toEqual([
+      {
+        id: response.body.id,
+        user: ref(userId, 'Boss Doe'),
+        start: '2030-09-04 08:00:00',
+        end: '2030-09-05 08:00:00',
+        admin: ref(adminId, 'Oliver Nagy'),
+        notes: 'Travelling out of country',
+        unavailability_reason: { id: reasonId, name: 'Default' },
+      },
+    ]);
+    const logs = await org.get('/logs');
+    expect(logs.body.data[0].event_description).toBe('Oliver Nagy entered unavailability (Default) for Boss Doe, 2030-09-04 08:00 to 2030-09-05 08:00.');
+  });
+
+  it('shows the period as entered by the user when admin_id is omitted', async () => {
+    const response = await org.post('/availability_periods', { user_id: userId, start: '2031-01-01 08:00:00', end: '2031-01-02 08:00:00' });
+    expect(response.status).toBe(201);
+    const listed = await org.get('/availability_periods', { query: { start: '2031-01-01 00:00:00', end: '2031-01-03 00:00:00' } });
+    expect(listed.body).toEqual([
+      {
+        id: response.body.id,
+        user: ref(userId, 'Boss Doe'),
+        start: '2031-01-01 08:00:00',
+        end: '2031-01-02 08:00:00',
+        admin: ref(userId, 'Boss Doe'),
+        notes: null,
+        unavailability_reason: null,
+      },
+    ]);
+  });
+
+  it('validates required fields, ids and the order of start and end', async () => {
+    const base = { user_id: userId, start: '2031-02-01 08:00:00', end: '2031-02-02 08:00:00' };
+    for (const field of ['user_id', 'start', 'end']) {
+      const body: Record<string, unknown> = { ...base };
+      delete body[field];
+      const response = await org.post('/availability_periods', body);
+      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [`The ${field.replace('_', ' ')} field is required.`] });
+    }
+    const foreignReason = (await other.post('/unavailability_reasons', { name: 'Foreign' })).body.id;
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ user_id: 999999 }, 'The selected user id is invalid.'],
+      [{ admin_id: 999999 }, 'The selected admin id is invalid.'],
+      [{ unavailability_reason_id: foreignReason }, 'The selected unavailability reason id is invalid.'],
+      [{ end: '2031-01-01 08:00:00' }, 'The end must be a date after start.'],
+    ];
+    for (const [override, message] of cases) {
+      const response = await org.post('/availability_periods', { ...base, ...override });
+      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
+    }
+  });
+
+  it('requires a token', async () => {
+    await expectAuthRequired(server, 'POST', '/availability_periods', { user_id: userId, start: '2031-02-01 08:00:00', end: '2031-02-02 08:00:00' });
+  });
+});
+
+describe('GET /availability_periods', () => {
+  it('lists periods overlapping the range, in order, for the organization only', async () => {
+    const ids = [];
+    for (const [start, end] of [['2032-05-10 08:00:00', '2032-05-12 08:00:00'], ['2032-04-30 08:00:00', '2032-05-01 08:00:00'], ['2032-05-31 20:00:00', '2032-06-02 08:00:00']]) {
+      ids.push((await org.post('/availability_periods', { user_id: userId, start, end, admin_id: adminId })).body.id);
+    }
+    const response = await org.get('/availability_periods', { query: { start: '2032-05-01 00:00:00', end: '2032-06-01 00:00:00' } });
+    expect(response.body.map((p: { id: number }) => p.id)).toEqual([ids[1], ids[0], ids[2]]);
+    expect((await other.get('/availability_periods', { query: { start: '2032-05-01 00:00:00', end: '2032-06-01 00:00:00' } })).body).toEqual([]);
+  });
+
+  it('requires start and end', async () => {
+    const response = await org.get('/availability_periods', { query: { start: '2032-05-01 00:00:00' } });
+    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end field is required.'] });
+  });
+
+  it('requires a token', async () => {
+    await expectAuthRequired(server, 'GET', '/availability_periods?start=2032-05-01&end=2032-06-01');
+  });
+});
+
+describe('DELETE /availability_periods/{id} (extension)', () => {
+  it('removes a period; 404 when unknown or of another organization', async () => {
+    const id = (await org.post('/availability_periods', { user_id: userId, start: '2033-01-01 08:00:00', end: '2033-01-02 08:00:00' })).body.id;
+    await expectNotFoundForOtherOrg(other, 'DELETE', `/availability_periods/${id}`);
+    const response = await org.del(`/availability_periods/${id}`);
+    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Availability period removed successfully.' });
+    expect((await org.get('/availability_periods', { query: { start: '2033-01-01 00:00:00', end: '2033-01-03 00:00:00' } })).body).toEqual([]);
+    const again = await org.del(`/availability_periods/${id}`);
+    expect(again.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [AvailabilityPeriod].' });
+  });
+});
+
+describe('unavailability reasons (extension)', () => {
+  it('creates, lists, renames and deletes reasons', async () => {
+    const fresh = await server.newOrg();
+    const created = await fresh.post('/unavailability_reasons', { name: 'Training' });
+    expect(created.body).toEqual({ success: true, code: 201, status: 'created', message: 'Unavailability reason created successfully.', id: expect.any(Number) });
+    const id = created.body.id;
+    expect((await fresh.get('/unavailability_reasons')).body).toEqual([{ id, name: 'Training' }]);
+    expect((await fresh.patch(`/unavailability_reasons/${id}`, { name: 'School' })).status).toBe(200);
+    expect((await fresh.get('/unavailability_reasons')).body).toEqual([{ id, name: 'School' }]);
+    await expectNotFoundForOtherOrg(other, 'PATCH', `/unavailability_reasons/${id}`, { name: 'x' });
+    expect((await fresh.del(`/unavailability_reasons/${id}`)).status).toBe(200);
+    expect((await fresh.get('/unavailability_reasons')).body).toEqual([]);
+    expect((await fresh.post('/unavailability_reasons', {})).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The name field is required.'] });
+  });
+});

@@ -1,0 +1,94 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams, notFound } from '../../core/errors.js';
+import type { AvailabilityPeriodRow, AvailabilityPeriodTable, UnavailabilityReasonRow } from './table.js';
+
+/** Periods overlapping [start, end), by start. */
+export function listPeriods(db: Db, orgId: number, start: string, end: string): Promise<AvailabilityPeriodRow[]> {
+  return db
+    .selectFrom('availability_period')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .where('start', '<', end)
+    .where('end', '>', start)
+    .orderBy('start')
+    .orderBy('id')
+    .execute();
+}
+
+export async function findPeriodOrThrow(db: Db, orgId: number, id: number): Promise<AvailabilityPeriodRow> {
+  const row = await db
+    .selectFrom('availability_period')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw notFound('AvailabilityPeriod');
+  return row;
+}
+
+export async function insertPeriod(db: Db, values: Insertable<AvailabilityPeriodTable>): Promise<number> {
+  const { id } = await db.insertInto('availability_period').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function softDeletePeriod(db: Db, orgId: number, id: number, at: string): Promise<void> {
+  await db.updateTable('availability_period').set({ deleted_at: at }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+export function listReasons(db: Db, orgId: number): Promise<UnavailabilityReasonRow[]> {
+  return db
+    .selectFrom('unavailability_reason')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
+}
+
+/** Reasons by id, deleted ones included (old periods keep their reason). */
+export async function findReasonsByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, UnavailabilityReasonRow>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db.selectFrom('unavailability_reason').selectAll().where('organization_id', '=', orgId).where('id', 'in', unique).execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export async function findReasonOrInvalid(db: Db, orgId: number, id: number): Promise<UnavailabilityReasonRow> {
+  const row = await db
+    .selectFrom('unavailability_reason')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw invalidParams('The selected unavailability reason id is invalid.');
+  return row;
+}
+
+export async function findReasonOrThrow(db: Db, orgId: number, id: number): Promise<UnavailabilityReasonRow> {
+  const row = await db
+    .selectFrom('unavailability_reason')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw notFound('UnavailabilityReason');
+  return row;
+}
+
+export async function insertReason(db: Db, orgId: number, name: string): Promise<number> {
+  const { id } = await db
+    .insertInto('unavailability_reason')
+    .values({ organization_id: orgId, name, deleted_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateReason(db: Db, orgId: number, id: number, values: { name?: string; deleted_at?: string }): Promise<void> {
+  await db.updateTable('unavailability_reason').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}

@@ -1,0 +1,119 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { withTransaction } from '../../core/db/transaction.js';
+import { invalidParams } from '../../core/errors.js';
+import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { normalizeLocalDateTime } from '../../core/time.js';
+import { findUsersByIds } from '../users/repository.js';
+import { userRef } from '../users/serialize.js';
+import { findReasonsByIds, listPeriods, listReasons } from './repository.js';
+import { createPeriod, createReason, deletePeriod, deleteReason, renameReason } from './rules.js';
+import { CreatePeriodBody, PeriodResponse, PeriodsQuery, ReasonBody, ReasonResponse } from './schemas.js';
+
+const tags = ['Availability'];
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/availability_periods',
+    {
+      schema: {
+        operationId: 'listAvailabilityPeriods',
+        summary: 'Periods of unavailability overlapping [start, end)',
+        tags,
+        querystring: PeriodsQuery,
+        response: { 200: Type.Array(PeriodResponse), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { orgId } = request.auth;
+      const start = normalizeLocalDateTime(request.query.start);
+      const end = normalizeLocalDateTime(request.query.end);
+      if (end <= start) throw invalidParams('The end must be a date after start.');
+      const periods = await listPeriods(app.db, orgId, start, end);
+      const [users, reasons] = await Promise.all([
+        findUsersByIds(app.db, orgId, periods.flatMap((p) => [p.user_id, p.admin_id])),
+        findReasonsByIds(app.db, orgId, periods.flatMap((p) => (p.unavailability_reason_id === null ? [] : [p.unavailability_reason_id]))),
+      ]);
+      return periods
+        .filter((period) => users.has(period.user_id) && users.has(period.admin_id))
+        .map((period) => {
+          const reason = period.unavailability_reason_id === null ? undefined : reasons.get(period.unavailability_reason_id);
+          return {
+            id: period.id,
+            user: userRef(request, users.get(period.user_id)!),
+            start: period.start,
+            end: period.end,
+            admin: userRef(request, users.get(period.admin_id)!),
+            notes: period.notes,
+            unavailability_reason: reason ? { id: reason.id, name: reason.name } : null,
+          };
+        });
+    },
+  );
+
+  app.post(
+    '/availability_periods',
+    {
+      schema: {
+        operationId: 'createAvailabilityPeriod',
+        summary: 'Enters a period of unavailability for a user',
+        description: 'Without `admin_id` the period is entered by the user (the user shows as its admin).',
+        tags,
+        body: CreatePeriodBody,
+        response: { 201: SuccessWithId, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const id = await withTransaction(app.db, (trx) => createPeriod(trx, request.auth, request.body));
+      reply.status(201);
+      return created('Availability period created successfully.', { id });
+    },
+  );
+
+  app.delete(
+    '/availability_periods/:id',
+    { schema: { ...EXTENSION, operationId: 'deleteAvailabilityPeriod', summary: 'Removes an availability period (extension)', tags, params: IdParams, response: { 200: SuccessBody, ...errorResponses } } },
+    async (request) => {
+      await withTransaction(app.db, (trx) => deletePeriod(trx, request.auth, request.params.id));
+      return ok('Availability period removed successfully.');
+    },
+  );
+
+  app.get(
+    '/unavailability_reasons',
+    { schema: { ...EXTENSION, operationId: 'listUnavailabilityReasons', summary: 'Unavailability reasons (extension)', tags, response: { 200: Type.Array(ReasonResponse), ...errorResponses } } },
+    async (request) => (await listReasons(app.db, request.auth.orgId)).map((reason) => ({ id: reason.id, name: reason.name })),
+  );
+
+  app.post(
+    '/unavailability_reasons',
+    { schema: { ...EXTENSION, operationId: 'createUnavailabilityReason', summary: 'Creates an unavailability reason (extension)', tags, body: ReasonBody, response: { 201: SuccessWithId, ...errorResponses } } },
+    async (request, reply) => {
+      const id = await withTransaction(app.db, (trx) => createReason(trx, request.auth, request.body.name));
+      reply.status(201);
+      return created('Unavailability reason created successfully.', { id });
+    },
+  );
+
+  app.patch(
+    '/unavailability_reasons/:id',
+    {
+      schema: { ...EXTENSION, operationId: 'renameUnavailabilityReason', summary: 'Renames an unavailability reason (extension)', tags, params: IdParams, body: ReasonBody, response: { 200: SuccessWithId, ...errorResponses } },
+    },
+    async (request) => {
+      await withTransaction(app.db, (trx) => renameReason(trx, request.auth, request.params.id, request.body.name));
+      return { ...ok('Unavailability reason updated successfully.'), id: request.params.id };
+    },
+  );
+
+  app.delete(
+    '/unavailability_reasons/:id',
+    { schema: { ...EXTENSION, operationId: 'deleteUnavailabilityReason', summary: 'Soft-deletes an unavailability reason (extension)', tags, params: IdParams, response: { 200: SuccessBody, ...errorResponses } } },
+    async (request) => {
+      await withTransaction(app.db, (trx) => deleteReason(trx, request.auth, request.params.id));
+      return ok('Unavailability reason removed successfully.');
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,77 @@
+import type { AuthContext } from '../../core/auth/context.js';
+import { writeLog } from '../../core/audit.js';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams } from '../../core/errors.js';
+import { normalizeLocalDateTime, nowUtc } from '../../core/time.js';
+import { findUserOrInvalid } from '../users/repository.js';
+import { fullName } from '../users/serialize.js';
+import { findPeriodOrThrow, findReasonOrInvalid, findReasonOrThrow, insertPeriod, insertReason, softDeletePeriod, updateReason } from './repository.js';
+import type { CreatePeriodBody } from './schemas.js';
+
+/** Without admin_id the period is entered by the user: the user is recorded as its admin. */
+export async function createPeriod(trx: Db, auth: AuthContext, body: CreatePeriodBody): Promise<number> {
+  const start = normalizeLocalDateTime(body.start);
+  const end = normalizeLocalDateTime(body.end);
+  if (end <= start) throw invalidParams('The end must be a date after start.');
+  const user = await findUserOrInvalid(trx, auth.orgId, body.user_id);
+  const admin = body.admin_id ? await findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id') : user;
+  const reason = body.unavailability_reason_id ? await findReasonOrInvalid(trx, auth.orgId, body.unavailability_reason_id) : null;
+  const values = {
+    organization_id: auth.orgId,
+    user_id: user.id,
+    start,
+    end,
+    admin_id: admin.id,
+    notes: body.notes ?? null,
+    unavailability_reason_id: reason?.id ?? null,
+    created_at: nowUtc(),
+    deleted_at: null,
+  };
+  const id = await insertPeriod(trx, values);
+  await writeLog(trx, auth, {
+    action: 'availability_period.created',
+    description: `entered unavailability${reason ? ` (${reason.name})` : ''} for ${fullName(user)}, ${start.slice(0, 16)} to ${end.slice(0, 16)}.`,
+    actorUserId: admin.id,
+    entityType: 'availability_period',
+    entityId: id,
+    after: { ...values, organization_id: undefined },
+  });
+  return id;
+}
+
+export async function deletePeriod(trx: Db, auth: AuthContext, id: number): Promise<void> {
+  const before = await findPeriodOrThrow(trx, auth.orgId, id);
+  await softDeletePeriod(trx, auth.orgId, id, nowUtc());
+  await writeLog(trx, auth, {
+    action: 'availability_period.deleted',
+    description: `removed an availability period, ${before.start.slice(0, 16)} to ${before.end.slice(0, 16)}.`,
+    entityType: 'availability_period',
+    entityId: id,
+    before,
+  });
+}
+
+export async function createReason(trx: Db, auth: AuthContext, name: string): Promise<number> {
+  const id = await insertReason(trx, auth.orgId, name);
+  await writeLog(trx, auth, { action: 'unavailability_reason.created', description: `created unavailability reason ${name}.`, entityType: 'unavailability_reason', entityId: id });
+  return id;
+}
+
+export async function renameReason(trx: Db, auth: AuthContext, id: number, name: string): Promise<void> {
+  const before = await findReasonOrThrow(trx, auth.orgId, id);
+  await updateReason(trx, auth.orgId, id, { name });
+  await writeLog(trx, auth, {
+    action: 'unavailability_reason.updated',
+    description: `renamed unavailability reason ${before.name} to ${name}.`,
+    entityType: 'unavailability_reason',
+    entityId: id,
+    before,
+    after: { name },
+  });
+}
+
+export async function deleteReason(trx: Db, auth: AuthContext, id: number): Promise<void> {
+  const before = await findReasonOrThrow(trx, auth.orgId, id);
+  await updateReason(trx, auth.orgId, id, { deleted_at: nowUtc() });
+  await writeLog(trx, auth, { action: 'unavailability_reason.deleted', description: `deleted unavailability reason ${before.name}.`, entityType: 'unavailability_reason', entityId: id, before });
+}

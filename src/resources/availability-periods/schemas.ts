@@ -1,0 +1,30 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { nullableText } from '../time-offs/schemas.js';
+import { Id, IdName, LocalDateTime, Nullable, ShortText, UserRef } from '../../core/schemas.js';
+
+export const PeriodsQuery = Type.Object({ start: LocalDateTime, end: LocalDateTime });
+export type PeriodsQuery = Static<typeof PeriodsQuery>;
+
+export const CreatePeriodBody = Type.Object({
+  user_id: Id,
+  start: LocalDateTime,
+  end: LocalDateTime,
+  unavailability_reason_id: Type.Optional(Nullable(Id)),
+  admin_id: Type.Optional(Nullable(Id)),
+  notes: Type.Optional(nullableText(1000, 'at most 1000 characters')),
+});
+export type CreatePeriodBody = Static<typeof CreatePeriodBody>;
+
+export const PeriodResponse = Type.Object({
+  id: Type.Integer(),
+  user: UserRef,
+  start: Type.String(),
+  end: Type.String(),
+  admin: UserRef,
+  notes: Nullable(Type.String()),
+  unavailability_reason: Nullable(IdName),
+});
+
+export const ReasonBody = Type.Object({ name: ShortText({ minLength: 1 }) });
+export type ReasonBody = Static<typeof ReasonBody>;
+export const ReasonResponse = IdName;

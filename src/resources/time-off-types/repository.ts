@@ -1,0 +1,55 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams, notFound } from '../../core/errors.js';
+import type { TimeOffTypeRow, TimeOffTypeTable } from './table.js';
+
+export function findTimeOffType(db: Db, orgId: number, id: number): Promise<TimeOffTypeRow | undefined> {
+  return db
+    .selectFrom('time_off_type')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findTimeOffTypeOrThrow(db: Db, orgId: number, id: number): Promise<TimeOffTypeRow> {
+  const row = await findTimeOffType(db, orgId, id);
+  if (!row) throw notFound('TimeOffType');
+  return row;
+}
+
+/** For a time off type id named in a body: 422 when it names no usable type. */
+export async function findTimeOffTypeOrInvalid(db: Db, orgId: number, id: number): Promise<TimeOffTypeRow> {
+  const row = await findTimeOffType(db, orgId, id);
+  if (!row) throw invalidParams('The selected time off type id is invalid.');
+  return row;
+}
+
+/** Types by id, deleted ones included (old entries keep showing their type). */
+export async function findTimeOffTypesByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, TimeOffTypeRow>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db.selectFrom('time_off_type').selectAll().where('organization_id', '=', orgId).where('id', 'in', unique).execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export function listTimeOffTypes(db: Db, orgId: number): Promise<TimeOffTypeRow[]> {
+  return db
+    .selectFrom('time_off_type')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('label')
+    .orderBy('id')
+    .execute();
+}
+
+export async function insertTimeOffType(db: Db, values: Insertable<TimeOffTypeTable>): Promise<number> {
+  const { id } = await db.insertInto('time_off_type').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateTimeOffType(db: Db, orgId: number, id: number, values: Updateable<TimeOffTypeTable>): Promise<void> {
+  await db.updateTable('time_off_type').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}

@@ -1,0 +1,98 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { withTransaction } from '../../core/db/transaction.js';
+import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { findTimeOffTypeOrThrow, listTimeOffTypes } from './repository.js';
+import { changeTimeOffType, createTimeOffType, deleteTimeOffType } from './rules.js';
+import { CreateTimeOffTypeBody, TimeOffTypeDetailResponse, TimeOffTypeResponse, UpdateTimeOffTypeBody } from './schemas.js';
+import { serializeTimeOffType, serializeTimeOffTypeDetail } from './serialize.js';
+
+const tags = ['Time off types'];
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/time_off_types',
+    {
+      schema: {
+        operationId: 'listTimeOffTypes',
+        summary: 'Time off types (non-deleted)',
+        tags,
+        response: { 200: Type.Array(TimeOffTypeResponse), ...errorResponses },
+      },
+    },
+    async (request) => (await listTimeOffTypes(app.db, request.auth.orgId)).map((row) => serializeTimeOffType(request, row)),
+  );
+
+  app.post(
+    '/time_off_types',
+    {
+      schema: {
+        operationId: 'createTimeOffType',
+        summary: 'Creates a time off type',
+        description: '`label` is required; the other fields default to no work code, no buffer, no limit, #3f5647 on #FFFFFF, false.',
+        tags,
+        body: CreateTimeOffTypeBody,
+        response: { 201: SuccessWithId, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const id = await withTransaction(app.db, (trx) => createTimeOffType(trx, request.auth, request.body));
+      reply.status(201);
+      return created('Time off type created successfully.', { id });
+    },
+  );
+
+  app.get(
+    '/time_off_types/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'getTimeOffType',
+        summary: 'One time off type, with allow_negative (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: TimeOffTypeDetailResponse, ...errorResponses },
+      },
+    },
+    async (request) => serializeTimeOffTypeDetail(request, await findTimeOffTypeOrThrow(app.db, request.auth.orgId, request.params.id)),
+  );
+
+  app.patch(
+    '/time_off_types/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'updateTimeOffType',
+        summary: 'Changes any subset of a time off type (extension)',
+        tags,
+        params: IdParams,
+        body: UpdateTimeOffTypeBody,
+        response: { 200: SuccessWithId, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await withTransaction(app.db, (trx) => changeTimeOffType(trx, request.auth, request.params.id, request.body));
+      return { ...ok('Time off type updated successfully.'), id: request.params.id };
+    },
+  );
+
+  app.delete(
+    '/time_off_types/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'deleteTimeOffType',
+        summary: 'Soft-deletes a time off type (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await withTransaction(app.db, (trx) => deleteTimeOffType(trx, request.auth, request.params.id));
+      return ok('Time off type removed successfully.');
+    },
+  );
+};
+
+export default routes;

@@ -1,0 +1,80 @@
+import type { Updateable } from 'kysely';
+import type { AuthContext } from '../../core/auth/context.js';
+import { writeLog } from '../../core/audit.js';
+import type { Db } from '../../core/db/transaction.js';
+import { nowUtc } from '../../core/time.js';
+import { findTimeOffTypeOrThrow, insertTimeOffType, updateTimeOffType } from './repository.js';
+import type { CreateTimeOffTypeBody, UpdateTimeOffTypeBody } from './schemas.js';
+import type { TimeOffTypeTable } from './table.js';
+
+export const DEFAULT_PRIMARY_COLOR = '#3f5647';
+export const DEFAULT_SECONDARY_COLOR = '#FFFFFF';
+
+const bit = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+
+function columnsOf(body: UpdateTimeOffTypeBody): Updateable<TimeOffTypeTable> {
+  const values: Updateable<TimeOffTypeTable> = {
+    label: body.label,
+    work_code: body.work_code,
+    required_buffer: body.required_buffer,
+    instance_limit: body.instance_limit,
+    primary_color: body.primary_color,
+    secondary_color: body.secondary_color,
+    force_include: bit(body.force_include),
+    forward: bit(body.forward),
+    allow_negative: bit(body.allow_negative),
+  };
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+}
+
+export async function createTimeOffType(trx: Db, auth: AuthContext, body: CreateTimeOffTypeBody): Promise<number> {
+  const id = await insertTimeOffType(trx, {
+    organization_id: auth.orgId,
+    label: body.label,
+    work_code: body.work_code ?? null,
+    required_buffer: body.required_buffer ?? 0,
+    instance_limit: body.instance_limit ?? 0,
+    primary_color: body.primary_color ?? DEFAULT_PRIMARY_COLOR,
+    secondary_color: body.secondary_color ?? DEFAULT_SECONDARY_COLOR,
+    force_include: bit(body.force_include) ?? 0,
+    forward: bit(body.forward) ?? 0,
+    allow_negative: bit(body.allow_negative) ?? 0,
+    deleted_at: null,
+    created_at: nowUtc(),
+  });
+  await writeLog(trx, auth, {
+    action: 'time_off_type.created',
+    description: `created time off type ${body.label}.`,
+    entityType: 'time_off_type',
+    entityId: id,
+    after: body,
+  });
+  return id;
+}
+
+export async function changeTimeOffType(trx: Db, auth: AuthContext, id: number, body: UpdateTimeOffTypeBody): Promise<void> {
+  const before = await findTimeOffTypeOrThrow(trx, auth.orgId, id);
+  const changes = columnsOf(body);
+  if (Object.keys(changes).length > 0) await updateTimeOffType(trx, auth.orgId, id, changes);
+  await writeLog(trx, auth, {
+    action: 'time_off_type.updated',
+    description: `updated time off type ${body.label ?? before.label}.`,
+    entityType: 'time_off_type',
+    entityId: id,
+    before,
+    after: changes,
+  });
+}
+
+/** Soft delete: existing time off keeps its type; the type is no longer listed or usable. */
+export async function deleteTimeOffType(trx: Db, auth: AuthContext, id: number): Promise<void> {
+  const before = await findTimeOffTypeOrThrow(trx, auth.orgId, id);
+  await updateTimeOffType(trx, auth.orgId, id, { deleted_at: nowUtc() });
+  await writeLog(trx, auth, {
+    action: 'time_off_type.deleted',
+    description: `deleted time off type ${before.label}.`,
+    entityType: 'time_off_type',
+    entityId: id,
+    before,
+  });
+}

@@ -1,0 +1,42 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Color, Nullable, ShortText } from '../../core/schemas.js';
+
+const Flag = Type.Boolean({ description: 'boolean (1/0 and "true"/"false" are accepted)' });
+const BufferHours = Type.Number({ minimum: 0, maximum: 8760, description: 'hours needed between the request and the start' });
+const InstanceLimit = Type.Integer({ minimum: 0, maximum: 10_000, description: 'entries per user and calendar year; 0 = unlimited' });
+
+const typeFields = {
+  work_code: Type.Optional(Nullable(ShortText())),
+  required_buffer: Type.Optional(BufferHours),
+  instance_limit: Type.Optional(InstanceLimit),
+  primary_color: Type.Optional(Color),
+  secondary_color: Type.Optional(Color),
+  force_include: Type.Optional(Flag),
+  forward: Type.Optional(Flag),
+  allow_negative: Type.Optional(Type.Boolean({ description: 'extension: approvals may take the bank below zero' })),
+};
+
+export const CreateTimeOffTypeBody = Type.Object({ label: ShortText({ minLength: 1 }), ...typeFields });
+export type CreateTimeOffTypeBody = Static<typeof CreateTimeOffTypeBody>;
+
+export const UpdateTimeOffTypeBody = Type.Object({ label: Type.Optional(ShortText({ minLength: 1 })), ...typeFields });
+export type UpdateTimeOffTypeBody = Static<typeof UpdateTimeOffTypeBody>;
+
+export const TimeOffTypeResponse = Type.Object({
+  id: Type.String(),
+  label: Type.String(),
+  work_code: Nullable(Type.String()),
+  required_buffer: Type.String({ description: 'decimal hours with two places, e.g. "0.00"' }),
+  instance_limit: Type.String(),
+  primary_color: Type.String(),
+  secondary_color: Type.String(),
+  force_include: Type.Boolean(),
+  forward: Type.Boolean(),
+  href: Type.String(),
+});
+export type TimeOffTypeResponse = Static<typeof TimeOffTypeResponse>;
+
+export const TimeOffTypeDetailResponse = Type.Object({
+  ...TimeOffTypeResponse.properties,
+  allow_negative: Type.Boolean(),
+});

@@ -1,0 +1,23 @@
+import type { FastifyRequest } from 'fastify';
+import { href } from '../../core/pagination.js';
+import type { TimeOffTypeResponse } from './schemas.js';
+import type { TimeOffTypeRow } from './table.js';
+
+export function serializeTimeOffType(request: Pick<FastifyRequest, 'baseUrl'>, row: TimeOffTypeRow): TimeOffTypeResponse {
+  return {
+    id: String(row.id),
+    label: row.label,
+    work_code: row.work_code,
+    required_buffer: Number(row.required_buffer).toFixed(2),
+    instance_limit: String(row.instance_limit),
+    primary_color: row.primary_color,
+    secondary_color: row.secondary_color,
+    force_include: row.force_include === 1,
+    forward: row.forward === 1,
+    href: href(request, `/time_off_types/${row.id}`),
+  };
+}
+
+export function serializeTimeOffTypeDetail(request: Pick<FastifyRequest, 'baseUrl'>, row: TimeOffTypeRow) {
+  return { ...serializeTimeOffType(request, row), allow_negative: row.allow_negative === 1 };
+}

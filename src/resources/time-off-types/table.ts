@@ -1,0 +1,28 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface TimeOffTypeTable {
+  id: Generated<number>;
+  organization_id: number;
+  label: string;
+  work_code: string | null;
+  primary_color: string;
+  secondary_color: string;
+  force_include: number;
+  forward: number;
+  /** hours needed between the request and the start of the time off */
+  required_buffer: number;
+  /** entries per user and calendar year; 0 = unlimited */
+  instance_limit: number;
+  /** extension: approving time off of this type may take the user's bank below zero */
+  allow_negative: number;
+  deleted_at: string | null;
+  created_at: string;
+}
+
+export type TimeOffTypeRow = Selectable<TimeOffTypeTable>;
+
+declare module '../../core/db/types.js' {
+  interface Database {
+    time_off_type: TimeOffTypeTable;
+  }
+}

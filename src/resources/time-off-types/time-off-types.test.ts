@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+
+let server: TestServer;
+let org: TestOrg;
+let other: TestOrg;
+
+beforeAll(async () => {
+  server = await startServer();
+  org = await server.newOrg();
+  other = await server.newOrg();
+});
+afterAll(() => server.close());
+
+const sick = {
+  label: 'Sick',
+  work_code: 'SL',
+  required_buffer: 0,
+  instance_limit: 1,
+  primary_color: '#2474a9',
+  secondary_color: '#FFFFFF',
+  force_include: true,
+  forward: false,
+};
+
+describe('POST /time_off_types', () => {
+  it('creates a type with all fields and answers 201 with its id', async () => {
+    const response = await org.post('/time_off_types', sick);
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({ success: true, code: 201, status: 'created', message: 'Time off type created successfully.', id: expect.any(Number) });
+  });
+
+  it('requires only a label and fills the documented defaults', async () => {
+    const response = await org.post('/time_off_types', { label: 'Comp Time' });
+    expect(response.status).toBe(201);
+    const listed = (await org.get('/time_off_types')).body.find((t: { id: string }) => t.id === String(response.body.id));
+    expect(listed).toEqual({
+      id: String(response.body.id),
+      label: 'Comp Time',
+      work_code: null,
+      required_buffer: '0.00',
+      instance_limit: '0',
+      primary_color: '#3f5647',
+      secondary_color: '#FFFFFF',
+      force_include: false,
+      forward: false,
+      href: `${server.url}/v1/time_off_types/${response.body.id}`,
+    });
+  });
+
+  it('rejects a missing label, a bad color and a negative buffer', async () => {
+    const missing = await org.post('/time_off_types', { work_code: 'X' });
+    expect(missing.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The label field is required.'] });
+    expect((await org.post('/time_off_types', { label: 'X', primary_color: 'red' })).status).toBe(422);
+    expect((await org.post('/time_off_types', { label: 'X', required_buffer: -1 })).status).toBe(422);
+  });
+
+  it('accepts numbers and flags sent as strings', async () => {
+    const response = await org.post('/time_off_types', { label: 'Vacation', required_buffer: '12.5', instance_limit: '3', forward: 'true', force_include: 0 });
+    expect(response.status).toBe(201);
+    const detail = await org.get(`/time_off_types/${response.body.id}`);
+    expect(detail.body).toMatchObject({ required_buffer: '12.50', instance_limit: '3', forward: true, force_include: false });
+  });
+
+  it('requires a token', async () => {
+    await expectAuthRequired(server, 'POST', '/time_off_types', sick);
+  });
+});
+
+describe('GET /time_off_types', () => {
+  it('lists the non-deleted types of the organization with string ids', async () => {
+    const fresh = await server.newOrg();
+    const id = (await fresh.post('/time_off_types', sick)).body.id;
+    const gone = (await fresh.post('/time_off_types', { label: 'Old' })).body.id;
+    await fresh.del(`/time_off_types/${gone}`);
+    const response = await fresh.get('/time_off_types');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([
+      {
+        id: String(id),
+        label: 'Sick',
+        work_code: 'SL',
+        required_buffer: '0.00',
+        instance_limit: '1',
+        primary_color: '#2474a9',
+        secondary_color: '#FFFFFF',
+        force_include: true,
+        forward: false,
+        href: `${server.url}/v1/time_off_types/${id}`,
+      },
+    ]);
+    expect((await other.get('/time_off_types')).body).toEqual([]);
+  });
+
+  it('requires a token', async () => {
+    await expectAuthRequired(server, 'GET', '/time_off_types');
+  });
+});
+
+describe('GET /time_off_types/{id} (extension)', () => {
+  it('returns the type with allow_negative; 404 for another organization', async () => {
+    const id = (await org.post('/time_off_types', { label: 'Banked', allow_negative: true })).body.id;
+    const response = await org.get(`/time_off_types/${id}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      id: String(id),
+      label: 'Banked',
+      work_code: null,
+      required_buffer: '0.00',
+      instance_limit: '0',
+      primary_color: '#3f5647',
+      secondary_color: '#FFFFFF',
+      force_include: false,
+      forward: false,
+      href: `${server.url}/v1/time_off_types/${id}`,
+      allow_negative: true,
+    });
+    await expectNotFoundForOtherOrg(other, 'GET', `/time_off_types/${id}`);
+    const missing = await org.get('/time_off_types/999999');
+    expect(missing.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [TimeOffType].' });
+  });
+});
+
+describe('PATCH /time_off_types/{id} (extension)', () => {
+  it('changes only the fields sent and logs the change', async () => {
+    const id = (await org.post('/time_off_types', sick)).body.id;
+    const response = await org.patch(`/time_off_types/${id}`, { label: 'Sick Leave', instance_limit: 2 });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Time off type updated successfully.', id });
+    expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({ label: 'Sick Leave', instance_limit: '2', work_code: 'SL', force_include: true });
+    expect((await org.get('/logs')).body.data[0].event_description).toMatch(/updated time off type Sick Leave\.$/);
+    await expectNotFoundForOtherOrg(other, 'PATCH', `/time_off_types/${id}`, { label: 'Hacked' });
+  });
+});
+
+describe('DELETE /time_off_types/{id} (extension)', () => {
+  it('soft-deletes: gone from the list, unusable for new time off', async () => {
+    const id = (await org.post('/time_off_types', { label: 'Temporary' })).body.id;
+    const response = await org.del(`/time_off_types/${id}`);
+    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Time off type removed successfully.' });
+    expect((await org.get('/time_off_types')).body.map((t: { id: string }) => t.id)).not.toContain(String(id));
+    const user = await org.createUser();
+    const create = await org.post('/time_offs', { user_id: user, admin_ids: [user], start_date: '2030-01-01 08:00:00', end_date: '2030-01-02 08:00:00', time_off_type_id: id });
+    expect(create.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected time off type id is invalid.'] });
+    expect((await org.del(`/time_off_types/${id}`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,77 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import { notFound } from '../../core/errors.js';
+import { APPROVED, PENDING, type TimeOffRow, type TimeOffTable } from './table.js';
+
+export function findTimeOff(db: Db, orgId: number, id: number): Promise<TimeOffRow | undefined> {
+  return db
+    .selectFrom('time_off')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findTimeOffOrThrow(db: Db, orgId: number, id: number): Promise<TimeOffRow> {
+  const row = await findTimeOff(db, orgId, id);
+  if (!row) throw notFound('TimeOff');
+  return row;
+}
+
+export interface TimeOffFilter {
+  /** local datetimes; entries with an occurrence overlapping [start, end) */
+  start: string;
+  end: string;
+  statuses: number[];
+  userId?: number;
+}
+
+/**
+ * Entries that may have an occurrence overlapping the range: `until` is the end of the last
+ * occurrence (the entry's own end when it does not recur; null for a rule without end).
+ */
+export function listTimeOffsOverlapping(db: Db, orgId: number, filter: TimeOffFilter): Promise<TimeOffRow[]> {
+  return db
+    .selectFrom('time_off')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .where('status', 'in', filter.statuses)
+    .where('start', '<', filter.end)
+    .where((eb) => eb.or([eb('until', 'is', null), eb('until', '>', filter.start)]))
+    .$if(filter.userId !== undefined, (qb) => qb.where('user_id', '=', filter.userId!))
+    .orderBy('start')
+    .orderBy('id')
+    .execute();
+}
+
+/** Pending and approved entries of a type for a user starting within the year (for instance_limit). */
+export async function countEntriesInYear(
+  db: Db,
+  orgId: number,
+  filter: { userId: number; typeId: number; year: number; exceptId?: number },
+): Promise<number> {
+  const row = await db
+    .selectFrom('time_off')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .where('user_id', '=', filter.userId)
+    .where('time_off_type_id', '=', filter.typeId)
+    .where('status', 'in', [PENDING, APPROVED])
+    .where('start', '>=', `${filter.year}-01-01 00:00:00`)
+    .where('start', '<', `${filter.year + 1}-01-01 00:00:00`)
+    .$if(filter.exceptId !== undefined, (qb) => qb.where('id', '!=', filter.exceptId!))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function insertTimeOff(db: Db, values: Insertable<TimeOffTable>): Promise<number> {
+  const { id } = await db.insertInto('time_off').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateTimeOff(db: Db, orgId: number, id: number, values: Updateable<TimeOffTable>): Promise<void> {
+  await db.updateTable('time_off').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}

@@ -1,0 +1,130 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { withTransaction } from '../../core/db/transaction.js';
+import { created, errorResponses, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { normalizeLocalDateTime } from '../../core/time.js';
+import { readTimeOff, readTimeOffPage } from './listing.js';
+import { approveTimeOff, createTimeOff, deleteTimeOff, denyTimeOff } from './rules.js';
+import { CreateTimeOffBody, DecisionBody, ListTimeOffsQuery, SingleTimeOffResponse, TimeOffPage } from './schemas.js';
+import { PENDING } from './table.js';
+
+const tags = ['Time off'];
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/time_offs',
+    {
+      schema: {
+        operationId: 'listTimeOffs',
+        summary: 'Time off overlapping a period, split along each user\'s rotation (pagination pattern 1)',
+        description:
+          'At most one month and `limit` items (default 500, maximum 1000) per page; `metadata.links.next` continues with `after`. Pending and approved entries; `status=2` (extension) lists denied ones.',
+        tags,
+        querystring: ListTimeOffsQuery,
+        response: { 200: TimeOffPage, ...errorResponses },
+      },
+    },
+    async (request) => readTimeOffPage(app.db, request, request.query),
+  );
+
+  app.get(
+    '/time_offs/:id',
+    {
+      schema: {
+        operationId: 'getTimeOff',
+        summary: 'All occurrences (segments) of one time off entry',
+        tags,
+        params: IdParams,
+        response: { 200: SingleTimeOffResponse, ...errorResponses },
+      },
+    },
+    async (request) => readTimeOff(app.db, request, request.params.id),
+  );
+
+  app.post(
+    '/time_offs',
+    {
+      schema: {
+        operationId: 'createTimeOff',
+        summary: 'Creates time off for a user (pending unless status is 1)',
+        tags,
+        body: CreateTimeOffBody,
+        response: { 201: SuccessWithId, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const id = await withTransaction(app.db, (trx) =>
+        createTimeOff(trx, request.auth, {
+          userId: body.user_id,
+          adminIds: Array.isArray(body.admin_ids) ? body.admin_ids : [body.admin_ids],
+          start: normalizeLocalDateTime(body.start_date),
+          end: normalizeLocalDateTime(body.end_date),
+          typeId: body.time_off_type_id,
+          status: body.status ?? PENDING,
+          userNote: body.user_note ?? null,
+          rrule: body.rrule ?? null,
+          requestedByUser: false,
+        }),
+      );
+      reply.status(201);
+      return created('Time off created successfully.', { id });
+    },
+  );
+
+  app.delete(
+    '/time_offs/:id',
+    {
+      schema: {
+        operationId: 'deleteTimeOff',
+        summary: 'Removes a time off entry (hours it took from a bank are given back)',
+        tags,
+        params: IdParams,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await withTransaction(app.db, (trx) => deleteTimeOff(trx, request.auth, request.params.id));
+      return ok('Time Off removed successfully.');
+    },
+  );
+
+  app.post(
+    '/time_offs/:id/approve',
+    {
+      schema: {
+        operationId: 'approveTimeOff',
+        summary: 'Approves pending time off',
+        description: 'Optional body `{admin_id}`: the approving admin (default: the first admin the request was addressed to). 422 unless pending.',
+        tags,
+        params: IdParams,
+        body: DecisionBody,
+        response: { 200: SuccessWithId, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await withTransaction(app.db, (trx) => approveTimeOff(trx, request.auth, request.params.id, request.body?.admin_id));
+      return { ...ok('Time off approved successfully.'), id: request.params.id };
+    },
+  );
+
+  app.post(
+    '/time_offs/:id/deny',
+    {
+      schema: {
+        operationId: 'denyTimeOff',
+        summary: 'Denies pending time off (kept as status 2, hidden from the listings)',
+        description: 'Optional body `{admin_id}`: the denying admin. 422 unless pending.',
+        tags,
+        params: IdParams,
+        body: DecisionBody,
+        response: { 200: SuccessWithId, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await withTransaction(app.db, (trx) => denyTimeOff(trx, request.auth, request.params.id, request.body?.admin_id));
+      return { ...ok('Time off denied successfully.'), id: request.params.id };
+    },
+  );
+};
+
+export default routes;

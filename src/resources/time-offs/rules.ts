@@ -1,0 +1,202 @@
+import type { Updateable } from 'kysely';
+import type { AuthContext } from '../../core/auth/context.js';
+import { writeLog } from '../../core/audit.js';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams, notFound } from '../../core/errors.js';
+import { hoursBetween, nowLocal, nowUtc, round } from '../../core/time.js';
+import { chargeTimeOff, refundTimeOff } from '../accruals/ledger.js';
+import { findTimeOffTypeOrInvalid, findTimeOffTypesByIds } from '../time-off-types/repository.js';
+import type { TimeOffTypeRow } from '../time-off-types/table.js';
+import { assertUsersExist, findUserOrInvalid, findUsersByIds } from '../users/repository.js';
+import { fullName } from '../users/serialize.js';
+import { lastOccurrenceEnd, normalizeRule } from './recurrence.js';
+import { countEntriesInYear, findTimeOffOrThrow, insertTimeOff, updateTimeOff } from './repository.js';
+import { hoursOfEntry } from './splitting.js';
+import { APPROVED, DENIED, PENDING, type TimeOffRow, type TimeOffTable } from './table.js';
+
+export interface TimeOffInput {
+  userId: number;
+  adminIds: number[];
+  start: string;
+  end: string;
+  typeId: number;
+  status: number;
+  userNote: string | null;
+  rrule: string | null;
+  /** a request made by the user (POST /users/{id}/time_offs) rather than entered by an admin */
+  requestedByUser: boolean;
+}
+
+const short = (local: string) => local.slice(0, 16);
+const span = (entry: Pick<TimeOffRow, 'start' | 'end'>) => `${short(entry.start)} to ${short(entry.end)}`;
+const STATUS_WORD: Record<number, string> = { [PENDING]: 'pending', [APPROVED]: 'approved', [DENIED]: 'denied' };
+
+function assertOrdered(start: string, end: string) {
+  if (end <= start) throw invalidParams('The end date must be a date after start date.');
+}
+
+/** required_buffer: a request must reach the admins that many hours before the time off starts. */
+function assertBuffer(type: TimeOffTypeRow, start: string, timeZone: string) {
+  if (type.required_buffer <= 0) return;
+  if (hoursBetween(nowLocal(timeZone), start, timeZone) < type.required_buffer) {
+    throw invalidParams(`Time off of type ${type.label} must be requested at least ${round(type.required_buffer)} hours before it starts.`);
+  }
+}
+
+/** instance_limit: pending and approved entries of the type per user and calendar year of the start. */
+async function assertInstanceLimit(trx: Db, orgId: number, type: TimeOffTypeRow, userId: number, start: string, exceptId?: number) {
+  if (type.instance_limit <= 0) return;
+  const year = Number(start.slice(0, 4));
+  const count = await countEntriesInYear(trx, orgId, { userId, typeId: type.id, year, exceptId });
+  if (count >= type.instance_limit) {
+    throw invalidParams(`The ${type.label} time off type allows at most ${type.instance_limit} per year; the limit for ${year} is reached.`);
+  }
+}
+
+async function checkRequest(trx: Db, auth: AuthContext, type: TimeOffTypeRow, input: Pick<TimeOffInput, 'userId' | 'start' | 'status'>, exceptId?: number) {
+  if (input.status === PENDING) assertBuffer(type, input.start, auth.timezone);
+  await assertInstanceLimit(trx, auth.orgId, type, input.userId, input.start, exceptId);
+}
+
+async function deductIfBanked(trx: Db, auth: AuthContext, entry: TimeOffRow, type: TimeOffTypeRow) {
+  const user = await findUserOrInvalid(trx, auth.orgId, entry.user_id);
+  const hours = await hoursOfEntry(trx, auth.orgId, entry, auth.timezone);
+  await chargeTimeOff(trx, auth, { user, type, timeOffId: entry.id, hours, adminId: entry.admin_id });
+}
+
+export async function createTimeOff(trx: Db, auth: AuthContext, input: TimeOffInput): Promise<number> {
+  assertOrdered(input.start, input.end);
+  const user = await findUserOrInvalid(trx, auth.orgId, input.userId);
+  await assertUsersExist(trx, auth.orgId, input.adminIds, 'admin id');
+  const type = await findTimeOffTypeOrInvalid(trx, auth.orgId, input.typeId);
+  const rrule = input.rrule ? normalizeRule(input.rrule) : null;
+  await checkRequest(trx, auth, type, input);
+
+  const now = nowUtc();
+  const approved = input.status === APPROVED;
+  const values = {
+    organization_id: auth.orgId,
+    user_id: input.userId,
+    time_off_type_id: type.id,
+    start: input.start,
+    end: input.end,
+    rrule,
+    until: lastOccurrenceEnd(rrule, input.start, input.end),
+    status: input.status,
+    admin_ids: JSON.stringify(input.adminIds),
+    admin_id: input.adminIds[0] ?? null,
+    requested_by_user: input.requestedByUser ? 1 : 0,
+    user_note: input.userNote,
+    traded_with: null,
+    request_date: now,
+    approval_date: approved ? now : null,
+    denial_date: null,
+    acknowledgement_date: null,
+    deleted_at: null,
+  };
+  const id = await insertTimeOff(trx, values);
+  if (approved) await deductIfBanked(trx, auth, { ...values, id }, type);
+  await writeLog(trx, auth, {
+    action: 'time_off.created',
+    description: `${input.requestedByUser ? 'requested' : `created ${STATUS_WORD[input.status]}`} time off (${type.label}) for ${fullName(user)}, ${span(input)}.`,
+    actorUserId: input.requestedByUser ? input.userId : input.adminIds[0],
+    entityType: 'time_off',
+    entityId: id,
+    after: { ...values, organization_id: undefined },
+  });
+  return id;
+}
+
+async function decide(trx: Db, auth: AuthContext, id: number, adminId: number | undefined, outcome: typeof APPROVED | typeof DENIED) {
+  const entry = await findTimeOffOrThrow(trx, auth.orgId, id);
+  const verb = outcome === APPROVED ? 'approved' : 'denied';
+  if (entry.status !== PENDING) {
+    throw invalidParams(`Only pending time off can be ${verb}; this time off is ${STATUS_WORD[entry.status]}.`);
+  }
+  if (adminId !== undefined) await assertUsersExist(trx, auth.orgId, [adminId], 'admin id');
+  const now = nowUtc();
+  const changes: Updateable<TimeOffTable> = {
+    status: outcome,
+    admin_id: adminId ?? entry.admin_id,
+    ...(outcome === APPROVED ? { approval_date: now } : { denial_date: now }),
+  };
+  await updateTimeOff(trx, auth.orgId, id, changes);
+  const types = await findTimeOffTypesByIds(trx, auth.orgId, [entry.time_off_type_id]);
+  const type = types.get(entry.time_off_type_id)!;
+  if (outcome === APPROVED) await deductIfBanked(trx, auth, { ...entry, ...changes } as TimeOffRow, type);
+  const users = await findUsersByIds(trx, auth.orgId, [entry.user_id]);
+  await writeLog(trx, auth, {
+    action: `time_off.${verb}`,
+    description: `${verb} time off (${type.label}) for ${fullName(users.get(entry.user_id)!)}, ${span(entry)}.`,
+    actorUserId: changes.admin_id ?? null,
+    entityType: 'time_off',
+    entityId: id,
+    before: { status: entry.status },
+    after: changes,
+  });
+}
+
+export const approveTimeOff = (trx: Db, auth: AuthContext, id: number, adminId?: number) => decide(trx, auth, id, adminId, APPROVED);
+export const denyTimeOff = (trx: Db, auth: AuthContext, id: number, adminId?: number) => decide(trx, auth, id, adminId, DENIED);
+
+/** Removes the entry from every read; hours an approved entry took from a bank are given back. */
+export async function deleteTimeOff(trx: Db, auth: AuthContext, id: number): Promise<void> {
+  const entry = await findTimeOffOrThrow(trx, auth.orgId, id);
+  await updateTimeOff(trx, auth.orgId, id, { deleted_at: nowUtc() });
+  await refundTimeOff(trx, auth.orgId, id);
+  const [types, users] = await Promise.all([
+    findTimeOffTypesByIds(trx, auth.orgId, [entry.time_off_type_id]),
+    findUsersByIds(trx, auth.orgId, [entry.user_id]),
+  ]);
+  const user = users.get(entry.user_id);
+  await writeLog(trx, auth, {
+    action: 'time_off.deleted',
+    description: `removed time off (${types.get(entry.time_off_type_id)?.label ?? 'unknown type'}) for ${user ? fullName(user) : `user #${entry.user_id}`}, ${span(entry)}.`,
+    entityType: 'time_off',
+    entityId: id,
+    before: entry,
+  });
+}
+
+export interface RequestChanges {
+  start?: string;
+  end?: string;
+  typeId?: number;
+  userNote?: string | null;
+  rrule?: string | null;
+  adminIds?: number[];
+}
+
+/** A user edits their own pending request; the type's rules are checked again on the result. */
+export async function editRequest(trx: Db, auth: AuthContext, userId: number, id: number, changes: RequestChanges): Promise<void> {
+  const entry = await findTimeOffOrThrow(trx, auth.orgId, id);
+  if (entry.user_id !== userId) throw notFound('TimeOff');
+  if (entry.status !== PENDING) throw invalidParams(`Only pending time off can be changed; this time off is ${STATUS_WORD[entry.status]}.`);
+  const start = changes.start ?? entry.start;
+  const end = changes.end ?? entry.end;
+  assertOrdered(start, end);
+  if (changes.adminIds) await assertUsersExist(trx, auth.orgId, changes.adminIds, 'admin id');
+  const type = await findTimeOffTypeOrInvalid(trx, auth.orgId, changes.typeId ?? entry.time_off_type_id);
+  const rrule = changes.rrule === undefined ? entry.rrule : changes.rrule ? normalizeRule(changes.rrule) : null;
+  await checkRequest(trx, auth, type, { userId, start, status: PENDING }, id);
+  const values: Updateable<TimeOffTable> = {
+    start,
+    end,
+    time_off_type_id: type.id,
+    rrule,
+    until: lastOccurrenceEnd(rrule, start, end),
+    ...(changes.userNote !== undefined ? { user_note: changes.userNote } : {}),
+    ...(changes.adminIds ? { admin_ids: JSON.stringify(changes.adminIds), admin_id: changes.adminIds[0] ?? null } : {}),
+  };
+  await updateTimeOff(trx, auth.orgId, id, values);
+  const users = await findUsersByIds(trx, auth.orgId, [userId]);
+  await writeLog(trx, auth, {
+    action: 'time_off.updated',
+    description: `changed a time off request (${type.label}) of ${fullName(users.get(userId)!)}, now ${span({ start, end })}.`,
+    actorUserId: userId,
+    entityType: 'time_off',
+    entityId: id,
+    before: entry,
+    after: values,
+  });
+}

@@ -1,0 +1,98 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Hours, Id, LocalDateTime, Nullable, UserRef, UserRefStrId } from '../../core/schemas.js';
+
+export const MAX_PAGE_ITEMS = 1000;
+export const DEFAULT_PAGE_ITEMS = 500;
+
+/** A string or null in one JSON-schema type, so a too-long value gets one readable message. */
+export const nullableText = (maxLength: number, description: string) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength, description });
+
+export const UserNote = nullableText(1000, 'at most 1000 characters');
+export const Rrule = nullableText(500, 'extension: RFC 5545 RRULE repeating the first occurrence, e.g. FREQ=WEEKLY;BYDAY=MO');
+const AdminIds = Type.Union([Type.Array(Id, { minItems: 1, maxItems: 50 }), Id], { description: 'approving admin ids, sent as an array' });
+const StatusFilter = Type.Integer({
+  minimum: 0,
+  maximum: 2,
+  description: 'extension: only entries of this status (2 = denied, hidden otherwise); default pending and approved',
+});
+
+export const CreateTimeOffBody = Type.Object({
+  user_id: Id,
+  admin_ids: AdminIds,
+  start_date: LocalDateTime,
+  end_date: LocalDateTime,
+  time_off_type_id: Id,
+  status: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)], { description: '0 pending (default), 1 approved' })),
+  user_note: Type.Optional(UserNote),
+  rrule: Type.Optional(Rrule),
+});
+export type CreateTimeOffBody = Static<typeof CreateTimeOffBody>;
+
+export const DecisionBody = Type.Union([
+  Type.Object({ admin_id: Type.Optional(Id) }),
+  Type.Null(),
+]);
+
+export const ListTimeOffsQuery = Type.Object({
+  start: LocalDateTime,
+  end: LocalDateTime,
+  after: Type.Optional(LocalDateTime),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_ITEMS, description: `items per page, default ${DEFAULT_PAGE_ITEMS}` })),
+  status: Type.Optional(StatusFilter),
+});
+export type ListTimeOffsQuery = Static<typeof ListTimeOffsQuery>;
+
+
+const TypeRef = Type.Object({ id: Type.Integer(), name: Type.String(), work_code: Nullable(Type.String()) });
+
+export const TimeOffItem = Type.Object({
+  id: Type.Integer(),
+  time_off_type: TypeRef,
+  user: UserRef,
+  admin: Nullable(UserRef),
+  start: Type.String(),
+  end: Type.String(),
+  length: Hours,
+  real_length: Hours,
+  status: Type.Integer({ description: '0 pending, 1 approved (2 denied: only when asked for)' }),
+  request_date: Nullable(Type.String()),
+  approval_date: Nullable(Type.String()),
+  acknowledgement_date: Nullable(Type.String()),
+  user_note: Nullable(Type.String()),
+  traded_with: Nullable(UserRef),
+});
+export type TimeOffItem = Static<typeof TimeOffItem>;
+
+export const TimeOffPage = Type.Object({
+  items: Type.Array(TimeOffItem),
+  metadata: Type.Object({
+    start: Type.String(),
+    end: Type.String(),
+    page_start: Type.String(),
+    page_end: Type.String(),
+    links: Type.Object({ prev: Nullable(Type.String()), next: Nullable(Type.String()) }),
+  }),
+});
+
+export const SingleTimeOffResponse = Type.Object({
+  items: Type.Array(TimeOffItem),
+  metadata: Type.Array(Type.Unknown(), { maxItems: 0, description: "always empty" }),
+});
+
+export const UserTimeOffItem = Type.Object({
+  id: Type.String(),
+  time_off_type: Type.Object({ id: Type.String(), name: Type.String(), work_code: Nullable(Type.String()) }),
+  user: UserRefStrId,
+  admin: Nullable(UserRefStrId),
+  start: Type.String(),
+  end: Type.String(),
+  rrule: Nullable(Type.String()),
+  status: Type.String(),
+  request_date: Nullable(Type.String()),
+  approval_date: Nullable(Type.String()),
+  acknowledgement_date: Nullable(Type.String()),
+  user_note: Nullable(Type.String()),
+  traded_with: Nullable(UserRefStrId),
+});
+export type UserTimeOffItem = Static<typeof UserTimeOffItem>;

@@ -1,0 +1,120 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { withTransaction } from '../../core/db/transaction.js';
+import { invalidParams } from '../../core/errors.js';
+import { created, errorResponses, ok, SuccessWithId, UserIdParams } from '../../core/schemas.js';
+import { formatLocalDateTime, normalizeLocalDateTime, todayIn } from '../../core/time.js';
+import { loadRelated } from '../time-offs/listing.js';
+import { occurrencesInRange } from '../time-offs/recurrence.js';
+import { listTimeOffsOverlapping } from '../time-offs/repository.js';
+import { createTimeOff, editRequest } from '../time-offs/rules.js';
+import { UserTimeOffItem } from '../time-offs/schemas.js';
+import { serializeUserTimeOff } from '../time-offs/serialize.js';
+import { APPROVED, PENDING } from '../time-offs/table.js';
+import { findUserOrThrow } from '../users/repository.js';
+import { EditRequestBody, RequestTimeOffBody, UserTimeOffParams, UserTimeOffsQuery } from './schemas.js';
+
+const tags = ['Users', 'Time off'];
+const optionalDateTime = (value: string | undefined) => (value === undefined ? undefined : normalizeLocalDateTime(value));
+
+/** Defaults: from the start of the day one month ago to the end of today. */
+function periodOf(query: UserTimeOffsQuery, timeZone: string) {
+  const today = todayIn(timeZone);
+  const start = optionalDateTime(query.start) ?? formatLocalDateTime(today.subtract({ months: 1 }).toPlainDateTime());
+  const end = optionalDateTime(query.end) ?? formatLocalDateTime(today.add({ days: 1 }).toPlainDateTime());
+  if (end <= start) throw invalidParams('The end must be a date after start.');
+  return { start, end };
+}
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/users/:user_id/time_offs',
+    {
+      schema: {
+        operationId: 'listUserTimeOffs',
+        summary: "A user's time off entries overlapping a period (default: one month ago to today)",
+        description: 'One item per entry (not split), ids and status as strings, with `rrule` for recurring leave.',
+        tags,
+        params: UserIdParams,
+        querystring: UserTimeOffsQuery,
+        response: { 200: Type.Array(UserTimeOffItem), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { orgId, timezone } = request.auth;
+      await findUserOrThrow(app.db, orgId, request.params.user_id);
+      const { start, end } = periodOf(request.query, timezone);
+      const statuses = request.query.status === undefined ? [PENDING, APPROVED] : [request.query.status];
+      const rows = await listTimeOffsOverlapping(app.db, orgId, { start, end, statuses, userId: request.params.user_id });
+      const entries = rows.filter((entry) => occurrencesInRange(entry, start, end).length > 0);
+      const related = await loadRelated(app.db, orgId, entries);
+      return entries.map((entry) => serializeUserTimeOff(request, entry, related));
+    },
+  );
+
+  app.post(
+    '/users/:user_id/time_offs',
+    {
+      schema: {
+        operationId: 'requestUserTimeOff',
+        summary: 'Requests time off for the user (always pending)',
+        tags,
+        params: UserIdParams,
+        body: RequestTimeOffBody,
+        response: { 201: SuccessWithId, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const id = await withTransaction(app.db, async (trx) => {
+        await findUserOrThrow(trx, request.auth.orgId, request.params.user_id);
+        return createTimeOff(trx, request.auth, {
+          userId: request.params.user_id,
+          adminIds: body.admin_ids ?? [],
+          start: normalizeLocalDateTime(body.start_date),
+          end: normalizeLocalDateTime(body.end_date),
+          typeId: body.time_off_type_id,
+          status: PENDING,
+          userNote: body.user_note ?? null,
+          rrule: body.rrule ?? null,
+          requestedByUser: true,
+        });
+      });
+      reply.status(201);
+      return created('Time off requested successfully.', { id });
+    },
+  );
+
+  app.patch(
+    '/users/:user_id/time_offs/:id',
+    {
+      schema: {
+        operationId: 'editUserTimeOff',
+        summary: "Edits the user's pending time off request",
+        description: 'Any subset of the request fields; only pending requests of this user can change (422 otherwise).',
+        tags,
+        params: UserTimeOffParams,
+        body: EditRequestBody,
+        response: { 200: SuccessWithId, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { user_id: userId, id } = request.params;
+      const body = request.body;
+      await withTransaction(app.db, async (trx) => {
+        await findUserOrThrow(trx, request.auth.orgId, userId);
+        await editRequest(trx, request.auth, userId, id, {
+          start: optionalDateTime(body.start_date),
+          end: optionalDateTime(body.end_date),
+          typeId: body.time_off_type_id,
+          userNote: body.user_note,
+          rrule: body.rrule,
+          adminIds: body.admin_ids,
+        });
+      });
+      return { ...ok('Time off request updated successfully.'), id };
+    },
+  );
+};
+
+export default routes;
