@@ -1,0 +1,536 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { createAssignment, workTypeId as firstWorkTypeId } from '../rotations/test-fixtures.js';
+import { callbacksForSchedule } from './schedule.js';
+
+let server: TestServer;
+let org: TestOrg;
+let other: TestOrg;
+let adminId: number;
+let workTypeId: number;
+let stationId: number;
+
+const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
+const FUTURE_DEADLINE = '2035-01-01T00:00:00+00:00';
+
+interface ListLimits {
+  max_consecutive_hours?: number;
+  weekly_limit?: number;
+  monthly_limit?: number;
+  yearly_limit?: number;
+}
+
+/** A callback list (title) with members in the given order: each member joins at the bottom. */
+async function makeList(name: string, members: number[], limits: ListLimits & { ordering?: 'rotating' | 'hours' | 'seniority' } = {}, as: TestOrg = org): Promise<number> {
+  const list = await as.post('/lists', { name, ...limits });
+  if (list.status !== 201) throw new Error(`list creation failed: ${list.text}`);
+  for (const userId of members) {
+    const joined = await as.put(`/users/${userId}/titles`, { ids: [list.body.id] });
+    if (joined.status !== 200) throw new Error(`list membership failed: ${joined.text}`);
+  }
+  return list.body.id as number;
+}
+
+/** A one-off shift: work that makes a member ineligible or counts toward the limits. */
+async function giveShift(userId: number, start: string, end: string, ofType = workTypeId, onAssignment = stationId): Promise<void> {
+  const response = await org.post('/shifts', { assignment_id: onAssignment, user_id: userId, date: start.slice(0, 10), start, end, work_type_id: ofType });
+  if (response.status !== 201) throw new Error(`shift creation failed: ${response.text}`);
+}
+
+async function crew(count: number, prefix = 'Crew'): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < count; i += 1) ids.push(await org.createUser({ first_name: prefix, last_name: `Member${i + 1}` }));
+  return ids;
+}
+
+function callbackBody(listId: number, overrides: Record<string, unknown> = {}) {
+  return {
+    list_id: listId,
+    initiated_by: adminId,
+    start: '2032-03-10 08:00:00',
+    end: '2032-03-10 20:00:00',
+    positions_to_fill: 2,
+    deadline: FUTURE_DEADLINE,
+    ...overrides,
+  };
+}
+
+async function startCallback(listId: number, overrides: Record<string, unknown> = {}, as: TestOrg = org) {
+  const response = await as.post('/callbacks', callbackBody(listId, overrides));
+  expect(response.status, response.text).toBe(201);
+  return response.body as { id: number; candidates: Array<{ user_id: number; position: number }>; skipped: Array<{ user_id: number; reason: string }> };
+}
+
+const respond = (callbackId: number, userId: number, status: string, extra: Record<string, unknown> = {}) =>
+  org.post(`/callbacks/${callbackId}/users`, { user_id: userId, status, ...extra });
+
+beforeAll(async () => {
+  server = await startServer();
+  org = await server.newOrg();
+  other = await server.newOrg();
+  adminId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
+  workTypeId = await firstWorkTypeId(org);
+  stationId = await createAssignment(org, { name: 'Engine 3', start: '2032-01-01 08:00:00', end: '2032-01-02 08:00:00' });
+});
+afterAll(() => server.close());
+
+describe('POST /callbacks (extension)', () => {
+  it('offers the list members in list order and answers with candidates and skipped', async () => {
+    const members = await crew(3);
+    const listId = await makeList('Firefighter', members);
+    const response = await org.post('/callbacks', callbackBody(listId));
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: `Started callback #${response.body.id}`,
+      id: expect.any(Number),
+      candidates: members.map((userId, index) => ({ user_id: userId, position: index + 1 })),
+      skipped: [],
+    });
+  });
+
+  it('skips members on approved time off unless its type is force_include', async () => {
+    const [away, forced, free] = await crew(3, 'Leave');
+    const listId = await makeList('Leave list', [away, forced, free]);
+    const vacation = (await org.post('/time_off_types', { label: 'Vacation', work_code: 'VAC' })).body.id;
+    const kelly = (await org.post('/time_off_types', { label: 'Kelly', work_code: 'KEL', force_include: true })).body.id;
+    for (const [userId, typeId] of [[away, vacation], [forced, kelly]] as const) {
+      const created = await org.post('/time_offs', {
+        user_id: userId, admin_ids: [adminId], start_date: '2032-03-10 00:00:00', end_date: '2032-03-11 00:00:00', time_off_type_id: typeId, status: 1,
+      });
+      expect(created.status, created.text).toBe(201);
+    }
+    const started = await startCallback(listId);
+    expect(started.candidates.map((c) => c.user_id)).toEqual([forced, free]);
+    expect(started.skipped).toEqual([{ user_id: away, reason: 'on approved time off' }]);
+  });
+
+  it('skips members already working overlapping hours', async () => {
+    const [busy, free] = await crew(2, 'Busy');
+    await giveShift(busy, '2032-03-10 07:00:00', '2032-03-10 09:00:00');
+    const listId = await makeList('Busy list', [busy, free]);
+    const started = await startCallback(listId);
+    expect(started.candidates.map((c) => c.user_id)).toEqual([free]);
+    expect(started.skipped).toEqual([{ user_id: busy, reason: 'already working' }]);
+  });
+
+  it('skips members over max consecutive hours, counting work that touches the callback', async () => {
+    const [tired, rested] = await crew(2, 'Tired');
+    await giveShift(tired, '2032-03-09 08:00:00', '2032-03-10 08:00:00');
+    const listId = await makeList('Consecutive list', [tired, rested], { max_consecutive_hours: 24 });
+    const started = await startCallback(listId);
+    expect(started.candidates.map((c) => c.user_id)).toEqual([rested]);
+    expect(started.skipped).toEqual([{ user_id: tired, reason: 'over the max consecutive hours (36 > 24)' }]);
+  });
+
+  it('skips members over the weekly, monthly or yearly limit (0 = no limit)', async () => {
+    const [weekly, monthly, fine] = await crew(3, 'Limit');
+    await giveShift(weekly, '2032-03-08 08:00:00', '2032-03-09 08:00:00');
+    await giveShift(monthly, '2032-03-01 08:00:00', '2032-03-02 08:00:00');
+    await giveShift(monthly, '2032-03-03 08:00:00', '2032-03-04 08:00:00');
+    const listId = await makeList('Limit list', [weekly, monthly, fine], { weekly_limit: 30, monthly_limit: 56, yearly_limit: 0 });
+    const started = await startCallback(listId);
+    expect(started.candidates.map((c) => c.user_id)).toEqual([fine]);
+    expect(started.skipped).toEqual([
+      { user_id: weekly, reason: 'over the weekly limit (36 > 30)' },
+      { user_id: monthly, reason: 'over the monthly limit (60 > 56)' },
+    ]);
+  });
+
+  it('does not count hours of a work type excluded from callbacks toward the limits', async () => {
+    const [member] = await crew(1, 'Excluded');
+    const tradeType = await firstWorkTypeId(org, 'Trade');
+    await giveShift(member, '2032-03-08 08:00:00', '2032-03-09 08:00:00', tradeType);
+    const listId = await makeList('Excluded list', [member], { weekly_limit: 30 });
+    const started = await startCallback(listId);
+    expect(started.candidates.map((c) => c.user_id)).toEqual([member]);
+  });
+
+  it('does not count hours on an assignment that is not a work shift toward the limits', async () => {
+    const [member] = await crew(1, 'Training');
+    const training = await createAssignment(org, { name: 'Training', start: '2032-03-08 08:00:00', end: '2032-03-09 08:00:00', is_work_shift: false });
+    await giveShift(member, '2032-03-08 08:00:00', '2032-03-09 08:00:00', workTypeId, training);
+    const listId = await makeList('Training list', [member], { weekly_limit: 30 });
+    const started = await startCallback(listId);
+    expect(started.candidates.map((c) => c.user_id)).toEqual([member]);
+  });
+
+  it('orders by seniority (date of hire, then last name) when asked', async () => {
+    const junior = await org.createUser({ first_name: 'Jo', last_name: 'Junior', date_of_hire: '2020-01-01' });
+    const senior = await org.createUser({ first_name: 'Sam', last_name: 'Senior', date_of_hire: '2001-01-01' });
+    const listId = await makeList('Seniority list', [junior, senior]);
+    const started = await startCallback(listId, { ordering: 'seniority' });
+    expect(started.candidates.map((c) => c.user_id)).toEqual([senior, junior]);
+  });
+
+  it("uses the list's own ordering when the body names none", async () => {
+    const junior = await org.createUser({ first_name: 'Jo', last_name: 'Newer', date_of_hire: '2021-01-01' });
+    const senior = await org.createUser({ first_name: 'Sam', last_name: 'Older', date_of_hire: '2002-01-01' });
+    const listId = await makeList('Seniority by list', [junior, senior], { ordering: 'seniority' });
+    const started = await startCallback(listId);
+    expect(started.candidates.map((c) => c.user_id)).toEqual([senior, junior]);
+  });
+
+  it('rotating: a contacted member moves to the bottom of the next callback', async () => {
+    const [first, second, third] = await crew(3, 'Rotate');
+    const listId = await makeList('Rotating list', [first, second, third]);
+    const callback = await startCallback(listId, { positions_to_fill: 1 });
+    expect((await respond(callback.id, first, 'denied')).status).toBe(200);
+    expect((await respond(callback.id, second, 'accepted')).status).toBe(200);
+    const next = await startCallback(listId, { start: '2032-04-10 08:00:00', end: '2032-04-10 20:00:00' });
+    expect(next.candidates.map((c) => c.user_id)).toEqual([third, first, second]);
+  });
+
+  it('hours: fewest accepted callback hours on the list first', async () => {
+    const [worked, idle] = await crew(2, 'Hours');
+    const listId = await makeList('Hours list', [worked, idle]);
+    const callback = await startCallback(listId, { positions_to_fill: 1, start: '2032-02-10 08:00:00', end: '2032-02-10 20:00:00' });
+    await respond(callback.id, worked, 'accepted');
+    const next = await startCallback(listId, { ordering: 'hours' });
+    expect(next.candidates.map((c) => c.user_id)).toEqual([idle, worked]);
+  });
+
+  it('rejects an unknown list, admin, assignment or work type and an end before the start', async () => {
+    const listId = await makeList('Validation list', []);
+    const foreignList = await makeList('Foreign list', [], {}, other);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ list_id: foreignList }, 'The selected list id is invalid.'],
+      [{ initiated_by: 999_999 }, 'The selected initiated by is invalid.'],
+      [{ work_type_id: 999_999 }, 'The selected work type id is invalid.'],
+      [{ end: '2032-03-10 08:00:00' }, 'The end must be a date after start.'],
+      [{ deadline: 'soon' }, 'The deadline is not a valid date.'],
+    ];
+    for (const [overrides, message] of cases) {
+      const response = await org.post('/callbacks', callbackBody(listId, overrides));
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
+    }
+  });
+
+  it('writes a system log entry and requires a token', async () => {
+    const listId = await makeList('Logged list', []);
+    const started = await startCallback(listId);
+    const logs = await org.get('/logs');
+    expect(logs.body.data[0].event_description).toBe(
+      `John Doe started callback #${started.id} on list Logged list for 2032-03-10 08:00:00 to 2032-03-10 20:00:00: 2 position(s), 0 candidate(s), 0 skipped.`,
+    );
+    await expectAuthRequired(server, 'POST', '/callbacks', callbackBody(listId));
+  });
+});
+
+describe('GET /callbacks/{id}', () => {
+  it('returns the callback in the sample shape', async () => {
+    const listId = await makeList('Firefighter', []);
+    const started = await startCallback(listId, { deadline: '2035-01-01 10:00:00' });
+    const response = await org.get(`/callbacks/${started.id}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      id: started.id,
+      title: { id: listId, name: 'Firefighter' },
+      initiated_by: { id: adminId, name: 'John Doe' },
+      start: '2032-03-10 08:00:00',
+      end: '2032-03-10 20:00:00',
+      positions_to_fill: 2,
+      scheduled_to: ISO,
+      started_at: ISO,
+      ended_at: null,
+      deadline: '2035-01-01T10:00:00-06:00',
+      status: 'active',
+    });
+  });
+
+  it('answers 404 for a missing callback and another organization, 401 without a token', async () => {
+    const listId = await makeList('Tenancy list', []);
+    const started = await startCallback(listId);
+    const missing = await org.get('/callbacks/999999');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Callback].' });
+    await expectNotFoundForOtherOrg(other, 'GET', `/callbacks/${started.id}`);
+    await expectAuthRequired(server, 'GET', `/callbacks/${started.id}`);
+  });
+});
+
+describe('GET /callbacks', () => {
+  it('pages with offset links inside {data, pagination}', async () => {
+    const pageOrg = await server.newOrg();
+    const admin = await pageOrg.createUser();
+    const listId = await makeList('Paged', [], {}, pageOrg);
+    const ids: number[] = [];
+    for (const day of ['01', '02', '03']) {
+      const started = await startCallback(listId, { initiated_by: admin, start: `2032-05-${day} 08:00:00`, end: `2032-05-${day} 20:00:00` }, pageOrg);
+      ids.push(started.id);
+    }
+    const first = await pageOrg.get('/callbacks', { query: { limit: 2 } });
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((c: { id: number }) => c.id)).toEqual(ids.slice(0, 2));
+    expect(first.body.pagination).toEqual({ prev: null, next: `${server.url}/v1/callbacks?limit=2&offset=2` });
+    const second = await pageOrg.get('/callbacks', { query: { limit: 2, offset: 2 } });
+    expect(second.body.data.map((c: { id: number }) => c.id)).toEqual([ids[2]]);
+    expect(second.body.pagination).toEqual({ prev: `${server.url}/v1/callbacks?limit=2&offset=0`, next: null });
+  });
+
+  it('filters by start and end (overlap)', async () => {
+    const pageOrg = await server.newOrg();
+    const admin = await pageOrg.createUser();
+    const listId = await makeList('Filtered', [], {}, pageOrg);
+    const early = await startCallback(listId, { initiated_by: admin, start: '2032-06-01 08:00:00', end: '2032-06-01 20:00:00' }, pageOrg);
+    const late = await startCallback(listId, { initiated_by: admin, start: '2032-07-01 08:00:00', end: '2032-07-01 20:00:00' }, pageOrg);
+    const june = await pageOrg.get('/callbacks', { query: { start: '2032-06-01 00:00:00', end: '2032-06-30 00:00:00' } });
+    expect(june.body).toEqual({ data: [expect.objectContaining({ id: early.id })], pagination: { prev: null, next: null } });
+    const july = await pageOrg.get('/callbacks', { query: { start: '2032-06-15 00:00:00' } });
+    expect(july.body.data.map((c: { id: number }) => c.id)).toEqual([late.id]);
+  });
+
+  it('requires a token', async () => {
+    await expectAuthRequired(server, 'GET', '/callbacks');
+  });
+});
+
+describe('GET /callbacks/{id}/users', () => {
+  it('lists the contacted users with string ids and flags', async () => {
+    const [first, second] = await crew(2, 'Contact');
+    const listId = await makeList('Contact list', [first, second]);
+    const started = await startCallback(listId);
+    await respond(started.id, first, 'denied', { contact_method: 'Mobile App', contact_time: '2032-03-01 12:52:21', response_time: '2032-03-01 13:00:39' });
+    await respond(started.id, second, 'no answer', { contact_method: 'Text (SMS)', contact_time: '2032-03-01 12:58:25' });
+    const response = await org.get(`/callbacks/${started.id}/users`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([
+      {
+        id: String(first), position: '1', status: 'denied', contact_method: 'Mobile App', contact_time: '2032-03-01 12:52:21',
+        response_time: '2032-03-01 13:00:39', start_time: null, end_time: null, uses_opportunity: '1', do_not_disturb: '0', auto_accepted: '0',
+      },
+      {
+        id: String(second), position: '2', status: 'no answer', contact_method: 'Text (SMS)', contact_time: '2032-03-01 12:58:25',
+        response_time: null, start_time: null, end_time: null, uses_opportunity: '1', do_not_disturb: '0', auto_accepted: '0',
+      },
+    ]);
+  });
+
+  it('shows members not contacted yet as pending', async () => {
+    const [member] = await crew(1, 'Pending');
+    const listId = await makeList('Pending list', [member]);
+    const started = await startCallback(listId);
+    const response = await org.get(`/callbacks/${started.id}/users`);
+    expect(response.body).toEqual([
+      {
+        id: String(member), position: '1', status: 'pending', contact_method: null, contact_time: null, response_time: null,
+        start_time: null, end_time: null, uses_opportunity: '0', do_not_disturb: '0', auto_accepted: '0',
+      },
+    ]);
+  });
+
+  it('answers 404 for another organization and 401 without a token', async () => {
+    const listId = await makeList('Users tenancy', []);
+    const started = await startCallback(listId);
+    await expectNotFoundForOtherOrg(other, 'GET', `/callbacks/${started.id}/users`);
+    await expectAuthRequired(server, 'GET', `/callbacks/${started.id}/users`);
+  });
+});
+
+describe('POST /callbacks/{id}/users (extension)', () => {
+  it('fills the callback when positions_to_fill have accepted, then refuses more answers', async () => {
+    const [a, b, c] = await crew(3, 'Fill');
+    const listId = await makeList('Fill list', [a, b, c]);
+    const started = await startCallback(listId, { positions_to_fill: 2 });
+    const first = await respond(started.id, a, 'accepted');
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({
+      success: true, code: 200, status: 'ok', message: 'Recorded Fill Member1: accepted', id: started.id, callback_status: 'active', shift_id: null,
+    });
+    const second = await respond(started.id, b, 'accepted');
+    expect(second.body.callback_status).toBe('filled');
+    const logs = await org.get('/logs');
+    expect(logs.body.data[0].event_description).toBe(
+      `Fill Member2 accepted callback #${started.id} (2032-03-10 08:00:00 to 2032-03-10 20:00:00); the callback is filled.`,
+    );
+    const detail = await org.get(`/callbacks/${started.id}`);
+    expect(detail.body).toMatchObject({ status: 'filled', ended_at: ISO });
+    const late = await respond(started.id, c, 'accepted');
+    expect(late.status).toBe(422);
+    expect(late.body).toEqual({ status: 422, error: 'invalid_params', error_message: [`Callback #${started.id} is filled.`] });
+  });
+
+  it('refuses a user who is not a candidate and a user who already accepted', async () => {
+    const [a, b] = await crew(2, 'Refuse');
+    const listId = await makeList('Refuse list', [a]);
+    const started = await startCallback(listId, { positions_to_fill: 2 });
+    const outsider = await respond(started.id, b, 'accepted');
+    expect(outsider.status).toBe(422);
+    expect(outsider.body.error_message).toEqual([`User #${b} is not on the contact list of callback #${started.id}.`]);
+    await respond(started.id, a, 'accepted');
+    const twice = await respond(started.id, a, 'denied');
+    expect(twice.status).toBe(422);
+    expect(twice.body.error_message).toEqual([`User #${a} has already accepted callback #${started.id}.`]);
+  });
+
+  it('refuses an acceptance from a candidate who took on overlapping work since the callback started', async () => {
+    const [member] = await crew(1, 'Since');
+    const listId = await makeList('Since list', [member]);
+    const started = await startCallback(listId);
+    await giveShift(member, '2032-03-10 18:00:00', '2032-03-11 06:00:00');
+    const response = await respond(started.id, member, 'accepted');
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: [`Since Member1 can no longer take callback #${started.id}: already working.`],
+    });
+  });
+
+  it('accepts part of the callback within its span only', async () => {
+    const [a] = await crew(1, 'Part');
+    const listId = await makeList('Part list', [a]);
+    const started = await startCallback(listId);
+    const outside = await respond(started.id, a, 'accepted', { start_time: '2032-03-10 06:00:00' });
+    expect(outside.status).toBe(422);
+    const inside = await respond(started.id, a, 'accepted', { start_time: '2032-03-10 12:00:00' });
+    expect(inside.status).toBe(200);
+    const users = await org.get(`/callbacks/${started.id}/users`);
+    expect(users.body[0]).toMatchObject({ status: 'accepted', start_time: '2032-03-10 12:00:00', end_time: null });
+  });
+
+  it('lets exactly 3 of 10 parallel acceptances through for 3 positions', async () => {
+    const members = await crew(10, 'Race');
+    const listId = await makeList('Race list', members);
+    const started = await startCallback(listId, { positions_to_fill: 3 });
+    const responses = await Promise.all(members.map((userId) => respond(started.id, userId, 'accepted')));
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(3);
+    expect(responses.filter((r) => r.status === 422)).toHaveLength(7);
+    const users = await org.get(`/callbacks/${started.id}/users`);
+    expect(users.body.filter((u: { status: string }) => u.status === 'accepted')).toHaveLength(3);
+    expect((await org.get(`/callbacks/${started.id}`)).body.status).toBe('filled');
+  });
+
+  it('after the deadline: partially filled or not filled, ended at the deadline, closed to answers', async () => {
+    const [a, b] = await crew(2, 'Deadline');
+    const listId = await makeList('Deadline list', [a, b]);
+    const soon = new Date(Date.now() + 1500).toISOString();
+    const partial = await startCallback(listId, { deadline: soon });
+    const none = await startCallback(listId, { deadline: soon, start: '2032-03-11 08:00:00', end: '2032-03-11 20:00:00' });
+    await respond(partial.id, a, 'accepted');
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    expect((await org.get(`/callbacks/${partial.id}`)).body).toMatchObject({ status: 'partially filled', ended_at: ISO });
+    expect((await org.get(`/callbacks/${none.id}`)).body.status).toBe('not filled');
+    const late = await respond(none.id, b, 'accepted');
+    expect(late.status).toBe(422);
+    expect(late.body.error_message).toEqual([`Callback #${none.id} is not filled.`]);
+
+    const schedule = await callbacksForSchedule(server.app.db, { auth: { orgId: org.orgId } as never, baseUrl: server.url }, '2032-03-10 00:00:00', '2032-03-12 00:00:00');
+    const listed = schedule.filter((item) => item.id === partial.id || item.id === none.id);
+    expect(listed).toEqual([
+      {
+        date: '2032-03-10',
+        id: partial.id,
+        href: `${server.url}/v1/callbacks/${partial.id}`,
+        start: '2032-03-10 08:00:00',
+        end: '2032-03-10 20:00:00',
+        minimum_staffing: 2,
+        records: [
+          {
+            id: expect.any(Number),
+            user: { id: a, href: `${server.url}/v1/users/${a}`, name: 'Deadline Member1' },
+            start: '2032-03-10 08:00:00',
+            end: '2032-03-10 20:00:00',
+            work_site: null,
+          },
+        ],
+        title: { id: listId, href: `${server.url}/v1/titles/${listId}`, name: 'Deadline list' },
+      },
+    ]);
+  });
+
+  it('answers 404 for another organization and 401 without a token', async () => {
+    const listId = await makeList('Respond tenancy', []);
+    const started = await startCallback(listId);
+    await expectNotFoundForOtherOrg(other, 'POST', `/callbacks/${started.id}/users`, { user_id: adminId, status: 'denied' });
+    await expectAuthRequired(server, 'POST', `/callbacks/${started.id}/users`, { user_id: adminId, status: 'denied' });
+  });
+});
+
+describe('GET /schedule (day.callbacks)', () => {
+  it('runs a callback end to end: candidates in list order, limits respected, the filled callback on its day', async () => {
+    const [overLimit, first, second, third] = await crew(4, 'E2E');
+    await giveShift(overLimit, '2032-08-02 08:00:00', '2032-08-03 08:00:00');
+    const listId = await makeList('E2E list', [overLimit, first, second, third], { weekly_limit: 30 });
+    const started = await startCallback(listId, { start: '2032-08-04 08:00:00', end: '2032-08-04 20:00:00', positions_to_fill: 2 });
+    expect(started.candidates.map((c) => c.user_id)).toEqual([first, second, third]);
+    expect(started.skipped).toEqual([{ user_id: overLimit, reason: 'over the weekly limit (36 > 30)' }]);
+    const period = { start: '2032-08-04 00:00:00', end: '2032-08-05 00:00:00' };
+    await respond(started.id, first, 'accepted');
+    expect((await org.get('/schedule', { query: period })).body.days[0].callbacks).toEqual([]);
+    await respond(started.id, second, 'denied');
+    await respond(started.id, third, 'accepted');
+    const schedule = await org.get('/schedule', { query: period });
+    expect(schedule.status).toBe(200);
+    const record = (userId: number, name: string) => ({
+      id: expect.any(Number),
+      user: { id: userId, href: `${server.url}/v1/users/${userId}`, name },
+      start: '2032-08-04 08:00:00',
+      end: '2032-08-04 20:00:00',
+      work_site: null,
+    });
+    expect(schedule.body.days[0].callbacks).toEqual([
+      expect.objectContaining({
+        id: started.id,
+        href: `${server.url}/v1/callbacks/${started.id}`,
+        start: '2032-08-04 08:00:00',
+        end: '2032-08-04 20:00:00',
+        minimum_staffing: 2,
+        records: [record(first, 'E2E Member2'), record(third, 'E2E Member4')],
+        title: { id: listId, href: `${server.url}/v1/titles/${listId}`, name: 'E2E list' },
+      }),
+    ]);
+  });
+});
+
+describe('callbacks placed on an assignment', () => {
+  it('gives each accepting user a shift on the assignment with from_callback, shown under the assignment', async () => {
+    const [a, b] = await crew(2, 'Placed');
+    const stationId = await createAssignment(org, { name: 'Ladder 2', start: '2032-09-01 08:00:00', end: '2032-09-01 20:00:00' });
+    const listId = await makeList('Placed list', [a, b]);
+    const started = await startCallback(listId, { start: '2032-09-01 08:00:00', end: '2032-09-01 20:00:00', positions_to_fill: 1, assignment_id: stationId });
+    const accepted = await respond(started.id, a, 'accepted');
+    expect(accepted.status, accepted.text).toBe(200);
+    expect(accepted.body).toMatchObject({ callback_status: 'filled', shift_id: expect.any(Number) });
+    const shift = await org.get(`/shifts/${accepted.body.shift_id}`);
+    expect(shift.body).toMatchObject({ assignment_id: stationId, start: '2032-09-01 08:00:00', end: '2032-09-01 20:00:00', from_callback: started.id, traded_with: null });
+    const schedule = await org.get('/schedule', { query: { start: '2032-09-01 00:00:00', end: '2032-09-02 00:00:00' } });
+    const day = schedule.body.days[0];
+    expect(day.callbacks).toEqual([]);
+    const ladder = day.assignments.find((item: { id: number }) => item.id === stationId);
+    expect(ladder.shifts).toEqual([expect.objectContaining({ id: accepted.body.shift_id, user: expect.objectContaining({ id: a }) })]);
+  });
+
+  it('rejects an unknown assignment', async () => {
+    const listId = await makeList('Placed invalid', []);
+    const response = await org.post('/callbacks', callbackBody(listId, { assignment_id: 999_999 }));
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected assignment id is invalid.'] });
+  });
+});
+
+describe('POST /callbacks/{id}/cancel (extension)', () => {
+  it('cancels an active callback and refuses further answers', async () => {
+    const [a] = await crew(1, 'Cancel');
+    const listId = await makeList('Cancel list', [a]);
+    const started = await startCallback(listId);
+    const response = await org.post(`/callbacks/${started.id}/cancel`, { admin_id: adminId });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: `Cancelled callback #${started.id}` });
+    expect((await org.get(`/callbacks/${started.id}`)).body).toMatchObject({ status: 'cancelled', ended_at: ISO });
+    const again = await org.post(`/callbacks/${started.id}/cancel`, { admin_id: adminId });
+    expect(again.status).toBe(422);
+    expect(again.body.error_message).toEqual([`Callback #${started.id} is cancelled.`]);
+  });
+
+  it('answers 404 for another organization and 401 without a token', async () => {
+    const listId = await makeList('Cancel tenancy', []);
+    const started = await startCallback(listId);
+    await expectNotFoundForOtherOrg(other, 'POST', `/callbacks/${started.id}/cancel`, { admin_id: adminId });
+    await expectAuthRequired(server, 'POST', `/callbacks/${started.id}/cancel`, { admin_id: adminId });
+  });
+});

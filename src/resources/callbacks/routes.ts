@@ -1,0 +1,167 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Db } from '../../core/db/transaction.js';
+import { withTransaction } from '../../core/db/transaction.js';
+import { dataEnvelope, linkTo } from '../../core/pagination.js';
+import { created, EXTENSION, errorResponses, IdParams, ok, SuccessBody } from '../../core/schemas.js';
+import { normalizeLocalDateTime, nowUtc } from '../../core/time.js';
+import { findUsersByIds } from '../users/repository.js';
+import { findCallbackOrThrow, listCallbacks, listCallbackUsers, listNames } from './repository.js';
+import { cancelCallback, recordResponse, startCallback } from './rules.js';
+import {
+  CallbackPage,
+  CallbackResponse,
+  CallbackUserResponse,
+  CancelCallbackBody,
+  ListCallbacksQuery,
+  PAGE_SIZE,
+  RecordResponseBody,
+  RecordResponseResult,
+  StartCallbackBody,
+  StartCallbackResponse,
+} from './schemas.js';
+import { serializeCallback, serializeCallbackUser, type CallbackNames } from './serialize.js';
+import type { CallbackRow } from './table.js';
+
+const tags = ['Callbacks'];
+
+async function namesOf(db: Db, orgId: number, callbacks: CallbackRow[]): Promise<CallbackNames> {
+  const [lists, users] = await Promise.all([
+    listNames(db, orgId, callbacks.map((c) => c.list_id)),
+    findUsersByIds(db, orgId, callbacks.map((c) => c.initiated_by)),
+  ]);
+  return { lists: new Map(lists.map((l) => [l.id, l])), users };
+}
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/callbacks',
+    {
+      schema: {
+        operationId: 'listCallbacks',
+        summary: 'Callbacks overlapping start..end (when given), 50 per page with offset links',
+        tags,
+        querystring: ListCallbacksQuery,
+        response: { 200: CallbackPage, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { orgId, timezone } = request.auth;
+      const q = request.query;
+      const start = q.start === undefined ? undefined : normalizeLocalDateTime(q.start);
+      const end = q.end === undefined ? undefined : normalizeLocalDateTime(q.end);
+      const offset = q.offset ?? 0;
+      const limit = q.limit ?? PAGE_SIZE;
+      const rows = await listCallbacks(app.db, orgId, { start, end, offset, limit });
+      const page = rows.slice(0, limit);
+      const names = await namesOf(app.db, orgId, page);
+      const now = nowUtc();
+      const link = (at: number) => linkTo(request, '/callbacks', { start, end, limit: q.limit, offset: at });
+      const prev = offset > 0 ? link(Math.max(0, offset - limit)) : null;
+      const next = rows.length > limit ? link(offset + limit) : null;
+      return dataEnvelope(page.map((c) => serializeCallback(c, names, timezone, now)), prev, next);
+    },
+  );
+
+  app.get(
+    '/callbacks/:id',
+    {
+      schema: {
+        operationId: 'getCallback',
+        summary: 'One callback',
+        tags,
+        params: IdParams,
+        response: { 200: CallbackResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { orgId, timezone } = request.auth;
+      const callback = await findCallbackOrThrow(app.db, orgId, request.params.id);
+      return serializeCallback(callback, await namesOf(app.db, orgId, [callback]), timezone, nowUtc());
+    },
+  );
+
+  app.get(
+    '/callbacks/:id/users',
+    {
+      schema: {
+        operationId: 'listCallbackUsers',
+        summary: 'The users to contact for a callback, in contact order, with their responses',
+        description: '`id` is the user id. Users not contacted yet have status `pending`.',
+        tags,
+        params: IdParams,
+        response: { 200: Type.Array(CallbackUserResponse), ...errorResponses },
+      },
+    },
+    async (request) => {
+      await findCallbackOrThrow(app.db, request.auth.orgId, request.params.id);
+      const rows = await listCallbackUsers(app.db, request.auth.orgId, request.params.id);
+      return rows.map(serializeCallbackUser);
+    },
+  );
+
+  app.post(
+    '/callbacks',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'startCallback',
+        summary: 'Starts a callback on a list (extension): eligible members in contact order, skipped ones with the reason',
+        tags,
+        body: StartCallbackBody,
+        response: { 201: StartCallbackResponse, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const started = await withTransaction(app.db, (trx) => startCallback(trx, request.auth, request.body));
+      reply.status(201);
+      return created(`Started callback #${started.id}`, started);
+    },
+  );
+
+  app.post(
+    '/callbacks/:id/users',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'recordCallbackResponse',
+        summary: "Records a contacted user's response (extension): accepted, denied or no answer",
+        tags,
+        params: IdParams,
+        body: RecordResponseBody,
+        response: { 200: RecordResponseResult, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const result = await withTransaction(app.db, (trx) => recordResponse(trx, request.auth, id, request.body));
+      return {
+        ...ok(`Recorded ${result.name}: ${request.body.status}`),
+        id,
+        callback_status: result.callbackStatus,
+        shift_id: result.shiftId,
+      };
+    },
+  );
+
+  app.post(
+    '/callbacks/:id/cancel',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'cancelCallback',
+        summary: 'Cancels an active callback (extension); shifts already accepted stay',
+        tags,
+        params: IdParams,
+        body: CancelCallbackBody,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await withTransaction(app.db, (trx) => cancelCallback(trx, request.auth, request.params.id, request.body.admin_id));
+      return ok(`Cancelled callback #${request.params.id}`);
+    },
+  );
+};
+
+export default routes;

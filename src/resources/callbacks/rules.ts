@@ -1,0 +1,231 @@
+import type { AuthContext } from '../../core/auth/context.js';
+import { writeLog } from '../../core/audit.js';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams } from '../../core/errors.js';
+import { nowLocal, nowUtc, normalizeLocalDateTime, parseInstantInput } from '../../core/time.js';
+import { findUserOrInvalid } from '../users/repository.js';
+import { fullName } from '../users/serialize.js';
+import type { UserRow } from '../users/table.js';
+import { ineligibilityOf, selectCandidates, type SkippedCandidate } from './candidates.js';
+import { insertShift } from './contracts.js';
+import {
+  assertWorkType,
+  defaultCallbackWorkType,
+  findAssignmentOrInvalid,
+  findCallbackList,
+  findCallbackUser,
+  findListOrInvalid,
+  insertCallback,
+  insertCallbackUsers,
+  lockCallbackOrThrow,
+  updateCallback,
+  updateCallbackUser,
+} from './repository.js';
+import type { RecordResponseBody, StartCallbackBody } from './schemas.js';
+import type { CallbackOrdering, CallbackRow } from './table.js';
+
+export type CallbackStatus = 'active' | 'filled' | 'partially filled' | 'not filled' | 'cancelled';
+
+/**
+ * Status machine: `active` from the start until all positions are accepted (`filled`), the deadline
+ * passes (`partially filled` with some acceptances, `not filled` with none) or an admin cancels
+ * (`cancelled`). The deadline statuses are derived on read; the others are stored.
+ */
+export function callbackStatus(callback: CallbackRow, nowInstant: string): CallbackStatus {
+  if (callback.status !== 'active') return callback.status;
+  if (callback.deadline > nowInstant) return 'active';
+  return callback.accepted_count > 0 ? 'partially filled' : 'not filled';
+}
+
+/** When the callback closed: when filled or cancelled, or the deadline once it has passed. */
+export function endedAt(callback: CallbackRow, nowInstant: string): string | null {
+  if (callback.ended_at) return callback.ended_at;
+  return callback.deadline <= nowInstant ? callback.deadline : null;
+}
+
+function instantOrInvalid(value: string, field: string, timeZone: string): string {
+  const instant = parseInstantInput(value, timeZone);
+  if (!instant) throw invalidParams(`The ${field} is not a valid date.`);
+  return instant;
+}
+
+export interface StartedCallback {
+  id: number;
+  candidates: Array<{ user_id: number; position: number }>;
+  skipped: SkippedCandidate[];
+}
+
+export async function startCallback(trx: Db, auth: AuthContext, body: StartCallbackBody): Promise<StartedCallback> {
+  const { orgId, timezone } = auth;
+  const admin = await findUserOrInvalid(trx, orgId, body.initiated_by, 'initiated by');
+  const list = await findListOrInvalid(trx, orgId, body.list_id);
+  const start = normalizeLocalDateTime(body.start);
+  const end = normalizeLocalDateTime(body.end);
+  if (end <= start) throw invalidParams('The end must be a date after start.');
+  const deadline = instantOrInvalid(body.deadline, 'deadline', timezone);
+  const scheduledTo = body.scheduled_to ? instantOrInvalid(body.scheduled_to, 'scheduled to', timezone) : nowUtc();
+  const assignmentId = body.assignment_id ?? null;
+  if (assignmentId !== null) await findAssignmentOrInvalid(trx, orgId, assignmentId);
+  if (body.work_type_id) await assertWorkType(trx, orgId, body.work_type_id);
+  const workTypeId = body.work_type_id ?? (await defaultCallbackWorkType(trx, orgId));
+  const ordering: CallbackOrdering = body.ordering ?? list.ordering;
+
+  const selection = await selectCandidates(trx, orgId, list, { start, end, ordering }, timezone);
+  const now = nowUtc();
+  const id = await insertCallback(trx, {
+    organization_id: orgId,
+    list_id: list.id,
+    assignment_id: assignmentId,
+    work_type_id: workTypeId,
+    initiated_by: admin.id,
+    ordering,
+    start,
+    end,
+    positions_to_fill: body.positions_to_fill,
+    accepted_count: 0,
+    status: 'active',
+    scheduled_to: scheduledTo,
+    started_at: now,
+    ended_at: null,
+    deadline,
+    notes: body.notes ?? null,
+    cancelled_by: null,
+    created_at: now,
+  });
+  const candidates = selection.userIds.map((userId, index) => ({ user_id: userId, position: index + 1 }));
+  await insertCallbackUsers(
+    trx,
+    candidates.map((c) => ({
+      organization_id: orgId,
+      callback_id: id,
+      user_id: c.user_id,
+      position: c.position,
+      status: 'pending' as const,
+      contact_method: null,
+      contact_time: null,
+      response_time: null,
+      start_time: null,
+      end_time: null,
+      uses_opportunity: 0,
+      do_not_disturb: 0,
+      auto_accepted: 0,
+      shift_id: null,
+      updated_at: now,
+    })),
+  );
+  await writeLog(trx, auth, {
+    action: 'callback.started',
+    description: `started callback #${id} on list ${list.name} for ${start} to ${end}: ${body.positions_to_fill} position(s), ${candidates.length} candidate(s), ${selection.skipped.length} skipped.`,
+    actorUserId: admin.id,
+    entityType: 'callback',
+    entityId: id,
+    after: { ...body, candidates, skipped: selection.skipped },
+  });
+  return { id, candidates, skipped: selection.skipped };
+}
+
+function partOfCallback(callback: CallbackRow, body: RecordResponseBody) {
+  const start = body.start_time ? normalizeLocalDateTime(body.start_time) : null;
+  const end = body.end_time ? normalizeLocalDateTime(body.end_time) : null;
+  const from = start ?? callback.start;
+  const to = end ?? callback.end;
+  if (from < callback.start || to > callback.end || to <= from) {
+    throw invalidParams('The start time and end time must lie within the callback and end after they start.');
+  }
+  return { start, end, from, to };
+}
+
+async function placeShift(trx: Db, auth: AuthContext, callback: CallbackRow, userId: number, span: { from: string; to: string }) {
+  if (callback.assignment_id === null) return null;
+  return insertShift(trx, auth.orgId, {
+    assignment_id: callback.assignment_id,
+    user_id: userId,
+    date: span.from.slice(0, 10),
+    start: span.from,
+    end: span.to,
+    work_type_id: callback.work_type_id,
+    work_subtype_id: null,
+    notes: `Callback #${callback.id}`,
+    from_callback: callback.id,
+    traded_with: null,
+    scheduled_by: callback.initiated_by,
+  });
+}
+
+/** Work, time off or hours taken on since the callback started can make a candidate ineligible. */
+async function assertStillEligible(trx: Db, auth: AuthContext, callback: CallbackRow, user: UserRow, span: { from: string; to: string }) {
+  const list = await findCallbackList(trx, auth.orgId, callback.list_id);
+  const reasons = await ineligibilityOf(trx, auth.orgId, list, { start: span.from, end: span.to }, [user.id], auth.timezone);
+  const reason = reasons.get(user.id);
+  if (reason) throw invalidParams(`${fullName(user)} can no longer take callback #${callback.id}: ${reason}.`);
+}
+
+/**
+ * Records a contacted user's answer. The callback row is locked first, so concurrent acceptances
+ * queue and no more than positions_to_fill of them are taken.
+ */
+export async function recordResponse(trx: Db, auth: AuthContext, callbackId: number, body: RecordResponseBody) {
+  const callback = await lockCallbackOrThrow(trx, auth.orgId, callbackId);
+  const user = await findUserOrInvalid(trx, auth.orgId, body.user_id);
+  const candidate = await findCallbackUser(trx, auth.orgId, callbackId, body.user_id);
+  if (!candidate) throw invalidParams(`User #${body.user_id} is not on the contact list of callback #${callbackId}.`);
+  if (candidate.status === 'accepted') throw invalidParams(`User #${body.user_id} has already accepted callback #${callbackId}.`);
+  const status = callbackStatus(callback, nowUtc());
+  if (status !== 'active') throw invalidParams(`Callback #${callbackId} is ${status}.`);
+
+  const now = nowLocal(auth.timezone);
+  const span = partOfCallback(callback, body);
+  const accepted = body.status === 'accepted';
+  if (accepted) await assertStillEligible(trx, auth, callback, user, span);
+  const shiftId = accepted ? await placeShift(trx, auth, callback, user.id, span) : null;
+  await updateCallbackUser(trx, auth.orgId, candidate.id, {
+    status: body.status,
+    contact_method: body.contact_method ?? candidate.contact_method,
+    contact_time: body.contact_time ? normalizeLocalDateTime(body.contact_time) : (candidate.contact_time ?? now),
+    response_time: body.response_time ? normalizeLocalDateTime(body.response_time) : body.status === 'no answer' ? null : now,
+    start_time: accepted ? span.start : null,
+    end_time: accepted ? span.end : null,
+    uses_opportunity: 1,
+    do_not_disturb: body.do_not_disturb ? 1 : 0,
+    auto_accepted: body.auto_accepted ? 1 : 0,
+    shift_id: shiftId,
+    updated_at: nowUtc(),
+  });
+  let callbackStatusAfter: CallbackStatus = status;
+  if (accepted) {
+    const acceptedCount = callback.accepted_count + 1;
+    const filled = acceptedCount >= callback.positions_to_fill;
+    await updateCallback(trx, auth.orgId, callbackId, {
+      accepted_count: acceptedCount,
+      ...(filled ? { status: 'filled' as const, ended_at: nowUtc() } : {}),
+    });
+    if (filled) callbackStatusAfter = 'filled';
+  }
+  const name = fullName(user);
+  await writeLog(trx, auth, {
+    action: `callback.${body.status.replace(' ', '_')}`,
+    description: `${accepted ? 'accepted' : body.status === 'denied' ? 'denied' : 'did not answer'} callback #${callbackId} (${callback.start} to ${callback.end})${callbackStatusAfter === 'filled' ? '; the callback is filled' : ''}.`,
+    actorUserId: user.id,
+    entityType: 'callback',
+    entityId: callbackId,
+    before: candidate,
+    after: { ...body, shift_id: shiftId },
+  });
+  return { name, callbackStatus: callbackStatusAfter, shiftId };
+}
+
+export async function cancelCallback(trx: Db, auth: AuthContext, callbackId: number, adminId: number): Promise<void> {
+  const callback = await lockCallbackOrThrow(trx, auth.orgId, callbackId);
+  await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
+  const status = callbackStatus(callback, nowUtc());
+  if (status !== 'active') throw invalidParams(`Callback #${callbackId} is ${status}.`);
+  await updateCallback(trx, auth.orgId, callbackId, { status: 'cancelled', cancelled_by: adminId, ended_at: nowUtc() });
+  await writeLog(trx, auth, {
+    action: 'callback.cancelled',
+    description: `cancelled callback #${callbackId} (${callback.start} to ${callback.end}, ${callback.accepted_count} of ${callback.positions_to_fill} accepted).`,
+    actorUserId: adminId,
+    entityType: 'callback',
+    entityId: callbackId,
+  });
+}
+

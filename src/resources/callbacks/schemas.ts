@@ -1,0 +1,119 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, IdName, LocalDateTime, LongText, Nullable, ShortText } from '../../core/schemas.js';
+
+export const CALLBACK_ORDERINGS = ['rotating', 'hours', 'seniority'] as const;
+export const RESPONSE_STATUSES = ['accepted', 'denied', 'no answer'] as const;
+export const PAGE_SIZE = 50;
+
+const Instant = Type.String({ maxLength: 40, description: 'iso_datetime with offset, or a datetime read in the organization zone' });
+
+export const StartCallbackBody = Type.Object({
+  list_id: Id,
+  initiated_by: Id,
+  start: LocalDateTime,
+  end: LocalDateTime,
+  positions_to_fill: Type.Integer({ minimum: 1, maximum: 1000 }),
+  deadline: Instant,
+  assignment_id: Type.Optional(Nullable(Id)),
+  work_type_id: Type.Optional(Nullable(Id)),
+  ordering: Type.Optional(Type.Union(CALLBACK_ORDERINGS.map((o) => Type.Literal(o)), { description: 'default rotating' })),
+  scheduled_to: Type.Optional(Instant),
+  notes: Type.Optional(Nullable(LongText({ maxLength: 2000 }))),
+});
+export type StartCallbackBody = Static<typeof StartCallbackBody>;
+
+export const StartCallbackResponse = Type.Object({
+  success: Type.Boolean(),
+  code: Type.Integer(),
+  status: Type.String(),
+  message: Type.String(),
+  id: Type.Integer(),
+  candidates: Type.Array(Type.Object({ user_id: Type.Integer(), position: Type.Integer() })),
+  skipped: Type.Array(Type.Object({ user_id: Type.Integer(), reason: Type.String() })),
+});
+
+export const RecordResponseBody = Type.Object({
+  user_id: Id,
+  status: Type.Union(RESPONSE_STATUSES.map((s) => Type.Literal(s))),
+  contact_method: Type.Optional(Nullable(ShortText({ maxLength: 50, description: 'e.g. Mobile App, Text (SMS), Phone' }))),
+  contact_time: Type.Optional(Nullable(LocalDateTime)),
+  response_time: Type.Optional(Nullable(LocalDateTime)),
+  start_time: Type.Optional(Nullable(LocalDateTime)),
+  end_time: Type.Optional(Nullable(LocalDateTime)),
+  do_not_disturb: Type.Optional(Type.Boolean()),
+  auto_accepted: Type.Optional(Type.Boolean()),
+});
+export type RecordResponseBody = Static<typeof RecordResponseBody>;
+
+export const RecordResponseResult = Type.Object({
+  success: Type.Boolean(),
+  code: Type.Integer(),
+  status: Type.String(),
+  message: Type.String(),
+  id: Type.Integer(),
+  callback_status: Type.String(),
+  shift_id: Nullable(Type.Integer()),
+});
+
+export const CancelCallbackBody = Type.Object({ admin_id: Id });
+
+export const ListCallbacksQuery = Type.Object({
+  start: Type.Optional(LocalDateTime),
+  end: Type.Optional(LocalDateTime),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+});
+
+export const CallbackResponse = Type.Object({
+  id: Type.Integer(),
+  title: IdName,
+  initiated_by: IdName,
+  start: Type.String(),
+  end: Type.String(),
+  positions_to_fill: Type.Integer(),
+  scheduled_to: Type.String(),
+  started_at: Type.String(),
+  ended_at: Nullable(Type.String()),
+  deadline: Type.String(),
+  status: Type.String({ description: 'active, filled, partially filled, not filled or cancelled' }),
+});
+export type CallbackResponse = Static<typeof CallbackResponse>;
+
+export const CallbackPage = Type.Object({
+  data: Type.Array(CallbackResponse),
+  pagination: Type.Object({ prev: Nullable(Type.String()), next: Nullable(Type.String()) }),
+});
+
+export const CallbackUserResponse = Type.Object({
+  id: Type.String({ description: 'the contacted user id' }),
+  position: Type.String(),
+  status: Type.String({ description: 'pending, accepted, denied or no answer' }),
+  contact_method: Nullable(Type.String()),
+  contact_time: Nullable(Type.String()),
+  response_time: Nullable(Type.String()),
+  start_time: Nullable(Type.String()),
+  end_time: Nullable(Type.String()),
+  uses_opportunity: Type.String(),
+  do_not_disturb: Type.String(),
+  auto_accepted: Type.String(),
+});
+export type CallbackUserResponse = Static<typeof CallbackUserResponse>;
+
+export const ScheduleCallback = Type.Object({
+  id: Type.Integer(),
+  href: Type.String(),
+  start: Type.String(),
+  end: Type.String(),
+  minimum_staffing: Type.Integer(),
+  records: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      user: Type.Object({ id: Type.Integer(), href: Type.String(), name: Type.String() }),
+      start: Type.String(),
+      end: Type.String(),
+      work_site: Type.Null(),
+    }),
+  ),
+  title: Type.Object({ id: Type.Integer(), href: Type.String(), name: Type.String() }),
+});
+export type ScheduleCallback = Static<typeof ScheduleCallback>;

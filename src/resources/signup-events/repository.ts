@@ -1,0 +1,126 @@
+import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import { forUpdate } from '../../core/db/transaction.js';
+import type { Database } from '../../core/db/types.js';
+import { invalidParams, notFound } from '../../core/errors.js';
+import type { OpenStatus } from './schemas.js';
+import type { SignupEventRow, SignupEventTable, SignupEventUserRow } from './table.js';
+
+type EventEb = ExpressionBuilder<Database, 'signup_event'>;
+
+export function findSignupEvent(db: Db, orgId: number, id: number): Promise<SignupEventRow | undefined> {
+  return db.selectFrom('signup_event').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Deleted events are found too: they stay readable by id. */
+export async function findSignupEventOrThrow(db: Db, orgId: number, id: number): Promise<SignupEventRow> {
+  const event = await findSignupEvent(db, orgId, id);
+  if (!event) throw notFound('SignupEvent');
+  return event;
+}
+
+/** Reads the event and holds its row lock until the transaction ends: sign-ups of one event queue here. */
+export async function lockSignupEventOrThrow(trx: Db, orgId: number, id: number): Promise<SignupEventRow> {
+  const query = trx.selectFrom('signup_event').selectAll().where('organization_id', '=', orgId).where('id', '=', id);
+  const event = await forUpdate(trx, query).executeTakeFirst();
+  if (!event) throw notFound('SignupEvent');
+  return event;
+}
+
+/** The SQL form of the computed status (see rules.ts `signupStatus`), for the list filters. */
+function statusIs(eb: EventEb, status: OpenStatus, now: string) {
+  const short = eb('signed_up_count', '<', eb.ref('employees_needed'));
+  const started = eb('start', '<=', now);
+  switch (status) {
+    case 'filled':
+      return eb('signed_up_count', '>=', eb.ref('employees_needed'));
+    case 'active':
+      return eb.and([short, eb('start', '>', now)]);
+    case 'partially_filled':
+      return eb.and([short, started, eb('signed_up_count', '>', 0)]);
+    case 'not_filled':
+      return eb.and([short, started, eb('signed_up_count', '=', 0)]);
+  }
+}
+
+export interface SignupEventFilter {
+  deleted: boolean;
+  archived: boolean;
+  status?: OpenStatus;
+  start?: string;
+  end?: string;
+  now: string;
+}
+
+export function listSignupEvents(db: Db, orgId: number, filter: SignupEventFilter): Promise<SignupEventRow[]> {
+  return db
+    .selectFrom('signup_event')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', filter.deleted ? 'is not' : 'is', null)
+    .$if(filter.archived, (qb) => qb.where((eb) => eb.not(statusIs(eb, 'active', filter.now))))
+    .$if(filter.status !== undefined, (qb) => qb.where((eb) => statusIs(eb, filter.status!, filter.now)))
+    .$if(filter.start !== undefined, (qb) => qb.where('start', '>=', filter.start!))
+    .$if(filter.end !== undefined, (qb) => qb.where('end', '<=', filter.end!))
+    .orderBy('id')
+    .execute();
+}
+
+export async function insertSignupEvent(db: Db, values: Insertable<SignupEventTable>): Promise<number> {
+  const { id } = await db.insertInto('signup_event').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateSignupEvent(db: Db, orgId: number, id: number, values: Updateable<SignupEventTable>): Promise<void> {
+  await db.updateTable('signup_event').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+export function listEventUsers(db: Db, orgId: number, eventId: number): Promise<SignupEventUserRow[]> {
+  return db
+    .selectFrom('signup_event_user')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('event_id', '=', eventId)
+    .orderBy('id')
+    .execute();
+}
+
+export function findEventUser(db: Db, orgId: number, eventId: number, userId: number): Promise<SignupEventUserRow | undefined> {
+  return db
+    .selectFrom('signup_event_user')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('event_id', '=', eventId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+export async function insertEventUser(db: Db, values: Insertable<Database['signup_event_user']>): Promise<number> {
+  const { id } = await db.insertInto('signup_event_user').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function deleteEventUser(db: Db, orgId: number, id: number): Promise<void> {
+  await db.deleteFrom('signup_event_user').where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+export async function assertWorkTypeAndSubtype(db: Db, orgId: number, workTypeId: number, subtypeId: number | null): Promise<void> {
+  const workType = await db
+    .selectFrom('work_type')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', workTypeId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!workType) throw invalidParams('The selected work type id is invalid.');
+  if (subtypeId === null) return;
+  const subtype = await db
+    .selectFrom('work_subtype')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', subtypeId)
+    .where('work_type_id', '=', workTypeId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!subtype) throw invalidParams('The selected work subtype id is invalid.');
+}

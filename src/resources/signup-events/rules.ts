@@ -1,0 +1,169 @@
+import type { AuthContext } from '../../core/auth/context.js';
+import { writeLog } from '../../core/audit.js';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams } from '../../core/errors.js';
+import { sanitize } from '../../core/html.js';
+import { hoursBetween, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
+import { deleteMiscHour, insertMiscHour } from '../misc-hours/repository.js';
+import { findUser, findUserOrInvalid } from '../users/repository.js';
+import { fullName } from '../users/serialize.js';
+import {
+  assertWorkTypeAndSubtype,
+  deleteEventUser,
+  findEventUser,
+  insertEventUser,
+  insertSignupEvent,
+  lockSignupEventOrThrow,
+  updateSignupEvent,
+} from './repository.js';
+import type { SignupEventBody, SignupStatus } from './schemas.js';
+import type { SignupEventRow } from './table.js';
+
+/**
+ * The status is computed, never stored: deleted when soft-deleted; filled once the sign-ups reach
+ * employees_needed; otherwise active until the event starts, then partially_filled (some sign-ups)
+ * or not_filled (none).
+ */
+export function signupStatus(event: SignupEventRow, nowLocal: string): SignupStatus {
+  if (event.deleted_at) return 'deleted';
+  if (event.signed_up_count >= event.employees_needed) return 'filled';
+  if (event.start > nowLocal) return 'active';
+  return event.signed_up_count > 0 ? 'partially_filled' : 'not_filled';
+}
+
+async function checkedFields(trx: Db, orgId: number, body: SignupEventBody) {
+  await findUserOrInvalid(trx, orgId, body.admin_id, 'admin id');
+  const start = normalizeLocalDateTime(body.start);
+  const end = normalizeLocalDateTime(body.end);
+  if (end <= start) throw invalidParams('The end must be a date after start.');
+  const workSubtypeId = body.work_subtype_id ?? null;
+  await assertWorkTypeAndSubtype(trx, orgId, body.work_type_id, workSubtypeId);
+  return {
+    title: body.title.trim(),
+    start,
+    end,
+    description: sanitize(body.description ?? ''),
+    work_type_id: body.work_type_id,
+    work_subtype_id: workSubtypeId,
+    employees_needed: body.employees_needed,
+  };
+}
+
+export async function createSignupEvent(trx: Db, auth: AuthContext, body: SignupEventBody): Promise<number> {
+  const fields = await checkedFields(trx, auth.orgId, body);
+  const now = nowUtc();
+  const id = await insertSignupEvent(trx, {
+    organization_id: auth.orgId,
+    ...fields,
+    signed_up_count: 0,
+    created_by: body.admin_id,
+    modified_by: body.admin_id,
+    created_at: now,
+    modified_at: now,
+    deleted_by: null,
+    deleted_at: null,
+  });
+  await writeLog(trx, auth, {
+    action: 'signup_event.created',
+    description: `added signup event ${fields.title} (${fields.start} to ${fields.end}, ${fields.employees_needed} needed).`,
+    actorUserId: body.admin_id,
+    entityType: 'signup_event',
+    entityId: id,
+    after: fields,
+  });
+  return id;
+}
+
+/** PUT replaces every field: an omitted work_subtype_id or description is cleared. */
+export async function replaceSignupEvent(trx: Db, auth: AuthContext, id: number, body: SignupEventBody): Promise<string> {
+  const before = await lockSignupEventOrThrow(trx, auth.orgId, id);
+  if (before.deleted_at) throw invalidParams(`Signup event #${id} is deleted.`);
+  const fields = await checkedFields(trx, auth.orgId, body);
+  await updateSignupEvent(trx, auth.orgId, id, { ...fields, modified_by: body.admin_id, modified_at: nowUtc() });
+  await writeLog(trx, auth, {
+    action: 'signup_event.updated',
+    description: `updated signup event ${fields.title} (${fields.start} to ${fields.end}, ${fields.employees_needed} needed).`,
+    actorUserId: body.admin_id,
+    entityType: 'signup_event',
+    entityId: id,
+    before,
+    after: fields,
+  });
+  return fields.title;
+}
+
+export async function deleteSignupEvent(trx: Db, auth: AuthContext, id: number, adminId: number | undefined): Promise<string> {
+  const event = await lockSignupEventOrThrow(trx, auth.orgId, id);
+  if (event.deleted_at) throw invalidParams(`Signup event #${id} is already deleted.`);
+  if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
+  await updateSignupEvent(trx, auth.orgId, id, { deleted_by: adminId ?? null, deleted_at: nowUtc() });
+  await writeLog(trx, auth, {
+    action: 'signup_event.deleted',
+    description: `deleted signup event ${event.title}.`,
+    actorUserId: adminId,
+    entityType: 'signup_event',
+    entityId: id,
+    before: event,
+  });
+  return event.title;
+}
+
+/**
+ * Signs a user up: the event row is locked first, so concurrent sign-ups of one event run one
+ * after the other and the count check below cannot be passed by more than employees_needed.
+ */
+export async function signUpUser(trx: Db, auth: AuthContext, eventId: number, userId: number) {
+  const event = await lockSignupEventOrThrow(trx, auth.orgId, eventId);
+  const user = await findUserOrInvalid(trx, auth.orgId, userId);
+  if (event.deleted_at) throw invalidParams(`Signup event #${eventId} is deleted.`);
+  if (await findEventUser(trx, auth.orgId, eventId, userId)) {
+    throw invalidParams(`User #${userId} is already signed up for event #${eventId}`);
+  }
+  if (event.signed_up_count >= event.employees_needed) throw invalidParams(`Signup event #${eventId} is already filled.`);
+
+  const miscHourId = await insertMiscHour(trx, auth.orgId, {
+    user_id: userId,
+    date: event.start.slice(0, 10),
+    start: event.start,
+    end: event.end,
+    length: hoursBetween(event.start, event.end, auth.timezone),
+    work_type_id: event.work_type_id,
+    work_subtype_id: event.work_subtype_id,
+    notes: `Signup event: ${event.title}`,
+    source: 'signup_event',
+    source_id: eventId,
+  });
+  await insertEventUser(trx, { organization_id: auth.orgId, event_id: eventId, user_id: userId, misc_hour_id: miscHourId, created_at: nowUtc() });
+  await updateSignupEvent(trx, auth.orgId, eventId, { signed_up_count: event.signed_up_count + 1 });
+  const name = fullName(user);
+  await writeLog(trx, auth, {
+    action: 'signup_event.user_added',
+    description: `signed up for event ${event.title} (${event.start} to ${event.end}).`,
+    actorUserId: userId,
+    entityType: 'signup_event',
+    entityId: eventId,
+    after: { user_id: userId, misc_hour_id: miscHourId },
+  });
+  return { name, title: event.title };
+}
+
+export async function removeSignedUpUser(trx: Db, auth: AuthContext, eventId: number, userId: number) {
+  const event = await lockSignupEventOrThrow(trx, auth.orgId, eventId);
+  const signup = await findEventUser(trx, auth.orgId, eventId, userId);
+  if (!signup) throw invalidParams(`User #${userId} not found in Signup Event.`);
+  if (signup.misc_hour_id !== null) await deleteMiscHour(trx, auth.orgId, signup.misc_hour_id);
+  await deleteEventUser(trx, auth.orgId, signup.id);
+  await updateSignupEvent(trx, auth.orgId, eventId, { signed_up_count: Math.max(0, event.signed_up_count - 1) });
+  const user = await findUser(trx, auth.orgId, userId);
+  const name = user ? fullName(user) : `User #${userId}`;
+  await writeLog(trx, auth, {
+    action: 'signup_event.user_removed',
+    description: `was removed from event ${event.title}.`,
+    actorUserId: userId,
+    entityType: 'signup_event',
+    entityId: eventId,
+    before: { user_id: userId, misc_hour_id: signup.misc_hour_id },
+  });
+  return { name, title: event.title };
+}
+

@@ -1,0 +1,115 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import { forUpdate } from '../../core/db/transaction.js';
+import { notFound } from '../../core/errors.js';
+import type { TradeRow, TradeTable, TradeUserRow, TradeUserStatus } from './table.js';
+
+export function findTrade(db: Db, orgId: number, id: number): Promise<TradeRow | undefined> {
+  return db
+    .selectFrom('trade')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findTradeOrThrow(db: Db, orgId: number, id: number): Promise<TradeRow> {
+  const trade = await findTrade(db, orgId, id);
+  if (!trade) throw notFound('Trade');
+  return trade;
+}
+
+/** Reads the trade and holds its row lock: the first acceptance wins, later ones see it taken. */
+export async function lockTradeOrThrow(trx: Db, orgId: number, id: number): Promise<TradeRow> {
+  const query = trx.selectFrom('trade').selectAll().where('organization_id', '=', orgId).where('id', '=', id).where('deleted_at', 'is', null);
+  const trade = await forUpdate(trx, query).executeTakeFirst();
+  if (!trade) throw notFound('Trade');
+  return trade;
+}
+
+export function listTrades(db: Db, orgId: number, filter: { start?: string; end?: string; userId?: number }): Promise<TradeRow[]> {
+  return db
+    .selectFrom('trade')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .$if(filter.start !== undefined, (qb) => qb.where('end', '>', filter.start!))
+    .$if(filter.end !== undefined, (qb) => qb.where('start', '<', filter.end!))
+    .$if(filter.userId !== undefined, (qb) =>
+      qb.where((eb) => eb.or([eb('requesting_user_id', '=', filter.userId!), eb('accepting_user_id', '=', filter.userId!)])),
+    )
+    .orderBy('start')
+    .orderBy('id')
+    .execute();
+}
+
+/** Filled trades overlapping [start, end): day.trades. */
+export function listFilledTrades(db: Db, orgId: number, start: string, end: string): Promise<TradeRow[]> {
+  return db
+    .selectFrom('trade')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .where('status', '=', 'filled')
+    .where('start', '<', end)
+    .where('end', '>', start)
+    .orderBy('start')
+    .orderBy('id')
+    .execute();
+}
+
+export async function insertTrade(db: Db, values: Insertable<TradeTable>): Promise<number> {
+  const { id } = await db.insertInto('trade').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateTrade(db: Db, orgId: number, id: number, values: Updateable<TradeTable>): Promise<void> {
+  await db.updateTable('trade').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+export function listTradeUsers(db: Db, orgId: number, tradeId: number): Promise<TradeUserRow[]> {
+  return db.selectFrom('trade_user').selectAll().where('organization_id', '=', orgId).where('trade_id', '=', tradeId).orderBy('id').execute();
+}
+
+/** Records a user's place on the trade (offered, accepted or declined), one row per user. */
+export async function upsertTradeUser(db: Db, orgId: number, tradeId: number, userId: number, status: TradeUserStatus, at: string): Promise<void> {
+  const existing = await db
+    .selectFrom('trade_user')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('trade_id', '=', tradeId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  const responded = status === 'offered' ? null : at;
+  if (existing) {
+    await db.updateTable('trade_user').set({ status, responded_at: responded }).where('organization_id', '=', orgId).where('id', '=', existing.id).execute();
+  } else {
+    await db
+      .insertInto('trade_user')
+      .values({ organization_id: orgId, trade_id: tradeId, user_id: userId, status, offered_at: at, responded_at: responded })
+      .execute();
+  }
+}
+
+export async function tradeWorkTypeId(db: Db, orgId: number): Promise<number> {
+  const types = await db
+    .selectFrom('work_type')
+    .select(['id', 'label'])
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  return (types.find((t) => t.label.toLowerCase() === 'trade') ?? types[0])!.id;
+}
+
+/** Hands a one-off shift to another user, noting whose it was. */
+export async function reassignShift(trx: Db, orgId: number, shiftId: number, userId: number, tradedWith: number, now: string): Promise<void> {
+  await trx
+    .updateTable('shift')
+    .set({ user_id: userId, traded_with: tradedWith, updated_at: now })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', shiftId)
+    .execute();
+}

@@ -1,0 +1,143 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { withTransaction } from '../../core/db/transaction.js';
+import { EXTENSION, errorResponses, IdParams, SuccessWithId } from '../../core/schemas.js';
+import { normalizeLocalDateTime, nowLocal } from '../../core/time.js';
+import { findUsersByIds } from '../users/repository.js';
+import { findTradeOrThrow, listTrades, listTradeUsers } from './repository.js';
+import { actOnTrade, createTrade, deleteTrade } from './rules.js';
+import {
+  CreateTradeBody,
+  DeleteTradeQuery,
+  ListTradesQuery,
+  TradeActionBody,
+  TradeDetailResponse,
+  TradeResponse,
+  TradeUserResponse,
+  TradeWriteResponse,
+} from './schemas.js';
+import { serializeTrade, serializeTradeDetail, serializeTradeUser, usersOfTrades } from './serialize.js';
+
+const tags = ['Trades'];
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/trades',
+    {
+      schema: {
+        operationId: 'listTrades',
+        summary: 'Trades (non-deleted), by start; optional start/end overlap and user_id filters (extension)',
+        tags,
+        querystring: ListTradesQuery,
+        response: { 200: Type.Array(TradeResponse), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { orgId, timezone } = request.auth;
+      const q = request.query;
+      const trades = await listTrades(app.db, orgId, {
+        start: q.start === undefined ? undefined : normalizeLocalDateTime(q.start),
+        end: q.end === undefined ? undefined : normalizeLocalDateTime(q.end),
+        userId: q.user_id,
+      });
+      const users = await findUsersByIds(app.db, orgId, usersOfTrades(trades));
+      const now = nowLocal(timezone);
+      return trades.map((trade) => serializeTrade(request, trade, users, timezone, now));
+    },
+  );
+
+  app.get(
+    '/trades/:id',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'getTrade',
+        summary: 'One trade with its accepting and approving users (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: TradeDetailResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { orgId, timezone } = request.auth;
+      const trade = await findTradeOrThrow(app.db, orgId, request.params.id);
+      const users = await findUsersByIds(app.db, orgId, usersOfTrades([trade]));
+      return serializeTradeDetail(request, trade, users, timezone, nowLocal(timezone));
+    },
+  );
+
+  app.get(
+    '/trades/:id/users',
+    {
+      schema: {
+        operationId: 'listTradeUsers',
+        summary: 'Users the trade was offered to or who answered it, with their responses',
+        tags,
+        params: IdParams,
+        response: { 200: Type.Array(TradeUserResponse), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { orgId, timezone } = request.auth;
+      await findTradeOrThrow(app.db, orgId, request.params.id);
+      const rows = await listTradeUsers(app.db, orgId, request.params.id);
+      const users = await findUsersByIds(app.db, orgId, rows.map((r) => r.user_id));
+      return rows.map((row) => serializeTradeUser(request, row, users.get(row.user_id), timezone));
+    },
+  );
+
+  app.post(
+    '/trades',
+    {
+      schema: {
+        operationId: 'createTrade',
+        summary: 'Requests a trade; with accepting_user_id it starts accepted, otherwise pending',
+        tags,
+        body: CreateTradeBody,
+        response: { 201: TradeWriteResponse, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { id, status } = await withTransaction(app.db, (trx) => createTrade(trx, request.auth, request.body));
+      reply.status(201);
+      return { success: true, code: 201, status: 'created', message: `Trade #${id} requested`, id, trade_status: status };
+    },
+  );
+
+  const actionSchema = (method: string) => ({
+    operationId: `${method}Trade`,
+    summary: 'Moves a trade through its states: accept or decline (user_id), approve or deny (admin_id), cancel',
+    tags,
+    params: IdParams,
+    body: TradeActionBody,
+    response: { 200: TradeWriteResponse, ...errorResponses },
+  });
+  const act = async (request: { params: { id: number }; body: TradeActionBody; auth: Parameters<typeof actOnTrade>[1] }) => {
+    const { id } = request.params;
+    const status = await withTransaction(app.db, (trx) => actOnTrade(trx, request.auth, id, request.body));
+    return { success: true, code: 200, status: 'ok', message: `Trade #${id} is ${status}`, id, trade_status: status };
+  };
+  app.patch('/trades/:id', { schema: actionSchema('patch') }, act);
+  app.put('/trades/:id', { schema: actionSchema('put') }, act);
+
+  app.delete(
+    '/trades/:id',
+    {
+      schema: {
+        operationId: 'deleteTrade',
+        summary: 'Deletes a trade that has not been filled',
+        tags,
+        params: IdParams,
+        querystring: DeleteTradeQuery,
+        response: { 200: SuccessWithId, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      await withTransaction(app.db, (trx) => deleteTrade(trx, request.auth, id, request.query.admin_id));
+      return { success: true, code: 200, status: 'ok', message: `Trade #${id} deleted`, id };
+    },
+  );
+};
+
+export default routes;

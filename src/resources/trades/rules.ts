@@ -1,0 +1,283 @@
+import type { AuthContext } from '../../core/auth/context.js';
+import { writeLog } from '../../core/audit.js';
+import type { Db } from '../../core/db/transaction.js';
+import { invalidParams } from '../../core/errors.js';
+import { normalizeLocalDateTime, nowLocal, nowUtc } from '../../core/time.js';
+import { expandWork, insertShift, removeOccurrence, type WorkItem } from '../callbacks/contracts.js';
+import { approvedTimeOffs } from '../time-offs/schedule.js';
+import { findUserOrInvalid } from '../users/repository.js';
+import { fullName } from '../users/serialize.js';
+import type { UserRow } from '../users/table.js';
+import { missingQualifiers } from './qualifiers.js';
+import { insertTrade, lockTradeOrThrow, reassignShift, tradeWorkTypeId, updateTrade, upsertTradeUser } from './repository.js';
+import type { CreateTradeBody, TradeActionBody } from './schemas.js';
+import type { StoredTradeStatus, TradeRow } from './table.js';
+
+export type TradeStatus = StoredTradeStatus | 'expired';
+
+interface Span {
+  start: string;
+  end: string;
+}
+
+const OPEN: ReadonlySet<StoredTradeStatus> = new Set(['pending', 'accepted', 'approved']);
+
+/**
+ * pending → accepted (a user accepts) → filled (an admin approves; the work moves);
+ * pending → approved (an admin pre-approves) → filled (the first acceptance);
+ * any open state → cancelled (the requester) or denied (an admin); an open trade whose start has
+ * passed reads as expired.
+ */
+export function tradeStatus(trade: TradeRow, localNow: string): TradeStatus {
+  if (OPEN.has(trade.status) && trade.start <= localNow) return 'expired';
+  return trade.status;
+}
+
+function spanOf(start: string, end: string, field = ''): Span {
+  const span = { start: normalizeLocalDateTime(start), end: normalizeLocalDateTime(end) };
+  if (span.end <= span.start) throw invalidParams(`The ${field}end must be a date after ${field}start.`);
+  return span;
+}
+
+const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
+
+/**
+ * The user's work inside the span, which must hold whole shifts. It may hold none: the trade then
+ * records hours agreed outside the schedule and filling it moves nothing.
+ */
+async function workToMove(db: Db, orgId: number, user: UserRow, span: Span): Promise<WorkItem[]> {
+  const work = (await expandWork(db, orgId, { start: span.start, end: span.end, userIds: [user.id] })).filter(
+    (item) => item.user_id === user.id && overlaps(item, span),
+  );
+  const partial = work.find((item) => item.start < span.start || item.end > span.end);
+  if (partial) throw invalidParams(`The trade must cover whole shifts: ${fullName(user)} works ${partial.start} to ${partial.end}.`);
+  return work;
+}
+
+/** Refuses a taker who already works, is on approved time off, or lacks the qualifiers the work needs. */
+async function assertCanTake(db: Db, orgId: number, giver: UserRow, taker: UserRow, span: Span, work: WorkItem[]): Promise<void> {
+  const name = fullName(taker);
+  const [takerWork, timeOffs] = await Promise.all([
+    expandWork(db, orgId, { start: span.start, end: span.end, userIds: [taker.id] }),
+    approvedTimeOffs(db, orgId, span.start, span.end),
+  ]);
+  if (takerWork.some((item) => item.user_id === taker.id && overlaps(item, span))) {
+    throw invalidParams(`${name} is already scheduled between ${span.start} and ${span.end}.`);
+  }
+  if (timeOffs.some((t) => t.user_id === taker.id && overlaps(t, span))) {
+    throw invalidParams(`${name} is on approved time off between ${span.start} and ${span.end}.`);
+  }
+  const missing = await missingQualifiers(db, orgId, { giverId: giver.id, takerId: taker.id }, work);
+  if (missing.length) throw invalidParams(`${name} lacks the qualifiers required for this work: ${missing.join(', ')}.`);
+}
+
+/** Checks both directions of the trade (and the swap, when there is one) for this taker. */
+async function checkTrade(db: Db, orgId: number, requester: UserRow, taker: UserRow | null, trade: { span: Span; swap: Span | null }) {
+  const work = await workToMove(db, orgId, requester, trade.span);
+  if (!taker) return;
+  if (taker.id === requester.id) throw invalidParams('The accepting user must differ from the requesting user.');
+  await assertCanTake(db, orgId, requester, taker, trade.span, work);
+  if (trade.swap) {
+    const swapWork = await workToMove(db, orgId, taker, trade.swap);
+    await assertCanTake(db, orgId, taker, requester, trade.swap, swapWork);
+  }
+}
+
+function swapOf(body: { swap_start?: string | null; swap_end?: string | null }): Span | null {
+  if (!body.swap_start && !body.swap_end) return null;
+  if (!body.swap_start || !body.swap_end) throw invalidParams('The swap start and swap end must be sent together.');
+  return spanOf(body.swap_start, body.swap_end, 'swap ');
+}
+
+const spansOf = (trade: TradeRow) => ({
+  span: { start: trade.start, end: trade.end },
+  swap: trade.swap_start && trade.swap_end ? { start: trade.swap_start, end: trade.swap_end } : null,
+});
+
+export async function createTrade(trx: Db, auth: AuthContext, body: CreateTradeBody): Promise<{ id: number; status: TradeStatus }> {
+  const { orgId } = auth;
+  const requester = await findUserOrInvalid(trx, orgId, body.requesting_user, 'requesting user');
+  const approver = await findUserOrInvalid(trx, orgId, body.approving_user_id, 'approving user id');
+  const taker = body.accepting_user_id ? await findUserOrInvalid(trx, orgId, body.accepting_user_id, 'accepting user id') : null;
+  const span = spanOf(body.start, body.end);
+  const swap = swapOf(body);
+  if (swap && !taker) throw invalidParams('A swap needs the accepting user id.');
+  for (const userId of body.offered_user_ids ?? []) await findUserOrInvalid(trx, orgId, userId, 'offered user ids');
+  await checkTrade(trx, orgId, requester, taker, { span, swap });
+
+  const now = nowUtc();
+  const status: StoredTradeStatus = taker ? 'accepted' : 'pending';
+  const id = await insertTrade(trx, {
+    organization_id: orgId,
+    requesting_user_id: requester.id,
+    accepting_user_id: taker?.id ?? null,
+    approving_user_id: approver.id,
+    approved_by: null,
+    start: span.start,
+    end: span.end,
+    swap_start: swap?.start ?? null,
+    swap_end: swap?.end ?? null,
+    status,
+    request_date: now,
+    accepted_at: taker ? now : null,
+    approved_at: null,
+    filled_at: null,
+    notes: body.notes ?? null,
+    deleted_at: null,
+    updated_at: now,
+  });
+  for (const userId of new Set(body.offered_user_ids ?? [])) await upsertTradeUser(trx, orgId, id, userId, 'offered', now);
+  if (taker) await upsertTradeUser(trx, orgId, id, taker.id, 'accepted', now);
+  await writeLog(trx, auth, {
+    action: 'trade.requested',
+    description: `requested a trade of ${span.start} to ${span.end}${taker ? ` with ${fullName(taker)}` : ''}${swap ? ` (swap ${swap.start} to ${swap.end})` : ''}.`,
+    actorUserId: requester.id,
+    entityType: 'trade',
+    entityId: id,
+    after: body,
+  });
+  return { id, status };
+}
+
+/** Moves each piece of work from one user to the other: occurrences become one-off shifts, shifts change hands. */
+async function moveWork(trx: Db, auth: AuthContext, trade: TradeRow, from: UserRow, to: UserRow, span: Span) {
+  const work = await workToMove(trx, auth.orgId, from, span);
+  const now = nowUtc();
+  const workTypeId = await tradeWorkTypeId(trx, auth.orgId);
+  for (const item of work) {
+    if (!item.recurring && item.shift_id) {
+      await reassignShift(trx, auth.orgId, item.shift_id, to.id, from.id, now);
+      continue;
+    }
+    await removeOccurrence(trx, auth.orgId, { userId: from.id, assignmentId: item.assignment_id, date: item.date, reason: `Trade #${trade.id}` });
+    await insertShift(trx, auth.orgId, {
+      assignment_id: item.assignment_id,
+      user_id: to.id,
+      date: item.date,
+      start: item.start,
+      end: item.end,
+      work_type_id: workTypeId,
+      work_subtype_id: null,
+      notes: `Trade #${trade.id}`,
+      from_callback: null,
+      traded_with: from.id,
+      scheduled_by: trade.approved_by,
+    });
+  }
+}
+
+async function fill(trx: Db, auth: AuthContext, trade: TradeRow, requester: UserRow, taker: UserRow) {
+  const spans = spansOf(trade);
+  await checkTrade(trx, auth.orgId, requester, taker, spans);
+  await moveWork(trx, auth, trade, requester, taker, spans.span);
+  if (spans.swap) await moveWork(trx, auth, trade, taker, requester, spans.swap);
+}
+
+function requireUser(body: TradeActionBody): number {
+  if (!body.user_id) throw invalidParams(`The user id field is required to ${body.action} a trade.`);
+  return body.user_id;
+}
+
+interface ActionContext {
+  trx: Db;
+  auth: AuthContext;
+  trade: TradeRow;
+  requester: UserRow;
+  body: TradeActionBody;
+  now: string;
+}
+
+/** What an action did: the acting user, the next status and the columns it changes. */
+interface ActionOutcome {
+  actor: UserRow;
+  next: StoredTradeStatus;
+  changes: Partial<TradeRow>;
+}
+
+async function accept({ trx, auth, trade, requester, body, now }: ActionContext): Promise<ActionOutcome> {
+  const actor = await findUserOrInvalid(trx, auth.orgId, requireUser(body));
+  if (trade.status === 'accepted') throw invalidParams(`Trade #${trade.id} has already been accepted.`);
+  const changes: Partial<TradeRow> = { accepting_user_id: actor.id, accepted_at: now };
+  let next: StoredTradeStatus = 'accepted';
+  if (trade.status === 'approved') {
+    await fill(trx, auth, { ...trade, accepting_user_id: actor.id }, requester, actor);
+    Object.assign(changes, { filled_at: now });
+    next = 'filled';
+  } else {
+    await checkTrade(trx, auth.orgId, requester, actor, spansOf(trade));
+  }
+  await upsertTradeUser(trx, auth.orgId, trade.id, actor.id, 'accepted', now);
+  return { actor, next, changes };
+}
+
+async function decline({ trx, auth, trade, body, now }: ActionContext): Promise<ActionOutcome> {
+  const actor = await findUserOrInvalid(trx, auth.orgId, requireUser(body));
+  await upsertTradeUser(trx, auth.orgId, trade.id, actor.id, 'declined', now);
+  if (actor.id !== trade.accepting_user_id) return { actor, next: trade.status, changes: {} };
+  return { actor, next: 'pending', changes: { accepting_user_id: null, accepted_at: null } };
+}
+
+async function approve({ trx, auth, trade, requester, body, now }: ActionContext): Promise<ActionOutcome> {
+  const actor = await findUserOrInvalid(trx, auth.orgId, body.admin_id ?? trade.approving_user_id, 'admin id');
+  if (trade.status === 'approved') throw invalidParams(`Trade #${trade.id} has already been approved.`);
+  const changes: Partial<TradeRow> = { approved_by: actor.id, approved_at: now };
+  if (trade.status !== 'accepted' || trade.accepting_user_id === null) return { actor, next: 'approved', changes };
+  const taker = await findUserOrInvalid(trx, auth.orgId, trade.accepting_user_id, 'accepting user id');
+  await fill(trx, auth, { ...trade, approved_by: actor.id }, requester, taker);
+  return { actor, next: 'filled', changes: { ...changes, filled_at: now } };
+}
+
+async function deny({ trx, auth, trade, body }: ActionContext): Promise<ActionOutcome> {
+  const actor = await findUserOrInvalid(trx, auth.orgId, body.admin_id ?? trade.approving_user_id, 'admin id');
+  return { actor, next: 'denied', changes: { approved_by: actor.id } };
+}
+
+async function cancel({ trx, auth, trade, body }: ActionContext): Promise<ActionOutcome> {
+  const actor = await findUserOrInvalid(trx, auth.orgId, body.user_id ?? trade.requesting_user_id);
+  return { actor, next: 'cancelled', changes: {} };
+}
+
+const ACTIONS: Record<TradeActionBody['action'], { apply: (ctx: ActionContext) => Promise<ActionOutcome>; verb: string }> = {
+  accept: { apply: accept, verb: 'accepted' },
+  decline: { apply: decline, verb: 'declined' },
+  approve: { apply: approve, verb: 'approved' },
+  deny: { apply: deny, verb: 'denied' },
+  cancel: { apply: cancel, verb: 'cancelled' },
+};
+
+/** Applies one action of the status machine (see tradeStatus) under the trade's row lock. */
+export async function actOnTrade(trx: Db, auth: AuthContext, id: number, body: TradeActionBody): Promise<TradeStatus> {
+  const trade = await lockTradeOrThrow(trx, auth.orgId, id);
+  const status = tradeStatus(trade, nowLocal(auth.timezone));
+  if (!OPEN.has(status as StoredTradeStatus)) throw invalidParams(`Trade #${id} is ${status}.`);
+  const requester = await findUserOrInvalid(trx, auth.orgId, trade.requesting_user_id, 'requesting user');
+  const now = nowUtc();
+  const action = ACTIONS[body.action];
+  const { actor, next, changes } = await action.apply({ trx, auth, trade, requester, body, now });
+  await updateTrade(trx, auth.orgId, id, { ...changes, status: next, updated_at: now });
+  await writeLog(trx, auth, {
+    action: `trade.${body.action}`,
+    description: `${action.verb} trade #${id} of ${fullName(requester)} (${trade.start} to ${trade.end})${next === 'filled' ? '; the trade is filled' : ''}.`,
+    actorUserId: actor.id,
+    entityType: 'trade',
+    entityId: id,
+    before: trade,
+    after: { ...changes, status: next },
+  });
+  return next;
+}
+
+export async function deleteTrade(trx: Db, auth: AuthContext, id: number, adminId: number | undefined): Promise<void> {
+  const trade = await lockTradeOrThrow(trx, auth.orgId, id);
+  if (trade.status === 'filled') throw invalidParams(`Trade #${id} is filled: its work has moved and it cannot be deleted.`);
+  if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
+  await updateTrade(trx, auth.orgId, id, { deleted_at: nowUtc(), updated_at: nowUtc() });
+  await writeLog(trx, auth, {
+    action: 'trade.deleted',
+    description: `deleted trade #${id} (${trade.start} to ${trade.end}).`,
+    actorUserId: adminId,
+    entityType: 'trade',
+    entityId: id,
+    before: trade,
+  });
+}

@@ -1,0 +1,82 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Id, LocalDateTime, LongText, Nullable, UserRefStrId } from '../../core/schemas.js';
+
+export const TRADE_ACTIONS = ['accept', 'decline', 'approve', 'deny', 'cancel'] as const;
+export type TradeAction = (typeof TRADE_ACTIONS)[number];
+
+export const CreateTradeBody = Type.Object({
+  requesting_user: Id,
+  start: LocalDateTime,
+  end: LocalDateTime,
+  approving_user_id: Id,
+  accepting_user_id: Type.Optional(Nullable(Id)),
+  swap_start: Type.Optional(Nullable(LocalDateTime)),
+  swap_end: Type.Optional(Nullable(LocalDateTime)),
+  offered_user_ids: Type.Optional(Type.Array(Id, { maxItems: 500, description: 'extension: users the trade is offered to' })),
+  notes: Type.Optional(Nullable(LongText({ maxLength: 2000 }))),
+});
+export type CreateTradeBody = Static<typeof CreateTradeBody>;
+
+export const TradeActionBody = Type.Object({
+  action: Type.Union(TRADE_ACTIONS.map((a) => Type.Literal(a))),
+  user_id: Type.Optional(Id),
+  admin_id: Type.Optional(Id),
+});
+export type TradeActionBody = Static<typeof TradeActionBody>;
+
+export const DeleteTradeQuery = Type.Object({ admin_id: Type.Optional(Id) });
+
+export const ListTradesQuery = Type.Object({
+  start: Type.Optional(LocalDateTime),
+  end: Type.Optional(LocalDateTime),
+  user_id: Type.Optional(Id),
+});
+
+export const TradeResponse = Type.Object({
+  id: Type.String(),
+  requesting_user: UserRefStrId,
+  request_date: Type.String(),
+  start: Type.String(),
+  end: Type.String(),
+  swap_start: Nullable(Type.String()),
+  swap_end: Nullable(Type.String()),
+  status: Type.String({ description: 'pending, accepted, approved, filled, cancelled, denied or expired' }),
+});
+export type TradeResponse = Static<typeof TradeResponse>;
+
+export const TradeDetailResponse = Type.Object({
+  ...TradeResponse.properties,
+  accepting_user: Nullable(UserRefStrId),
+  approving_user: Nullable(UserRefStrId),
+  approved_by: Nullable(UserRefStrId),
+  notes: Nullable(Type.String()),
+});
+export type TradeDetailResponse = Static<typeof TradeDetailResponse>;
+
+export const TradeWriteResponse = Type.Object({
+  success: Type.Boolean(),
+  code: Type.Integer(),
+  status: Type.String(),
+  message: Type.String(),
+  id: Type.Integer(),
+  trade_status: Type.String(),
+});
+
+export const TradeUserResponse = Type.Object({
+  id: Type.String({ description: 'the user id' }),
+  user: UserRefStrId,
+  status: Type.String({ description: 'offered, accepted or declined' }),
+  offered_at: Type.String(),
+  responded_at: Nullable(Type.String()),
+});
+
+export const ScheduleTrade = Type.Object({
+  id: Type.Integer(),
+  href: Type.String(),
+  start: Type.String(),
+  end: Type.String(),
+  requesting_user: Type.Object({ id: Type.Integer(), href: Type.String(), name: Type.String() }),
+  accepting_user: Type.Object({ id: Type.Integer(), href: Type.String(), name: Type.String() }),
+  admin: Nullable(Type.Object({ id: Type.Integer(), href: Type.String(), name: Type.String() })),
+});
+export type ScheduleTrade = Static<typeof ScheduleTrade>;
