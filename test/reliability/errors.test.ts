@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestOrg, type TestServer } from '../helpers/server.js';
+
+/** The foundation's error classes, each in the spec's {status, error, error_message} format. */
+
+const BODY_LIMIT = 4096;
+
+let server: TestServer;
+let org: TestOrg;
+
+beforeAll(async () => {
+  server = await startServer({ bodyLimitBytes: BODY_LIMIT });
+  org = await server.newOrg();
+});
+afterAll(() => server?.close());
+
+describe('unknown route', () => {
+  it('answers 404 in the error format', async () => {
+    const response = await org.get('/no-such-resource');
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'The requested route does not exist.' });
+  });
+});
+
+describe('wrong method on a known route', () => {
+  it('answers 405 with an Allow header listing the methods of the route', async () => {
+    const response = await org.request('POST', `/users/${await org.createUser()}`, {});
+    expect(response.status).toBe(405);
+    expect(response.body).toEqual({
+      status: 405,
+      error: 'method_not_allowed',
+      error_message: 'The POST method is not supported for this route.',
+    });
+    expect(response.headers.get('allow')?.split(', ').sort()).toEqual(['DELETE', 'GET', 'PATCH']);
+  });
+});
+
+describe('malformed JSON body', () => {
+  it('answers 400 without touching the handler', async () => {
+    const response = await org.put('/users', '{"username": "broken",');
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ status: 400, error: 'bad_request', error_message: 'The request body is not valid JSON.' });
+  });
+});
+
+describe('body larger than the limit', () => {
+  it('answers 413 in the error format', async () => {
+    const response = await org.put('/users', { username: 'big', first_name: 'x'.repeat(BODY_LIMIT * 2) });
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ status: 413, error: 'payload_too_large', error_message: expect.any(String) });
+  });
+
+  it('applies to form-encoded bodies too', async () => {
+    const response = await server.request('POST', '/oauth/access_token', {
+      form: true,
+      body: { grant_type: 'client_credentials', client_id: 'x'.repeat(BODY_LIMIT * 2), client_secret: 'y' },
+    });
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({ status: 413, error: 'payload_too_large', error_message: expect.any(String) });
+  });
+});
+
+describe('schema violation', () => {
+  it('answers 422 invalid_params with an array of readable messages', async () => {
+    const response = await org.put('/users', { username: 'someone', first_name: 42 });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: expect.arrayContaining([expect.stringMatching(/^The .+\.$/)]),
+    });
+    expect(response.body.error_message.length).toBeGreaterThan(0);
+  });
+
+  it('answers 422 for an id path parameter that is not a number', async () => {
+    const response = await org.get('/users/abc');
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The user id field must be integer.'] });
+  });
+
+  it('answers 422 for an id beyond the integer range rather than a database error', async () => {
+    const response = await org.get('/users/99999999999999999999');
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [expect.stringMatching(/user id/)] });
+  });
+});
+
+describe('request line or headers too large for the HTTP parser', () => {
+  it('answers 431 in the error format', async () => {
+    const response = await org.get('/users', { query: { q: 'x'.repeat(20_000) } });
+    expect(response.status).toBe(431);
+    expect(response.body).toEqual({
+      status: 431,
+      error: 'request_header_fields_too_large',
+      error_message: 'The request line or headers are too large.',
+    });
+  });
+});

@@ -1,0 +1,136 @@
+import type { TestOrg, TestServer } from '../helpers/server.js';
+import { createdId, fillPath, firstWorkTypeId, sampleFromSchema, type Operation, type SampleIds } from './openapi.js';
+
+/**
+ * One record per resource family (collection path), created through the API in one organization.
+ * A family without an entry here is created by a generic POST of a schema-made sample body; an
+ * entry is needed only where that sample breaks a business rule. Families that cannot be created
+ * are reported as skipped.
+ */
+export interface FactoryContext {
+  server: TestServer;
+  org: TestOrg;
+  ids: SampleIds;
+  operations: Operation[];
+  records: Map<string, number>;
+}
+
+export type Factory = (ctx: FactoryContext, collection: string) => Promise<number | undefined>;
+
+export const SAMPLE_DATE = '2026-03-02';
+
+/** Path values naming records of `records` (users by `user_id`), or undefined when a family has none. */
+export function pathValues(path: string, records: Map<string, number>): Record<string, string | number> | undefined {
+  const values: Record<string, string | number> = {};
+  for (const [name, collection] of Object.entries(collectionsOf(path))) {
+    if (name === 'date') values[name] = SAMPLE_DATE;
+    else if (name === 'user_id') values[name] = records.get('/v1/users')!;
+    else if (records.has(collection)) values[name] = records.get(collection)!;
+    else return undefined;
+  }
+  return values;
+}
+
+/** The newest id a collection lists, for creates that answer without the new id. */
+async function newestListedId(org: TestOrg, path: string): Promise<number | undefined> {
+  const response = await org.get(path);
+  const rows: unknown = Array.isArray(response.body) ? response.body : response.body?.data;
+  if (response.status !== 200 || !Array.isArray(rows)) return undefined;
+  const listed = rows.map((row: { id?: unknown }) => Number(row?.id)).filter((id) => Number.isInteger(id) && id > 0);
+  return listed.length > 0 ? Math.max(...listed) : undefined;
+}
+
+/** POSTs a schema-made sample body (with `overrides`) to a collection; the new record's id. */
+async function createWithSample(ctx: FactoryContext, collection: string, overrides: Record<string, unknown> = {}): Promise<number | undefined> {
+  const { org, ids, operations, records } = ctx;
+  const create = operations.find((op) => op.path === collection && (op.method === 'POST' || op.method === 'PUT'));
+  const values = pathValues(collection, records);
+  if (!create || !values) return undefined;
+  const sample = sampleFromSchema(create.body, ids);
+  const body = sample && typeof sample === 'object' && !Array.isArray(sample) ? { ...sample, ...overrides } : sample;
+  const path = fillPath(collection, values);
+  const response = await org.request(create.method, path, body);
+  if (process.env.FACTORY_DEBUG) console.info(`[factory] ${create.method} ${path} ${JSON.stringify(body)} → ${response.status} ${response.text.slice(0, 300)}`);
+  if (response.status < 200 || response.status >= 300) return undefined;
+  return createdId(response.body) ?? (create.method === 'POST' ? newestListedId(org, path) : undefined);
+}
+
+const sampleCreate: Factory = (ctx, collection) => createWithSample(ctx, collection);
+
+export const FACTORIES: Record<string, Factory> = {
+  '/v1/users': ({ org }) => org.createUser(),
+  /** An event type nothing emits, so that no delivery changes A's data while the matrix runs. */
+  '/v1/webhooks': async ({ org }) => {
+    const response = await org.post('/webhooks', { url: 'https://example.com/hook', event_types: ['isolation.never'] });
+    return response.status === 201 ? createdId(response.body) : undefined;
+  },
+  /** A user of its own, so that the rotation of the recurring-shift sample does not overlap it. */
+  '/v1/shifts': async (ctx) => {
+    const userId = await ctx.org.createUser();
+    const id = await createWithSample(ctx, '/v1/shifts', { user_id: userId });
+    if (id) ctx.ids.shiftUserId = userId;
+    return id;
+  },
+  /** Trades the sample shift's time to a user who is free then. */
+  '/v1/trades': async (ctx) => {
+    if (!ctx.ids.shiftUserId) return undefined;
+    const accepting = await ctx.org.createUser();
+    return createWithSample(ctx, '/v1/trades', { requesting_user: ctx.ids.shiftUserId, accepting_user_id: accepting });
+  },
+  '/v1/misc_hours': (ctx) => createWithSample(ctx, '/v1/misc_hours', { length: 2 }),
+  '/v1/rotations': async ({ org }) => {
+    const response = await org.post('/rotations', { name: 'Isolation rotation', anchor_date: '2026-03-02', pattern: [1, 1, 0, 0] });
+    return response.status === 201 ? createdId(response.body) : undefined;
+  },
+};
+
+/** The name a body uses to refer to a record of a family: `/v1/time_off_types` → `time_off_type_id`. */
+export function referenceName(collection: string): string {
+  const last = collection.split('/').filter((s) => s && !s.startsWith('{')).pop() ?? '';
+  return `${last.replace(/ies$/, 'y').replace(/s$/, '')}_id`;
+}
+
+/** The collection path of every `{id}`-style parameter: `/v1/time_offs/{id}/approve` → `/v1/time_offs` for `id`. */
+export function collectionsOf(path: string): Record<string, string> {
+  const collections: Record<string, string> = {};
+  const segments = path.split('/');
+  segments.forEach((segment, index) => {
+    const match = /^\{(.+)\}$/.exec(segment);
+    if (match) collections[match[1]] = segments.slice(0, index).join('/');
+  });
+  return collections;
+}
+
+export interface CreatedRecords {
+  ids: SampleIds;
+  /** collection path → id of the record created there */
+  records: Map<string, number>;
+  failed: string[];
+}
+
+/** Creates one record of every family the route table has, in dependency order (a few passes). */
+export async function createRecords(server: TestServer, org: TestOrg, operations: Operation[]): Promise<CreatedRecords> {
+  const ids: SampleIds = { userId: await org.createUser(), workTypeId: await firstWorkTypeId(server, org) };
+  const records = new Map<string, number>([['/v1/users', ids.userId]]);
+  const wanted = new Set<string>();
+  for (const op of operations) {
+    for (const [name, collection] of Object.entries(collectionsOf(op.path))) {
+      if (name !== 'user_id' && name !== 'date') wanted.add(collection);
+    }
+  }
+  const referenced = new Set(operations.flatMap((op) => Object.keys(op.body?.properties ?? {})));
+  for (const op of operations) {
+    if (op.method === 'POST' && !op.path.endsWith('}') && referenced.has(referenceName(op.path))) wanted.add(op.path);
+  }
+  const ctx: FactoryContext = { server, org, ids, operations, records };
+  for (let pass = 0; pass < 3; pass += 1) {
+    for (const collection of wanted) {
+      if (records.has(collection)) continue;
+      const id = await (FACTORIES[collection] ?? sampleCreate)(ctx, collection).catch(() => undefined);
+      if (id === undefined) continue;
+      records.set(collection, id);
+      ids[referenceName(collection)] ??= id;
+    }
+  }
+  return { ids, records, failed: [...wanted].filter((c) => !records.has(c)) };
+}

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type ApiResponse, type TestOrg, type TestServer } from '../helpers/server.js';
+import { createRecords, pathValues, type CreatedRecords } from './factories.js';
+import { describeOperation, fillPath, loadOperations, sampleFromSchema, sampleQuery, writeCount, type Operation } from './openapi.js';
+
+/**
+ * Tenant isolation matrix, generated from /v1/openapi.json: organization B calls every route
+ * that has an id in its path with organization A's records. B must get exactly what it gets for
+ * a record that does not exist (a 404 in the spec's format), and nothing of A's may change.
+ */
+
+const MISSING_ID = 2_000_000_000;
+
+let server: TestServer;
+let orgA: TestOrg;
+let orgB: TestOrg;
+let operations: Operation[];
+let recordsA: CreatedRecords;
+let recordsB: CreatedRecords;
+
+beforeAll(async () => {
+  server = await startServer();
+  [orgA, orgB] = [await server.newOrg({ name: 'Org A' }), await server.newOrg({ name: 'Org B' })];
+  operations = await loadOperations(server);
+  recordsA = await createRecords(server, orgA, operations);
+  recordsB = await createRecords(server, orgB, operations);
+  if (recordsA.failed.length > 0) {
+    console.info(`[isolation] no factory could create a record of: ${recordsA.failed.join(', ')} (routes skipped)`);
+  }
+});
+afterAll(() => server?.close());
+
+const idOperations = () => operations.filter((op) => op.pathParams.some((p) => p.name !== 'date'));
+/** Deletes run last, so that a leaking delete cannot hide a leak of another method. */
+const byMethodDeleteLast = (a: Operation, b: Operation) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE');
+
+async function callAsB(op: Operation, values: Record<string, string | number>): Promise<ApiResponse> {
+  const body = op.body ? sampleFromSchema(op.body, recordsB.ids) : ['POST', 'PUT', 'PATCH'].includes(op.method) ? {} : undefined;
+  return orgB.request(op.method, fillPath(op.path, values), body, { query: sampleQuery(op, recordsB.ids) });
+}
+
+/** What A sees of every record it owns, through every GET route with an id. */
+async function snapshotOfA(): Promise<Record<string, unknown>> {
+  const snapshot: Record<string, unknown> = {};
+  for (const op of idOperations().filter((o) => o.method === 'GET')) {
+    const values = pathValues(op.path, recordsA.records);
+    if (!values) continue;
+    const response = await orgA.get(fillPath(op.path, values), { query: sampleQuery(op, recordsA.ids) });
+    snapshot[describeOperation(op)] = { status: response.status, body: response.body };
+  }
+  return snapshot;
+}
+
+/** What A sees through every GET route without an id (lists, settings, schedules). */
+async function listsOfA(): Promise<Record<string, unknown>> {
+  const snapshot: Record<string, unknown> = {};
+  for (const op of operations.filter((o) => o.method === 'GET' && o.pathParams.length === 0 && o.path.startsWith('/v1/') && o.path !== '/v1/logs')) {
+    const response = await orgA.get(op.path, { query: sampleQuery(op, recordsA.ids, true) });
+    snapshot[describeOperation(op)] = { status: response.status, body: response.body };
+  }
+  return snapshot;
+}
+
+describe('routes with an id in the path (from /v1/openapi.json)', () => {
+  it('answers organization B for A’s records exactly as for missing records, and changes nothing of A', async () => {
+    const before = await snapshotOfA();
+    const writesBefore = await writeCount(server);
+    const skipped: string[] = [];
+    const failures: string[] = [];
+    /** Bodies the schema-made sample could not satisfy: the same refusal as for a missing record. */
+    const refusedBeforeLookup: string[] = [];
+    let checked = 0;
+    let reached = 0;
+
+    for (const op of idOperations().sort(byMethodDeleteLast)) {
+      const values = pathValues(op.path, recordsA.records);
+      if (!values) {
+        skipped.push(describeOperation(op));
+        continue;
+      }
+      const missing = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, k === 'date' ? v : MISSING_ID]));
+      const [forOwnedByA, forMissing] = [await callAsB(op, values), await callAsB(op, missing)];
+      checked += 1;
+      const label = `${describeOperation(op)} → ${forOwnedByA.status} ${forOwnedByA.text.slice(0, 160)}`;
+      if (forOwnedByA.status !== forMissing.status || forOwnedByA.text !== forMissing.text) {
+        failures.push(`${label} (differs from a missing record: ${forMissing.status} ${forMissing.text.slice(0, 160)})`);
+      } else if (forOwnedByA.status === 404 && forOwnedByA.body?.error === 'not found') {
+        reached += 1;
+      } else if (op.method === 'GET' || forOwnedByA.status < 400 || forOwnedByA.status >= 500) {
+        failures.push(`${label} (expected 404)`);
+      } else {
+        refusedBeforeLookup.push(`${describeOperation(op)} (${forOwnedByA.status})`);
+      }
+    }
+
+    console.info(`[isolation] ${checked} routes checked, ${reached} answered 404; skipped (no record factory): ${skipped.join(', ') || 'none'}`);
+    if (refusedBeforeLookup.length > 0) console.info(`[isolation] same 4xx as for a missing record, before the lookup: ${refusedBeforeLookup.join(', ')}`);
+    expect(failures).toEqual([]);
+    expect(await writeCount(server)).toBe(writesBefore);
+    expect(await snapshotOfA()).toEqual(before);
+    expect(reached).toBeGreaterThan(checked / 2);
+  });
+
+  it('covers every route whose path names a user with a real user of A', async () => {
+    const userRoutes = idOperations().filter((op) => op.pathParams.length === 1 && op.pathParams[0].name === 'user_id');
+    expect(userRoutes.map(describeOperation)).toEqual(expect.arrayContaining(['GET /v1/users/{user_id}', 'PATCH /v1/users/{user_id}']));
+    for (const op of userRoutes.sort(byMethodDeleteLast)) {
+      const response = await callAsB(op, { user_id: recordsA.ids.userId });
+      expect(response.status, describeOperation(op)).toBe(404);
+      expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [User].' });
+    }
+    const user = await orgA.get(`/users/${recordsA.ids.userId}`);
+    expect(user.status).toBe(200);
+    expect(user.body.user_id).toBe(recordsA.ids.userId);
+  });
+
+  it('lets A still use every record afterwards (the factories made real records)', async () => {
+    for (const [collection, id] of recordsA.records) {
+      const get = operations.find((op) => op.method === 'GET' && op.path === `${collection}/{id}`);
+      if (!get) continue;
+      const response = await orgA.get(fillPath(get.path, { id, user_id: recordsA.ids.userId }));
+      expect(response.status, get.path).toBe(200);
+    }
+  });
+});
+
+describe('write routes given another organization in the body (mass assignment)', () => {
+  it('keep B’s writes in B: nothing A lists changes', async () => {
+    const before = { lists: await listsOfA(), records: await snapshotOfA() };
+    const writes = operations.filter((op) => ['POST', 'PUT', 'PATCH'].includes(op.method) && op.body && !op.path.startsWith('/oauth'));
+    let sent = 0;
+    for (const op of writes) {
+      const values = pathValues(op.path, recordsB.records);
+      const sample = sampleFromSchema(op.body, recordsB.ids);
+      if (!values || !sample || typeof sample !== 'object' || Array.isArray(sample)) continue;
+      await orgB.request(op.method, fillPath(op.path, values), { ...sample, organization_id: orgA.orgId }, { query: sampleQuery(op, recordsB.ids) });
+      sent += 1;
+    }
+    console.info(`[isolation] ${sent} writes of B carried organization_id ${orgA.orgId}`);
+    const after = { lists: await listsOfA(), records: await snapshotOfA() };
+    const changed = (['lists', 'records'] as const).flatMap((kind) =>
+      Object.keys(before[kind]).filter((route) => JSON.stringify(before[kind][route]) !== JSON.stringify(after[kind][route])),
+    );
+    expect(changed, 'routes of A showing data B wrote').toEqual([]);
+    expect(sent).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,129 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestOrg, type TestServer } from '../helpers/server.js';
+
+/**
+ * Bounds on what one client can make the server do: requests per minute per credential and per
+ * address on the token endpoint (429 with Retry-After and RateLimit headers), string lengths,
+ * page sizes and the time a connection may take to send its request.
+ */
+
+const PER_CREDENTIAL = 12;
+const TOKEN_PER_ADDRESS = 4;
+const REQUEST_TIMEOUT_MS = 1_000;
+
+let server: TestServer;
+let limited: TestOrg;
+let other: TestOrg;
+
+beforeAll(async () => {
+  server = await startServer({
+    rateLimitPerMinute: PER_CREDENTIAL,
+    tokenRateLimitPerMinute: TOKEN_PER_ADDRESS,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  });
+  // two of the address's token requests
+  limited = await server.newOrg();
+  other = await server.newOrg();
+});
+afterAll(() => server?.close());
+
+const tooManyRequests = {
+  status: 429,
+  error: 'too_many_requests',
+  error_message: expect.stringMatching(/^Too many requests\. Retry in .+\.$/),
+};
+
+describe('rate limit per credential on /v1', () => {
+  it('answers with RateLimit headers, then 429 with Retry-After once the budget is spent', async () => {
+    for (let i = 1; i <= PER_CREDENTIAL; i += 1) {
+      const response = await limited.get('/users');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('ratelimit-limit')).toBe(String(PER_CREDENTIAL));
+      expect(response.headers.get('ratelimit-remaining')).toBe(String(PER_CREDENTIAL - i));
+      expect(Number(response.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+    }
+    const refused = await limited.get('/users');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual(tooManyRequests);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+  });
+
+  it('counts every route of the credential together and refuses writes too, writing nothing', async () => {
+    const refused = await limited.put('/users', { username: 'over_limit', first_name: 'A', last_name: 'B', mail: 'a@example.com', password: 'secret-password' });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual(tooManyRequests);
+    const log = await server.app.db.selectFrom('user_account').select('id').where('username', '=', 'over_limit').execute();
+    expect(log).toEqual([]);
+  });
+
+  it('does not count against another credential', async () => {
+    const response = await other.get('/users');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('ratelimit-remaining')).toBe(String(PER_CREDENTIAL - 1));
+  });
+
+  it('leaves the service routes unlimited', async () => {
+    for (let i = 0; i <= PER_CREDENTIAL; i += 1) expect((await server.request('GET', '/healthz')).status).toBe(200);
+  });
+});
+
+describe('rate limit per address on POST /oauth/access_token', () => {
+  it('allows the budget of the address, then answers 429 even to valid credentials', async () => {
+    const body = { grant_type: 'client_credentials', client_id: other.clientId, client_secret: other.clientSecret };
+    const remaining = TOKEN_PER_ADDRESS - 2;
+    for (let i = 0; i < remaining; i += 1) {
+      const response = await server.request('POST', '/oauth/access_token', { form: true, body });
+      expect(response.status).toBe(200);
+    }
+    const refused = await server.request('POST', '/oauth/access_token', { form: true, body });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual(tooManyRequests);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('ratelimit-limit')).toBe(String(TOKEN_PER_ADDRESS));
+  });
+});
+
+describe('string length', () => {
+  it('refuses a name longer than its maximum with 422', async () => {
+    const response = await other.put('/users', { username: 'long_name', first_name: 'x'.repeat(256), last_name: 'B', mail: 'l@example.com', password: 'secret-password' });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The first name may not be greater than 255 characters.'] });
+  });
+});
+
+describe('page size', () => {
+  it('refuses a page larger than the maximum', async () => {
+    const response = await other.get('/logs', { query: { limit: 201 } });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The limit may not be greater than 200.'] });
+  });
+
+  it('accepts the maximum', async () => {
+    const response = await other.get('/logs', { query: { limit: 200 } });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(expect.objectContaining({ data: expect.any(Array) }));
+  });
+});
+
+describe('request time', () => {
+  it('closes a connection that does not finish sending its request in time', async () => {
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    const started = Date.now();
+    socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n');
+    const answer = await new Promise<string>((resolve) => {
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.on('close', () => resolve(received));
+      socket.on('error', () => resolve(received));
+    });
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
+    expect(elapsed).toBeLessThan(REQUEST_TIMEOUT_MS + 5_000);
+    expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
+  });
+});
