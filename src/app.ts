@@ -18,6 +18,7 @@ import { migrateToLatest } from './core/db/migrator.js';
 import type { Database } from './core/db/types.js';
 import { ApiError, errorHandler } from './core/errors.js';
 import idempotencyPlugin from './core/idempotency.js';
+import metricsPlugin from './core/metrics.js';
 import rateLimitPlugin from './core/rate-limit.js';
 import { isLocalDateTime } from './core/time.js';
 
@@ -156,6 +157,8 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
     throw new ApiError(404, 'not found', 'The requested route does not exist.');
   });
 
+  // First, so that its onResponse hook sees every route and resources can add their gauges.
+  await app.register(metricsPlugin, { token: config.metricsToken, handle });
   await app.register(rateLimitPlugin, { config });
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
   await app.register(swagger, {

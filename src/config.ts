@@ -30,6 +30,8 @@ export interface Config {
   tokenRateLimitPerMinute: number;
   /** Directory for uploaded files. */
   dataDir: string;
+  /** Bearer token that GET /metrics requires; unset = no /metrics route. */
+  metricsToken: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -74,6 +76,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     rateLimitPerMinute: intFrom(env, 'RATE_LIMIT_PER_MINUTE', 6_000),
     tokenRateLimitPerMinute: intFrom(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 600),
     dataDir,
+    metricsToken: env.METRICS_TOKEN || undefined,
     ...overrides,
   };
   if (env.DATABASE_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL) && !overrides.sqlitePath) {

@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { loadConfig } from '../config.js';
 import webhookRoutes from '../resources/webhooks/routes.js';
 import { createDatabase, type DatabaseHandle } from './db/index.js';
 import { migrateToLatest } from './db/migrator.js';
 import metricsPlugin from './metrics.js';
 
-// The metrics plugin is meant for app.ts; until it is registered there, it is tested on a small app.
+// The plugin on a small app (a route that fails on purpose), then as app.ts registers it.
 let app: FastifyInstance;
 let handle: DatabaseHandle;
 let dir: string;
@@ -75,5 +76,39 @@ describe('metrics without a token', () => {
     const response = await bare.inject({ method: 'GET', url: '/metrics' });
     expect(response.statusCode).toBe(404);
     await bare.close();
+  });
+});
+
+describe('/metrics on the real server', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ metricsToken: 'scrape-token' });
+  });
+  afterAll(() => server.close());
+
+  it('refuses an organization bearer token and serves the metrics token', async () => {
+    const org = await server.newOrg();
+    await org.get('/users');
+    await org.get('/users/999999');
+    const asTenant = await org.get('/metrics');
+    expect(asTenant.status).toBe(401);
+    expect(asTenant.text).not.toContain('crewplan_http_requests_total');
+    const response = await server.request('GET', '/metrics', { token: 'scrape-token' });
+    expect(response.status).toBe(200);
+    expect(response.text).toContain('crewplan_http_requests_total{method="GET",route="/v1/users",status_code="200"} 1');
+    expect(response.text).toContain('crewplan_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/v1/users/:user_id",status_code="404"}');
+    expect(response.text).toContain('crewplan_webhook_outbox_depth');
+    expect(response.text).toMatch(/crewplan_db_queries_total \d+/);
+    if (server.app.dbHandle.pool) expect(response.text).toContain('crewplan_db_pool_connections{state="total"}');
+  });
+
+  it('has no /metrics route when METRICS_TOKEN is unset', async () => {
+    const bare = await startServer();
+    try {
+      const org = await bare.newOrg();
+      expect((await org.get('/metrics')).status).toBe(404);
+    } finally {
+      await bare.close();
+    }
   });
 });
