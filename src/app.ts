@@ -21,6 +21,7 @@ import idempotencyPlugin from './core/idempotency.js';
 import metricsPlugin from './core/metrics.js';
 import rateLimitPlugin from './core/rate-limit.js';
 import { isLocalDateTime } from './core/time.js';
+import publicFeedRoutes from './resources/calendar-feeds/public-routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -187,6 +188,8 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
     }
   });
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // Calendar feeds are read by calendar clients without a bearer token: the URL's token is the credential.
+  await app.register(publicFeedRoutes);
 
   const resources = await loadResourcePlugins();
   await app.register(

@@ -1,0 +1,22 @@
+import type { Kysely } from 'kysely';
+import { createTenantTable } from '../schema.js';
+
+/**
+ * Calendar feeds (issue 8): per-user or per-assignment iCalendar feeds at a secret URL. Only the
+ * keyed hash of the URL's token is stored; revoking sets revoked_at.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await createTenantTable(db, 'calendar_feed')
+    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('user_id', 'integer')
+    .addColumn('assignment_id', 'integer')
+    .addColumn('name', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('revoked_at', 'text')
+    .execute();
+  await db.schema.createIndex('calendar_feed_org').on('calendar_feed').columns(['organization_id', 'id']).execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('calendar_feed').execute();
+}

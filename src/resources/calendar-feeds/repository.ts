@@ -1,0 +1,45 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import { notFound } from '../../core/errors.js';
+import type { CalendarFeedRow, CalendarFeedTable } from './table.js';
+
+export async function findFeedOrThrow(db: Db, orgId: number, id: number): Promise<CalendarFeedRow> {
+  const row = await db.selectFrom('calendar_feed').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('CalendarFeed');
+  return row;
+}
+
+export function listFeeds(db: Db, orgId: number, filter: { userId?: number; assignmentId?: number }): Promise<CalendarFeedRow[]> {
+  return db
+    .selectFrom('calendar_feed')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .$if(filter.userId !== undefined, (qb) => qb.where('user_id', '=', filter.userId!))
+    .$if(filter.assignmentId !== undefined, (qb) => qb.where('assignment_id', '=', filter.assignmentId!))
+    .orderBy('id')
+    .execute();
+}
+
+export async function insertFeed(db: Db, values: Insertable<CalendarFeedTable>): Promise<number> {
+  const { id } = await db.insertInto('calendar_feed').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function markRevoked(db: Db, orgId: number, id: number, revokedAt: string): Promise<void> {
+  await db.updateTable('calendar_feed').set({ revoked_at: revokedAt }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+/**
+ * The active feed whose token hashes to tokenHash, with its organization's name and zone. The
+ * public feed route has no tenant yet: the secret token is what selects the organization.
+ */
+export function findActiveFeedByTokenHash(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('calendar_feed')
+    .innerJoin('organization', 'organization.id', 'calendar_feed.organization_id')
+    .selectAll('calendar_feed')
+    .select(['organization.name as organization_name', 'organization.timezone'])
+    .where('calendar_feed.token_hash', '=', tokenHash)
+    .where('calendar_feed.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
