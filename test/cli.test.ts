@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,9 +22,50 @@ async function cli(...args: string[]) {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * `npm start` as an operator runs it: `tsx src/server.ts` under Node's own module loader (not
+ * vitest's), on the CLI's database. Resolves once /healthz answers.
+ */
+async function startRealServer(): Promise<{ base: string; process: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(join('node_modules', '.bin', 'tsx'), ['src/server.ts'], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const base = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 150; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
+    const healthy = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    if (healthy) return { base, process: child };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGTERM');
+  throw new Error(`server did not become healthy: ${stderr}`);
+}
+
+async function stopRealServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 describe('npm run cli', () => {
   let organizationId: number;
   let secondClientId: string;
+  let demo: { client_id: string; client_secret: string; counts: Record<string, number> };
 
   it('org create --json prints the organization and its first credential', async () => {
     const out = JSON.parse(await cli('org', 'create', '--name', 'Station 9', '--timezone', 'America/Denver', '--json'));
@@ -55,5 +97,43 @@ describe('npm run cli', () => {
     const out = JSON.parse(await cli('seed', 'demo', '--json'));
     expect(out).toMatchObject({ organization_id: expect.any(Number), client_id: expect.any(String), client_secret: expect.any(String) });
     expect(out.counts.users).toBeGreaterThan(5);
+    demo = out;
+  });
+
+  it('npm start serves the demo data: schedule, assignments and time off answer 200 with data', async () => {
+    const server = await startRealServer();
+    try {
+      const tokenResponse = await fetch(`${server.base}/oauth/access_token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: demo.client_id, client_secret: demo.client_secret }),
+      });
+      expect(tokenResponse.status).toBe(200);
+      const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+      const get = async (path: string) => {
+        const response = await fetch(`${server.base}/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+        return { status: response.status, body: (await response.json()) as any };
+      };
+      // the demo is built around the current month in the demo's zone: look a little either side of today
+      const today = new Date();
+      const day = (offset: number) => new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+      const monthStart = `${today.toISOString().slice(0, 8)}01`;
+
+      const schedule = await get(`/schedule?start=${day(-1)}%2000:00:00&end=${day(2)}%2000:00:00`);
+      expect(schedule.status).toBe(200);
+      const shifts = schedule.body.days.flatMap((d: { assignments: Array<{ shifts: unknown[] }> }) => d.assignments.flatMap((a) => a.shifts));
+      expect(shifts.length).toBeGreaterThanOrEqual(3 * 4);
+      expect(shifts[0]).toMatchObject({ recurring: true, user: { id: expect.any(Number), name: expect.any(String) } });
+
+      const assignments = await get('/assignments');
+      expect(assignments.status).toBe(200);
+      expect(assignments.body.length).toBe(demo.counts.assignments);
+
+      const firstPage = await get(`/time_offs?start=${monthStart}%2000:00:00&end=${day(40)}%2000:00:00`);
+      expect(firstPage.status).toBe(200);
+      expect(firstPage.body.items.length).toBeGreaterThan(0);
+      expect(firstPage.body.items[0]).toMatchObject({ id: expect.any(Number), user: { id: expect.any(Number) }, status: expect.any(Number) });
+    } finally {
+      await stopRealServer(server.process);
+    }
   });
 });

@@ -1,5 +1,4 @@
-import * as rruleModule from 'rrule';
-import type { Options } from 'rrule';
+import { Frequency, fromFloatingDate, RRule, ruleBody, toFloatingDate, type RRuleOptions as Options } from '../../core/recurrence.js';
 import { formatDate, formatLocalDateTime, hoursBetween, parseDate, parseLocalDateTime, Temporal } from '../../core/time.js';
 import type { AssignmentRow } from './table.js';
 
@@ -14,9 +13,6 @@ export interface AssignmentOccurrence {
   length: number;
 }
 
-// Node loads rrule's CommonJS build (named exports under `default`); vitest loads its ES build.
-const { Frequency, RRule } = ((rruleModule as unknown as { default?: typeof rruleModule }).default ?? rruleModule) as typeof rruleModule;
-
 export type RecurringAssignment = Pick<AssignmentRow, 'id' | 'date' | 'start' | 'end' | 'rrule' | 'until_date'>;
 
 export const DEFAULT_RRULE = 'FREQ=DAILY';
@@ -30,7 +26,7 @@ const ALLOWED_FREQUENCIES = new Set([Frequency.DAILY, Frequency.WEEKLY, Frequenc
  * every occurrence keeps its time of day, so BYHOUR, BYMINUTE and BYSECOND are not allowed either.
  */
 export function parseRule(text: string): Partial<Options> | undefined {
-  const body = text.trim().replace(/^RRULE:/i, '');
+  const body = ruleBody(text);
   if (!/^FREQ=/i.test(body) && !/;FREQ=/i.test(body)) return undefined;
   if (/DTSTART|TZID|BYHOUR|BYMINUTE|BYSECOND|\n/i.test(body)) return undefined;
   try {
@@ -42,12 +38,6 @@ export function parseRule(text: string): Partial<Options> | undefined {
     return undefined;
   }
 }
-
-/** rrule works on "floating" times: wall-clock readings stored in a Date's UTC fields. */
-const floating = (dt: Temporal.PlainDateTime) =>
-  new Date(Date.UTC(dt.year, dt.month - 1, dt.day, dt.hour, dt.minute, dt.second));
-const fromFloating = (date: Date) =>
-  new Temporal.PlainDateTime(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds());
 
 /**
  * Where rrule may start iterating: for DAILY and WEEKLY rules without COUNT, the first start moved
@@ -81,10 +71,10 @@ function occurrenceStarts(assignment: RecurringAssignment, first: Temporal.Plain
   const options = parseRule(assignment.rrule);
   if (!options) return [];
   if (isPlainDaily(options)) return plainDailyStarts(first, options.interval ?? 1, from, to);
-  const rule = new RRule({ ...options, dtstart: floating(iterationStart(first, options, from)) });
-  const windowStart = floating(from.toPlainDateTime());
-  const windowEnd = floating(to.toPlainDateTime({ hour: 23, minute: 59, second: 59 }));
-  return rule.between(windowStart, windowEnd, true).map(fromFloating);
+  const rule = new RRule({ ...options, dtstart: toFloatingDate(iterationStart(first, options, from)) });
+  const windowStart = toFloatingDate(from.toPlainDateTime());
+  const windowEnd = toFloatingDate(to.toPlainDateTime({ hour: 23, minute: 59, second: 59 }));
+  return rule.between(windowStart, windowEnd, true).map(fromFloatingDate);
 }
 
 /**

@@ -1,5 +1,4 @@
-import * as rruleModule from 'rrule';
-import type { Options, RRule as RRuleInstance } from 'rrule';
+import { Frequency, fromFloatingDate, RRule, ruleBody, toFloatingDate, type RRuleOptions as Options } from '../../core/recurrence.js';
 import { invalidParams } from '../../core/errors.js';
 import { formatLocalDateTime, parseLocalDateTime, Temporal } from '../../core/time.js';
 
@@ -9,9 +8,6 @@ import { formatLocalDateTime, parseLocalDateTime, Temporal } from '../../core/ti
  * recurring shifts. The rule is evaluated on floating (zone-less) times.
  */
 
-// Node loads rrule's CommonJS build (named exports under `default`); bundlers and vitest load its ES build.
-const { Frequency, RRule } = ((rruleModule as unknown as { default?: typeof rruleModule }).default ?? rruleModule) as typeof rruleModule;
-
 export interface Occurrence {
   start: string;
   end: string;
@@ -20,14 +16,8 @@ export interface Occurrence {
 const ALLOWED_FREQUENCIES = new Set([Frequency.DAILY, Frequency.WEEKLY, Frequency.MONTHLY, Frequency.YEARLY]);
 const MAX_COUNT = 1000;
 
-const toFloatingDate = (local: Temporal.PlainDateTime) =>
-  new Date(Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second));
-
-const fromFloatingDate = (date: Date) =>
-  new Temporal.PlainDateTime(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds());
-
 function parseRule(text: string): Partial<Options> {
-  const body = text.trim().replace(/^RRULE:/i, '');
+  const body = ruleBody(text);
   let options: Partial<Options>;
   try {
     options = RRule.parseString(body);
@@ -42,14 +32,14 @@ function parseRule(text: string): Partial<Options> {
   return options;
 }
 
-function ruleFor(text: string, start: string): RRuleInstance {
+function ruleFor(text: string, start: string): RRule {
   return new RRule({ ...parseRule(text), dtstart: toFloatingDate(parseLocalDateTime(start)!) });
 }
 
 /** The rule in its stored form (`FREQ=…`, no `RRULE:` prefix); 422 when it is not usable. */
 export function normalizeRule(text: string): string {
   parseRule(text);
-  return text.trim().replace(/^RRULE:/i, '');
+  return ruleBody(text);
 }
 
 function durationOf(start: string, end: string): Temporal.Duration {
