@@ -33,6 +33,11 @@ export function datesCovered(start: string, end: string): string[] {
   return eachDate(Temporal.PlainDate.from(first), Temporal.PlainDate.from(last)).map(String);
 }
 
+/** The spec's day.callbacks / day.trades items have no `date`: the day they sit under is theirs. */
+function withoutDate<T extends { date: string }>({ date: _date, ...item }: T): Omit<T, 'date'> {
+  return item;
+}
+
 /** Time off removes a user from the rotation occurrences it covers entirely. */
 export function withoutTimeOff(items: WorkItem[], timeOff: ApprovedTimeOff[]): WorkItem[] {
   return items.filter(
@@ -242,8 +247,8 @@ export async function buildSchedule(db: Db, request: Request, query: { start: st
     [...groupBy(scheduled, (item) => [`${item.assignment_id}|${item.date}`])].map(([key, items]) => [key, items.map((item) => shiftItem(request, item, lookups))]),
   );
   const timeOffByDate = groupBy(timeOff, (t) => datesCovered(t.start, t.end));
-  const callbacksByDate = groupBy(callbacks, (c) => [c.date]);
-  const tradesByDate = groupBy(trades, (t) => [t.date]);
+  const callbacksByDate = groupBy(callbacks.map(withoutDate), (c) => datesCovered(c.start, c.end));
+  const tradesByDate = groupBy(trades.map(withoutDate), (t) => datesCovered(t.start, t.end));
   const miscByDate = groupBy(misc, (m) => [m.date]);
   const days: ScheduleDay[] = period.days.map((date) => ({
     date,

@@ -243,6 +243,100 @@ describe('GET /schedule', () => {
     });
   });
 
+  it('lists each assignment\'s qualifiers_needed exactly as GET /assignments/{id} does', async () => {
+    const staffed = await server.newOrg({ timezone: 'America/Chicago' });
+    const captains = await createQualifier(staffed, 'Captains', 'CPT');
+    const firefighters = await createQualifier(staffed, 'Firefighters', 'FF-01');
+    const assignmentId = await createAssignment(staffed, {
+      name: 'Station 1',
+      start: '2027-05-01 08:00:00',
+      end: '2027-05-02 08:00:00',
+      positions_to_fill: 3,
+      qualifiers_needed: [
+        { id: captains, minimum_staffing: 1 },
+        { id: firefighters, minimum_staffing: 2 },
+      ],
+    });
+    const plain = await createAssignment(staffed, { name: 'Station 2', start: '2027-05-01 08:00:00', end: '2027-05-02 08:00:00' });
+    const assignment = await staffed.get(`/assignments/${assignmentId}`);
+    expect(assignment.status).toBe(200);
+    const expected = [
+      { id: captains, name: 'Captains', shortcode: 'CPT', color: null, text_color: null, minimum_staffing: 1 },
+      { id: firefighters, name: 'Firefighters', shortcode: 'FF-01', color: null, text_color: null, minimum_staffing: 2 },
+    ];
+    expect(assignment.body.qualifiers_needed).toEqual(expected);
+    const response = await staffed.get('/schedule', { query: { start: '2027-05-03 00:00:00', end: '2027-05-05 00:00:00' } });
+    expect(response.status).toBe(200);
+    for (const day of response.body.days as Array<{ assignments: Array<{ id: number; qualifiers_needed: unknown[] }> }>) {
+      expect(day.assignments.map((a) => [a.id, a.qualifiers_needed])).toEqual([
+        [assignmentId, expected],
+        [plain, []],
+      ]);
+    }
+  });
+
+  it('writes day.callbacks and day.trades items with the spec\'s fields only, on every day they cover', async () => {
+    const busy = await server.newOrg({ timezone: 'America/Chicago' });
+    const admin = await busy.createUser({ first_name: 'Steve', last_name: 'Boss' });
+    const requester = await busy.createUser({ first_name: 'John', last_name: 'Doe' });
+    const taker = await busy.createUser({ first_name: 'Jack', last_name: 'Smith' });
+    const volunteer = await busy.createUser({ first_name: 'Jane', last_name: 'Roe' });
+    const assignmentId = await createAssignment(busy, { name: 'Engine 1', start: '2027-06-01 07:00:00', end: '2027-06-02 07:00:00' });
+    const twoDays = { start: '2027-06-10 07:00:00', end: '2027-06-12 07:00:00' };
+    const shift = await busy.post('/shifts', { assignment_id: assignmentId, user_id: requester, date: '2027-06-10', ...twoDays, work_type_id: await workTypeId(busy) });
+    expect(shift.status, shift.text).toBe(201);
+    const trade = await busy.post('/trades', { requesting_user: requester, ...twoDays, accepting_user_id: taker, approving_user_id: admin });
+    expect(trade.status, trade.text).toBe(201);
+    const approved = await busy.patch(`/trades/${trade.body.id}`, { action: 'approve', admin_id: admin });
+    expect(approved.status, approved.text).toBe(200);
+
+    const list = await busy.post('/lists', { name: 'Firefighter' });
+    expect(list.status, list.text).toBe(201);
+    expect((await busy.put(`/users/${volunteer}/titles`, { ids: [list.body.id] })).status).toBe(200);
+    const callback = await busy.post('/callbacks', {
+      list_id: list.body.id,
+      initiated_by: admin,
+      start: '2027-06-11 08:00:00',
+      end: '2027-06-11 20:00:00',
+      positions_to_fill: 1,
+      deadline: '2035-01-01T00:00:00+00:00',
+    });
+    expect(callback.status, callback.text).toBe(201);
+    const accepted = await busy.post(`/callbacks/${callback.body.id}/users`, { user_id: volunteer, status: 'accepted' });
+    expect(accepted.status, accepted.text).toBe(200);
+
+    const response = await busy.get('/schedule', { query: { start: '2027-06-09 00:00:00', end: '2027-06-13 00:00:00' } });
+    expect(response.status).toBe(200);
+    const days = response.body.days as Array<{ date: string; callbacks: Array<Record<string, unknown>>; trades: Array<Record<string, unknown>> }>;
+    expect(days.map((d) => [d.date, d.trades.map((t) => t.id), d.callbacks.map((c) => c.id)])).toEqual([
+      ['2027-06-09', [], []],
+      ['2027-06-10', [trade.body.id], []],
+      ['2027-06-11', [trade.body.id], [callback.body.id]],
+      ['2027-06-12', [], []],
+    ]);
+    const tradeItem = days[1]!.trades[0]!;
+    expect(Object.keys(tradeItem)).toEqual(['id', 'href', 'start', 'end', 'requesting_user', 'accepting_user', 'admin']);
+    expect(tradeItem).toEqual({
+      id: trade.body.id,
+      href: url(`/trades/${trade.body.id}`),
+      ...twoDays,
+      requesting_user: userRef(requester, 'John Doe'),
+      accepting_user: userRef(taker, 'Jack Smith'),
+      admin: userRef(admin, 'Steve Boss'),
+    });
+    const callbackItem = days[2]!.callbacks[0]!;
+    expect(Object.keys(callbackItem)).toEqual(['id', 'href', 'start', 'end', 'minimum_staffing', 'records', 'title']);
+    expect(callbackItem).toEqual({
+      id: callback.body.id,
+      href: url(`/callbacks/${callback.body.id}`),
+      start: '2027-06-11 08:00:00',
+      end: '2027-06-11 20:00:00',
+      minimum_staffing: 1,
+      records: [{ id: expect.any(Number), user: userRef(volunteer, 'Jane Roe'), start: '2027-06-11 08:00:00', end: '2027-06-11 20:00:00', work_site: null }],
+      title: { id: list.body.id, href: url(`/titles/${list.body.id}`), name: 'Firefighter' },
+    });
+  });
+
   it('requires start and end, and the end after the start', async () => {
     const missing = await org.get('/schedule', { query: { start: '2027-01-01 00:00:00' } });
     expect(missing.status).toBe(422);
