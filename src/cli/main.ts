@@ -8,6 +8,7 @@ import { withTransaction } from '../core/db/transaction.js';
 import { createOrganization, findOrganization } from '../resources/organizations/repository.js';
 import { createDemoUsers } from '../resources/users/seed.js';
 import { loadDemoSeeds } from './seed.js';
+import { BENCH_DEFAULTS, positiveInt, runBenchSeed } from './seed-bench.js';
 
 const config = loadConfig();
 
@@ -130,6 +131,31 @@ seed
         for (const { module } of await loadDemoSeeds()) Object.assign(counts, (await module.seedDemo(ctx)) ?? {});
       });
       print({ ...credential, counts }, !!options.json, `demo organization ${organizationId}\nclient_id: ${credential.client_id}\nclient_secret: ${credential.client_secret}`);
+    });
+  });
+
+seed
+  .command('bench')
+  .description('create a large organization for the benchmarks (npm run bench)')
+  .option('--json', 'print JSON (and no progress bar)')
+  .option('--users <n>', 'users', String(BENCH_DEFAULTS.users))
+  .option('--assignments <n>', 'assignments', String(BENCH_DEFAULTS.assignments))
+  .option('--months <n>', 'months of schedule', String(BENCH_DEFAULTS.months))
+  .option('--time-offs <n>', 'time off entries', String(BENCH_DEFAULTS.timeOffs))
+  .option('--logs <n>', 'system log entries', String(BENCH_DEFAULTS.logs))
+  .option('--timezone <tz>', 'IANA time zone', BENCH_DEFAULTS.timezone)
+  .action(async (options: { json?: boolean; users: string; assignments: string; months: string; timeOffs: string; logs: string; timezone: string }) => {
+    await withDatabase(async (handle) => {
+      const result = await runBenchSeed(handle, config, {
+        json: !!options.json,
+        users: positiveInt(options.users, '--users'),
+        assignments: positiveInt(options.assignments, '--assignments'),
+        months: positiveInt(options.months, '--months'),
+        timeOffs: positiveInt(options.timeOffs, '--time-offs'),
+        logs: positiveInt(options.logs, '--logs'),
+        timezone: options.timezone,
+      });
+      print(result, !!options.json, `bench organization ${result.organization_id} in ${result.seconds}s: ${JSON.stringify(result.counts)}\nclient_id: ${result.client_id}\nclient_secret: ${result.client_secret}`);
     });
   });
 
