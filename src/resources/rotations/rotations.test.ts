@@ -217,6 +217,93 @@ describe('POST /recurring_shifts', () => {
   });
 });
 
+describe('double booking (POST/PATCH /recurring_shifts, moved occurrences)', () => {
+  /** Station 1 and Station 2 both run 07:00 to 07:00; crew A works 2027-01-01, -04, -07, …; crew B the days after. */
+  async function crewAMember() {
+    const rotationId = await createRotation(org);
+    const member = await org.createUser({ first_name: 'Double', last_name: 'Booked' });
+    const firstId = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId, crew: 'A' });
+    return { rotationId, member, firstId };
+  }
+
+  const seriesOf = async (member: number) => ((await org.get('/recurring_shifts', { query: { user_id: member } })).body as Array<{ id: number }>).map((s) => s.id);
+
+  it('refuses a second series whose occurrences overlap the user\'s rotation, and keeps nothing of it', async () => {
+    const { rotationId, member, firstId } = await crewAMember();
+    const logsBefore = (await org.get('/logs')).body.data[0].id;
+    const response = await org.post('/recurring_shifts', { user_id: member, rotation_id: rotationId, assignment_id: station2Id, crew: 'A', start_date: '2027-01-04' });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The user is already scheduled from 2027-01-04 07:00 to 2027-01-05 07:00.'] });
+    expect(await seriesOf(member)).toEqual([firstId]);
+    expect((await org.get('/logs')).body.data[0].id).toBe(logsBefore);
+  });
+
+  it('accepts back-to-back work: crew B starts when crew A ends', async () => {
+    const { rotationId, member, firstId } = await crewAMember();
+    const response = await org.post('/recurring_shifts', { user_id: member, rotation_id: rotationId, assignment_id: station2Id, crew: 'B', start_date: '2027-01-01' });
+    expect(response.status, response.text).toBe(201);
+    expect(await seriesOf(member)).toEqual([firstId, response.body.id]);
+    expect((await workedDays('2027-01-01', '2027-01-03', member)).map((d) => [d.date, d.assignment, d.start, d.end])).toEqual([
+      ['2027-01-01', stationId, '2027-01-01 07:00:00', '2027-01-02 07:00:00'],
+      ['2027-01-02', station2Id, '2027-01-02 07:00:00', '2027-01-03 07:00:00'],
+    ]);
+  });
+
+  it('refuses a series over one of the user\'s one-off shifts, months after its start', async () => {
+    const rotationId = await createRotation(org);
+    const member = await org.createUser();
+    const shift = await org.post('/shifts', {
+      assignment_id: station2Id,
+      user_id: member,
+      date: '2027-06-02',
+      start: '2027-06-02 10:00:00',
+      end: '2027-06-02 18:00:00',
+      work_type_id: regularTime,
+    });
+    expect(shift.status, shift.text).toBe(201);
+    // 2027-06-02 is day 152 after the anchor 2027-01-01, and 152 mod 3 = 2: crew C works 07:00 to 07:00 that day
+    const onC = await org.post('/recurring_shifts', { user_id: member, rotation_id: rotationId, assignment_id: stationId, crew: 'C', start_date: '2027-01-01' });
+    expect(onC.status).toBe(422);
+    expect(onC.body.error_message).toEqual(['The user is already scheduled from 2027-06-02 10:00 to 2027-06-02 18:00.']);
+    const ending = await org.post('/recurring_shifts', {
+      user_id: member,
+      rotation_id: rotationId,
+      assignment_id: stationId,
+      crew: 'C',
+      start_date: '2027-01-01',
+      end_date: '2027-06-01',
+    });
+    expect(ending.status, ending.text).toBe(201);
+  });
+
+  it('refuses a "this and following" change that lands on the user\'s other series, and changes nothing', async () => {
+    const { rotationId, member, firstId } = await crewAMember();
+    const second = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: station2Id, crew: 'B' });
+    const response = await org.patch(`/recurring_shifts/${second}`, { effective_date: '2027-01-05', crew: 'A' });
+    expect(response.status).toBe(422);
+    expect(response.body.error_message).toEqual(['The user is already scheduled from 2027-01-07 07:00 to 2027-01-08 07:00.']);
+    expect(await seriesOf(member)).toEqual([firstId, second]);
+    expect((await org.get(`/recurring_shifts/${second}`)).body).toMatchObject({ end_date: null, crew_offset: 1 });
+  });
+
+  it('refuses moving an occurrence onto other work of the user', async () => {
+    const { member, firstId } = await crewAMember();
+    const shift = await org.post('/shifts', {
+      assignment_id: station2Id,
+      user_id: member,
+      date: '2027-01-08',
+      start: '2027-01-08 08:00:00',
+      end: '2027-01-08 12:00:00',
+      work_type_id: regularTime,
+    });
+    expect(shift.status, shift.text).toBe(201);
+    const response = await org.post(`/recurring_shifts/${firstId}/exceptions`, { date: '2027-01-07', action: 'move', start: '2027-01-07 19:00:00', end: '2027-01-08 09:00:00' });
+    expect(response.status).toBe(422);
+    expect(response.body.error_message).toEqual(['The user is already scheduled from 2027-01-08 08:00 to 2027-01-08 12:00.']);
+    expect((await org.get(`/recurring_shifts/${firstId}`)).body.exceptions).toEqual([]);
+  });
+});
+
 describe('GET /recurring_shifts', () => {
   it('lists the series of a user', async () => {
     const rotationId = await createRotation(org);

@@ -2,6 +2,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
+import { hasChanges, sentFields } from '../../core/fields.js';
 import { formatLocalDateTime, nowUtc, parseLocalDateTime, Temporal, todayIn } from '../../core/time.js';
 import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
@@ -28,6 +29,33 @@ import type { RecurringShiftRow, RotationRow } from './table.js';
 
 const dayBefore = (date: string) => Temporal.PlainDate.from(date).subtract({ days: 1 }).toString();
 const dayAfter = (date: string) => Temporal.PlainDate.from(date).add({ days: 1 }).toString();
+const short = (datetime: string) => datetime.slice(0, 16);
+
+/** How far ahead a series without an end date is checked against the user's other work. */
+const BOOKING_HORIZON_DAYS = 366;
+
+/**
+ * A user is never double-booked: 422 when an occurrence of the series in [start, end) (local
+ * datetimes) overlaps other work of the user (another series' occurrence or a one-off shift), as
+ * POST /shifts refuses it. Runs after the write, inside its transaction, so the series is read
+ * exactly as it will be stored; the error rolls the write back.
+ */
+async function assertSeriesIsFree(trx: Db, auth: AuthContext, seriesId: number, userId: number, start: string, end: string): Promise<void> {
+  const work = await expandWork(trx, auth.orgId, { start, end, userIds: [userId], timezone: auth.timezone });
+  const isOwn = (item: (typeof work)[number]) => item.kind === 'recurring' && item.id === seriesId;
+  const others = work.filter((item) => !isOwn(item));
+  for (const occurrence of work.filter(isOwn)) {
+    const clash = others.find((other) => other.start < occurrence.end && other.end > occurrence.start);
+    if (clash) throw invalidParams(`The user is already scheduled from ${short(clash.start)} to ${short(clash.end)}.`);
+  }
+}
+
+/** The series' occurrences from `fromDate` to its end date, or for a year when it has none. */
+function seriesWindow(fromDate: string, endDate: string | null): { start: string; end: string } {
+  const horizon = Temporal.PlainDate.from(fromDate).add({ days: BOOKING_HORIZON_DAYS }).toString();
+  const lastDate = endDate !== null && endDate < horizon ? endDate : horizon;
+  return { start: `${fromDate} 00:00:00`, end: `${dayAfter(lastDate)} 00:00:00` };
+}
 
 function rotationShape(body: RotationBody): { pattern: number[]; crews: Record<string, number>; kellyEvery: number | null } {
   const preset = body.preset ? PRESETS[body.preset] : undefined;
@@ -149,6 +177,8 @@ export async function createRecurringShift(trx: Db, auth: AuthContext, body: Rec
     updated_at: now,
     ...values,
   });
+  const window = seriesWindow(body.start_date, values.end_date);
+  await assertSeriesIsFree(trx, auth, id, body.user_id, window.start, window.end);
   await writeLog(trx, auth, {
     action: 'recurring_shift.created',
     description: `placed ${fullName(user)} on rotation ${rotation.name} from ${body.start_date}${values.end_date ? ` to ${values.end_date}` : ''}.`,
@@ -173,6 +203,12 @@ function effectiveDateOf(auth: AuthContext, requested: string | undefined): stri
   return date;
 }
 
+/** The fields of a PATCH that change a series; with none of them the PATCH is a no-op (no split). */
+const SERIES_FIELDS = [
+  'rotation_id', 'assignment_id', 'assignment_ids', 'crew', 'crew_offset', 'kelly_offset',
+  'end_date', 'work_type_id', 'work_subtype_id', 'break_start', 'break_length', 'notes',
+] as const;
+
 /**
  * "This and following": the series ends the day before the effective date and a new series with the
  * changes starts on it (exceptions from that date move along). A series that has not started by then
@@ -180,6 +216,16 @@ function effectiveDateOf(auth: AuthContext, requested: string | undefined): stri
  */
 export async function editRecurringShift(trx: Db, auth: AuthContext, id: number, body: RecurringShiftPatchBody): Promise<number> {
   const current = await findRecurringShiftOrThrow(trx, auth.orgId, id);
+  if (!hasChanges(sentFields(body, SERIES_FIELDS))) {
+    await writeLog(trx, auth, {
+      action: 'recurring_shift.updated',
+      description: `changed nothing of ${await seriesName(trx, auth, current)}.`,
+      actorUserId: body.admin_id,
+      entityType: 'recurring_shift',
+      entityId: id,
+    });
+    return id;
+  }
   const effective = effectiveDateOf(auth, body.effective_date);
   if (current.end_date !== null && effective > current.end_date) throw invalidParams('The effective date is after the end of the series.');
   const { values } = await memberValues(trx, auth, body, current);
@@ -208,6 +254,8 @@ export async function editRecurringShift(trx: Db, auth: AuthContext, id: number,
       .where('date', '>=', effective)
       .execute();
   }
+  const window = seriesWindow(startDate, values.end_date);
+  await assertSeriesIsFree(trx, auth, targetId, current.user_id, window.start, window.end);
   await writeLog(trx, auth, {
     action: 'recurring_shift.updated',
     description: `changed ${await seriesName(trx, auth, current)} from ${startDate} on.`,
@@ -256,6 +304,7 @@ export async function addException(trx: Db, auth: AuthContext, id: number, body:
     ...moved,
     reason: body.reason ?? null,
   });
+  if (moved.start && moved.end) await assertSeriesIsFree(trx, auth, id, series.user_id, moved.start, moved.end);
   await writeLog(trx, auth, {
     action: body.action === 'move' ? 'recurring_shift.occurrence_moved' : 'recurring_shift.occurrence_removed',
     description: `${body.action === 'move' ? 'moved' : 'removed'} the ${body.date} occurrence of ${(await seriesName(trx, auth, series)).replace(/^the /, '')}.`,
