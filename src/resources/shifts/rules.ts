@@ -5,6 +5,7 @@ import { invalidParams, notFound } from '../../core/errors.js';
 import { normalizeLocalDateTime } from '../../core/time.js';
 import { expandWork } from '../rotations/expand.js';
 import { assertAssignmentsExist, assertWorkType } from '../rotations/repository.js';
+import { withoutTimeOff } from '../schedule/rules.js';
 import { approvedTimeOffs } from '../time-offs/schedule.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
@@ -54,16 +55,18 @@ async function validateReferences(trx: Db, auth: AuthContext, values: ShiftValue
 }
 
 /**
- * A user is never double-booked: 422 when the shift overlaps other work of the user. Approved time
- * off over the shift is a 422 too, unless the request says `force: true`.
+ * A user is never double-booked: 422 when the shift overlaps other work of the user. A rotation
+ * occurrence that approved time off covers entirely is not worked (the schedule does not show it),
+ * so it does not clash; the time off does: approved time off over the shift is a 422 too, unless the
+ * request says `force: true`.
  */
 async function assertUserIsFree(trx: Db, auth: AuthContext, values: ShiftValues, force: boolean, exceptShiftId?: number) {
   const work = await expandWork(trx, auth.orgId, { start: values.start, end: values.end, userIds: [values.user_id], timezone: auth.timezone });
-  const clash = work.find((item) => !(item.kind === 'one_off' && item.id === exceptShiftId));
+  const timeOff = (await approvedTimeOffs(trx, auth.orgId, values.start, values.end)).filter((t) => t.user_id === values.user_id);
+  const clash = withoutTimeOff(work, timeOff).find((item) => !(item.kind === 'one_off' && item.id === exceptShiftId));
   if (clash) throw invalidParams(`The user is already scheduled from ${short(clash.start)} to ${short(clash.end)}.`);
-  if (force) return;
-  const timeOff = (await approvedTimeOffs(trx, auth.orgId, values.start, values.end)).find((t) => t.user_id === values.user_id);
-  if (timeOff) throw invalidParams(`The user has approved time off from ${short(timeOff.start)} to ${short(timeOff.end)}.`);
+  if (force || timeOff.length === 0) return;
+  throw invalidParams(`The user has approved time off from ${short(timeOff[0]!.start)} to ${short(timeOff[0]!.end)}.`);
 }
 
 async function describeShift(trx: Db, auth: AuthContext, values: ShiftValues): Promise<string> {

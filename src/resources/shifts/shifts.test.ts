@@ -162,6 +162,22 @@ describe('POST /shifts', () => {
     expect(forced.status).toBe(201);
   });
 
+  it('names the time off, not the rotation occurrence it takes off, and lets force book the user', async () => {
+    const member = await org.createUser();
+    const rotationId = await createRotation(org);
+    await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: assignmentId, crew: 'A' });
+    await approvedTimeOff(org, member, adminId, '2027-01-07 07:00:00', '2027-01-08 07:00:00');
+    const overtime = shiftBody('2027-01-07', { user_id: member, start: '2027-01-07 12:00:00', end: '2027-01-07 16:00:00' });
+    const refused = await org.post('/shifts', overtime);
+    expect(refused.status).toBe(422);
+    expect(refused.body.error_message).toEqual(['The user has approved time off from 2027-01-07 07:00 to 2027-01-08 07:00.']);
+    const forced = await org.post('/shifts', { ...overtime, force: true });
+    expect(forced.status, forced.text).toBe(201);
+    const onDuty = await org.post('/shifts', { ...shiftBody('2027-01-10', { user_id: member, start: '2027-01-10 12:00:00', end: '2027-01-10 16:00:00' }), force: true });
+    expect(onDuty.status).toBe(422);
+    expect(onDuty.body.error_message).toEqual(['The user is already scheduled from 2027-01-10 07:00 to 2027-01-11 07:00.']);
+  });
+
   it('requires a token', async () => {
     await expectAuthRequired(server, 'POST', '/v1/shifts', shiftBody('2027-01-01'));
   });
