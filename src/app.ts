@@ -75,6 +75,8 @@ function trackRoutes(app: FastifyInstance) {
 }
 
 const SECRET_QUERY_PARAMETER = /([?&](?:access_token|token|client_secret|secret|password)=)[^&]*/gi;
+/** The token of a calendar feed URL (`/feeds/<token>.ics`) is its only credential. */
+const FEED_TOKEN_PATH = /^(\/feeds\/)[^/?]+/;
 
 /** Logger options that keep secrets a client put in the query string or a body out of the log. */
 function withoutSecrets(logger: boolean | object): boolean | object {
@@ -84,7 +86,7 @@ function withoutSecrets(logger: boolean | object): boolean | object {
     serializers: {
       req: (request: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({
         method: request.method,
-        url: request.url.replace(SECRET_QUERY_PARAMETER, '$1[redacted]'),
+        url: request.url.replace(SECRET_QUERY_PARAMETER, '$1[redacted]').replace(FEED_TOKEN_PATH, '$1[redacted]'),
         host: request.host,
         remoteAddress: request.ip,
         remotePort: request.socket?.remotePort,
