@@ -21,18 +21,38 @@ function pathPattern(path: string): RegExp {
   return new RegExp(`(/v1)?${escaped}(?![a-z_/])`);
 }
 
+/** `METHOD /path` of every operation marked x-crewplan-extension. */
+async function extensionOperations(): Promise<Array<{ method: string; path: string }>> {
+  const { body } = await server.request('GET', '/v1/openapi.json');
+  return Object.entries(body.paths as Record<string, Record<string, Record<string, unknown>>>).flatMap(([path, operations]) =>
+    Object.entries(operations)
+      .filter(([, operation]) => operation['x-crewplan-extension'])
+      .map(([method]) => ({ method: method.toUpperCase(), path })),
+  );
+}
+
+/** The operations no line of `text` names (method and path on one line). */
+function missingFrom(text: string, operations: Array<{ method: string; path: string }>): string[] {
+  const lines = text.split('\n');
+  return operations
+    .filter(({ method, path }) => !lines.some((l) => l.toUpperCase().includes(method) && pathPattern(path).test(l)))
+    .map(({ method, path }) => `${method} ${path}`);
+}
+
 describe('documentation', () => {
   it('documents every extension route of the OpenAPI document under docs/', async () => {
-    const { body } = await server.request('GET', '/v1/openapi.json');
-    const text = docsText();
-    const undocumented: string[] = [];
-    for (const [path, operations] of Object.entries(body.paths as Record<string, Record<string, Record<string, unknown>>>)) {
-      for (const [method, operation] of Object.entries(operations)) {
-        if (!operation['x-crewplan-extension']) continue;
-        const line = text.split('\n').find((l) => l.toUpperCase().includes(method.toUpperCase()) && pathPattern(path).test(l));
-        if (!line) undocumented.push(`${method.toUpperCase()} ${path}`);
-      }
-    }
-    expect(undocumented).toEqual([]);
+    const operations = await extensionOperations();
+    expect(operations.length).toBeGreaterThan(0);
+    expect(missingFrom(docsText(), operations)).toEqual([]);
+  });
+
+  it('indexes every extension route in docs/extensions.md', async () => {
+    expect(missingFrom(readFileSync(join('docs', 'extensions.md'), 'utf8'), await extensionOperations())).toEqual([]);
+  });
+
+  it('documents the routes outside the OpenAPI document: calendar feeds and metrics', () => {
+    const index = readFileSync(join('docs', 'extensions.md'), 'utf8');
+    expect(index).toMatch(/GET \| \/feeds\/\{token\}\.ics/);
+    expect(index).toContain('GET /metrics');
   });
 });
