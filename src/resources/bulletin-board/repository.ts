@@ -16,14 +16,14 @@ export async function saveBulletinBoard(db: Db, orgId: number, values: { content
   if (existing) {
     await db.updateTable('bulletin_board').set(values).where('organization_id', '=', orgId).where('id', '=', existing.id).execute();
   } else {
-    await db.insertInto('bulletin_board').values({ organization_id: orgId, ...values }).execute();
+    await db.insertInto('bulletin_board').values({ ...values, organization_id: orgId }).execute();
   }
 }
 
 export async function saveBoardLock(db: Db, orgId: number, values: { lock_id: string; admin_id: number; expires_at: string; created_at: string }) {
   const result = await db.updateTable('bulletin_board_lock').set(values).where('organization_id', '=', orgId).executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) {
-    await db.insertInto('bulletin_board_lock').values({ organization_id: orgId, ...values }).execute();
+    await db.insertInto('bulletin_board_lock').values({ ...values, organization_id: orgId }).execute();
   }
 }
 

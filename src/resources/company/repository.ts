@@ -1,5 +1,6 @@
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
+import { sentFields } from '../../core/fields.js';
 import type { CompanyProfileRow } from './table.js';
 
 export const PROFILE_FIELDS = ['address', 'city', 'state', 'country', 'zip', 'phone', 'email', 'website'] as const;
@@ -13,10 +14,11 @@ export async function findCompany(db: Db, orgId: number) {
   return { organization, profile };
 }
 
-export async function saveProfile(db: Db, orgId: number, existing: CompanyProfileRow | undefined, values: ProfileValues, now: string) {
+export async function saveProfile(db: Db, orgId: number, existing: CompanyProfileRow | undefined, body: ProfileValues, now: string) {
+  const values = sentFields(body, PROFILE_FIELDS);
   if (existing) {
     await db.updateTable('company_profile').set({ ...values, updated_at: now }).where('organization_id', '=', orgId).execute();
   } else {
-    await db.insertInto('company_profile').values({ organization_id: orgId, ...values, updated_at: now }).execute();
+    await db.insertInto('company_profile').values({ ...values, organization_id: orgId, updated_at: now }).execute();
   }
 }

@@ -16,12 +16,12 @@ export function findDayLabel(db: Db, orgId: number, date: string): Promise<DayLa
   return db.selectFrom('day_label').selectAll().where('organization_id', '=', orgId).where('date', '=', date).executeTakeFirst();
 }
 
-export async function upsertDayLabel(db: Db, orgId: number, date: string, values: { label: string; color: string }): Promise<void> {
+export async function upsertDayLabel(db: Db, orgId: number, date: string, { label, color }: { label: string; color: string }): Promise<void> {
   const existing = await findDayLabel(db, orgId, date);
   if (existing) {
-    await db.updateTable('day_label').set(values).where('organization_id', '=', orgId).where('id', '=', existing.id).execute();
+    await db.updateTable('day_label').set({ label, color }).where('organization_id', '=', orgId).where('id', '=', existing.id).execute();
   } else {
-    await db.insertInto('day_label').values({ organization_id: orgId, date, ...values }).execute();
+    await db.insertInto('day_label').values({ organization_id: orgId, date, label, color }).execute();
   }
 }
 

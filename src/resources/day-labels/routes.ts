@@ -63,16 +63,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { date } = request.params;
       assertRealDate(date);
+      const { label, color } = request.body;
       await withTransaction(app.db, async (trx) => {
         const before = await findDayLabel(trx, request.auth.orgId, date);
-        await upsertDayLabel(trx, request.auth.orgId, date, request.body);
+        await upsertDayLabel(trx, request.auth.orgId, date, { label, color });
         await writeLog(trx, request.auth, {
           action: 'day_label.set',
-          description: `set the day label of ${date} to ${request.body.label}`,
+          description: `set the day label of ${date} to ${label}`,
           entityType: 'day_label',
           entityId: date,
           before: before ? { label: before.label, color: before.color } : null,
-          after: request.body,
+          after: { label, color },
         });
       });
       return { ...ok(`Set the day label of ${date}.`), date };

@@ -27,7 +27,7 @@ export async function findFilterOrThrow(db: Db, orgId: number, id: number): Prom
 export async function insertFilter(db: Db, orgId: number, values: { label: string; created_by: number | null; created_at: string }) {
   const { id } = await db
     .insertInto('specialty_filter')
-    .values({ organization_id: orgId, ...values })
+    .values({ ...values, organization_id: orgId })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;

@@ -57,7 +57,7 @@ export async function insertLabel(
 ): Promise<number> {
   const { id } = await db
     .insertInto('label')
-    .values({ organization_id: orgId, ...values })
+    .values({ ...values, organization_id: orgId })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;

@@ -2,10 +2,14 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { badRequest, notFound } from '../../core/errors.js';
+import { hasChanges, sentFields } from '../../core/fields.js';
 import { nowUtc } from '../../core/time.js';
 import { findListOrThrow, insertList, nextListPosition, updateList } from './repository.js';
 import type { ChangeListBody, CreateListBody } from './schemas.js';
 import { serializeListSingle } from './serialize.js';
+
+/** The columns a PATCH may change. */
+const LIST_FIELDS = ['name', 'max_consecutive_hours', 'weekly_limit', 'monthly_limit', 'yearly_limit', 'position', 'ordering'] as const;
 
 export async function createList(trx: Db, auth: AuthContext, body: CreateListBody): Promise<number> {
   const values = {
@@ -31,14 +35,15 @@ export async function createList(trx: Db, auth: AuthContext, body: CreateListBod
 export async function changeList(trx: Db, auth: AuthContext, id: number, body: ChangeListBody): Promise<void> {
   const before = await findListOrThrow(trx, auth.orgId, id);
   if (before.deleted_at) throw notFound('Title');
-  await updateList(trx, auth.orgId, id, body);
+  const changes = sentFields(body, LIST_FIELDS);
+  if (hasChanges(changes)) await updateList(trx, auth.orgId, id, changes);
   await writeLog(trx, auth, {
     action: 'callback_list.updated',
     description: `changed callback list ${before.name}`,
     entityType: 'callback_list',
     entityId: id,
     before: { ...serializeListSingle(before), ordering: before.ordering },
-    after: body,
+    after: changes,
   });
 }
 

@@ -2,6 +2,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
+import { hasChanges, sentFields } from '../../core/fields.js';
 import { nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
@@ -38,14 +39,15 @@ export async function mapPartnerUser(trx: Db, auth: AuthContext, body: CreatePar
 export async function changePartnerUser(trx: Db, auth: AuthContext, partnerUserId: number, body: ChangePartnerUserBody) {
   const before = await findPartnerUserOrThrow(trx, auth.orgId, partnerUserId);
   if (body.service_user_id !== undefined) await assertServiceUserFree(trx, auth.orgId, body.service_user_id, partnerUserId);
-  await updatePartnerUser(trx, auth.orgId, partnerUserId, body);
+  const changes = sentFields(body, ['service_user_id', 'partner_customer_id']);
+  if (hasChanges(changes)) await updatePartnerUser(trx, auth.orgId, partnerUserId, changes);
   await writeLog(trx, auth, {
     action: 'partner_user.updated',
     description: `changed the mapping of partner user ${partnerUserId}`,
     entityType: 'partner_user',
     entityId: partnerUserId,
     before: { service_user_id: before.service_user_id, partner_customer_id: before.partner_customer_id },
-    after: body,
+    after: changes,
   });
 }
 

@@ -2,12 +2,16 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { conflict, invalidParams } from '../../core/errors.js';
+import { hasChanges, sentFields } from '../../core/fields.js';
 import { nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { callbackListExists, findQualifierOrThrow, insertQualifier, updateQualifier } from './repository.js';
 import type { ChangeQualifierBody, CreateQualifierBody } from './schemas.js';
 import { qualifierTitle } from './serialize.js';
 import type { QualifierRow } from './table.js';
+
+/** The columns a PATCH may change. */
+const QUALIFIER_FIELDS = ['name', 'shortcode', 'color', 'text_color', 'title_id', 'partner_credential_id'] as const;
 
 async function checkReferences(trx: Db, orgId: number, body: { title_id?: number | null; admin_id?: number }) {
   if (body.admin_id !== undefined) await findUserOrInvalid(trx, orgId, body.admin_id, 'admin id');
@@ -28,7 +32,12 @@ export async function createQualifier(trx: Db, auth: AuthContext, body: CreateQu
   };
   const id = await insertQualifier(trx, {
     organization_id: auth.orgId,
-    ...values,
+    name: values.name,
+    shortcode: values.shortcode,
+    color: values.color,
+    text_color: values.text_color,
+    title_id: values.title_id,
+    partner_credential_id: values.partner_credential_id,
     created_by: body.admin_id ?? null,
     created_at: nowUtc(),
     modified_by: null,
@@ -50,8 +59,9 @@ export async function createQualifier(trx: Db, auth: AuthContext, body: CreateQu
 export async function changeQualifier(trx: Db, auth: AuthContext, id: number, body: ChangeQualifierBody): Promise<void> {
   const before = await findQualifierOrThrow(trx, auth.orgId, id);
   await checkReferences(trx, auth.orgId, body);
-  const { admin_id: adminId, ...changes } = body;
-  await updateQualifier(trx, auth.orgId, id, { ...changes, modified_by: adminId ?? null, modified_at: nowUtc() });
+  const adminId = body.admin_id;
+  const changes = sentFields(body, QUALIFIER_FIELDS);
+  if (hasChanges(changes)) await updateQualifier(trx, auth.orgId, id, { ...changes, modified_by: adminId ?? null, modified_at: nowUtc() });
   await writeLog(trx, auth, {
     action: 'qualifier.updated',
     description: `changed qualifier ${qualifierTitle(before)}`,

@@ -28,8 +28,8 @@ export async function insertShift(trx: Db, orgId: number, values: NewShift): Pro
   const { id } = await trx
     .insertInto('shift')
     .values({
-      organization_id: orgId,
       ...values,
+      organization_id: orgId,
       break_start: values.break_start ?? null,
       break_end: values.break_end ?? null,
       hold_over: values.hold_over ?? 0,

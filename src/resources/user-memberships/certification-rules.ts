@@ -2,6 +2,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
+import { sentFields } from '../../core/fields.js';
 import { nowUtc } from '../../core/time.js';
 import { findCertificationOrInvalid, findCertificationOrThrow } from '../certifications/repository.js';
 import type { DocumentType } from '../certifications/file-type.js';
@@ -60,7 +61,7 @@ export async function addUserCertification(trx: Db, auth: AuthContext, userId: n
 export async function changeUserCertification(trx: Db, auth: AuthContext, userId: number, certificationId: number, body: ChangeUserCertificationBody) {
   const user = await findUserOrThrow(trx, auth.orgId, userId);
   const record = await findUserCertificationOrThrow(trx, auth.orgId, userId, certificationId);
-  const changes = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as ChangeUserCertificationBody;
+  const changes = sentFields(body, ['number', 'issued_on', 'expires_on', 'notes']);
   assertDateOrder(changes.issued_on === undefined ? record.issued_on : changes.issued_on, changes.expires_on === undefined ? record.expires_on : changes.expires_on);
   await updateUserCertification(trx, auth.orgId, record.id, { ...changes, updated_at: nowUtc() });
   await writeLog(trx, auth, {

@@ -2,6 +2,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
+import { hasChanges } from '../../core/fields.js';
 import { nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { findVisualCycleOrThrow, insertVisualCycle, updateVisualCycle } from './repository.js';
@@ -55,7 +56,7 @@ export async function changeVisualCycle(trx: Db, auth: AuthContext, id: number, 
     ...(body.text_color === undefined ? {} : { text_color: body.text_color }),
   };
   assertOrder(changes.start ?? before.start, changes.end ?? before.end);
-  await updateVisualCycle(trx, auth.orgId, id, changes);
+  if (hasChanges(changes)) await updateVisualCycle(trx, auth.orgId, id, changes);
   await writeLog(trx, auth, {
     action: 'visual_cycle.updated',
     description: `changed visual cycle ${before.name}`,

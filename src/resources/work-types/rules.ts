@@ -1,6 +1,7 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
+import { hasChanges, sentFields } from '../../core/fields.js';
 import { nowUtc } from '../../core/time.js';
 import {
   findWorkSubtypeOrThrow,
@@ -17,8 +18,11 @@ import type { CreateWorkSubtypeBody, CreateWorkTypeBody, UpdateWorkSubtypeBody, 
 const DEFAULT_PRIMARY_COLOR = '#3B4650';
 const DEFAULT_SECONDARY_COLOR = '#FFFFFF';
 
-const defined = <T extends object>(values: T) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+
+/** The columns a PATCH may change (excludes_from_callback is stored as 0/1). */
+const WORK_TYPE_FIELDS = ['label', 'work_code', 'primary_color', 'secondary_color', 'position'] as const;
+const WORK_SUBTYPE_FIELDS = ['work_type_id', 'label', 'work_code'] as const;
 
 export async function createWorkType(trx: Db, auth: AuthContext, body: CreateWorkTypeBody): Promise<number> {
   const id = await insertWorkType(trx, {
@@ -37,14 +41,15 @@ export async function createWorkType(trx: Db, auth: AuthContext, body: CreateWor
 
 export async function changeWorkType(trx: Db, auth: AuthContext, id: number, body: UpdateWorkTypeBody): Promise<void> {
   const before = await findWorkTypeOrThrow(trx, auth.orgId, id);
-  await updateWorkType(trx, auth.orgId, id, defined({ ...body, excludes_from_callback: flag(body.excludes_from_callback) }));
+  const changes = { ...sentFields(body, WORK_TYPE_FIELDS), excludes_from_callback: flag(body.excludes_from_callback) };
+  if (hasChanges(changes)) await updateWorkType(trx, auth.orgId, id, changes);
   await writeLog(trx, auth, {
     action: 'work_type.updated',
     description: `updated work type ${body.label ?? before.label}.`,
     entityType: 'work_type',
     entityId: id,
     before,
-    after: body,
+    after: changes,
   });
 }
 
@@ -85,14 +90,15 @@ export async function createWorkSubtype(trx: Db, auth: AuthContext, body: Create
 export async function changeWorkSubtype(trx: Db, auth: AuthContext, id: number, body: UpdateWorkSubtypeBody): Promise<void> {
   const before = await findWorkSubtypeOrThrow(trx, auth.orgId, id);
   if (body.work_type_id !== undefined) await findWorkTypeOrInvalid(trx, auth.orgId, body.work_type_id);
-  await updateWorkSubtype(trx, auth.orgId, id, defined(body));
+  const changes = sentFields(body, WORK_SUBTYPE_FIELDS);
+  if (hasChanges(changes)) await updateWorkSubtype(trx, auth.orgId, id, changes);
   await writeLog(trx, auth, {
     action: 'work_subtype.updated',
     description: `updated work subtype ${body.label ?? before.label}.`,
     entityType: 'work_subtype',
     entityId: id,
     before,
-    after: body,
+    after: changes,
   });
 }
 
