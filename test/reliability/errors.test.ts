@@ -43,6 +43,33 @@ describe('malformed JSON body', () => {
   });
 });
 
+describe('unreadable token request', () => {
+  it('answers a malformed JSON body with 400 invalid_request in the token-error format', async () => {
+    const response = await server.request('POST', '/oauth/access_token', { body: '{bad' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      status: 400,
+      error: 'invalid_request',
+      error_message: 'The request body is not valid JSON.',
+      error_description: 'The request body is not valid JSON.',
+    });
+  });
+
+  it('answers a parameter beyond its length with 400 invalid_request, not 422', async () => {
+    const response = await server.request('POST', '/oauth/access_token', {
+      form: true,
+      body: { grant_type: 'client_credentials', client_id: 'x'.repeat(300), client_secret: 'y' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      status: 400,
+      error: 'invalid_request',
+      error_message: 'The client id may not be greater than 255 characters.',
+      error_description: 'The client id may not be greater than 255 characters.',
+    });
+  });
+});
+
 describe('body larger than the limit', () => {
   it('answers 413 in the error format', async () => {
     const response = await org.put('/users', { username: 'big', first_name: 'x'.repeat(BODY_LIMIT * 2) });

@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../../config.js';
 import type { DatabaseHandle } from '../db/index.js';
-import { ApiError, unauthorized } from '../errors.js';
+import { ApiError, errorHandler, toApiError, unauthorized } from '../errors.js';
 import { createTokenLookup, issueToken, verifyClient } from './credentials.js';
 import './context.js';
 
@@ -14,6 +14,19 @@ interface AuthPluginOptions {
 
 function oauthError(status: number, code: string, description: string): ApiError {
   return new ApiError(status, code, description, { error_description: description });
+}
+
+/**
+ * A request the token endpoint cannot read (malformed JSON, a field of the wrong type or length)
+ * is an RFC 6749 §5.2 `invalid_request`: 400 in the token-error format like the endpoint's own
+ * refusals. Other errors (413, 415, 429, 5xx) keep the general error format.
+ */
+function tokenErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const apiError = toApiError(error);
+  const unreadable = apiError && !('error_description' in apiError.extra) && [400, 422].includes(apiError.statusCode);
+  if (!unreadable) return errorHandler(error, request, reply);
+  const description = Array.isArray(apiError.errorMessage) ? apiError.errorMessage.join(' ') : apiError.errorMessage;
+  return reply.status(400).type('application/json; charset=utf-8').send(oauthError(400, 'invalid_request', description).body());
 }
 
 function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
@@ -44,7 +57,7 @@ const OAuthError = Type.Object({
   status: Type.Integer(),
   error: Type.String(),
   error_message: Type.String(),
-  error_description: Type.String(),
+  error_description: Type.Optional(Type.String()),
 });
 
 async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOptions) {
@@ -60,6 +73,7 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
     '/oauth/access_token',
     {
       config: { rateLimitScope: 'token' },
+      errorHandler: tokenErrorHandler,
       schema: {
         operationId: 'requestAccessToken',
         summary: 'OAuth 2.0 client-credentials token request',
