@@ -113,15 +113,18 @@ describe('npm run cli', () => {
         const response = await fetch(`${server.base}/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
         return { status: response.status, body: (await response.json()) as any };
       };
-      // the demo is built around the current month in the demo's zone: look a little either side of today
-      const today = new Date();
-      const day = (offset: number) => new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
-      const monthStart = `${today.toISOString().slice(0, 8)}01`;
+      // the demo is built around the current month in the demo's zone (America/Chicago by default)
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(new Date());
+      const day = (offset: number) => new Date(Date.parse(`${today}T12:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+      const monthStart = `${today.slice(0, 8)}01`;
 
       const schedule = await get(`/schedule?start=${day(-1)}%2000:00:00&end=${day(2)}%2000:00:00`);
       expect(schedule.status).toBe(200);
-      const shifts = schedule.body.days.flatMap((d: { assignments: Array<{ shifts: unknown[] }> }) => d.assignments.flatMap((a) => a.shifts));
-      expect(shifts.length).toBeGreaterThanOrEqual(3 * 4);
+      const days = schedule.body.days as Array<{ assignments: Array<{ shifts: unknown[] }> }>;
+      expect(days).toHaveLength(3);
+      // four crewed assignments a day on a 24/48; a demo leave day takes one occurrence off
+      for (const scheduled of days) expect(scheduled.assignments.flatMap((a) => a.shifts).length).toBeGreaterThanOrEqual(3);
+      const shifts = days.flatMap((d) => d.assignments.flatMap((a) => a.shifts));
       expect(shifts[0]).toMatchObject({ recurring: true, user: { id: expect.any(Number), name: expect.any(String) } });
 
       const assignments = await get('/assignments');
@@ -132,6 +135,10 @@ describe('npm run cli', () => {
       expect(firstPage.status).toBe(200);
       expect(firstPage.body.items.length).toBeGreaterThan(0);
       expect(firstPage.body.items[0]).toMatchObject({ id: expect.any(Number), user: { id: expect.any(Number) }, status: expect.any(Number) });
+      // approved demo leave falls on its user's rotation days: each segment covers a 24-hour shift with its 30-minute break
+      const approved = (firstPage.body.items as Array<{ status: number; length: number; real_length: number }>).filter((t) => t.status === 1);
+      expect(approved.length).toBeGreaterThanOrEqual(3);
+      expect(approved.map((t) => [t.length, t.real_length])).toEqual(approved.map(() => [24, 23.5]));
     } finally {
       await stopRealServer(server.process);
     }

@@ -49,16 +49,18 @@ export async function seedDemo(ctx: DemoSeedContext): Promise<Record<string, num
 
   const today = todayIn(auth.timezone);
   const monthStart = today.with({ day: 1 });
+  // the rotation seed puts crew[i] in crew A/B/C of a 24/48 anchored at monthStart: crew[i] works days i, i + 3, …
+  // so each approved entry below lands on its user's on-duty days (and Kelly days repeat every 7th shift: 21 days)
   const base = { adminIds: [adminId], userNote: null, rrule: null, requestedByUser: false };
   const entries = [
     { ...base, userId: crew[0], typeId: vacationId, start: at(monthStart.add({ days: 2 })), end: at(monthStart.add({ days: 4 })), status: APPROVED },
-    { ...base, userId: crew[1], typeId: sickId, start: at(monthStart.add({ days: 9 })), end: at(monthStart.add({ days: 10 })), status: APPROVED },
+    { ...base, userId: crew[1], typeId: sickId, start: at(monthStart.add({ days: 10 })), end: at(monthStart.add({ days: 11 })), status: APPROVED },
     {
       ...base,
       userId: crew[2],
       typeId: kellyId,
-      start: at(monthStart.add({ days: 1 })),
-      end: at(monthStart.add({ days: 2 })),
+      start: at(monthStart.add({ days: 2 })),
+      end: at(monthStart.add({ days: 3 })),
       status: APPROVED,
       rrule: 'FREQ=DAILY;INTERVAL=21;COUNT=6',
     },
