@@ -22,6 +22,7 @@ import metricsPlugin from './core/metrics.js';
 import rateLimitPlugin from './core/rate-limit.js';
 import { isLocalDateTime } from './core/time.js';
 import publicFeedRoutes from './resources/calendar-feeds/public-routes.js';
+import webappPlugin, { enforceMemberAccess } from './webapp/plugin.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -121,6 +122,8 @@ export interface BuildOptions {
   /** Run migrations on start (default true). */
   migrate?: boolean;
   logger?: boolean | object;
+  /** The built web app served at /app (default web/dist). */
+  webDistDir?: string;
 }
 
 export async function buildApp(config: Readonly<Config>, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -192,11 +195,13 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // Calendar feeds are read by calendar clients without a bearer token: the URL's token is the credential.
   await app.register(publicFeedRoutes);
+  await app.register(webappPlugin, { distDir: options.webDistDir });
 
   const resources = await loadResourcePlugins();
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', v1.requireBearer);
+      v1.addHook('preHandler', enforceMemberAccess);
       await v1.register(idempotencyPlugin);
       for (const { plugin } of resources) await v1.register(plugin);
     },

@@ -4,7 +4,17 @@ export interface AuthContext {
   orgName: string;
   timezone: string;
   clientId: string;
+  /** The API credential's id; for a web app session, minus the user's id (a rate-limit key of its own). */
   credentialId: number;
+  /** Set when the request comes from the web app with a session cookie (see src/webapp). */
+  sessionUser?: SessionUser;
+}
+
+export interface SessionUser {
+  userId: number;
+  sessionId: number;
+  /** The user's role makes them an admin of the web app: they act on the whole organization. */
+  isAdmin: boolean;
 }
 
 declare module 'fastify' {

@@ -1,10 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import cookie from '@fastify/cookie';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../../config.js';
 import type { DatabaseHandle } from '../db/index.js';
 import { ApiError, errorHandler, toApiError, unauthorized } from '../errors.js';
 import { createTokenLookup, issueToken, verifyClient } from './credentials.js';
+import { findSession, SESSION_COOKIE, SESSION_HEADER } from './sessions.js';
 import './context.js';
 
 interface AuthPluginOptions {
@@ -63,6 +65,7 @@ const OAuthError = Type.Object({
 async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOptions) {
   const lookupToken = createTokenLookup(handle, config.secretKey);
 
+  await app.register(cookie);
   app.decorateRequest('auth', null as never);
   app.decorateRequest('baseUrl', '');
   app.addHook('onRequest', async (request) => {
@@ -116,9 +119,24 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
     },
   );
 
-  /** Registered on the /v1 scope: every route there needs a valid bearer token. */
+  /** A web app request: the session cookie plus the session header (a cross-site form cannot set it). */
+  async function authenticateSession(request: FastifyRequest): Promise<void> {
+    const owner = await findSession(handle.db, config.secretKey, request.cookies[SESSION_COOKIE] ?? '');
+    if (!owner) throw unauthorized('The session has ended; sign in again.');
+    request.auth = {
+      orgId: owner.organizationId,
+      orgName: owner.organizationName,
+      timezone: owner.timezone,
+      clientId: `web:${owner.username}`,
+      credentialId: -owner.userId,
+      sessionUser: { userId: owner.userId, sessionId: owner.sessionId, isAdmin: owner.isAdmin },
+    };
+  }
+
+  /** Registered on the /v1 scope: every route there needs a valid bearer token (or a web app session). */
   app.decorate('requireBearer', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization;
+    if (!header && request.cookies[SESSION_COOKIE] && request.headers[SESSION_HEADER] === '1') return authenticateSession(request);
     if (!header) throw unauthorized('The access token is missing.');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match || match[1].length > 512) throw unauthorized('The access token is not valid.');

@@ -1,0 +1,88 @@
+import type { Generated } from 'kysely';
+import type { Db } from '../db/transaction.js';
+import { nowUtc } from '../time.js';
+import { keyedHash, randomSecret } from './secrets.js';
+
+/** Browser sessions of the web app (`/app`): the cookie carries a random id, the table its keyed hash. */
+export interface WebSessionTable {
+  id: Generated<number>;
+  organization_id: number;
+  user_id: number;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
+declare module '../db/types.js' {
+  interface Database {
+    web_session: WebSessionTable;
+  }
+}
+
+export const SESSION_COOKIE = 'crewplan_session';
+/** The header a /v1 request made with the session cookie must also carry (CSRF defence beside SameSite). */
+export const SESSION_HEADER = 'x-crewplan-session';
+export const SESSION_TTL_SECONDS = 12 * 60 * 60;
+
+/** Roles (compared case-insensitively) whose users act on the whole organization in the web app. */
+const ADMIN_ROLES = new Set(['admin', 'administrator', 'scheduler']);
+
+export function isAdminRole(role: string | null): boolean {
+  return ADMIN_ROLES.has((role ?? '').trim().toLowerCase());
+}
+
+export interface SessionOwner {
+  sessionId: number;
+  organizationId: number;
+  organizationName: string;
+  timezone: string;
+  userId: number;
+  username: string;
+  fullName: string;
+  role: string | null;
+  isAdmin: boolean;
+  expiresAt: string;
+}
+
+export async function createSession(db: Db, key: Buffer, organizationId: number, userId: number): Promise<{ id: number; token: string; expiresAt: string }> {
+  const token = randomSecret('cpw_');
+  const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS * 1000).toISOString();
+  const { id } = await db
+    .insertInto('web_session')
+    .values({ organization_id: organizationId, user_id: userId, token_hash: keyedHash(key, token), created_at: nowUtc(), expires_at: expiresAt })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id, token, expiresAt };
+}
+
+/** The live session of a cookie value with its (still active) user, or undefined. */
+export async function findSession(db: Db, key: Buffer, token: string): Promise<SessionOwner | undefined> {
+  if (token.length > 128) return undefined;
+  const row = await db
+    .selectFrom('web_session as s')
+    .innerJoin('user_account as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.organization_id', '=', 's.organization_id'))
+    .innerJoin('organization as o', 'o.id', 's.organization_id')
+    .select(['s.id', 's.organization_id', 's.expires_at', 'o.name as organization_name', 'o.timezone', 'u.id as user_id', 'u.username', 'u.first_name', 'u.last_name', 'u.role'])
+    .where('s.token_hash', '=', keyedHash(key, token))
+    .where('s.expires_at', '>', new Date().toISOString())
+    .where('u.deleted_at', 'is', null)
+    .where('u.active', '=', 1)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    sessionId: row.id,
+    organizationId: row.organization_id,
+    organizationName: row.organization_name,
+    timezone: row.timezone,
+    userId: row.user_id,
+    username: row.username,
+    fullName: `${row.first_name} ${row.last_name}`.trim(),
+    role: row.role,
+    isAdmin: isAdminRole(row.role),
+    expiresAt: row.expires_at,
+  };
+}
+
+export async function deleteSession(db: Db, organizationId: number, sessionId: number): Promise<void> {
+  await db.deleteFrom('web_session').where('organization_id', '=', organizationId).where('id', '=', sessionId).execute();
+}

@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+import { createTenantTable } from '../schema.js';
+
+/**
+ * Web app sessions (issue 10): a signed-in user's browser session. Only the keyed hash of the
+ * cookie's random id is stored; a session ends at expires_at or on sign-out (row deleted).
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await createTenantTable(db, 'web_session')
+    .addColumn('user_id', 'integer', (c) => c.notNull())
+    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('web_session_user').on('web_session').columns(['organization_id', 'user_id']).execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('web_session').execute();
+}

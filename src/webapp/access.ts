@@ -1,0 +1,57 @@
+import type { FastifyRequest } from 'fastify';
+import type { SessionUser } from '../core/auth/context.js';
+import { forbidden } from '../core/errors.js';
+import { isOwnPendingTimeOff } from './repository.js';
+
+/**
+ * What a web app user who is not an admin may do on /v1 (admins act on the whole organization):
+ * read the schedule and its catalogs, and act on their own requests only. Keys are
+ * `METHOD route-url`; anything not listed answers 403.
+ */
+type Check = (request: FastifyRequest, user: SessionUser) => boolean | Promise<boolean>;
+
+const anyone: Check = () => true;
+const selfInPath: Check = (request, user) => Number((request.params as { user_id?: unknown }).user_id) === user.userId;
+const selfInBody: Check = (request, user) => Number((request.body as { user_id?: unknown } | undefined)?.user_id) === user.userId;
+const ownPendingTimeOff: Check = (request, user) =>
+  isOwnPendingTimeOff(request.server.db, request.auth.orgId, Number((request.params as { id: unknown }).id), user.userId);
+
+const READABLE = [
+  '/schedule',
+  '/day_labels',
+  '/visual_cycles',
+  '/work_types',
+  '/time_off_types',
+  '/labels',
+  '/qualifiers',
+  '/assignments',
+  '/company',
+  '/users',
+  '/signup_events',
+  '/signup_events/:id',
+  '/signup_events/:id/users',
+  '/callbacks',
+  '/callbacks/:id',
+  '/callbacks/:id/users',
+];
+
+export const MEMBER_RULES: Record<string, Check> = {
+  ...Object.fromEntries(READABLE.map((path) => [`GET /v1${path}`, anyone])),
+  'GET /v1/users/:user_id': selfInPath,
+  'GET /v1/users/:user_id/time_offs': selfInPath,
+  'POST /v1/users/:user_id/time_offs': selfInPath,
+  'DELETE /v1/time_offs/:id': ownPendingTimeOff,
+  'POST /v1/signup_events/:id/users': selfInBody,
+  'DELETE /v1/signup_events/:id/users/:user_id': selfInPath,
+};
+
+/** preHandler on /v1: a session user who is not an admin passes only the rules above. */
+export async function enforceMemberAccess(request: FastifyRequest): Promise<void> {
+  const user = request.auth?.sessionUser;
+  if (!user || user.isAdmin) return;
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  const check = MEMBER_RULES[`${method} ${request.routeOptions.url}`];
+  if (!check || !(await check(request, user))) {
+    throw forbidden('Only an admin may do this; you may read the schedule and act on your own requests.');
+  }
+}

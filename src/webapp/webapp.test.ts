@@ -1,0 +1,317 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { startServer, type ApiResponse, type TestOrg, type TestServer } from '../../test/helpers/server.js';
+import { SIGN_IN_LIMITS } from './session-routes.js';
+
+let server: TestServer;
+let org: TestOrg;
+let other: TestOrg;
+let adminId: number;
+let memberId: number;
+let colleagueId: number;
+let vacationId: number;
+let eventId: number;
+
+const PASSWORD = 'secret-password';
+let usernames: Record<string, string>;
+
+beforeAll(async () => {
+  server = await startServer();
+  org = await server.newOrg();
+  other = await server.newOrg();
+  adminId = await org.createUser({ first_name: 'Dana', last_name: 'Chief', role: 'Admin' });
+  memberId = await org.createUser({ first_name: 'Sam', last_name: 'Crew', role: 'Firefighter' });
+  colleagueId = await org.createUser({ first_name: 'Lee', last_name: 'Crew', role: 'Captain' });
+  const users = (await org.get('/users')).body as Array<{ user_id: number; username: string }>;
+  usernames = Object.fromEntries(users.map((u) => [String(u.user_id), u.username]));
+  vacationId = (await org.post('/time_off_types', { label: 'Vacation', work_code: 'VAC' })).body.id;
+  const workTypeId = (await org.get('/work_types')).body[0].id;
+  eventId = (
+    await org.post('/signup_events', { admin_id: adminId, title: 'Open house', start: '2030-05-02 10:00:00', end: '2030-05-02 15:00:00', employees_needed: 3, work_type_id: workTypeId })
+  ).body.id;
+});
+afterAll(() => server.close());
+
+function signIn(userId: number, password = PASSWORD, orgId = org.orgId, headers: Record<string, string> = {}) {
+  return server.request('POST', '/app/session', { body: { organization_id: orgId, username: usernames[String(userId)] ?? 'nobody', password }, headers });
+}
+
+function cookieOf(response: ApiResponse): string {
+  const header = response.headers.get('set-cookie') ?? '';
+  return header.split(';')[0];
+}
+
+/** A /v1 call the way the web app makes it: session cookie plus the session header. */
+function asSession(cookie: string) {
+  const headers = { cookie, 'x-crewplan-session': '1' };
+  return {
+    get: (path: string, query?: Record<string, string>) => server.request('GET', path, { headers, query }),
+    post: (path: string, body: unknown = {}) => server.request('POST', path, { headers, body }),
+    del: (path: string) => server.request('DELETE', path, { headers }),
+  };
+}
+
+async function sessionOf(userId: number) {
+  const response = await signIn(userId);
+  expect(response.status).toBe(200);
+  return asSession(cookieOf(response));
+}
+
+async function requestTimeOff(userId: number, start = '2030-07-10 07:00:00', end = '2030-07-11 07:00:00') {
+  const response = await org.post(`/users/${userId}/time_offs`, { time_off_type_id: vacationId, start_date: start, end_date: end, admin_ids: [adminId] });
+  expect(response.status).toBe(201);
+  return response.body.id as number;
+}
+
+describe('POST /app/session', () => {
+  it('signs a user in with a session cookie that is HttpOnly, SameSite=Strict and not readable by scripts', async () => {
+    const response = await signIn(adminId);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      user: { id: adminId, username: usernames[String(adminId)], name: 'Dana Chief', role: 'Admin', is_admin: true },
+      organization: { id: org.orgId, name: expect.any(String), timezone: 'America/Chicago' },
+      expires_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+    });
+    const cookie = response.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^crewplan_session=cpw_[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('marks the cookie Secure behind TLS (X-Forwarded-Proto https)', async () => {
+    const response = await signIn(colleagueId, PASSWORD, org.orgId, { 'x-forwarded-proto': 'https' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('set-cookie')).toMatch(/; Secure;|; Secure$/);
+  });
+
+  it('tells members from admins by role', async () => {
+    const response = await signIn(memberId);
+    expect(response.body.user).toEqual({ id: memberId, username: usernames[String(memberId)], name: 'Sam Crew', role: 'Firefighter', is_admin: false });
+  });
+
+  it('refuses a wrong password, an unknown user and another organization alike', async () => {
+    const expected = { status: 401, error: 'unauthorized', error_message: 'The organization, username or password is not correct.' };
+    const wrong = await signIn(colleagueId, 'not-the-password');
+    const unknown = await server.request('POST', '/app/session', { body: { organization_id: org.orgId, username: 'ghost', password: PASSWORD } });
+    const otherOrg = await signIn(colleagueId, PASSWORD, other.orgId);
+    for (const response of [wrong, unknown, otherOrg]) {
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual(expected);
+      expect(response.headers.get('set-cookie')).toBeNull();
+    }
+  });
+
+  it('answers a malformed body with a 4xx JSON error', async () => {
+    const response = await server.request('POST', '/app/session', { body: { organization_id: 'x', username: '' } });
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ status: 422, error: 'invalid_params' });
+  });
+
+  it('writes a system log entry for the sign-in', async () => {
+    await signIn(colleagueId);
+    const logs = await org.get('/logs');
+    expect(logs.body.data.map((entry: { event_description: string }) => entry.event_description)).toContain('Lee Crew signed in to the web app.');
+  });
+});
+
+describe('sign-in rate limits', () => {
+  it(`allows ${SIGN_IN_LIMITS.perUsername} attempts per username in the window, then 429 even with the right password`, async () => {
+    const target = await org.createUser({ first_name: 'Rate', last_name: 'Limited' });
+    usernames[String(target)] = (await org.get(`/users/${target}`)).body.username;
+    for (let i = 0; i < SIGN_IN_LIMITS.perUsername; i += 1) expect((await signIn(target, 'wrong')).status).toBe(401);
+    const blocked = await signIn(target);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toEqual({ status: 429, error: 'too_many_requests', error_message: expect.stringMatching(/^Too many sign-in attempts/) });
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it(`allows ${SIGN_IN_LIMITS.perAddress} attempts per address in the window across usernames`, async () => {
+    const fresh = await startServer();
+    try {
+      const attempt = (i: number) => fresh.request('POST', '/app/session', { body: { organization_id: 1, username: `someone${i}`, password: 'x' } });
+      const statuses: number[] = [];
+      for (let i = 0; i <= SIGN_IN_LIMITS.perAddress; i += 1) statuses.push((await attempt(i)).status);
+      expect(statuses.slice(0, SIGN_IN_LIMITS.perAddress).every((s) => s === 401)).toBe(true);
+      expect(statuses[SIGN_IN_LIMITS.perAddress]).toBe(429);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('GET /app/session and DELETE /app/session', () => {
+  it('reads the signed-in user, then signs out: the cookie is cleared and the session no longer works', async () => {
+    const cookie = cookieOf(await signIn(memberId));
+    const current = await server.request('GET', '/app/session', { headers: { cookie } });
+    expect(current.status).toBe(200);
+    expect(current.body.user.id).toBe(memberId);
+
+    const refused = await server.request('DELETE', '/app/session', { headers: { cookie } });
+    expect(refused.status).toBe(401);
+
+    const out = await server.request('DELETE', '/app/session', { headers: { cookie, 'x-crewplan-session': '1' } });
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({ success: true });
+    expect(out.headers.get('set-cookie')).toMatch(/^crewplan_session=; Max-Age=0; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect((await server.request('GET', '/app/session', { headers: { cookie } })).status).toBe(401);
+    expect((await asSession(cookie).get('/schedule', { start: '2030-05-01 00:00:00', end: '2030-05-01 23:59:59' })).status).toBe(401);
+    const logs = await org.get('/logs');
+    expect(logs.body.data[0].event_description).toBe('Sam Crew signed out of the web app.');
+  });
+
+  it('answers 401 without a session', async () => {
+    const response = await server.request('GET', '/app/session');
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ status: 401, error: 'unauthorized', error_message: 'Not signed in.' });
+  });
+
+  it('ends an expired session', async () => {
+    const cookie = cookieOf(await signIn(colleagueId));
+    await server.app.db.updateTable('web_session').set({ expires_at: '2020-01-01T00:00:00.000Z' }).where('organization_id', '=', org.orgId).where('user_id', '=', colleagueId).execute();
+    expect((await server.request('GET', '/app/session', { headers: { cookie } })).status).toBe(401);
+  });
+});
+
+describe('/v1 with a session', () => {
+  const day = { start: '2030-05-01 00:00:00', end: '2030-05-01 23:59:59' };
+
+  it('needs the X-Crewplan-Session header beside the cookie (CSRF defence)', async () => {
+    const cookie = cookieOf(await signIn(adminId));
+    const withoutHeader = await server.request('GET', '/schedule', { headers: { cookie }, query: day });
+    expect(withoutHeader.status).toBe(401);
+    expect(withoutHeader.body).toEqual({ status: 401, error: 'unauthorized', error_message: 'The access token is missing.' });
+    const withHeader = await asSession(cookie).get('/schedule', day);
+    expect(withHeader.status).toBe(200);
+    expect(withHeader.body.days).toHaveLength(1);
+  });
+
+  it('refuses a forged or unknown session cookie', async () => {
+    const response = await asSession('crewplan_session=cpw_forged').get('/schedule', day);
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ status: 401, error: 'unauthorized', error_message: 'The session has ended; sign in again.' });
+  });
+
+  it('scopes a session to its organization', async () => {
+    const session = await sessionOf(adminId);
+    const foreignType = (await other.post('/time_off_types', { label: 'Other', work_code: 'OT' })).body.id;
+    expect((await session.get(`/time_off_types/${foreignType}`)).status).toBe(404);
+  });
+
+  it('lets an admin act on the whole organization and names them in the log', async () => {
+    const session = await sessionOf(adminId);
+    const timeOffId = await requestTimeOff(memberId, '2030-08-01 07:00:00', '2030-08-02 07:00:00');
+    const approved = await session.post(`/time_offs/${timeOffId}/approve`, { admin_id: adminId });
+    expect(approved.status).toBe(200);
+    const logs = await org.get('/logs');
+    expect(logs.body.data[0].event_description).toMatch(/^Dana Chief approved/);
+    expect((await session.get('/time_offs', { start: '2030-08-01 00:00:00', end: '2030-08-03 00:00:00' })).body.items[0].status).toBe(1);
+  });
+});
+
+describe('what a member (not an admin) may do', () => {
+  let member: ReturnType<typeof asSession>;
+  beforeAll(async () => {
+    member = await sessionOf(memberId);
+  });
+
+  it('reads the schedule, catalogs, sign-up events and callbacks', async () => {
+    for (const [path, query] of [
+      ['/schedule', { start: '2030-05-01 00:00:00', end: '2030-05-07 23:59:59' }],
+      ['/day_labels', { start: '2030-05-01', end: '2030-05-07' }],
+      ['/visual_cycles', undefined],
+      ['/time_off_types', undefined],
+      ['/signup_events', undefined],
+      [`/signup_events/${eventId}/users`, undefined],
+      ['/callbacks', undefined],
+      ['/users', undefined],
+    ] as const) {
+      expect([path, (await member.get(path, query)).status]).toEqual([path, 200]);
+    }
+  });
+
+  it('is refused the organization-wide time off listing, others\' data and every admin write (403)', async () => {
+    const forbidden = { status: 403, error: 'forbidden', error_message: 'Only an admin may do this; you may read the schedule and act on your own requests.' };
+    const timeOffId = await requestTimeOff(colleagueId, '2030-09-01 07:00:00', '2030-09-02 07:00:00');
+    const attempts = [
+      await member.get('/time_offs', { start: '2030-09-01 00:00:00', end: '2030-09-03 00:00:00' }),
+      await member.get(`/users/${colleagueId}/time_offs`),
+      await member.get(`/users/${colleagueId}`),
+      await member.post(`/users/${colleagueId}/time_offs`, { time_off_type_id: vacationId, start_date: '2030-09-05 07:00:00', end_date: '2030-09-06 07:00:00' }),
+      await member.post(`/time_offs/${timeOffId}/approve`, { admin_id: adminId }),
+      await member.del(`/time_offs/${timeOffId}`),
+      await member.post(`/signup_events/${eventId}/users`, { user_id: colleagueId }),
+      await member.del(`/signup_events/${eventId}/users/${colleagueId}`),
+      await member.post('/time_off_types', { label: 'Sneaky' }),
+      await member.get('/logs'),
+    ];
+    for (const response of attempts) {
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual(forbidden);
+    }
+    expect((await org.get(`/time_offs/${timeOffId}`)).body.items[0].status).toBe(0);
+  });
+
+  it('requests time off for themselves and cancels it while pending, but not once approved', async () => {
+    const requested = await member.post(`/users/${memberId}/time_offs`, { time_off_type_id: vacationId, start_date: '2030-10-01 07:00:00', end_date: '2030-10-02 07:00:00', admin_ids: [adminId] });
+    expect(requested.status).toBe(201);
+    const own = await member.get(`/users/${memberId}/time_offs`, { start: '2030-09-30 00:00:00', end: '2030-10-03 00:00:00' });
+    expect(own.body.map((entry: { id: string; status: string }) => [Number(entry.id), entry.status])).toEqual([[requested.body.id, '0']]);
+    expect((await member.del(`/time_offs/${requested.body.id}`)).status).toBe(200);
+    expect((await org.get(`/time_offs/${requested.body.id}`)).status).toBe(404);
+
+    const approvedId = await requestTimeOff(memberId, '2030-11-01 07:00:00', '2030-11-02 07:00:00');
+    await org.post(`/time_offs/${approvedId}/approve`, { admin_id: adminId });
+    expect((await member.del(`/time_offs/${approvedId}`)).status).toBe(403);
+  });
+
+  it('signs up for an event and withdraws', async () => {
+    const joined = await member.post(`/signup_events/${eventId}/users`, { user_id: memberId });
+    expect(joined.status).toBe(201);
+    const users = await member.get(`/signup_events/${eventId}/users`);
+    expect(users.body.map((entry: { user: { id: number } }) => entry.user.id)).toEqual([memberId]);
+    expect((await member.del(`/signup_events/${eventId}/users/${memberId}`)).status).toBe(200);
+    expect((await member.get(`/signup_events/${eventId}/users`)).body).toEqual([]);
+  });
+});
+
+describe('GET /app (the built web app)', () => {
+  it('serves index.html at /app and for client routes under it, and the hashed assets', async () => {
+    const index = await server.request('GET', '/app');
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(index.text).toContain('<div id="root"></div>');
+    expect(index.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const deep = await server.request('GET', '/app/month/2030-05-01');
+    expect(deep.status).toBe(200);
+    expect(deep.text).toBe(index.text);
+    const script = /src="\/app\/(assets\/[^"]+\.js)"/.exec(index.text)?.[1];
+    const asset = await server.request('GET', `/app/${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/javascript/);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+  });
+
+  it('never serves files outside the build', async () => {
+    const response = await server.request('GET', '/app/..%2f..%2fpackage.json');
+    expect(response.status).toBe(200);
+    expect(response.text).toContain('<div id="root"></div>');
+  });
+
+  it('starts without a build and answers /app with 503 JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crewplan-nodist-'));
+    const config = loadConfig({ CREWPLAN_DATA_DIR: dir }, { sqlitePath: join(dir, 'db.sqlite'), databaseUrl: undefined, secretKey: Buffer.from('k'), logLevel: 'silent' });
+    const app = await buildApp(config, { logger: false, webDistDir: join(dir, 'missing') });
+    try {
+      const response = await app.inject({ method: 'GET', url: '/app/month' });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ status: 503, error: 'unavailable', error_message: 'The web app is not built on this server (npm run build:web).' });
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

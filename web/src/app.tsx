@@ -1,0 +1,108 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, SIGNED_OUT_EVENT, sessions, type Session } from './api';
+import { ErrorBox, Loading } from './components';
+import { today } from './dates';
+import { Board } from './views/Board';
+import { Callbacks } from './views/Callbacks';
+import { Events } from './views/Events';
+import { MySchedule } from './views/MySchedule';
+import { SignIn } from './views/SignIn';
+import { TimeOff } from './views/TimeOff';
+
+type SessionState = { state: 'checking' } | { state: 'signed-out' } | { state: 'error'; message: string } | { state: 'signed-in'; session: Session };
+
+function useHash(): [string, (hash: string) => void] {
+  const [hash, setHash] = useState(location.hash || '#/month');
+  useEffect(() => {
+    const update = () => setHash(location.hash || '#/month');
+    window.addEventListener('hashchange', update);
+    return () => window.removeEventListener('hashchange', update);
+  }, []);
+  return [hash, (next) => (location.hash = next)];
+}
+
+const NAV = [
+  ['#/month', 'Month'],
+  ['#/week', 'Week'],
+  ['#/mine', 'My schedule'],
+  ['#/time-off', 'Time off'],
+  ['#/events', 'Sign-ups'],
+  ['#/callbacks', 'Callbacks'],
+] as const;
+
+function Page({ hash, session, navigate }: { hash: string; session: Session; navigate: (hash: string) => void }) {
+  const [, route, date] = hash.split('/');
+  switch (route) {
+    case 'week':
+      return <Board key="week" mode="week" anchor={date || today()} navigate={navigate} />;
+    case 'mine':
+      return <MySchedule session={session} />;
+    case 'time-off':
+      return <TimeOff session={session} />;
+    case 'events':
+      return <Events session={session} />;
+    case 'callbacks':
+      return <Callbacks />;
+    default:
+      return <Board key="month" mode="month" anchor={date || today()} navigate={navigate} />;
+  }
+}
+
+export function App() {
+  const [session, setSession] = useState<SessionState>({ state: 'checking' });
+  const [hash, navigate] = useHash();
+  const check = () =>
+    sessions.current().then(
+      (current) => setSession({ state: 'signed-in', session: current }),
+      (error: ApiError) => setSession(error.status === 401 ? { state: 'signed-out' } : { state: 'error', message: error.message }),
+    );
+  useEffect(() => {
+    void check();
+    const signedOut = () => setSession({ state: 'signed-out' });
+    window.addEventListener(SIGNED_OUT_EVENT, signedOut);
+    return () => window.removeEventListener(SIGNED_OUT_EVENT, signedOut);
+  }, []);
+
+  if (session.state === 'checking') return <Loading what="your session" />;
+  if (session.state === 'error') return <ErrorBox message={session.message} retry={check} />;
+  if (session.state === 'signed-out') return <SignIn onSignedIn={(current) => setSession({ state: 'signed-in', session: current })} />;
+
+  const { user, organization } = session.session;
+  const signOut = async () => {
+    await sessions.signOut().catch(() => undefined);
+    setSession({ state: 'signed-out' });
+  };
+  const active = `#/${hash.split('/')[1] ?? 'month'}`;
+  return (
+    <>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="top no-print">
+        <p class="brand">
+          {organization.name} <span class="who">· {user.name}{user.is_admin ? ' (admin)' : ''}</span>
+        </p>
+        <nav aria-label="Views">
+          <ul>
+            {NAV.map(([href, label]) => (
+              <li key={href}>
+                <a href={href} aria-current={active === href ? 'page' : undefined}>
+                  {label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <button type="button" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <p class="print-only print-header">
+        {organization.name}: schedule
+      </p>
+      <main id="main" tabIndex={-1}>
+        <Page hash={hash} session={session.session} navigate={navigate} />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+import type { ComponentChildren } from 'preact';
+import type { Loadable } from './hooks';
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p class="status" role="status" aria-live="polite">
+      <span class="spinner" aria-hidden="true" /> Loading {what}…
+    </p>
+  );
+}
+
+export function ErrorBox({ message, retry }: { message: string; retry?: () => void }) {
+  return (
+    <div class="error" role="alert">
+      <p>{message}</p>
+      {retry && (
+        <button type="button" onClick={retry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Renders the loading and error states of a Loadable, and `children(data)` once it is ready. */
+export function Loaded<T>({ value, what, retry, children }: { value: Loadable<T>; what: string; retry: () => void; children: (data: T) => ComponentChildren }) {
+  if (value.state === 'loading') return <Loading what={what} />;
+  if (value.state === 'error') return <ErrorBox message={value.message} retry={retry} />;
+  return <>{children(value.data)}</>;
+}
+
+/** A colored chip with its own text colour (work types, labels, qualifiers, time off types). */
+export function Chip({ color, textColor, title, children, class: extra }: { color: string; textColor: string; title?: string; children: ComponentChildren; class?: string }) {
+  return (
+    <span class={`chip ${extra ?? ''}`} style={{ background: color, color: textColor }} title={title}>
+      {children}
+    </span>
+  );
+}

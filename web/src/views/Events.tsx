@@ -1,0 +1,67 @@
+import { useState } from 'preact/hooks';
+import { api, type Session } from '../api';
+import { ErrorBox, Loaded } from '../components';
+import { span } from '../dates';
+import { useLoad } from '../hooks';
+import type { SignupEvent, SignupEventUser } from '../types';
+
+async function loadEvents(): Promise<Array<SignupEvent & { users: SignupEventUser[] }>> {
+  const events = await api.get<SignupEvent[]>('/signup_events');
+  return Promise.all(events.map(async (event) => ({ ...event, users: await api.get<SignupEventUser[]>(`/signup_events/${event.id}/users`) })));
+}
+
+export function Events({ session }: { session: Session }) {
+  const [value, reload] = useLoad(loadEvents, []);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const act = async (run: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await run();
+      reload();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const me = session.user.id;
+  return (
+    <section aria-labelledby="events-title">
+      <h1 id="events-title">Sign-up events</h1>
+      {error && <ErrorBox message={error} />}
+      <Loaded value={value} what="sign-up events" retry={reload}>
+        {(events) =>
+          events.length === 0 ? (
+            <p>No sign-up events.</p>
+          ) : (
+            <ul class="cards">
+              {events.map((event) => {
+                const signedUp = event.users.some((entry) => Number(entry.user.id) === me);
+                return (
+                  <li class="card" key={event.id}>
+                    <p class="card-title">{event.title}</p>
+                    <p>
+                      {span(event.start, event.end)} · {event.users.length} of {event.employees_needed} signed up · {event.status}
+                    </p>
+                    {event.users.length > 0 && <p class="who">Signed up: {event.users.map((entry) => entry.user.name).join(', ')}</p>}
+                    {signedUp ? (
+                      <button type="button" disabled={busy} onClick={() => act(() => api.del(`/signup_events/${event.id}/users/${me}`))}>
+                        Withdraw from {event.title}
+                      </button>
+                    ) : (
+                      <button type="button" class="primary" disabled={busy || event.status !== 'active'} onClick={() => act(() => api.post(`/signup_events/${event.id}/users`, { user_id: me }))}>
+                        Sign up for {event.title}
+                      </button>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}
