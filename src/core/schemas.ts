@@ -22,7 +22,14 @@ export const ShortText = (options: { maxLength?: number; minLength?: number; des
 export const LongText = (options: { maxLength?: number; description?: string } = {}) =>
   Type.String({ maxLength: 65_535, ...options });
 
+/** A response field that may be null (fast-json-stringify would write null as 0 or ""). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * A request field where null is allowed (and clears the value). Null is tried first: Ajv's type
+ * coercion would otherwise turn a null into "" or 0 through the other branch. An empty string
+ * sent for it is read as null too.
+ */
+export const NullableInput = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
 
 /** {id, name, href}: a reference to a user. */
 export const UserRef = Type.Object({ id: Type.Integer(), name: Type.String(), href: Type.String() });

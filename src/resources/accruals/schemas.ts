@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdName, Nullable, ShortText } from '../../core/schemas.js';
+import { Id, IdName, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
 import { nullableText } from '../time-offs/schemas.js';
 import { ACCRUAL_METHODS } from './table.js';
 
@@ -50,7 +50,7 @@ export const RuleInput = Type.Object({
   method: Method,
   hours: Type.Optional(Type.Number({ minimum: 0, maximum: 10_000 })),
   interval: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
-  max_hours: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 100_000 }))),
+  max_hours: Type.Optional(NullableInput(Type.Number({ minimum: 0, maximum: 100_000 }))),
 });
 export type RuleInput = Static<typeof RuleInput>;
 

@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Nullable, ShortText, UserRef } from '../../core/schemas.js';
+import { Id, Nullable, NullableInput, ShortText, UserRef } from '../../core/schemas.js';
 
 export const MAX_PAGE_SIZE = 200;
 
 export const AnnouncementBody = Type.Object({
   body: Type.String({ minLength: 1, maxLength: 65_535, description: 'HTML; sanitized on input' }),
-  title: Type.Optional(Nullable(ShortText())),
+  title: Type.Optional(NullableInput(ShortText())),
   admin_id: Type.Optional(Id),
   user_id: Type.Optional(Id),
 });

@@ -1,8 +1,5 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Color, DateStr, Id, LocalDateTime, LongText, Nullable, ShortText } from '../../core/schemas.js';
-
-/** Null listed first: with Ajv's type coercion, `Nullable(String)` would turn a null input into "". */
-const OrNull = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
+import { Type, type Static } from '@sinclair/typebox';
+import { Color, DateStr, Id, LocalDateTime, LongText, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
 
 export const LOCATION_FIELDS = ['address', 'city', 'state', 'country', 'zip', 'latitude', 'longitude'] as const;
 export type LocationField = (typeof LOCATION_FIELDS)[number];
@@ -17,7 +14,7 @@ export const LocationResponse = Type.Object({
   latitude: text(),
   longitude: text(),
 });
-const input = () => Type.Optional(OrNull(ShortText()));
+const input = () => Type.Optional(NullableInput(ShortText()));
 const LocationInput = Type.Object({
   address: input(),
   city: input(),
@@ -84,10 +81,10 @@ const writableFields = {
   service_eligible: Type.Optional(Type.Boolean()),
   hide_open_slots: Type.Optional(Type.Boolean()),
   color: Type.Optional(Color),
-  location: Type.Optional(OrNull(LocationInput)),
-  rrule: Type.Optional(OrNull(ShortText({ description: 'extension: RFC 5545 rule, default FREQ=DAILY; null = does not recur' }))),
-  until: Type.Optional(OrNull(DateStr)),
-  notes: Type.Optional(OrNull(LongText())),
+  location: Type.Optional(NullableInput(LocationInput)),
+  rrule: Type.Optional(NullableInput(ShortText({ description: 'extension: RFC 5545 rule, default FREQ=DAILY; null = does not recur' }))),
+  until: Type.Optional(NullableInput(DateStr)),
+  notes: Type.Optional(NullableInput(LongText())),
   qualifiers_needed: Type.Optional(Type.Array(QualifierNeededInput, { maxItems: 100 })),
   admin_id: Type.Optional(Id),
 };

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { nullableText } from '../time-offs/schemas.js';
-import { Id, IdName, LocalDateTime, Nullable, ShortText, UserRef } from '../../core/schemas.js';
+import { Id, IdName, LocalDateTime, Nullable, NullableInput, ShortText, UserRef } from '../../core/schemas.js';
 
 export const PeriodsQuery = Type.Object({ start: LocalDateTime, end: LocalDateTime });
 export type PeriodsQuery = Static<typeof PeriodsQuery>;
@@ -9,8 +9,8 @@ export const CreatePeriodBody = Type.Object({
   user_id: Id,
   start: LocalDateTime,
   end: LocalDateTime,
-  unavailability_reason_id: Type.Optional(Nullable(Id)),
-  admin_id: Type.Optional(Nullable(Id)),
+  unavailability_reason_id: Type.Optional(NullableInput(Id)),
+  admin_id: Type.Optional(NullableInput(Id)),
   notes: Type.Optional(nullableText(1000, 'at most 1000 characters')),
 });
 export type CreatePeriodBody = Static<typeof CreatePeriodBody>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdName, LocalDateTime, LongText, Nullable, ShortText } from '../../core/schemas.js';
+import { Id, IdName, LocalDateTime, LongText, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
 
 export const CALLBACK_ORDERINGS = ['rotating', 'hours', 'seniority'] as const;
 export const RESPONSE_STATUSES = ['accepted', 'denied', 'no answer'] as const;
@@ -14,11 +14,11 @@ export const StartCallbackBody = Type.Object({
   end: LocalDateTime,
   positions_to_fill: Type.Integer({ minimum: 1, maximum: 1000 }),
   deadline: Instant,
-  assignment_id: Type.Optional(Nullable(Id)),
-  work_type_id: Type.Optional(Nullable(Id)),
+  assignment_id: Type.Optional(NullableInput(Id)),
+  work_type_id: Type.Optional(NullableInput(Id)),
   ordering: Type.Optional(Type.Union(CALLBACK_ORDERINGS.map((o) => Type.Literal(o)), { description: 'default rotating' })),
   scheduled_to: Type.Optional(Instant),
-  notes: Type.Optional(Nullable(LongText({ maxLength: 2000 }))),
+  notes: Type.Optional(NullableInput(LongText({ maxLength: 2000 }))),
 });
 export type StartCallbackBody = Static<typeof StartCallbackBody>;
 
@@ -35,11 +35,11 @@ export const StartCallbackResponse = Type.Object({
 export const RecordResponseBody = Type.Object({
   user_id: Id,
   status: Type.Union(RESPONSE_STATUSES.map((s) => Type.Literal(s))),
-  contact_method: Type.Optional(Nullable(ShortText({ maxLength: 50, description: 'e.g. Mobile App, Text (SMS), Phone' }))),
-  contact_time: Type.Optional(Nullable(LocalDateTime)),
-  response_time: Type.Optional(Nullable(LocalDateTime)),
-  start_time: Type.Optional(Nullable(LocalDateTime)),
-  end_time: Type.Optional(Nullable(LocalDateTime)),
+  contact_method: Type.Optional(NullableInput(ShortText({ maxLength: 50, description: 'e.g. Mobile App, Text (SMS), Phone' }))),
+  contact_time: Type.Optional(NullableInput(LocalDateTime)),
+  response_time: Type.Optional(NullableInput(LocalDateTime)),
+  start_time: Type.Optional(NullableInput(LocalDateTime)),
+  end_time: Type.Optional(NullableInput(LocalDateTime)),
   do_not_disturb: Type.Optional(Type.Boolean()),
   auto_accepted: Type.Optional(Type.Boolean()),
 });

@@ -1,8 +1,5 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DateStr, Hours, Id, LocalDateTime, LongText, Nullable, UserRef } from '../../core/schemas.js';
-
-/** Null listed first: with Ajv's type coercion, `Nullable(String)` would turn a null input into "". */
-const OrNull = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
+import { Type, type Static } from '@sinclair/typebox';
+import { DateStr, Hours, Id, LocalDateTime, LongText, Nullable, NullableInput, UserRef } from '../../core/schemas.js';
 
 export const MiscHourResponse = Type.Object({
   id: Type.Integer(),
@@ -23,11 +20,11 @@ export const CreateMiscHourBody = Type.Object({
   user_id: Id,
   date: DateStr,
   work_type_id: Id,
-  work_subtype_id: Type.Optional(OrNull(Id)),
+  work_subtype_id: Type.Optional(NullableInput(Id)),
   start: Type.Optional(LocalDateTime),
   end: Type.Optional(LocalDateTime),
   length: Type.Optional({ ...Hours, exclusiveMinimum: 0, maximum: 744 }),
-  notes: Type.Optional(OrNull(LongText())),
+  notes: Type.Optional(NullableInput(LongText())),
 });
 export type CreateMiscHourBody = Static<typeof CreateMiscHourBody>;
 

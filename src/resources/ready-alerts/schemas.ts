@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IsoDateTime, Nullable, UserRef } from '../../core/schemas.js';
+import { Id, IsoDateTime, Nullable, NullableInput, UserRef } from '../../core/schemas.js';
 import { ALERT_TYPES, type AlertType } from './table.js';
 
 export const ReadyAlertBody = Type.Object({
   type: Type.Unsafe<AlertType>({ type: 'string', enum: [...ALERT_TYPES], description: 'all, title, group, classification or user' }),
   ids: Type.Optional(
-    Nullable(
+    NullableInput(
       Type.Array(Type.Union([Type.Integer(), Type.String({ minLength: 1, maxLength: 255 })]), {
         maxItems: 1000,
         description: 'callback list ids (title), group ids, user ids, or role names (classification); null for all',

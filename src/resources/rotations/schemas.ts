@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Hours, Id, LongText, Nullable, ShortText, UserRef } from '../../core/schemas.js';
+import { DateStr, Hours, Id, LongText, Nullable, NullableInput, ShortText, UserRef } from '../../core/schemas.js';
 import { PRESETS } from './pattern.js';
 
 const PatternEntry = Type.Integer({ minimum: 0, maximum: 20 });
@@ -10,7 +10,7 @@ export const RotationBody = Type.Object({
   preset: Type.Optional(Type.Union(Object.keys(PRESETS).map((key) => Type.Literal(key)), { description: 'a shipped pattern with its crews' })),
   pattern: Type.Optional(Type.Array(PatternEntry, { minItems: 1, maxItems: 366, description: '0 off, k ≥ 1 on at the member\'s k-th assignment' })),
   crews: Type.Optional(Type.Record(Type.String({ maxLength: 20 }), Type.Integer({ minimum: 0 }))),
-  kelly_every: Type.Optional(Nullable(Type.Integer({ minimum: 2, maximum: 100 }))),
+  kelly_every: Type.Optional(NullableInput(Type.Integer({ minimum: 2, maximum: 100 }))),
 });
 export type RotationBody = Static<typeof RotationBody>;
 
@@ -36,12 +36,12 @@ const memberFields = {
   crew: Type.Optional(Type.String({ maxLength: 20, description: 'crew name of the rotation, e.g. B' })),
   crew_offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
   kelly_offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
-  end_date: Type.Optional(Nullable(DateStr)),
+  end_date: Type.Optional(NullableInput(DateStr)),
   work_type_id: Type.Optional(Id),
-  work_subtype_id: Type.Optional(Nullable(Id)),
-  break_start: Type.Optional(Nullable(Time)),
+  work_subtype_id: Type.Optional(NullableInput(Id)),
+  break_start: Type.Optional(NullableInput(Time)),
   break_length: Type.Optional(Type.Number({ minimum: 0, maximum: 24 })),
-  notes: Type.Optional(Nullable(LongText())),
+  notes: Type.Optional(NullableInput(LongText())),
   admin_id: Type.Optional(Id),
 };
 

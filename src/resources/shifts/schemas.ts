@@ -1,17 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Id, IsoDateTime, LocalDateTime, LongText, Nullable, UserRef } from '../../core/schemas.js';
+import { DateStr, Id, IsoDateTime, LocalDateTime, LongText, Nullable, NullableInput, UserRef } from '../../core/schemas.js';
 
 const IdList = Type.Array(Id, { maxItems: 100 });
 
 const optionalFields = {
-  work_subtype_id: Type.Optional(Nullable(Id)),
-  notes: Type.Optional(Nullable(LongText())),
-  from_callback: Type.Optional(Nullable(Id)),
-  traded_with: Type.Optional(Nullable(Id)),
+  work_subtype_id: Type.Optional(NullableInput(Id)),
+  notes: Type.Optional(NullableInput(LongText())),
+  from_callback: Type.Optional(NullableInput(Id)),
+  traded_with: Type.Optional(NullableInput(Id)),
   labels: Type.Optional(IdList),
   qualifiers: Type.Optional(IdList),
-  break_start: Type.Optional(Nullable(LocalDateTime)),
-  break_end: Type.Optional(Nullable(LocalDateTime)),
+  break_start: Type.Optional(NullableInput(LocalDateTime)),
+  break_end: Type.Optional(NullableInput(LocalDateTime)),
   hold_over: Type.Optional(Type.Integer({ minimum: 0, maximum: 48, description: 'extension: hours held over past the end' })),
   admin_id: Type.Optional(Id),
   force: Type.Optional(Type.Boolean({ description: 'extension: schedule the shift even over approved time off' })),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, LocalDateTime, LongText, Nullable, ShortText, UserRef } from '../../core/schemas.js';
+import { Id, LocalDateTime, LongText, Nullable, NullableInput, ShortText, UserRef } from '../../core/schemas.js';
 
 export const SIGNUP_STATUSES = ['active', 'partially_filled', 'filled', 'not_filled'] as const;
 export type OpenStatus = (typeof SIGNUP_STATUSES)[number];
@@ -12,8 +12,8 @@ export const SignupEventBody = Type.Object({
   end: LocalDateTime,
   employees_needed: Type.Integer({ minimum: 1, maximum: 100_000 }),
   work_type_id: Id,
-  work_subtype_id: Type.Optional(Nullable(Id)),
-  description: Type.Optional(Nullable(LongText({ description: 'HTML; sanitized' }))),
+  work_subtype_id: Type.Optional(NullableInput(Id)),
+  description: Type.Optional(NullableInput(LongText({ description: 'HTML; sanitized' }))),
 });
 export type SignupEventBody = Static<typeof SignupEventBody>;
 

@@ -1,12 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Color, Nullable, ShortText } from '../../core/schemas.js';
+import { Color, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
 
 const Flag = Type.Boolean({ description: 'boolean (1/0 and "true"/"false" are accepted)' });
 const BufferHours = Type.Number({ minimum: 0, maximum: 8760, description: 'hours needed between the request and the start' });
 const InstanceLimit = Type.Integer({ minimum: 0, maximum: 10_000, description: 'entries per user and calendar year; 0 = unlimited' });
 
 const typeFields = {
-  work_code: Type.Optional(Nullable(ShortText())),
+  work_code: Type.Optional(NullableInput(ShortText())),
   required_buffer: Type.Optional(BufferHours),
   instance_limit: Type.Optional(InstanceLimit),
   primary_color: Type.Optional(Color),

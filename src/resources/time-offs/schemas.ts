@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Hours, Id, LocalDateTime, Nullable, UserRef, UserRefStrId } from '../../core/schemas.js';
+import { Hours, Id, LocalDateTime, Nullable, NullableInput, UserRef, UserRefStrId } from '../../core/schemas.js';
 
 export const MAX_PAGE_ITEMS = 1000;
 export const DEFAULT_PAGE_ITEMS = 500;
@@ -29,10 +29,7 @@ export const CreateTimeOffBody = Type.Object({
 });
 export type CreateTimeOffBody = Static<typeof CreateTimeOffBody>;
 
-export const DecisionBody = Type.Union([
-  Type.Object({ admin_id: Type.Optional(Id) }),
-  Type.Null(),
-]);
+export const DecisionBody = NullableInput(Type.Object({ admin_id: Type.Optional(Id) }));
 
 export const ListTimeOffsQuery = Type.Object({
   start: LocalDateTime,

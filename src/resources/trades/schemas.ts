@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, LocalDateTime, LongText, Nullable, UserRefStrId } from '../../core/schemas.js';
+import { Id, LocalDateTime, LongText, Nullable, NullableInput, UserRefStrId } from '../../core/schemas.js';
 
 export const TRADE_ACTIONS = ['accept', 'decline', 'approve', 'deny', 'cancel'] as const;
 export type TradeAction = (typeof TRADE_ACTIONS)[number];
@@ -9,11 +9,11 @@ export const CreateTradeBody = Type.Object({
   start: LocalDateTime,
   end: LocalDateTime,
   approving_user_id: Id,
-  accepting_user_id: Type.Optional(Nullable(Id)),
-  swap_start: Type.Optional(Nullable(LocalDateTime)),
-  swap_end: Type.Optional(Nullable(LocalDateTime)),
+  accepting_user_id: Type.Optional(NullableInput(Id)),
+  swap_start: Type.Optional(NullableInput(LocalDateTime)),
+  swap_end: Type.Optional(NullableInput(LocalDateTime)),
   offered_user_ids: Type.Optional(Type.Array(Id, { maxItems: 500, description: 'extension: users the trade is offered to' })),
-  notes: Type.Optional(Nullable(LongText({ maxLength: 2000 }))),
+  notes: Type.Optional(NullableInput(LongText({ maxLength: 2000 }))),
 });
 export type CreateTradeBody = Static<typeof CreateTradeBody>;
 

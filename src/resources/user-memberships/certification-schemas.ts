@@ -1,8 +1,5 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DateStr, Id, LongText, Nullable, ShortText } from '../../core/schemas.js';
-
-/** Null first: Ajv's type coercion would otherwise turn an input null into "" through the string branch. */
-const NullableInput = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
+import { Type, type Static } from '@sinclair/typebox';
+import { DateStr, Id, LongText, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
 
 export const UserCertificationParams = Type.Object({ user_id: Id, id: Id });
 export type UserCertificationParams = Static<typeof UserCertificationParams>;

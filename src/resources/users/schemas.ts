@@ -1,12 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Id, IdName, Nullable, ShortText } from '../../core/schemas.js';
+import { DateStr, Id, IdName, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
 
 const Digits = Type.String({ pattern: '^[0-9]{1,20}$', description: 'digits only' });
 const PhoneNumbers = Type.Union([Type.Array(Digits, { maxItems: 10 }), Digits]);
 const Email = Type.String({ format: 'email', maxLength: 255 });
 const Emails = Type.Union([Type.Array(Email, { maxItems: 10 }), Email]);
 const Password = Type.String({ minLength: 6, maxLength: 200 });
-const RefById = Nullable(Type.Object({ id: Id }));
+const RefById = NullableInput(Type.Object({ id: Id }));
 
 export const CreateUserBody = Type.Object({
   username: ShortText({ minLength: 1 }),
@@ -14,18 +14,18 @@ export const CreateUserBody = Type.Object({
   last_name: ShortText({ minLength: 1 }),
   mail: Emails,
   password: Password,
-  employee_id: Type.Optional(Nullable(ShortText())),
+  employee_id: Type.Optional(NullableInput(ShortText())),
   phone_numbers: Type.Optional(PhoneNumbers),
   phone: Type.Optional(Digits),
-  role: Type.Optional(Nullable(ShortText())),
-  date_of_hire: Type.Optional(Nullable(DateStr)),
-  date_of_birth: Type.Optional(Nullable(DateStr)),
-  accrual_start_date: Type.Optional(Nullable(DateStr)),
-  avatar_url: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048 }))),
+  role: Type.Optional(NullableInput(ShortText())),
+  date_of_hire: Type.Optional(NullableInput(DateStr)),
+  date_of_birth: Type.Optional(NullableInput(DateStr)),
+  accrual_start_date: Type.Optional(NullableInput(DateStr)),
+  avatar_url: Type.Optional(NullableInput(Type.String({ format: 'uri', maxLength: 2048 }))),
 });
 export type CreateUserBody = Static<typeof CreateUserBody>;
 
-export const FieldValueInput = Type.Object({ id: Id, value: Nullable(Type.String({ maxLength: 1000 })) });
+export const FieldValueInput = Type.Object({ id: Id, value: NullableInput(Type.String({ maxLength: 1000 })) });
 
 export const UpdateUserBody = Type.Object({
   username: Type.Optional(ShortText({ minLength: 1 })),
@@ -34,14 +34,14 @@ export const UpdateUserBody = Type.Object({
   mail: Type.Optional(Emails),
   emails: Type.Optional(Type.Array(Email, { maxItems: 10 })),
   password: Type.Optional(Password),
-  employee_id: Type.Optional(Nullable(ShortText())),
+  employee_id: Type.Optional(NullableInput(ShortText())),
   phone_numbers: Type.Optional(PhoneNumbers),
   phone: Type.Optional(Digits),
-  role: Type.Optional(Nullable(ShortText())),
-  date_of_hire: Type.Optional(Nullable(DateStr)),
-  date_of_birth: Type.Optional(Nullable(DateStr)),
-  accrual_start_date: Type.Optional(Nullable(DateStr)),
-  avatar_url: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048 }))),
+  role: Type.Optional(NullableInput(ShortText())),
+  date_of_hire: Type.Optional(NullableInput(DateStr)),
+  date_of_birth: Type.Optional(NullableInput(DateStr)),
+  accrual_start_date: Type.Optional(NullableInput(DateStr)),
+  avatar_url: Type.Optional(NullableInput(Type.String({ format: 'uri', maxLength: 2048 }))),
   accrual_profile: Type.Optional(RefById),
   accrual_track: Type.Optional(RefById),
   active: Type.Optional(Type.Boolean({ description: 'extension: false deactivates the user' })),

@@ -1,8 +1,5 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Color, Id, Nullable, ShortText } from '../../core/schemas.js';
-
-/** Null listed first: with Ajv's type coercion, `Nullable(String)` would turn a null input into "". */
-const OrNull = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
+import { Type, type Static } from '@sinclair/typebox';
+import { Color, Id, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
 
 export const WorkTypeResponse = Type.Object({
   id: Type.Integer(),
@@ -24,7 +21,7 @@ export const WorkSubtypeResponse = Type.Object({
 
 const workTypeFields = {
   label: ShortText({ minLength: 1 }),
-  work_code: Type.Optional(OrNull(ShortText())),
+  work_code: Type.Optional(NullableInput(ShortText())),
   primary_color: Type.Optional(Color),
   secondary_color: Type.Optional(Color),
   excludes_from_callback: Type.Optional(Type.Boolean()),
@@ -38,7 +35,7 @@ export type UpdateWorkTypeBody = Static<typeof UpdateWorkTypeBody>;
 export const CreateWorkSubtypeBody = Type.Object({
   work_type_id: Id,
   label: ShortText({ minLength: 1 }),
-  work_code: Type.Optional(OrNull(ShortText())),
+  work_code: Type.Optional(NullableInput(ShortText())),
 });
 export type CreateWorkSubtypeBody = Static<typeof CreateWorkSubtypeBody>;
 export const UpdateWorkSubtypeBody = Type.Partial(CreateWorkSubtypeBody);
