@@ -1,6 +1,6 @@
 import { api } from '../api';
 import { Chip, Loaded } from '../components';
-import { addDays, addMonths, daysBetween, monthName, monthRange, parseDate, span, today, weekdayName, weekRange } from '../dates';
+import { addDays, addMonths, daysBetween, monthName, monthRange, parseDate, span, timeOf, today, weekdayName, weekRange } from '../dates';
 import { useLoad } from '../hooks';
 import type { AssignmentDay, DayLabels, DayTimeOff, Schedule, Shift, VisualCycle } from '../types';
 
@@ -35,14 +35,16 @@ function assignmentRows(schedule: Schedule): Array<{ id: number; name: string; b
 }
 
 /** What an assignment lacks on a day: people below minimum_staffing, and required qualifiers. */
-export function shortages(assignment: AssignmentDay): string[] {
-  const problems: string[] = [];
-  if (assignment.shifts.length < assignment.minimum_staffing) {
-    problems.push(`${assignment.shifts.length} of ${assignment.minimum_staffing} staffed`);
+export function shortages(assignment: AssignmentDay): Array<{ brief: string; full: string }> {
+  const problems: Array<{ brief: string; full: string }> = [];
+  const staffed = assignment.shifts.length;
+  if (staffed < assignment.minimum_staffing) {
+    problems.push({ brief: `${staffed}/${assignment.minimum_staffing}`, full: `${staffed} of ${assignment.minimum_staffing} staffed` });
   }
   for (const needed of assignment.qualifiers_needed) {
     const have = assignment.shifts.filter((shift) => shift.qualifiers.some((q) => q.id === needed.id)).length;
-    if (have < needed.minimum_staffing) problems.push(`${needed.shortcode || needed.name}: ${have} of ${needed.minimum_staffing}`);
+    const name = needed.shortcode || needed.name;
+    if (have < needed.minimum_staffing) problems.push({ brief: `${name} ${have}/${needed.minimum_staffing}`, full: `${name}: ${have} of ${needed.minimum_staffing}` });
   }
   return problems;
 }
@@ -56,7 +58,7 @@ function ShiftChip({ shift, compact }: { shift: Shift; compact: boolean }) {
         <span aria-hidden="true">{shift.recurring ? '↻ ' : '★ '}</span>
         <span class="visually-hidden">{kind}: </span>
         {compact ? initials(shift.user.name) : shift.user.name}
-        {!compact && <span class="hours"> {span(shift.start, shift.end).replace(/^[A-Z][a-z]{2} \d+ /, '')}</span>}
+        {!compact && <span class="hours"> {timeOf(shift.start)}–{timeOf(shift.end)}</span>}
       </Chip>
       {shift.labels.map((label) => (
         <Chip key={`l${label.id}`} color={label.color} textColor={label.text_color} class="tag" title={`label ${label.label}`}>
@@ -83,9 +85,9 @@ function AssignmentCell({ assignment, compact }: { assignment: AssignmentDay | u
   return (
     <td class={problems.length ? 'short' : undefined}>
       {problems.length > 0 && (
-        <p class="shortage" title={problems.join('; ')}>
-          <span aria-hidden="true">⚠ </span>
-          {problems.join('; ')}
+        <p class="shortage" title={problems.map((p) => p.full).join('; ')}>
+          <span aria-hidden="true">⚠ {compact ? problems.map((p) => p.brief).join(' · ') : problems.map((p) => p.full).join('; ')}</span>
+          <span class="visually-hidden">short: {problems.map((p) => p.full).join('; ')}</span>
         </p>
       )}
       <ul class="shifts">

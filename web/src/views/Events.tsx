@@ -45,7 +45,7 @@ export function Events({ session }: { session: Session }) {
                     <p>
                       {span(event.start, event.end)} · {event.users.length} of {event.employees_needed} signed up · {event.status}
                     </p>
-                    {event.users.length > 0 && <p class="who">Signed up: {event.users.map((entry) => entry.user.name).join(', ')}</p>}
+                    {event.users.length > 0 && <p class="signed-up">Signed up: {event.users.map((entry) => entry.user.name).join(', ')}</p>}
                     {signedUp ? (
                       <button type="button" disabled={busy} onClick={() => act(() => api.del(`/signup_events/${event.id}/users/${me}`))}>
                         Withdraw from {event.title}

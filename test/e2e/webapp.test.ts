@@ -1,0 +1,206 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { DEMO_PASSWORD, seedDemoOrganization } from './demo-org.js';
+
+/**
+ * The web app in a real browser: Debian's Chromium through playwright-core (never a browser
+ * download), against the real server with the built app and the demo organization.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
+const SCREENSHOT_DIR = join('docs', 'screenshots');
+
+if (!existsSync(CHROMIUM)) console.warn(`test/e2e/webapp.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)`);
+
+interface ScheduleJson {
+  days: Array<{
+    assignments: Array<{ minimum_staffing: number; qualifiers_needed: Array<{ id: number; minimum_staffing: number }>; shifts: Array<{ qualifiers: Array<{ id: number }> }> }>;
+  }>;
+}
+
+/** Independent count of the (assignment, day) cells short of staffing or of a required qualifier. */
+function shortCells(schedule: ScheduleJson): number {
+  return schedule.days
+    .flatMap((day) => day.assignments)
+    .filter(
+      (a) =>
+        a.shifts.length < a.minimum_staffing ||
+        a.qualifiers_needed.some((q) => a.shifts.filter((s) => s.qualifiers.some((sq) => sq.id === q.id)).length < q.minimum_staffing),
+    ).length;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const now = new Date();
+const monthStart = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-01`;
+const monthEnd = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(new Date(now.getFullYear(), now.getMonth() + 1, 0).getDate())}`;
+const monthTitle = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric' }).format(now);
+
+describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
+  let server: TestServer;
+  let orgId: number;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string;
+
+  /** GET through the page's own session, as the app does. */
+  const apiGet = <T>(path: string): Promise<T> =>
+    page.evaluate(async (url) => (await fetch(url, { headers: { 'X-Crewplan-Session': '1' } })).json(), path) as Promise<T>;
+
+  async function signIn(username: string): Promise<number> {
+    await page.goto(`${server.url}/app/`);
+    await page.getByLabel('Organization number').fill(String(orgId));
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password').fill(DEMO_PASSWORD);
+    const started = performance.now();
+    await page.getByLabel('Password').press('Enter');
+    await page.locator('table.board tbody tr').first().waitFor();
+    return performance.now() - started;
+  }
+
+  beforeAll(async () => {
+    if (!existsSync(join('web', 'dist', 'index.html'))) execFileSync('npm', ['run', '--silent', 'build:web'], { stdio: 'inherit' });
+    server = await startServer();
+    orgId = (await seedDemoOrganization(server)).orgId;
+    profile = mkdtempSync(join(tmpdir(), 'crewplan-chromium-'));
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1400, height: 900 } });
+    page = context.pages()[0] ?? (await context.newPage());
+    if (SCREENSHOTS) mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+    await server?.close();
+  });
+
+  it('signs in (by keyboard) and renders the month by assignment, with shortages marked as the API says', async () => {
+    await page.goto(`${server.url}/app/`);
+    await page.getByLabel('Organization number').focus();
+    await page.keyboard.type(String(orgId));
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('dana.whitfield');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(DEMO_PASSWORD);
+    const started = performance.now();
+    await page.keyboard.press('Enter');
+    await page.locator('table.board tbody tr').first().waitFor();
+    const elapsed = performance.now() - started;
+    console.log(`web app: month rendered ${elapsed.toFixed(0)} ms after sign-in (demo organization)`);
+
+    await expect(page.locator('#board-title').textContent()).resolves.toBe(monthTitle);
+    const rows = await page.locator('table.board tbody th[scope=row]').allTextContents();
+    expect(rows).toEqual(expect.arrayContaining(['Engine 1', 'Engine 2', 'Ladder 1', 'Medic 1', 'Time off']));
+    expect(await page.locator('table.board thead th').count()).toBe(Number(monthEnd.slice(8)) + 1);
+    expect(await page.locator('li.shift.recurring').count()).toBeGreaterThan(0);
+
+    const schedule = await apiGet<ScheduleJson>(`/v1/schedule?start=${monthStart}%2000:00:00&end=${monthEnd}%2023:59:59`);
+    expect(await page.locator('table.board td.short').count()).toBe(shortCells(schedule));
+    const shifts = schedule.days.flatMap((d) => d.assignments).reduce((n, a) => n + a.shifts.length, 0);
+    expect(await page.locator('table.board li.shift').count()).toBe(shifts);
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'month.png'), fullPage: true });
+  });
+
+  it('switches to the week view: seven days', async () => {
+    await page.getByRole('button', { name: 'Week view' }).click();
+    await page.locator('table.board.week').waitFor();
+    expect(await page.locator('table.board thead th').count()).toBe(8);
+    await page.getByRole('button', { name: 'Month view' }).click();
+    await page.locator('table.board.month').waitFor();
+  });
+
+  it('approves a pending request from the time off queue', async () => {
+    await page.getByRole('link', { name: 'Time off' }).click();
+    const approve = page.getByRole('button', { name: /^Approve / });
+    await approve.first().waitFor();
+    const before = await approve.count();
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'time-off-queue.png'), fullPage: true });
+    const label = (await approve.first().getAttribute('aria-label')) ?? '';
+    await approve.first().click();
+    await expect.poll(() => approve.count()).toBe(before - 1);
+    expect(await page.getByRole('button', { name: label }).count()).toBe(0);
+    const logs = await apiGet<{ data: Array<{ event_description: string }> }>('/v1/logs');
+    expect(logs.data[0].event_description).toMatch(/^Dana Whitfield approved time off/);
+  });
+
+  it('signs up for an event and withdraws', async () => {
+    await page.getByRole('link', { name: 'Sign-ups' }).click();
+    const signUp = page.getByRole('button', { name: 'Sign up for Station open house' });
+    await signUp.click();
+    const withdraw = page.getByRole('button', { name: 'Withdraw from Station open house' });
+    await withdraw.waitFor();
+    const events = await apiGet<Array<{ id: number; title: string }>>('/v1/signup_events');
+    const openHouse = events.find((e) => e.title === 'Station open house')!;
+    const users = await apiGet<Array<{ user: { name: string } }>>(`/v1/signup_events/${openHouse.id}/users`);
+    expect(users.map((u) => u.user.name)).toContain('Dana Whitfield');
+    await withdraw.click();
+    await signUp.waitFor();
+  });
+
+  it('lists callbacks with who was contacted', async () => {
+    await page.getByRole('link', { name: 'Callbacks' }).click();
+    await page.locator('#callbacks-title').waitFor();
+    await page.locator('.card, .status, .error').first().waitFor();
+    const callbacks = await apiGet<{ data: unknown[] }>('/v1/callbacks');
+    if (callbacks.data.length > 0) await page.locator('table.contacts, .card').first().waitFor();
+    expect(await page.locator('.error').count()).toBe(0);
+  });
+
+  it('prints the month without navigation and with the whole grid', async () => {
+    await page.getByRole('link', { name: 'Month' }).click();
+    await page.locator('table.board.month').waitFor();
+    // about an A4 landscape page at 96 dpi less the 8 mm margins
+    await page.setViewportSize({ width: 1060, height: 750 });
+    await page.emulateMedia({ media: 'print' });
+    try {
+      expect(await page.locator('header.top').isVisible()).toBe(false);
+      expect(await page.locator('.legend').isVisible()).toBe(false);
+      expect(await page.locator('.print-header').isVisible()).toBe(true);
+      const [pageWidth, paperWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+      expect(pageWidth).toBeLessThanOrEqual(paperWidth);
+      expect(await page.locator('table.board li.shift').first().isVisible()).toBe(true);
+      if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'print-month.png'), fullPage: true });
+    } finally {
+      await page.emulateMedia({ media: 'screen' });
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
+  });
+
+  it('is usable at phone width: navigation wraps, the grid scrolls inside its box', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.getByRole('link', { name: 'Week' }).click();
+      await page.locator('table.board.week').waitFor();
+      const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(pageWidth).toBeLessThanOrEqual(390);
+      expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
+      if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'phone-week.png'), fullPage: true });
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
+  });
+
+  it('gives a member their own requests but no queue, and cancels their pending request', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Username').waitFor();
+    const elapsed = await signIn('sam.oconnell');
+    console.log(`web app: month rendered ${elapsed.toFixed(0)} ms after sign-in (member)`);
+    await page.getByRole('link', { name: 'Time off' }).click();
+    await page.locator('#own-title').waitFor();
+    expect(await page.locator('#queue-title').count()).toBe(0);
+    const cancel = page.getByRole('button', { name: 'Cancel request' });
+    await page.locator('#own-title ~ .cards, #own-title ~ p').first().waitFor();
+    const pending = await cancel.count();
+    if (pending > 0) {
+      await cancel.first().click();
+      await expect.poll(() => cancel.count()).toBe(pending - 1);
+    }
+    const denied = await page.evaluate(async () => (await fetch('/v1/time_offs?start=2020-01-01%2000:00:00&end=2020-01-02%2000:00:00', { headers: { 'X-Crewplan-Session': '1' } })).status);
+    expect(denied).toBe(403);
+  });
+});
