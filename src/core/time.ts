@@ -74,11 +74,27 @@ export function localToZoned(local: string | Temporal.PlainDateTime, timeZone: s
   return dt.toZonedDateTime(timeZone, { disambiguation: 'compatible' });
 }
 
+const epochCache = new Map<string, number>();
+const EPOCH_CACHE_SIZE = 20_000;
+
+/**
+ * Epoch milliseconds of a wall-clock datetime of the zone, memoized: expanding a schedule asks for
+ * the same few start and end times (every crew starts at 07:00) thousands of times per request.
+ */
+function epochMsOf(local: string, timeZone: string): number {
+  const key = `${timeZone}|${local}`;
+  let epochMs = epochCache.get(key);
+  if (epochMs === undefined) {
+    epochMs = localToZoned(local, timeZone).epochMilliseconds;
+    if (epochCache.size >= EPOCH_CACHE_SIZE) epochCache.clear();
+    epochCache.set(key, epochMs);
+  }
+  return epochMs;
+}
+
 /** Real elapsed hours between two wall-clock datetimes of the zone (23 or 25 across DST changes). */
 export function hoursBetween(startLocal: string, endLocal: string, timeZone: string): number {
-  const start = localToZoned(startLocal, timeZone);
-  const end = localToZoned(endLocal, timeZone);
-  return round(end.since(start).total({ unit: 'hours' }));
+  return round((epochMsOf(endLocal, timeZone) - epochMsOf(startLocal, timeZone)) / 3_600_000);
 }
 
 /** Rounds hours to 4 decimals so sums of fractions stay readable. */

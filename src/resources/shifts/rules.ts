@@ -62,7 +62,7 @@ async function validateReferences(trx: Db, auth: AuthContext, values: ShiftValue
  */
 async function assertUserIsFree(trx: Db, auth: AuthContext, values: ShiftValues, force: boolean, exceptShiftId?: number) {
   const work = await expandWork(trx, auth.orgId, { start: values.start, end: values.end, userIds: [values.user_id], timezone: auth.timezone });
-  const timeOff = (await approvedTimeOffs(trx, auth.orgId, values.start, values.end)).filter((t) => t.user_id === values.user_id);
+  const timeOff = (await approvedTimeOffs(trx, auth.orgId, values.start, values.end, [values.user_id])).filter((t) => t.user_id === values.user_id);
   const clash = withoutTimeOff(work, timeOff).find((item) => !(item.kind === 'one_off' && item.id === exceptShiftId));
   if (clash) throw invalidParams(`The user is already scheduled from ${short(clash.start)} to ${short(clash.end)}.`);
   if (force || timeOff.length === 0) return;
