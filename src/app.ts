@@ -11,7 +11,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import FindMyWay from 'find-my-way';
 import { sql, type Kysely } from 'kysely';
-import type { Config } from './config.js';
+import { trustProxyOption, type Config } from './config.js';
 import authPlugin from './core/auth/plugin.js';
 import { createDatabase, type DatabaseHandle } from './core/db/index.js';
 import { migrateToLatest } from './core/db/migrator.js';
@@ -135,7 +135,7 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
-    trustProxy: true,
+    trustProxy: trustProxyOption(config.trustProxy),
     clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 
 export type SqliteSynchronous = 'FULL' | 'NORMAL';
@@ -32,6 +33,20 @@ export interface Config {
   dataDir: string;
   /** Bearer token that GET /metrics requires; unset = no /metrics route. */
   metricsToken: string | undefined;
+  /** Which proxies' X-Forwarded-For to believe (Fastify's trustProxy); false: the socket address only. */
+  trustProxy: TrustProxy;
+}
+
+/** `false`, `true` (every hop), a hop count, or the proxies' addresses/CIDRs. */
+export type TrustProxy = boolean | number | string[];
+
+/**
+ * Fastify's `trustProxy` option for the setting. A hop count becomes proxy-addr's rule (trust the
+ * n nearest hops) as a function: Fastify 5.12 ignores a bare number (it trusts nothing then).
+ */
+export function trustProxyOption(value: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof value !== 'number') return value;
+  return (_address, hop) => hop < value;
 }
 
 type Env = Record<string, string | undefined>;
@@ -42,6 +57,30 @@ function intFrom(env: Env, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
+}
+
+/** proxy-addr's names for address ranges, accepted besides addresses and CIDRs. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
+}
+
+function trustProxyFrom(env: Env): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const invalid = entries.filter((entry) => !isProxyAddress(entry));
+  if (invalid.length > 0) {
+    throw new Error(`TRUST_PROXY must be true, false, a hop count or addresses/CIDRs separated by commas; not: ${invalid.join(', ')}`);
+  }
+  return entries;
 }
 
 function loadSecretKey(env: Env, dataDir: string): Buffer {
@@ -77,6 +116,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     tokenRateLimitPerMinute: intFrom(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 600),
     dataDir,
     metricsToken: env.METRICS_TOKEN || undefined,
+    trustProxy: trustProxyFrom(env),
     ...overrides,
   };
   if (env.DATABASE_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL) && !overrides.sqlitePath) {

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { startServer, type TestOrg, type TestServer } from '../helpers/server.js';
 
 /**
@@ -125,5 +126,60 @@ describe('request time', () => {
     expect(elapsed).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
     expect(elapsed).toBeLessThan(REQUEST_TIMEOUT_MS + 5_000);
     expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
+  });
+});
+
+describe('TRUST_PROXY and the token endpoint limit', () => {
+  const TOKEN_LIMIT = 2;
+  const tokenRequest = (target: TestServer, forwardedFor: string) =>
+    target.request('POST', '/oauth/access_token', {
+      form: true,
+      body: { grant_type: 'client_credentials', client_id: 'cp_nobody', client_secret: 'wrong' },
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+
+  it('by default ignores X-Forwarded-For: a forged address does not get a fresh budget', async () => {
+    const direct = await startServer({ tokenRateLimitPerMinute: TOKEN_LIMIT }); // TRUST_PROXY unset
+    try {
+      for (let i = 0; i < TOKEN_LIMIT; i += 1) expect((await tokenRequest(direct, `203.0.113.${i + 1}`)).status).toBe(401);
+      const forged = await tokenRequest(direct, '198.51.100.77');
+      expect(forged.status).toBe(429);
+      expect(forged.body).toEqual(tooManyRequests);
+    } finally {
+      await direct.close();
+    }
+  });
+
+  it('counts per forwarded client address when the proxy (here the loopback) is trusted', async () => {
+    const proxied = await startServer({ tokenRateLimitPerMinute: TOKEN_LIMIT, trustProxy: ['127.0.0.1'] });
+    try {
+      for (let i = 0; i < TOKEN_LIMIT; i += 1) expect((await tokenRequest(proxied, '203.0.113.1')).status).toBe(401);
+      expect((await tokenRequest(proxied, '203.0.113.1')).status).toBe(429);
+      expect((await tokenRequest(proxied, '203.0.113.2')).status).toBe(401);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('reads TRUST_PROXY as off, true, a hop count or a list of addresses and CIDRs', () => {
+    const read = (value: string | undefined) => loadConfig({ CREWPLAN_DATA_DIR: server.config.dataDir, TRUST_PROXY: value }).trustProxy;
+    expect(read(undefined)).toBe(false);
+    expect(read('false')).toBe(false);
+    expect(read('true')).toBe(true);
+    expect(read('2')).toBe(2);
+    expect(read('10.0.0.1, 192.168.0.0/16,::1,loopback')).toEqual(['10.0.0.1', '192.168.0.0/16', '::1', 'loopback']);
+    expect(() => read('proxy.example.org')).toThrow(/TRUST_PROXY/);
+    expect(() => read('10.0.0.0/33')).toThrow(/TRUST_PROXY/);
+  });
+
+  it('trusts the given number of hops nearest the server', async () => {
+    const proxied = await startServer({ tokenRateLimitPerMinute: 1, trustProxy: 1 });
+    try {
+      expect((await tokenRequest(proxied, '198.51.100.1, 203.0.113.1')).status).toBe(401);
+      expect((await tokenRequest(proxied, '198.51.100.2, 203.0.113.1')).status).toBe(429);
+      expect((await tokenRequest(proxied, '198.51.100.1, 203.0.113.2')).status).toBe(401);
+    } finally {
+      await proxied.close();
+    }
   });
 });
