@@ -81,10 +81,25 @@ describe('POST /app/session', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('marks the cookie Secure behind TLS (X-Forwarded-Proto https)', async () => {
-    const response = await signIn(colleagueId, PASSWORD, org.orgId, { 'x-forwarded-proto': 'https' });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('set-cookie')).toMatch(/; Secure;|; Secure$/);
+  it('marks the cookie Secure behind a trusted TLS proxy (X-Forwarded-Proto https), not on a forged header', async () => {
+    const forged = await signIn(colleagueId, PASSWORD, org.orgId, { 'x-forwarded-proto': 'https' });
+    expect(forged.status).toBe(200);
+    expect(forged.headers.get('set-cookie')).not.toMatch(/Secure/);
+
+    const behindProxy = await startServer({ trustProxy: ['127.0.0.1'] });
+    try {
+      const proxied = await behindProxy.newOrg();
+      const userId = await proxied.createUser({ username: 'proxied.user' });
+      const response = await behindProxy.request('POST', '/app/session', {
+        body: { organization_id: proxied.orgId, username: 'proxied.user', password: PASSWORD },
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body.user.id).toBe(userId);
+      expect(response.headers.get('set-cookie')).toMatch(/; HttpOnly; Secure; SameSite=Strict$/);
+    } finally {
+      await behindProxy.close();
+    }
   });
 
   it('tells members from admins by role', async () => {
