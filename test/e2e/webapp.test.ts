@@ -35,6 +35,11 @@ function shortCells(schedule: ScheduleJson): number {
     ).length;
 }
 
+/** The document's scroll width and the viewport's width (the test code has no DOM types). */
+function pageWidths(page: Page): Promise<[number, number]> {
+  return page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]') as Promise<[number, number]>;
+}
+
 const pad = (n: number) => String(n).padStart(2, '0');
 const now = new Date();
 const monthStart = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-01`;
@@ -161,7 +166,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
       expect(await page.locator('header.top').isVisible()).toBe(false);
       expect(await page.locator('.legend').isVisible()).toBe(false);
       expect(await page.locator('.print-header').isVisible()).toBe(true);
-      const [pageWidth, paperWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+      const [pageWidth, paperWidth] = await pageWidths(page);
       expect(pageWidth).toBeLessThanOrEqual(paperWidth);
       expect(await page.locator('table.board li.shift').first().isVisible()).toBe(true);
       if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'print-month.png'), fullPage: true });
@@ -176,7 +181,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
     try {
       await page.getByRole('link', { name: 'Week' }).click();
       await page.locator('table.board.week').waitFor();
-      const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      const [pageWidth] = await pageWidths(page);
       expect(pageWidth).toBeLessThanOrEqual(390);
       expect(await page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
       if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'phone-week.png'), fullPage: true });
