@@ -149,6 +149,7 @@ function OwnRequests({ session }: { session: Session }) {
                     {entry.time_off_type.name} · <span class={`status-${statusName(entry.status)}`}>{statusName(entry.status)}</span>
                   </p>
                   <p>{span(entry.start, entry.end)}</p>
+                  {entry.user_note && <p class="note">“{entry.user_note}”</p>}
                   {Number(entry.status) === PENDING && (
                     <button type="button" disabled={busy} onClick={() => act(() => api.del(`/time_offs/${entry.id}`))}>
                       Cancel request
