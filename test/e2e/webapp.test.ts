@@ -203,6 +203,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
     expect(await page.locator('#queue-title').count()).toBe(0);
     await page.locator('#own-title ~ .cards, #own-title ~ p').first().waitFor();
 
+    const me = await apiGet<{ user: { id: number } }>('/app/session');
     const cancel = page.getByRole('button', { name: 'Cancel request' });
     const requestDay = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
     const before = await cancel.count();
@@ -212,13 +213,24 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
     await page.getByLabel('Note').fill('e2e request');
     await page.getByRole('button', { name: 'Send request' }).click();
     await expect.poll(() => cancel.count()).toBe(before + 1);
-    const me = await apiGet<{ user: { id: number } }>('/app/session');
     const own = await apiGet<Array<{ id: string; status: string; user_note: string | null }>>(`/v1/users/${me.user.id}/time_offs?start=${requestDay}%2000:00:00&end=${requestDay}%2023:59:59`);
     expect(own.map((t) => [t.status, t.user_note])).toEqual([['0', 'e2e request']]);
 
     await page.locator('li.card', { hasText: 'e2e request' }).getByRole('button', { name: 'Cancel request' }).click();
     await expect.poll(() => cancel.count()).toBe(before);
     expect(await apiGet<unknown[]>(`/v1/users/${me.user.id}/time_offs?start=${requestDay}%2000:00:00&end=${requestDay}%2023:59:59`)).toEqual([]);
+
+    await page.getByRole('link', { name: 'My schedule' }).click();
+    await page.locator('#mine-title ~ .cards, #mine-title ~ p').first().waitFor();
+    const from = (days: number) => new Date(Date.now() + days * 86_400_000);
+    const local = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+    const upcoming = await apiGet<{ days: Array<{ assignments: Array<{ shifts: Array<{ user: { id: number } }> }> }> }>(
+      `/v1/schedule?start=${local(from(0))}%2000:00:00&end=${local(from(27))}%2023:59:59`,
+    );
+    const myShifts = upcoming.days.flatMap((d) => d.assignments.flatMap((a) => a.shifts)).filter((shift) => shift.user.id === me.user.id).length;
+    expect(myShifts).toBeGreaterThan(0);
+    expect(await page.locator('#mine-title ~ .cards p', { hasText: /\((rotation|one-off)\)/ }).count()).toBe(myShifts);
+
     const listing = await page.evaluate(async () => (await fetch('/v1/time_offs?start=2020-01-01%2000:00:00&end=2020-01-02%2000:00:00', { headers: { 'X-Crewplan-Session': '1' } })).status);
     expect(listing).toBe(403);
   });

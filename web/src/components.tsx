@@ -37,3 +37,12 @@ export function Chip({ color, textColor, title, children, class: extra }: { colo
     </span>
   );
 }
+
+/** Black or white, whichever reads better on the background colour (`#rgb` or `#rrggbb`). */
+export function readableOn(background: string): string {
+  const hex = background.replace('#', '');
+  const full = hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex;
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return luminance > 0.179 ? '#111111' : '#ffffff';
+}

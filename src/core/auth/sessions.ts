@@ -45,6 +45,8 @@ export interface SessionOwner {
 }
 
 export async function createSession(db: Db, key: Buffer, organizationId: number, userId: number): Promise<{ id: number; token: string; expiresAt: string }> {
+  // the user's expired sessions go when a new one starts, so the table does not grow without bound
+  await db.deleteFrom('web_session').where('organization_id', '=', organizationId).where('user_id', '=', userId).where('expires_at', '<=', new Date().toISOString()).execute();
   const token = randomSecret('cpw_');
   const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS * 1000).toISOString();
   const { id } = await db

@@ -1,5 +1,5 @@
 import { api } from '../api';
-import { Chip, Loaded } from '../components';
+import { Chip, Loaded, readableOn } from '../components';
 import { addDays, addMonths, daysBetween, monthName, monthRange, parseDate, span, timeOf, today, weekdayName, weekRange } from '../dates';
 import { useLoad } from '../hooks';
 import type { AssignmentDay, DayLabels, DayTimeOff, Schedule, Shift, VisualCycle } from '../types';
@@ -139,7 +139,7 @@ function BoardTable({ data, days, mode }: { data: BoardData; days: string[]; mod
                   <span class="weekday">{weekdayName(day)}</span> <span class="date">{parseDate(day).getUTCDate()}</span>
                   {cycle && <span class="visually-hidden"> cycle {cycle.name}</span>}
                   {label && (
-                    <span class="day-label" style={{ background: label.color }}>
+                    <span class="day-label" style={{ background: label.color, color: readableOn(label.color) }}>
                       {label.label}
                     </span>
                   )}
