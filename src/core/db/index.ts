@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl, type Config } from '../../config.js';
 import type { Database } from './types.js';
@@ -22,6 +22,32 @@ export interface DatabaseHandle {
 // pg returns int8 (count(*), sum of integers) as strings; these values fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; the same few hundred SQL texts recur on
+ * every request, so prepared statements are kept by text (least recently used dropped first).
+ * Safe: Kysely runs one statement at a time on the connection and better-sqlite3 re-prepares a
+ * statement by itself after a schema change.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement) {
+        statements.delete(sql);
+      } else {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sql, statement);
+      return statement;
+    },
+  };
+}
 
 export function createDatabase(config: Pick<Config, 'databaseUrl' | 'sqlitePath' | 'sqliteSynchronous' | 'pgSchema' | 'pgPoolSize'>): DatabaseHandle {
   const stats = { queries: 0 };
@@ -44,6 +70,6 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'sqlitePath'
   sqlite.pragma(`synchronous = ${config.sqliteSynchronous}`);
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log });
   return { db, dialect: 'sqlite', sqlite, stats, close: () => db.destroy() };
 }
