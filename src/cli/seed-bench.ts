@@ -337,11 +337,13 @@ async function seedTimeOffs(db: Db, writer: BulkWriter, auth: AuthContext, membe
   const now = nowUtc();
   const admin = members[0]!;
   const cycles = Math.floor(days / 3) - 1;
-  const perMember = Math.ceil(total / members.length);
+  // The k-th entry of each member falls in the k-th slice of the window, spread over the slice's days.
+  const slice = Math.max(1, Math.floor(cycles / Math.ceil(total / members.length)));
   const entries = Array.from({ length: total }, (_, n) => {
-    const member = members[n % members.length]!;
+    const index = n % members.length;
+    const member = members[index]!;
     const k = Math.floor(n / members.length);
-    const start = dutyDay(windowStart, member, Math.floor(((k + 0.5) * cycles) / perMember) + (n % 3 === 0 ? 1 : 0));
+    const start = dutyDay(windowStart, member, k * slice + ((index * 7) % slice));
     const startLocal = `${start.toString()} 07:00:00`;
     const endLocal = `${start.add({ days: 1 }).toString()} 07:00:00`;
     const type = types[n % types.length]!;

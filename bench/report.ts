@@ -1,0 +1,87 @@
+/** Printing and the issue's targets, evaluated on the ratios of one run. */
+
+export interface Measure {
+  rps: number;
+  p50_ms: number;
+  /** autocannon has no p95; p97.5 bounds it from above */
+  p97_5_ms: number;
+  p99_ms: number;
+  non2xx: number;
+  bytes_per_response: number;
+}
+
+export interface CaseResult {
+  name: string;
+  path: string;
+  response_bytes?: number;
+  /** Kysely statements for one request (the bearer lookup is one more, a prepared statement) */
+  statements?: number;
+  api: Measure;
+  floor?: Measure;
+  ratio?: number;
+  /** one request alone on the idle server (the first, uncached) */
+  single_request_ms?: number;
+  /** the server's largest RSS while this case ran */
+  max_rss_mb?: number;
+}
+
+export interface EngineResult {
+  engine: 'sqlite' | 'postgres';
+  seed: { seconds: number; counts: Record<string, number> };
+  max_rss_mb: number;
+  cases: CaseResult[];
+  scale?: { path: string; one: { rps: number }; two: { rps: number }; gain: number };
+}
+
+export interface TargetResult {
+  engine: string;
+  target: string;
+  met: boolean;
+  measured: string;
+}
+
+const pad = (value: string | number, width: number) => String(value).padStart(width);
+
+export function printCase(c: CaseResult): void {
+  const api = `${pad(c.api.rps, 7)} req/s p50 ${pad(c.api.p50_ms, 5)} ms p99 ${pad(c.api.p99_ms, 5)} ms`;
+  const floor = c.floor ? ` | floor ${pad(c.floor.rps, 7)} req/s | ratio ${c.ratio}` : '';
+  const statements = c.statements !== undefined ? ` | ${c.statements}+1 statements` : '';
+  const errors = c.api.non2xx ? ` | ${c.api.non2xx} non-2xx/errors` : '';
+  const rss = c.max_rss_mb !== undefined ? ` | RSS ${c.max_rss_mb} MB` : '';
+  console.log(`${c.name.padEnd(16)} ${api}${floor}${statements}${rss}${errors}`);
+}
+
+export function evaluateTargets(engines: EngineResult[]): TargetResult[] {
+  const out: TargetResult[] = [];
+  for (const e of engines) {
+    const get = (name: string) => e.cases.find((c) => c.name === name);
+    const ratio = (name: string, min: number, label: string) => {
+      const c = get(name);
+      if (c?.ratio !== undefined) out.push({ engine: e.engine, target: `${label} ≥ ${min}×`, met: c.ratio >= min, measured: `${c.ratio}×` });
+    };
+    ratio('auth_cost', 0.85, 'authenticated trivial route vs unauthenticated');
+    ratio('users_id', 0.5, 'GET /users/{id} vs floor');
+    ratio('schedule_day', 0.3, 'GET /schedule 1 day vs floor');
+    ratio('schedule_week', 0.3, 'GET /schedule 1 week vs floor');
+    for (const name of ['schedule_day', 'schedule_week', 'schedule_month']) {
+      const c = get(name);
+      if (c?.statements !== undefined) out.push({ engine: e.engine, target: `${name} at most 12 SQL statements`, met: c.statements + 1 <= 12, measured: `${c.statements} Kysely + 1 token lookup` });
+    }
+    const month = get('schedule_month');
+    if (month) out.push({ engine: e.engine, target: 'GET /schedule month p95 < 1500 ms', met: month.api.p97_5_ms < 1500, measured: `p97.5 ${month.api.p97_5_ms} ms` });
+    const [first, deep] = [get('logs_first'), get('logs_deep')];
+    if (first && deep) out.push({ engine: e.engine, target: 'log page 2,000 deep within 1.2× of the first', met: first.api.rps / deep.api.rps <= 1.2, measured: `${deep.api.rps} vs ${first.api.rps} req/s (×${Math.round((first.api.rps / deep.api.rps) * 100) / 100})` });
+    const shifts = get('post_shifts');
+    if (shifts && e.engine === 'sqlite') out.push({ engine: e.engine, target: 'POST /shifts ≥ 1,000/s (synchronous=FULL)', met: shifts.api.rps >= 1000 && shifts.api.non2xx === 0, measured: `${shifts.api.rps}/s, ${shifts.api.non2xx} failed` });
+    out.push({ engine: e.engine, target: 'RSS under 512 MB under load', met: e.max_rss_mb < 512, measured: `${e.max_rss_mb} MB` });
+    const logging = get('logging_cost');
+    if (logging?.ratio !== undefined) out.push({ engine: e.engine, target: 'request logging costs ≤ 15% at the floor', met: logging.ratio >= 0.85, measured: `${Math.round((1 - logging.ratio) * 1000) / 10}%` });
+    if (e.scale) out.push({ engine: e.engine, target: '2 processes vs 1 on one PostgreSQL (reported)', met: e.scale.gain > 1, measured: `×${e.scale.gain}` });
+  }
+  const [sqlite, postgres] = ['sqlite', 'postgres'].map((name) => engines.find((e) => e.engine === name)?.cases.find((c) => c.name === 'users_id'));
+  if (sqlite && postgres) {
+    const ratio = Math.round((postgres.api.rps / sqlite.api.rps) * 1000) / 1000;
+    out.push({ engine: 'both', target: 'PostgreSQL single-row read ≥ 0.5× SQLite', met: ratio >= 0.5, measured: `${ratio}×` });
+  }
+  return out;
+}

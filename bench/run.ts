@@ -1,0 +1,412 @@
+/**
+ * `npm run bench`: seeds the bench organization (src/cli/seed-bench.ts), starts the real server in
+ * a child process (bench/server.ts) and measures each case with autocannon beside its floor (the
+ * same response bytes from a bare Fastify route). SQLite always; PostgreSQL too when
+ * BENCH_DATABASE_URL is set (a fresh schema bench_<timestamp>, dropped afterwards).
+ *
+ *   npm run bench [-- --duration 4 --connections 10 --engines sqlite,postgres --out bench/results.json]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { BENCH_DEFAULTS, seedBench, type BenchSeedResult } from '../src/cli/seed-bench.js';
+import { loadConfig } from '../src/config.js';
+import { createDatabase } from '../src/core/db/index.js';
+import { migrateToLatest } from '../src/core/db/migrator.js';
+import { Temporal } from '../src/core/time.js';
+import { evaluateTargets, printCase, type CaseResult, type EngineResult, type Measure } from './report.js';
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '4' },
+    connections: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '2' },
+    engines: { type: 'string' },
+    out: { type: 'string', default: 'bench/results.json' },
+  },
+});
+const DURATION = Number(args.duration);
+const ROUNDS = Number(args.rounds);
+const CONNECTIONS = Number(args.connections);
+const PG_URL = process.env.BENCH_DATABASE_URL;
+const ENGINES = (args.engines ?? (PG_URL ? 'sqlite,postgres' : 'sqlite')).split(',') as Array<'sqlite' | 'postgres'>;
+const SECRET = 'bench-secret-key';
+const STAMP = Date.now();
+const TMP = join('bench', '.tmp', `run-${STAMP}`);
+
+interface ServerPorts {
+  port: number;
+  floorPort?: number;
+  loggedFloorPort?: number;
+}
+interface Target {
+  env: Record<string, string>;
+}
+
+/** The environment without the BENCH_ database settings: each target sets its own. */
+function inheritedEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^BENCH_|^DATABASE_/.test(name)));
+}
+
+function startServer(target: Target, extra: Record<string, string> = {}): Promise<{ child: ChildProcess; ports: ServerPorts }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], {
+    env: { ...inheritedEnv(), ...target.env, ...extra, BENCH_SECRET_KEY: SECRET, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const line = buffer.split('\n')[0];
+      if (buffer.includes('\n')) resolve({ child, ports: JSON.parse(line!) as ServerPorts });
+    });
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+}
+
+function stopServer(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+type Request = { method?: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
+type Load = { url: string; requests?: Array<Request & { setupRequest?: (req: any) => any }>; headers?: Record<string, string>; connections?: number; duration?: number };
+
+async function load(options: Load): Promise<autocannon.Result> {
+  return autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
+}
+
+/**
+ * Measures two loads alternately (a, b, a, b…), ROUNDS times each, and keeps each one's mean: on a
+ * machine shared with other work, drift between two back-to-back runs would otherwise bias a ratio.
+ */
+async function paired(a: () => Promise<autocannon.Result>, b: () => Promise<autocannon.Result>, between: () => Promise<void> = async () => {}) {
+  const [as, bs]: [autocannon.Result[], autocannon.Result[]] = [[], []];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    as.push(await a());
+    await between();
+    bs.push(await b());
+    await between();
+  }
+  return [merge(as.map(summarize)), merge(bs.map(summarize))] as const;
+}
+
+function merge(runs: Measure[]): Measure {
+  const mean = (pick: (m: Measure) => number) => Math.round((runs.reduce((sum, m) => sum + pick(m), 0) / runs.length) * 10) / 10;
+  return {
+    rps: Math.round(mean((m) => m.rps)),
+    p50_ms: mean((m) => m.p50_ms),
+    p97_5_ms: Math.max(...runs.map((m) => m.p97_5_ms)),
+    p99_ms: Math.max(...runs.map((m) => m.p99_ms)),
+    non2xx: runs.reduce((sum, m) => sum + m.non2xx, 0),
+    bytes_per_response: runs[0]!.bytes_per_response,
+  };
+}
+
+function summarize(result: autocannon.Result): Measure {
+  const latency = result.latency as unknown as Record<string, number>;
+  return {
+    rps: Math.round(result.requests.average),
+    p50_ms: latency.p50!,
+    p97_5_ms: latency.p97_5!,
+    p99_ms: latency.p99!,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+    bytes_per_response: result.requests.total ? Math.round(result.throughput.total / result.requests.total) : 0,
+  };
+}
+
+async function control<T>(ports: ServerPorts, method: string, path: string, body?: Buffer, type?: string): Promise<T> {
+  const response = await fetch(`http://127.0.0.1:${ports.floorPort}${path}${type ? `?type=${encodeURIComponent(type)}` : ''}`, {
+    method,
+    body,
+    headers: body ? { 'content-type': 'application/octet-stream' } : {},
+  });
+  return (await response.json()) as T;
+}
+
+async function getToken(ports: ServerPorts, seed: BenchSeedResult): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${ports.port}/oauth/access_token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: seed.client_id, client_secret: seed.client_secret }).toString(),
+  });
+  const body = (await response.json()) as { access_token: string };
+  return body.access_token;
+}
+
+/** A read measured beside its floor; statements counted over one request. */
+async function readCase(ports: ServerPorts, token: string, name: string, path: string): Promise<CaseResult> {
+  const auth = { authorization: `Bearer ${token}` };
+  await drain(ports);
+  const before = await control<{ queries: number }>(ports, 'GET', '/control/stats');
+  const began = performance.now();
+  const response = await fetch(`http://127.0.0.1:${ports.port}${path}`, { headers: auth });
+  const body = Buffer.from(await response.arrayBuffer());
+  const singleMs = Math.round(performance.now() - began);
+  const after = await control<{ queries: number }>(ports, 'GET', '/control/stats');
+  if (response.status !== 200) throw new Error(`${name}: ${path} answered ${response.status}: ${body.toString().slice(0, 300)}`);
+  await control(ports, 'PUT', `/control/payload/${name}`, body, response.headers.get('content-type') ?? 'application/json');
+  // Responses of megabytes take seconds each: fewer connections for longer, or none would complete.
+  const heavy = body.length > 2_000_000 ? { connections: 2, duration: Math.max(DURATION, 10) } : {};
+  await drain(ports);
+  await control(ports, 'POST', '/control/reset-rss');
+  const [api, floor] = await paired(
+    () => load({ url: `http://127.0.0.1:${ports.port}${path}`, headers: auth, ...heavy }),
+    () => load({ url: `http://127.0.0.1:${ports.floorPort}/floor/${name}`, ...heavy }),
+    () => drain(ports),
+  );
+  const { maxRss } = await control<{ maxRss: number }>(ports, 'GET', '/control/stats');
+  const result: CaseResult = { name, path, response_bytes: body.length, statements: after.queries - before.queries, api, floor, ratio: round(api.rps / floor.rps), single_request_ms: singleMs, max_rss_mb: Math.round(maxRss / 1048576) };
+  printCase(result);
+  return result;
+}
+
+/**
+ * Waits until the server process has answered what autocannon left in flight: the floor instances
+ * share its event loop, so they are measured only once the app is idle again.
+ */
+async function drain(ports: ServerPorts): Promise<void> {
+  if (ports.floorPort) await control(ports, 'GET', '/control/idle');
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
+/** Free slots for POST /shifts: the second day off after each duty day (crew c works day 3k + c). */
+async function shiftSlots(target: Target, seed: BenchSeedResult) {
+  const handle = createDatabase(dbConfig(target));
+  const members = await handle.db
+    .selectFrom('recurring_shift')
+    .select(['user_id', 'crew_offset', 'assignment_ids', 'work_type_id'])
+    .where('organization_id', '=', seed.organization_id)
+    .orderBy('user_id')
+    .execute();
+  await handle.close();
+  const windowStart = Temporal.PlainDate.from(seed.window_start);
+  let n = 0;
+  return () => {
+    const member = members[n % members.length]!;
+    const cycle = Math.floor(n / members.length);
+    n += 1;
+    const date = windowStart.add({ days: 3 * cycle + member.crew_offset + 2 }).toString();
+    return JSON.stringify({
+      assignment_id: (JSON.parse(member.assignment_ids) as number[])[0],
+      user_id: member.user_id,
+      date,
+      start: `${date} 10:00:00`,
+      end: `${date} 12:00:00`,
+      work_type_id: member.work_type_id,
+      admin_id: seed.admin_id,
+    });
+  };
+}
+
+async function writeCases(ports: ServerPorts, token: string, target: Target, seed: BenchSeedResult): Promise<CaseResult[]> {
+  const nextShift = await shiftSlots(target, seed);
+  const url = `http://127.0.0.1:${ports.port}`;
+  const shifts = summarize(
+    await load({
+      url,
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1/shifts',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          setupRequest: (req: Request) => ({ ...req, body: nextShift() }),
+        },
+      ],
+    }),
+  );
+  await drain(ports);
+  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: seed.client_id, client_secret: seed.client_secret }).toString();
+  const tokens = summarize(
+    await load({
+      url,
+      requests: [{ method: 'POST', path: '/oauth/access_token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form }],
+    }),
+  );
+  const results = [
+    { name: 'post_shifts', path: 'POST /v1/shifts', api: shifts },
+    { name: 'post_token', path: 'POST /oauth/access_token', api: tokens },
+  ];
+  results.forEach((r) => printCase(r));
+  return results;
+}
+
+async function overheadCases(ports: ServerPorts, token: string): Promise<CaseResult[]> {
+  const url = `http://127.0.0.1:${ports.port}`;
+  const [authenticated, unauthenticated] = await paired(
+    () => load({ url: `${url}/bench/auth/ping`, headers: { authorization: `Bearer ${token}` } }),
+    () => load({ url: `${url}/bench/ping` }),
+    () => drain(ports),
+  );
+  await control(ports, 'PUT', '/control/payload/ping', Buffer.from('{"ok":true}'), 'application/json; charset=utf-8');
+  const [logged, quiet] = await paired(
+    () => load({ url: `http://127.0.0.1:${ports.loggedFloorPort}/floor/ping` }),
+    () => load({ url: `http://127.0.0.1:${ports.floorPort}/floor/ping` }),
+  );
+  const results: CaseResult[] = [
+    { name: 'auth_cost', path: 'GET /bench/auth/ping vs /bench/ping', api: authenticated, floor: unauthenticated, ratio: round(authenticated.rps / unauthenticated.rps) },
+    { name: 'logging_cost', path: 'bare route, pino info to /dev/null vs no logger', api: logged, floor: quiet, ratio: round(logged.rps / quiet.rps) },
+  ];
+  results.forEach((r) => printCase(r));
+  return results;
+}
+
+function dbConfig(target: Target) {
+  return loadConfig(
+    { CREWPLAN_DATA_DIR: TMP },
+    {
+      databaseUrl: target.env.BENCH_DATABASE_URL,
+      pgSchema: target.env.BENCH_PG_SCHEMA,
+      sqlitePath: target.env.BENCH_SQLITE_PATH,
+      sqliteSynchronous: 'FULL',
+      secretKey: Buffer.from(SECRET),
+      dataDir: TMP,
+    },
+  );
+}
+
+async function seed(target: Target): Promise<BenchSeedResult> {
+  const config = dbConfig(target);
+  const handle = createDatabase(config);
+  try {
+    await migrateToLatest(handle.db);
+    return await seedBench(handle, config, BENCH_DEFAULTS);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function pgAdmin(statement: string) {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Scale: the same load through 1 and then 2 server processes on one database (PostgreSQL). */
+async function scaleCase(target: Target, token: string, path: string) {
+  const run = async (processes: number) => {
+    const servers = await Promise.all(Array.from({ length: processes }, () => startServer(target, { BENCH_API_ONLY: '1' })));
+    try {
+      const results = await Promise.all(
+        servers.map(({ ports }) =>
+          load({ url: `http://127.0.0.1:${ports.port}${path}`, headers: { authorization: `Bearer ${token}` }, connections: Math.ceil(CONNECTIONS / processes) }),
+        ),
+      );
+      return { processes, rps: Math.round(results.reduce((sum, r) => sum + r.requests.average, 0)), p99_ms: Math.max(...results.map((r) => (r.latency as unknown as Record<string, number>).p99!)) };
+    } finally {
+      await Promise.all(servers.map(({ child }) => stopServer(child)));
+    }
+  };
+  const one = await run(1);
+  const two = await run(2);
+  const result = { path, one, two, gain: round(two.rps / one.rps) };
+  console.log(`scale ${path}: 1 process ${one.rps} req/s, 2 processes ${two.rps} req/s (×${result.gain})`);
+  return result;
+}
+
+async function runEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
+  const schema = `bench_${STAMP}`;
+  const target: Target = {
+    env: engine === 'postgres' ? { BENCH_DATABASE_URL: PG_URL!, BENCH_PG_SCHEMA: schema, BENCH_DATA_DIR: TMP } : { BENCH_SQLITE_PATH: join(TMP, 'bench.sqlite'), BENCH_DATA_DIR: TMP },
+  };
+  if (engine === 'postgres') {
+    if (!PG_URL) throw new Error('BENCH_DATABASE_URL is required for the postgres engine');
+    await pgAdmin(`create schema ${schema}`);
+  }
+  try {
+    console.log(`\n== ${engine}: seeding`);
+    const seeded = await seed(target);
+    console.log(`seeded in ${seeded.seconds}s: ${JSON.stringify(seeded.counts)}`);
+    const { child, ports } = await startServer(target);
+    let cases: CaseResult[] = [];
+    let rss = 0;
+    let token = '';
+    try {
+      token = await getToken(ports, seeded);
+      const today = Temporal.Now.plainDateISO(BENCH_DEFAULTS.timezone);
+      const range = (days: number) => `start=${today.toString()}%2000:00:00&end=${today.add({ days }).toString()}%2000:00:00`;
+      const userId = seeded.admin_id + Math.floor(BENCH_DEFAULTS.users / 2);
+      const deepPage = await deepLogCursor(target, seeded);
+      const reads: Array<[string, string]> = [
+        ['users_id', `/v1/users/${userId}`],
+        ['users', '/v1/users'],
+        ['schedule_day', `/v1/schedule?${range(1)}`],
+        ['schedule_week', `/v1/schedule?${range(7)}`],
+        ['schedule_month', `/v1/schedule?${range(30)}`],
+        ['time_offs_month', `/v1/time_offs?${range(30)}`],
+        ['logs_first', '/v1/logs'],
+        ['logs_deep', `/v1/logs?before_id=${deepPage}`],
+      ];
+      for (const [name, path] of reads) cases.push(await readCase(ports, token, name, path));
+      cases = [...cases, ...(await overheadCases(ports, token)), ...(await writeCases(ports, token, target, seeded))];
+      rss = (await control<{ maxRss: number }>(ports, 'GET', '/control/stats')).maxRss;
+    } finally {
+      await stopServer(child);
+    }
+    const scale = engine === 'postgres' ? await scaleCase(target, token, `/v1/schedule?start=${Temporal.Now.plainDateISO(BENCH_DEFAULTS.timezone).toString()}%2000:00:00&end=${Temporal.Now.plainDateISO(BENCH_DEFAULTS.timezone).add({ days: 1 }).toString()}%2000:00:00`) : undefined;
+    console.log(`max RSS under load: ${Math.round(rss / 1048576)} MB`);
+    return { engine, seed: { seconds: seeded.seconds, counts: seeded.counts }, max_rss_mb: Math.round(rss / 1048576), cases, ...(scale ? { scale } : {}) };
+  } finally {
+    if (engine === 'postgres') await pgAdmin(`drop schema if exists ${schema} cascade`);
+  }
+}
+
+/** The before_id of the log page 2,000 pages (of 50) from the newest entry. */
+async function deepLogCursor(target: Target, seeded: BenchSeedResult): Promise<number> {
+  const handle = createDatabase(dbConfig(target));
+  const row = await handle.db
+    .selectFrom('system_log')
+    .select('id')
+    .where('organization_id', '=', seeded.organization_id)
+    .orderBy('id', 'desc')
+    .offset(2000 * 50)
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  await handle.close();
+  return row.id + 1;
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    cpus: { count: cpus.length, model: cpus[0]?.model, speed_mhz: cpus[0]?.speed },
+    memory_gb: Math.round((os.totalmem() / 1073741824) * 10) / 10,
+    free_memory_gb: Math.round((os.freemem() / 1073741824) * 10) / 10,
+    node: process.version,
+    load_average: os.loadavg().map((l) => Math.round(l * 100) / 100),
+  };
+}
+
+mkdirSync(TMP, { recursive: true });
+const startMachine = machine();
+const engines: EngineResult[] = [];
+try {
+  for (const engine of ENGINES) engines.push(await runEngine(engine));
+} finally {
+  rmSync(TMP, { recursive: true, force: true });
+}
+const targets = evaluateTargets(engines);
+const results = {
+  generated_at: new Date().toISOString(),
+  settings: { duration_seconds: DURATION, connections: CONNECTIONS, sqlite_synchronous: 'FULL', seed: BENCH_DEFAULTS },
+  machine: { ...startMachine, load_average_at_start: startMachine.load_average, load_average_at_end: machine().load_average },
+  engines,
+  targets,
+};
+writeFileSync(args.out!, `${JSON.stringify(results, null, 2)}\n`);
+console.log('\ntargets:');
+for (const t of targets) console.log(`${t.met ? 'met ' : 'MISS'}  ${t.target}: ${t.measured}`);
+console.log(`\nwrote ${args.out}`);

@@ -1,0 +1,105 @@
+/**
+ * One benchmark server process (started by bench/run.ts): the real crewplan app (buildApp) on the
+ * seeded database, plus two bare Fastify instances that serve captured response bytes (the floor):
+ * one without a logger and one with the production pino logger writing to /dev/null.
+ * Prints `{"port", "floorPort", "loggedFloorPort"}` on stdout once listening.
+ *
+ * Environment: BENCH_SQLITE_PATH or BENCH_DATABASE_URL (+ BENCH_PG_SCHEMA), BENCH_SECRET_KEY,
+ * BENCH_API_ONLY=1 (scale runs: the app only).
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createDatabase } from '../src/core/db/index.js';
+
+const env = process.env;
+const config = loadConfig(
+  { CREWPLAN_DATA_DIR: env.BENCH_DATA_DIR ?? 'bench/.tmp/data' },
+  {
+    databaseUrl: env.BENCH_DATABASE_URL,
+    pgSchema: env.BENCH_PG_SCHEMA,
+    sqlitePath: env.BENCH_SQLITE_PATH ?? 'bench/.tmp/bench.sqlite',
+    sqliteSynchronous: 'FULL',
+    secretKey: Buffer.from(env.BENCH_SECRET_KEY ?? 'bench-secret-key'),
+    // The benchmark is one client hammering one credential: rate limits would answer 429.
+    rateLimitPerMinute: 0,
+    tokenRateLimitPerMinute: 0,
+    logLevel: 'silent',
+  },
+);
+
+const handle = createDatabase(config);
+const app = await buildApp(config, { handle, logger: false, migrate: false });
+let inFlight = 0;
+app.addHook('onRequest', async () => {
+  inFlight += 1;
+});
+app.addHook('onResponse', async () => {
+  inFlight -= 1;
+});
+
+// Auth cost: the same trivial handler with and without the bearer hook.
+app.get('/bench/ping', { schema: { hide: true } }, async () => ({ ok: true }));
+await app.register(
+  async (scope) => {
+    scope.addHook('onRequest', scope.requireBearer);
+    scope.get('/ping', { schema: { hide: true } }, async () => ({ ok: true }));
+  },
+  { prefix: '/bench/auth' },
+);
+await app.listen({ port: 0, host: '127.0.0.1' });
+const portOf = (instance: FastifyInstance) => (instance.server.address() as { port: number }).port;
+
+if (env.BENCH_API_ONLY) {
+  process.stdout.write(`${JSON.stringify({ port: portOf(app) })}\n`);
+} else {
+  const payloads = new Map<string, { contentType: string; body: Buffer }>();
+  let maxRss = process.memoryUsage().rss;
+  setInterval(() => {
+    maxRss = Math.max(maxRss, process.memoryUsage().rss);
+  }, 100).unref();
+
+  const floor = (logger: boolean | object) => {
+    const bare = Fastify({ logger, bodyLimit: 64 * 1024 * 1024 });
+    bare.get<{ Params: { name: string } }>('/floor/:name', async (request, reply) => {
+      const payload = payloads.get(request.params.name);
+      if (!payload) return reply.code(404).send();
+      return reply.header('content-type', payload.contentType).send(payload.body);
+    });
+    return bare;
+  };
+  const plain = floor(false);
+  // Control routes (the orchestrator's side channel) live on the plain floor instance.
+  plain.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  plain.put<{ Params: { name: string }; Querystring: { type: string }; Body: Buffer }>('/control/payload/:name', async (request) => {
+    payloads.set(request.params.name, { contentType: request.query.type, body: request.body });
+    return { stored: request.body.length };
+  });
+  plain.get('/control/stats', async () => ({ queries: handle.stats.queries, rss: process.memoryUsage().rss, maxRss }));
+  // Answers once no app request is in flight and the event loop has been idle for a moment: what
+  // autocannon left running when it stopped must not be counted in the next measurement.
+  plain.get('/control/idle', async () => {
+    const began = Date.now();
+    let quiet = 0;
+    while (quiet < 3 && Date.now() - began < 120_000) {
+      const before = performance.eventLoopUtilization();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const busy = performance.eventLoopUtilization(before).utilization;
+      quiet = inFlight === 0 && busy < 0.2 ? quiet + 1 : 0;
+    }
+    return { waited_ms: Date.now() - began, inFlight };
+  });
+  plain.post('/control/reset-rss', async () => {
+    maxRss = process.memoryUsage().rss;
+    return { maxRss };
+  });
+  // Production logging: pino at info, one line per request, to a file (/dev/null here).
+  const logged = floor({ level: 'info', file: '/dev/null' });
+  await plain.listen({ port: 0, host: '127.0.0.1' });
+  await logged.listen({ port: 0, host: '127.0.0.1' });
+  process.stdout.write(`${JSON.stringify({ port: portOf(app), floorPort: portOf(plain), loggedFloorPort: portOf(logged) })}\n`);
+}
+
+process.once('SIGTERM', () => {
+  void app.close().finally(() => process.exit(0));
+});
