@@ -51,6 +51,11 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     }),
   ];
+  /** A cross-site form can post urlencoded fields here but cannot add this header (login CSRF). */
+  async function requireSessionHeader(request: FastifyRequest): Promise<void> {
+    if (request.headers[SESSION_HEADER] !== '1') throw unauthorized(`The ${SESSION_HEADER} header is required.`);
+  }
+
   async function limitSignIns(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     for (const limiter of limiters) {
       const result = await limiter(request);
@@ -66,11 +71,11 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/app/session',
     {
-      preHandler: limitSignIns,
+      preHandler: [requireSessionHeader, limitSignIns],
       schema: {
         ...EXTENSION,
         operationId: 'signInWebApp',
-        summary: 'Web app sign-in: sets the session cookie',
+        summary: `Web app sign-in: sets the session cookie (needs the ${SESSION_HEADER} header)`,
         tags,
         security: [],
         body: SignInBody,
@@ -134,7 +139,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      if (request.headers[SESSION_HEADER] !== '1') throw unauthorized(`The ${SESSION_HEADER} header is required.`);
+      await requireSessionHeader(request);
       const owner = await readSession(request);
       if (owner) {
         await withTransaction(app.db, async (trx) => {

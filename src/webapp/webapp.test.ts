@@ -36,8 +36,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+const SESSION_HEADER = { 'x-crewplan-session': '1' };
+
 function signIn(userId: number, password = PASSWORD, orgId = org.orgId, headers: Record<string, string> = {}) {
-  return server.request('POST', '/app/session', { body: { organization_id: orgId, username: usernames[String(userId)] ?? 'nobody', password }, headers });
+  return server.request('POST', '/app/session', { body: { organization_id: orgId, username: usernames[String(userId)] ?? 'nobody', password }, headers: { ...SESSION_HEADER, ...headers } });
 }
 
 function cookieOf(response: ApiResponse): string {
@@ -92,7 +94,7 @@ describe('POST /app/session', () => {
       const userId = await proxied.createUser({ username: 'proxied.user' });
       const response = await behindProxy.request('POST', '/app/session', {
         body: { organization_id: proxied.orgId, username: 'proxied.user', password: PASSWORD },
-        headers: { 'x-forwarded-proto': 'https' },
+        headers: { ...SESSION_HEADER, 'x-forwarded-proto': 'https' },
       });
       expect(response.status).toBe(200);
       expect(response.body.user.id).toBe(userId);
@@ -110,7 +112,7 @@ describe('POST /app/session', () => {
   it('refuses a wrong password, an unknown user and another organization alike', async () => {
     const expected = { status: 401, error: 'unauthorized', error_message: 'The organization, username or password is not correct.' };
     const wrong = await signIn(colleagueId, 'not-the-password');
-    const unknown = await server.request('POST', '/app/session', { body: { organization_id: org.orgId, username: 'ghost', password: PASSWORD } });
+    const unknown = await server.request('POST', '/app/session', { body: { organization_id: org.orgId, username: 'ghost', password: PASSWORD }, headers: SESSION_HEADER });
     const otherOrg = await signIn(colleagueId, PASSWORD, other.orgId);
     for (const response of [wrong, unknown, otherOrg]) {
       expect(response.status).toBe(401);
@@ -119,8 +121,18 @@ describe('POST /app/session', () => {
     }
   });
 
+  it('refuses a sign-in without the X-Crewplan-Session header, e.g. a cross-site form post (login CSRF)', async () => {
+    const response = await server.request('POST', '/app/session', {
+      body: { organization_id: String(org.orgId), username: usernames[String(adminId)], password: PASSWORD },
+      form: true,
+    });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ status: 401, error: 'unauthorized', error_message: 'The x-crewplan-session header is required.' });
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+
   it('answers a malformed body with a 4xx JSON error', async () => {
-    const response = await server.request('POST', '/app/session', { body: { organization_id: 'x', username: '' } });
+    const response = await server.request('POST', '/app/session', { body: { organization_id: 'x', username: '' }, headers: SESSION_HEADER });
     expect(response.status).toBe(422);
     expect(response.body).toMatchObject({ status: 422, error: 'invalid_params' });
   });
@@ -146,7 +158,7 @@ describe('sign-in rate limits', () => {
   it(`allows ${SIGN_IN_LIMITS.perAddress} attempts per address in the window across usernames`, async () => {
     const fresh = await startServer();
     try {
-      const attempt = (i: number) => fresh.request('POST', '/app/session', { body: { organization_id: 1, username: `someone${i}`, password: 'x' } });
+      const attempt = (i: number) => fresh.request('POST', '/app/session', { body: { organization_id: 1, username: `someone${i}`, password: 'x' }, headers: SESSION_HEADER });
       const statuses: number[] = [];
       for (let i = 0; i <= SIGN_IN_LIMITS.perAddress; i += 1) statuses.push((await attempt(i)).status);
       expect(statuses.slice(0, SIGN_IN_LIMITS.perAddress).every((s) => s === 401)).toBe(true);
