@@ -19,6 +19,7 @@ import type { Database } from './core/db/types.js';
 import { ApiError, errorHandler } from './core/errors.js';
 import idempotencyPlugin from './core/idempotency.js';
 import metricsPlugin from './core/metrics.js';
+import { rejectNulCharacters } from './core/nul-guard.js';
 import rateLimitPlugin from './core/rate-limit.js';
 import { isLocalDateTime } from './core/time.js';
 import publicFeedRoutes from './resources/calendar-feeds/public-routes.js';
@@ -154,6 +155,7 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
 
   const allowedMethods = trackRoutes(app);
   app.setErrorHandler(errorHandler);
+  app.addHook('preValidation', rejectNulCharacters);
   app.setNotFoundHandler(async (request, reply) => {
     const allowed = allowedMethods(request.method, request.url);
     if (allowed.length > 0) {

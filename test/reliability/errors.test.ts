@@ -70,6 +70,33 @@ describe('unreadable token request', () => {
   });
 });
 
+describe('the NUL character (U+0000), which PostgreSQL cannot store', () => {
+  const refused = { status: 422, error: 'invalid_params', error_message: ['The request may not contain the NUL character (U+0000).'] };
+
+  it('is refused in a JSON body with 422 on both engines, writing nothing', async () => {
+    const response = await org.put('/users', { username: 'nul_user', first_name: 'A\u0000B', last_name: 'C', mail: 'nul@example.com', password: 'secret-password' });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual(refused);
+    const rows = await server.app.db.selectFrom('user_account').select('id').where('username', '=', 'nul_user').execute();
+    expect(rows).toEqual([]);
+  });
+
+  it('is refused in a query string', async () => {
+    const response = await org.get('/users', { query: { q: 'a\u0000' } });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual(refused);
+  });
+
+  it('is an invalid_request at the token endpoint', async () => {
+    const response = await server.request('POST', '/oauth/access_token', {
+      form: true,
+      body: { grant_type: 'client_credentials', client_id: 'cp_\u0000', client_secret: 'x' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ status: 400, error: 'invalid_request', error_message: refused.error_message[0], error_description: refused.error_message[0] });
+  });
+});
+
 describe('body larger than the limit', () => {
   it('answers 413 in the error format', async () => {
     const response = await org.put('/users', { username: 'big', first_name: 'x'.repeat(BODY_LIMIT * 2) });
