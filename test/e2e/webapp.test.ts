@@ -108,6 +108,23 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
     expect(await page.locator('table.board td.short').count()).toBe(shortCells(schedule));
     const shifts = schedule.days.flatMap((d) => d.assignments).reduce((n, a) => n + a.shifts.length, 0);
     expect(await page.locator('table.board li.shift').count()).toBe(shifts);
+  });
+
+  it('shows day labels and visual cycle colours on the day headers', async () => {
+    const day = `${monthStart.slice(0, 8)}14`;
+    const write = (method: string, path: string, body: unknown) =>
+      page.evaluate(
+        async ([m, p, b]) => (await fetch(p, { method: m, headers: { 'X-Crewplan-Session': '1', 'Content-Type': 'application/json' }, body: JSON.stringify(b) })).status,
+        [method, path, body] as const,
+      );
+    expect(await write('PUT', `/v1/day_labels/${day}`, { label: 'Inspection', color: '#FDE68A' })).toBeLessThan(300);
+    expect(await write('POST', '/v1/visual_cycles', { name: 'Pay period 1', start: monthStart, end: `${monthStart.slice(0, 8)}14`, color: '#7C3AED', text_color: '#FFFFFF' })).toBeLessThan(300);
+    await page.getByRole('button', { name: 'next month' }).click();
+    await page.getByRole('button', { name: 'previous month' }).click();
+    const header = page.locator('table.board thead th', { hasText: 'Inspection' });
+    await header.waitFor();
+    expect(await header.locator('.date').textContent()).toBe('14');
+    expect(await page.locator('table.board thead th[title="cycle Pay period 1"]').count()).toBe(14);
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'month.png'), fullPage: true });
   });
 
