@@ -3,7 +3,10 @@ import { invalidParams } from './errors.js';
 
 const NUL = '\u0000';
 
-/** True when a string, or any key or string inside an object or array, holds U+0000. */
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value));
+
+/** True when a string, or any key or string inside parsed JSON or form data, holds U+0000 (binary bodies are not looked into). */
 export function containsNul(value: unknown): boolean {
   const pending: unknown[] = [value];
   while (pending.length > 0) {
@@ -12,7 +15,7 @@ export function containsNul(value: unknown): boolean {
       if (current.includes(NUL)) return true;
     } else if (Array.isArray(current)) {
       pending.push(...current);
-    } else if (current !== null && typeof current === 'object') {
+    } else if (isPlainObject(current)) {
       for (const [key, item] of Object.entries(current)) {
         if (key.includes(NUL)) return true;
         pending.push(item);
