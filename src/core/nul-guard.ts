@@ -3,8 +3,9 @@ import { invalidParams } from './errors.js';
 
 const NUL = '\u0000';
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value));
+/** Parsed JSON or form data (query objects have their own prototype); not a Buffer of uploaded bytes. */
+const isParsedObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !ArrayBuffer.isView(value);
 
 /** True when a string, or any key or string inside parsed JSON or form data, holds U+0000 (binary bodies are not looked into). */
 export function containsNul(value: unknown): boolean {
@@ -14,8 +15,8 @@ export function containsNul(value: unknown): boolean {
     if (typeof current === 'string') {
       if (current.includes(NUL)) return true;
     } else if (Array.isArray(current)) {
-      pending.push(...current);
-    } else if (isPlainObject(current)) {
+      for (const item of current) pending.push(item);
+    } else if (isParsedObject(current)) {
       for (const [key, item] of Object.entries(current)) {
         if (key.includes(NUL)) return true;
         pending.push(item);

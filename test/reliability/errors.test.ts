@@ -87,6 +87,18 @@ describe('the NUL character (U+0000), which PostgreSQL cannot store', () => {
     expect(response.body).toEqual(refused);
   });
 
+  it('is looked for in a body of many values without failing (a 1 MiB array of numbers)', async () => {
+    const big = await startServer();
+    try {
+      const bigOrg = await big.newOrg();
+      const response = await bigOrg.put('/users', `[${Array(400_000).fill('0').join(',')}]`);
+      expect(response.status).toBe(422);
+      expect(response.body.error).toBe('invalid_params');
+    } finally {
+      await big.close();
+    }
+  });
+
   it('is an invalid_request at the token endpoint', async () => {
     const response = await server.request('POST', '/oauth/access_token', {
       form: true,
