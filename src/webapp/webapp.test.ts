@@ -1,13 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
 import { startServer, type ApiResponse, type TestOrg, type TestServer } from '../../test/helpers/server.js';
 import { SIGN_IN_LIMITS } from './session-routes.js';
 
 let server: TestServer;
+/** A second server behind a trusted proxy (X-Forwarded-* believed from 127.0.0.1). */
+let behindProxy: TestServer;
 let org: TestOrg;
 let other: TestOrg;
 let adminId: number;
@@ -20,7 +20,7 @@ const PASSWORD = 'secret-password';
 let usernames: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startServer();
+  [server, behindProxy] = await Promise.all([startServer(), startServer({ trustProxy: ['127.0.0.1'] })]);
   org = await server.newOrg();
   other = await server.newOrg();
   adminId = await org.createUser({ first_name: 'Dana', last_name: 'Chief', role: 'Admin' });
@@ -34,7 +34,7 @@ beforeAll(async () => {
     await org.post('/signup_events', { admin_id: adminId, title: 'Open house', start: '2030-05-02 10:00:00', end: '2030-05-02 15:00:00', employees_needed: 3, work_type_id: workTypeId })
   ).body.id;
 });
-afterAll(() => server.close());
+afterAll(() => Promise.all([server.close(), behindProxy.close()]));
 
 const SESSION_HEADER = { 'x-crewplan-session': '1' };
 
@@ -88,20 +88,15 @@ describe('POST /app/session', () => {
     expect(forged.status).toBe(200);
     expect(forged.headers.get('set-cookie')).not.toMatch(/Secure/);
 
-    const behindProxy = await startServer({ trustProxy: ['127.0.0.1'] });
-    try {
-      const proxied = await behindProxy.newOrg();
-      const userId = await proxied.createUser({ username: 'proxied.user' });
-      const response = await behindProxy.request('POST', '/app/session', {
-        body: { organization_id: proxied.orgId, username: 'proxied.user', password: PASSWORD },
-        headers: { ...SESSION_HEADER, 'x-forwarded-proto': 'https' },
-      });
-      expect(response.status).toBe(200);
-      expect(response.body.user.id).toBe(userId);
-      expect(response.headers.get('set-cookie')).toMatch(/; HttpOnly; Secure; SameSite=Strict$/);
-    } finally {
-      await behindProxy.close();
-    }
+    const proxied = await behindProxy.newOrg();
+    const userId = await proxied.createUser({ username: 'proxied.user' });
+    const response = await behindProxy.request('POST', '/app/session', {
+      body: { organization_id: proxied.orgId, username: 'proxied.user', password: PASSWORD },
+      headers: { ...SESSION_HEADER, 'x-forwarded-proto': 'https' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.user.id).toBe(userId);
+    expect(response.headers.get('set-cookie')).toMatch(/; HttpOnly; Secure; SameSite=Strict$/);
   });
 
   it('tells members from admins by role', async () => {
@@ -155,17 +150,18 @@ describe('sign-in rate limits', () => {
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
-  it(`allows ${SIGN_IN_LIMITS.perAddress} attempts per address in the window across usernames`, async () => {
-    const fresh = await startServer();
-    try {
-      const attempt = (i: number) => fresh.request('POST', '/app/session', { body: { organization_id: 1, username: `someone${i}`, password: 'x' }, headers: SESSION_HEADER });
-      const statuses: number[] = [];
-      for (let i = 0; i <= SIGN_IN_LIMITS.perAddress; i += 1) statuses.push((await attempt(i)).status);
-      expect(statuses.slice(0, SIGN_IN_LIMITS.perAddress).every((s) => s === 401)).toBe(true);
-      expect(statuses[SIGN_IN_LIMITS.perAddress]).toBe(429);
-    } finally {
-      await fresh.close();
-    }
+  it(`allows ${SIGN_IN_LIMITS.perAddress} attempts per client address in the window across usernames`, async () => {
+    // behind a trusted proxy the client address is the forwarded one: a budget per address
+    const attempt = (i: number, address: string) =>
+      behindProxy.request('POST', '/app/session', {
+        body: { organization_id: 1, username: `someone${i}`, password: 'x' },
+        headers: { ...SESSION_HEADER, 'x-forwarded-for': address },
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i <= SIGN_IN_LIMITS.perAddress; i += 1) statuses.push((await attempt(i, '203.0.113.7')).status);
+    expect(statuses.slice(0, SIGN_IN_LIMITS.perAddress).every((s) => s === 401)).toBe(true);
+    expect(statuses[SIGN_IN_LIMITS.perAddress]).toBe(429);
+    expect((await attempt(999, '203.0.113.8')).status).toBe(401);
   });
 });
 
@@ -328,9 +324,8 @@ describe('GET /app (the built web app)', () => {
   });
 
   it('starts without a build and answers /app with 503 JSON', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'crewplan-nodist-'));
-    const config = loadConfig({ CREWPLAN_DATA_DIR: dir }, { sqlitePath: join(dir, 'db.sqlite'), databaseUrl: undefined, secretKey: Buffer.from('k'), logLevel: 'silent' });
-    const app = await buildApp(config, { logger: false, webDistDir: join(dir, 'missing') });
+    // a second app on the same (migrated) database, pointed at a folder with no build
+    const app = await buildApp(server.config, { logger: false, handle: server.app.dbHandle, migrate: false, webDistDir: join(tmpdir(), 'crewplan-no-such-build') });
     try {
       const response = await app.inject({ method: 'GET', url: '/app/month' });
       expect(response.statusCode).toBe(503);
@@ -338,7 +333,6 @@ describe('GET /app (the built web app)', () => {
       expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     } finally {
       await app.close();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
