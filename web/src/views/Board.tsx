@@ -49,6 +49,9 @@ export function shortages(assignment: AssignmentDay): Array<{ brief: string; ful
   return problems;
 }
 
+/** Chip colours for a qualifier that has none. */
+const NEUTRAL = { color: '#E5E7EB', text: '#111111' };
+
 function ShiftChip({ shift, compact }: { shift: Shift; compact: boolean }) {
   const kind = shift.recurring ? 'rotation' : 'one-off shift';
   const title = `${shift.user.name}, ${shift.work_type.name} (${kind}) ${span(shift.start, shift.end)}`;
@@ -66,7 +69,7 @@ function ShiftChip({ shift, compact }: { shift: Shift; compact: boolean }) {
         </Chip>
       ))}
       {shift.qualifiers.map((q) => (
-        <Chip key={`q${q.id}`} color={q.color} textColor={q.text_color} class="tag" title={`qualifier ${q.name}`}>
+        <Chip key={`q${q.id}`} color={q.color ?? NEUTRAL.color} textColor={q.text_color ?? NEUTRAL.text} class="tag" title={`qualifier ${q.name}`}>
           {q.shortcode}
         </Chip>
       ))}
