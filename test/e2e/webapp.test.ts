@@ -128,6 +128,25 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'month.png'), fullPage: true });
   });
 
+  it('shows an error with Try again when the schedule cannot be loaded, and recovers', async () => {
+    await page.route('**/v1/schedule?**', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ status: 503, error: 'unavailable', error_message: 'The database is not reachable.' }) }),
+    );
+    try {
+      await page.getByRole('button', { name: 'next month' }).click();
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain('The database is not reachable.');
+    } finally {
+      await page.unroute('**/v1/schedule?**');
+    }
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.locator('table.board tbody tr').first().waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.getByRole('button', { name: 'previous month' }).click();
+    await page.locator('#board-title', { hasText: monthTitle }).waitFor();
+  });
+
   it('switches to the week view: seven days', async () => {
     await page.getByRole('button', { name: 'Week view' }).click();
     await page.locator('table.board.week').waitFor();

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, SIGNED_OUT_EVENT, sessions, type Session } from './api';
 import { ErrorBox, Loading } from './components';
 import { today } from './dates';
@@ -13,8 +13,15 @@ type SessionState = { state: 'checking' } | { state: 'signed-out' } | { state: '
 
 function useHash(): [string, (hash: string) => void] {
   const [hash, setHash] = useState(location.hash || '#/month');
+  const current = useRef(hash);
   useEffect(() => {
-    const update = () => setHash(location.hash || '#/month');
+    const update = () => {
+      const next = location.hash || '#/month';
+      // a new view (not another date of the same one): keyboard users continue at its content
+      if (current.current.split('/')[1] !== next.split('/')[1]) document.getElementById('main')?.focus({ preventScroll: true });
+      current.current = next;
+      setHash(next);
+    };
     window.addEventListener('hashchange', update);
     return () => window.removeEventListener('hashchange', update);
   }, []);
