@@ -210,6 +210,11 @@ async function shiftSlots(target: Target, seed: BenchSeedResult) {
 async function writeCases(ports: ServerPorts, token: string, target: Target, seed: BenchSeedResult): Promise<CaseResult[]> {
   const nextShift = await shiftSlots(target, seed);
   const url = `http://127.0.0.1:${ports.port}`;
+  const before = await control<{ queries: number }>(ports, 'GET', '/control/stats');
+  const one = await fetch(`${url}/v1/shifts`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: nextShift() });
+  if (one.status !== 201) throw new Error(`POST /shifts answered ${one.status}: ${(await one.text()).slice(0, 300)}`);
+  await one.arrayBuffer().catch(() => undefined);
+  const statements = (await control<{ queries: number }>(ports, 'GET', '/control/stats')).queries - before.queries;
   const shifts = summarize(
     await load({
       url,
@@ -232,7 +237,7 @@ async function writeCases(ports: ServerPorts, token: string, target: Target, see
     }),
   );
   const results = [
-    { name: 'post_shifts', path: 'POST /v1/shifts', api: shifts },
+    { name: 'post_shifts', path: 'POST /v1/shifts', api: shifts, statements },
     { name: 'post_token', path: 'POST /oauth/access_token', api: tokens },
   ];
   results.forEach((r) => printCase(r));
