@@ -360,7 +360,8 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
     } finally {
       await stopServer(child);
     }
-    const scale = engine === 'postgres' ? await scaleCase(target, token, `/v1/schedule?start=${Temporal.Now.plainDateISO(BENCH_DEFAULTS.timezone).toString()}%2000:00:00&end=${Temporal.Now.plainDateISO(BENCH_DEFAULTS.timezone).add({ days: 1 }).toString()}%2000:00:00`) : undefined;
+    // GET /users/{id}: a light read, so the run measures the API tier rather than one long request
+    const scale = engine === 'postgres' ? await scaleCase(target, token, `/v1/users/${seeded.admin_id + Math.floor(BENCH_DEFAULTS.users / 2)}`) : undefined;
     console.log(`max RSS under load: ${Math.round(rss / 1048576)} MB`);
     return { engine, seed: { seconds: seeded.seconds, counts: seeded.counts }, max_rss_mb: Math.round(rss / 1048576), cases, ...(scale ? { scale } : {}) };
   } finally {
