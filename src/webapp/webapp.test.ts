@@ -185,6 +185,19 @@ describe('GET /app/session and DELETE /app/session', () => {
     expect(logs.body.data[0].event_description).toBe('Sam Crew signed out of the web app.');
   });
 
+  it('ends every session of a user whose password is changed', async () => {
+    const userId = await org.createUser({ first_name: 'Pat', last_name: 'Moved', role: 'Firefighter' });
+    const username = (await org.get(`/users/${userId}`)).body.username as string;
+    const signInAs = (password: string) =>
+      server.request('POST', '/app/session', { body: { organization_id: org.orgId, username, password }, headers: SESSION_HEADER });
+    const cookie = cookieOf(await signInAs(PASSWORD));
+    expect((await server.request('GET', '/app/session', { headers: { cookie } })).status).toBe(200);
+
+    expect((await org.patch(`/users/${userId}`, { password: 'a-new-password-1' })).status).toBe(200);
+    expect((await server.request('GET', '/app/session', { headers: { cookie } })).status).toBe(401);
+    expect((await signInAs('a-new-password-1')).status).toBe(200);
+  });
+
   it('answers 401 without a session', async () => {
     const response = await server.request('GET', '/app/session');
     expect(response.status).toBe(401);

@@ -88,3 +88,8 @@ export async function findSession(db: Db, key: Buffer, token: string): Promise<S
 export async function deleteSession(db: Db, organizationId: number, sessionId: number): Promise<void> {
   await db.deleteFrom('web_session').where('organization_id', '=', organizationId).where('id', '=', sessionId).execute();
 }
+
+/** Signs a user out everywhere: their password changed, so a session opened with the old one must not outlive it. */
+export async function endUserSessions(db: Db, organizationId: number, userId: number): Promise<void> {
+  await db.deleteFrom('web_session').where('organization_id', '=', organizationId).where('user_id', '=', userId).execute();
+}

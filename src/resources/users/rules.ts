@@ -1,6 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { AuthContext } from '../../core/auth/context.js';
 import { hashPassword } from '../../core/auth/secrets.js';
+import { endUserSessions } from '../../core/auth/sessions.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
@@ -82,6 +83,7 @@ export async function changeUser(trx: Db, auth: AuthContext, id: number, body: U
   if (body.active !== undefined) changes.active = body.active ? 1 : 0;
   changes.updated_at = nowUtc();
   await updateUser(trx, auth.orgId, id, changes);
+  if (body.password !== undefined) await endUserSessions(trx, auth.orgId, id);
 
   if (body.fields?.length) {
     const known = new Set((await listUserFields(trx, auth.orgId)).map((f) => f.id));
