@@ -356,7 +356,9 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
       ];
       for (const [name, path] of reads) cases.push(await readCase(ports, token, name, path));
       cases = [...cases, ...(await overheadCases(ports, token)), ...(await writeCases(ports, token, target, seeded))];
-      rss = (await control<{ maxRss: number }>(ports, 'GET', '/control/stats')).maxRss;
+      // the largest of the per-case peaks (each case resets the peak before it starts)
+      const lastPeak = (await control<{ maxRss: number }>(ports, 'GET', '/control/stats')).maxRss;
+      rss = Math.max(lastPeak, ...cases.map((c) => (c.max_rss_mb ?? 0) * 1048576));
     } finally {
       await stopServer(child);
     }
