@@ -469,13 +469,15 @@ export async function runBenchSeed(
   const bar = new SingleBar({ stream: process.stderr, format: 'seed bench [{bar}] {percentage}% | {value}/{total} rows | {duration}s' }, Presets.shades_classic);
   bar.start(1, 0);
   try {
-    return await seedBench(handle, config, {
+    const result = await seedBench(handle, config, {
       ...seedOptions,
       onProgress: (_step, done, total) => {
         bar.setTotal(total);
         bar.update(done);
       },
     });
+    bar.update(bar.getTotal());
+    return result;
   } finally {
     bar.stop();
   }
