@@ -46,6 +46,12 @@ const FIELD_WISE = [
   'PATCH /v1/assignments/{id}',
   'PATCH /v1/time_off_types/{id}',
   'PUT /v1/certifications/{id}',
+  'PATCH /v1/rotations/{id}',
+  'PATCH /v1/unavailability_reasons/{id}',
+  'PATCH /v1/accrual_profiles/{id}',
+  'PATCH /v1/accrual_tracks/{id}',
+  'PUT /v1/users/{user_id}/certifications/{id}',
+  'PATCH /v1/users/{user_id}/time_offs/{id}',
 ];
 
 describe('PATCH or PUT of a record with no known field', () => {

@@ -139,4 +139,19 @@ describe('unavailability reasons (extension)', () => {
     expect((await fresh.get('/unavailability_reasons')).body).toEqual([]);
     expect((await fresh.post('/unavailability_reasons', {})).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The name field is required.'] });
   });
+
+  it('PATCH is partial: a body without name leaves the reason as it was', async () => {
+    const fresh = await server.newOrg();
+    const id = (await fresh.post('/unavailability_reasons', { name: 'Training' })).body.id;
+    for (const body of [{}, { deleted_at: '2026-01-01T00:00:00Z', organization_id: other.orgId }]) {
+      const response = await fresh.patch(`/unavailability_reasons/${id}`, body);
+      expect(response.status, response.text).toBe(200);
+      expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Unavailability reason updated successfully.', id });
+    }
+    expect((await fresh.get('/unavailability_reasons')).body).toEqual([{ id, name: 'Training' }]);
+    expect((await other.get('/unavailability_reasons')).body).not.toContainEqual({ id, name: 'Training' });
+    const log = await fresh.get('/logs', { query: { limit: 1 } });
+    expect(log.body.data[0].event_description).toBe(`API client ${fresh.clientId} updated unavailability reason Training: no fields.`);
+    expect((await fresh.patch(`/unavailability_reasons/${id}`, { name: '' })).status).toBe(422);
+  });
 });

@@ -8,7 +8,7 @@ import { findUsersByIds } from '../users/repository.js';
 import { userRef } from '../users/serialize.js';
 import { findReasonsByIds, listPeriods, listReasons } from './repository.js';
 import { createPeriod, createReason, deletePeriod, deleteReason, renameReason } from './rules.js';
-import { CreatePeriodBody, PeriodResponse, PeriodsQuery, ReasonBody, ReasonResponse } from './schemas.js';
+import { CreatePeriodBody, PeriodResponse, PeriodsQuery, ReasonBody, ReasonPatchBody, ReasonResponse } from './schemas.js';
 
 const tags = ['Availability'];
 
@@ -98,10 +98,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/unavailability_reasons/:id',
     {
-      schema: { ...EXTENSION, operationId: 'renameUnavailabilityReason', summary: 'Renames an unavailability reason (extension)', tags, params: IdParams, body: ReasonBody, response: { 200: SuccessWithId, ...errorResponses } },
+      schema: { ...EXTENSION, operationId: 'renameUnavailabilityReason', summary: 'Renames an unavailability reason (extension)', tags, params: IdParams, body: ReasonPatchBody, response: { 200: SuccessWithId, ...errorResponses } },
     },
     async (request) => {
-      await withTransaction(app.db, (trx) => renameReason(trx, request.auth, request.params.id, request.body.name));
+      await withTransaction(app.db, (trx) => renameReason(trx, request.auth, request.params.id, request.body));
       return { ...ok('Unavailability reason updated successfully.'), id: request.params.id };
     },
   );

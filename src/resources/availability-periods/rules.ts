@@ -2,11 +2,12 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
+import { hasChanges, sentFields } from '../../core/fields.js';
 import { normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import { findPeriodOrThrow, findReasonOrInvalid, findReasonOrThrow, insertPeriod, insertReason, softDeletePeriod, updateReason } from './repository.js';
-import type { CreatePeriodBody } from './schemas.js';
+import type { CreatePeriodBody, ReasonPatchBody } from './schemas.js';
 
 /** Without admin_id the period is entered by the user: the user is recorded as its admin. */
 export async function createPeriod(trx: Db, auth: AuthContext, body: CreatePeriodBody): Promise<number> {
@@ -57,16 +58,18 @@ export async function createReason(trx: Db, auth: AuthContext, name: string): Pr
   return id;
 }
 
-export async function renameReason(trx: Db, auth: AuthContext, id: number, name: string): Promise<void> {
+/** A PATCH changes only the fields sent; `{}` is a logged no-op. */
+export async function renameReason(trx: Db, auth: AuthContext, id: number, body: ReasonPatchBody): Promise<void> {
   const before = await findReasonOrThrow(trx, auth.orgId, id);
-  await updateReason(trx, auth.orgId, id, { name });
+  const changes = sentFields(body, ['name']);
+  if (hasChanges(changes)) await updateReason(trx, auth.orgId, id, changes);
   await writeLog(trx, auth, {
     action: 'unavailability_reason.updated',
-    description: `renamed unavailability reason ${before.name} to ${name}.`,
+    description: changes.name === undefined ? `updated unavailability reason ${before.name}: no fields.` : `renamed unavailability reason ${before.name} to ${changes.name}.`,
     entityType: 'unavailability_reason',
     entityId: id,
     before,
-    after: { name },
+    after: changes,
   });
 }
 

@@ -113,6 +113,21 @@ describe('PATCH /rotations/{id}', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id, name: 'Shift rotation', pattern: [1, 0, 0] });
   });
+
+  it('is partial: a body without name is a no-op answering the rotation unchanged, and is logged', async () => {
+    const id = await createRotation(org);
+    const before = await org.get(`/rotations/${id}`);
+    for (const body of [{}, { pattern: [1, 1, 0], anchor_date: '2030-01-01', organization_id: other.orgId }]) {
+      const response = await org.patch(`/rotations/${id}`, body);
+      expect(response.status, response.text).toBe(200);
+      expect(response.body).toEqual(before.body);
+    }
+    expect((await org.get(`/rotations/${id}`)).body).toEqual(before.body);
+    const log = await org.get('/logs', { query: { limit: 1 } });
+    expect(log.body.data[0].event_description).toBe(`API client ${org.clientId} updated rotation ${before.body.name}: no fields.`);
+    const empty = await org.patch(`/rotations/${id}`, { name: '' });
+    expect(empty.status).toBe(422);
+  });
 });
 
 describe('DELETE /rotations/{id}', () => {

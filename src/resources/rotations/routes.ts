@@ -89,7 +89,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         ...EXTENSION,
         operationId: 'renameRotation',
-        summary: 'Renames a rotation; its pattern never changes (extension)',
+        summary: 'Renames a rotation; only the fields sent change, its pattern never changes (extension)',
         tags,
         params: IdParams,
         body: RotationPatchBody,
@@ -98,7 +98,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const row = await withTransaction(app.db, async (trx) => {
-        await renameRotation(trx, request.auth, request.params.id, request.body.name);
+        await renameRotation(trx, request.auth, request.params.id, request.body);
         return findRotationOrThrow(trx, request.auth.orgId, request.params.id);
       });
       return serializeRotation(request, row);

@@ -24,7 +24,7 @@ import {
   updateRotation,
   upsertException,
 } from './repository.js';
-import type { ExceptionBody, RecurringShiftBody, RecurringShiftPatchBody, RotationBody } from './schemas.js';
+import type { ExceptionBody, RecurringShiftBody, RecurringShiftPatchBody, RotationBody, RotationPatchBody } from './schemas.js';
 import type { RecurringShiftRow, RotationRow } from './table.js';
 
 const dayBefore = (date: string) => Temporal.PlainDate.from(date).subtract({ days: 1 }).toString();
@@ -92,16 +92,18 @@ export async function createRotation(trx: Db, auth: AuthContext, body: RotationB
   return id;
 }
 
-export async function renameRotation(trx: Db, auth: AuthContext, id: number, name: string): Promise<void> {
+/** A PATCH changes only the fields sent (the name; the pattern never changes); `{}` is a logged no-op. */
+export async function renameRotation(trx: Db, auth: AuthContext, id: number, body: RotationPatchBody): Promise<void> {
   const rotation = await findRotationOrThrow(trx, auth.orgId, id);
-  await updateRotation(trx, auth.orgId, id, { name, updated_at: nowUtc() });
+  const changes = sentFields(body, ['name']);
+  if (hasChanges(changes)) await updateRotation(trx, auth.orgId, id, { ...changes, updated_at: nowUtc() });
   await writeLog(trx, auth, {
     action: 'rotation.updated',
-    description: `renamed rotation ${rotation.name} to ${name}.`,
+    description: changes.name === undefined ? `updated rotation ${rotation.name}: no fields.` : `renamed rotation ${rotation.name} to ${changes.name}.`,
     entityType: 'rotation',
     entityId: id,
     before: { name: rotation.name },
-    after: { name },
+    after: changes,
   });
 }
 

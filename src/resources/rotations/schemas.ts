@@ -14,7 +14,9 @@ export const RotationBody = Type.Object({
 });
 export type RotationBody = Static<typeof RotationBody>;
 
-export const RotationPatchBody = Type.Object({ name: ShortText({ minLength: 1 }) });
+/** Partial: only the fields sent change; `{}` is a no-op (docs/decisions.md, HTTP). */
+export const RotationPatchBody = Type.Object({ name: Type.Optional(ShortText({ minLength: 1 })) });
+export type RotationPatchBody = Static<typeof RotationPatchBody>;
 
 export const RotationResponse = Type.Object({
   id: Type.Integer(),
