@@ -232,4 +232,28 @@ describe('calendar feeds (extension)', () => {
       expect((await fetchFeed(`${server.url}${path}`)).status, path).toBe(404);
     }
   });
+
+  it("stops serving a user's feed once the user is deleted, as for an unknown token", async () => {
+    const leaving = await org.createUser({ first_name: 'Lee', last_name: 'Leaving' });
+    const feed = await createFeed({ user_id: leaving });
+    const kept = await createFeed({ user_id: crewB });
+    expect((await fetchFeed(feed.url)).status).toBe(200);
+    expect((await org.del(`/users/${leaving}`)).status).toBe(200);
+    const after = await fetchFeed(feed.url);
+    expect(after.status).toBe(404);
+    expect(JSON.parse(after.text)).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [CalendarFeed].' });
+    expect((await fetchFeed(kept.url)).status).toBe(200);
+  });
+
+  it("stops serving an assignment's feed once the assignment is deleted, as for an unknown token", async () => {
+    const closing = await createAssignment(org, { name: 'Station 12' });
+    const feed = await createFeed({ assignment_id: closing });
+    const kept = await createFeed({ assignment_id: stationId });
+    expect((await fetchFeed(feed.url)).status).toBe(200);
+    expect((await org.del(`/assignments/${closing}`)).status).toBe(200);
+    const after = await fetchFeed(feed.url);
+    expect(after.status).toBe(404);
+    expect(JSON.parse(after.text)).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [CalendarFeed].' });
+    expect((await fetchFeed(kept.url)).status).toBe(200);
+  });
 });

@@ -31,15 +31,29 @@ export async function markRevoked(db: Db, orgId: number, id: number, revokedAt: 
 
 /**
  * The active feed whose token hashes to tokenHash, with its organization's name and zone. The
- * public feed route has no tenant yet: the secret token is what selects the organization.
+ * public feed route has no tenant yet: the secret token is what selects the organization. A feed
+ * is active while it is not revoked and its subject (the user or the assignment, of the feed's own
+ * organization) is not deleted: deleting the subject ends the feed as revoking it does.
  */
 export function findActiveFeedByTokenHash(db: Db, tokenHash: string) {
   return db
     .selectFrom('calendar_feed')
     .innerJoin('organization', 'organization.id', 'calendar_feed.organization_id')
+    .leftJoin('user_account', (join) =>
+      join.onRef('user_account.id', '=', 'calendar_feed.user_id').onRef('user_account.organization_id', '=', 'calendar_feed.organization_id'),
+    )
+    .leftJoin('assignment', (join) =>
+      join.onRef('assignment.id', '=', 'calendar_feed.assignment_id').onRef('assignment.organization_id', '=', 'calendar_feed.organization_id'),
+    )
     .selectAll('calendar_feed')
     .select(['organization.name as organization_name', 'organization.timezone'])
     .where('calendar_feed.token_hash', '=', tokenHash)
     .where('calendar_feed.revoked_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('calendar_feed.user_id', 'is not', null), eb('user_account.id', 'is not', null), eb('user_account.deleted_at', 'is', null)]),
+        eb.and([eb('calendar_feed.assignment_id', 'is not', null), eb('assignment.id', 'is not', null), eb('assignment.deleted_at', 'is', null)]),
+      ]),
+    )
     .executeTakeFirst();
 }
