@@ -270,6 +270,10 @@ describe('GET /callbacks', () => {
     const second = await pageOrg.get('/callbacks', { query: { limit: 2, offset: 2 } });
     expect(second.body.data.map((c: { id: number }) => c.id)).toEqual([ids[2]]);
     expect(second.body.pagination).toEqual({ prev: `${server.url}/v1/callbacks?limit=2&offset=0`, next: null });
+    // Pagination links carry `limit` (spec, Limits) even when the request left it out: 50.
+    const unlimited = await pageOrg.get('/callbacks', { query: { offset: 1 } });
+    expect(unlimited.body.data.map((c: { id: number }) => c.id)).toEqual(ids.slice(1));
+    expect(unlimited.body.pagination).toEqual({ prev: `${server.url}/v1/callbacks?limit=50&offset=0`, next: null });
   });
 
   it('filters by start and end (overlap)', async () => {

@@ -56,7 +56,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const page = rows.slice(0, limit);
       const names = await namesOf(app.db, orgId, page);
       const now = nowUtc();
-      const link = (at: number) => linkTo(request, '/callbacks', { start, end, limit: q.limit, offset: at });
+      // Pagination links carry `limit` (spec, Limits), the default 50 too.
+      const link = (at: number) => linkTo(request, '/callbacks', { start, end, limit, offset: at });
       const prev = offset > 0 ? link(Math.max(0, offset - limit)) : null;
       const next = rows.length > limit ? link(offset + limit) : null;
       return dataEnvelope(page.map((c) => serializeCallback(c, names, timezone, now)), prev, next);

@@ -33,7 +33,8 @@ describe('GET /logs', () => {
     const ids = response.body.data.map((e: { log_id: string }) => Number(e.log_id));
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(response.body.pagination.prev).toBeNull();
-    expect(response.body.pagination.next).toMatch(/\/v1\/logs\?before_id=\d+$/);
+    // Pagination links carry `limit` (spec, Limits), 50 by default.
+    expect(response.body.pagination.next).toMatch(/\/v1\/logs\?limit=50&before_id=\d+$/);
     expect(response.body.next).toBe(response.body.pagination.next);
     expect(response.body.data[0].created).toMatch(/-0[78]00$/);
   });
@@ -54,6 +55,7 @@ describe('GET /logs', () => {
     expect(seen).toHaveLength(120);
     expect(new Set(seen).size).toBe(120);
     expect(last.data).toHaveLength(20);
+    expect(new URL(last.pagination.prev).searchParams.get('limit')).toBe('50');
     const back = await org.get(last.pagination.prev);
     expect(back.body.data).toHaveLength(50);
     expect(Number(back.body.data[49].log_id)).toBe(Number(last.data[0].log_id) + 1);

@@ -49,7 +49,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
       const newest = rows[0]?.id;
       const oldest = rows[rows.length - 1]?.id;
-      const base = { after: q.after, limit: q.limit };
+      // Pagination links carry `limit` (spec, Limits: "Pagination links carry a `limit` parameter"), the default 50 too.
+      const base = { after: q.after, limit };
       const hasOlder = q.since_id !== undefined ? oldest !== undefined && (await hasLogsBeyond(app.db, orgId, oldest, 'older', createdAfter)) : more;
       const hasNewer =
         q.since_id !== undefined
