@@ -51,6 +51,40 @@ export interface LogEntry {
   after?: unknown;
 }
 
+/** What a redacted value becomes in the log and the outbox. */
+export const REDACTED = '[redacted]';
+
+/**
+ * Keys whose values are secrets wherever they appear in a logged before/after: passwords, client
+ * secrets, access and feed tokens, webhook secrets, API keys, and their stored hashes
+ * (`password_hash`, `token_hash`, `secret_hash`). Matched on whole `_`-separated words, so
+ * `partner_credential_id` or `lock_id` stay readable.
+ */
+const SECRET_KEY = /(^|_)(password|passwd|secret|token|tokens|api_?key|authorization|cookie)(_|$)/i;
+
+/** crewplan's own secret formats inside any text: client secrets, access tokens, feed tokens, webhook secrets, scrypt hashes. */
+const SECRET_TEXT = /\b(?:cps|cpt|cpf|whsec)_[A-Za-z0-9_-]{16,}|scrypt\$[0-9$]+[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+/g;
+
+/**
+ * A copy of a logged value with every secret replaced by {@link REDACTED}: the value of any key
+ * that names a secret, and any text in one of crewplan's secret formats. Handlers log request
+ * bodies (undeclared fields included) and rows, so the log redacts here, once, rather than
+ * trusting each caller to leave secrets out.
+ */
+export function redactSecrets(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.replace(SECRET_TEXT, REDACTED);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 32) return REDACTED; // deeper than any logged shape: not walked, so not kept
+  if (Array.isArray(value)) return value.map((item) => redactSecrets(item, depth + 1));
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    copy[key] = SECRET_KEY.test(key) && item !== undefined && item !== null ? REDACTED : redactSecrets(item, depth + 1);
+  }
+  return copy;
+}
+
 async function resolveActor(trx: Db, auth: AuthContext, actorUserId: number | null | undefined) {
   if (actorUserId) {
     const user = await trx
@@ -69,7 +103,13 @@ async function resolveActor(trx: Db, auth: AuthContext, actorUserId: number | nu
  * by a background worker), in the caller's transaction: a change, its log entry and its event are
  * committed together or not at all.
  */
-export async function writeLog(trx: Db, auth: AuthContext, entry: LogEntry): Promise<void> {
+export async function writeLog(trx: Db, auth: AuthContext, given: LogEntry): Promise<void> {
+  const entry: LogEntry = {
+    ...given,
+    description: redactSecrets(given.description) as string,
+    before: redactSecrets(given.before),
+    after: redactSecrets(given.after),
+  };
   const { userId, name } = await resolveActor(trx, auth, entry.actorUserId);
   const createdAt = nowUtc();
   const description = `${name} ${entry.description}`;

@@ -130,3 +130,60 @@ describe('the server log', () => {
     expect(output).toContain('/v1/users?access_token=[redacted]');
   });
 });
+
+describe('the system log and the webhook outbox (docs/security.md, "Secrets in logs")', () => {
+  it('keep no password, client secret, token, feed token or webhook secret sent in a body', async () => {
+    const client = await newClient();
+    const { token } = client;
+    const webhookSecret = 'whsec_body-given-webhook-secret-123456';
+    const apiKey = 'partner-api-key-0123456789';
+    const newPassword = 'another-long-password-42';
+    const user = await call('PUT', '/v1/users', {
+      token,
+      body: { username: 'logsecret', first_name: 'Log', last_name: 'Secret', mail: 'ls@example.com', password: PASSWORD, client_secret: client.client_secret },
+    });
+    expect(user.status).toBe(201);
+    const userId = user.body!.id as number;
+    const changed = await call('PATCH', `/v1/users/${userId}`, { token, body: { password: newPassword, first_name: 'Logged', access_token: token } });
+    expect(changed.status).toBe(200);
+    // work types log the request body as sent: undeclared fields, nested ones included
+    const workType = await call('POST', '/v1/work_types', {
+      token,
+      body: { label: 'Secretive work', password: PASSWORD, client_secret: client.client_secret, nested: [{ api_key: apiKey, note: `pasted ${token}` }] },
+    });
+    expect(workType.status).toBe(201);
+    const webhook = await call('POST', '/v1/webhooks', { token, body: { url: 'https://example.com/hook', event_types: ['isolation.never'], secret: webhookSecret } });
+    expect(webhook.status).toBe(201);
+    const feed = await call('POST', '/v1/calendar_feeds', { token, body: { user_id: userId, name: 'phone' } });
+    expect(feed.status).toBe(201);
+    const feedToken = /\/feeds\/(cpf_[\w-]+)\.ics$/.exec(feed.body!.url as string)![1];
+    // a token pasted into free text is recognised by its format
+    const rotation = await call('POST', '/v1/rotations', { token, body: { name: `Rotation ${token}`, anchor_date: '2026-03-02', pattern: [1, 0] } });
+    expect(rotation.status).toBe(201);
+
+    const logRows = await app.db
+      .selectFrom('system_log')
+      .select(['action', 'description', 'changes'])
+      .where('organization_id', '=', client.organization_id)
+      .orderBy('id')
+      .execute();
+    const outbox = await app.db.selectFrom('outbox_event').select('payload').where('organization_id', '=', client.organization_id).execute();
+    const stored = JSON.stringify(logRows) + JSON.stringify(outbox);
+    expect(logRows.map((row) => row.action)).toEqual(['user.created', 'user.updated', 'work_type.created', 'webhook.created', 'calendar_feed.created', 'rotation.created']);
+    for (const secret of [PASSWORD, newPassword, client.client_secret, token, webhookSecret, apiKey, feedToken]) expect(stored).not.toContain(secret);
+    expect(stored).not.toMatch(/cp[stf]_[\w-]{20}|whsec_|scrypt\$/);
+
+    // what is not a secret is still there, and redacted keys say so
+    const changes = (action: string) => JSON.parse(logRows.find((row) => row.action === action)!.changes!);
+    expect(changes('work_type.created').after).toEqual({
+      label: 'Secretive work',
+      password: '[redacted]',
+      client_secret: '[redacted]',
+      nested: [{ api_key: '[redacted]', note: 'pasted [redacted]' }],
+    });
+    expect(changes('user.updated').after).toMatchObject({ first_name: 'Logged', access_token: '[redacted]' });
+    expect(logRows.find((row) => row.action === 'rotation.created')!.description).toContain('created rotation Rotation [redacted] (2-day cycle');
+    const payload = JSON.parse(outbox.find((row) => row.payload.includes('work_type.created'))!.payload);
+    expect(payload.data.after.client_secret).toBe('[redacted]');
+  });
+});
