@@ -45,9 +45,43 @@ const CODE_BY_STATUS: Record<number, string> = {
 
 interface ValidationIssue {
   instancePath?: string;
+  schemaPath?: string;
   keyword?: string;
   message?: string;
   params?: Record<string, unknown>;
+}
+
+/**
+ * Ajv reports a value that matches no branch of an anyOf (an id as integer or digit string, a
+ * status 0 or 1, a nullable field) as every branch's failure plus the anyOf's own: three or more
+ * sentences about one field. Keep one per union: "The selected status is invalid." when every
+ * branch is a constant, else the most telling branch failure (not a type mismatch if there is one,
+ * then the one nearest the field itself).
+ */
+function collapseUnions(issues: ValidationIssue[]): ValidationIssue[] {
+  const unions = issues.filter((issue) => issue.keyword === 'anyOf' && issue.schemaPath);
+  if (unions.length === 0) return issues;
+  const within = (issue: ValidationIssue, union: ValidationIssue) =>
+    issue !== union && (issue.schemaPath ?? '').startsWith(`${union.schemaPath}/`);
+  const depth = (issue: ValidationIssue) => (issue.instancePath ?? '').split('/').length;
+  const collapsed: ValidationIssue[] = [];
+  for (const issue of issues) {
+    if (unions.some((union) => within(issue, union))) continue;
+    if (issue.keyword !== 'anyOf') {
+      collapsed.push(issue);
+      continue;
+    }
+    const branches = issues.filter((other) => within(other, issue) && other.keyword !== 'anyOf');
+    if (branches.length > 0 && branches.every((branch) => branch.keyword === 'const' || branch.keyword === 'enum')) {
+      collapsed.push({ ...issue, keyword: 'enum' });
+      continue;
+    }
+    const telling = [...branches].sort(
+      (a, b) => Number(a.keyword === 'type') - Number(b.keyword === 'type') || depth(a) - depth(b),
+    )[0];
+    collapsed.push(telling ?? issue);
+  }
+  return collapsed;
 }
 
 function fieldName(issue: ValidationIssue, context: string | undefined): string {
@@ -59,7 +93,7 @@ function fieldName(issue: ValidationIssue, context: string | undefined): string 
 
 /** Turns Ajv issues into readable sentences: "The start field is required." */
 export function validationMessages(issues: ValidationIssue[], context?: string): string[] {
-  return issues.map((issue) => {
+  const messages = collapseUnions(issues).map((issue) => {
     const field = fieldName(issue, context);
     switch (issue.keyword) {
       case 'required':
@@ -86,6 +120,7 @@ export function validationMessages(issues: ValidationIssue[], context?: string):
         return `The ${field} ${issue.message ?? 'is invalid'}.`;
     }
   });
+  return [...new Set(messages)];
 }
 
 function isUniqueViolation(error: unknown): boolean {

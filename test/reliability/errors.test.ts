@@ -138,6 +138,20 @@ describe('schema violation', () => {
     expect(response.body.error_message.length).toBeGreaterThan(0);
   });
 
+  it('writes one message per field that matches no branch of a union, in the samples\' style', async () => {
+    // A status is 0 or 1; admin ids an array or one id: Ajv reports each branch plus the anyOf itself.
+    const userId = await org.createUser();
+    const base = { user_id: userId, admin_ids: [userId], start_date: '2031-05-02 07:00:00', end_date: '2031-05-03 07:00:00', time_off_type_id: 1 };
+    const status = await org.post('/time_offs', { ...base, status: 2 });
+    expect(status.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected status is invalid.'] });
+    const admins = await org.post('/time_offs', { ...base, admin_ids: 'x' });
+    expect(admins.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The admin ids field must be integer.'] });
+    const empty = await org.post('/time_offs', { ...base, admin_ids: [] });
+    expect(empty.body.error_message).toEqual(['The admin ids must NOT have fewer than 1 items.']);
+    const filter = await org.get('/signup_events', { query: { status: 'bogus' } });
+    expect(filter.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected status is invalid.'] });
+  });
+
   it('answers 422 for an id path parameter that is not a number', async () => {
     const response = await org.get('/users/abc');
     expect(response.status).toBe(422);
