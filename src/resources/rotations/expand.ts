@@ -1,7 +1,9 @@
+import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
 import type { Db } from '../../core/db/transaction.js';
 import { eachDate, formatLocalDateTime, hoursBetween, normalizeLocalDateTime, parseLocalDateTime, Temporal } from '../../core/time.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
 import { assignmentOccurrences, type AssignmentOccurrence } from '../assignments/recurrence.js';
+import type { AssignmentRow } from '../assignments/table.js';
 import { slotOn } from './pattern.js';
 import type { RecurringShiftExceptionRow, RecurringShiftRow } from './table.js';
 
@@ -40,12 +42,18 @@ export interface WorkRange {
   assignmentIds?: number[];
   /** the organization's zone when the caller knows it (saves a query) */
   timezone?: string;
+  /**
+   * The assignments the caller already loaded (saves a query): they must include every non-deleted
+   * assignment with occurrences from LOOKBACK_DAYS before the start's date to the end's date.
+   */
+  assignments?: AssignmentRow[];
 }
 
 /** The longest single occurrence the expansion looks back for (a shift started days before the range). */
-const LOOKBACK_DAYS = 3;
+export const LOOKBACK_DAYS = 3;
 
-type MemberRow = RecurringShiftRow & { anchor_date: string; pattern: string; kelly_every: number | null };
+type ExceptionOfMember = Pick<RecurringShiftExceptionRow, 'date' | 'kind' | 'assignment_id' | 'start' | 'end'>;
+type MemberRow = RecurringShiftRow & { anchor_date: string; pattern: string; kelly_every: number | null; exceptions: unknown };
 
 async function timezoneOf(db: Db, orgId: number): Promise<string> {
   const org = await db.selectFrom('organization').select('timezone').where('id', '=', orgId).executeTakeFirstOrThrow();
@@ -60,6 +68,19 @@ function loadMembers(db: Db, orgId: number, fromDate: string, toDate: string, us
     )
     .selectAll('recurring_shift')
     .select(['rotation.anchor_date', 'rotation.pattern', 'rotation.kelly_every'])
+    // The member's exceptions in the range come with it, in the same statement.
+    .select((eb) =>
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('recurring_shift_exception as e')
+          .select(['e.date', 'e.kind', 'e.assignment_id', 'e.start', 'e.end'])
+          .where('e.organization_id', '=', orgId)
+          .whereRef('e.recurring_shift_id', '=', 'recurring_shift.id')
+          .where('e.date', '>=', fromDate)
+          .where('e.date', '<=', toDate),
+      ).as('exceptions'),
+    )
     .where('recurring_shift.organization_id', '=', orgId)
     .where('recurring_shift.start_date', '<=', toDate)
     .where((eb) => eb.or([eb('recurring_shift.end_date', 'is', null), eb('recurring_shift.end_date', '>=', fromDate)]))
@@ -68,22 +89,13 @@ function loadMembers(db: Db, orgId: number, fromDate: string, toDate: string, us
     .execute();
 }
 
-function loadExceptions(db: Db, orgId: number, memberIds: number[], fromDate: string, toDate: string): Promise<RecurringShiftExceptionRow[]> {
-  if (memberIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('recurring_shift_exception')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('recurring_shift_id', 'in', memberIds)
-    .where('date', '>=', fromDate)
-    .where('date', '<=', toDate)
-    .execute();
-}
-
-async function loadAssignmentOccurrences(db: Db, orgId: number, ids: number[], fromDate: string, toDate: string, timeZone: string) {
+async function loadAssignmentOccurrences(db: Db, orgId: number, ids: number[], range: { fromDate: string; toDate: string; timeZone: string; loaded?: AssignmentRow[] }) {
   if (ids.length === 0) return new Map<string, AssignmentOccurrence>();
-  const assignments = await findAssignmentsByIds(db, orgId, ids);
-  const occurrences = [...assignments.values()].flatMap((assignment) => assignmentOccurrences(assignment, fromDate, toDate, timeZone));
+  const wanted = new Set(ids);
+  const assignments = range.loaded
+    ? range.loaded.filter((assignment) => wanted.has(assignment.id))
+    : [...(await findAssignmentsByIds(db, orgId, ids)).values()];
+  const occurrences = assignments.flatMap((assignment) => assignmentOccurrences(assignment, range.fromDate, range.toDate, range.timeZone));
   return new Map(occurrences.map((o) => [`${o.assignment_id}|${o.date}`, o]));
 }
 
@@ -124,9 +136,9 @@ function occurrencesOfMember(
   member: MemberRow,
   dates: string[],
   assignmentDays: Map<string, AssignmentOccurrence>,
-  exceptions: Map<string, RecurringShiftExceptionRow>,
   timeZone: string,
 ): WorkItem[] {
+  const exceptions = new Map(parseJsonArray<ExceptionOfMember>(member.exceptions).map((e) => [e.date, e]));
   const rotation = { anchorDate: member.anchor_date, pattern: JSON.parse(member.pattern) as number[], kellyEvery: member.kelly_every };
   const assignmentIds = JSON.parse(member.assignment_ids) as number[];
   const items: WorkItem[] = [];
@@ -136,7 +148,7 @@ function occurrencesOfMember(
     const assignmentId = slot > 0 ? assignmentIds[slot - 1] : undefined;
     const occurrence = assignmentId === undefined ? undefined : assignmentDays.get(`${assignmentId}|${date}`);
     if (!occurrence) continue;
-    const exception = exceptions.get(`${member.id}|${date}`);
+    const exception = exceptions.get(date);
     if (exception?.kind === 'removed') continue;
     const start = exception?.start ?? occurrence.start;
     const end = exception?.end ?? occurrence.end;
@@ -176,7 +188,7 @@ const byStart = (a: WorkItem, b: WorkItem) =>
 
 /**
  * Every piece of scheduled work overlapping [start, end): rotation occurrences after their
- * exceptions, and one-off shifts. Time off is not removed here (callers do). At most five queries
+ * exceptions, and one-off shifts. Time off is not removed here (callers do). At most four queries
  * whatever the range, the number of users or assignments.
  */
 export async function expandWork(db: Db, orgId: number, requested: WorkRange): Promise<WorkItem[]> {
@@ -190,13 +202,9 @@ export async function expandWork(db: Db, orgId: number, requested: WorkRange): P
     loadOneOffShifts(db, orgId, range),
   ]);
   const assignmentIds = [...new Set(members.flatMap((m) => JSON.parse(m.assignment_ids) as number[]))];
-  const [assignmentDays, exceptionRows] = await Promise.all([
-    loadAssignmentOccurrences(db, orgId, assignmentIds, fromDate, toDate, timeZone),
-    loadExceptions(db, orgId, members.map((m) => m.id), fromDate, toDate),
-  ]);
-  const exceptions = new Map(exceptionRows.map((e) => [`${e.recurring_shift_id}|${e.date}`, e]));
+  const assignmentDays = await loadAssignmentOccurrences(db, orgId, assignmentIds, { fromDate, toDate, timeZone, loaded: range.assignments });
   const dates = eachDate(Temporal.PlainDate.from(fromDate), Temporal.PlainDate.from(toDate)).map(String);
-  const recurring = members.flatMap((member) => occurrencesOfMember(member, dates, assignmentDays, exceptions, timeZone));
+  const recurring = members.flatMap((member) => occurrencesOfMember(member, dates, assignmentDays, timeZone));
   const oneOff = shifts.map((shift) =>
     workPiece(
       {

@@ -3,13 +3,12 @@ import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { href } from '../../core/pagination.js';
 import { eachDate, formatLocalDateTime, normalizeLocalDateTime, parseLocalDateTime, Temporal } from '../../core/time.js';
-import { finalizedDates, listAssignmentsForRange, qualifiersNeededOf, type QualifierNeeded } from '../assignments/repository.js';
+import type { QualifierNeeded } from '../assignments/repository.js';
 import { assignmentOccurrences, type AssignmentOccurrence } from '../assignments/recurrence.js';
 import type { AssignmentRow } from '../assignments/table.js';
-import { expandWork, type WorkItem } from '../rotations/expand.js';
-import { labelsOfShifts, qualifiersOfShifts, workTypesByIds, type LabelOfShift, type QualifierOfShift } from '../shifts/repository.js';
+import { expandWork, LOOKBACK_DAYS, type WorkItem } from '../rotations/expand.js';
+import { workTypesByIds, type LabelOfShift, type QualifierOfShift } from '../shifts/repository.js';
 import { approvedTimeOffs, type ApprovedTimeOff } from '../time-offs/schedule.js';
-import { findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import type { WorkSubtypeRow, WorkTypeRow } from '../work-types/table.js';
@@ -17,6 +16,7 @@ import { callbacksForSchedule } from '../callbacks/schedule.js';
 import { notesForRange } from '../day-notes/repository.js';
 import { miscForRange } from '../misc-hours/repository.js';
 import { tradesForSchedule } from '../trades/schedule.js';
+import { assignmentsForSchedule, peopleByIds, tagsOfShifts } from './repository.js';
 import type { ScheduleAssignment, ScheduleDay, ScheduleResponse, ScheduleShift, ScheduleTimeOff, ScheduleUserRef } from './schemas.js';
 
 type Request = FastifyRequest;
@@ -63,20 +63,6 @@ function scheduleLink(request: Request, start: Temporal.PlainDateTime, end: Temp
   return { href: `${href(request, '/schedule')}?start=${encode(start)}&end=${encode(end)}` };
 }
 
-function loadGroups(db: Db, orgId: number, userIds: number[]) {
-  if (userIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('user_group_member')
-    .innerJoin('user_group', (join) =>
-      join.onRef('user_group.id', '=', 'user_group_member.group_id').onRef('user_group.organization_id', '=', 'user_group_member.organization_id'),
-    )
-    .select(['user_group_member.user_id', 'user_group.id', 'user_group.name'])
-    .where('user_group_member.organization_id', '=', orgId)
-    .where('user_group_member.user_id', 'in', userIds)
-    .orderBy('user_group.name')
-    .execute();
-}
-
 /** Rows grouped by a key, in their order. */
 function groupBy<T, K>(items: T[], keysOf: (item: T) => K[]): Map<K, T[]> {
   const groups = new Map<K, T[]>();
@@ -96,7 +82,7 @@ interface Lookups {
   subtypesByType: Map<number, Pick<WorkSubtypeRow, 'id' | 'label'>[]>;
   labelsByShift: Map<number, LabelOfShift[]>;
   qualifiersByShift: Map<number, QualifierOfShift[]>;
-  groupsByUser: Map<number, { id: number; name: string }[]>;
+  groupsByUser: Map<number, { id: number; label: string }[]>;
 }
 
 function userRefOf(request: Request, users: Map<number, UserRow>, id: number): ScheduleUserRef {
@@ -139,7 +125,7 @@ function shiftItem(request: Request, item: WorkItem, lookups: Lookups): Schedule
       color: q.color,
       text_color: q.text_color,
     })),
-    groups: (lookups.groupsByUser.get(item.user_id) ?? []).map((g) => ({ id: g.id, label: g.name })),
+    groups: lookups.groupsByUser.get(item.user_id) ?? [],
   };
 }
 
@@ -206,11 +192,13 @@ export async function buildSchedule(db: Db, request: Request, query: { start: st
   const period = periodOf(query);
   const firstDay = period.days[0]!;
   const lastDay = period.days[period.days.length - 1]!;
-  const [assignments, work, timeOff, finalized, callbacks, trades, misc, notes] = await Promise.all([
-    listAssignmentsForRange(db, orgId, firstDay, lastDay),
-    expandWork(db, orgId, { start: period.start, end: period.end, timezone }),
+  // Assignments from the lookback on, so that expandWork can reuse them for occurrences that began before the period.
+  const assignmentsFrom = Temporal.PlainDate.from(firstDay).subtract({ days: LOOKBACK_DAYS }).toString();
+  const assignmentsTo = period.endDt.toPlainDate().toString();
+  const { assignments, finalized, qualifiersNeeded } = await assignmentsForSchedule(db, orgId, assignmentsFrom, assignmentsTo);
+  const [work, timeOff, callbacks, trades, misc, notes] = await Promise.all([
+    expandWork(db, orgId, { start: period.start, end: period.end, timezone, assignments }),
     approvedTimeOffs(db, orgId, period.start, period.end),
-    finalizedDates(db, orgId, firstDay, lastDay),
     callbacksForSchedule(db, request, period.start, period.end),
     tradesForSchedule(db, request, period.start, period.end),
     miscForRange(db, orgId, firstDay, lastDay),
@@ -223,21 +211,19 @@ export async function buildSchedule(db: Db, request: Request, query: { start: st
     ...timeOff.flatMap((t) => [t.user_id, t.admin_id ?? 0]),
     ...misc.map((m) => m.user_id),
   ];
-  const [users, workTypes, labels, qualifiers, groups, qualifiersNeeded] = await Promise.all([
-    findUsersByIds(db, orgId, userIds),
+  const [people, workTypes, tags] = await Promise.all([
+    peopleByIds(db, orgId, userIds),
     workTypesByIds(db, orgId, scheduled.map((i) => i.work_type_id)),
-    labelsOfShifts(db, orgId, shiftIds),
-    qualifiersOfShifts(db, orgId, shiftIds),
-    loadGroups(db, orgId, [...new Set(scheduled.map((i) => i.user_id))]),
-    qualifiersNeededOf(db, orgId, assignments.map((a) => a.id)),
+    tagsOfShifts(db, orgId, shiftIds),
   ]);
+  const users = new Map([...people].map(([id, person]) => [id, person.user]));
   const lookups: Lookups = {
     users,
     workTypes: workTypes.types,
     subtypesByType: groupBy(workTypes.subtypes, (s) => [s.work_type_id]),
-    labelsByShift: groupBy(labels, (l) => [l.shift_id]),
-    qualifiersByShift: groupBy(qualifiers, (q) => [q.shift_id]),
-    groupsByUser: groupBy(groups, (g) => [g.user_id]),
+    labelsByShift: tags.labels,
+    qualifiersByShift: tags.qualifiers,
+    groupsByUser: new Map([...people].map(([id, person]) => [id, person.groups])),
   };
   const occurrenceList = assignments.flatMap((assignment) => assignmentOccurrences(assignment, firstDay, lastDay, timezone));
   const occurrences = new Map<string, AssignmentOccurrence>(

@@ -1,0 +1,155 @@
+import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
+import type { Db } from '../../core/db/transaction.js';
+import type { QualifierNeeded } from '../assignments/repository.js';
+import type { AssignmentRow } from '../assignments/table.js';
+import type { LabelOfShift, QualifierOfShift } from '../shifts/repository.js';
+import type { UserRow } from '../users/table.js';
+
+/*
+ * The schedule's loaders fetch rows with their children (JSON arrays from correlated subqueries),
+ * so that one GET /schedule runs a fixed, small number of statements whatever the period.
+ */
+
+export interface ScheduleAssignments {
+  assignments: AssignmentRow[];
+  /** `assignment_id|date` of finalized days */
+  finalized: Set<string>;
+  qualifiersNeeded: Map<number, QualifierNeeded[]>;
+}
+
+/**
+ * Non-deleted assignments that may have occurrences dated in [startDate, endDate], with their
+ * finalized dates in the range and their qualifier minimums, in one statement.
+ */
+export async function assignmentsForSchedule(db: Db, orgId: number, startDate: string, endDate: string): Promise<ScheduleAssignments> {
+  const rows = await db
+    .selectFrom('assignment')
+    .selectAll('assignment')
+    .select((eb) => [
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('assignment_finalization as f')
+          .select('f.date')
+          .where('f.organization_id', '=', orgId)
+          .whereRef('f.assignment_id', '=', 'assignment.id')
+          .where('f.date', '>=', startDate)
+          .where('f.date', '<=', endDate),
+      ).as('finalized_dates'),
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('assignment_qualifier as aq')
+          .innerJoin('qualifier as q', (join) => join.onRef('q.id', '=', 'aq.qualifier_id').onRef('q.organization_id', '=', 'aq.organization_id'))
+          .select(['q.id', 'q.name', 'q.shortcode', 'q.color', 'q.text_color', 'aq.minimum_staffing'])
+          .where('aq.organization_id', '=', orgId)
+          .whereRef('aq.assignment_id', '=', 'assignment.id')
+          .where('q.deleted_at', 'is', null)
+          .orderBy('aq.id'),
+      ).as('qualifiers_needed'),
+    ])
+    .where('assignment.organization_id', '=', orgId)
+    .where('assignment.deleted_at', 'is', null)
+    .where('assignment.date', '<=', endDate)
+    .where((eb) => eb.or([eb('assignment.until_date', 'is', null), eb('assignment.until_date', '>=', startDate)]))
+    .where((eb) => eb.or([eb('assignment.rrule', 'is not', null), eb('assignment.end', '>=', startDate)]))
+    .orderBy('assignment.position')
+    .orderBy('assignment.id')
+    .execute();
+  const result: ScheduleAssignments = { assignments: [], finalized: new Set(), qualifiersNeeded: new Map() };
+  for (const { finalized_dates, qualifiers_needed, ...assignment } of rows) {
+    result.assignments.push(assignment);
+    for (const { date } of parseJsonArray<{ date: string }>(finalized_dates)) result.finalized.add(`${assignment.id}|${date}`);
+    const needed = parseJsonArray<QualifierNeeded>(qualifiers_needed);
+    if (needed.length > 0) result.qualifiersNeeded.set(assignment.id, needed);
+  }
+  return result;
+}
+
+export interface Person {
+  user: UserRow;
+  groups: { id: number; label: string }[];
+}
+
+/** Above this many ids, reading the organization's users beats a long `in (…)` list. */
+const WHOLE_ORGANIZATION_THRESHOLD = 300;
+
+/** Users (deleted ones too: they are still named on old shifts) with their groups, in one statement. */
+export async function peopleByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, Person>> {
+  const unique = [...new Set(ids)].filter((id) => Number.isInteger(id) && id > 0);
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('user_account')
+    .selectAll('user_account')
+    .select((eb) =>
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('user_group_member as m')
+          .innerJoin('user_group as g', (join) => join.onRef('g.id', '=', 'm.group_id').onRef('g.organization_id', '=', 'm.organization_id'))
+          .select(['g.id', 'g.name as label'])
+          .where('m.organization_id', '=', orgId)
+          .whereRef('m.user_id', '=', 'user_account.id')
+          .orderBy('g.name'),
+      ).as('groups'),
+    )
+    .where('user_account.organization_id', '=', orgId)
+    .$if(unique.length <= WHOLE_ORGANIZATION_THRESHOLD, (qb) => qb.where('user_account.id', 'in', unique))
+    .execute();
+  const wanted = new Set(unique);
+  const people = new Map<number, Person>();
+  for (const { groups, ...user } of rows) {
+    if (wanted.has(user.id)) people.set(user.id, { user, groups: parseJsonArray(groups) });
+  }
+  return people;
+}
+
+export interface ShiftTags {
+  labels: Map<number, LabelOfShift[]>;
+  qualifiers: Map<number, QualifierOfShift[]>;
+}
+
+/** Labels and qualifiers of one-off shifts, in one statement. */
+export async function tagsOfShifts(db: Db, orgId: number, shiftIds: number[]): Promise<ShiftTags> {
+  const tags: ShiftTags = { labels: new Map(), qualifiers: new Map() };
+  if (shiftIds.length === 0) return tags;
+  const rows = await db
+    .selectFrom('shift')
+    .select('shift.id')
+    .select((eb) => [
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('shift_label as sl')
+          .innerJoin('label as l', (join) => join.onRef('l.id', '=', 'sl.label_id').onRef('l.organization_id', '=', 'sl.organization_id'))
+          .select(['sl.shift_id', 'l.id', 'l.label', 'l.color', 'l.text_color'])
+          .where('sl.organization_id', '=', orgId)
+          .whereRef('sl.shift_id', '=', 'shift.id')
+          .where('l.deleted_at', 'is', null)
+          .orderBy('l.position')
+          .orderBy('l.id'),
+      ).as('labels'),
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('shift_qualifier as sq')
+          .innerJoin('qualifier as q', (join) => join.onRef('q.id', '=', 'sq.qualifier_id').onRef('q.organization_id', '=', 'sq.organization_id'))
+          .select(['sq.shift_id', 'q.id', 'q.name', 'q.shortcode', 'q.color', 'q.text_color'])
+          .where('sq.organization_id', '=', orgId)
+          .whereRef('sq.shift_id', '=', 'shift.id')
+          .where('q.deleted_at', 'is', null)
+          .orderBy('q.name')
+          .orderBy('q.id'),
+      ).as('qualifiers'),
+    ])
+    .where('shift.organization_id', '=', orgId)
+    .where('shift.id', 'in', [...new Set(shiftIds)])
+    .execute();
+  for (const row of rows) {
+    const labels = parseJsonArray<LabelOfShift>(row.labels);
+    const qualifiers = parseJsonArray<QualifierOfShift>(row.qualifiers);
+    if (labels.length > 0) tags.labels.set(row.id, labels);
+    if (qualifiers.length > 0) tags.qualifiers.set(row.id, qualifiers);
+  }
+  return tags;
+}
