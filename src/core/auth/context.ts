@@ -3,6 +3,8 @@ export interface AuthContext {
   orgId: number;
   orgName: string;
   timezone: string;
+  /** The organization's revision when the request began (see src/core/response-cache.ts). */
+  orgRevision?: number;
   clientId: string;
   /** The API credential's id; for a web app session, minus the user's id (a rate-limit key of its own). */
   credentialId: number;

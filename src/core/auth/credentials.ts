@@ -101,10 +101,11 @@ export interface TokenOwner {
   client_id: string;
   timezone: string;
   organization_name: string;
+  organization_revision: number;
 }
 
 const TOKEN_LOOKUP_SQL = `
-  select t.organization_id, t.credential_id, c.client_id, o.timezone, o.name as organization_name
+  select t.organization_id, t.credential_id, c.client_id, o.timezone, o.name as organization_name, o.revision as organization_revision
   from access_token t
   join api_credential c on c.id = t.credential_id and c.organization_id = t.organization_id
   join organization o on o.id = t.organization_id

@@ -127,6 +127,7 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
       orgId: owner.organizationId,
       orgName: owner.organizationName,
       timezone: owner.timezone,
+      orgRevision: owner.organizationRevision,
       clientId: `web:${owner.username}`,
       credentialId: -owner.userId,
       sessionUser: { userId: owner.userId, sessionId: owner.sessionId, isAdmin: owner.isAdmin },
@@ -149,6 +150,7 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
       orgId: owner.organization_id,
       orgName: owner.organization_name,
       timezone: owner.timezone,
+      orgRevision: owner.organization_revision,
       clientId: owner.client_id,
       credentialId: owner.credential_id,
     };

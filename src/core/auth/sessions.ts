@@ -35,6 +35,7 @@ export interface SessionOwner {
   sessionId: number;
   organizationId: number;
   organizationName: string;
+  organizationRevision?: number;
   timezone: string;
   userId: number;
   username: string;
@@ -64,7 +65,7 @@ export async function findSession(db: Db, key: Buffer, token: string): Promise<S
     .selectFrom('web_session as s')
     .innerJoin('user_account as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.organization_id', '=', 's.organization_id'))
     .innerJoin('organization as o', 'o.id', 's.organization_id')
-    .select(['s.id', 's.organization_id', 's.expires_at', 'o.name as organization_name', 'o.timezone', 'u.id as user_id', 'u.username', 'u.first_name', 'u.last_name', 'u.role'])
+    .select(['s.id', 's.organization_id', 's.expires_at', 'o.name as organization_name', 'o.revision', 'o.timezone', 'u.id as user_id', 'u.username', 'u.first_name', 'u.last_name', 'u.role'])
     .where('s.token_hash', '=', keyedHash(key, token))
     .where('s.expires_at', '>', new Date().toISOString())
     .where('u.deleted_at', 'is', null)
@@ -75,6 +76,7 @@ export async function findSession(db: Db, key: Buffer, token: string): Promise<S
     sessionId: row.id,
     organizationId: row.organization_id,
     organizationName: row.organization_name,
+    organizationRevision: row.revision,
     timezone: row.timezone,
     userId: row.user_id,
     username: row.username,

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type LogEvent, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type KyselyPlugin, type LogEvent, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl, type Config } from '../../config.js';
 import type { Database } from './types.js';
@@ -14,8 +14,11 @@ export interface DatabaseHandle {
   /** The underlying driver, for the few hot paths that use prepared statements directly. */
   sqlite?: SQLite.Database;
   pool?: pg.Pool;
-  /** Counts every statement run through Kysely (tests use it to prove there is no N+1). */
-  stats: { queries: number };
+  /**
+   * Counts every statement run through Kysely (tests use it to prove there is no N+1), and the
+   * statements that may write (the response cache's sign that something changed in this process).
+   */
+  stats: { queries: number; writes: number };
   close(): Promise<void>;
 }
 
@@ -49,8 +52,20 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
+/** Counts the statements that are not plain selects (inserts, updates, deletes, raw SQL). */
+function writeCounter(stats: { writes: number }): KyselyPlugin {
+  return {
+    transformQuery(args) {
+      if (args.node.kind !== 'SelectQueryNode') stats.writes += 1;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+}
+
 export function createDatabase(config: Pick<Config, 'databaseUrl' | 'sqlitePath' | 'sqliteSynchronous' | 'pgSchema' | 'pgPoolSize'>): DatabaseHandle {
-  const stats = { queries: 0 };
+  const stats = { queries: 0, writes: 0 };
+  const plugins = [writeCounter(stats)];
   const log = (event: LogEvent) => {
     if (event.level === 'query') stats.queries += 1;
   };
@@ -60,7 +75,7 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'sqlitePath'
       max: config.pgPoolSize,
       ...(config.pgSchema ? { options: `-c search_path=${config.pgSchema}` } : {}),
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log, plugins });
     return { db, dialect: 'postgres', pool, stats, close: () => db.destroy() };
   }
   mkdirSync(dirname(config.sqlitePath), { recursive: true });
@@ -70,6 +85,6 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'sqlitePath'
   sqlite.pragma(`synchronous = ${config.sqliteSynchronous}`);
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log, plugins });
   return { db, dialect: 'sqlite', sqlite, stats, close: () => db.destroy() };
 }

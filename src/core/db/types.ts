@@ -24,6 +24,8 @@ export interface OrganizationTable {
   name: string;
   timezone: string;
   created_at: string;
+  /** raised after every successful change request (see src/core/response-cache.ts) */
+  revision: Generated<number>;
 }
 
 export interface ApiCredentialTable {

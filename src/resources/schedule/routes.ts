@@ -17,7 +17,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ScheduleResponse, ...errorResponses },
       },
     },
-    async (request) => buildSchedule(app.db, request, request.query),
+    async (request, reply) => {
+      const { start, end } = request.query;
+      return reply.sendCached(`schedule|${start}|${end}`, () => buildSchedule(app.db, request, request.query));
+    },
   );
 };
 

@@ -1,0 +1,126 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { DatabaseHandle } from './db/index.js';
+
+/**
+ * Computed responses kept in memory while nothing has changed: GET /schedule for 2,000 users is
+ * hundreds of kilobytes of JSON built from a dozen queries and every rotation's arithmetic, and
+ * the same period is read again and again between changes.
+ *
+ * When an entry still holds is told by its stamp, compared on every read:
+ * - the organization's `revision`, read with the bearer token (no extra statement) and raised
+ *   after every successful change request, by any process (so several servers on one database
+ *   never serve each other's stale schedule);
+ * - this process's count of write statements (`stats.writes`), which covers writes that do not
+ *   come through a change request (the CLI in-process, tests' fixtures).
+ * The revision is read before the data, so an entry is never older than its stamp says. A process
+ * that dies between a commit and the revision update would leave entries stale: they also expire
+ * after ENTRY_TTL_MS.
+ */
+const ENTRY_TTL_MS = 5 * 60_000;
+
+interface Entry {
+  stamp: string;
+  body: Buffer;
+  storedAt: number;
+}
+
+export class ResponseCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly building = new Map<string, { stamp: string; body: Promise<Buffer> }>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** The body kept under key with this stamp, or the one build() makes (shared by concurrent callers). */
+  async getOrBuild(key: string, stamp: string, build: () => Promise<Buffer>): Promise<Buffer> {
+    const kept = this.entries.get(key);
+    if (kept && kept.stamp === stamp && Date.now() - kept.storedAt < ENTRY_TTL_MS) {
+      this.entries.delete(key); // re-inserted: the Map's order is the eviction order
+      this.entries.set(key, kept);
+      return kept.body;
+    }
+    const running = this.building.get(key);
+    if (running && running.stamp === stamp) return running.body;
+    const body = build();
+    this.building.set(key, { stamp, body });
+    try {
+      const built = await body;
+      this.store(key, { stamp, body: built, storedAt: Date.now() });
+      return built;
+    } finally {
+      if (this.building.get(key)?.body === body) this.building.delete(key);
+    }
+  }
+
+  private store(key: string, entry: Entry): void {
+    this.forget(key);
+    if (entry.body.length > this.maxBytes / 2) return;
+    this.entries.set(key, entry);
+    this.bytes += entry.body.length;
+    for (const [oldest] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.forget(oldest);
+    }
+  }
+
+  private forget(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.bytes -= entry.body.length;
+    this.entries.delete(key);
+  }
+}
+
+const CHANGE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** After a successful change request, before its response leaves: raises the organization's revision. */
+async function raiseRevision(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (!CHANGE_METHODS.has(request.method) || !request.auth || reply.statusCode >= 400) return;
+  try {
+    await app.db
+      .updateTable('organization')
+      .set((eb) => ({ revision: eb('revision', '+', 1) }))
+      .where('id', '=', request.auth.orgId)
+      .execute();
+  } catch (error) {
+    // The change itself is committed; entries expire by their TTL if this failed.
+    request.log.error({ err: error }, 'could not raise the organization revision');
+  }
+}
+
+interface CachePluginOptions {
+  maxBytes: number;
+  handle: DatabaseHandle;
+}
+
+/**
+ * On the /v1 scope: `request.cached(key, build)` serves a computed JSON body from the cache, and
+ * every successful change request raises its organization's revision.
+ */
+async function responseCachePlugin(app: FastifyInstance, { maxBytes, handle }: CachePluginOptions) {
+  const cache = maxBytes > 0 ? new ResponseCache(maxBytes) : undefined;
+  app.addHook('onSend', async (request, reply, payload) => {
+    await raiseRevision(app, request, reply);
+    return payload;
+  });
+  app.decorateReply('sendCached', async function (this: FastifyReply, key: string, build: () => Promise<unknown>) {
+    const request = this.request;
+    const serialize = async () => Buffer.from(this.serialize(await build()) as string);
+    const revision = request.auth.orgRevision;
+    const body =
+      cache && revision !== undefined
+        ? await cache.getOrBuild(`${request.auth.orgId}|${request.baseUrl}|${key}`, `${revision}:${handle.stats.writes}`, serialize)
+        : await serialize();
+    return this.type('application/json; charset=utf-8').send(body);
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Sends the JSON of build()'s result, from the response cache when it still holds. */
+    sendCached(key: string, build: () => Promise<unknown>): Promise<FastifyReply>;
+  }
+}
+
+export default fp(responseCachePlugin, { name: 'crewplan-response-cache' });
