@@ -21,6 +21,7 @@ import idempotencyPlugin from './core/idempotency.js';
 import metricsPlugin from './core/metrics.js';
 import { rejectNulCharacters } from './core/nul-guard.js';
 import rateLimitPlugin from './core/rate-limit.js';
+import responseCachePlugin from './core/response-cache.js';
 import { isLocalDateTime } from './core/time.js';
 import publicFeedRoutes from './resources/calendar-feeds/public-routes.js';
 import webappPlugin, { enforceMemberAccess } from './webapp/plugin.js';
@@ -117,6 +118,18 @@ function clientErrorHandler(this: FastifyInstance, error: Error & { code?: strin
   socket.destroy(error);
 }
 
+/**
+ * Clients often send `Content-Type: application/json` on every request, DELETE and body-less POST
+ * (approve, deny) included; an empty body is then no body, not a 400.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+  );
+}
+
 export interface BuildOptions {
   /** Reuse an open database (tests, benchmarks); otherwise one is opened from config. */
   handle?: DatabaseHandle;
@@ -155,6 +168,7 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
 
   const allowedMethods = trackRoutes(app);
   app.setErrorHandler(errorHandler);
+  acceptEmptyJsonBodies(app);
   app.addHook('preValidation', rejectNulCharacters);
   app.setNotFoundHandler(async (request, reply) => {
     const allowed = allowedMethods(request.method, request.url);
@@ -205,6 +219,7 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
       v1.addHook('onRequest', v1.requireBearer);
       v1.addHook('preHandler', enforceMemberAccess);
       await v1.register(idempotencyPlugin);
+      await v1.register(responseCachePlugin, { maxBytes: config.scheduleCacheBytes, handle });
       for (const { plugin } of resources) await v1.register(plugin);
     },
     { prefix: '/v1' },
