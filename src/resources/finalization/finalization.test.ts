@@ -133,7 +133,7 @@ describe('DELETE /finalization', () => {
     const response = await org.del('/finalization', { assignments: [{ id, dates: ['2018-12-01', '2018-12-05'] }], admin_id: adminId });
     expect(response.body).toEqual({
       ...withErrors,
-      success_messages: [`Assignment (#${id}) unfinalized on 2018-12-01.`],
+      success_messages: [`Assignment (#${id}) finalized on 2018-12-01.`],
       error_messages: [`Assignment (#${id}) is not finalized on 2018-12-05.`],
     });
   });

@@ -37,7 +37,8 @@ async function processDate(trx: Db, auth: AuthContext, finalize: boolean, id: nu
     return done ? { ok: true, message: `Assignment (#${id}) finalized on ${date}.` } : { ok: false, message: `Assignment (#${id}) is already finalized on ${date}.` };
   }
   const done = await deleteFinalization(trx, auth.orgId, id, date);
-  return done ? { ok: true, message: `Assignment (#${id}) unfinalized on ${date}.` } : { ok: false, message: `Assignment (#${id}) is not finalized on ${date}.` };
+  // The published sample words a successful unfinalization exactly like a finalization.
+  return done ? { ok: true, message: `Assignment (#${id}) finalized on ${date}.` } : { ok: false, message: `Assignment (#${id}) is not finalized on ${date}.` };
 }
 
 /**
