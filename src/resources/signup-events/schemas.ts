@@ -41,7 +41,7 @@ const eventProperties = {
   title: Type.String(),
   start: Type.String(),
   end: Type.String(),
-  description: Type.String(),
+  description: Nullable(Type.String()),
   created_by: Type.Integer(),
   created_at: Type.String(),
   modified_by: Type.Integer(),

@@ -15,7 +15,8 @@ export function serializeSignupEvent(event: SignupEventRow, timeZone: string, no
     title: event.title,
     start: event.start,
     end: event.end,
-    description: event.description,
+    // an event created without a description has none: an empty field is null (spec conventions)
+    description: event.description === '' ? null : event.description,
     created_by: event.created_by,
     created_at: formatIsoOffset(event.created_at, timeZone)!,
     modified_by: event.modified_by,

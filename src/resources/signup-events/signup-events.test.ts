@@ -201,7 +201,7 @@ describe('PUT /signup_events/{id}', () => {
       end: '2030-06-01 17:00:00',
       employees_needed: 4,
       work_subtype_id: null,
-      description: '',
+      description: null,
       created_by: adminId,
       modified_by: editor,
     });
@@ -398,7 +398,7 @@ describe('GET /signup_events', () => {
       title: 'active',
       start: '2031-01-10 08:00:00',
       end: '2031-01-10 16:00:00',
-      description: '',
+      description: null,
       created_by: expect.any(Number),
       created_at: isoOffset,
       modified_by: expect.any(Number),
