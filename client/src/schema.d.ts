@@ -20,6 +20,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user of the session cookie (401 when signed out) */
+        get: operations["getWebAppSession"];
+        put?: never;
+        /** Web app sign-in: sets the session cookie (needs the x-crewplan-session header) */
+        post: operations["signInWebApp"];
+        /** Web app sign-out: ends the session (needs the x-crewplan-session header) */
+        delete: operations["signOutWebApp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/accruals": {
         parameters: {
             query?: never;
@@ -1283,7 +1302,7 @@ export interface paths {
         delete: operations["deleteRotation"];
         options?: never;
         head?: never;
-        /** Renames a rotation; its pattern never changes (extension) */
+        /** Renames a rotation; only the fields sent change, its pattern never changes (extension) */
         patch: operations["renameRotation"];
         trace?: never;
     };
@@ -2264,6 +2283,379 @@ export interface operations {
             };
         };
     };
+    getWebAppSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                            username: string;
+                            name: string;
+                            role: string | null;
+                            /** @description acts on the whole organization (role Admin, Administrator or Scheduler) */
+                            is_admin: boolean;
+                        };
+                        organization: {
+                            id: number;
+                            name: string;
+                            timezone: string;
+                        };
+                        /** @description ISO instant */
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    signInWebApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description integer id (a digit string is accepted) */
+                    organization_id: number;
+                    username: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                            username: string;
+                            name: string;
+                            role: string | null;
+                            /** @description acts on the whole organization (role Admin, Administrator or Scheduler) */
+                            is_admin: boolean;
+                        };
+                        organization: {
+                            id: number;
+                            name: string;
+                            timezone: string;
+                        };
+                        /** @description ISO instant */
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    signOutWebApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     listAccruals: {
         parameters: {
             query?: never;
@@ -3165,7 +3557,7 @@ export interface operations {
                         method: "none" | "pay_period" | "days" | "week" | "month" | "year" | "hours_worked";
                         hours?: number;
                         interval?: number;
-                        max_hours?: number | null;
+                        max_hours?: null | number;
                     }[];
                 };
             };
@@ -3417,7 +3809,7 @@ export interface operations {
                         method: "none" | "pay_period" | "days" | "week" | "month" | "year" | "hours_worked";
                         hours?: number;
                         interval?: number;
-                        max_hours?: number | null;
+                        max_hours?: null | number;
                     }[];
                 };
             };
@@ -4173,7 +4565,7 @@ export interface operations {
                 "application/json": {
                     /** @description HTML; sanitized on input */
                     body: string;
-                    title?: string | null;
+                    title?: null | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number;
                     /** @description integer id (a digit string is accepted) */
@@ -4320,7 +4712,7 @@ export interface operations {
                 "application/json": {
                     /** @description HTML; sanitized on input */
                     body: string;
-                    title?: string | null;
+                    title?: null | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number;
                     /** @description integer id (a digit string is accepted) */
@@ -6899,8 +7291,8 @@ export interface operations {
                      * @description YYYY-MM-DD hh:mm:ss (organization time zone)
                      */
                     end: string;
-                    unavailability_reason_id?: number | null;
-                    admin_id?: number | null;
+                    unavailability_reason_id?: null | number;
+                    admin_id?: null | number;
                     /** @description at most 1000 characters */
                     notes?: string | null;
                 };
@@ -7501,7 +7893,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
                 };
             };
         };
@@ -8963,13 +9355,13 @@ export interface operations {
                     positions_to_fill: number;
                     /** @description iso_datetime with offset, or a datetime read in the organization zone */
                     deadline: string;
-                    assignment_id?: number | null;
-                    work_type_id?: number | null;
+                    assignment_id?: null | number;
+                    work_type_id?: null | number;
                     /** @description default rotating */
                     ordering?: "rotating" | "hours" | "seniority";
                     /** @description iso_datetime with offset, or a datetime read in the organization zone */
                     scheduled_to?: string;
-                    notes?: string | null;
+                    notes?: null | string;
                 };
             };
         };
@@ -9367,11 +9759,11 @@ export interface operations {
                     /** @description integer id (a digit string is accepted) */
                     user_id: number;
                     status: "accepted" | "denied" | "no answer";
-                    contact_method?: string | null;
-                    contact_time?: string | null;
-                    response_time?: string | null;
-                    start_time?: string | null;
-                    end_time?: string | null;
+                    contact_method?: null | string;
+                    contact_time?: null | string;
+                    response_time?: null | string;
+                    start_time?: null | string;
+                    end_time?: null | string;
                     do_not_disturb?: boolean;
                     auto_accepted?: boolean;
                 };
@@ -17328,7 +17720,7 @@ export interface operations {
                      * @enum {string}
                      */
                     type: "all" | "title" | "group" | "classification" | "user";
-                    ids?: (number | string)[] | null;
+                    ids?: null | (number | string)[];
                     body: string;
                     /** @description integer id (a digit string is accepted) */
                     user_id: number;
@@ -17732,7 +18124,7 @@ export interface operations {
                     crews?: {
                         [key: string]: number;
                     };
-                    kelly_every?: number | null;
+                    kelly_every?: null | number;
                 };
             };
         };
@@ -18104,7 +18496,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
                 };
             };
         };
@@ -18403,13 +18795,13 @@ export interface operations {
                     crew?: string;
                     crew_offset?: number;
                     kelly_offset?: number;
-                    end_date?: string | null;
+                    end_date?: null | string;
                     /** @description integer id (a digit string is accepted) */
                     work_type_id?: number;
-                    work_subtype_id?: number | null;
-                    break_start?: string | null;
+                    work_subtype_id?: null | number;
+                    break_start?: null | string;
                     break_length?: number;
-                    notes?: string | null;
+                    notes?: null | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number;
                 };
@@ -18855,13 +19247,13 @@ export interface operations {
                     crew?: string;
                     crew_offset?: number;
                     kelly_offset?: number;
-                    end_date?: string | null;
+                    end_date?: null | string;
                     /** @description integer id (a digit string is accepted) */
                     work_type_id?: number;
-                    work_subtype_id?: number | null;
-                    break_start?: string | null;
+                    work_subtype_id?: null | number;
+                    break_start?: null | string;
                     break_length?: number;
-                    notes?: string | null;
+                    notes?: null | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number;
                 };
@@ -19811,14 +20203,14 @@ export interface operations {
                     end: string;
                     /** @description integer id (a digit string is accepted) */
                     work_type_id: number;
-                    work_subtype_id?: number | null;
-                    notes?: string | null;
-                    from_callback?: number | null;
-                    traded_with?: number | null;
+                    work_subtype_id?: null | number;
+                    notes?: null | string;
+                    from_callback?: null | number;
+                    traded_with?: null | number;
                     labels?: number[];
                     qualifiers?: number[];
-                    break_start?: string | null;
-                    break_end?: string | null;
+                    break_start?: null | string;
+                    break_end?: null | string;
                     /** @description extension: hours held over past the end */
                     hold_over?: number;
                     /** @description integer id (a digit string is accepted) */
@@ -20277,14 +20669,14 @@ export interface operations {
                     user_id?: number;
                     /** @description integer id (a digit string is accepted) */
                     work_type_id?: number;
-                    work_subtype_id?: number | null;
-                    notes?: string | null;
-                    from_callback?: number | null;
-                    traded_with?: number | null;
+                    work_subtype_id?: null | number;
+                    notes?: null | string;
+                    from_callback?: null | number;
+                    traded_with?: null | number;
                     labels?: number[];
                     qualifiers?: number[];
-                    break_start?: string | null;
-                    break_end?: string | null;
+                    break_start?: null | string;
+                    break_end?: null | string;
                     /** @description extension: hours held over past the end */
                     hold_over?: number;
                     /** @description integer id (a digit string is accepted) */
@@ -21429,7 +21821,7 @@ export interface operations {
                         title: string;
                         start: string;
                         end: string;
-                        description: string;
+                        description: string | null;
                         created_by: number;
                         created_at: string;
                         modified_by: number;
@@ -21561,8 +21953,8 @@ export interface operations {
                     employees_needed: number;
                     /** @description integer id (a digit string is accepted) */
                     work_type_id: number;
-                    work_subtype_id?: number | null;
-                    description?: string | null;
+                    work_subtype_id?: null | number;
+                    description?: null | string;
                 };
             };
         };
@@ -21699,7 +22091,7 @@ export interface operations {
                         title: string;
                         start: string;
                         end: string;
-                        description: string;
+                        description: string | null;
                         created_by: number;
                         created_at: string;
                         modified_by: number;
@@ -21836,8 +22228,8 @@ export interface operations {
                     employees_needed: number;
                     /** @description integer id (a digit string is accepted) */
                     work_type_id: number;
-                    work_subtype_id?: number | null;
-                    description?: string | null;
+                    work_subtype_id?: null | number;
+                    description?: null | string;
                 };
             };
         };
@@ -22578,7 +22970,7 @@ export interface operations {
             content: {
                 "application/json": {
                     label: string;
-                    work_code?: string | null;
+                    work_code?: null | string;
                     /** @description hours needed between the request and the start */
                     required_buffer?: number;
                     /** @description entries per user and calendar year; 0 = unlimited */
@@ -22962,7 +23354,7 @@ export interface operations {
             content: {
                 "application/json": {
                     label?: string;
-                    work_code?: string | null;
+                    work_code?: null | string;
                     /** @description hours needed between the request and the start */
                     required_buffer?: number;
                     /** @description entries per user and calendar year; 0 = unlimited */
@@ -23685,10 +24077,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": null | {
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number;
-                } | null;
+                };
             };
         };
         responses: {
@@ -23814,10 +24206,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": null | {
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number;
-                } | null;
+                };
             };
         };
         responses: {
@@ -24086,12 +24478,12 @@ export interface operations {
                     end: string;
                     /** @description integer id (a digit string is accepted) */
                     approving_user_id: number;
-                    accepting_user_id?: number | null;
-                    swap_start?: string | null;
-                    swap_end?: string | null;
+                    accepting_user_id?: null | number;
+                    swap_start?: null | string;
+                    swap_end?: null | string;
                     /** @description extension: users the trade is offered to */
                     offered_user_ids?: number[];
-                    notes?: string | null;
+                    notes?: null | string;
                 };
             };
         };
@@ -27845,15 +28237,15 @@ export interface operations {
                     last_name: string;
                     mail: string[] | string;
                     password: string;
-                    employee_id?: string | null;
+                    employee_id?: null | string;
                     phone_numbers?: string[] | string;
                     /** @description digits only */
                     phone?: string;
-                    role?: string | null;
-                    date_of_hire?: string | null;
-                    date_of_birth?: string | null;
-                    accrual_start_date?: string | null;
-                    avatar_url?: string | null;
+                    role?: null | string;
+                    date_of_hire?: null | string;
+                    date_of_birth?: null | string;
+                    accrual_start_date?: null | string;
+                    avatar_url?: null | string;
                 };
             };
         };
@@ -28268,30 +28660,30 @@ export interface operations {
                     mail?: string[] | string;
                     emails?: string[];
                     password?: string;
-                    employee_id?: string | null;
+                    employee_id?: null | string;
                     phone_numbers?: string[] | string;
                     /** @description digits only */
                     phone?: string;
-                    role?: string | null;
-                    date_of_hire?: string | null;
-                    date_of_birth?: string | null;
-                    accrual_start_date?: string | null;
-                    avatar_url?: string | null;
-                    accrual_profile?: {
+                    role?: null | string;
+                    date_of_hire?: null | string;
+                    date_of_birth?: null | string;
+                    accrual_start_date?: null | string;
+                    avatar_url?: null | string;
+                    accrual_profile?: null | {
                         /** @description integer id (a digit string is accepted) */
                         id: number;
-                    } | null;
-                    accrual_track?: {
+                    };
+                    accrual_track?: null | {
                         /** @description integer id (a digit string is accepted) */
                         id: number;
-                    } | null;
+                    };
                     /** @description extension: false deactivates the user */
                     active?: boolean;
                     /** @description extension: values of extra fields */
                     fields?: {
                         /** @description integer id (a digit string is accepted) */
                         id: number;
-                        value: string | null;
+                        value: null | string;
                     }[];
                 };
             };
