@@ -1,4 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
+import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { UserAccountTable, UserRow } from './table.js';
@@ -126,18 +127,59 @@ export async function insertUserField(db: Db, orgId: number, label: string, posi
   return id;
 }
 
-export async function fieldValuesOf(db: Db, orgId: number, userId: number) {
-  const [fields, values] = await Promise.all([
-    listUserFields(db, orgId),
-    db
-      .selectFrom('user_field_value')
-      .select(['field_id', 'value'])
-      .where('organization_id', '=', orgId)
-      .where('user_id', '=', userId)
-      .execute(),
-  ]);
-  const byField = new Map(values.map((v) => [v.field_id, v.value]));
-  return fields.map((f) => ({ id: f.id, label: f.label, value: byField.get(f.id) ?? null }));
+export interface UserDetails {
+  user: UserRow;
+  names: Awaited<ReturnType<typeof accrualNames>>;
+  fields: { id: number; label: string; value: string | null }[];
+}
+
+/**
+ * One user as GET /users/{id} shows it, in one statement (a hot path): the row, its accrual track
+ * and profile names, and every field of the organization with the user's value.
+ */
+export async function findUserDetails(db: Db, orgId: number, id: number): Promise<UserDetails | undefined> {
+  const row = await db
+    .selectFrom('user_account as u')
+    .selectAll('u')
+    .select((eb) => [
+      eb
+        .selectFrom('accrual_track as t')
+        .select('t.name')
+        .where('t.organization_id', '=', orgId)
+        .whereRef('t.id', '=', 'u.accrual_track_id')
+        .as('accrual_track_name'),
+      eb
+        .selectFrom('accrual_profile as p')
+        .select('p.name')
+        .where('p.organization_id', '=', orgId)
+        .whereRef('p.id', '=', 'u.accrual_profile_id')
+        .as('accrual_profile_name'),
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('user_field as f')
+          .leftJoin('user_field_value as v', (join) =>
+            join.onRef('v.field_id', '=', 'f.id').onRef('v.organization_id', '=', 'f.organization_id').onRef('v.user_id', '=', 'u.id'),
+          )
+          .select(['f.id', 'f.label', 'v.value'])
+          .where('f.organization_id', '=', orgId)
+          .where('f.deleted_at', 'is', null)
+          .orderBy('f.position')
+          .orderBy('f.id'),
+      ).as('fields'),
+    ])
+    .where('u.organization_id', '=', orgId)
+    .where('u.id', '=', id)
+    .where('u.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { accrual_track_name, accrual_profile_name, fields, ...user } = row;
+  const names: UserDetails['names'] = { tracks: new Map(), profiles: new Map() };
+  if (user.accrual_track_id !== null && accrual_track_name !== null) names.tracks.set(user.accrual_track_id, { id: user.accrual_track_id, name: accrual_track_name });
+  if (user.accrual_profile_id !== null && accrual_profile_name !== null) {
+    names.profiles.set(user.accrual_profile_id, { id: user.accrual_profile_id, name: accrual_profile_name });
+  }
+  return { user, names, fields: parseJsonArray(fields) };
 }
 
 export async function setFieldValue(db: Db, orgId: number, userId: number, fieldId: number, value: string | null) {

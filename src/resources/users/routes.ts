@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { writeLog } from '../../core/audit.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { EXTENSION, errorResponses, ok, SuccessBody, UserIdParams } from '../../core/schemas.js';
-import { accrualNames, fieldValuesOf, findUserOrThrow, insertUserField, listUserFields, listUsers } from './repository.js';
+import { notFound } from '../../core/errors.js';
+import { accrualNames, findUserDetails, insertUserField, listUserFields, listUsers } from './repository.js';
 import { changeUser, createUser, deleteUser } from './rules.js';
 import {
   CreateUserBody,
@@ -20,9 +21,9 @@ import { serializeUser } from './serialize.js';
 const tags = ['Users'];
 
 async function loadUserWithFields(db: Db, orgId: number, id: number) {
-  const user = await findUserOrThrow(db, orgId, id);
-  const [names, fields] = await Promise.all([accrualNames(db, orgId, [user]), fieldValuesOf(db, orgId, id)]);
-  return { ...serializeUser(user, names), fields };
+  const details = await findUserDetails(db, orgId, id);
+  if (!details) throw notFound('User');
+  return { ...serializeUser(details.user, details.names), fields: details.fields };
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
