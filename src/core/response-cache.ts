@@ -7,15 +7,16 @@ import type { DatabaseHandle } from './db/index.js';
  * hundreds of kilobytes of JSON built from a dozen queries and every rotation's arithmetic, and
  * the same period is read again and again between changes.
  *
- * When an entry still holds is told by its stamp, compared on every read:
- * - the organization's `revision`, read with the bearer token (no extra statement) and raised
- *   after every successful change request, by any process (so several servers on one database
- *   never serve each other's stale schedule);
- * - this process's count of write statements (`stats.writes`), which covers writes that do not
- *   come through a change request (the CLI in-process, tests' fixtures).
- * The revision is read before the data, so an entry is never older than its stamp says. A process
- * that dies between a commit and the revision update would leave entries stale: they also expire
- * after ENTRY_TTL_MS.
+ * Whether an entry still holds is told by its stamp, taken before the data is read (so an entry is
+ * never older than its stamp says) and compared on every read:
+ * - this process's count of write statements (`stats.writes`): its own changes, through a request
+ *   or not (tests' fixtures, the CLI in-process);
+ * - SQLite: `PRAGMA data_version`, which moves when another connection (the CLI, another server
+ *   process) commits;
+ * - PostgreSQL: the organization's `revision`, read with the bearer token (no extra statement) and
+ *   raised after every successful change request by any process, so servers sharing a database
+ *   never serve each other's stale schedule. A process that dies between a commit and the raise
+ *   would leave entries stale: they also expire after ENTRY_TTL_MS.
  */
 const ENTRY_TTL_MS = 5 * 60_000;
 
@@ -74,7 +75,7 @@ export class ResponseCache {
 
 const CHANGE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** After a successful change request, before its response leaves: raises the organization's revision. */
+/** PostgreSQL: after a successful change request, before its response leaves, raises the organization's revision. */
 async function raiseRevision(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (!CHANGE_METHODS.has(request.method) || !request.auth || reply.statusCode >= 400) return;
   try {
@@ -95,23 +96,26 @@ interface CachePluginOptions {
 }
 
 /**
- * On the /v1 scope: `request.cached(key, build)` serves a computed JSON body from the cache, and
- * every successful change request raises its organization's revision.
+ * On the /v1 scope: `reply.sendCached(key, build)` serves a computed JSON body from the cache; on
+ * PostgreSQL every successful change request raises its organization's revision.
  */
 async function responseCachePlugin(app: FastifyInstance, { maxBytes, handle }: CachePluginOptions) {
   const cache = maxBytes > 0 ? new ResponseCache(maxBytes) : undefined;
-  app.addHook('onSend', async (request, reply, payload) => {
-    await raiseRevision(app, request, reply);
-    return payload;
-  });
+  const sqlite = handle.sqlite;
+  const stampOf = sqlite
+    ? () => `${sqlite.pragma('data_version', { simple: true }) as number}:${handle.stats.writes}`
+    : (request: FastifyRequest) => (request.auth.orgRevision === undefined ? undefined : `${request.auth.orgRevision}:${handle.stats.writes}`);
+  if (!sqlite) {
+    app.addHook('onSend', async (request, reply, payload) => {
+      await raiseRevision(app, request, reply);
+      return payload;
+    });
+  }
   app.decorateReply('sendCached', async function (this: FastifyReply, key: string, build: () => Promise<unknown>) {
     const request = this.request;
     const serialize = async () => Buffer.from(this.serialize(await build()) as string);
-    const revision = request.auth.orgRevision;
-    const body =
-      cache && revision !== undefined
-        ? await cache.getOrBuild(`${request.auth.orgId}|${request.baseUrl}|${key}`, `${revision}:${handle.stats.writes}`, serialize)
-        : await serialize();
+    const stamp = cache ? stampOf(request) : undefined;
+    const body = cache && stamp !== undefined ? await cache.getOrBuild(`${request.auth.orgId}|${request.baseUrl}|${key}`, stamp, serialize) : await serialize();
     return this.type('application/json; charset=utf-8').send(body);
   });
 }

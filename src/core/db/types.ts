@@ -24,7 +24,7 @@ export interface OrganizationTable {
   name: string;
   timezone: string;
   created_at: string;
-  /** raised after every successful change request (see src/core/response-cache.ts) */
+  /** PostgreSQL: raised after every successful change request (see src/core/response-cache.ts) */
   revision: Generated<number>;
 }
 

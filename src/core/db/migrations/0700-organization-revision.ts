@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * The organization's revision: raised after every successful change request, so that a process can
+ * The organization's revision: raised (on PostgreSQL) after every successful change request, so that a process can
  * tell whether a response it computed earlier (the schedule cache) still holds.
  */
 export async function up(db: Kysely<any>): Promise<void> {
