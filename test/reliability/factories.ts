@@ -77,7 +77,18 @@ export const FACTORIES: Record<string, Factory> = {
     const accepting = await ctx.org.createUser();
     return createWithSample(ctx, '/v1/trades', { requesting_user: ctx.ids.shiftUserId, accepting_user_id: accepting });
   },
+  /** `id` names the catalog entry: the sample's 1 is the first organization's. */
+  '/v1/users/{user_id}/qualifiers': (ctx, collection) => (ctx.ids.qualifier_id ? createWithSample(ctx, collection, { id: ctx.ids.qualifier_id }) : Promise.resolve(undefined)),
+  '/v1/users/{user_id}/certifications': (ctx, collection) =>
+    ctx.ids.certification_id ? createWithSample(ctx, collection, { id: ctx.ids.certification_id }) : Promise.resolve(undefined),
+  /** `id` is the partner's own user id, chosen by each organization: give each its own. */
+  '/v1/partner/users': (ctx, collection) => createWithSample(ctx, collection, { id: 700_000 + ctx.org.orgId }),
   '/v1/misc_hours': (ctx) => createWithSample(ctx, '/v1/misc_hours', { length: 2 }),
+  /** Exactly one subject: the sample would name both a user and an assignment. */
+  '/v1/calendar_feeds': async ({ org, ids }) => {
+    const response = await org.post('/calendar_feeds', { user_id: ids.userId, name: 'isolation' });
+    return response.status === 201 ? createdId(response.body) : undefined;
+  },
   '/v1/rotations': async ({ org }) => {
     const response = await org.post('/rotations', { name: 'Isolation rotation', anchor_date: '2026-03-02', pattern: [1, 1, 0, 0] });
     return response.status === 201 ? createdId(response.body) : undefined;
@@ -90,13 +101,27 @@ export function referenceName(collection: string): string {
   return `${last.replace(/ies$/, 'y').replace(/s$/, '')}_id`;
 }
 
+/**
+ * Paths whose `{id}` names a record of another collection: aliases (`/titles/{id}` is
+ * `/lists/{id}`, `/misc/{id}` is `/misc_hours/{id}`) and links between a record and a catalog
+ * entry (`/shifts/{id}/labels/{labelId}` names a label).
+ */
+export const COLLECTION_ALIASES: Record<string, string> = {
+  '/v1/titles': '/v1/lists',
+  '/v1/misc': '/v1/misc_hours',
+  '/v1/assignments/{id}/groups': '/v1/assignment_groups',
+  '/v1/shifts/{id}/labels': '/v1/labels',
+  '/v1/shifts/{id}/qualifiers': '/v1/qualifiers',
+};
+
 /** The collection path of every `{id}`-style parameter: `/v1/time_offs/{id}/approve` → `/v1/time_offs` for `id`. */
 export function collectionsOf(path: string): Record<string, string> {
   const collections: Record<string, string> = {};
   const segments = path.split('/');
   segments.forEach((segment, index) => {
     const match = /^\{(.+)\}$/.exec(segment);
-    if (match) collections[match[1]] = segments.slice(0, index).join('/');
+    const collection = segments.slice(0, index).join('/');
+    if (match) collections[match[1]] = COLLECTION_ALIASES[collection] ?? collection;
   });
   return collections;
 }
@@ -120,7 +145,8 @@ export async function createRecords(server: TestServer, org: TestOrg, operations
   }
   const referenced = new Set(operations.flatMap((op) => Object.keys(op.body?.properties ?? {})));
   for (const op of operations) {
-    if (op.method === 'POST' && !op.path.endsWith('}') && referenced.has(referenceName(op.path))) wanted.add(op.path);
+    // `/callbacks/{id}/users` records a response, not a user: users come from their factory
+    if (op.method === 'POST' && !op.path.endsWith('}') && referenceName(op.path) !== 'user_id' && referenced.has(referenceName(op.path))) wanted.add(op.path);
   }
   const ctx: FactoryContext = { server, org, ids, operations, records };
   for (let pass = 0; pass < 3; pass += 1) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ApiResponse, type TestOrg, type TestServer } from '../helpers/server.js';
 import { createRecords, pathValues, type CreatedRecords } from './factories.js';
-import { describeOperation, fillPath, loadOperations, sampleFromSchema, sampleQuery, writeCount, type Operation } from './openapi.js';
+import { describeOperation, fillPath, loadOperations, sampleFromSchema, sampleQuery, writeCount, type Operation, type SampleIds } from './openapi.js';
 
 /**
  * Tenant isolation matrix, generated from /v1/openapi.json: organization B calls every route
@@ -24,8 +24,8 @@ beforeAll(async () => {
   operations = await loadOperations(server);
   recordsA = await createRecords(server, orgA, operations);
   recordsB = await createRecords(server, orgB, operations);
-  if (recordsA.failed.length > 0) {
-    console.info(`[isolation] no factory could create a record of: ${recordsA.failed.join(', ')} (routes skipped)`);
+  for (const [name, records] of [['A', recordsA], ['B', recordsB]] as const) {
+    if (records.failed.length > 0) console.info(`[isolation] no factory could create a record of ${name}: ${records.failed.join(', ')} (routes skipped)`);
   }
 });
 afterAll(() => server?.close());
@@ -34,9 +34,33 @@ const idOperations = () => operations.filter((op) => op.pathParams.some((p) => p
 /** Deletes run last, so that a leaking delete cannot hide a leak of another method. */
 const byMethodDeleteLast = (a: Operation, b: Operation) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE');
 
+/**
+ * Bodies for routes whose schema-made sample the route refuses before it looks the record up, so
+ * that the lookup itself is what answers.
+ */
+const VALID_BODIES: Record<string, (ids: SampleIds) => unknown> = {
+  'PUT /v1/assignments/{id}/groups': (ids) => ({ group_ids: [ids.assignment_group_id] }),
+  'PUT /v1/qualifiers/{id}': () => ({ undelete: true }),
+  /** Without `time_off_type_id` in the body, the path's `id` names the type. */
+  'POST /v1/users/{user_id}/timeoff/accrual/bank/{id}': (ids) => ({ hours: 1, admin_id: ids.userId }),
+};
+
+/** Routes that take a file (the OpenAPI document declares no JSON body for them). */
+const UPLOADS = new Set(['POST /v1/users/{user_id}/certifications/{id}/file']);
+/** A PDF's first bytes: what the certification upload recognises. */
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\n%%EOF\n');
+
 async function callAsB(op: Operation, values: Record<string, string | number>): Promise<ApiResponse> {
-  const body = op.body ? sampleFromSchema(op.body, recordsB.ids) : ['POST', 'PUT', 'PATCH'].includes(op.method) ? {} : undefined;
-  return orgB.request(op.method, fillPath(op.path, values), body, { query: sampleQuery(op, recordsB.ids) });
+  const path = fillPath(op.path, values);
+  if (UPLOADS.has(describeOperation(op))) {
+    // the raw file with its own content type
+    const response = await fetch(`${server.url}${path}`, { method: op.method, headers: { authorization: `Bearer ${orgB.token}`, 'content-type': 'application/pdf' }, body: PDF });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
+  }
+  const valid = VALID_BODIES[describeOperation(op)];
+  const body = valid ? valid(recordsB.ids) : op.body ? sampleFromSchema(op.body, recordsB.ids) : ['POST', 'PUT', 'PATCH'].includes(op.method) ? {} : undefined;
+  return orgB.request(op.method, path, body, { query: sampleQuery(op, recordsB.ids) });
 }
 
 /** What A sees of every record it owns, through every GET route with an id. */
@@ -96,9 +120,39 @@ describe('routes with an id in the path (from /v1/openapi.json)', () => {
     console.info(`[isolation] ${checked} routes checked, ${reached} answered 404; skipped (no record factory): ${skipped.join(', ') || 'none'}`);
     if (refusedBeforeLookup.length > 0) console.info(`[isolation] same 4xx as for a missing record, before the lookup: ${refusedBeforeLookup.join(', ')}`);
     expect(failures).toEqual([]);
+    // every route with an id is reached: a new family needs a factory (factories.ts), a body the
+    // sample cannot satisfy needs an entry in VALID_BODIES
+    expect(skipped, 'routes with no record of A to call them with').toEqual([]);
+    expect(refusedBeforeLookup, 'routes that refused B before looking the record up').toEqual([]);
     expect(await writeCount(server)).toBe(writesBefore);
     expect(await snapshotOfA()).toEqual(before);
     expect(reached).toBeGreaterThan(checked / 2);
+  });
+
+  it('answers B naming its own record with A’s linked record (two ids in the path) as with a missing one', async () => {
+    const before = await snapshotOfA();
+    const writesBefore = await writeCount(server);
+    const nested = idOperations().filter((op) => op.pathParams.filter((p) => p.name !== 'date').length >= 2);
+    expect(nested.map(describeOperation)).toEqual(expect.arrayContaining(['DELETE /v1/shifts/{id}/labels/{labelId}', 'DELETE /v1/assignments/{id}/groups/{group_id}']));
+    const failures: string[] = [];
+    for (const op of nested.sort(byMethodDeleteLast)) {
+      const [own, ofA] = [pathValues(op.path, recordsB.records), pathValues(op.path, recordsA.records)];
+      if (!own || !ofA) {
+        failures.push(`${describeOperation(op)} (no record to call it with)`);
+        continue;
+      }
+      for (const name of Object.keys(own).filter((n) => n !== 'date')) {
+        const [withA, withMissing] = [await callAsB(op, { ...own, [name]: ofA[name] }), await callAsB(op, { ...own, [name]: MISSING_ID })];
+        const label = `${describeOperation(op)} with A's ${name} → ${withA.status} ${withA.text.slice(0, 160)}`;
+        // an error may name the id it was given ("User #12 not found"): that is all it may say
+        const [textA, textMissing] = [withA.text.replace(new RegExp(`\\b${ofA[name]}\\b`, 'g'), '<id>'), withMissing.text.replace(new RegExp(`\\b${MISSING_ID}\\b`, 'g'), '<id>')];
+        if (withA.status !== withMissing.status || textA !== textMissing) failures.push(`${label} (differs from a missing ${name}: ${withMissing.status} ${withMissing.text.slice(0, 160)})`);
+        else if (withA.status < 400 || withA.status >= 500) failures.push(`${label} (expected a 4xx)`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(await writeCount(server)).toBe(writesBefore);
+    expect(await snapshotOfA()).toEqual(before);
   });
 
   it('covers every route whose path names a user with a real user of A', async () => {
@@ -121,6 +175,35 @@ describe('routes with an id in the path (from /v1/openapi.json)', () => {
       const response = await orgA.get(fillPath(get.path, { id, user_id: recordsA.ids.userId }));
       expect(response.status, get.path).toBe(200);
     }
+  });
+});
+
+describe('list routes filtered by an id in the query', () => {
+  it('answer B filtering by A’s records exactly as by missing ones', async () => {
+    const referenced = (name: string) => name === 'user_id' || recordsA.ids[name] !== undefined;
+    const lists = operations.filter((o) => o.method === 'GET' && o.path.startsWith('/v1/') && o.queryParams.some((p) => referenced(p.name)));
+    expect(lists.map(describeOperation)).toEqual(expect.arrayContaining(['GET /v1/calendar_feeds', 'GET /v1/misc_hours', 'GET /v1/recurring_shifts']));
+    const failures: string[] = [];
+    let checked = 0;
+    for (const op of lists) {
+      const values = op.pathParams.length > 0 ? pathValues(op.path, recordsB.records) : {};
+      if (!values) continue;
+      const idParams = op.queryParams.filter((p) => referenced(p.name)).map((p) => p.name);
+      const base = sampleQuery(op, recordsB.ids, true);
+      const idOfA = (name: string) => String(name === 'user_id' ? recordsA.ids.userId : recordsA.ids[name]);
+      for (const name of idParams) {
+        const [withA, withMissing] = [
+          await orgB.get(fillPath(op.path, values), { query: { ...base, [name]: idOfA(name) } }),
+          await orgB.get(fillPath(op.path, values), { query: { ...base, [name]: String(MISSING_ID) } }),
+        ];
+        if (withA.status !== withMissing.status || withA.text !== withMissing.text) {
+          failures.push(`${describeOperation(op)}?${name}=<A's> → ${withA.status} ${withA.text.slice(0, 160)} (for a missing id: ${withMissing.status} ${withMissing.text.slice(0, 160)})`);
+        }
+        checked += 1;
+      }
+    }
+    console.info(`[isolation] ${checked} list filters checked with A's ids`);
+    expect(failures).toEqual([]);
   });
 });
 

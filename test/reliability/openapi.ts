@@ -87,7 +87,7 @@ export interface SampleIds {
   [name: string]: number | undefined;
 }
 
-const USER_REFERENCES = /^(user_id|admin_id|requesting_user|approving_user_id|accepting_user_id|initiated_by|created_by)$/;
+const USER_REFERENCES = /^(user_id|service_user_id|admin_id|requesting_user|approving_user_id|accepting_user_id|initiated_by|created_by)$/;
 
 function referenceFor(name: string, ids: SampleIds): number | undefined {
   if (USER_REFERENCES.test(name)) return ids.userId;
