@@ -7,7 +7,7 @@ import type { QualifierNeeded } from '../assignments/repository.js';
 import { assignmentOccurrences, type AssignmentOccurrence } from '../assignments/recurrence.js';
 import type { AssignmentRow } from '../assignments/table.js';
 import { expandWork, LOOKBACK_DAYS, type WorkItem } from '../rotations/expand.js';
-import { workTypesByIds, type LabelOfShift, type QualifierOfShift } from '../shifts/repository.js';
+import { tagsOfShifts, workTypesByIds, type LabelOfShift, type QualifierOfShift } from '../shifts/repository.js';
 import { approvedTimeOffs, type ApprovedTimeOff } from '../time-offs/schedule.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
@@ -16,7 +16,7 @@ import { callbacksForSchedule } from '../callbacks/schedule.js';
 import { notesForRange } from '../day-notes/repository.js';
 import { miscForRange } from '../misc-hours/repository.js';
 import { tradesForSchedule } from '../trades/schedule.js';
-import { assignmentsForSchedule, peopleByIds, tagsOfShifts } from './repository.js';
+import { assignmentsForSchedule, peopleByIds } from './repository.js';
 import type { ScheduleAssignment, ScheduleDay, ScheduleResponse, ScheduleShift, ScheduleTimeOff, ScheduleUserRef } from './schemas.js';
 
 type Request = FastifyRequest;

@@ -1,4 +1,5 @@
 import type { Updateable } from 'kysely';
+import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
@@ -214,4 +215,54 @@ export async function workTypesByIds(db: Db, orgId: number, ids: number[]): Prom
     }
   }
   return { types, subtypes };
+}
+
+export interface ShiftTags {
+  labels: Map<number, LabelOfShift[]>;
+  qualifiers: Map<number, QualifierOfShift[]>;
+}
+
+/** Labels and qualifiers of one-off shifts, in one statement. */
+export async function tagsOfShifts(db: Db, orgId: number, shiftIds: number[]): Promise<ShiftTags> {
+  const tags: ShiftTags = { labels: new Map(), qualifiers: new Map() };
+  if (shiftIds.length === 0) return tags;
+  const rows = await db
+    .selectFrom('shift')
+    .select('shift.id')
+    .select((eb) => [
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('shift_label as sl')
+          .innerJoin('label as l', (join) => join.onRef('l.id', '=', 'sl.label_id').onRef('l.organization_id', '=', 'sl.organization_id'))
+          .select(['sl.shift_id', 'l.id', 'l.label', 'l.color', 'l.text_color'])
+          .where('sl.organization_id', '=', orgId)
+          .whereRef('sl.shift_id', '=', 'shift.id')
+          .where('l.deleted_at', 'is', null)
+          .orderBy('l.position')
+          .orderBy('l.id'),
+      ).as('labels'),
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('shift_qualifier as sq')
+          .innerJoin('qualifier as q', (join) => join.onRef('q.id', '=', 'sq.qualifier_id').onRef('q.organization_id', '=', 'sq.organization_id'))
+          .select(['sq.shift_id', 'q.id', 'q.name', 'q.shortcode', 'q.color', 'q.text_color'])
+          .where('sq.organization_id', '=', orgId)
+          .whereRef('sq.shift_id', '=', 'shift.id')
+          .where('q.deleted_at', 'is', null)
+          .orderBy('q.name')
+          .orderBy('q.id'),
+      ).as('qualifiers'),
+    ])
+    .where('shift.organization_id', '=', orgId)
+    .where('shift.id', 'in', [...new Set(shiftIds)])
+    .execute();
+  for (const row of rows) {
+    const labels = parseJsonArray<LabelOfShift>(row.labels);
+    const qualifiers = parseJsonArray<QualifierOfShift>(row.qualifiers);
+    if (labels.length > 0) tags.labels.set(row.id, labels);
+    if (qualifiers.length > 0) tags.qualifiers.set(row.id, qualifiers);
+  }
+  return tags;
 }

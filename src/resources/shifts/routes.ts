@@ -4,7 +4,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { errorResponses, IdParams, ok, SuccessBody } from '../../core/schemas.js';
 import { findUsersByIds } from '../users/repository.js';
-import { findShiftOrThrow, labelsOfShifts, listShiftsOfUser, qualifiersOfShifts, workTypesByIds } from './repository.js';
+import { findShiftOrThrow, labelsOfShifts, listShiftsOfUser, qualifiersOfShifts, tagsOfShifts, workTypesByIds } from './repository.js';
 import { changeShift, createShift, removeFromCatalog, removeShift, replaceCatalog } from './rules.js';
 import {
   CreateShiftBody,
@@ -31,12 +31,13 @@ interface Caller {
 async function serializeShifts(db: Db, request: Caller, rows: ShiftRow[]) {
   const orgId = request.auth.orgId;
   const ids = rows.map((r) => r.id);
-  const [users, workTypes, labels, qualifiers] = await Promise.all([
+  const [users, workTypes, tags] = await Promise.all([
     findUsersByIds(db, orgId, rows.flatMap((r) => [r.user_id, r.scheduled_by ?? 0])),
     workTypesByIds(db, orgId, rows.map((r) => r.work_type_id)),
-    labelsOfShifts(db, orgId, ids),
-    qualifiersOfShifts(db, orgId, ids),
+    tagsOfShifts(db, orgId, ids),
   ]);
+  const labels = [...tags.labels.values()].flat();
+  const qualifiers = [...tags.qualifiers.values()].flat();
   const context = { timezone: request.auth.timezone, users, workTypes: workTypes.types, labels, qualifiers };
   return rows.map((row) => serializeShift(request, row, context));
 }

@@ -9,6 +9,7 @@ import { withoutTimeOff } from '../schedule/rules.js';
 import { approvedTimeOffs } from '../time-offs/schedule.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
+import type { UserRow } from '../users/table.js';
 import {
   assertCallbackExists,
   assertLabelsExist,
@@ -42,16 +43,17 @@ function timesOf(body: { start: string; end: string; break_start?: string | null
   return { start, end, break_start: breakStart, break_end: breakEnd };
 }
 
-/** Every referenced id must exist in the organization (422 naming the field). */
+/** Every referenced id must exist in the organization (422 naming the field); returns the shift's user. */
 async function validateReferences(trx: Db, auth: AuthContext, values: ShiftValues, body: Partial<CreateShiftBody>) {
   await assertAssignmentsExist(trx, auth.orgId, [values.assignment_id]);
-  await findUserOrInvalid(trx, auth.orgId, values.user_id);
+  const user = await findUserOrInvalid(trx, auth.orgId, values.user_id);
   await assertWorkType(trx, auth.orgId, values.work_type_id, values.work_subtype_id);
   if (values.traded_with !== null) await findUserOrInvalid(trx, auth.orgId, values.traded_with, 'traded with');
   if (values.from_callback !== null) await assertCallbackExists(trx, auth.orgId, values.from_callback);
   if (body.admin_id !== undefined) await findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id');
   if (body.labels) await assertLabelsExist(trx, auth.orgId, body.labels);
   if (body.qualifiers) await assertQualifiersExist(trx, auth.orgId, body.qualifiers);
+  return user;
 }
 
 /**
@@ -69,8 +71,8 @@ async function assertUserIsFree(trx: Db, auth: AuthContext, values: ShiftValues,
   throw invalidParams(`The user has approved time off from ${short(timeOff[0]!.start)} to ${short(timeOff[0]!.end)}.`);
 }
 
-async function describeShift(trx: Db, auth: AuthContext, values: ShiftValues): Promise<string> {
-  const user = await findUserOrInvalid(trx, auth.orgId, values.user_id);
+async function describeShift(trx: Db, auth: AuthContext, values: ShiftValues, knownUser?: UserRow): Promise<string> {
+  const user = knownUser ?? (await findUserOrInvalid(trx, auth.orgId, values.user_id));
   return `${fullName(user)}, ${short(values.start)} to ${short(values.end)}`;
 }
 
@@ -88,14 +90,14 @@ export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftB
     traded_with: body.traded_with ?? null,
     scheduled_by: body.admin_id ?? null,
   };
-  await validateReferences(trx, auth, values, body);
+  const user = await validateReferences(trx, auth, values, body);
   await assertUserIsFree(trx, auth, values, body.force === true);
   const id = await insertShift(trx, auth.orgId, values);
   if (body.labels) await replaceShiftLabels(trx, auth.orgId, id, body.labels);
   if (body.qualifiers) await replaceShiftQualifiers(trx, auth.orgId, id, body.qualifiers);
   await writeLog(trx, auth, {
     action: 'shift.created',
-    description: `scheduled a shift for ${await describeShift(trx, auth, values)}.`,
+    description: `scheduled a shift for ${await describeShift(trx, auth, values, user)}.`,
     actorUserId: body.admin_id,
     entityType: 'shift',
     entityId: id,
@@ -127,14 +129,14 @@ export async function changeShift(trx: Db, auth: AuthContext, id: number, body: 
     traded_with: pick(body.traded_with, current.traded_with),
     scheduled_by: pick(body.admin_id, current.scheduled_by),
   };
-  await validateReferences(trx, auth, values, body);
+  const user = await validateReferences(trx, auth, values, body);
   await assertUserIsFree(trx, auth, values, body.force === true, id);
   await updateShift(trx, auth.orgId, id, values);
   if (body.labels) await replaceShiftLabels(trx, auth.orgId, id, body.labels);
   if (body.qualifiers) await replaceShiftQualifiers(trx, auth.orgId, id, body.qualifiers);
   await writeLog(trx, auth, {
     action: 'shift.updated',
-    description: `changed the shift of ${await describeShift(trx, auth, values)}.`,
+    description: `changed the shift of ${await describeShift(trx, auth, values, user)}.`,
     actorUserId: body.admin_id,
     entityType: 'shift',
     entityId: id,
