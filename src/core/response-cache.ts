@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { DatabaseHandle } from './db/index.js';
+import type { DatabaseHandle, Dialect } from './db/index.js';
 
 /**
  * Computed responses kept in memory while nothing has changed: GET /schedule for 2,000 users is
@@ -11,14 +11,19 @@ import type { DatabaseHandle } from './db/index.js';
  * never older than its stamp says) and compared on every read:
  * - this process's count of write statements (`stats.writes`): its own changes, through a request
  *   or not (tests' fixtures, the CLI in-process);
- * - SQLite: `PRAGMA data_version`, which moves when another connection (the CLI, another server
- *   process) commits;
- * - PostgreSQL: the organization's `revision`, read with the bearer token (no extra statement) and
- *   raised after every successful change request by any process, so servers sharing a database
- *   never serve each other's stale schedule. A process that dies between a commit and the raise
- *   would leave entries stale: they also expire after ENTRY_TTL_MS.
+ * - the data revision read with the bearer token or session (no statement of its own, see
+ *   {@link dataRevisionSql}): on SQLite the connection's `data_version`, which moves when another
+ *   connection (the CLI, another server process) commits; on PostgreSQL the organization's
+ *   `revision`, raised after every successful change request by any process, so servers sharing a
+ *   database never serve each other's stale schedule. A process that dies between a commit and
+ *   the raise would leave entries stale: they also expire after ENTRY_TTL_MS.
  */
 const ENTRY_TTL_MS = 5 * 60_000;
+
+/** The SQL expression of the data revision, selected beside the organization `o` by the credential lookups. */
+export function dataRevisionSql(dialect: Dialect): string {
+  return dialect === 'sqlite' ? '(select data_version from pragma_data_version)' : 'o.revision';
+}
 
 interface Entry {
   stamp: string;
@@ -101,11 +106,9 @@ interface CachePluginOptions {
  */
 async function responseCachePlugin(app: FastifyInstance, { maxBytes, handle }: CachePluginOptions) {
   const cache = maxBytes > 0 ? new ResponseCache(maxBytes) : undefined;
-  const sqlite = handle.sqlite;
-  const stampOf = sqlite
-    ? () => `${sqlite.pragma('data_version', { simple: true }) as number}:${handle.stats.writes}`
-    : (request: FastifyRequest) => (request.auth.orgRevision === undefined ? undefined : `${request.auth.orgRevision}:${handle.stats.writes}`);
-  if (!sqlite) {
+  const stampOf = (request: FastifyRequest) =>
+    request.auth.orgRevision === undefined ? undefined : `${request.auth.orgRevision}:${handle.stats.writes}`;
+  if (handle.dialect === 'postgres') {
     app.addHook('onSend', async (request, reply, payload) => {
       await raiseRevision(app, request, reply);
       return payload;

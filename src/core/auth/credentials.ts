@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DatabaseHandle } from '../db/index.js';
 import type { Db } from '../db/transaction.js';
+import { dataRevisionSql } from '../response-cache.js';
 import { nowUtc } from '../time.js';
 import { constantTimeEqualHex, keyedHash, randomSecret } from './secrets.js';
 
@@ -105,7 +106,7 @@ export interface TokenOwner {
 }
 
 const TOKEN_LOOKUP_SQL = `
-  select t.organization_id, t.credential_id, c.client_id, o.timezone, o.name as organization_name, o.revision as organization_revision
+  select t.organization_id, t.credential_id, c.client_id, o.timezone, o.name as organization_name, $revision as organization_revision
   from access_token t
   join api_credential c on c.id = t.credential_id and c.organization_id = t.organization_id
   join organization o on o.id = t.organization_id
@@ -118,15 +119,16 @@ const TOKEN_LOOKUP_SQL = `
  */
 export function createTokenLookup(handle: DatabaseHandle, key: Buffer): (token: string) => Promise<TokenOwner | undefined> {
   const nowSeconds = () => Math.floor(Date.now() / 1000);
+  const text = TOKEN_LOOKUP_SQL.replace('$revision', dataRevisionSql(handle.dialect));
   if (handle.sqlite) {
-    const statement = handle.sqlite.prepare(TOKEN_LOOKUP_SQL.replace('$1', '?').replace('$2', '?'));
+    const statement = handle.sqlite.prepare(text.replace('$1', '?').replace('$2', '?'));
     return async (token) => statement.get(keyedHash(key, token), nowSeconds()) as TokenOwner | undefined;
   }
   const pool = handle.pool!;
   return async (token) => {
     const result = await pool.query<TokenOwner>({
       name: 'crewplan_token_lookup',
-      text: TOKEN_LOOKUP_SQL,
+      text,
       values: [keyedHash(key, token), nowSeconds()],
     });
     return result.rows[0];

@@ -1,5 +1,7 @@
-import type { Generated } from 'kysely';
+import { sql, type Generated } from 'kysely';
+import { isPostgres } from '../db/schema.js';
 import type { Db } from '../db/transaction.js';
+import { dataRevisionSql } from '../response-cache.js';
 import { nowUtc } from '../time.js';
 import { keyedHash, randomSecret } from './secrets.js';
 
@@ -65,7 +67,7 @@ export async function findSession(db: Db, key: Buffer, token: string): Promise<S
     .selectFrom('web_session as s')
     .innerJoin('user_account as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.organization_id', '=', 's.organization_id'))
     .innerJoin('organization as o', 'o.id', 's.organization_id')
-    .select(['s.id', 's.organization_id', 's.expires_at', 'o.name as organization_name', 'o.revision', 'o.timezone', 'u.id as user_id', 'u.username', 'u.first_name', 'u.last_name', 'u.role'])
+    .select(['s.id', 's.organization_id', 's.expires_at', 'o.name as organization_name', sql<number>`${sql.raw(dataRevisionSql(isPostgres(db) ? 'postgres' : 'sqlite'))}`.as('revision'), 'o.timezone', 'u.id as user_id', 'u.username', 'u.first_name', 'u.last_name', 'u.role'])
     .where('s.token_hash', '=', keyedHash(key, token))
     .where('s.expires_at', '>', new Date().toISOString())
     .where('u.deleted_at', 'is', null)
