@@ -24,6 +24,28 @@ async function usersNamed(target: TestOrg, username: string): Promise<number> {
   return users.body.filter((u: { username: string }) => u.username === username).length;
 }
 
+describe('the replay store', () => {
+  it('keeps a secret shown once unreadable in the database, and still replays it', async () => {
+    const key = newKey();
+    const first = await org.post('/webhooks', { url: 'http://127.0.0.1:9/hook' }, withKey(key));
+    expect(first.status, first.text).toBe(201);
+    const secret = first.body.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+    const row = await server.app.db
+      .selectFrom('idempotency_key')
+      .select('response_body')
+      .where('organization_id', '=', org.orgId)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirstOrThrow();
+    expect(row.response_body).not.toContain(secret);
+    expect(row.response_body).not.toContain('whsec_');
+    const retry = await org.post('/webhooks', { url: 'http://127.0.0.1:9/hook' }, withKey(key));
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.secret).toBe(secret);
+  });
+});
+
 describe('PUT /users with an Idempotency-Key', () => {
   it('replays the first response to a retry and creates the user once', async () => {
     const key = newKey();
