@@ -219,7 +219,7 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
       v1.addHook('onRequest', v1.requireBearer);
       v1.addHook('preHandler', enforceMemberAccess);
       await v1.register(idempotencyPlugin);
-      await v1.register(responseCachePlugin, { maxBytes: config.scheduleCacheBytes, handle });
+      await v1.register(responseCachePlugin, { maxBytes: config.responseCacheBytes, handle });
       for (const { plugin } of resources) await v1.register(plugin);
     },
     { prefix: '/v1' },

@@ -35,8 +35,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** Which proxies' X-Forwarded-For to believe (Fastify's trustProxy); false: the socket address only. */
   trustProxy: TrustProxy;
-  /** Memory for computed GET /schedule responses, in bytes (0 disables the cache). */
-  scheduleCacheBytes: number;
+  /** Memory for computed GET /schedule and GET /time_offs responses, in bytes (0 disables the cache). */
+  responseCacheBytes: number;
 }
 
 /** `false`, `true` (every hop), a hop count, or the proxies' addresses/CIDRs. */
@@ -118,7 +118,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     tokenRateLimitPerMinute: intFrom(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 600),
     dataDir,
     metricsToken: env.METRICS_TOKEN || undefined,
-    scheduleCacheBytes: intFrom(env, 'SCHEDULE_CACHE_MB', 64) * 1024 * 1024,
+    responseCacheBytes: intFrom(env, 'RESPONSE_CACHE_MB', 64) * 1024 * 1024,
     trustProxy: trustProxyFrom(env),
     ...overrides,
   };

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../app.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { createAssignment, createRotation, placeOnRotation, workTypeId } from '../rotations/test-fixtures.js';
+import { buildApp } from '../../src/app.js';
+import { startServer, type TestOrg, type TestServer } from '../helpers/server.js';
+import { approvedTimeOff, createAssignment, createRotation, placeOnRotation, workTypeId } from '../../src/resources/rotations/test-fixtures.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -90,5 +90,23 @@ describe('GET /schedule served from the response cache', () => {
     expect(bad.status).toBe(422);
     const again = await org.get('/schedule', { query: { start: period.end, end: period.start } });
     expect(again.status).toBe(422);
+  });
+});
+
+describe('GET /time_offs served from the response cache', () => {
+  const month = { start: '2027-03-01 00:00:00', end: '2027-04-01 00:00:00' };
+
+  it('answers a repeated page without a statement, and shows new time off at once', async () => {
+    const first = await org.get('/time_offs', { query: month });
+    expect(first.status, first.text).toBe(200);
+    const before = server.queryCount();
+    const again = await org.get('/time_offs', { query: month });
+    expect(server.queryCount() - before).toBe(0);
+    expect(again.text).toBe(first.text);
+
+    const admin = await org.createUser({ first_name: 'Ad', last_name: 'Min' });
+    const id = await approvedTimeOff(org, userId, admin, '2027-03-04 00:00:00', '2027-03-05 00:00:00');
+    const after = await org.get('/time_offs', { query: month });
+    expect(after.body.items.map((item: { id: number }) => item.id)).toContain(id);
   });
 });

@@ -23,7 +23,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TimeOffPage, ...errorResponses },
       },
     },
-    async (request) => readTimeOffPage(app.db, request, request.query),
+    async (request, reply) => reply.sendCached(`time_offs|${JSON.stringify(request.query)}`, () => readTimeOffPage(app.db, request, request.query)),
   );
 
   app.get(
