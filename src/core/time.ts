@@ -122,9 +122,49 @@ export function utcToLocal(utc: string, timeZone: string): string {
  */
 export function formatIsoOffset(utc: string | null | undefined, timeZone: string, colon = true): string | null {
   if (!utc) return null;
+  return fastIsoOffset(utc, timeZone, colon) ?? temporalIsoOffset(utc, timeZone, colon);
+}
+
+function temporalIsoOffset(utc: string, timeZone: string, colon: boolean): string {
   const zoned = Temporal.Instant.from(utc).toZonedDateTimeISO(timeZone);
   const offset = colon ? zoned.offset : zoned.offset.replace(':', '');
   return `${formatDate(zoned.toPlainDate())}T${pad(zoned.hour)}:${pad(zoned.minute)}:${pad(zoned.second)}${offset}`;
+}
+
+const HOUR_MS = 3_600_000;
+const hourOffsets = new Map<string, number | null>();
+const HOUR_OFFSETS_SIZE = 20_000;
+
+/** The zone's offset through one UTC hour, memoized; null when it changes within the hour. */
+function offsetOfHour(hour: number, timeZone: string): number | null {
+  const key = `${timeZone}|${hour}`;
+  let offset = hourOffsets.get(key);
+  if (offset === undefined) {
+    const at = (epochMs: number) => Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(timeZone).offsetNanoseconds / 1e6;
+    const first = at(hour * HOUR_MS);
+    offset = first === at(hour * HOUR_MS + HOUR_MS - 1) ? first : null;
+    if (hourOffsets.size >= HOUR_OFFSETS_SIZE) hourOffsets.clear();
+    hourOffsets.set(key, offset);
+  }
+  return offset;
+}
+
+/**
+ * formatIsoOffset without building a ZonedDateTime per value (lists of log entries and records
+ * format hundreds): plain Date arithmetic on the hour's memoized offset. Undefined for what it
+ * does not cover (an hour with a zone transition, offsets in seconds, years outside 1000–9999).
+ */
+function fastIsoOffset(utc: string, timeZone: string, colon: boolean): string | undefined {
+  const epochMs = Date.parse(utc);
+  if (Number.isNaN(epochMs) || !/(Z|[+-]\d{2}:\d{2})$/.test(utc)) return undefined;
+  const offsetMs = offsetOfHour(Math.floor(epochMs / HOUR_MS), timeZone);
+  if (offsetMs === null || offsetMs % 60_000 !== 0) return undefined;
+  const local = new Date(epochMs + offsetMs);
+  const year = local.getUTCFullYear();
+  if (year < 1000 || year > 9999) return undefined;
+  const minutes = Math.abs(offsetMs) / 60_000;
+  const offset = `${offsetMs < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}${colon ? ':' : ''}${pad(minutes % 60)}`;
+  return `${year}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}${offset}`;
 }
 
 /** Parses an iso_datetime input (with offset) or a zone-less datetime read in the zone; returns UTC text. */
