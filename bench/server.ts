@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createDatabase } from '../src/core/db/index.js';
+import { productionLogger, requestLogController, withoutSecrets } from '../src/core/logging.js';
 
 const env = process.env;
 const config = loadConfig(
@@ -74,7 +75,7 @@ if (env.BENCH_API_ONLY) {
   }, 100).unref();
 
   const floor = (logger: boolean | object) => {
-    const bare = Fastify({ logger, bodyLimit: 64 * 1024 * 1024 });
+    const bare = Fastify({ logger, bodyLimit: 64 * 1024 * 1024, logController: requestLogController() });
     bare.get<{ Params: { name: string } }>('/floor/:name', async (request, reply) => {
       const payload = payloads.get(request.params.name);
       if (!payload) return reply.code(404).send();
@@ -107,8 +108,8 @@ if (env.BENCH_API_ONLY) {
     maxRss = process.memoryUsage().rss;
     return { maxRss };
   });
-  // Production logging: pino at info, one line per request, to a file (/dev/null here).
-  const logged = floor({ level: 'info', file: '/dev/null' });
+  // Production logging, as buildApp sets it up (src/core/logging.ts), writing to /dev/null.
+  const logged = floor(withoutSecrets(productionLogger('info', '/dev/null')));
   await plain.listen({ port: 0, host: '127.0.0.1' });
   await logged.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`${JSON.stringify({ port: portOf(app), floorPort: portOf(plain), loggedFloorPort: portOf(logged) })}\n`);

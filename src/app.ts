@@ -18,6 +18,7 @@ import { migrateToLatest } from './core/db/migrator.js';
 import type { Database } from './core/db/types.js';
 import { ApiError, errorHandler } from './core/errors.js';
 import idempotencyPlugin from './core/idempotency.js';
+import { productionLogger, requestLogController, withoutSecrets } from './core/logging.js';
 import metricsPlugin from './core/metrics.js';
 import { rejectNulCharacters } from './core/nul-guard.js';
 import rateLimitPlugin from './core/rate-limit.js';
@@ -77,28 +78,6 @@ function trackRoutes(app: FastifyInstance) {
   };
 }
 
-const SECRET_QUERY_PARAMETER = /([?&](?:access_token|token|client_secret|secret|password)=)[^&]*/gi;
-/** The token of a calendar feed URL (`/feeds/<token>.ics`) is its only credential. */
-const FEED_TOKEN_PATH = /^(\/feeds\/)[^/?]+/;
-
-/** Logger options that keep secrets a client put in the query string or a body out of the log. */
-function withoutSecrets(logger: boolean | object): boolean | object {
-  if (typeof logger !== 'object') return logger;
-  return {
-    redact: { paths: ['req.headers.authorization', '*.client_secret', '*.password', '*.access_token'], censor: '[redacted]' },
-    serializers: {
-      req: (request: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({
-        method: request.method,
-        url: request.url.replace(SECRET_QUERY_PARAMETER, '$1[redacted]').replace(FEED_TOKEN_PATH, '$1[redacted]'),
-        host: request.host,
-        remoteAddress: request.ip,
-        remotePort: request.socket?.remotePort,
-      }),
-    },
-    ...logger,
-  };
-}
-
 /**
  * Errors Node's HTTP parser answers before Fastify sees a request (headers or URL too large,
  * malformed request line, request timeout), in the spec's error format too.
@@ -145,7 +124,8 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   if (options.migrate !== false) await migrateToLatest(handle.db);
 
   const app = Fastify({
-    logger: withoutSecrets(options.logger ?? { level: config.logLevel }),
+    logger: withoutSecrets(options.logger ?? productionLogger(config.logLevel)),
+    logController: requestLogController(),
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
