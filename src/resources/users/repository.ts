@@ -1,5 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
+import { preparedQuery } from '../../core/db/prepared.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { UserAccountTable, UserRow } from './table.js';
@@ -134,11 +135,11 @@ export interface UserDetails {
 }
 
 /**
- * One user as GET /users/{id} shows it, in one statement (a hot path): the row, its accrual track
- * and profile names, and every field of the organization with the user's value.
+ * One user as GET /users/{id} shows it, in one statement (a hot path, compiled once): the row, its
+ * accrual track and profile names, and every field of the organization with the user's value.
  */
-export async function findUserDetails(db: Db, orgId: number, id: number): Promise<UserDetails | undefined> {
-  const row = await db
+const userDetailsQuery = preparedQuery((db: Db, orgId: number, id: number) =>
+  db
     .selectFrom('user_account as u')
     .selectAll('u')
     .select((eb) => [
@@ -170,8 +171,11 @@ export async function findUserDetails(db: Db, orgId: number, id: number): Promis
     ])
     .where('u.organization_id', '=', orgId)
     .where('u.id', '=', id)
-    .where('u.deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('u.deleted_at', 'is', null),
+);
+
+export async function findUserDetails(db: Db, orgId: number, id: number): Promise<UserDetails | undefined> {
+  const [row] = await userDetailsQuery(db, orgId, id);
   if (!row) return undefined;
   const { accrual_track_name, accrual_profile_name, fields, ...user } = row;
   const names: UserDetails['names'] = { tracks: new Map(), profiles: new Map() };
