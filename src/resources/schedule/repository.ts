@@ -76,7 +76,7 @@ const WHOLE_ORGANIZATION_THRESHOLD = 300;
 /** Users (deleted ones too: they are still named on old shifts) with their groups, in one statement. */
 export async function peopleByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, Person>> {
   const unique = [...new Set(ids)].filter((id) => Number.isInteger(id) && id > 0);
-  if (unique.length === 0) return new Map();
+  // no early return when there is none: GET /schedule runs the same statements whatever it holds
   const rows = await db
     .selectFrom('user_account')
     .selectAll('user_account')
@@ -93,7 +93,7 @@ export async function peopleByIds(db: Db, orgId: number, ids: Iterable<number>):
       ).as('groups'),
     )
     .where('user_account.organization_id', '=', orgId)
-    .$if(unique.length <= WHOLE_ORGANIZATION_THRESHOLD, (qb) => qb.where('user_account.id', 'in', unique))
+    .$if(unique.length <= WHOLE_ORGANIZATION_THRESHOLD, (qb) => qb.where('user_account.id', 'in', unique.length ? unique : [0]))
     .execute();
   const wanted = new Set(unique);
   const people = new Map<number, Person>();

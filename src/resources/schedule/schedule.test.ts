@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoOrganization } from '../../../test/e2e/demo-org.js';
 import { expectAuthRequired } from '../../../test/helpers/common.js';
+import { createCredential } from '../../core/auth/credentials.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import {
   approvedTimeOff,
@@ -378,6 +380,58 @@ describe('GET /schedule', () => {
     expect(month.shifts).toBe(94);
     expect(month.queries).toBe(oneDay.queries);
     // Issue target: at most 12 statements per request, the bearer token lookup (not counted by queryCount) included.
+    expect(oneDay.queries + 1).toBeLessThanOrEqual(12);
+  });
+
+  it('runs at most 12 statements (the token lookup included) for 1 day and for 31 days on the demo organization', async () => {
+    const { orgId } = await seedDemoOrganization(server);
+    const credential = await createCredential(server.app.db, server.config.secretKey, orgId);
+    const token = await server.request<{ access_token: string }>('POST', '/oauth/access_token', {
+      body: { grant_type: 'client_credentials', client_id: credential.client_id, client_secret: credential.client_secret },
+      form: true,
+    });
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(new Date());
+    const day = (offset: number) => new Date(Date.parse(`${today}T12:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+    const read = async (start: string, end: string) => {
+      const before = server.queryCount();
+      const response = await server.request('GET', '/v1/schedule', { token: token.body.access_token, query: { start: `${start} 00:00:00`, end: `${end} 00:00:00` } });
+      expect(response.status, response.text).toBe(200);
+      return { queries: server.queryCount() - before, days: response.body.days as Day[] };
+    };
+    const shiftsOf = (days: Day[]) => days.flatMap((d) => d.assignments.flatMap((a) => a.shifts));
+    const month = await read(day(-15), day(16));
+    // a day with a one-off shift as well as rotation occurrences: every loader has something to read
+    const busyDay = month.days.find((d) => d.assignments.some((a) => a.shifts.some((shift) => !shift.recurring)));
+    expect(busyDay).toBeDefined();
+    const next = new Date(Date.parse(`${busyDay!.date}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const oneDay = await read(busyDay!.date, next);
+    expect(shiftsOf(oneDay.days).length).toBeGreaterThan(0);
+    expect(shiftsOf(month.days).length).toBeGreaterThan(shiftsOf(oneDay.days).length * 20);
+    expect(month.queries).toBe(oneDay.queries);
+    expect(oneDay.queries + 1).toBeLessThanOrEqual(12);
+  });
+
+  it('runs at most 12 statements (the token lookup included) for 1 day and for 31 days on the demo organization', async () => {
+    const { orgId } = await seedDemoOrganization(server);
+    const credential = await createCredential(server.app.db, server.config.secretKey, orgId);
+    const token = await server.request<{ access_token: string }>('POST', '/oauth/access_token', {
+      body: { grant_type: 'client_credentials', client_id: credential.client_id, client_secret: credential.client_secret },
+      form: true,
+    });
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago' }).format(new Date());
+    const day = (offset: number) => new Date(Date.parse(`${today}T12:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+    const count = async (start: string, end: string) => {
+      const before = server.queryCount();
+      const response = await server.request('GET', '/v1/schedule', { token: token.body.access_token, query: { start: `${start} 00:00:00`, end: `${end} 00:00:00` } });
+      expect(response.status, response.text).toBe(200);
+      const shifts = response.body.days.flatMap((d: Day) => d.assignments.flatMap((a) => a.shifts)).length;
+      return { queries: server.queryCount() - before, shifts };
+    };
+    const oneDay = await count(day(0), day(1));
+    const month = await count(day(-15), day(16));
+    expect(oneDay.shifts).toBeGreaterThan(0);
+    expect(month.shifts).toBeGreaterThan(oneDay.shifts * 20);
+    expect(month.queries).toBe(oneDay.queries);
     expect(oneDay.queries + 1).toBeLessThanOrEqual(12);
   });
 

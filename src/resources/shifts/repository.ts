@@ -191,7 +191,7 @@ export interface SubtypeOfType {
 /** Work types keyed by id, and their live subtypes, in one query. */
 export async function workTypesByIds(db: Db, orgId: number, ids: number[]): Promise<{ types: Map<number, WorkTypeRow>; subtypes: SubtypeOfType[] }> {
   const unique = [...new Set(ids)];
-  if (unique.length === 0) return { types: new Map(), subtypes: [] };
+  // no early return when there is none: GET /schedule runs the same statements whatever it holds
   const rows = await db
     .selectFrom('work_type')
     .leftJoin('work_subtype', (join) =>
@@ -203,7 +203,7 @@ export async function workTypesByIds(db: Db, orgId: number, ids: number[]): Prom
     .selectAll('work_type')
     .select(['work_subtype.id as subtype_id', 'work_subtype.label as subtype_label', 'work_subtype.work_code as subtype_work_code'])
     .where('work_type.organization_id', '=', orgId)
-    .where('work_type.id', 'in', unique)
+    .where('work_type.id', 'in', unique.length ? unique : [0])
     .orderBy('work_subtype.id')
     .execute();
   const types = new Map<number, WorkTypeRow>();
@@ -225,7 +225,7 @@ export interface ShiftTags {
 /** Labels and qualifiers of one-off shifts, in one statement. */
 export async function tagsOfShifts(db: Db, orgId: number, shiftIds: number[]): Promise<ShiftTags> {
   const tags: ShiftTags = { labels: new Map(), qualifiers: new Map() };
-  if (shiftIds.length === 0) return tags;
+  // no early return when there is none: GET /schedule runs the same statements whatever it holds
   const rows = await db
     .selectFrom('shift')
     .select('shift.id')
@@ -256,7 +256,7 @@ export async function tagsOfShifts(db: Db, orgId: number, shiftIds: number[]): P
       ).as('qualifiers'),
     ])
     .where('shift.organization_id', '=', orgId)
-    .where('shift.id', 'in', [...new Set(shiftIds)])
+    .where('shift.id', 'in', shiftIds.length ? [...new Set(shiftIds)] : [0])
     .execute();
   for (const row of rows) {
     const labels = parseJsonArray<LabelOfShift>(row.labels);

@@ -1,9 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../core/db/transaction.js';
 import { href } from '../../core/pagination.js';
-import { findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
-import { listFilledTrades } from './repository.js';
 import type { ScheduleTrade } from './schemas.js';
 
 export type ScheduleTradeItem = ScheduleTrade & { date: string };
@@ -12,29 +10,54 @@ type Request = Pick<FastifyRequest, 'auth' | 'baseUrl'>;
 
 /**
  * day.trades: filled trades (accepted and approved: the work has moved) overlapping
- * [startLocal, endLocal); `date` is the start date; `admin` is who approved. Two queries.
+ * [startLocal, endLocal); `date` is the start date; `admin` is who approved. One query: the three
+ * users' names come with the trade.
  */
 export async function tradesForSchedule(db: Db, request: Request, startLocal: string, endLocal: string): Promise<ScheduleTradeItem[]> {
   const orgId = request.auth.orgId;
-  const trades = await listFilledTrades(db, orgId, startLocal, endLocal);
-  if (trades.length === 0) return [];
-  const users = await findUsersByIds(
-    db,
-    orgId,
-    trades.flatMap((t) => [t.requesting_user_id, t.accepting_user_id ?? 0, t.approved_by ?? t.approving_user_id]),
-  );
-  const ref = (id: number | null) => {
-    const user = id === null ? undefined : users.get(id);
-    return user ? { id: user.id, href: href(request, `/users/${user.id}`), name: fullName(user) } : null;
-  };
+  const trades = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('trade')
+        .selectAll()
+        .select((inner) => inner.fn.coalesce('approved_by', 'approving_user_id').as('admin_id'))
+        .where('organization_id', '=', orgId)
+        .where('deleted_at', 'is', null)
+        .where('status', '=', 'filled')
+        .where('start', '<', endLocal)
+        .where('end', '>', startLocal)
+        .as('t'),
+    )
+    .leftJoin('user_account as ru', (join) => join.onRef('ru.id', '=', 't.requesting_user_id').onRef('ru.organization_id', '=', 't.organization_id'))
+    .leftJoin('user_account as au', (join) => join.onRef('au.id', '=', 't.accepting_user_id').onRef('au.organization_id', '=', 't.organization_id'))
+    .leftJoin('user_account as ad', (join) => join.onRef('ad.id', '=', 't.admin_id').onRef('ad.organization_id', '=', 't.organization_id'))
+    .select([
+      't.id',
+      't.start',
+      't.end',
+      't.requesting_user_id',
+      't.accepting_user_id',
+      't.admin_id',
+      'ru.first_name as requesting_first',
+      'ru.last_name as requesting_last',
+      'au.first_name as accepting_first',
+      'au.last_name as accepting_last',
+      'ad.first_name as admin_first',
+      'ad.last_name as admin_last',
+    ])
+    .orderBy('t.start')
+    .orderBy('t.id')
+    .execute();
+  const ref = (id: number | null, first: string | null, last: string | null) =>
+    id === null || first === null || last === null ? null : { id, href: href(request, `/users/${id}`), name: fullName({ first_name: first, last_name: last }) };
   return trades.map((trade) => ({
     date: trade.start.slice(0, 10),
     id: trade.id,
     href: href(request, `/trades/${trade.id}`),
     start: trade.start,
     end: trade.end,
-    requesting_user: ref(trade.requesting_user_id)!,
-    accepting_user: ref(trade.accepting_user_id)!,
-    admin: ref(trade.approved_by ?? trade.approving_user_id),
+    requesting_user: ref(trade.requesting_user_id, trade.requesting_first, trade.requesting_last)!,
+    accepting_user: ref(trade.accepting_user_id, trade.accepting_first, trade.accepting_last)!,
+    admin: ref(trade.admin_id, trade.admin_first, trade.admin_last),
   }));
 }
