@@ -56,9 +56,20 @@ describe('GET /logs', () => {
     expect(new Set(seen).size).toBe(120);
     expect(last.data).toHaveLength(20);
     expect(new URL(last.pagination.prev).searchParams.get('limit')).toBe('50');
+    const before = server.queryCount();
     const back = await org.get(last.pagination.prev);
+    expect(server.queryCount() - before).toBe(1); // a keyset page and both of its links: one statement
     expect(back.body.data).toHaveLength(50);
     expect(Number(back.body.data[49].log_id)).toBe(Number(last.data[0].log_id) + 1);
+    // the middle page, reached backwards, links both ways; the first page, reached backwards, has no prev
+    expect(back.body.pagination.prev).not.toBeNull();
+    expect(back.body.pagination.next).not.toBeNull();
+    const first = await org.get(back.body.pagination.prev);
+    expect(first.body.data.map((e: { log_id: string }) => e.log_id)).toEqual(seen.slice(0, 50));
+    expect(first.body.pagination.prev).toBeNull();
+    expect(first.body.pagination.next).not.toBeNull();
+    const deep = await org.get(`/logs?before_id=${last.data[0].log_id}`);
+    expect(deep.body.pagination.prev).not.toBeNull();
   });
 
   it('filters by `after` and never shows another organization', async () => {

@@ -13,12 +13,30 @@ export interface LogPageQuery {
 
 /**
  * One page of the log, newest first, by keyset on the id: a page 2,000 deep costs what the first
- * does. Fetches one row more than asked to know whether another page follows.
+ * does. One statement: it fetches one row more than asked (another page follows) and, for a page
+ * after a `before_id` or `since_id`, whether entries lie beyond that id on the other side (the
+ * page's other link): nothing lies between the key and the page, so that is the same question as
+ * "beyond the page's edge".
  */
 export async function listLogPage(db: Db, q: LogPageQuery) {
+  const key = q.sinceId ?? q.beforeId;
   const rows = await db
     .selectFrom('system_log')
     .select(['id', 'created_at', 'description', 'actor_user_id', 'actor_name'])
+    .$if(key !== undefined, (qb) =>
+      qb.select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('system_log as beyond')
+              .select('beyond.id')
+              .where('beyond.organization_id', '=', q.orgId)
+              .where('beyond.id', q.sinceId !== undefined ? '<=' : '>=', key!)
+              .$if(q.createdAfter !== undefined, (inner) => inner.where('beyond.created_at', '>', q.createdAfter!)),
+          )
+          .as('beyond_key'),
+      ),
+    )
     .where('organization_id', '=', q.orgId)
     .$if(q.createdAfter !== undefined, (qb) => qb.where('created_at', '>', q.createdAfter!))
     .$if(q.beforeId !== undefined, (qb) => qb.where('id', '<', q.beforeId!))
@@ -29,17 +47,6 @@ export async function listLogPage(db: Db, q: LogPageQuery) {
   const more = rows.length > q.limit;
   const page = rows.slice(0, q.limit);
   if (q.sinceId !== undefined) page.reverse();
-  return { rows: page, more };
-}
-
-export async function hasLogsBeyond(db: Db, orgId: number, id: number, direction: 'newer' | 'older', createdAfter?: string) {
-  const row = await db
-    .selectFrom('system_log')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('id', direction === 'newer' ? '>' : '<', id)
-    .$if(createdAfter !== undefined, (qb) => qb.where('created_at', '>', createdAfter!))
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+  const beyondKey = rows.length > 0 && Boolean((rows[0] as { beyond_key?: unknown }).beyond_key);
+  return { rows: page, more, beyondKey };
 }

@@ -4,7 +4,7 @@ import { invalidParams } from '../../core/errors.js';
 import { href, linkTo } from '../../core/pagination.js';
 import { errorResponses, Id, Nullable } from '../../core/schemas.js';
 import { formatIsoOffset, parseInstantInput } from '../../core/time.js';
-import { hasLogsBeyond, listLogPage } from './repository.js';
+import { listLogPage } from './repository.js';
 
 const PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 200;
@@ -45,17 +45,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const createdAfter = q.after === undefined ? undefined : parseInstantInput(q.after, timezone);
       if (q.after !== undefined && !createdAfter) throw invalidParams('The after is not a valid date.');
       const limit = q.limit ?? PAGE_SIZE;
-      const { rows, more } = await listLogPage(app.db, { orgId, createdAfter, beforeId: q.before_id, sinceId: q.since_id, limit });
+      const { rows, more, beyondKey } = await listLogPage(app.db, { orgId, createdAfter, beforeId: q.before_id, sinceId: q.since_id, limit });
 
       const newest = rows[0]?.id;
       const oldest = rows[rows.length - 1]?.id;
       // Pagination links carry `limit` (spec, Limits: "Pagination links carry a `limit` parameter"), the default 50 too.
       const base = { after: q.after, limit };
-      const hasOlder = q.since_id !== undefined ? oldest !== undefined && (await hasLogsBeyond(app.db, orgId, oldest, 'older', createdAfter)) : more;
-      const hasNewer =
-        q.since_id !== undefined
-          ? more
-          : q.before_id !== undefined && newest !== undefined && (await hasLogsBeyond(app.db, orgId, newest, 'newer', createdAfter));
+      const hasOlder = q.since_id !== undefined ? beyondKey : more;
+      const hasNewer = q.since_id !== undefined ? more : q.before_id !== undefined && beyondKey;
       const next = hasOlder && oldest !== undefined ? linkTo(request, '/logs', { ...base, before_id: oldest }) : null;
       const prev = hasNewer && newest !== undefined ? linkTo(request, '/logs', { ...base, since_id: newest }) : null;
       const data = rows.map((row) => ({
