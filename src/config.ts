@@ -35,7 +35,7 @@ export interface Config {
   metricsToken: string | undefined;
   /** Which proxies' X-Forwarded-For to believe (Fastify's trustProxy); false: the socket address only. */
   trustProxy: TrustProxy;
-  /** Memory for computed GET /schedule and GET /time_offs responses, in bytes (0 disables the cache). */
+  /** Memory for computed GET /schedule, /time_offs and /users responses, in bytes (0 disables the cache). */
   responseCacheBytes: number;
 }
 

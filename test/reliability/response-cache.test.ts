@@ -110,3 +110,21 @@ describe('GET /time_offs served from the response cache', () => {
     expect(after.body.items.map((item: { id: number }) => item.id)).toContain(id);
   });
 });
+
+describe('GET /users served from the response cache', () => {
+  it('answers a repeated list without a statement, shows a change at once, and keeps filters apart', async () => {
+    const first = await org.get('/users');
+    const before = server.queryCount();
+    const again = await org.get('/users');
+    expect(server.queryCount() - before).toBe(0);
+    expect(again.text).toBe(first.text);
+
+    const id = await org.createUser({ first_name: 'Newly', last_name: 'Listed', employee_id: 'E-77' });
+    const after = await org.get('/users');
+    expect(after.body.map((u: { user_id: number }) => u.user_id)).toContain(id);
+    const filtered = await org.get('/users', { query: { employee_id: 'E-77' } });
+    expect(filtered.body.map((u: { user_id: number }) => u.user_id)).toEqual([id]);
+    const empty = await org.get('/users', { query: { employee_id: '' } });
+    expect(empty.body).toEqual([]);
+  });
+});

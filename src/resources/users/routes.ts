@@ -38,11 +38,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(UserResponse), ...errorResponses },
       },
     },
-    async (request) => {
-      const users = await listUsers(app.db, request.auth.orgId, { employeeId: request.query.employee_id });
-      const names = await accrualNames(app.db, request.auth.orgId, users);
-      return users.map((user) => serializeUser(user, names));
-    },
+    async (request, reply) =>
+      reply.sendCached(`users|${JSON.stringify(request.query)}`, async () => {
+        const users = await listUsers(app.db, request.auth.orgId, { employeeId: request.query.employee_id });
+        const names = await accrualNames(app.db, request.auth.orgId, users);
+        return users.map((user) => serializeUser(user, names));
+      }),
   );
 
   app.get(
