@@ -3557,7 +3557,7 @@ export interface operations {
                         method: "none" | "pay_period" | "days" | "week" | "month" | "year" | "hours_worked";
                         hours?: number;
                         interval?: number;
-                        max_hours?: null | number;
+                        max_hours?: (null | (number | null)) | null | number;
                     }[];
                 };
             };
@@ -3809,7 +3809,7 @@ export interface operations {
                         method: "none" | "pay_period" | "days" | "week" | "month" | "year" | "hours_worked";
                         hours?: number;
                         interval?: number;
-                        max_hours?: null | number;
+                        max_hours?: (null | (number | null)) | null | number;
                     }[];
                 };
             };
@@ -4565,7 +4565,7 @@ export interface operations {
                 "application/json": {
                     /** @description HTML; sanitized on input */
                     body: string;
-                    title?: null | string;
+                    title?: (null | (string | null)) | null | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number;
                     /** @description integer id (a digit string is accepted) */
@@ -4712,7 +4712,7 @@ export interface operations {
                 "application/json": {
                     /** @description HTML; sanitized on input */
                     body: string;
-                    title?: null | string;
+                    title?: (null | (string | null)) | null | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number;
                     /** @description integer id (a digit string is accepted) */
@@ -5146,18 +5146,26 @@ export interface operations {
                     hide_open_slots?: boolean;
                     /** @description #RRGGBB */
                     color?: string;
-                    location?: null | {
-                        address?: null | string;
-                        city?: null | string;
-                        state?: null | string;
-                        country?: null | string;
-                        zip?: null | string;
-                        latitude?: null | string;
-                        longitude?: null | string;
+                    location?: (null | (null | {
+                        address?: (null | (string | null)) | null | string;
+                        city?: (null | (string | null)) | null | string;
+                        state?: (null | (string | null)) | null | string;
+                        country?: (null | (string | null)) | null | string;
+                        zip?: (null | (string | null)) | null | string;
+                        latitude?: (null | (string | null)) | null | string;
+                        longitude?: (null | (string | null)) | null | string;
+                    })) | null | {
+                        address?: (null | (string | null)) | null | string;
+                        city?: (null | (string | null)) | null | string;
+                        state?: (null | (string | null)) | null | string;
+                        country?: (null | (string | null)) | null | string;
+                        zip?: (null | (string | null)) | null | string;
+                        latitude?: (null | (string | null)) | null | string;
+                        longitude?: (null | (string | null)) | null | string;
                     };
-                    rrule?: null | string;
-                    until?: null | string;
-                    notes?: null | string;
+                    rrule?: (null | (string | null)) | null | string;
+                    until?: (null | (string | null)) | null | string;
+                    notes?: (null | (string | null)) | null | string;
                     qualifiers_needed?: {
                         /** @description integer id (a digit string is accepted) */
                         id: number;
@@ -5615,18 +5623,26 @@ export interface operations {
                     hide_open_slots?: boolean;
                     /** @description #RRGGBB */
                     color?: string;
-                    location?: null | {
-                        address?: null | string;
-                        city?: null | string;
-                        state?: null | string;
-                        country?: null | string;
-                        zip?: null | string;
-                        latitude?: null | string;
-                        longitude?: null | string;
+                    location?: (null | (null | {
+                        address?: (null | (string | null)) | null | string;
+                        city?: (null | (string | null)) | null | string;
+                        state?: (null | (string | null)) | null | string;
+                        country?: (null | (string | null)) | null | string;
+                        zip?: (null | (string | null)) | null | string;
+                        latitude?: (null | (string | null)) | null | string;
+                        longitude?: (null | (string | null)) | null | string;
+                    })) | null | {
+                        address?: (null | (string | null)) | null | string;
+                        city?: (null | (string | null)) | null | string;
+                        state?: (null | (string | null)) | null | string;
+                        country?: (null | (string | null)) | null | string;
+                        zip?: (null | (string | null)) | null | string;
+                        latitude?: (null | (string | null)) | null | string;
+                        longitude?: (null | (string | null)) | null | string;
                     };
-                    rrule?: null | string;
-                    until?: null | string;
-                    notes?: null | string;
+                    rrule?: (null | (string | null)) | null | string;
+                    until?: (null | (string | null)) | null | string;
+                    notes?: (null | (string | null)) | null | string;
                     qualifiers_needed?: {
                         /** @description integer id (a digit string is accepted) */
                         id: number;
@@ -7291,8 +7307,8 @@ export interface operations {
                      * @description YYYY-MM-DD hh:mm:ss (organization time zone)
                      */
                     end: string;
-                    unavailability_reason_id?: null | number;
-                    admin_id?: null | number;
+                    unavailability_reason_id?: (null | (number | null)) | null | number;
+                    admin_id?: (null | (number | null)) | null | number;
                     /** @description at most 1000 characters */
                     notes?: string | null;
                 };
@@ -9355,13 +9371,13 @@ export interface operations {
                     positions_to_fill: number;
                     /** @description iso_datetime with offset, or a datetime read in the organization zone */
                     deadline: string;
-                    assignment_id?: null | number;
-                    work_type_id?: null | number;
+                    assignment_id?: (null | (number | null)) | null | number;
+                    work_type_id?: (null | (number | null)) | null | number;
                     /** @description default rotating */
                     ordering?: "rotating" | "hours" | "seniority";
                     /** @description iso_datetime with offset, or a datetime read in the organization zone */
                     scheduled_to?: string;
-                    notes?: null | string;
+                    notes?: (null | (string | null)) | null | string;
                 };
             };
         };
@@ -9759,11 +9775,11 @@ export interface operations {
                     /** @description integer id (a digit string is accepted) */
                     user_id: number;
                     status: "accepted" | "denied" | "no answer";
-                    contact_method?: null | string;
-                    contact_time?: null | string;
-                    response_time?: null | string;
-                    start_time?: null | string;
-                    end_time?: null | string;
+                    contact_method?: (null | (string | null)) | null | string;
+                    contact_time?: (null | (string | null)) | null | string;
+                    response_time?: (null | (string | null)) | null | string;
+                    start_time?: (null | (string | null)) | null | string;
+                    end_time?: (null | (string | null)) | null | string;
                     do_not_disturb?: boolean;
                     auto_accepted?: boolean;
                 };
@@ -10755,14 +10771,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    address?: null | string;
-                    city?: null | string;
-                    state?: null | string;
-                    country?: null | string;
-                    zip?: null | string;
-                    phone?: null | string;
-                    email?: null | string;
-                    website?: null | string;
+                    address?: (null | (string | null)) | null | string;
+                    city?: (null | (string | null)) | null | string;
+                    state?: (null | (string | null)) | null | string;
+                    country?: (null | (string | null)) | null | string;
+                    zip?: (null | (string | null)) | null | string;
+                    phone?: (null | (string | null)) | null | string;
+                    email?: (null | (string | null)) | null | string;
+                    website?: (null | (string | null)) | null | string;
                 };
             };
         };
@@ -15428,7 +15444,7 @@ export interface operations {
                     date: string;
                     /** @description integer id (a digit string is accepted) */
                     work_type_id: number;
-                    work_subtype_id?: null | number;
+                    work_subtype_id?: (null | (number | null)) | null | number;
                     /**
                      * Format: local-datetime
                      * @description YYYY-MM-DD hh:mm:ss (organization time zone)
@@ -15441,7 +15457,7 @@ export interface operations {
                     end?: string;
                     /** @description hours, may be fractional */
                     length?: number;
-                    notes?: null | string;
+                    notes?: (null | (string | null)) | null | string;
                 };
             };
         };
@@ -16957,11 +16973,11 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    shortcode?: null | string;
-                    partner_credential_id?: null | number;
-                    color?: null | string;
-                    text_color?: null | string;
-                    title_id?: null | number;
+                    shortcode?: (null | (string | null)) | null | string;
+                    partner_credential_id?: (null | (number | null)) | null | number;
+                    color?: (null | (string | null)) | null | string;
+                    text_color?: (null | (string | null)) | null | string;
+                    title_id?: (null | (number | null)) | null | number;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number;
                 };
@@ -17467,11 +17483,11 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    shortcode?: null | string;
-                    partner_credential_id?: null | number;
-                    color?: null | string;
-                    text_color?: null | string;
-                    title_id?: null | number;
+                    shortcode?: (null | (string | null)) | null | string;
+                    partner_credential_id?: (null | (number | null)) | null | number;
+                    color?: (null | (string | null)) | null | string;
+                    text_color?: (null | (string | null)) | null | string;
+                    title_id?: (null | (number | null)) | null | number;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number;
                 };
@@ -17720,7 +17736,7 @@ export interface operations {
                      * @enum {string}
                      */
                     type: "all" | "title" | "group" | "classification" | "user";
-                    ids?: null | (number | string)[];
+                    ids?: (null | (unknown[] | null | (number | string)[])) | null | (number | string)[];
                     body: string;
                     /** @description integer id (a digit string is accepted) */
                     user_id: number;
@@ -18124,7 +18140,7 @@ export interface operations {
                     crews?: {
                         [key: string]: number;
                     };
-                    kelly_every?: null | number;
+                    kelly_every?: (null | (number | null)) | null | number;
                 };
             };
         };
@@ -18795,13 +18811,13 @@ export interface operations {
                     crew?: string;
                     crew_offset?: number;
                     kelly_offset?: number;
-                    end_date?: null | string;
+                    end_date?: (null | (string | null)) | null | string;
                     /** @description integer id (a digit string is accepted) */
                     work_type_id?: number;
-                    work_subtype_id?: null | number;
-                    break_start?: null | string;
+                    work_subtype_id?: (null | (number | null)) | null | number;
+                    break_start?: (null | (string | null)) | null | string;
                     break_length?: number;
-                    notes?: null | string;
+                    notes?: (null | (string | null)) | null | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number;
                 };
@@ -19247,13 +19263,13 @@ export interface operations {
                     crew?: string;
                     crew_offset?: number;
                     kelly_offset?: number;
-                    end_date?: null | string;
+                    end_date?: (null | (string | null)) | null | string;
                     /** @description integer id (a digit string is accepted) */
                     work_type_id?: number;
-                    work_subtype_id?: null | number;
-                    break_start?: null | string;
+                    work_subtype_id?: (null | (number | null)) | null | number;
+                    break_start?: (null | (string | null)) | null | string;
                     break_length?: number;
-                    notes?: null | string;
+                    notes?: (null | (string | null)) | null | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number;
                 };
@@ -20203,14 +20219,14 @@ export interface operations {
                     end: string;
                     /** @description integer id (a digit string is accepted) */
                     work_type_id: number;
-                    work_subtype_id?: null | number;
-                    notes?: null | string;
-                    from_callback?: null | number;
-                    traded_with?: null | number;
+                    work_subtype_id?: (null | (number | null)) | null | number;
+                    notes?: (null | (string | null)) | null | string;
+                    from_callback?: (null | (number | null)) | null | number;
+                    traded_with?: (null | (number | null)) | null | number;
                     labels?: number[];
                     qualifiers?: number[];
-                    break_start?: null | string;
-                    break_end?: null | string;
+                    break_start?: (null | (string | null)) | null | string;
+                    break_end?: (null | (string | null)) | null | string;
                     /** @description extension: hours held over past the end */
                     hold_over?: number;
                     /** @description integer id (a digit string is accepted) */
@@ -20669,14 +20685,14 @@ export interface operations {
                     user_id?: number;
                     /** @description integer id (a digit string is accepted) */
                     work_type_id?: number;
-                    work_subtype_id?: null | number;
-                    notes?: null | string;
-                    from_callback?: null | number;
-                    traded_with?: null | number;
+                    work_subtype_id?: (null | (number | null)) | null | number;
+                    notes?: (null | (string | null)) | null | string;
+                    from_callback?: (null | (number | null)) | null | number;
+                    traded_with?: (null | (number | null)) | null | number;
                     labels?: number[];
                     qualifiers?: number[];
-                    break_start?: null | string;
-                    break_end?: null | string;
+                    break_start?: (null | (string | null)) | null | string;
+                    break_end?: (null | (string | null)) | null | string;
                     /** @description extension: hours held over past the end */
                     hold_over?: number;
                     /** @description integer id (a digit string is accepted) */
@@ -21953,8 +21969,8 @@ export interface operations {
                     employees_needed: number;
                     /** @description integer id (a digit string is accepted) */
                     work_type_id: number;
-                    work_subtype_id?: null | number;
-                    description?: null | string;
+                    work_subtype_id?: (null | (number | null)) | null | number;
+                    description?: (null | (string | null)) | null | string;
                 };
             };
         };
@@ -22228,8 +22244,8 @@ export interface operations {
                     employees_needed: number;
                     /** @description integer id (a digit string is accepted) */
                     work_type_id: number;
-                    work_subtype_id?: null | number;
-                    description?: null | string;
+                    work_subtype_id?: (null | (number | null)) | null | number;
+                    description?: (null | (string | null)) | null | string;
                 };
             };
         };
@@ -22970,7 +22986,7 @@ export interface operations {
             content: {
                 "application/json": {
                     label: string;
-                    work_code?: null | string;
+                    work_code?: (null | (string | null)) | null | string;
                     /** @description hours needed between the request and the start */
                     required_buffer?: number;
                     /** @description entries per user and calendar year; 0 = unlimited */
@@ -23354,7 +23370,7 @@ export interface operations {
             content: {
                 "application/json": {
                     label?: string;
-                    work_code?: null | string;
+                    work_code?: (null | (string | null)) | null | string;
                     /** @description hours needed between the request and the start */
                     required_buffer?: number;
                     /** @description entries per user and calendar year; 0 = unlimited */
@@ -24077,7 +24093,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": null | {
+                "application/json": (null | (null | {
+                    /** @description integer id (a digit string is accepted) */
+                    admin_id?: number;
+                })) | null | {
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number;
                 };
@@ -24206,7 +24225,10 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": null | {
+                "application/json": (null | (null | {
+                    /** @description integer id (a digit string is accepted) */
+                    admin_id?: number;
+                })) | null | {
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number;
                 };
@@ -24478,12 +24500,12 @@ export interface operations {
                     end: string;
                     /** @description integer id (a digit string is accepted) */
                     approving_user_id: number;
-                    accepting_user_id?: null | number;
-                    swap_start?: null | string;
-                    swap_end?: null | string;
+                    accepting_user_id?: (null | (number | null)) | null | number;
+                    swap_start?: (null | (string | null)) | null | string;
+                    swap_end?: (null | (string | null)) | null | string;
                     /** @description extension: users the trade is offered to */
                     offered_user_ids?: number[];
-                    notes?: null | string;
+                    notes?: (null | (string | null)) | null | string;
                 };
             };
         };
@@ -26624,10 +26646,10 @@ export interface operations {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
                     id: number;
-                    number?: null | string;
-                    issued_on?: null | string;
-                    expires_on?: null | string;
-                    notes?: null | string;
+                    number?: (null | (string | null)) | null | string;
+                    issued_on?: (null | (string | null)) | null | string;
+                    expires_on?: (null | (string | null)) | null | string;
+                    notes?: (null | (string | null)) | null | string;
                 };
             };
         };
@@ -27006,10 +27028,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    number?: null | string;
-                    issued_on?: null | string;
-                    expires_on?: null | string;
-                    notes?: null | string;
+                    number?: (null | (string | null)) | null | string;
+                    issued_on?: (null | (string | null)) | null | string;
+                    expires_on?: (null | (string | null)) | null | string;
+                    notes?: (null | (string | null)) | null | string;
                 };
             };
         };
@@ -28237,15 +28259,15 @@ export interface operations {
                     last_name: string;
                     mail: string[] | string;
                     password: string;
-                    employee_id?: null | string;
+                    employee_id?: (null | (string | null)) | null | string;
                     phone_numbers?: string[] | string;
                     /** @description digits only */
                     phone?: string;
-                    role?: null | string;
-                    date_of_hire?: null | string;
-                    date_of_birth?: null | string;
-                    accrual_start_date?: null | string;
-                    avatar_url?: null | string;
+                    role?: (null | (string | null)) | null | string;
+                    date_of_hire?: (null | (string | null)) | null | string;
+                    date_of_birth?: (null | (string | null)) | null | string;
+                    accrual_start_date?: (null | (string | null)) | null | string;
+                    avatar_url?: (null | (string | null)) | null | string;
                 };
             };
         };
@@ -28660,20 +28682,26 @@ export interface operations {
                     mail?: string[] | string;
                     emails?: string[];
                     password?: string;
-                    employee_id?: null | string;
+                    employee_id?: (null | (string | null)) | null | string;
                     phone_numbers?: string[] | string;
                     /** @description digits only */
                     phone?: string;
-                    role?: null | string;
-                    date_of_hire?: null | string;
-                    date_of_birth?: null | string;
-                    accrual_start_date?: null | string;
-                    avatar_url?: null | string;
-                    accrual_profile?: null | {
+                    role?: (null | (string | null)) | null | string;
+                    date_of_hire?: (null | (string | null)) | null | string;
+                    date_of_birth?: (null | (string | null)) | null | string;
+                    accrual_start_date?: (null | (string | null)) | null | string;
+                    avatar_url?: (null | (string | null)) | null | string;
+                    accrual_profile?: (null | (null | {
+                        /** @description integer id (a digit string is accepted) */
+                        id: number;
+                    })) | null | {
                         /** @description integer id (a digit string is accepted) */
                         id: number;
                     };
-                    accrual_track?: null | {
+                    accrual_track?: (null | (null | {
+                        /** @description integer id (a digit string is accepted) */
+                        id: number;
+                    })) | null | {
                         /** @description integer id (a digit string is accepted) */
                         id: number;
                     };
@@ -28683,7 +28711,7 @@ export interface operations {
                     fields?: {
                         /** @description integer id (a digit string is accepted) */
                         id: number;
-                        value: null | string;
+                        value: (null | (string | null)) | null | string;
                     }[];
                 };
             };
@@ -30475,7 +30503,7 @@ export interface operations {
                     /** @description integer id (a digit string is accepted) */
                     work_type_id: number;
                     label: string;
-                    work_code?: null | string;
+                    work_code?: (null | (string | null)) | null | string;
                 };
             };
         };
@@ -30843,7 +30871,7 @@ export interface operations {
                     /** @description integer id (a digit string is accepted) */
                     work_type_id?: number;
                     label?: string;
-                    work_code?: null | string;
+                    work_code?: (null | (string | null)) | null | string;
                 };
             };
         };
@@ -31091,7 +31119,7 @@ export interface operations {
             content: {
                 "application/json": {
                     label: string;
-                    work_code?: null | string;
+                    work_code?: (null | (string | null)) | null | string;
                     /** @description #RRGGBB */
                     primary_color?: string;
                     /** @description #RRGGBB */
@@ -31471,7 +31499,7 @@ export interface operations {
             content: {
                 "application/json": {
                     label?: string;
-                    work_code?: null | string;
+                    work_code?: (null | (string | null)) | null | string;
                     /** @description #RRGGBB */
                     primary_color?: string;
                     /** @description #RRGGBB */

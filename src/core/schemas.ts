@@ -27,9 +27,14 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 /**
  * A request field where null is allowed (and clears the value). Null is tried first: Ajv's type
  * coercion would otherwise turn a null into "" or 0 through the other branch. An empty string
- * sent for it is read as null too.
+ * sent for it is read as null too. The union also states its types (`type: ["null", …]`), checked
+ * before the branches: without it a one-element array (`["to"]`) passed the null branch unchanged
+ * and reached the database as an array.
  */
-export const NullableInput = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
+export const NullableInput = <T extends TSchema>(schema: T) => {
+  const type = (schema as { type?: unknown }).type;
+  return typeof type === 'string' ? Type.Union([Type.Null(), schema], { type: ['null', type] }) : Type.Union([Type.Null(), schema]);
+};
 
 /** {id, name, href}: a reference to a user. */
 export const UserRef = Type.Object({ id: Type.Integer(), name: Type.String(), href: Type.String() });

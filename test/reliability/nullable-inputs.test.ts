@@ -65,6 +65,19 @@ function nullTriedLate(schema: JsonSchema | undefined, where: string): string[] 
   return [...here, ...nested];
 }
 
+describe('a one-element array sent for a nullable field', () => {
+  it('is refused with 422, never taken as the value or passed to the database', async () => {
+    const types = await org.get('/work_types');
+    const workTypeId = (types.body[0] as { id: number }).id;
+    const text = await org.post('/work_subtypes', { work_type_id: workTypeId, label: 'Array code', work_code: ['to'] });
+    expect(text.status, text.text).toBe(422);
+    expect(text.body.error).toBe('invalid_params');
+    const userId = await org.createUser();
+    const date = await org.patch(`/users/${userId}`, { date_of_birth: ['1980-04-02'] });
+    expect(date.status, date.text).toBe(422);
+  });
+});
+
 describe('every request schema of /v1/openapi.json', () => {
   it('offers null before any other type, so that a null input stays null', async () => {
     const operations = await loadOperations(server);
