@@ -1,5 +1,6 @@
-import type { Insertable, Updateable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
 import type { Db } from '../../core/db/transaction.js';
+import type { Database } from '../../core/db/types.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { AssignmentGroupRow, AssignmentRow, AssignmentTable } from './table.js';
 
@@ -37,15 +38,21 @@ export async function findAssignmentsByIds(db: Db, orgId: number, ids: Iterable<
  * Non-deleted assignments that may have occurrences dated in [startDate, endDate]: started by the
  * end, not ended by an until date before the start, and, when they do not recur, not over before it.
  */
+export function mayOccurBetween(eb: ExpressionBuilder<Database, 'assignment'>, startDate: string, endDate: string) {
+  return eb.and([
+    eb('assignment.deleted_at', 'is', null),
+    eb('assignment.date', '<=', endDate),
+    eb.or([eb('assignment.until_date', 'is', null), eb('assignment.until_date', '>=', startDate)]),
+    eb.or([eb('assignment.rrule', 'is not', null), eb('assignment.end', '>=', startDate)]),
+  ]);
+}
+
 export function listAssignmentsForRange(db: Db, orgId: number, startDate: string, endDate: string): Promise<AssignmentRow[]> {
   return db
     .selectFrom('assignment')
     .selectAll()
     .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .where('date', '<=', endDate)
-    .where((eb) => eb.or([eb('until_date', 'is', null), eb('until_date', '>=', startDate)]))
-    .where((eb) => eb.or([eb('rrule', 'is not', null), eb('end', '>=', startDate)]))
+    .where((eb) => mayOccurBetween(eb, startDate, endDate))
     .orderBy('position')
     .orderBy('id')
     .execute();

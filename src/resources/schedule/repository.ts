@@ -1,6 +1,6 @@
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
 import type { Db } from '../../core/db/transaction.js';
-import type { QualifierNeeded } from '../assignments/repository.js';
+import { mayOccurBetween, type QualifierNeeded } from '../assignments/repository.js';
 import type { AssignmentRow } from '../assignments/table.js';
 import type { UserRow } from '../users/table.js';
 
@@ -48,10 +48,7 @@ export async function assignmentsForSchedule(db: Db, orgId: number, startDate: s
       ).as('qualifiers_needed'),
     ])
     .where('assignment.organization_id', '=', orgId)
-    .where('assignment.deleted_at', 'is', null)
-    .where('assignment.date', '<=', endDate)
-    .where((eb) => eb.or([eb('assignment.until_date', 'is', null), eb('assignment.until_date', '>=', startDate)]))
-    .where((eb) => eb.or([eb('assignment.rrule', 'is not', null), eb('assignment.end', '>=', startDate)]))
+    .where((eb) => mayOccurBetween(eb, startDate, endDate))
     .orderBy('assignment.position')
     .orderBy('assignment.id')
     .execute();

@@ -44,21 +44,6 @@ export function listTrades(db: Db, orgId: number, filter: { start?: string; end?
     .execute();
 }
 
-/** Filled trades overlapping [start, end): day.trades. */
-export function listFilledTrades(db: Db, orgId: number, start: string, end: string): Promise<TradeRow[]> {
-  return db
-    .selectFrom('trade')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .where('status', '=', 'filled')
-    .where('start', '<', end)
-    .where('end', '>', start)
-    .orderBy('start')
-    .orderBy('id')
-    .execute();
-}
-
 export async function insertTrade(db: Db, values: Insertable<TradeTable>): Promise<number> {
   const { id } = await db.insertInto('trade').values(values).returning('id').executeTakeFirstOrThrow();
   return id;
