@@ -5,6 +5,7 @@
  * BENCH_DATABASE_URL is set (a fresh schema bench_<timestamp>, dropped afterwards).
  *
  *   npm run bench [-- --duration 4 --connections 10 --engines sqlite,postgres --out bench/results.json]
+ *   npm run bench -- --only auth_cost,users_id   (a subset of cases, written to bench/.tmp-results.json)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,9 +27,14 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '2' },
     engines: { type: 'string' },
-    out: { type: 'string', default: 'bench/results.json' },
+    out: { type: 'string' },
+    only: { type: 'string' },
   },
 });
+/** Case names to run (reads by name; auth_cost, logging_cost, post_shifts, post_token, scale); all when unset. */
+const ONLY = args.only ? new Set(args.only.split(',')) : undefined;
+const wanted = (name: string) => !ONLY || ONLY.has(name);
+const OUT = args.out ?? (ONLY ? 'bench/.tmp-results.json' : 'bench/results.json');
 const DURATION = Number(args.duration);
 const ROUNDS = Number(args.rounds);
 const CONNECTIONS = Number(args.connections);
@@ -53,7 +59,9 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 }
 
 function startServer(target: Target, extra: Record<string, string> = {}): Promise<{ child: ChildProcess; ports: ServerPorts }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], {
+  // BENCH_CPU_PROF=dir: each server process writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'bench/server.ts'], {
     env: { ...inheritedEnv(), ...target.env, ...extra, BENCH_SECRET_KEY: SECRET, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -343,7 +351,7 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
       const today = Temporal.Now.plainDateISO(BENCH_DEFAULTS.timezone);
       const range = (days: number) => `start=${today.toString()}%2000:00:00&end=${today.add({ days }).toString()}%2000:00:00`;
       const userId = seeded.admin_id + Math.floor(BENCH_DEFAULTS.users / 2);
-      const deepPage = await deepLogCursor(target, seeded);
+      const deepPage = wanted('logs_deep') ? await deepLogCursor(target, seeded) : 0;
       const reads: Array<[string, string]> = [
         ['users_id', `/v1/users/${userId}`],
         ['users', '/v1/users'],
@@ -354,8 +362,10 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
         ['logs_first', '/v1/logs'],
         ['logs_deep', `/v1/logs?before_id=${deepPage}`],
       ];
-      for (const [name, path] of reads) cases.push(await readCase(ports, token, name, path));
-      cases = [...cases, ...(await overheadCases(ports, token)), ...(await writeCases(ports, token, target, seeded))];
+      for (const [name, path] of reads) if (wanted(name)) cases.push(await readCase(ports, token, name, path));
+      if (wanted('auth_cost') || wanted('logging_cost')) cases.push(...(await overheadCases(ports, token)));
+      if (wanted('post_shifts') || wanted('post_token')) cases.push(...(await writeCases(ports, token, target, seeded)));
+      cases = cases.filter((c) => wanted(c.name));
       // the largest of the per-case peaks (each case resets the peak before it starts)
       const lastPeak = (await control<{ maxRss: number }>(ports, 'GET', '/control/stats')).maxRss;
       rss = Math.max(lastPeak, ...cases.map((c) => (c.max_rss_mb ?? 0) * 1048576));
@@ -363,7 +373,7 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
       await stopServer(child);
     }
     // GET /users/{id}: a light read, so the run measures the API tier rather than one long request
-    const scale = engine === 'postgres' ? await scaleCase(target, token, `/v1/users/${seeded.admin_id + Math.floor(BENCH_DEFAULTS.users / 2)}`) : undefined;
+    const scale = engine === 'postgres' && wanted('scale') ? await scaleCase(target, token, `/v1/users/${seeded.admin_id + Math.floor(BENCH_DEFAULTS.users / 2)}`) : undefined;
     console.log(`max RSS under load: ${Math.round(rss / 1048576)} MB`);
     return { engine, seed: { seconds: seeded.seconds, counts: seeded.counts }, max_rss_mb: Math.round(rss / 1048576), cases, ...(scale ? { scale } : {}) };
   } finally {
@@ -414,7 +424,7 @@ const results = {
   engines,
   targets,
 };
-writeFileSync(args.out!, `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
 console.log('\ntargets:');
 for (const t of targets) console.log(`${t.met ? 'met ' : 'MISS'}  ${t.target}: ${t.measured}`);
-console.log(`\nwrote ${args.out}`);
+console.log(`\nwrote ${OUT}`);
