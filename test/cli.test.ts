@@ -33,12 +33,12 @@ function freePort(): Promise<number> {
 }
 
 /**
- * `npm start` as an operator runs it: `tsx src/server.ts` under Node's own module loader (not
+ * `npm start` as an operator runs it: `node --max-semi-space-size=32 --max-old-space-size=320 --import tsx src/server.ts` (not
  * vitest's), on the CLI's database. Resolves once /healthz answers.
  */
 async function startRealServer(): Promise<{ base: string; process: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(join('node_modules', '.bin', 'tsx'), ['src/server.ts'], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=32', '--max-old-space-size=320', '--import', 'tsx', 'src/server.ts'], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -41,6 +41,24 @@ describe('POST /oauth/access_token', () => {
     expect(response.body).toEqual(tokenBody);
   });
 
+  it('accepts the form as multipart/form-data (what FormData sends), its fields only', async () => {
+    const form = new FormData();
+    form.set('grant_type', 'client_credentials');
+    form.set('client_id', org.clientId);
+    form.set('client_secret', org.clientSecret);
+    const response = await fetch(`${server.url}/oauth/access_token`, { method: 'POST', body: form });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(tokenBody);
+
+    const withFile = new FormData();
+    withFile.set('grant_type', 'client_credentials');
+    withFile.set('file', new Blob(['x']), 'x.txt');
+    const refused = await fetch(`${server.url}/oauth/access_token`, { method: 'POST', body: withFile });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    expect(await refused.json()).toMatchObject({ status: refused.status, error: expect.any(String) });
+  });
+
   it('accepts client authentication by HTTP Basic (RFC 6749 §2.3.1)', async () => {
     const basic = Buffer.from(`${encodeURIComponent(org.clientId)}:${encodeURIComponent(org.clientSecret)}`).toString('base64');
     const response = await server.request('POST', '/oauth/access_token', {
@@ -161,6 +179,32 @@ describe('bearer authentication on /v1', () => {
     expect(again.status).toBe(401);
     // the organization's other credential still works
     expect((await org.get('/users')).status).toBe(200);
+  });
+
+  it('answers concurrent requests each by its own token (lookups arriving together share one read)', async () => {
+    const other = await server.newOrg();
+    const ownUser = await org.createUser();
+    const otherUser = await other.createUser();
+    const revoked = await createCredential(server.app.db, server.config.secretKey, org.orgId, 'revoked in the crowd');
+    const issued = await server.request('POST', '/oauth/access_token', {
+      form: true,
+      body: { grant_type: 'client_credentials', client_id: revoked.client_id, client_secret: revoked.client_secret },
+    });
+    await revokeCredential(server.app.db, revoked.client_id);
+    const cases = [
+      { token: org.token, path: `/users/${ownUser}`, status: 200 },
+      { token: org.token, path: `/users/${otherUser}`, status: 404 },
+      { token: other.token, path: `/users/${otherUser}`, status: 200 },
+      { token: other.token, path: `/users/${ownUser}`, status: 404 },
+      { token: issued.body.access_token as string, path: `/users/${ownUser}`, status: 401 },
+      { token: `${org.token}x`, path: `/users/${ownUser}`, status: 401 },
+    ];
+    const crowd = Array.from({ length: 60 }, (_, i) => cases[i % cases.length]!);
+    const answers = await Promise.all(crowd.map(({ token, path }) => server.request('GET', path, { token })));
+    expect(answers.map((a) => a.status)).toEqual(crowd.map((c) => c.status));
+    answers.forEach((answer, i) => {
+      if (crowd[i]!.status === 200) expect(String(answer.body.user_id)).toBe(String(crowd[i]!.path.endsWith(`/${ownUser}`) ? ownUser : otherUser));
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 import { Presets, SingleBar } from 'cli-progress';
 import type { Insertable } from 'kysely';
 import type { Config } from '../config.js';
@@ -110,7 +110,7 @@ function logRows(auth: AuthContext, line: LogLine) {
   const entityId = line.entityId === undefined ? null : String(line.entityId);
   const after = line.after ?? null;
   const changes = line.after === undefined ? null : JSON.stringify({ before: null, after });
-  const eventId = randomUUID();
+  const eventId = timeOrderedUuid();
   const payload: OutboxPayload = {
     id: eventId,
     type: line.action,

@@ -128,3 +128,24 @@ describe('GET /users served from the response cache', () => {
     expect(empty.body).toEqual([]);
   });
 });
+
+describe('GET /users/{id} served from the response cache', () => {
+  it('answers a repeated read without a statement, shows a change at once, and keeps users and organizations apart', async () => {
+    const otherId = await org.createUser({ first_name: 'Other', last_name: 'Member' });
+    const first = await org.get(`/users/${userId}`);
+    expect(first.body.user_id).toBe(userId);
+    const before = server.queryCount();
+    const again = await org.get(`/users/${userId}`);
+    expect(server.queryCount() - before).toBe(0);
+    expect(again.text).toBe(first.text);
+
+    const changed = await org.patch(`/users/${userId}`, { first_name: 'Augusta' });
+    expect(changed.status, changed.text).toBe(200);
+    const after = await org.get(`/users/${userId}`);
+    expect(after.body.first_name).toBe('Augusta');
+    expect((await org.get(`/users/${otherId}`)).body.first_name).toBe('Other');
+
+    const stranger = await server.newOrg();
+    expect((await stranger.get(`/users/${userId}`)).status).toBe(404);
+  });
+});

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../../config.js';
 import type { DatabaseHandle } from '../db/index.js';
@@ -63,7 +64,8 @@ const OAuthError = Type.Object({
 });
 
 async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOptions) {
-  const lookupToken = createTokenLookup(handle, config.secretKey);
+  const tokens = createTokenLookup(handle, config.secretKey);
+  app.addHook('onClose', () => tokens.close());
 
   await app.register(cookie);
   app.decorateRequest('auth', null as never);
@@ -72,52 +74,57 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
     request.baseUrl = config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
   });
 
-  app.post(
-    '/oauth/access_token',
-    {
-      config: { rateLimitScope: 'token' },
-      errorHandler: tokenErrorHandler,
-      schema: {
-        operationId: 'requestAccessToken',
-        summary: 'OAuth 2.0 client-credentials token request',
-        tags: ['Authentication'],
-        security: [],
-        consumes: ['application/x-www-form-urlencoded', 'application/json'],
-        body: Type.Optional(
-          Type.Object({
-            grant_type: Type.Optional(Type.String({ maxLength: 64 })),
-            client_id: Type.Optional(Type.String({ maxLength: 255 })),
-            client_secret: Type.Optional(Type.String({ maxLength: 255 })),
-            scope: Type.Optional(Type.String({ maxLength: 255 })),
-          }),
-        ),
-        response: { 200: TokenResponse, 400: OAuthError, 401: OAuthError },
+  // The token request's form may also come as multipart/form-data (what FormData sends): its fields
+  // only, in a scope of its own so that no other route takes multipart bodies through it.
+  await app.register(async (scope) => {
+    await scope.register(multipart, { attachFieldsToBody: 'keyValues', limits: { files: 0, fields: 8, parts: 8, fieldSize: 1024 } });
+    scope.post(
+      '/oauth/access_token',
+      {
+        config: { rateLimitScope: 'token' },
+        errorHandler: tokenErrorHandler,
+        schema: {
+          operationId: 'requestAccessToken',
+          summary: 'OAuth 2.0 client-credentials token request',
+          tags: ['Authentication'],
+          security: [],
+          consumes: ['application/x-www-form-urlencoded', 'application/json', 'multipart/form-data'],
+          body: Type.Optional(
+            Type.Object({
+              grant_type: Type.Optional(Type.String({ maxLength: 64 })),
+              client_id: Type.Optional(Type.String({ maxLength: 255 })),
+              client_secret: Type.Optional(Type.String({ maxLength: 255 })),
+              scope: Type.Optional(Type.String({ maxLength: 255 })),
+            }),
+          ),
+          response: { 200: TokenResponse, 400: OAuthError, 401: OAuthError },
+        },
       },
-    },
-    async (request, reply) => {
-      const body = (request.body ?? {}) as Record<string, string | undefined>;
-      reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-      const basic = basicCredentials(request.headers.authorization);
-      if (!body.grant_type) throw oauthError(400, 'invalid_request', 'The grant_type parameter is required.');
-      if (body.grant_type !== 'client_credentials') {
-        throw oauthError(400, 'unsupported_grant_type', 'Only the client_credentials grant type is supported.');
-      }
-      if (basic && body.client_id && body.client_id !== basic.id) {
-        throw oauthError(400, 'invalid_request', 'The client was identified in two different ways.');
-      }
-      const clientId = basic?.id ?? body.client_id;
-      const clientSecret = basic?.secret ?? body.client_secret;
-      if (!clientId || !clientSecret) {
-        throw oauthError(400, 'invalid_request', 'The client_id and client_secret parameters are required.');
-      }
-      const client = await verifyClient(app.db, config.secretKey, clientId, clientSecret);
-      if (!client) {
-        if (basic) reply.header('WWW-Authenticate', 'Basic realm="crewplan"');
-        throw oauthError(401, 'invalid_client', 'Client authentication failed.');
-      }
-      return issueToken(app.db, config.secretKey, client, config.tokenTtlSeconds);
-    },
-  );
+      async (request, reply) => {
+        const body = (request.body ?? {}) as Record<string, string | undefined>;
+        reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+        const basic = basicCredentials(request.headers.authorization);
+        if (!body.grant_type) throw oauthError(400, 'invalid_request', 'The grant_type parameter is required.');
+        if (body.grant_type !== 'client_credentials') {
+          throw oauthError(400, 'unsupported_grant_type', 'Only the client_credentials grant type is supported.');
+        }
+        if (basic && body.client_id && body.client_id !== basic.id) {
+          throw oauthError(400, 'invalid_request', 'The client was identified in two different ways.');
+        }
+        const clientId = basic?.id ?? body.client_id;
+        const clientSecret = basic?.secret ?? body.client_secret;
+        if (!clientId || !clientSecret) {
+          throw oauthError(400, 'invalid_request', 'The client_id and client_secret parameters are required.');
+        }
+        const client = await verifyClient(app.db, config.secretKey, clientId, clientSecret);
+        if (!client) {
+          if (basic) reply.header('WWW-Authenticate', 'Basic realm="crewplan"');
+          throw oauthError(401, 'invalid_client', 'Client authentication failed.');
+        }
+        return issueToken(app.db, config.secretKey, client, config.tokenTtlSeconds);
+      },
+    );
+  });
 
   /** A web app request: the session cookie plus the session header (a cross-site form cannot set it). */
   async function authenticateSession(request: FastifyRequest): Promise<void> {
@@ -141,7 +148,7 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
     if (!header) throw unauthorized('The access token is missing.');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match || match[1].length > 512) throw unauthorized('The access token is not valid.');
-    const owner = await lookupToken(match[1]);
+    const owner = await tokens.find(match[1]);
     if (!owner) {
       reply.header('WWW-Authenticate', 'Bearer error="invalid_token"');
       throw unauthorized('The access token is not valid.');

@@ -1,3 +1,4 @@
+import { BoundedMemo } from '../../core/memo.js';
 import { Frequency, fromFloatingDate, RRule, ruleBody, toFloatingDate, type RRuleOptions as Options } from '../../core/recurrence.js';
 import { formatDate, formatLocalDateTime, hoursBetween, parseDate, parseLocalDateTime, Temporal } from '../../core/time.js';
 import type { AssignmentRow } from './table.js';
@@ -26,6 +27,13 @@ const ALLOWED_FREQUENCIES = new Set([Frequency.DAILY, Frequency.WEEKLY, Frequenc
  * every occurrence keeps its time of day, so BYHOUR, BYMINUTE and BYSECOND are not allowed either.
  */
 export function parseRule(text: string): Partial<Options> | undefined {
+  return parsedRules.get(text, () => parseRuleText(text));
+}
+
+/** Parsing (and trying) a rule costs more than expanding a week of it; the same few texts recur. */
+const parsedRules = new BoundedMemo<Partial<Options> | undefined>(1000);
+
+function parseRuleText(text: string): Partial<Options> | undefined {
   const body = ruleBody(text);
   if (!/^FREQ=/i.test(body) && !/;FREQ=/i.test(body)) return undefined;
   if (/DTSTART|TZID|BYHOUR|BYMINUTE|BYSECOND|\n/i.test(body)) return undefined;
@@ -88,7 +96,21 @@ export function assignmentOccurrences(
   startDate: string,
   endDate: string,
   timeZone: string,
-): AssignmentOccurrence[] {
+): readonly AssignmentOccurrence[] {
+  const { id, date, start, end, rrule, until_date } = assignment;
+  const key = `${id}|${date}|${start}|${end}|${rrule}|${until_date}|${startDate}|${endDate}|${timeZone}`;
+  return computedOccurrences.get(key, () =>
+    Object.freeze(computeOccurrences(assignment, startDate, endDate, timeZone).map((o) => Object.freeze(o))),
+  );
+}
+
+/**
+ * The occurrences of an assignment over a window, by everything they depend on: every write to a
+ * schedule checks the user's work of those days, and the same few assignments and weeks recur.
+ */
+const computedOccurrences = new BoundedMemo<readonly AssignmentOccurrence[]>(1000);
+
+function computeOccurrences(assignment: RecurringAssignment, startDate: string, endDate: string, timeZone: string): AssignmentOccurrence[] {
   const first = parseLocalDateTime(assignment.start);
   const firstEnd = parseLocalDateTime(assignment.end);
   const from = parseDate(startDate);

@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
+import { preparedQuery } from '../../core/db/prepared.js';
 import type { Db } from '../../core/db/transaction.js';
 import type { Database } from '../../core/db/types.js';
 import { invalidParams, notFound } from '../../core/errors.js';
@@ -24,15 +25,13 @@ export async function findAssignmentOrThrow(db: Db, orgId: number, id: number): 
 export async function findAssignmentsByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, AssignmentRow>> {
   const unique = [...new Set(ids)].filter((id) => Number.isInteger(id));
   if (unique.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('assignment')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', unique)
-    .where('deleted_at', 'is', null)
-    .execute();
+  const rows = await assignmentsByIdsQuery(db, orgId, unique);
   return new Map(rows.map((row) => [row.id, row]));
 }
+
+const assignmentsByIdsQuery = preparedQuery((db: Db, orgId: number, ids: number[]) =>
+  db.selectFrom('assignment').selectAll().where('organization_id', '=', orgId).where('id', 'in', ids).where('deleted_at', 'is', null),
+);
 
 /**
  * Non-deleted assignments that may have occurrences dated in [startDate, endDate]: started by the

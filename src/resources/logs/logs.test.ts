@@ -81,6 +81,20 @@ describe('GET /logs', () => {
     expect(otherLogs.body.data).toHaveLength(1);
   });
 
+  it('keeps `after` and `limit` through the pages both ways, with the same entries as without the filter', async () => {
+    const unfiltered = (await org.get('/logs', { query: { limit: 100 } })).body.data.map((e: { log_id: string }) => e.log_id);
+    const page1 = await org.get('/logs', { query: { after: '2000-01-01 00:00:00', limit: 40 } });
+    expect(new URL(page1.body.next).searchParams.get('after')).toBe('2000-01-01 00:00:00');
+    const page2 = await org.get(page1.body.next);
+    const ids = [...page1.body.data, ...page2.body.data].map((e: { log_id: string }) => e.log_id);
+    expect(ids).toEqual(unfiltered.slice(0, 80));
+    const back = await org.get(page2.body.prev);
+    expect(back.body.data.map((e: { log_id: string }) => e.log_id)).toEqual(ids.slice(0, 40));
+    expect(back.body.prev).toBeNull();
+    const emptyBeyond = await org.get('/logs', { query: { after: '2999-01-01', before_id: Number(ids[10]) } });
+    expect(emptyBeyond.body).toEqual({ data: [], pagination: { prev: null, next: null }, prev: null, next: null });
+  });
+
   it('rejects a bad `after` and a bad limit', async () => {
     expect((await org.get('/logs', { query: { after: 'yesterday' } })).status).toBe(422);
     expect((await org.get('/logs', { query: { limit: 0 } })).status).toBe(422);

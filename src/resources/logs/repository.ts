@@ -1,3 +1,4 @@
+import { preparedQuery } from '../../core/db/prepared.js';
 import type { Db } from '../../core/db/transaction.js';
 
 export interface LogPageQuery {
@@ -20,33 +21,56 @@ export interface LogPageQuery {
  */
 export async function listLogPage(db: Db, q: LogPageQuery) {
   const key = q.sinceId ?? q.beforeId;
-  const rows = await db
-    .selectFrom('system_log')
-    .select(['id', 'created_at', 'description', 'actor_user_id', 'actor_name'])
-    .$if(key !== undefined, (qb) =>
-      qb.select((eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom('system_log as beyond')
-              .select('beyond.id')
-              .where('beyond.organization_id', '=', q.orgId)
-              .where('beyond.id', q.sinceId !== undefined ? '<=' : '>=', key!)
-              .$if(q.createdAfter !== undefined, (inner) => inner.where('beyond.created_at', '>', q.createdAfter!)),
-          )
-          .as('beyond_key'),
-      ),
-    )
-    .where('organization_id', '=', q.orgId)
-    .$if(q.createdAfter !== undefined, (qb) => qb.where('created_at', '>', q.createdAfter!))
-    .$if(q.beforeId !== undefined, (qb) => qb.where('id', '<', q.beforeId!))
-    .$if(q.sinceId !== undefined, (qb) => qb.where('id', '>', q.sinceId!))
-    .orderBy('id', q.sinceId !== undefined ? 'asc' : 'desc')
-    .limit(q.limit + 1)
-    .execute();
+  const direction = q.sinceId !== undefined ? 'since' : q.beforeId !== undefined ? 'before' : 'none';
+  const rows = await pageQueryOf(direction, q.createdAfter !== undefined)(db, q.orgId, key ?? 0, q.createdAfter ?? '', q.limit + 1);
   const more = rows.length > q.limit;
   const page = rows.slice(0, q.limit);
   if (q.sinceId !== undefined) page.reverse();
-  const beyondKey = rows.length > 0 && Boolean((rows[0] as { beyond_key?: unknown }).beyond_key);
+  const beyondKey = rows.length > 0 && Boolean(rows[0]!.beyond_key);
   return { rows: page, more, beyondKey };
+}
+
+type Direction = 'none' | 'before' | 'since';
+
+function buildPageQuery(db: Db, direction: Direction, filtered: boolean, orgId: number, key: number, createdAfter: string, limit: number) {
+  return db
+    .selectFrom('system_log')
+    .select(['id', 'created_at', 'description', 'actor_user_id', 'actor_name'])
+    .select((eb) =>
+      direction === 'none'
+        ? eb.val(0).as('beyond_key')
+        : eb
+            .exists(
+              eb
+                .selectFrom('system_log as beyond')
+                .select('beyond.id')
+                .where('beyond.organization_id', '=', orgId)
+                .where('beyond.id', direction === 'since' ? '<=' : '>=', key)
+                .$if(filtered, (inner) => inner.where('beyond.created_at', '>', createdAfter)),
+            )
+            .as('beyond_key'),
+    )
+    .where('organization_id', '=', orgId)
+    .$if(filtered, (qb) => qb.where('created_at', '>', createdAfter))
+    .$if(direction === 'before', (qb) => qb.where('id', '<', key))
+    .$if(direction === 'since', (qb) => qb.where('id', '>', key))
+    .orderBy('id', direction === 'since' ? 'asc' : 'desc')
+    .limit(limit);
+}
+
+type PageQuery = (db: Db, orgId: number, key: number, createdAfter: string, limit: number) => Promise<Array<LogRow & { beyond_key: unknown }>>;
+type LogRow = { id: number; created_at: string; description: string; actor_user_id: number | null; actor_name: string };
+
+/** Each of the six shapes (direction, filtered by date or not) compiled once: a deep page costs what the first does. */
+const pageQueries = new Map<string, PageQuery>();
+function pageQueryOf(direction: Direction, filtered: boolean): PageQuery {
+  const shape = `${direction}|${filtered}`;
+  let query = pageQueries.get(shape);
+  if (!query) {
+    query = preparedQuery((db: Db, orgId: number, key: number, createdAfter: string, limit: number) =>
+      buildPageQuery(db, direction, filtered, orgId, key, createdAfter, limit),
+    ) as PageQuery;
+    pageQueries.set(shape, query);
+  }
+  return query;
 }

@@ -1,4 +1,5 @@
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
+import { preparedQuery } from '../../core/db/prepared.js';
 import type { Db } from '../../core/db/transaction.js';
 import { eachDate, formatLocalDateTime, hoursBetween, normalizeLocalDateTime, parseLocalDateTime, Temporal } from '../../core/time.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
@@ -60,7 +61,8 @@ async function timezoneOf(db: Db, orgId: number): Promise<string> {
   return org.timezone;
 }
 
-function loadMembers(db: Db, orgId: number, fromDate: string, toDate: string, userIds?: number[]): Promise<MemberRow[]> {
+/** Members with their rotation and, in the same statement, their exceptions between the dates. */
+function membersWithExceptions(db: Db, orgId: number, fromDate: string, toDate: string) {
   return db
     .selectFrom('recurring_shift')
     .innerJoin('rotation', (join) =>
@@ -68,7 +70,6 @@ function loadMembers(db: Db, orgId: number, fromDate: string, toDate: string, us
     )
     .selectAll('recurring_shift')
     .select(['rotation.anchor_date', 'rotation.pattern', 'rotation.kelly_every'])
-    // The member's exceptions in the range come with it, in the same statement.
     .select((eb) =>
       jsonArrayFrom(
         db,
@@ -82,11 +83,29 @@ function loadMembers(db: Db, orgId: number, fromDate: string, toDate: string, us
       ).as('exceptions'),
     )
     .where('recurring_shift.organization_id', '=', orgId)
+    .orderBy('recurring_shift.id');
+}
+
+const activeMembersQuery = preparedQuery((db: Db, orgId: number, fromDate: string, toDate: string) =>
+  membersWithExceptions(db, orgId, fromDate, toDate)
     .where('recurring_shift.start_date', '<=', toDate)
-    .where((eb) => eb.or([eb('recurring_shift.end_date', 'is', null), eb('recurring_shift.end_date', '>=', fromDate)]))
-    .$if(userIds !== undefined, (qb) => qb.where('recurring_shift.user_id', 'in', userIds!.length ? userIds! : [0]))
-    .orderBy('recurring_shift.id')
-    .execute();
+    .where((eb) => eb.or([eb('recurring_shift.end_date', 'is', null), eb('recurring_shift.end_date', '>=', fromDate)])),
+);
+
+/**
+ * Every membership of the users, whatever its dates: SQLite's planner, given the dates too, would
+ * take the date index and read every member of the organization who started before the end date,
+ * where the user index reads the few rows of these users. The dates are checked on the rows.
+ */
+const membersOfUsersQuery = preparedQuery((db: Db, orgId: number, fromDate: string, toDate: string, userIds: number[]) =>
+  membersWithExceptions(db, orgId, fromDate, toDate).where('recurring_shift.user_id', 'in', userIds),
+);
+
+/** The rotation members active between the dates (of the users, when named), with their exceptions there. */
+async function loadMembers(db: Db, orgId: number, fromDate: string, toDate: string, userIds?: number[]): Promise<MemberRow[]> {
+  if (userIds === undefined) return activeMembersQuery(db, orgId, fromDate, toDate);
+  const rows = await membersOfUsersQuery(db, orgId, fromDate, toDate, userIds.length ? userIds : [0]);
+  return rows.filter((m) => m.start_date <= toDate && (m.end_date === null || m.end_date >= fromDate));
 }
 
 async function loadAssignmentOccurrences(db: Db, orgId: number, ids: number[], range: { fromDate: string; toDate: string; timeZone: string; loaded?: AssignmentRow[] }) {
@@ -99,7 +118,12 @@ async function loadAssignmentOccurrences(db: Db, orgId: number, ids: number[], r
   return new Map(occurrences.map((o) => [`${o.assignment_id}|${o.date}`, o]));
 }
 
+const oneOffShiftsOfUsersQuery = preparedQuery((db: Db, orgId: number, start: string, end: string, userIds: number[]) =>
+  db.selectFrom('shift').selectAll().where('organization_id', '=', orgId).where('start', '<', end).where('end', '>', start).where('user_id', 'in', userIds),
+);
+
 function loadOneOffShifts(db: Db, orgId: number, range: WorkRange) {
+  if (range.userIds && !range.assignmentIds) return oneOffShiftsOfUsersQuery(db, orgId, range.start, range.end, range.userIds.length ? range.userIds : [0]);
   return db
     .selectFrom('shift')
     .selectAll()

@@ -1,10 +1,12 @@
 import type { Insertable, Updateable } from 'kysely';
+import { preparedQuery } from '../../core/db/prepared.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { nowUtc, Temporal } from '../../core/time.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
 import { expandWork } from './expand.js';
 import type { RecurringShiftExceptionRow, RecurringShiftRow, RecurringShiftTable, RotationRow, RotationTable } from './table.js';
+import type { WorkTypeRow } from '../work-types/table.js';
 
 export function listRotations(db: Db, orgId: number): Promise<RotationRow[]> {
   return db.selectFrom('rotation').selectAll().where('organization_id', '=', orgId).where('deleted_at', 'is', null).orderBy('id').execute();
@@ -193,17 +195,15 @@ export async function defaultWorkTypeId(db: Db, orgId: number): Promise<number> 
   return regular.id;
 }
 
-/** 422 unless the work type (and the subtype, which must belong to it) exist in the organization. */
-export async function assertWorkType(db: Db, orgId: number, workTypeId: number, subtypeId: number | null): Promise<void> {
-  const type = await db
-    .selectFrom('work_type')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('id', '=', workTypeId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+const liveWorkTypeQuery = preparedQuery((db: Db, orgId: number, id: number) =>
+  db.selectFrom('work_type').selectAll().where('organization_id', '=', orgId).where('id', '=', id).where('deleted_at', 'is', null),
+);
+
+/** 422 unless the work type (and the subtype, which must belong to it) exist in the organization; the work type. */
+export async function assertWorkType(db: Db, orgId: number, workTypeId: number, subtypeId: number | null): Promise<WorkTypeRow> {
+  const [type] = await liveWorkTypeQuery(db, orgId, workTypeId);
   if (!type) throw invalidParams('The selected work type id is invalid.');
-  if (subtypeId === null) return;
+  if (subtypeId === null) return type;
   const subtype = await db
     .selectFrom('work_subtype')
     .select('id')
@@ -213,4 +213,5 @@ export async function assertWorkType(db: Db, orgId: number, workTypeId: number, 
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (!subtype) throw invalidParams('The selected work subtype id is invalid.');
+  return type;
 }

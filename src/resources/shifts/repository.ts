@@ -1,5 +1,6 @@
 import type { Updateable } from 'kysely';
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
+import { preparedInsert } from '../../core/db/prepared.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
@@ -25,21 +26,52 @@ export interface NewShift {
 }
 
 export async function insertShift(trx: Db, orgId: number, values: NewShift): Promise<number> {
+  return (await insertShiftRow(trx, orgId, values)).id;
+}
+
+const insertShiftStatement = preparedInsert('shift', [
+  'organization_id',
+  'assignment_id',
+  'user_id',
+  'date',
+  'start',
+  'end',
+  'work_type_id',
+  'work_subtype_id',
+  'break_start',
+  'break_end',
+  'hold_over',
+  'notes',
+  'from_callback',
+  'traded_with',
+  'scheduled_by',
+  'created_at',
+  'updated_at',
+]);
+
+/** Inserts a shift and returns the row as stored, without reading it back. */
+export async function insertShiftRow(trx: Db, orgId: number, values: NewShift): Promise<ShiftRow> {
   const now = nowUtc();
-  const { id } = await trx
-    .insertInto('shift')
-    .values({
-      ...values,
-      organization_id: orgId,
-      break_start: values.break_start ?? null,
-      break_end: values.break_end ?? null,
-      hold_over: values.hold_over ?? 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return id;
+  const row = {
+    organization_id: orgId,
+    assignment_id: values.assignment_id,
+    user_id: values.user_id,
+    date: values.date,
+    start: values.start,
+    end: values.end,
+    work_type_id: values.work_type_id,
+    work_subtype_id: values.work_subtype_id,
+    break_start: values.break_start ?? null,
+    break_end: values.break_end ?? null,
+    hold_over: values.hold_over ?? 0,
+    notes: values.notes,
+    from_callback: values.from_callback,
+    traded_with: values.traded_with,
+    scheduled_by: values.scheduled_by,
+    created_at: now,
+    updated_at: now,
+  };
+  return { id: await insertShiftStatement(trx, row), ...row };
 }
 
 export async function updateShift(trx: Db, orgId: number, id: number, values: Updateable<ShiftTable>): Promise<void> {

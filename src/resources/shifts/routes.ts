@@ -76,9 +76,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const shift = await withTransaction(app.db, async (trx) => loadShift(trx, request, await createShift(trx, request.auth, request.body)));
+      const { row, context } = await withTransaction(app.db, (trx) => createShift(trx, request.auth, request.body));
       reply.status(201);
-      return shift;
+      return serializeShift(request, row, { ...context, timezone: request.auth.timezone });
     },
   );
 

@@ -2,25 +2,28 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
-import { normalizeLocalDateTime } from '../../core/time.js';
+import { assertSpanWithinLimit, normalizeLocalDateTime } from '../../core/time.js';
 import { expandWork } from '../rotations/expand.js';
 import { assertAssignmentsExist, assertWorkType } from '../rotations/repository.js';
 import { withoutTimeOff } from '../schedule/rules.js';
 import { approvedTimeOffs } from '../time-offs/schedule.js';
-import { findUserOrInvalid } from '../users/repository.js';
+import { findUserOrInvalid, findUsersByIds, liveUserIn } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
+import type { WorkTypeRow } from '../work-types/table.js';
+import type { ShiftContext } from './serialize.js';
 import {
   assertCallbackExists,
   assertLabelsExist,
   assertQualifiersExist,
   deleteShift,
   findShiftOrThrow,
-  insertShift,
+  insertShiftRow,
   removeShiftLabel,
   removeShiftQualifier,
   replaceShiftLabels,
   replaceShiftQualifiers,
+  tagsOfShifts,
   updateShift,
 } from './repository.js';
 import type { CreateShiftBody, UpdateShiftBody } from './schemas.js';
@@ -34,6 +37,7 @@ function timesOf(body: { start: string; end: string; break_start?: string | null
   const start = normalizeLocalDateTime(body.start);
   const end = normalizeLocalDateTime(body.end);
   if (end <= start) throw invalidParams('The end must be a date after start.');
+  assertSpanWithinLimit(start, end, 'shift');
   const breakStart = body.break_start ? normalizeLocalDateTime(body.break_start) : null;
   const breakEnd = body.break_end ? normalizeLocalDateTime(body.break_end) : null;
   if ((breakStart === null) !== (breakEnd === null)) throw invalidParams('The break start and break end fields must be given together.');
@@ -43,17 +47,27 @@ function timesOf(body: { start: string; end: string; break_start?: string | null
   return { start, end, break_start: breakStart, break_end: breakEnd };
 }
 
-/** Every referenced id must exist in the organization (422 naming the field); returns the shift's user. */
-async function validateReferences(trx: Db, auth: AuthContext, values: ShiftValues, body: Partial<CreateShiftBody>) {
+/** What the references of a shift name, read while checking them: enough to answer with the shift. */
+interface References {
+  user: UserRow;
+  /** the shift's user, the admin and the user traded with, when named */
+  users: Map<number, UserRow>;
+  workType: WorkTypeRow;
+}
+
+/** Every referenced id must exist in the organization (422 naming the field, in this order). */
+async function validateReferences(trx: Db, auth: AuthContext, values: ShiftValues, body: Partial<CreateShiftBody>): Promise<References> {
   await assertAssignmentsExist(trx, auth.orgId, [values.assignment_id]);
-  const user = await findUserOrInvalid(trx, auth.orgId, values.user_id);
-  await assertWorkType(trx, auth.orgId, values.work_type_id, values.work_subtype_id);
-  if (values.traded_with !== null) await findUserOrInvalid(trx, auth.orgId, values.traded_with, 'traded with');
+  const named = [values.user_id, values.traded_with, body.admin_id].filter((id): id is number => typeof id === 'number');
+  const users = await findUsersByIds(trx, auth.orgId, named);
+  const user = liveUserIn(users, values.user_id, 'user id');
+  const workType = await assertWorkType(trx, auth.orgId, values.work_type_id, values.work_subtype_id);
+  if (values.traded_with !== null) liveUserIn(users, values.traded_with, 'traded with');
   if (values.from_callback !== null) await assertCallbackExists(trx, auth.orgId, values.from_callback);
-  if (body.admin_id !== undefined) await findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id');
+  if (body.admin_id !== undefined) liveUserIn(users, body.admin_id, 'admin id');
   if (body.labels) await assertLabelsExist(trx, auth.orgId, body.labels);
   if (body.qualifiers) await assertQualifiersExist(trx, auth.orgId, body.qualifiers);
-  return user;
+  return { user, users, workType };
 }
 
 /**
@@ -76,7 +90,13 @@ async function describeShift(trx: Db, auth: AuthContext, values: ShiftValues, kn
   return `${fullName(user)}, ${short(values.start)} to ${short(values.end)}`;
 }
 
-export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftBody): Promise<number> {
+/** The new shift as stored, and what its response shows of the records it names. */
+export interface CreatedShift {
+  row: ShiftRow;
+  context: Omit<ShiftContext, 'timezone'>;
+}
+
+export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftBody): Promise<CreatedShift> {
   const values: ShiftValues = {
     assignment_id: body.assignment_id,
     user_id: body.user_id,
@@ -90,20 +110,31 @@ export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftB
     traded_with: body.traded_with ?? null,
     scheduled_by: body.admin_id ?? null,
   };
-  const user = await validateReferences(trx, auth, values, body);
+  const { user, users, workType } = await validateReferences(trx, auth, values, body);
   await assertUserIsFree(trx, auth, values, body.force === true);
-  const id = await insertShift(trx, auth.orgId, values);
-  if (body.labels) await replaceShiftLabels(trx, auth.orgId, id, body.labels);
-  if (body.qualifiers) await replaceShiftQualifiers(trx, auth.orgId, id, body.qualifiers);
+  const row = await insertShiftRow(trx, auth.orgId, values);
+  const tagged = Boolean(body.labels?.length || body.qualifiers?.length);
+  if (body.labels) await replaceShiftLabels(trx, auth.orgId, row.id, body.labels);
+  if (body.qualifiers) await replaceShiftQualifiers(trx, auth.orgId, row.id, body.qualifiers);
   await writeLog(trx, auth, {
     action: 'shift.created',
     description: `scheduled a shift for ${await describeShift(trx, auth, values, user)}.`,
     actorUserId: body.admin_id,
+    actorName: body.admin_id === undefined ? undefined : users.get(body.admin_id),
     entityType: 'shift',
-    entityId: id,
+    entityId: row.id,
     after: { ...values, labels: body.labels ?? [], qualifiers: body.qualifiers ?? [] },
   });
-  return id;
+  const tags = tagged ? await tagsOfShifts(trx, auth.orgId, [row.id]) : undefined;
+  return {
+    row,
+    context: {
+      users,
+      workTypes: new Map([[workType.id, workType]]),
+      labels: tags?.labels.get(row.id) ?? [],
+      qualifiers: tags?.qualifiers.get(row.id) ?? [],
+    },
+  };
 }
 
 const pick = <T>(given: T | undefined, current: T): T => (given === undefined ? current : given);
@@ -129,11 +160,11 @@ export async function changeShift(trx: Db, auth: AuthContext, id: number, body: 
     traded_with: pick(body.traded_with, current.traded_with),
     scheduled_by: pick(body.admin_id, current.scheduled_by),
   };
-  const user = await validateReferences(trx, auth, values, body);
+  const { user } = await validateReferences(trx, auth, values, body);
   await assertUserIsFree(trx, auth, values, body.force === true, id);
   await updateShift(trx, auth.orgId, id, values);
-  if (body.labels) await replaceShiftLabels(trx, auth.orgId, id, body.labels);
-  if (body.qualifiers) await replaceShiftQualifiers(trx, auth.orgId, id, body.qualifiers);
+  if (body.labels !== undefined) await replaceShiftLabels(trx, auth.orgId, id, body.labels ?? []);
+  if (body.qualifiers !== undefined) await replaceShiftQualifiers(trx, auth.orgId, id, body.qualifiers ?? []);
   await writeLog(trx, auth, {
     action: 'shift.updated',
     description: `changed the shift of ${await describeShift(trx, auth, values, user)}.`,

@@ -8,8 +8,9 @@ const optionalFields = {
   notes: Type.Optional(NullableInput(LongText())),
   from_callback: Type.Optional(NullableInput(Id)),
   traded_with: Type.Optional(NullableInput(Id)),
-  labels: Type.Optional(IdList),
-  qualifiers: Type.Optional(IdList),
+  // null, as GET /shifts writes no labels, is none
+  labels: Type.Optional(NullableInput(IdList)),
+  qualifiers: Type.Optional(NullableInput(IdList)),
   break_start: Type.Optional(NullableInput(LocalDateTime)),
   break_end: Type.Optional(NullableInput(LocalDateTime)),
   hold_over: Type.Optional(Type.Integer({ minimum: 0, maximum: 48, description: 'extension: hours held over past the end' })),

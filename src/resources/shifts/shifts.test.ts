@@ -95,17 +95,62 @@ describe('POST /shifts', () => {
     expect(log.body.data[0].event_description).toBe(`Hass Brycen scheduled a shift for Boss Doe, ${date} 07:00 to ${date} 19:00.`);
   });
 
+  it('answers exactly what GET /shifts/{id} reads back (the answer is built from what was written)', async () => {
+    const tradedWith = await org.createUser({ first_name: 'Tess', last_name: 'Trade' });
+    const [first, second, third] = [nextDate(), nextDate(), nextDate()];
+    const bodies = [
+      shiftBody(first, { labels: [label2Id, labelId], qualifiers: [qualifierId], admin_id: adminId, traded_with: tradedWith, hold_over: 2 }),
+      shiftBody(second, { break_start: `${second} 12:00:00`, break_end: `${second} 12:30:00`, notes: null }),
+      shiftBody(third, { start: `${third}T20:00:00`, end: `${nextDate()} 06:00:00`, admin_id: userId }),
+    ];
+    for (const body of bodies) {
+      const created = await org.post('/shifts', body);
+      expect(created.status, created.text).toBe(201);
+      const read = await org.get(`/shifts/${created.body.id}`);
+      expect(created.body).toEqual(read.body);
+    }
+  });
+
+  it('refuses a deleted user, as the shift\'s user and as admin', async () => {
+    const gone = await org.createUser({ first_name: 'Gone', last_name: 'Away' });
+    expect((await org.del(`/users/${gone}`)).status).toBe(200);
+    for (const [change, message] of [
+      [{ user_id: gone }, 'The selected user id is invalid.'],
+      [{ admin_id: gone }, 'The selected admin id is invalid.'],
+    ] as const) {
+      const response = await org.post('/shifts', shiftBody(nextDate(), change));
+      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
+    }
+  });
+
   it('writes null labels and qualifiers when the shift has none', async () => {
     const { id } = await newShift();
     const response = await org.get(`/shifts/${id}`);
     expect(response.body).toMatchObject({ labels: null, qualifiers: null, scheduled_by: null });
   });
 
+  it('takes null labels and qualifiers, as it writes them, for none', async () => {
+    const date = nextDate();
+    const created = await org.post('/shifts', shiftBody(date, { labels: null, qualifiers: null }));
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ labels: null, qualifiers: null });
+  });
+
   it('requires the documented fields', async () => {
     const response = await org.post('/shifts', { user_id: userId });
     expect(response.status).toBe(422);
     expect(response.body.error).toBe('invalid_params');
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The assignment id field is required.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: [
+        'The assignment id field is required.',
+        'The date field is required.',
+        'The start field is required.',
+        'The end field is required.',
+        'The work type id field is required.',
+      ],
+    });
   });
 
   it('requires the end after the start', async () => {
@@ -233,7 +278,7 @@ describe('PATCH /shifts/{id}', () => {
     const { id } = await newShift();
     const response = await org.patch(`/shifts/${id}`, { notes: 'x' });
     expect(response.status).toBe(422);
-    expect(response.body.error_message).toEqual(['The date field is required.']);
+    expect(response.body.error_message).toEqual(['The date field is required.', 'The start field is required.', 'The end field is required.']);
     const date = nextDate();
     for (const [missing, body] of [
       ['start', { date, end: `${date} 19:00:00` }],
@@ -253,6 +298,9 @@ describe('PATCH /shifts/{id}', () => {
       labels: [{ id: label2Id, href: `${server.url}/v1/labels/${label2Id}`, label: 'ENG' }],
       qualifiers: [{ id: qualifierId, href: `${server.url}/v1/qualifiers/${qualifierId}`, shortcode: 'FF-01', name: 'Firefighters' }],
     });
+    const cleared = await org.patch(`/shifts/${id}`, { date, start: `${date} 07:00:00`, end: `${date} 19:00:00`, labels: null, qualifiers: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toMatchObject({ notes: 'Keep me', labels: null, qualifiers: null });
   });
 
   it('does not count the shift itself as a double booking', async () => {

@@ -1,3 +1,4 @@
+import { preparedQuery } from '../../core/db/prepared.js';
 import type { Db } from '../../core/db/transaction.js';
 import { occurrencesInRange } from './recurrence.js';
 import { APPROVED } from './table.js';
@@ -21,14 +22,8 @@ export interface ApprovedTimeOff {
   };
 }
 
-/**
- * Every occurrence of approved time off overlapping [startLocal, endLocal) (local datetimes),
- * recurring leave expanded, ordered by start. One query. `userIds` narrows it to those users (the
- * (organization_id, user_id, start) index then reads only their entries, not every entry that
- * started before the range: what keeps POST /shifts fast in a large organization).
- */
-export async function approvedTimeOffs(db: Db, orgId: number, startLocal: string, endLocal: string, userIds?: number[]): Promise<ApprovedTimeOff[]> {
-  const rows = await db
+function approvedQuery(db: Db, orgId: number, startLocal: string, endLocal: string) {
+  return db
     .selectFrom('time_off')
     .innerJoin('time_off_type', (join) =>
       join.onRef('time_off_type.id', '=', 'time_off.time_off_type_id').onRef('time_off_type.organization_id', '=', 'time_off.organization_id'),
@@ -53,10 +48,25 @@ export async function approvedTimeOffs(db: Db, orgId: number, startLocal: string
     .where('time_off.status', '=', APPROVED)
     .where('time_off.start', '<', endLocal)
     .where((eb) => eb.or([eb('time_off.until', 'is', null), eb('time_off.until', '>', startLocal)]))
-    .$if(userIds !== undefined, (qb) => qb.where('time_off.user_id', 'in', userIds!.length ? userIds! : [0]))
     .orderBy('time_off.start')
-    .orderBy('time_off.id')
-    .execute();
+    .orderBy('time_off.id');
+}
+
+const approvedOfAllQuery = preparedQuery(approvedQuery);
+const approvedOfUsersQuery = preparedQuery((db: Db, orgId: number, startLocal: string, endLocal: string, userIds: number[]) =>
+  approvedQuery(db, orgId, startLocal, endLocal).where('time_off.user_id', 'in', userIds),
+);
+
+/**
+ * Every occurrence of approved time off overlapping [startLocal, endLocal) (local datetimes),
+ * recurring leave expanded, ordered by start. One query. `userIds` narrows it to those users (the
+ * (organization_id, user_id, start) index then reads only their entries, not every entry that
+ * started before the range: what keeps POST /shifts fast in a large organization).
+ */
+export async function approvedTimeOffs(db: Db, orgId: number, startLocal: string, endLocal: string, userIds?: number[]): Promise<ApprovedTimeOff[]> {
+  const rows = userIds
+    ? await approvedOfUsersQuery(db, orgId, startLocal, endLocal, userIds.length ? userIds : [0])
+    : await approvedOfAllQuery(db, orgId, startLocal, endLocal);
   const result = rows.flatMap((row) =>
     occurrencesInRange(row, startLocal, endLocal).map((occurrence) => ({
       id: row.id,

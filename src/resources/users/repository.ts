@@ -32,22 +32,25 @@ export async function findUserOrInvalid(db: Db, orgId: number, id: number, field
 export async function findUsersByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, UserRow>> {
   const unique = [...new Set(ids)].filter((id) => Number.isInteger(id));
   if (unique.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('user_account')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', unique)
-    .execute();
+  const rows = await usersByIdsQuery(db, orgId, unique);
   return new Map(rows.map((row) => [row.id, row]));
 }
+
+const usersByIdsQuery = preparedQuery((db: Db, orgId: number, ids: number[]) =>
+  db.selectFrom('user_account').selectAll().where('organization_id', '=', orgId).where('id', 'in', ids),
+);
 
 /** Checks that every id names a user of the organization; 422 naming the field otherwise. */
 export async function assertUsersExist(db: Db, orgId: number, ids: number[], field = 'user id'): Promise<void> {
   const found = await findUsersByIds(db, orgId, ids);
-  for (const id of ids) {
-    const user = found.get(id);
-    if (!user || user.deleted_at) throw invalidParams(`The selected ${field} is invalid.`);
-  }
+  for (const id of ids) liveUserIn(found, id, field);
+}
+
+/** The user of that id among users read with findUsersByIds, unless missing or deleted (422 naming the field). */
+export function liveUserIn(users: Map<number, UserRow>, id: number, field = 'user id'): UserRow {
+  const user = users.get(id);
+  if (!user || user.deleted_at) throw invalidParams(`The selected ${field} is invalid.`);
+  return user;
 }
 
 export function listUsers(db: Db, orgId: number, filter: { employeeId?: string } = {}): Promise<UserRow[]> {

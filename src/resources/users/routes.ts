@@ -57,7 +57,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: UserWithFieldsResponse, ...errorResponses },
       },
     },
-    async (request) => loadUserWithFields(app.db, request.auth.orgId, request.params.user_id),
+    async (request, reply) =>
+      reply.sendCached(`user|${request.params.user_id}`, () => loadUserWithFields(app.db, request.auth.orgId, request.params.user_id)),
   );
 
   app.put(
