@@ -11,7 +11,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createDatabase } from '../src/core/db/index.js';
-import { productionLogger, requestLogController, withoutSecrets } from '../src/core/logging.js';
+import { productionLogger, requestLogging } from '../src/core/logging.js';
 
 const env = process.env;
 const config = loadConfig(
@@ -75,7 +75,9 @@ if (env.BENCH_API_ONLY) {
   }, 100).unref();
 
   const floor = (logger: boolean | object) => {
-    const bare = Fastify({ logger, bodyLimit: 64 * 1024 * 1024, logController: requestLogController() });
+    const logging = requestLogging(logger);
+    const bare = Fastify({ ...logging.options, bodyLimit: 64 * 1024 * 1024 });
+    if (logging.log) bare.log = logging.log;
     bare.get<{ Params: { name: string } }>('/floor/:name', async (request, reply) => {
       const payload = payloads.get(request.params.name);
       if (!payload) return reply.code(404).send();
@@ -90,7 +92,10 @@ if (env.BENCH_API_ONLY) {
     payloads.set(request.params.name, { contentType: request.query.type, body: request.body });
     return { stored: request.body.length };
   });
-  plain.get('/control/stats', async () => ({ queries: handle.stats.queries, rss: process.memoryUsage().rss, maxRss }));
+  plain.get('/control/stats', async () => {
+    const cpu = process.cpuUsage();
+    return { queries: handle.stats.queries, rss: process.memoryUsage().rss, maxRss, cpuMicros: cpu.user + cpu.system };
+  });
   // Answers once no app request is in flight and the event loop has been idle for a moment: what
   // autocannon left running when it stopped must not be counted in the next measurement.
   plain.get('/control/idle', async () => {
@@ -109,7 +114,7 @@ if (env.BENCH_API_ONLY) {
     return { maxRss };
   });
   // Production logging, as buildApp sets it up (src/core/logging.ts), writing to /dev/null.
-  const logged = floor(withoutSecrets(productionLogger('info', '/dev/null')));
+  const logged = floor(productionLogger('info', '/dev/null'));
   await plain.listen({ port: 0, host: '127.0.0.1' });
   await logged.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`${JSON.stringify({ port: portOf(app), floorPort: portOf(plain), loggedFloorPort: portOf(logged) })}\n`);

@@ -4,7 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type HTTPMethods } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type HTTPMethods } from 'fastify';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -18,7 +18,7 @@ import { migrateToLatest } from './core/db/migrator.js';
 import type { Database } from './core/db/types.js';
 import { ApiError, errorHandler } from './core/errors.js';
 import idempotencyPlugin from './core/idempotency.js';
-import { productionLogger, requestLogController, withoutSecrets } from './core/logging.js';
+import { productionLogger, requestLogging } from './core/logging.js';
 import metricsPlugin from './core/metrics.js';
 import { rejectNulCharacters } from './core/nul-guard.js';
 import rateLimitPlugin from './core/rate-limit.js';
@@ -123,21 +123,28 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   const handle = options.handle ?? createDatabase(config);
   if (options.migrate !== false) await migrateToLatest(handle.db);
 
+  const logging = requestLogging(options.logger ?? productionLogger(config.logLevel), trustProxyOption(config.trustProxy));
   const app = Fastify({
-    logger: withoutSecrets(options.logger ?? productionLogger(config.logLevel)),
-    logController: requestLogController(),
+    ...logging.options,
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
     trustProxy: trustProxyOption(config.trustProxy),
     clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // a path that is not valid percent-encoding (`/v1/%zz`): answered before any route, in the spec's format
+    frameworkErrors: (_error, _request, reply: FastifyReply) => {
+      void reply.status(400).type('application/json; charset=utf-8').send(new ApiError(400, 'bad_request', 'The request URL is not valid.').body());
+    },
     ajv: {
       customOptions: {
+        // every field that fails is named, not only the first (one message per field: errors.ts)
+        allErrors: true,
         formats: { 'local-datetime': { type: 'string', validate: isLocalDateTime } },
       },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  if (logging.log) app.log = logging.log;
 
   app.decorate('db', handle.db);
   app.decorate('dbHandle', handle);

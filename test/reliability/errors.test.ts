@@ -22,6 +22,16 @@ describe('unknown route', () => {
   });
 });
 
+describe('a path that is not valid percent-encoding', () => {
+  it('answers 400 in the error format', async () => {
+    for (const path of ['/v1/%zz', '/v1/signup_events/1/users/%zz', '/v1/logs/%E0%A4%A']) {
+      const response = await org.get(path);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ status: 400, error: 'bad_request', error_message: 'The request URL is not valid.' });
+    }
+  });
+});
+
 describe('wrong method on a known route', () => {
   it('answers 405 with an Allow header listing the methods of the route', async () => {
     const response = await org.request('POST', `/users/${await org.createUser()}`, {});
@@ -147,9 +157,17 @@ describe('schema violation', () => {
     const admins = await org.post('/time_offs', { ...base, admin_ids: 'x' });
     expect(admins.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The admin ids field must be integer.'] });
     const empty = await org.post('/time_offs', { ...base, admin_ids: [] });
-    expect(empty.body.error_message).toEqual(['The admin ids must NOT have fewer than 1 items.']);
+    expect(empty.body.error_message).toEqual(['The admin ids must have at least 1 item.']);
     const filter = await org.get('/signup_events', { query: { status: 'bogus' } });
     expect(filter.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected status is invalid.'] });
+  });
+
+  it('names every field that fails, one message each', async () => {
+    const response = await org.put('/users', { last_name: 'B', mail: 'not-an-address', first_name: 42, phone_numbers: ['a'] });
+    expect(response.status).toBe(422);
+    expect(response.body.error_message).toEqual(
+      expect.arrayContaining(['The username field is required.', 'The password field is required.', expect.stringMatching(/^The mail /), expect.stringMatching(/^The phone numbers/)]),
+    );
   });
 
   it('answers 422 for an id path parameter that is not a number', async () => {

@@ -1,0 +1,167 @@
+import { Writable } from 'node:stream';
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { formatRequestLine, LineBuffer, requestLogging } from './logging.js';
+
+const opened: Array<{ close(): Promise<unknown> }> = [];
+afterEach(async () => {
+  for (const app of opened.splice(0)) await app.close();
+});
+
+/**
+ * A Fastify app with the production logger options, its lines captured, and a way to call it over
+ * HTTP: the request line is written when Node's server has sent the response (light-my-request's
+ * inject has no server, so it writes none).
+ */
+function loggedApp(level = 'info', trustProxy?: boolean) {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const logging = requestLogging({ level, stream }, trustProxy);
+  const app = Fastify({ ...logging.options, trustProxy });
+  if (logging.log) app.log = logging.log;
+  opened.push(app);
+  const call = async (url: string, headers: Record<string, string> = {}) => {
+    if (!app.server.listening) {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      lines.length = 0; // Fastify's "Server listening at" line
+    }
+    const { port } = app.server.address() as { port: number };
+    const response = await fetch(`http://127.0.0.1:${port}${url}`, { headers });
+    await response.text();
+    // the line follows the response's 'finish', which may come after the client has it all
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return response;
+  };
+  return { app, lines, call };
+}
+
+describe('the production logger options', () => {
+  it('log one line per request without headers, and mask secrets in the URL', async () => {
+    const { app, lines, call } = loggedApp();
+    app.get('/ping', async () => ({ ok: true }));
+    await call('/ping?access_token=cpt_abcdefghijklmnopqrstuvwxyz&x=1', { authorization: 'Bearer cpt_abcdefghijklmnopqrstuvwxyz' });
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0]!);
+    expect(line).toMatchObject({ msg: 'request completed', reqId: 'req-1', method: 'GET', url: '/ping?access_token=[redacted]&x=1', statusCode: 200 });
+    expect(line.responseTime).toBeTypeOf('number');
+    expect(lines[0]).not.toContain('cpt_');
+    expect(line.headers).toBeUndefined();
+  });
+
+  it('mask credential fields and secret-format text in a logged error', async () => {
+    const { app, lines, call } = loggedApp();
+    app.get('/fail', async () => {
+      throw Object.assign(new Error('rejected cps_abcdefghijklmnopqrstuvwxyz'), { client_secret: 'plain-secret-value', detail: { password: 'hunter2-hunter2' } });
+    });
+    expect((await call('/fail')).status).toBe(500);
+    const output = lines.join('');
+    expect(output).toContain('rejected [redacted]');
+    for (const secret of ['cps_abcdefghijklmnopqrstuvwxyz', 'plain-secret-value', 'hunter2-hunter2']) expect(output).not.toContain(secret);
+    const errored = lines.map((l) => JSON.parse(l)).find((l) => l.err);
+    expect(errored.err).toMatchObject({ type: 'Error', client_secret: '[redacted]', detail: { password: '[redacted]' } });
+  });
+
+  it("give handlers a request logger that carries the request id and keeps the logger's level", async () => {
+    const { app, lines, call } = loggedApp();
+    app.get('/work', async (request) => {
+      request.log.debug('not at info');
+      request.log.info({ step: 1 }, 'working');
+      request.log.child({ part: 'inner' }).warn('nested');
+      return { ok: true };
+    });
+    await call('/work');
+    await call('/work');
+    const parsed = lines.map((l) => JSON.parse(l));
+    expect(parsed.map((l) => l.msg)).toEqual(['working', 'nested', 'request completed', 'working', 'nested', 'request completed']);
+    expect(parsed.map((l) => l.reqId)).toEqual(['req-1', 'req-1', 'req-1', 'req-2', 'req-2', 'req-2']);
+    expect(parsed[0]).toMatchObject({ step: 1, level: 30 });
+    expect(parsed[1]).toMatchObject({ part: 'inner', level: 40 });
+  });
+
+  it('write the request line as the JSON pino would, whatever the URL holds', async () => {
+    const { app, lines, call } = loggedApp();
+    app.get('/*', async () => ({ ok: true }));
+    const urls = ['/plain/path', '/q?name=%22x%22&password=hunter2'];
+    for (const url of urls) await call(url);
+    expect(lines).toHaveLength(urls.length);
+    const parsed = lines.map((l) => JSON.parse(l));
+    for (const line of parsed) {
+      expect(line).toMatchObject({ level: 30, pid: process.pid, hostname: hostname(), method: 'GET', statusCode: 200, msg: 'request completed' });
+      expect(line.time).toBeGreaterThan(Date.now() - 60_000);
+      expect(line.reqId).toMatch(/^req-/);
+      expect(line.responseTime).toBeTypeOf('number');
+      expect(line.remoteAddress).toBe('127.0.0.1');
+    }
+    expect(parsed[0].url).toBe('/plain/path');
+    expect(parsed[1].url).toBe('/q?name=%22x%22&password=[redacted]');
+  });
+
+  it('escape what a raw request target may hold (quotes, backslashes, control characters, lone surrogates)', () => {
+    const targets = ['/odd/"quote"/back\\slash', '/tab\there\u0001', '/caf\u00e9/\u{1F692}', '/lone\ud800surrogate'];
+    const lines = targets.map((url) =>
+      formatRequestLine({ reqId: 'req-"7"', method: 'GET', url, remoteAddress: undefined, statusCode: 404, responseTime: 1.235 }),
+    );
+    const parsed = lines.map((l) => JSON.parse(l));
+    expect(parsed.map((l) => l.url)).toEqual(targets.map((t) => JSON.parse(JSON.stringify(t))));
+    expect(parsed[0]).toMatchObject({ reqId: 'req-"7"', statusCode: 404, responseTime: 1.235 });
+    expect(parsed[0]).not.toHaveProperty('remoteAddress');
+  });
+
+  it('log nothing per request above info', async () => {
+    const { app, lines, call } = loggedApp('warn');
+    app.get('/ping', async () => ({ ok: true }));
+    await call('/ping');
+    expect(lines).toEqual([]);
+  });
+
+  it('name the client address as request.ip does: behind a trusted proxy, the forwarded one', async () => {
+    const { app, lines, call } = loggedApp('info', true);
+    app.get('/ping', async (request) => ({ ip: request.ip }));
+    const response = await call('/ping', { 'x-forwarded-for': '203.0.113.9' });
+    expect(JSON.parse(lines[0]!)).toMatchObject({ remoteAddress: '203.0.113.9', statusCode: 200 });
+    expect(response.status).toBe(200);
+  });
+
+  it('log a request answered before any route (404, bad URL) and not the requests of an app without the options', async () => {
+    const { app, lines, call } = loggedApp();
+    app.get('/ping', async () => ({ ok: true }));
+    await call('/nowhere');
+    const quiet = Fastify();
+    opened.push(quiet);
+    quiet.get('/ping', async () => ({ ok: true }));
+    await quiet.listen({ port: 0, host: '127.0.0.1' });
+    await fetch(`http://127.0.0.1:${(quiet.server.address() as { port: number }).port}/ping`).then((r) => r.text());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const requestLines = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request completed');
+    expect(requestLines).toEqual([expect.objectContaining({ url: '/nowhere', statusCode: 404 })]);
+  });
+});
+
+describe('LineBuffer', () => {
+  it('writes lines in batches: at 4 KiB, on flush, and when the process exits', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crewplan-log-'));
+    const file = join(dir, 'server.log');
+    const buffer = new LineBuffer(file);
+    try {
+      buffer.write('{"a":1}\n');
+      expect(readFileSync(file, 'utf8')).toBe('');
+      buffer.flushSync();
+      expect(readFileSync(file, 'utf8')).toBe('{"a":1}\n');
+      const long = `${JSON.stringify({ text: 'x'.repeat(5000) })}\n`;
+      buffer.write(long);
+      expect(readFileSync(file, 'utf8')).toBe(`{"a":1}\n${long}`);
+    } finally {
+      buffer.end();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
