@@ -104,6 +104,8 @@ export function validationMessages(issues: ValidationIssue[], context?: string):
         return `The ${field} may not be greater than ${String(issue.params?.limit)} characters.`;
       case 'minLength':
         return `The ${field} must be at least ${String(issue.params?.limit)} characters.`;
+      case 'minItems':
+        return `The ${field} must have at least ${String(issue.params?.limit)} item${issue.params?.limit === 1 ? '' : 's'}.`;
       case 'maxItems':
         return `The ${field} may not have more than ${String(issue.params?.limit)} items.`;
       case 'minimum':

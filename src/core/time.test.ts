@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIsoOffset, Temporal } from './time.js';
+import { formatIsoOffset, nowUtc, parseLocalDateTime, Temporal } from './time.js';
 
 /** The plain Temporal rendering formatIsoOffset's fast path must equal. */
 function reference(utc: string, timeZone: string, colon: boolean): string {
@@ -31,5 +31,35 @@ describe('formatIsoOffset', () => {
     expect(formatIsoOffset(null, 'UTC')).toBeNull();
     expect(formatIsoOffset('', 'UTC')).toBeNull();
     expect(formatIsoOffset('1850-06-01T12:00:00.000Z', 'America/Chicago')).toBe(reference('1850-06-01T12:00:00.000Z', 'America/Chicago', true));
+  });
+});
+
+describe('parseLocalDateTime', () => {
+  /** What it must agree with: Temporal's own parse with overflow rejected. */
+  function reference(text: string): string | undefined {
+    const match = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(text);
+    if (!match) return undefined;
+    try {
+      return Temporal.PlainDateTime.from(`${match[1]}T${match[2] ?? '00'}:${match[3] ?? '00'}:${match[4] ?? '00'}`, { overflow: 'reject' }).toString();
+    } catch {
+      return undefined;
+    }
+  }
+
+  it('accepts and refuses what Temporal does, leap years, month ends, hours and leap seconds included', () => {
+    const texts = [
+      '2026-08-01 07:00:00', '2026-08-01T07:00', '2026-08-01', '2024-02-29 00:00:00', '2026-02-29 00:00:00', '2026-04-31 07:00:00',
+      '2026-04-30 24:00:00', '2026-04-30 23:60:00', '2026-04-30 23:59:60', '2026-13-01', '2026-00-10', '2026-01-00', '0001-01-01 00:00:00',
+      '9999-12-31 23:59:59', '2026-1-01', '2026-08-01 7:00', 'not a date', '',
+    ];
+    for (const text of texts) expect(parseLocalDateTime(text)?.toString(), text).toBe(reference(text));
+  });
+});
+
+describe('nowUtc', () => {
+  it('writes the instant as Temporal does, to the millisecond', () => {
+    const text = nowUtc();
+    expect(text).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(Temporal.Instant.from(text).toString({ fractionalSecondDigits: 3 })).toBe(text);
   });
 });

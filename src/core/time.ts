@@ -1,4 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
+import { invalidParams } from './errors.js';
 
 /**
  * Time kinds of the API and how crewplan stores them:
@@ -41,7 +42,9 @@ export function parseLocalDateTime(value: string): Temporal.PlainDateTime | unde
   if (!match) return undefined;
   const [, date, hh = '00', mm = '00', ss = '00'] = match;
   try {
-    return Temporal.PlainDateTime.from(`${date}T${hh}:${mm}:${ss}`, { overflow: 'reject' });
+    // The constructor rejects what does not exist (April 31, 24:00) as from(…, { overflow: 'reject' })
+    // does, at a quarter of the cost of parsing the text again; a leap second reads as :59, as there.
+    return new Temporal.PlainDateTime(Number(date!.slice(0, 4)), Number(date!.slice(5, 7)), Number(date!.slice(8, 10)), Number(hh), Number(mm), Math.min(Number(ss), 59));
   } catch {
     return undefined;
   }
@@ -97,6 +100,20 @@ export function hoursBetween(startLocal: string, endLocal: string, timeZone: str
   return round((epochMsOf(endLocal, timeZone) - epochMsOf(startLocal, timeZone)) / 3_600_000);
 }
 
+/**
+ * The longest span, in days, of a period a request reads or a record it writes (time off, trades,
+ * shifts, callbacks, events…): the platform expands such spans day by day and along rotations, so
+ * an unbounded one (0001 to 9999) would take the server's memory.
+ */
+export const MAX_SPAN_DAYS = 366;
+
+/** 422 when [start, end) of two wall-clock datetimes is longer than MAX_SPAN_DAYS (`what` names the fields). */
+export function assertSpanWithinLimit(startLocal: string, endLocal: string, what = 'period'): void {
+  if (hoursBetween(startLocal, endLocal, 'UTC') > MAX_SPAN_DAYS * 24) {
+    throw invalidParams(`The ${what} may not be longer than ${MAX_SPAN_DAYS} days.`);
+  }
+}
+
 /** Rounds hours to 4 decimals so sums of fractions stay readable. */
 export function round(hours: number): number {
   return Math.round(hours * 10_000) / 10_000;
@@ -104,7 +121,8 @@ export function round(hours: number): number {
 
 /** The current instant as stored: UTC ISO text. */
 export function nowUtc(): string {
-  return Temporal.Now.instant().toString({ fractionalSecondDigits: 3 });
+  // the same text as Temporal.Now.instant().toString({ fractionalSecondDigits: 3 }), at a fraction of its cost
+  return new Date().toISOString();
 }
 
 export function localToUtc(local: string, timeZone: string): string {

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startServer, type TestOrg, type TestServer } from '../helpers/server.js';
+import { loadOperations, describeOperation, type JsonSchema } from './openapi.js';
 
 /**
  * Bounds on what one client can make the server do: requests per minute per credential and per
@@ -93,6 +94,39 @@ describe('string length', () => {
     const response = await other.put('/users', { username: 'long_name', first_name: 'x'.repeat(256), last_name: 'B', mail: 'l@example.com', password: 'secret-password' });
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The first name may not be greater than 255 characters.'] });
+  });
+});
+
+/** Where a schema takes a number without bounds that every database column holds (a 32-bit integer; a finite number). */
+function unboundedNumbers(schema: JsonSchema | undefined, at: string): string[] {
+  if (!schema) return [];
+  // a union states its types beside its branches (NullableInput): the branches hold the bounds
+  const types = schema.anyOf || schema.oneOf ? [] : ([] as string[]).concat(schema.type ?? []);
+  const found: string[] = [];
+  const bounded = (schema.minimum ?? schema.exclusiveMinimum) !== undefined && (schema.maximum ?? schema.exclusiveMaximum) !== undefined;
+  const fitsColumn = (schema.minimum ?? schema.exclusiveMinimum ?? 0) >= -2_147_483_648 && (schema.maximum ?? schema.exclusiveMaximum ?? 0) <= 2_147_483_647;
+  const fixed = schema.const !== undefined || schema.enum !== undefined;
+  if (!fixed && types.includes('integer') && !(bounded && fitsColumn)) found.push(at);
+  else if (!fixed && types.includes('number') && !bounded) found.push(at);
+  for (const [name, property] of Object.entries(schema.properties ?? {})) found.push(...unboundedNumbers(property, `${at}.${name}`));
+  found.push(...unboundedNumbers(schema.items, `${at}[]`));
+  for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) found.push(...unboundedNumbers(branch, at));
+  return found;
+}
+
+describe('numbers', () => {
+  it('bounds every number a request may carry, so none overflows a column (a 4xx, not a 500)', async () => {
+    const unbounded = (await loadOperations(server)).flatMap((op) => [
+      ...unboundedNumbers(op.body, `${describeOperation(op)} body`),
+      ...[...op.pathParams, ...op.queryParams].flatMap((p) => unboundedNumbers(p.schema, `${describeOperation(op)} ${p.in} ${p.name}`)),
+    ]);
+    expect(unbounded).toEqual([]);
+  });
+
+  it('answers 422 to an integer beyond a column (found by the fuzzer on PostgreSQL: a 500)', async () => {
+    const response = await limited.post('/user_fields', { label: 'Badge', position: 1.7976931348623151e308 });
+    expect(response.status).toBe(422);
+    expect(response.body.error).toBe('invalid_params');
   });
 });
 

@@ -19,6 +19,8 @@ export type JsonSchema = {
   pattern?: string;
   minimum?: number;
   maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
   minLength?: number;
   maxLength?: number;
   minItems?: number;

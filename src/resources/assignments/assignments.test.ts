@@ -145,7 +145,11 @@ describe('POST /assignments', () => {
   it('requires name, start, end and positions_to_fill', async () => {
     const response = await org.post('/assignments', {});
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [expect.stringMatching(/field is required/)] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The name field is required.', 'The start field is required.', 'The end field is required.', 'The positions to fill field is required.'],
+    });
   });
 
   it('rejects an end not after the start', async () => {
@@ -503,7 +507,7 @@ describe('POST /assignments/{id}/finalization', () => {
     const id = await createAssignment();
     const response = await org.post(`/assignments/${id}/finalization`, {});
     expect(response.status).toBe(422);
-    expect(response.body.error_message).toEqual([expect.stringMatching(/field is required/)]);
+    expect(response.body.error_message).toEqual(['The date field is required.', 'The admin id field is required.']);
   });
 
   it('is a 404 for a missing or foreign assignment', async () => {

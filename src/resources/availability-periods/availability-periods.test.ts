@@ -128,6 +128,13 @@ describe('DELETE /availability_periods/{id} (extension)', () => {
 describe('unavailability reasons (extension)', () => {
   it('creates, lists, renames and deletes reasons', async () => {
     const fresh = await server.newOrg();
+    // a new organization starts with the reason "Default", which the sample body's period names
+    const [initial] = (await fresh.get('/unavailability_reasons')).body;
+    expect(initial).toEqual({ id: expect.any(Number), name: 'Default' });
+    const freshUser = await fresh.createUser();
+    const period = await fresh.post('/availability_periods', { user_id: freshUser, start: '2026-06-01 08:00:00', end: '2026-06-01 12:00:00', unavailability_reason_id: initial.id });
+    expect(period.status).toBe(201);
+    expect((await fresh.del(`/unavailability_reasons/${initial.id}`)).status).toBe(200);
     const created = await fresh.post('/unavailability_reasons', { name: 'Training' });
     expect(created.body).toEqual({ success: true, code: 201, status: 'created', message: 'Unavailability reason created successfully.', id: expect.any(Number) });
     const id = created.body.id;
@@ -148,7 +155,7 @@ describe('unavailability reasons (extension)', () => {
       expect(response.status, response.text).toBe(200);
       expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Unavailability reason updated successfully.', id });
     }
-    expect((await fresh.get('/unavailability_reasons')).body).toEqual([{ id, name: 'Training' }]);
+    expect((await fresh.get('/unavailability_reasons')).body).toContainEqual({ id, name: 'Training' });
     expect((await other.get('/unavailability_reasons')).body).not.toContainEqual({ id, name: 'Training' });
     const log = await fresh.get('/logs', { query: { limit: 1 } });
     expect(log.body.data[0].event_description).toBe(`API client ${fresh.clientId} updated unavailability reason Training: no fields.`);

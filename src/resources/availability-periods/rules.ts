@@ -3,7 +3,7 @@ import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
-import { normalizeLocalDateTime, nowUtc } from '../../core/time.js';
+import { assertSpanWithinLimit, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import { findPeriodOrThrow, findReasonOrInvalid, findReasonOrThrow, insertPeriod, insertReason, softDeletePeriod, updateReason } from './repository.js';
@@ -14,6 +14,7 @@ export async function createPeriod(trx: Db, auth: AuthContext, body: CreatePerio
   const start = normalizeLocalDateTime(body.start);
   const end = normalizeLocalDateTime(body.end);
   if (end <= start) throw invalidParams('The end must be a date after start.');
+  assertSpanWithinLimit(start, end);
   const user = await findUserOrInvalid(trx, auth.orgId, body.user_id);
   const admin = body.admin_id ? await findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id') : user;
   const reason = body.unavailability_reason_id ? await findReasonOrInvalid(trx, auth.orgId, body.unavailability_reason_id) : null;

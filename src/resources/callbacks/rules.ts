@@ -2,7 +2,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
-import { nowLocal, nowUtc, normalizeLocalDateTime, parseInstantInput } from '../../core/time.js';
+import { assertSpanWithinLimit, normalizeLocalDateTime, nowLocal, nowUtc, parseInstantInput } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
@@ -62,6 +62,7 @@ export async function startCallback(trx: Db, auth: AuthContext, body: StartCallb
   const start = normalizeLocalDateTime(body.start);
   const end = normalizeLocalDateTime(body.end);
   if (end <= start) throw invalidParams('The end must be a date after start.');
+  assertSpanWithinLimit(start, end, 'callback');
   const deadline = instantOrInvalid(body.deadline, 'deadline', timezone);
   const scheduledTo = body.scheduled_to ? instantOrInvalid(body.scheduled_to, 'scheduled to', timezone) : nowUtc();
   const assignmentId = body.assignment_id ?? null;

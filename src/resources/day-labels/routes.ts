@@ -3,12 +3,11 @@ import { writeLog } from '../../core/audit.js';
 import { withTransaction } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { errorResponses, EXTENSION, ok, SuccessBody } from '../../core/schemas.js';
-import { parseDate, todayIn } from '../../core/time.js';
+import { MAX_SPAN_DAYS, parseDate, todayIn } from '../../core/time.js';
 import { deleteDayLabel, findDayLabel, listDayLabels, upsertDayLabel } from './repository.js';
 import { DateParams, DayLabelBody, DayLabelMap, DayLabelQuery, DayLabelWriteResponse } from './schemas.js';
 
 const tags = ['Day labels'];
-const MAX_DAYS = 366;
 
 function checkedPeriod(query: DayLabelQuery, timeZone: string): { start: string; end: string } {
   const today = todayIn(timeZone).toString();
@@ -18,8 +17,8 @@ function checkedPeriod(query: DayLabelQuery, timeZone: string): { start: string;
   const endDate = parseDate(end);
   if (!startDate || !endDate) throw invalidParams('The start and end must be valid dates.');
   if (end < start) throw invalidParams('The end must be a date after or equal to start.');
-  if (startDate.until(endDate).total({ unit: 'days' }) >= MAX_DAYS) {
-    throw invalidParams(`The period may not be longer than ${MAX_DAYS} days.`);
+  if (startDate.until(endDate).total({ unit: 'days' }) >= MAX_SPAN_DAYS) {
+    throw invalidParams(`The period may not be longer than ${MAX_SPAN_DAYS} days.`);
   }
   return { start, end };
 }

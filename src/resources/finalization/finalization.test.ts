@@ -100,6 +100,9 @@ describe('POST /finalization', () => {
       error: 'invalid_params',
       error_message: ['The assignments.0.dates field is required when assignments.0.start and assignments.0.end are not present.'],
     });
+    // an empty list of dates names no date either (it had answered 422 with no message)
+    const noDates = await org.post('/finalization', { assignments: [{ id, dates: [] }], admin_id: adminId });
+    expect(noDates.body.error_message).toEqual(['The assignments.0.dates field is required when assignments.0.start and assignments.0.end are not present.']);
     const missing = await org.post('/finalization', { admin_id: adminId });
     expect(missing.status).toBe(422);
     expect(missing.body.error_message).toEqual(['The assignments field is required.']);

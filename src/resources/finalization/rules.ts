@@ -13,7 +13,7 @@ const MAX_DATES_PER_ITEM = 366;
 /** The listed dates and every date from start to end, merged, without repeats, in order. */
 function datesOf(item: BatchItem, index: number): string[] {
   const hasRange = item.start !== undefined && item.end !== undefined;
-  if (!item.dates && !hasRange) {
+  if (!item.dates?.length && !hasRange) {
     throw invalidParams(`The assignments.${index}.dates field is required when assignments.${index}.start and assignments.${index}.end are not present.`);
   }
   const dates = new Set(item.dates ?? []);

@@ -56,7 +56,7 @@ describe('POST /forms (extension)', () => {
   it('rejects a form without fields or with a repeated field title', async () => {
     const empty = await org.post('/forms', { title: 'Empty', fields: [] });
     expect(empty.status).toBe(422);
-    expect(empty.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The fields must NOT have fewer than 1 items.'] });
+    expect(empty.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The fields must have at least 1 item.'] });
     const repeated = await org.post('/forms', { title: 'Twice', fields: [{ title: 'A' }, { title: 'A' }] });
     expect(repeated.status).toBe(422);
     expect(repeated.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The field title "A" appears more than once.'] });

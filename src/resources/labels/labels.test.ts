@@ -33,7 +33,7 @@ describe('POST /labels', () => {
     expect(missing.body).toEqual({
       status: 422,
       error: 'invalid_params',
-      error_message: ['The label field is required.'],
+      error_message: ['The label field is required.', 'The color field is required.', 'The text color field is required.'],
     });
     const badColor = await org.post('/labels', { label: 'X', color: 'red', text_color: '#fff' });
     expect(badColor.status).toBe(422);

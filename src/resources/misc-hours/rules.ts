@@ -4,7 +4,7 @@ import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { href } from '../../core/pagination.js';
-import { formatDate, hoursBetween, normalizeLocalDateTime, todayIn } from '../../core/time.js';
+import { assertSpanWithinLimit, formatDate, hoursBetween, normalizeLocalDateTime, todayIn } from '../../core/time.js';
 import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import { findWorkSubtype, findWorkTypeOrInvalid } from '../work-types/repository.js';
@@ -42,6 +42,7 @@ function periodOf(body: CreateMiscHourBody): { start: string | null; end: string
   const start = normalizeLocalDateTime(body.start);
   const end = normalizeLocalDateTime(body.end);
   if (end <= start) throw invalidParams('The end must be a date after start.');
+  assertSpanWithinLimit(start, end);
   return { start, end, length: body.length };
 }
 

@@ -1,14 +1,20 @@
 import type { Db } from '../../core/db/transaction.js';
 import { withTransaction } from '../../core/db/transaction.js';
 import { isValidTimeZone, nowUtc } from '../../core/time.js';
+import { insertReason } from '../availability-periods/repository.js';
 import { insertDefaultWorkTypes } from '../work-types/repository.js';
+
+export const DEFAULT_UNAVAILABILITY_REASON = 'Default';
 
 export interface NewOrganization {
   name: string;
   timezone: string;
 }
 
-/** Creates an organization with its default work types (Regular Time, Overtime, Callback, Trade). */
+/**
+ * Creates an organization with its default work types (Regular Time, Overtime, Callback, Trade) and
+ * an unavailability reason "Default" (the samples' availability periods name one).
+ */
 export async function createOrganization(db: Db, input: NewOrganization): Promise<number> {
   if (!input.name.trim()) throw new Error('organization name must not be empty');
   if (!isValidTimeZone(input.timezone)) throw new Error(`unknown IANA time zone: ${input.timezone}`);
@@ -19,6 +25,7 @@ export async function createOrganization(db: Db, input: NewOrganization): Promis
       .returning('id')
       .executeTakeFirstOrThrow();
     await insertDefaultWorkTypes(trx, id);
+    await insertReason(trx, id, DEFAULT_UNAVAILABILITY_REASON);
     return id;
   });
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
-import { hoursBetween, normalizeLocalDateTime, round, Temporal } from '../../core/time.js';
+import { assertSpanWithinLimit, hoursBetween, normalizeLocalDateTime, round, Temporal } from '../../core/time.js';
 import { expandWork, type WorkItem } from '../rotations/expand.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
 import { miscForRange, type MiscHourWithType } from '../misc-hours/repository.js';
@@ -12,8 +12,6 @@ import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import type { PayrollRow } from './schemas.js';
 
-const MAX_DAYS = 366;
-
 /** The last date the period touches: an end at midnight does not reach into its date. */
 const lastDateOf = (end: string) =>
   end.endsWith(' 00:00:00') ? Temporal.PlainDate.from(end.slice(0, 10)).subtract({ days: 1 }).toString() : end.slice(0, 10);
@@ -22,7 +20,7 @@ function periodOf(query: { start: string; end: string }) {
   const start = normalizeLocalDateTime(query.start);
   const end = normalizeLocalDateTime(query.end);
   if (end <= start) throw invalidParams('The end must be a date after start.');
-  if (hoursBetween(start, end, 'UTC') > MAX_DAYS * 24) throw invalidParams(`The period may not be longer than ${MAX_DAYS} days.`);
+  assertSpanWithinLimit(start, end);
   return { start, end };
 }
 

@@ -99,6 +99,14 @@ describe('GET /qualifiers/{id}/users', () => {
     ]);
   });
 
+  it('leaves out inactive users, as GET /users does', async () => {
+    const inactive = await org.createUser({ first_name: 'Ina', last_name: 'Active' });
+    await org.post(`/users/${inactive}/qualifiers`, { id: captainId });
+    expect((await org.get(`/qualifiers/${captainId}/users`)).body.map((u: { id: number }) => u.id)).toContain(inactive);
+    expect((await org.patch(`/users/${inactive}`, { active: false })).status).toBe(200);
+    expect((await org.get(`/qualifiers/${captainId}/users`)).body.map((u: { id: number }) => u.id)).not.toContain(inactive);
+  });
+
   it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'GET', `/qualifiers/${captainId}/users`));
 });
 

@@ -60,6 +60,7 @@ export function listQualifierUsers(db: Db, orgId: number, qualifierId: number) {
     .where('user_account.organization_id', '=', orgId)
     .where('user_qualifier.qualifier_id', '=', qualifierId)
     .where('user_account.deleted_at', 'is', null)
+    .where('user_account.active', '=', 1)
     .orderBy('user_qualifier.ranking')
     .orderBy('user_account.last_name')
     .orderBy('user_account.first_name')

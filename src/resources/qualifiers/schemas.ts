@@ -45,7 +45,7 @@ export type CreateQualifierBody = Static<typeof CreateQualifierBody>;
 
 /** A truthy `undelete` (1, true, "1", "true") restores; anything else is refused. */
 export const RestoreQualifierBody = Type.Object({
-  undelete: Type.Union([Type.Boolean(), Type.Integer(), Type.String({ maxLength: 10 })]),
+  undelete: Type.Union([Type.Boolean(), Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 }), Type.String({ maxLength: 10 })]),
   admin_id: Type.Optional(Id),
 });
 export type RestoreQualifierBody = Static<typeof RestoreQualifierBody>;

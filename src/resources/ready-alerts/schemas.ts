@@ -6,7 +6,7 @@ export const ReadyAlertBody = Type.Object({
   type: Type.Unsafe<AlertType>({ type: 'string', enum: [...ALERT_TYPES], description: 'all, title, group, classification or user' }),
   ids: Type.Optional(
     NullableInput(
-      Type.Array(Type.Union([Type.Integer(), Type.String({ minLength: 1, maxLength: 255 })]), {
+      Type.Array(Type.Union([Id, Type.String({ minLength: 1, maxLength: 255 })]), {
         maxItems: 1000,
         description: 'callback list ids (title), group ids, user ids, or role names (classification); null for all',
       }),

@@ -3,7 +3,7 @@ import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
-import { formatLocalDateTime, nowUtc, parseLocalDateTime, Temporal, todayIn } from '../../core/time.js';
+import { assertSpanWithinLimit, formatLocalDateTime, nowUtc, parseLocalDateTime, Temporal, todayIn } from '../../core/time.js';
 import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import { expandWork } from './expand.js';
@@ -322,6 +322,7 @@ async function movedValues(trx: Db, auth: AuthContext, body: ExceptionBody) {
   const start = parseLocalDateTime(body.start)!;
   const end = parseLocalDateTime(body.end)!;
   if (Temporal.PlainDateTime.compare(end, start) <= 0) throw invalidParams('The end must be a date after start.');
+  assertSpanWithinLimit(formatLocalDateTime(start), formatLocalDateTime(end), 'occurrence');
   if (body.assignment_id !== undefined) await assertAssignmentsExist(trx, auth.orgId, [body.assignment_id]);
   return { assignmentId: body.assignment_id ?? null, start: formatLocalDateTime(start), end: formatLocalDateTime(end) };
 }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { href } from '../../core/pagination.js';
-import { eachDate, formatLocalDateTime, normalizeLocalDateTime, parseLocalDateTime, Temporal } from '../../core/time.js';
+import { eachDate, formatLocalDateTime, hoursBetween, MAX_SPAN_DAYS, normalizeLocalDateTime, parseLocalDateTime, Temporal } from '../../core/time.js';
 import type { QualifierNeeded } from '../assignments/repository.js';
 import { assignmentOccurrences, type AssignmentOccurrence } from '../assignments/recurrence.js';
 import type { AssignmentRow } from '../assignments/table.js';
@@ -22,7 +22,6 @@ import type { ScheduleAssignment, ScheduleDay, ScheduleResponse, ScheduleShift, 
 type Request = FastifyRequest;
 
 /** The longest period one request may cover. */
-const MAX_DAYS = 366;
 
 
 /** A time off belongs to the dates from its start date to the day before its end date (at least its start date). */
@@ -49,11 +48,13 @@ function periodOf(query: { start: string; end: string }) {
   const start = normalizeLocalDateTime(query.start);
   const end = normalizeLocalDateTime(query.end);
   if (end <= start) throw invalidParams('The end must be a date after start.');
+  // before the dates are listed: 0001 to 9999 would be 3.6 million of them
+  if (hoursBetween(start, end, 'UTC') > (MAX_SPAN_DAYS + 1) * 24) throw invalidParams(`The period may not be longer than ${MAX_SPAN_DAYS} days.`);
   const startDt = parseLocalDateTime(start)!;
   const endDt = parseLocalDateTime(end)!;
   const lastDay = endDt.hour === 0 && endDt.minute === 0 && endDt.second === 0 ? endDt.subtract({ days: 1 }) : endDt;
   const days = eachDate(startDt.toPlainDate(), lastDay.toPlainDate()).map(String);
-  if (days.length > MAX_DAYS) throw invalidParams(`The period may not be longer than ${MAX_DAYS} days.`);
+  if (days.length > MAX_SPAN_DAYS) throw invalidParams(`The period may not be longer than ${MAX_SPAN_DAYS} days.`);
   return { start, end, startDt, endDt, days };
 }
 

@@ -52,7 +52,10 @@ export interface SignupEventFilter {
   now: string;
 }
 
-export function listSignupEvents(db: Db, orgId: number, filter: SignupEventFilter): Promise<SignupEventRow[]> {
+export async function listSignupEvents(db: Db, orgId: number, filter: SignupEventFilter): Promise<SignupEventRow[]> {
+  // status, archived, start and end each keep non-deleted events only: with deleted, nothing is left
+  const nonDeletedOnly = filter.archived || filter.status !== undefined || filter.start !== undefined || filter.end !== undefined;
+  if (filter.deleted && nonDeletedOnly) return [];
   return db
     .selectFrom('signup_event')
     .selectAll()

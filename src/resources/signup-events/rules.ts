@@ -3,7 +3,7 @@ import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { sanitize } from '../../core/html.js';
-import { hoursBetween, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
+import { assertSpanWithinLimit, hoursBetween, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { deleteMiscHour, insertMiscHour } from '../misc-hours/repository.js';
 import { findUser, findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
@@ -36,6 +36,7 @@ async function checkedFields(trx: Db, orgId: number, body: SignupEventBody) {
   const start = normalizeLocalDateTime(body.start);
   const end = normalizeLocalDateTime(body.end);
   if (end <= start) throw invalidParams('The end must be a date after start.');
+  assertSpanWithinLimit(start, end, 'event');
   const workSubtypeId = body.work_subtype_id ?? null;
   await assertWorkTypeAndSubtype(trx, orgId, body.work_type_id, workSubtypeId);
   return {
@@ -96,7 +97,8 @@ export async function deleteSignupEvent(trx: Db, auth: AuthContext, id: number, 
   const event = await lockSignupEventOrThrow(trx, auth.orgId, id);
   if (event.deleted_at) throw invalidParams(`Signup event #${id} is already deleted.`);
   if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
-  await updateSignupEvent(trx, auth.orgId, id, { deleted_by: adminId ?? null, deleted_at: nowUtc() });
+  // deleted_by is never null on a deleted event (the spec): without admin_id, the event's creator
+  await updateSignupEvent(trx, auth.orgId, id, { deleted_by: adminId ?? event.created_by, deleted_at: nowUtc() });
   await writeLog(trx, auth, {
     action: 'signup_event.deleted',
     description: `deleted signup event ${event.title}.`,

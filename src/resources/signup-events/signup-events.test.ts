@@ -164,6 +164,14 @@ describe('DELETE /signup_events/{id} (extension)', () => {
     expect(event.body).toMatchObject({ id, status: 'deleted', deleted_by: adminId, deleted_at: isoOffset });
   });
 
+  it('records the event\'s creator as deleted_by when no admin_id is given: never null on a deleted event', async () => {
+    const id = await createEvent({ title: 'Gone too' });
+    expect((await org.del(`/signup_events/${id}`)).status).toBe(200);
+    const event = await org.get(`/signup_events/${id}`);
+    expect(event.body).toMatchObject({ status: 'deleted', deleted_by: event.body.created_by, deleted_at: isoOffset });
+    expect(event.body.deleted_by).not.toBeNull();
+  });
+
   it('refuses to delete twice and refuses sign-ups and changes of a deleted event', async () => {
     const id = await createEvent();
     await org.del(`/signup_events/${id}`);
@@ -413,6 +421,14 @@ describe('GET /signup_events', () => {
       const response = await listOrg.get('/signup_events', { query: { deleted: value } });
       expect(titles(response.body)).toEqual(['deleted']);
       expect(response.body[0].status).toBe('deleted');
+    }
+  });
+
+  it('deleted with status, archived, start or end returns nothing: each of those keeps non-deleted events only', async () => {
+    for (const other of [{ status: 'active' }, { status: 'not_filled' }, { archived: 1 }, { start: '2000-01-01 00:00:00' }, { end: '2100-01-01 00:00:00' }]) {
+      const response = await listOrg.get('/signup_events', { query: { deleted: 1, ...other } });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual([]);
     }
   });
 

@@ -3,7 +3,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
-import { hoursBetween, nowLocal, nowUtc, round } from '../../core/time.js';
+import { assertSpanWithinLimit, hoursBetween, nowLocal, nowUtc, round } from '../../core/time.js';
 import { chargeTimeOff, refundTimeOff } from '../accruals/ledger.js';
 import { findTimeOffTypeOrInvalid, findTimeOffTypesByIds } from '../time-off-types/repository.js';
 import type { TimeOffTypeRow } from '../time-off-types/table.js';
@@ -33,6 +33,7 @@ const STATUS_WORD: Record<number, string> = { [PENDING]: 'pending', [APPROVED]: 
 
 function assertOrdered(start: string, end: string) {
   if (end <= start) throw invalidParams('The end date must be a date after start date.');
+  assertSpanWithinLimit(start, end, 'time off');
 }
 
 /** required_buffer: a request must reach the admins that many hours before the time off starts. */

@@ -7,7 +7,7 @@ import { findUsersByIds } from '../users/repository.js';
 import { findTradeOrThrow, listTrades, listTradeUsers } from './repository.js';
 import { actOnTrade, createTrade, deleteTrade } from './rules.js';
 import {
-  CreateTradeBody,
+  CreateTradesBody,
   DeleteTradeQuery,
   ListTradesQuery,
   TradeActionBody,
@@ -92,15 +92,24 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'createTrade',
         summary: 'Requests a trade; with accepting_user_id it starts accepted, otherwise pending',
+        description: 'The body is one trade or, as the sample writes it, an array of trades (all requested or none; `id` is the first, `ids` all).',
         tags,
-        body: CreateTradeBody,
+        body: CreateTradesBody,
         response: { 201: TradeWriteResponse, ...errorResponses },
       },
     },
     async (request, reply) => {
-      const { id, status } = await withTransaction(app.db, (trx) => createTrade(trx, request.auth, request.body));
+      const bodies = Array.isArray(request.body) ? request.body : [request.body];
+      const created = await withTransaction(app.db, async (trx) => {
+        const trades = [];
+        for (const body of bodies) trades.push(await createTrade(trx, request.auth, body));
+        return trades;
+      });
       reply.status(201);
-      return { success: true, code: 201, status: 'created', message: `Trade #${id} requested`, id, trade_status: status };
+      const { id, status } = created[0]!;
+      if (!Array.isArray(request.body)) return { success: true, code: 201, status: 'created', message: `Trade #${id} requested`, id, trade_status: status };
+      const names = created.map((trade) => `#${trade.id}`).join(', ');
+      return { success: true, code: 201, status: 'created', message: `Trade${created.length > 1 ? 's' : ''} ${names} requested`, id, trade_status: status, ids: created.map((trade) => trade.id) };
     },
   );
 

@@ -2,7 +2,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
-import { normalizeLocalDateTime, nowLocal, nowUtc } from '../../core/time.js';
+import { assertSpanWithinLimit, normalizeLocalDateTime, nowLocal, nowUtc } from '../../core/time.js';
 import { expandWork, insertShift, removeOccurrence, type WorkItem } from '../callbacks/contracts.js';
 import { approvedTimeOffs } from '../time-offs/schedule.js';
 import { findUserOrInvalid } from '../users/repository.js';
@@ -36,6 +36,7 @@ export function tradeStatus(trade: TradeRow, localNow: string): TradeStatus {
 function spanOf(start: string, end: string, field = ''): Span {
   const span = { start: normalizeLocalDateTime(start), end: normalizeLocalDateTime(end) };
   if (span.end <= span.start) throw invalidParams(`The ${field}end must be a date after ${field}start.`);
+  assertSpanWithinLimit(span.start, span.end, `${field}period`);
   return span;
 }
 

@@ -16,6 +16,8 @@ export const CreateTradeBody = Type.Object({
   notes: Type.Optional(NullableInput(LongText({ maxLength: 2000 }))),
 });
 export type CreateTradeBody = Static<typeof CreateTradeBody>;
+/** One trade, or several as the sample body writes them (an array of trades): all are requested or none. */
+export const CreateTradesBody = Type.Union([CreateTradeBody, Type.Array(CreateTradeBody, { minItems: 1, maxItems: 50 })]);
 
 export const TradeActionBody = Type.Object({
   action: Type.Union(TRADE_ACTIONS.map((a) => Type.Literal(a))),
@@ -60,6 +62,7 @@ export const TradeWriteResponse = Type.Object({
   message: Type.String(),
   id: Type.Integer(),
   trade_status: Type.String(),
+  ids: Type.Optional(Type.Array(Type.Integer(), { description: 'extension: every trade requested, when the body was an array' })),
 });
 
 export const TradeUserResponse = Type.Object({

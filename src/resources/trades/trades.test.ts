@@ -102,6 +102,34 @@ describe('POST /trades', () => {
     expect(response.body.trade_status).toBe('accepted');
   });
 
+  it('takes the sample body, an array of trades: all are requested, or none when one is refused', async () => {
+    const { requester, taker } = await people();
+    const [first, second] = [nextSpan(), nextSpan()];
+    await giveShift(requester, first.start, first.end);
+    await giveShift(requester, second.start, second.end);
+    const trade = (span: { start: string; end: string }) => ({ requesting_user: String(requester), ...span, accepting_user_id: String(taker), approving_user_id: String(adminId) });
+    const before = (await org.get('/trades')).body.length;
+    const refused = await org.post('/trades', [trade(first), { ...trade(second), approving_user_id: 999999 }]);
+    expect(refused.status).toBe(422);
+    expect((await org.get('/trades')).body.length).toBe(before);
+
+    const response = await org.post('/trades', [trade(first), trade(second)]);
+    expect(response.status).toBe(201);
+    const ids = response.body.ids as number[];
+    expect(response.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: `Trades #${ids[0]}, #${ids[1]} requested`,
+      id: ids[0],
+      trade_status: 'accepted',
+      ids: [expect.any(Number), expect.any(Number)],
+    });
+    const listed = (await org.get('/trades')).body.map((t: { id: string }) => Number(t.id));
+    expect(listed).toEqual(expect.arrayContaining(ids));
+    expect((await org.post('/trades', [])).status).toBe(422);
+  });
+
   it('accepts a trade of hours the requester has no scheduled work in; filling it moves nothing', async () => {
     const { requester, taker } = await people();
     const span = nextSpan();

@@ -5,6 +5,8 @@ const Digits = Type.String({ pattern: '^[0-9]{1,20}$', description: 'digits only
 const PhoneNumbers = Type.Union([Type.Array(Digits, { maxItems: 10 }), Digits]);
 const Email = Type.String({ format: 'email', maxLength: 255 });
 const Emails = Type.Union([Type.Array(Email, { maxItems: 10 }), Email]);
+/** `mail` of a new user: one address at least. */
+const RequiredEmails = Type.Union([Type.Array(Email, { minItems: 1, maxItems: 10 }), Email]);
 const Password = Type.String({ minLength: 6, maxLength: 200 });
 const RefById = NullableInput(Type.Object({ id: Id }));
 
@@ -12,7 +14,7 @@ export const CreateUserBody = Type.Object({
   username: ShortText({ minLength: 1 }),
   first_name: ShortText({ minLength: 1 }),
   last_name: ShortText({ minLength: 1 }),
-  mail: Emails,
+  mail: RequiredEmails,
   password: Password,
   employee_id: Type.Optional(NullableInput(ShortText())),
   phone_numbers: Type.Optional(PhoneNumbers),
@@ -88,5 +90,5 @@ export const UserWriteResponse = Type.Object({
 
 export const ListUsersQuery = Type.Object({ employee_id: Type.Optional(ShortText()) });
 
-export const UserFieldBody = Type.Object({ label: ShortText({ minLength: 1 }), position: Type.Optional(Type.Integer({ minimum: 0 })) });
+export const UserFieldBody = Type.Object({ label: ShortText({ minLength: 1 }), position: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })) });
 export const UserFieldDefinition = Type.Object({ id: Type.Integer(), label: Type.String(), position: Type.Integer() });

@@ -85,6 +85,9 @@ describe('PUT /users', () => {
         error_message: [`The ${field.replace('_', ' ')} field is required.`],
       });
     }
+    const noAddress = await org.put('/users', { ...newUser, username: 'u-no-address', mail: [] });
+    expect(noAddress.status).toBe(422);
+    expect(noAddress.body.error_message).toEqual(['The mail must have at least 1 item.']);
   });
 
   it('rejects phone numbers that are not digits only and invalid dates', async () => {

@@ -1,17 +1,18 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
-// Short worker timings for the tests (read by the webhooks plugin when the server starts).
-process.env.WEBHOOK_POLL_MS = '50';
-process.env.WEBHOOK_BACKOFF_BASE_MS = '100';
-process.env.WEBHOOK_BACKOFF_MAX_MS = '400';
-process.env.WEBHOOK_MAX_ATTEMPTS = '8';
-process.env.WEBHOOK_TIMEOUT_MS = '20000';
-process.env.WEBHOOK_SETTLE_MS = '100';
+// Short worker timings for the tests (read by the webhooks plugin when the server starts); given
+// back in afterAll, since test files share their worker's process (vitest.config.ts).
+vi.stubEnv('WEBHOOK_POLL_MS', '50');
+vi.stubEnv('WEBHOOK_BACKOFF_BASE_MS', '100');
+vi.stubEnv('WEBHOOK_BACKOFF_MAX_MS', '400');
+vi.stubEnv('WEBHOOK_MAX_ATTEMPTS', '8');
+vi.stubEnv('WEBHOOK_TIMEOUT_MS', '20000');
+vi.stubEnv('WEBHOOK_SETTLE_MS', '100');
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -73,6 +74,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
   for (const receiver of receivers) await receiver.close();
+  vi.unstubAllEnvs();
 });
 
 async function newReceiver(): Promise<Receiver> {
@@ -213,6 +215,9 @@ describe('webhook delivery through the outbox', () => {
       ['announcement.deleted', String(ids[1])],
     ]);
     expect(new Set(events.map((event) => event.id)).size).toBe(4);
+    // time-ordered UUIDs (version 7): in the order of the events
+    for (const event of events) expect(event.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(events.map((event) => event.id)).toEqual(events.map((event) => event.id).sort());
     expect(events[1]).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       type: 'announcement.updated',
