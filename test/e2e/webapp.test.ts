@@ -57,6 +57,11 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
   const apiGet = <T>(path: string): Promise<T> =>
     page.evaluate(async (url) => (await fetch(url, { headers: { 'X-Crewplan-Session': '1' } })).json(), path) as Promise<T>;
 
+  /** Waits until the section under this heading shows its content, not its loading line (a `p.status`). */
+  async function waitForLoaded(titleId: string): Promise<void> {
+    await page.locator(`#${titleId} ~ .cards, #${titleId} ~ p:not(.status)`).first().waitFor();
+  }
+
   async function signIn(username: string): Promise<number> {
     await page.goto(`${server.url}/app/`);
     await page.getByLabel('Organization number').fill(String(orgId));
@@ -186,7 +191,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
   it('lists callbacks with who was contacted', async () => {
     await page.getByRole('link', { name: 'Callbacks' }).click();
     await page.locator('#callbacks-title').waitFor();
-    await page.locator('#callbacks-title ~ .cards, #callbacks-title ~ p').first().waitFor();
+    await waitForLoaded('callbacks-title');
     const callbacks = await apiGet<{ data: Array<{ id: number }> }>('/v1/callbacks');
     let contacted = 0;
     for (const callback of callbacks.data) contacted += (await apiGet<unknown[]>(`/v1/callbacks/${callback.id}/users`)).length;
@@ -237,7 +242,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
     await page.getByRole('link', { name: 'Time off' }).click();
     await page.locator('#own-title').waitFor();
     expect(await page.locator('#queue-title').count()).toBe(0);
-    await page.locator('#own-title ~ .cards, #own-title ~ p').first().waitFor();
+    await waitForLoaded('own-title');
 
     const me = await apiGet<{ user: { id: number } }>('/app/session');
     const cancel = page.getByRole('button', { name: 'Cancel request' });
@@ -257,7 +262,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
     expect(await apiGet<unknown[]>(`/v1/users/${me.user.id}/time_offs?start=${requestDay}%2000:00:00&end=${requestDay}%2023:59:59`)).toEqual([]);
 
     await page.getByRole('link', { name: 'My schedule' }).click();
-    await page.locator('#mine-title ~ .cards, #mine-title ~ p').first().waitFor();
+    await waitForLoaded('mine-title');
     const from = (days: number) => new Date(Date.now() + days * 86_400_000);
     const local = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
     const upcoming = await apiGet<{ days: Array<{ assignments: Array<{ shifts: Array<{ user: { id: number } }> }> }> }>(
