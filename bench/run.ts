@@ -6,6 +6,7 @@
  *
  *   npm run bench [-- --duration 4 --connections 10 --engines sqlite,postgres --out bench/results.json]
  *   npm run bench -- --only auth_cost,users_id   (a subset of cases, written to bench/.tmp-results.json)
+ *   BENCH_CPU_PROF=dir writes the server's CPU profiles; BENCH_NODE_FLAGS adds node flags to the server's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -61,7 +62,10 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 function startServer(target: Target, extra: Record<string, string> = {}): Promise<{ child: ChildProcess; ports: ServerPorts }> {
   // BENCH_CPU_PROF=dir: each server process writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'bench/server.ts'], {
+  // The same V8 flags as `npm start` (package.json; docs/decisions.md, "Runtime"); BENCH_NODE_FLAGS adds others.
+  const v8Flags = ['--max-semi-space-size=32', `--max-old-space-size=${process.env.CREWPLAN_HEAP_MB ?? 320}`];
+  const extraFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...profile, ...v8Flags, ...extraFlags, '--import', 'tsx', 'bench/server.ts'], {
     env: { ...inheritedEnv(), ...target.env, ...extra, BENCH_SECRET_KEY: SECRET, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -88,16 +92,24 @@ type Request = { method?: 'GET' | 'POST'; path: string; headers?: Record<string,
 type Load = { url: string; requests?: Array<Request & { setupRequest?: (req: any) => any }>; headers?: Record<string, string>; connections?: number; duration?: number };
 
 async function load(options: Load): Promise<autocannon.Result> {
-  return autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
+  return autocannon({ connections: CONNECTIONS, ...options, duration: options.duration ?? DURATION });
 }
+
+type Run = (warmUpSeconds?: number) => Promise<autocannon.Result & { cpuPerRequest?: number }>;
+const WARM_UP_SECONDS = 1;
 
 /**
  * Measures two loads alternately (a, b, a, b…), ROUNDS times each, and keeps each one's mean: on a
  * machine shared with other work, drift between two back-to-back runs would otherwise bias a ratio.
+ * Each load first runs for a second unrecorded, so that neither side is measured while V8 compiles it.
  */
-async function paired(a: () => Promise<autocannon.Result>, b: () => Promise<autocannon.Result>, between: () => Promise<void> = async () => {}) {
+async function paired(a: Run, b: Run, between: () => Promise<void> = async () => {}, rounds = ROUNDS) {
+  await a(WARM_UP_SECONDS);
+  await between();
+  await b(WARM_UP_SECONDS);
+  await between();
   const [as, bs]: [autocannon.Result[], autocannon.Result[]] = [[], []];
-  for (let round = 0; round < ROUNDS; round += 1) {
+  for (let round = 0; round < rounds; round += 1) {
     as.push(await a());
     await between();
     bs.push(await b());
@@ -108,7 +120,9 @@ async function paired(a: () => Promise<autocannon.Result>, b: () => Promise<auto
 
 function merge(runs: Measure[]): Measure {
   const mean = (pick: (m: Measure) => number) => Math.round((runs.reduce((sum, m) => sum + pick(m), 0) / runs.length) * 10) / 10;
+  const cpu = runs.every((m) => m.cpu_us_per_request !== undefined) ? { cpu_us_per_request: mean((m) => m.cpu_us_per_request!) } : {};
   return {
+    ...cpu,
     rps: Math.round(mean((m) => m.rps)),
     p50_ms: mean((m) => m.p50_ms),
     p97_5_ms: Math.max(...runs.map((m) => m.p97_5_ms)),
@@ -118,9 +132,10 @@ function merge(runs: Measure[]): Measure {
   };
 }
 
-function summarize(result: autocannon.Result): Measure {
+function summarize(result: autocannon.Result & { cpuPerRequest?: number }): Measure {
   const latency = result.latency as unknown as Record<string, number>;
   return {
+    ...(result.cpuPerRequest !== undefined ? { cpu_us_per_request: result.cpuPerRequest } : {}),
     rps: Math.round(result.requests.average),
     p50_ms: latency.p50!,
     p97_5_ms: latency.p97_5!,
@@ -166,12 +181,27 @@ async function readCase(ports: ServerPorts, token: string, name: string, path: s
   await drain(ports);
   await control(ports, 'POST', '/control/reset-rss');
   const [api, floor] = await paired(
-    () => load({ url: `http://127.0.0.1:${ports.port}${path}`, headers: auth, ...heavy }),
-    () => load({ url: `http://127.0.0.1:${ports.floorPort}/floor/${name}`, ...heavy }),
+    (warmUp) => load({ url: `http://127.0.0.1:${ports.port}${path}`, headers: auth, ...heavy, ...(warmUp ? { duration: warmUp } : {}) }),
+    (warmUp) => load({ url: `http://127.0.0.1:${ports.floorPort}/floor/${name}`, ...heavy, ...(warmUp ? { duration: warmUp } : {}) }),
     () => drain(ports),
   );
   const { maxRss } = await control<{ maxRss: number }>(ports, 'GET', '/control/stats');
   const result: CaseResult = { name, path, response_bytes: body.length, statements: after.queries - before.queries, api, floor, ratio: round(api.rps / floor.rps), single_request_ms: singleMs, max_rss_mb: Math.round(maxRss / 1048576) };
+  printCase(result);
+  return result;
+}
+
+/**
+ * The log target compares two API pages, not a page and its floor: they are measured against each
+ * other, alternately in rounds like a case and its floor, so that the server's drift between the
+ * two read cases (run a minute apart) does not count as a difference between the pages.
+ */
+async function deepVersusFirstCase(ports: ServerPorts, token: string, firstPath: string, deepPath: string): Promise<CaseResult> {
+  const headers = { authorization: `Bearer ${token}` };
+  const run = (path: string) => (warmUp?: number) => load({ url: `http://127.0.0.1:${ports.port}${path}`, headers, ...(warmUp ? { duration: warmUp } : {}) });
+  await drain(ports);
+  const [deep, first] = await paired(run(deepPath), run(firstPath), () => drain(ports));
+  const result: CaseResult = { name: 'logs_deep_vs_first', path: `${deepPath} vs ${firstPath}`, api: deep, floor: first, ratio: round(deep.rps / first.rps) };
   printCase(result);
   return result;
 }
@@ -252,21 +282,36 @@ async function writeCases(ports: ServerPorts, token: string, target: Target, see
   return results;
 }
 
+/** A load whose result carries the server process's CPU time per request (user + system, µs). */
+async function withCpu(ports: ServerPorts, options: Load) {
+  const before = await control<{ cpuMicros: number }>(ports, 'GET', '/control/stats');
+  const result = await load(options);
+  const after = await control<{ cpuMicros: number }>(ports, 'GET', '/control/stats');
+  return Object.assign(result, { cpuPerRequest: result.requests.total ? Math.round(((after.cpuMicros - before.cpuMicros) / result.requests.total) * 10) / 10 : 0 });
+}
+
+/** Overheads are a few microseconds a request on a noisy machine: twice the rounds of the reads, and the server's CPU per request beside the rates. */
+const OVERHEAD_ROUNDS = ROUNDS * 2;
+
 async function overheadCases(ports: ServerPorts, token: string): Promise<CaseResult[]> {
   const url = `http://127.0.0.1:${ports.port}`;
   const [authenticated, unauthenticated] = await paired(
-    () => load({ url: `${url}/bench/auth/ping`, headers: { authorization: `Bearer ${token}` } }),
-    () => load({ url: `${url}/bench/ping` }),
+    (warmUp) => withCpu(ports, { url: `${url}/bench/auth/ping`, headers: { authorization: `Bearer ${token}` }, duration: warmUp }),
+    (warmUp) => withCpu(ports, { url: `${url}/bench/ping`, duration: warmUp }),
     () => drain(ports),
+    OVERHEAD_ROUNDS,
   );
   await control(ports, 'PUT', '/control/payload/ping', Buffer.from('{"ok":true}'), 'application/json; charset=utf-8');
   const [logged, quiet] = await paired(
-    () => load({ url: `http://127.0.0.1:${ports.loggedFloorPort}/floor/ping` }),
-    () => load({ url: `http://127.0.0.1:${ports.floorPort}/floor/ping` }),
+    (warmUp) => withCpu(ports, { url: `http://127.0.0.1:${ports.loggedFloorPort}/floor/ping`, duration: warmUp }),
+    (warmUp) => withCpu(ports, { url: `http://127.0.0.1:${ports.floorPort}/floor/ping`, duration: warmUp }),
+    async () => {},
+    OVERHEAD_ROUNDS,
   );
+  const cpuRatio = (a: Measure, b: Measure) => (a.cpu_us_per_request && b.cpu_us_per_request ? round(a.cpu_us_per_request / b.cpu_us_per_request) : undefined);
   const results: CaseResult[] = [
-    { name: 'auth_cost', path: 'GET /bench/auth/ping vs /bench/ping', api: authenticated, floor: unauthenticated, ratio: round(authenticated.rps / unauthenticated.rps) },
-    { name: 'logging_cost', path: 'bare route, pino info to /dev/null vs no logger', api: logged, floor: quiet, ratio: round(logged.rps / quiet.rps) },
+    { name: 'auth_cost', path: 'GET /bench/auth/ping vs /bench/ping', api: authenticated, floor: unauthenticated, ratio: round(authenticated.rps / unauthenticated.rps), cpu_ratio: cpuRatio(authenticated, unauthenticated) },
+    { name: 'logging_cost', path: 'bare route, production logger to /dev/null vs no logger', api: logged, floor: quiet, ratio: round(logged.rps / quiet.rps), cpu_ratio: cpuRatio(logged, quiet) },
   ];
   results.forEach((r) => printCase(r));
   return results;
@@ -363,9 +408,10 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
         ['logs_deep', `/v1/logs?before_id=${deepPage}`],
       ];
       for (const [name, path] of reads) if (wanted(name)) cases.push(await readCase(ports, token, name, path));
+      if (wanted('logs_first') && wanted('logs_deep')) cases.push(await deepVersusFirstCase(ports, token, '/v1/logs', `/v1/logs?before_id=${deepPage}`));
       if (wanted('auth_cost') || wanted('logging_cost')) cases.push(...(await overheadCases(ports, token)));
       if (wanted('post_shifts') || wanted('post_token')) cases.push(...(await writeCases(ports, token, target, seeded)));
-      cases = cases.filter((c) => wanted(c.name));
+      cases = cases.filter((c) => wanted(c.name) || c.name === 'logs_deep_vs_first');
       // the largest of the per-case peaks (each case resets the peak before it starts)
       const lastPeak = (await control<{ maxRss: number }>(ports, 'GET', '/control/stats')).maxRss;
       rss = Math.max(lastPeak, ...cases.map((c) => (c.max_rss_mb ?? 0) * 1048576));

@@ -1722,7 +1722,10 @@ export interface paths {
         /** Trades (non-deleted), by start; optional start/end overlap and user_id filters (extension) */
         get: operations["listTrades"];
         put?: never;
-        /** Requests a trade; with accepting_user_id it starts accepted, otherwise pending */
+        /**
+         * Requests a trade; with accepting_user_id it starts accepted, otherwise pending
+         * @description The body is one trade or, as the sample writes it, an array of trades (all requested or none; `id` is the first, `ids` all).
+         */
         post: operations["createTrade"];
         delete?: never;
         options?: never;
@@ -2230,6 +2233,12 @@ export interface operations {
                     scope?: string;
                 };
                 "application/json": {
+                    grant_type?: string;
+                    client_id?: string;
+                    client_secret?: string;
+                    scope?: string;
+                };
+                "multipart/form-data": {
                     grant_type?: string;
                     client_id?: string;
                     client_secret?: string;
@@ -20223,8 +20232,8 @@ export interface operations {
                     notes?: (null | (string | null)) | null | string;
                     from_callback?: (null | (number | null)) | null | number;
                     traded_with?: (null | (number | null)) | null | number;
-                    labels?: number[];
-                    qualifiers?: number[];
+                    labels?: (null | (unknown[] | null | number[])) | null | number[];
+                    qualifiers?: (null | (unknown[] | null | number[])) | null | number[];
                     break_start?: (null | (string | null)) | null | string;
                     break_end?: (null | (string | null)) | null | string;
                     /** @description extension: hours held over past the end */
@@ -20689,8 +20698,8 @@ export interface operations {
                     notes?: (null | (string | null)) | null | string;
                     from_callback?: (null | (number | null)) | null | number;
                     traded_with?: (null | (number | null)) | null | number;
-                    labels?: number[];
-                    qualifiers?: number[];
+                    labels?: (null | (unknown[] | null | number[])) | null | number[];
+                    qualifiers?: (null | (unknown[] | null | number[])) | null | number[];
                     break_start?: (null | (string | null)) | null | string;
                     break_end?: (null | (string | null)) | null | string;
                     /** @description extension: hours held over past the end */
@@ -24506,7 +24515,28 @@ export interface operations {
                     /** @description extension: users the trade is offered to */
                     offered_user_ids?: number[];
                     notes?: (null | (string | null)) | null | string;
-                };
+                } | {
+                    /** @description integer id (a digit string is accepted) */
+                    requesting_user: number;
+                    /**
+                     * Format: local-datetime
+                     * @description YYYY-MM-DD hh:mm:ss (organization time zone)
+                     */
+                    start: string;
+                    /**
+                     * Format: local-datetime
+                     * @description YYYY-MM-DD hh:mm:ss (organization time zone)
+                     */
+                    end: string;
+                    /** @description integer id (a digit string is accepted) */
+                    approving_user_id: number;
+                    accepting_user_id?: (null | (number | null)) | null | number;
+                    swap_start?: (null | (string | null)) | null | string;
+                    swap_end?: (null | (string | null)) | null | string;
+                    /** @description extension: users the trade is offered to */
+                    offered_user_ids?: number[];
+                    notes?: (null | (string | null)) | null | string;
+                }[];
             };
         };
         responses: {
@@ -24523,6 +24553,8 @@ export interface operations {
                         message: string;
                         id: number;
                         trade_status: string;
+                        /** @description extension: every trade requested, when the body was an array */
+                        ids?: number[];
                     };
                 };
             };
@@ -24799,6 +24831,8 @@ export interface operations {
                         message: string;
                         id: number;
                         trade_status: string;
+                        /** @description extension: every trade requested, when the body was an array */
+                        ids?: number[];
                     };
                 };
             };
@@ -25051,6 +25085,8 @@ export interface operations {
                         message: string;
                         id: number;
                         trade_status: string;
+                        /** @description extension: every trade requested, when the body was an array */
+                        ids?: number[];
                     };
                 };
             };
