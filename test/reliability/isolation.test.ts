@@ -155,6 +155,35 @@ describe('routes with an id in the path (from /v1/openapi.json)', () => {
     expect(await snapshotOfA()).toEqual(before);
   });
 
+  it('answers a path id that is not an id (abc, 0, -1, 1.5, too large) exactly as a missing record, a 404 naming the model', async () => {
+    const writesBefore = await writeCount(server);
+    const failures: string[] = [];
+    let notFound = 0;
+    let checked = 0;
+    for (const op of idOperations().sort(byMethodDeleteLast)) {
+      const own = pathValues(op.path, recordsB.records);
+      if (!own) continue;
+      for (const name of Object.keys(own).filter((n) => n !== 'date')) {
+        const missing = await callAsB(op, { ...own, [name]: MISSING_ID });
+        const missingText = missing.text.replace(new RegExp(`\\b${MISSING_ID}\\b`, 'g'), '<id>');
+        for (const malformed of ['abc', '0', '-1', '1.5', '99999999999', '1e3']) {
+          const answer = await callAsB(op, { ...own, [name]: malformed });
+          checked += 1;
+          // a message may name the id it looked for: the one that names no record is 0
+          const text = answer.text.replace(/#0\b|\b0 (?=not found)/g, (m) => m.replace('0', '<id>'));
+          if (answer.status !== missing.status || text !== missingText) {
+            failures.push(`${describeOperation(op)} with ${name}=${malformed} → ${answer.status} ${answer.text.slice(0, 160)} (missing: ${missing.status} ${missing.text.slice(0, 160)})`);
+          } else if (answer.status === 404) notFound += 1;
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(notFound).toBeGreaterThan(checked / 2);
+    expect(await writeCount(server)).toBe(writesBefore);
+    const user = await orgB.get('/users/abc');
+    expect(user.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [User].' });
+  });
+
   it('covers every route whose path names a user with a real user of A', async () => {
     const userRoutes = idOperations().filter((op) => op.pathParams.length === 1 && op.pathParams[0].name === 'user_id');
     expect(userRoutes.map(describeOperation)).toEqual(expect.arrayContaining(['GET /v1/users/{user_id}', 'PATCH /v1/users/{user_id}']));

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdName, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
+import { Id, IdName, Nullable, NullableInput, PathId, ShortText } from '../../core/schemas.js';
 import { nullableText } from '../time-offs/schemas.js';
 import { ACCRUAL_METHODS } from './table.js';
 
@@ -14,7 +14,7 @@ export const BankEntry = Type.Object({
   time_off_type: Type.Object({ id: Type.String(), name: Type.String() }),
 });
 
-export const BankParams = Type.Object({ user_id: Id, id: Id });
+export const BankParams = Type.Object({ user_id: PathId, id: PathId });
 export const BankBody = Type.Object({
   time_off_type_id: Type.Optional(Id),
   hours: Type.Number({ minimum: -100_000, maximum: 100_000, description: 'positive adds, negative deducts' }),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Color, DateStr, Id, LocalDateTime, LongText, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
+import { Color, DateStr, Id, LocalDateTime, LongText, Nullable, NullableInput, PathId, ShortText } from '../../core/schemas.js';
 
 export const LOCATION_FIELDS = ['address', 'city', 'state', 'country', 'zip', 'latitude', 'longitude'] as const;
 export type LocationField = (typeof LOCATION_FIELDS)[number];
@@ -119,7 +119,7 @@ export function idsInBody(body: IdsBody): number[] | undefined {
 export const GroupLabelBody = Type.Object({ name: ShortText({ minLength: 1 }), color: Color });
 export type GroupLabelBody = Static<typeof GroupLabelBody>;
 
-export const AssignmentGroupParams = Type.Object({ id: Id, group_id: Id });
+export const AssignmentGroupParams = Type.Object({ id: PathId, group_id: PathId });
 
 export const FinalizationBody = Type.Object({ date: DateStr, admin_id: Id });
 export type FinalizationBody = Static<typeof FinalizationBody>;

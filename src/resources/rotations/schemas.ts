@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Hours, Id, LongText, Nullable, NullableInput, ShortText, UserRef } from '../../core/schemas.js';
+import { DateStr, Hours, Id, LongText, Nullable, NullableInput, PathId, ShortText, UserRef } from '../../core/schemas.js';
 import { PRESETS } from './pattern.js';
 
 const PatternEntry = Type.Integer({ minimum: 0, maximum: 20 });
@@ -77,7 +77,7 @@ export const ExceptionBody = Type.Object({
 });
 export type ExceptionBody = Static<typeof ExceptionBody>;
 
-export const ExceptionParams = Type.Object({ id: Id, date: DateStr });
+export const ExceptionParams = Type.Object({ id: PathId, date: DateStr });
 
 export const ExceptionResponse = Type.Object({
   date: Type.String(),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Id, IsoDateTime, LocalDateTime, LongText, Nullable, NullableInput, UserRef } from '../../core/schemas.js';
+import { DateStr, Id, IsoDateTime, LocalDateTime, LongText, Nullable, NullableInput, PathId, UserRef } from '../../core/schemas.js';
 
 const IdList = Type.Array(Id, { maxItems: 100 });
 
@@ -75,5 +75,5 @@ export const ShiftResponse = Type.Object({
 export type ShiftResponse = Static<typeof ShiftResponse>;
 
 export const IdsBody = Type.Array(Id, { maxItems: 100, description: 'a bare JSON array of ids' });
-export const LabelParams = Type.Object({ id: Id, labelId: Id });
-export const QualifierParams = Type.Object({ id: Id, qualifierId: Id });
+export const LabelParams = Type.Object({ id: PathId, labelId: PathId });
+export const QualifierParams = Type.Object({ id: PathId, qualifierId: PathId });

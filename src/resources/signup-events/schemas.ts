@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, LocalDateTime, LongText, Nullable, NullableInput, ShortText, UserRef } from '../../core/schemas.js';
+import { Id, LocalDateTime, LongText, Nullable, NullableInput, PathId, ShortText, UserRef } from '../../core/schemas.js';
 
 export const SIGNUP_STATUSES = ['active', 'partially_filled', 'filled', 'not_filled'] as const;
 export type OpenStatus = (typeof SIGNUP_STATUSES)[number];
@@ -32,7 +32,7 @@ export const DeleteSignupEventQuery = Type.Object({
 });
 
 export const SignupUserBody = Type.Object({ user_id: Id });
-export const EventUserParams = Type.Object({ id: Id, user_id: Id });
+export const EventUserParams = Type.Object({ id: PathId, user_id: PathId });
 
 const eventProperties = {
   id: Type.Integer(),

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Id, LongText, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
+import { DateStr, Id, LongText, Nullable, NullableInput, PathId, ShortText } from '../../core/schemas.js';
 
-export const UserCertificationParams = Type.Object({ user_id: Id, id: Id });
+export const UserCertificationParams = Type.Object({ user_id: PathId, id: PathId });
 export type UserCertificationParams = Static<typeof UserCertificationParams>;
 
 export const StoredFile = Type.Object({

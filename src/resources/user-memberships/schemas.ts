@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id } from '../../core/schemas.js';
+import { Id, PathId } from '../../core/schemas.js';
 
 export const IdsBody = Type.Object({ ids: Type.Array(Id, { maxItems: 1000 }) });
 export type IdsBody = Static<typeof IdsBody>;
@@ -27,5 +27,5 @@ export const ReplaceQualifiersBody = Type.Object({
 });
 export type ReplaceQualifiersBody = Static<typeof ReplaceQualifiersBody>;
 
-export const UserQualifierParams = Type.Object({ user_id: Id, id: Id });
+export const UserQualifierParams = Type.Object({ user_id: PathId, id: PathId });
 export type UserQualifierParams = Static<typeof UserQualifierParams>;

@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, LocalDateTime } from '../../core/schemas.js';
+import { Id, LocalDateTime, PathId } from '../../core/schemas.js';
 import { Rrule, UserNote } from '../time-offs/schemas.js';
 
 const AdminIds = Type.Array(Id, { maxItems: 50, description: 'admins the request is addressed to (optional)' });
 
-export const UserTimeOffParams = Type.Object({ user_id: Id, id: Id });
+export const UserTimeOffParams = Type.Object({ user_id: PathId, id: PathId });
 export type UserTimeOffParams = Static<typeof UserTimeOffParams>;
 
 export const UserTimeOffsQuery = Type.Object({

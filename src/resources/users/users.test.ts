@@ -164,10 +164,10 @@ describe('GET /users/{user_id}', () => {
     expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [User].' });
   });
 
-  it('answers 422 for an id that is not a number', async () => {
+  it('answers 404 for an id that is not a number, as for a missing user', async () => {
     const response = await org.get('/users/abc');
-    expect(response.status).toBe(422);
-    expect(response.body.error).toBe('invalid_params');
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [User].' });
   });
 
   it("answers 404 for another organization's user", async () => {
