@@ -20,7 +20,10 @@ export interface CaseResult {
   statements?: number;
   api: Measure;
   floor?: Measure;
+  /** api over floor: the median of the rounds' ratios (bench/run.ts, `paired`) */
   ratio?: number;
+  /** each round's ratio, rounds in the order run */
+  round_ratios?: number[];
   /** CPU per request of the case over its floor's (overhead cases) */
   cpu_ratio?: number;
   /** one request alone on the idle server (the first, uncached) */

@@ -99,9 +99,13 @@ type Run = (warmUpSeconds?: number) => Promise<autocannon.Result & { cpuPerReque
 const WARM_UP_SECONDS = 1;
 
 /**
- * Measures two loads alternately (a, b, a, b…), ROUNDS times each, and keeps each one's mean: on a
- * machine shared with other work, drift between two back-to-back runs would otherwise bias a ratio.
- * Each load first runs for a second unrecorded, so that neither side is measured while V8 compiles it.
+ * Measures two loads in rounds, ROUNDS times each, and keeps each one's mean and the ratio a/b of
+ * every round. The order alternates (a b, b a, a b…) so that drift within a round favours neither
+ * side. The case's ratio is the median of the rounds' ratios: this machine's speed moves by more than
+ * the overheads measured (the same bare route served 2,300 to 24,000 req/s within one hour), and a
+ * ratio taken within a round, median over rounds, is not moved by a round the machine slowed for
+ * both sides or by one burst that hit one side only. Each load first runs for a second unrecorded,
+ * so that neither side is measured while V8 compiles it.
  */
 async function paired(a: Run, b: Run, between: () => Promise<void> = async () => {}, rounds = ROUNDS) {
   await a(WARM_UP_SECONDS);
@@ -110,12 +114,21 @@ async function paired(a: Run, b: Run, between: () => Promise<void> = async () =>
   await between();
   const [as, bs]: [autocannon.Result[], autocannon.Result[]] = [[], []];
   for (let round = 0; round < rounds; round += 1) {
-    as.push(await a());
-    await between();
-    bs.push(await b());
-    await between();
+    const order = round % 2 === 0 ? [a, b] : [b, a];
+    for (const run of order) {
+      (run === a ? as : bs).push(await run());
+      await between();
+    }
   }
-  return [merge(as.map(summarize)), merge(bs.map(summarize))] as const;
+  const [am, bm] = [as.map(summarize), bs.map(summarize)];
+  const ratios = am.map((m, i) => round(m.rps / bm[i]!.rps));
+  return { a: merge(am), b: merge(bm), ratio: median(ratios), ratios };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = Math.floor(sorted.length / 2);
+  return round(sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2);
 }
 
 function merge(runs: Measure[]): Measure {
@@ -180,13 +193,13 @@ async function readCase(ports: ServerPorts, token: string, name: string, path: s
   const heavy = body.length > 2_000_000 ? { connections: 2, duration: Math.max(DURATION, 10) } : {};
   await drain(ports);
   await control(ports, 'POST', '/control/reset-rss');
-  const [api, floor] = await paired(
+  const { a: api, b: floor, ratio, ratios } = await paired(
     (warmUp) => load({ url: `http://127.0.0.1:${ports.port}${path}`, headers: auth, ...heavy, ...(warmUp ? { duration: warmUp } : {}) }),
     (warmUp) => load({ url: `http://127.0.0.1:${ports.floorPort}/floor/${name}`, ...heavy, ...(warmUp ? { duration: warmUp } : {}) }),
     () => drain(ports),
   );
   const { maxRss } = await control<{ maxRss: number }>(ports, 'GET', '/control/stats');
-  const result: CaseResult = { name, path, response_bytes: body.length, statements: after.queries - before.queries, api, floor, ratio: round(api.rps / floor.rps), single_request_ms: singleMs, max_rss_mb: Math.round(maxRss / 1048576) };
+  const result: CaseResult = { name, path, response_bytes: body.length, statements: after.queries - before.queries, api, floor, ratio, round_ratios: ratios, single_request_ms: singleMs, max_rss_mb: Math.round(maxRss / 1048576) };
   printCase(result);
   return result;
 }
@@ -200,8 +213,8 @@ async function deepVersusFirstCase(ports: ServerPorts, token: string, firstPath:
   const headers = { authorization: `Bearer ${token}` };
   const run = (path: string) => (warmUp?: number) => load({ url: `http://127.0.0.1:${ports.port}${path}`, headers, ...(warmUp ? { duration: warmUp } : {}) });
   await drain(ports);
-  const [deep, first] = await paired(run(deepPath), run(firstPath), () => drain(ports));
-  const result: CaseResult = { name: 'logs_deep_vs_first', path: `${deepPath} vs ${firstPath}`, api: deep, floor: first, ratio: round(deep.rps / first.rps) };
+  const { a: deep, b: first, ratio, ratios } = await paired(run(deepPath), run(firstPath), () => drain(ports));
+  const result: CaseResult = { name: 'logs_deep_vs_first', path: `${deepPath} vs ${firstPath}`, api: deep, floor: first, ratio, round_ratios: ratios };
   printCase(result);
   return result;
 }
@@ -295,14 +308,14 @@ const OVERHEAD_ROUNDS = ROUNDS * 2;
 
 async function overheadCases(ports: ServerPorts, token: string): Promise<CaseResult[]> {
   const url = `http://127.0.0.1:${ports.port}`;
-  const [authenticated, unauthenticated] = await paired(
+  const auth = await paired(
     (warmUp) => withCpu(ports, { url: `${url}/bench/auth/ping`, headers: { authorization: `Bearer ${token}` }, duration: warmUp }),
     (warmUp) => withCpu(ports, { url: `${url}/bench/ping`, duration: warmUp }),
     () => drain(ports),
     OVERHEAD_ROUNDS,
   );
   await control(ports, 'PUT', '/control/payload/ping', Buffer.from('{"ok":true}'), 'application/json; charset=utf-8');
-  const [logged, quiet] = await paired(
+  const logging = await paired(
     (warmUp) => withCpu(ports, { url: `http://127.0.0.1:${ports.loggedFloorPort}/floor/ping`, duration: warmUp }),
     (warmUp) => withCpu(ports, { url: `http://127.0.0.1:${ports.floorPort}/floor/ping`, duration: warmUp }),
     async () => {},
@@ -310,8 +323,8 @@ async function overheadCases(ports: ServerPorts, token: string): Promise<CaseRes
   );
   const cpuRatio = (a: Measure, b: Measure) => (a.cpu_us_per_request && b.cpu_us_per_request ? round(a.cpu_us_per_request / b.cpu_us_per_request) : undefined);
   const results: CaseResult[] = [
-    { name: 'auth_cost', path: 'GET /bench/auth/ping vs /bench/ping', api: authenticated, floor: unauthenticated, ratio: round(authenticated.rps / unauthenticated.rps), cpu_ratio: cpuRatio(authenticated, unauthenticated) },
-    { name: 'logging_cost', path: 'bare route, production logger to /dev/null vs no logger', api: logged, floor: quiet, ratio: round(logged.rps / quiet.rps), cpu_ratio: cpuRatio(logged, quiet) },
+    { name: 'auth_cost', path: 'GET /bench/auth/ping vs /bench/ping', api: auth.a, floor: auth.b, ratio: auth.ratio, round_ratios: auth.ratios, cpu_ratio: cpuRatio(auth.a, auth.b) },
+    { name: 'logging_cost', path: 'bare route, production logger to /dev/null vs no logger', api: logging.a, floor: logging.b, ratio: logging.ratio, round_ratios: logging.ratios, cpu_ratio: cpuRatio(logging.a, logging.b) },
   ];
   results.forEach((r) => printCase(r));
   return results;

@@ -1,4 +1,4 @@
-import type { FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 
 /** What a path id may be written as: digits, at most the largest id (a 32-bit integer). */
 const ID_TEXT = /^\d{1,10}$/;
@@ -27,9 +27,11 @@ function idParameters(route: RouteOptions): string[] {
 export function readMalformedPathIdsAsMissing(route: RouteOptions): void {
   const names = idParameters(route);
   if (names.length === 0) return;
-  const replaceMalformed = async (request: FastifyRequest) => {
+  // a callback hook, not an async one: it runs on hot reads (GET /users/{id}) and needs no promise
+  const replaceMalformed = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const params = request.params as Record<string, unknown>;
     for (const name of names) if (!isIdText(params[name])) params[name] = NO_RECORD_ID;
+    done();
   };
   const existing = route.preValidation;
   route.preValidation = existing ? [replaceMalformed, ...(Array.isArray(existing) ? existing : [existing])] : replaceMalformed;
