@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DatabaseHandle } from '../db/index.js';
 import { withTransaction, type Db } from '../db/transaction.js';
+import { BoundedMemo } from '../memo.js';
 import { dataRevisionSql } from '../response-cache.js';
 import { TokenCache, type TokenOwner } from './token-cache.js';
 import { nowUtc } from '../time.js';
@@ -112,7 +113,7 @@ const BATCH_LIMIT = 32;
  * and the same as 8. (SQLite reads are synchronous: one is never waiting.)
  */
 const READS_IN_FLIGHT = 4;
-/** Raw token → keyed hash, so that a client's repeated requests skip the HMAC; cleared when full. */
+/** Raw token → keyed hash, so that a client's repeated requests skip the HMAC (the oldest dropped first). */
 const HASH_CACHE_ENTRIES = 10_000;
 
 type Waiter = { resolve: (owner: TokenOwner | undefined) => void; reject: (error: unknown) => void };
@@ -137,16 +138,8 @@ export interface TokenLookup {
 export function createTokenLookup(handle: DatabaseHandle, key: Buffer): TokenLookup {
   const findOwners = handle.sqlite ? sqliteOwners(handle) : postgresOwners(handle);
   const cache = handle.pgClientConfig ? new TokenCache(handle) : undefined;
-  const hashes = new Map<string, string>();
-  const hashOf = (token: string) => {
-    let hash = hashes.get(token);
-    if (hash === undefined) {
-      if (hashes.size >= HASH_CACHE_ENTRIES) hashes.clear();
-      hash = keyedHash(key, token);
-      hashes.set(token, hash);
-    }
-    return hash;
-  };
+  const hashes = new BoundedMemo<string>(HASH_CACHE_ENTRIES);
+  const hashOf = (token: string) => hashes.get(token, () => keyedHash(key, token));
 
   let queued = new Map<string, Waiter[]>();
   let scheduled = false;

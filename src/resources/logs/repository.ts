@@ -1,4 +1,5 @@
 import { preparedQuery } from '../../core/db/prepared.js';
+import { BoundedMemo } from '../../core/memo.js';
 import type { Db } from '../../core/db/transaction.js';
 
 export interface LogPageQuery {
@@ -62,15 +63,11 @@ type PageQuery = (db: Db, orgId: number, key: number, createdAfter: string, limi
 type LogRow = { id: number; created_at: string; description: string; actor_user_id: number | null; actor_name: string };
 
 /** Each of the six shapes (direction, filtered by date or not) compiled once: a deep page costs what the first does. */
-const pageQueries = new Map<string, PageQuery>();
+const pageQueries = new BoundedMemo<PageQuery>(6);
 function pageQueryOf(direction: Direction, filtered: boolean): PageQuery {
-  const shape = `${direction}|${filtered}`;
-  let query = pageQueries.get(shape);
-  if (!query) {
-    query = preparedQuery((db: Db, orgId: number, key: number, createdAfter: string, limit: number) =>
+  return pageQueries.get(`${direction}|${filtered}`, () =>
+    preparedQuery((db: Db, orgId: number, key: number, createdAfter: string, limit: number) =>
       buildPageQuery(db, direction, filtered, orgId, key, createdAfter, limit),
-    ) as PageQuery;
-    pageQueries.set(shape, query);
-  }
-  return query;
+    ) as PageQuery,
+  );
 }

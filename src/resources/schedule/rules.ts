@@ -21,9 +21,6 @@ import type { ScheduleAssignment, ScheduleDay, ScheduleResponse, ScheduleShift, 
 
 type Request = FastifyRequest;
 
-/** The longest period one request may cover. */
-
-
 /** A time off belongs to the dates from its start date to the day before its end date (at least its start date). */
 export function datesCovered(start: string, end: string): string[] {
   const first = start.slice(0, 10);
