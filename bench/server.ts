@@ -96,11 +96,11 @@ if (env.BENCH_API_ONLY) {
     const cpu = process.cpuUsage();
     return { queries: handle.stats.queries, rss: process.memoryUsage().rss, maxRss, cpuMicros: cpu.user + cpu.system };
   });
+  // V8's CPU profiler makes the event loop read as ~86% busy while it waits: under it, only the
+  // requests in flight tell whether the server is idle.
+  const profiling = process.execArgv.some((flag) => flag.startsWith('--cpu-prof'));
   // Answers once no app request is in flight and the event loop has been idle for a moment: what
   // autocannon left running when it stopped must not be counted in the next measurement.
-  // V8's CPU profiler makes the event loop read as ~86% busy while it waits: under it, only the
-  // requests in flight tell.
-  const profiling = process.execArgv.some((flag) => flag.startsWith('--cpu-prof'));
   plain.get('/control/idle', async () => {
     const began = Date.now();
     let quiet = 0;
