@@ -52,7 +52,8 @@ const pad = (value: string | number, width: number) => String(value).padStart(wi
 export function printCase(c: CaseResult): void {
   const api = `${pad(c.api.rps, 7)} req/s p50 ${pad(c.api.p50_ms, 5)} ms p99 ${pad(c.api.p99_ms, 5)} ms`;
   const floor = c.floor ? ` | floor ${pad(c.floor.rps, 7)} req/s | ratio ${c.ratio}` : '';
-  const cpu = c.api.cpu_us_per_request !== undefined ? ` | CPU ${c.api.cpu_us_per_request} vs ${c.floor?.cpu_us_per_request} µs/req (×${c.cpu_ratio})` : '';
+  const cpuOfFloor = c.floor?.cpu_us_per_request !== undefined ? ` vs ${c.floor.cpu_us_per_request} µs/req (×${c.cpu_ratio})` : ' µs/req';
+  const cpu = c.api.cpu_us_per_request !== undefined ? ` | CPU ${c.api.cpu_us_per_request}${cpuOfFloor}` : '';
   const statements = c.statements !== undefined ? ` | ${c.statements}+1 statements` : '';
   const errors = c.api.non2xx ? ` | ${c.api.non2xx} non-2xx/errors` : '';
   const rss = c.max_rss_mb !== undefined ? ` | RSS ${c.max_rss_mb} MB` : '';

@@ -267,7 +267,7 @@ async function writeCases(ports: ServerPorts, token: string, target: Target, see
   await one.arrayBuffer().catch(() => undefined);
   const statements = (await control<{ queries: number }>(ports, 'GET', '/control/stats')).queries - before.queries;
   const shifts = summarize(
-    await load({
+    await withCpu(ports, {
       url,
       requests: [
         {

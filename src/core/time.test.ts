@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIsoOffset, nowUtc, parseLocalDateTime, Temporal } from './time.js';
+import { addDays, datesFromTo, epochDayOfText, formatIsoOffset, hoursBetween, isLocalDateTime, normalizeLocalDateTime, nowUtc, parseLocalDateTime, Temporal } from './time.js';
 
 /** The plain Temporal rendering formatIsoOffset's fast path must equal. */
 function reference(utc: string, timeZone: string, colon: boolean): string {
@@ -53,6 +53,50 @@ describe('parseLocalDateTime', () => {
       '9999-12-31 23:59:59', '2026-1-01', '2026-08-01 7:00', 'not a date', '',
     ];
     for (const text of texts) expect(parseLocalDateTime(text)?.toString(), text).toBe(reference(text));
+  });
+
+  it('normalizes and checks as Temporal does, for every day of four years and odd times', () => {
+    const texts: string[] = [];
+    for (const year of ['1900', '2000', '2024', '2026']) {
+      for (let month = 0; month <= 13; month += 1) {
+        for (let day = 0; day <= 32; day += 1) texts.push(`${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`);
+      }
+    }
+    texts.push('2026-03-08T02:30', '2026-03-08 23:59:59', '2026-03-08 23:59:61', '2026-03-08 24:00', ' 2026-03-08 07:00:00 ', '0000-02-29 00:00:00');
+    for (const text of texts) {
+      const expected = reference(text.trim());
+      expect(isLocalDateTime(text), text).toBe(expected !== undefined);
+      if (expected === undefined) expect(() => normalizeLocalDateTime(text)).toThrow(RangeError);
+      else expect(normalizeLocalDateTime(text), text).toBe(expected.replace('T', ' '));
+    }
+  });
+});
+
+describe('calendar arithmetic on date text', () => {
+  it('adds days and lists dates as Temporal does, across leap days, centuries and year 0', () => {
+    const starts = ['2026-11-26', '2024-02-28', '2100-02-28', '2000-02-28', '1970-01-01', '1969-12-31', '0000-03-01', '0001-01-01', '9999-12-25'];
+    for (const start of starts) {
+      for (const days of [-400, -366, -61, -3, -1, 0, 1, 2, 29, 365, 400]) {
+        const expected = Temporal.PlainDate.from(start).add({ days }).toString();
+        expect(addDays(start, days), `${start} + ${days}`).toBe(expected);
+      }
+      const last = Temporal.PlainDate.from(start).add({ days: 40 });
+      const expected: string[] = [];
+      for (let d = Temporal.PlainDate.from(start); Temporal.PlainDate.compare(d, last) <= 0; d = d.add({ days: 1 })) expected.push(d.toString());
+      expect(datesFromTo(start, last.toString())).toEqual(expected);
+    }
+    expect(datesFromTo('2026-03-02', '2026-03-01')).toEqual([]);
+    expect(epochDayOfText('1970-01-01')).toBe(0);
+    expect(epochDayOfText('2026-02-29')).toBeUndefined();
+    expect(epochDayOfText('2026-3-01')).toBeUndefined();
+  });
+
+  it('measures hours between UTC wall-clock times as Temporal does', () => {
+    const pairs = [['0050-01-01 00:00:00', '0051-01-01 00:00:00'], ['2024-02-28 12:00:00', '2024-03-01 12:30:15'], ['2026-01-01', '2027-01-02 06:00']];
+    for (const [start, end] of pairs) {
+      const reference = Temporal.PlainDateTime.from(start!.replace(' ', 'T')).until(Temporal.PlainDateTime.from(end!.replace(' ', 'T')), { largestUnit: 'hours' }).total('hours');
+      expect(hoursBetween(start!, end!, 'UTC')).toBeCloseTo(reference, 4);
+    }
   });
 });
 

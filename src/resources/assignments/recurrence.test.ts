@@ -46,6 +46,34 @@ describe('assignmentOccurrences', () => {
     ]);
   });
 
+  it('gives every window, across month and year ends, the dates its rule names (occurrences are kept a month at a time)', () => {
+    const day = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
+    const weekday = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
+    const rules = [
+      { rrule: 'FREQ=DAILY;INTERVAL=3', until_date: null, names: (date: string) => (day(date) - day('2026-03-06')) % 3 === 0 },
+      { rrule: 'FREQ=WEEKLY;BYDAY=MO,TH', until_date: null, names: (date: string) => [1, 4].includes(weekday(date)) },
+      { rrule: 'FREQ=MONTHLY;BYMONTHDAY=31', until_date: '2027-03-31', names: (date: string) => date.endsWith('-31') && date <= '2027-03-31' },
+      { rrule: 'FREQ=DAILY', until_date: '2026-12-30', names: (date: string) => date <= '2026-12-30' },
+    ];
+    const windows = [
+      ['2026-03-06', '2026-03-06'], ['2026-03-28', '2026-04-03'], ['2026-05-30', '2026-08-02'], ['2026-12-27', '2027-01-05'],
+      ['2026-12-31', '2026-12-31'], ['2027-01-29', '2027-03-02'], ['2026-02-20', '2026-03-10'], ['2027-04-01', '2027-03-31'],
+    ];
+    for (const { rrule, until_date, names } of rules) {
+      const assignment = { ...engine, rrule, until_date };
+      for (const [from, to] of windows) {
+        const expected: string[] = [];
+        for (let d = day(from!); d <= day(to!); d += 1) {
+          const date = new Date(d * 86_400_000).toISOString().slice(0, 10);
+          if (date >= engine.date && names(date)) expected.push(date);
+        }
+        const occurrences = assignmentOccurrences(assignment, from!, to!, 'America/Chicago');
+        expect(occurrences.map((o) => o.date), `${rrule} ${from}..${to}`).toEqual(expected);
+        for (const o of occurrences) expect(o.start).toBe(`${o.date} 07:00:00`);
+      }
+    }
+  });
+
   it('gives a non-recurring assignment its one occurrence only', () => {
     const once = { ...engine, rrule: null };
     expect(assignmentOccurrences(once, '2026-03-01', '2026-03-31', 'UTC').map((o) => o.date)).toEqual(['2026-03-06']);

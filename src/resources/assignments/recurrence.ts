@@ -1,6 +1,6 @@
 import { BoundedMemo } from '../../core/memo.js';
 import { Frequency, fromFloatingDate, RRule, ruleBody, toFloatingDate, type RRuleOptions as Options } from '../../core/recurrence.js';
-import { formatDate, formatLocalDateTime, hoursBetween, parseDate, parseLocalDateTime, Temporal } from '../../core/time.js';
+import { dateOfEpochDay, epochDayOf, epochDayOfText, formatDate, formatLocalDateTime, hoursBetween, parseDate, parseLocalDateTime, Temporal } from '../../core/time.js';
 import type { AssignmentRow } from './table.js';
 
 /** One occurrence of an assignment: wall-clock start and end in the organization's zone. */
@@ -97,18 +97,44 @@ export function assignmentOccurrences(
   endDate: string,
   timeZone: string,
 ): readonly AssignmentOccurrence[] {
-  const { id, date, start, end, rrule, until_date } = assignment;
-  const key = `${id}|${date}|${start}|${end}|${rrule}|${until_date}|${startDate}|${endDate}|${timeZone}`;
-  return computedOccurrences.get(key, () =>
-    Object.freeze(computeOccurrences(assignment, startDate, endDate, timeZone).map((o) => Object.freeze(o))),
-  );
+  const [from, to] = [epochDayOfText(startDate), epochDayOfText(endDate)];
+  if (from === undefined || to === undefined || from > to) return [];
+  const occurrences: AssignmentOccurrence[] = [];
+  for (const month of monthsFromTo(startDate, endDate)) {
+    for (const occurrence of occurrencesInMonth(assignment, month, timeZone)) {
+      if (occurrence.date >= startDate && occurrence.date <= endDate) occurrences.push(occurrence);
+    }
+  }
+  return occurrences;
+}
+
+/** `[first, last]` dates of every calendar month from the month of one date to the month of another. */
+function monthsFromTo(startDate: string, endDate: string): Array<[string, string]> {
+  const months: Array<[string, string]> = [];
+  let [year, month] = [Number(startDate.slice(0, 4)), Number(startDate.slice(5, 7))];
+  const [lastYear, lastMonth] = [Number(endDate.slice(0, 4)), Number(endDate.slice(5, 7))];
+  while (year < lastYear || (year === lastYear && month <= lastMonth)) {
+    const first = epochDayOf(year, month, 1);
+    [year, month] = month === 12 ? [year + 1, 1] : [year, month + 1];
+    months.push([dateOfEpochDay(first), dateOfEpochDay(epochDayOf(year, month, 1) - 1)]);
+  }
+  return months;
 }
 
 /**
- * The occurrences of an assignment over a window, by everything they depend on: every write to a
- * schedule checks the user's work of those days, and the same few assignments and weeks recur.
+ * The occurrences of an assignment through one calendar month, kept by everything they depend on:
+ * every write to a schedule checks the user's work of its days and every schedule read lists its
+ * dates, and the same few assignments and months recur whatever the window asked for (windows
+ * moved by a day still share their months).
  */
-const computedOccurrences = new BoundedMemo<readonly AssignmentOccurrence[]>(1000);
+function occurrencesInMonth(assignment: RecurringAssignment, [first, last]: [string, string], timeZone: string): readonly AssignmentOccurrence[] {
+  const { id, date, start, end, rrule, until_date } = assignment;
+  const key = `${id}|${date}|${start}|${end}|${rrule}|${until_date}|${first}|${timeZone}`;
+  return computedOccurrences.get(key, () => Object.freeze(computeOccurrences(assignment, first, last, timeZone).map((o) => Object.freeze(o))));
+}
+
+/** Room for a year of months of 300 assignments (each a month of at most 31 small frozen objects). */
+const computedOccurrences = new BoundedMemo<readonly AssignmentOccurrence[]>(4000);
 
 function computeOccurrences(assignment: RecurringAssignment, startDate: string, endDate: string, timeZone: string): AssignmentOccurrence[] {
   const first = parseLocalDateTime(assignment.start);

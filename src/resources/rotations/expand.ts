@@ -1,7 +1,7 @@
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
 import { preparedQuery } from '../../core/db/prepared.js';
 import type { Db } from '../../core/db/transaction.js';
-import { eachDate, formatLocalDateTime, hoursBetween, normalizeLocalDateTime, parseLocalDateTime, Temporal } from '../../core/time.js';
+import { addDays, datesFromTo, formatLocalDateTime, hoursBetween, normalizeLocalDateTime, parseLocalDateTime, Temporal } from '../../core/time.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
 import { assignmentOccurrences, type AssignmentOccurrence } from '../assignments/recurrence.js';
 import type { AssignmentRow } from '../assignments/table.js';
@@ -217,9 +217,8 @@ const byStart = (a: WorkItem, b: WorkItem) =>
  */
 export async function expandWork(db: Db, orgId: number, requested: WorkRange): Promise<WorkItem[]> {
   const range = { ...requested, start: normalizeLocalDateTime(requested.start), end: normalizeLocalDateTime(requested.end) };
-  const startDt = parseLocalDateTime(range.start)!;
-  const fromDate = startDt.toPlainDate().subtract({ days: LOOKBACK_DAYS }).toString();
-  const toDate = parseLocalDateTime(range.end)!.toPlainDate().toString();
+  const fromDate = addDays(range.start.slice(0, 10), -LOOKBACK_DAYS);
+  const toDate = range.end.slice(0, 10);
   const [timeZone, members, shifts] = await Promise.all([
     range.timezone ?? timezoneOf(db, orgId),
     loadMembers(db, orgId, fromDate, toDate, range.userIds),
@@ -227,7 +226,7 @@ export async function expandWork(db: Db, orgId: number, requested: WorkRange): P
   ]);
   const assignmentIds = [...new Set(members.flatMap((m) => JSON.parse(m.assignment_ids) as number[]))];
   const assignmentDays = await loadAssignmentOccurrences(db, orgId, assignmentIds, { fromDate, toDate, timeZone, loaded: range.assignments });
-  const dates = eachDate(Temporal.PlainDate.from(fromDate), Temporal.PlainDate.from(toDate)).map(String);
+  const dates = datesFromTo(fromDate, toDate);
   const recurring = members.flatMap((member) => occurrencesOfMember(member, dates, assignmentDays, timeZone));
   const oneOff = shifts.map((shift) =>
     workPiece(

@@ -1,4 +1,4 @@
-import { Temporal } from '../../core/time.js';
+import { epochDayOfText, Temporal } from '../../core/time.js';
 
 /**
  * The rotation engine, pure. A rotation is a cycle of N days anchored at a date: entry 0 is off,
@@ -37,20 +37,12 @@ export const PRESETS: Record<string, Preset> = {
 
 const floorMod = (a: number, n: number) => ((a % n) + n) % n;
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** Days since 1970-01-01 of a `YYYY-MM-DD` date (plain calendar arithmetic, no time zone). */
-function epochDay(date: string): number | undefined {
-  const match = ISO_DATE.exec(date);
-  return match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) / 86_400_000 : undefined;
-}
-
 /**
  * Calendar days from one date to another. Runs for every member and day of an expanded range, so
  * `YYYY-MM-DD` takes plain arithmetic (a Temporal round trip per call was a tenth of GET /schedule).
  */
 export function daysBetween(from: string, to: string): number {
-  const [a, b] = [epochDay(from), epochDay(to)];
+  const [a, b] = [epochDayOfText(from), epochDayOfText(to)];
   if (a !== undefined && b !== undefined) return b - a;
   return Temporal.PlainDate.from(from).until(Temporal.PlainDate.from(to), { largestUnit: 'days' }).days;
 }

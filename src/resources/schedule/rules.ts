@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { href } from '../../core/pagination.js';
-import { eachDate, formatLocalDateTime, hoursBetween, MAX_SPAN_DAYS, normalizeLocalDateTime, parseLocalDateTime, Temporal } from '../../core/time.js';
+import { addDays, datesFromTo, formatLocalDateTime, hoursBetween, MAX_SPAN_DAYS, normalizeLocalDateTime, parseLocalDateTime, Temporal } from '../../core/time.js';
 import type { QualifierNeeded } from '../assignments/repository.js';
 import { assignmentOccurrences, type AssignmentOccurrence } from '../assignments/recurrence.js';
 import type { AssignmentRow } from '../assignments/table.js';
@@ -25,8 +25,8 @@ type Request = FastifyRequest;
 export function datesCovered(start: string, end: string): string[] {
   const first = start.slice(0, 10);
   const endDate = end.slice(0, 10);
-  const last = endDate > first ? Temporal.PlainDate.from(endDate).subtract({ days: 1 }).toString() : first;
-  return eachDate(Temporal.PlainDate.from(first), Temporal.PlainDate.from(last)).map(String);
+  const last = endDate > first ? addDays(endDate, -1) : first;
+  return datesFromTo(first, last);
 }
 
 /** The spec's day.callbacks / day.trades items have no `date`: the day they sit under is theirs. */
@@ -49,8 +49,8 @@ function periodOf(query: { start: string; end: string }) {
   if (hoursBetween(start, end, 'UTC') > (MAX_SPAN_DAYS + 1) * 24) throw invalidParams(`The period may not be longer than ${MAX_SPAN_DAYS} days.`);
   const startDt = parseLocalDateTime(start)!;
   const endDt = parseLocalDateTime(end)!;
-  const lastDay = endDt.hour === 0 && endDt.minute === 0 && endDt.second === 0 ? endDt.subtract({ days: 1 }) : endDt;
-  const days = eachDate(startDt.toPlainDate(), lastDay.toPlainDate()).map(String);
+  const endDate = end.slice(0, 10);
+  const days = datesFromTo(start.slice(0, 10), end.endsWith(' 00:00:00') ? addDays(endDate, -1) : endDate);
   if (days.length > MAX_SPAN_DAYS) throw invalidParams(`The period may not be longer than ${MAX_SPAN_DAYS} days.`);
   return { start, end, startDt, endDt, days };
 }
@@ -191,7 +191,7 @@ export async function buildSchedule(db: Db, request: Request, query: { start: st
   const firstDay = period.days[0]!;
   const lastDay = period.days[period.days.length - 1]!;
   // Assignments from the lookback on, so that expandWork can reuse them for occurrences that began before the period.
-  const assignmentsFrom = Temporal.PlainDate.from(firstDay).subtract({ days: LOOKBACK_DAYS }).toString();
+  const assignmentsFrom = addDays(firstDay, -LOOKBACK_DAYS);
   const assignmentsTo = period.endDt.toPlainDate().toString();
   const { assignments, finalized, qualifiersNeeded } = await assignmentsForSchedule(db, orgId, assignmentsFrom, assignmentsTo);
   const [work, timeOff, callbacks, trades, misc, notes] = await Promise.all([
