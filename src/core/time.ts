@@ -15,7 +15,7 @@ import { invalidParams } from './errors.js';
 export { Temporal };
 
 const LOCAL_DATETIME = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export function isValidTimeZone(tz: string): boolean {
   try {
@@ -42,6 +42,7 @@ type LocalFields = [number, number, number, number, number, number];
 const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const daysInMonth = (year: number, month: number) => (month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1]!);
+const isRealDate = (year: number, month: number, day: number) => month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 
 /**
  * The fields of `YYYY-MM-DD hh:mm:ss` (also `T` for the space, seconds optional, or a bare date at
@@ -59,7 +60,7 @@ function localFields(value: string): LocalFields | undefined {
   const hour = Number(hh);
   const minute = Number(mm);
   const second = Number(ss);
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 60) return undefined;
+  if (!isRealDate(year, month, day) || hour > 23 || minute > 59 || second > 60) return undefined;
   return [year, month, day, hour, minute, Math.min(second, 59)];
 }
 
@@ -75,8 +76,10 @@ export function isLocalDateTime(value: string): boolean {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
+const dateText = (year: number, month: number, day: number) => `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+
 export function formatDate(date: Temporal.PlainDate | Temporal.PlainDateTime): string {
-  return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}`;
+  return dateText(date.year, date.month, date.day);
 }
 
 export function formatLocalDateTime(dt: Temporal.PlainDateTime): string {
@@ -88,7 +91,7 @@ export function normalizeLocalDateTime(value: string): string {
   const fields = localFields(value);
   if (!fields) throw new RangeError(`not a datetime: ${value}`);
   const [year, month, day, hour, minute, second] = fields;
-  return `${pad(year, 4)}-${pad(month)}-${pad(day)} ${pad(hour)}:${pad(minute)}:${pad(second)}`;
+  return `${dateText(year, month, day)} ${pad(hour)}:${pad(minute)}:${pad(second)}`;
 }
 
 export function localToZoned(local: string | Temporal.PlainDateTime, timeZone: string): Temporal.ZonedDateTime {
@@ -273,18 +276,15 @@ export function dateOfEpochDay(epochDay: number): string {
   const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
   if (year < 0 || year > 9999) return Temporal.PlainDate.from({ year, month, day }).toString();
-  return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+  return dateText(year, month, day);
 }
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Days since 1970-01-01 of a real `YYYY-MM-DD` date; undefined for any other text. */
 export function epochDayOfText(date: string): number | undefined {
-  const match = ISO_DATE.exec(date);
+  const match = DATE.exec(date);
   if (!match) return undefined;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
-  return epochDayOf(year, month, day);
+  return isRealDate(year, month, day) ? epochDayOf(year, month, day) : undefined;
 }
 
 /** The date `days` days after (before, when negative) a `YYYY-MM-DD` date. */
@@ -300,4 +300,16 @@ export function datesFromTo(first: string, last: string): string[] {
   const dates: string[] = [];
   for (let day = from; day <= to; day += 1) dates.push(dateOfEpochDay(day));
   return dates;
+}
+
+/** `[first, last]` dates of every calendar month from the month of one `YYYY-MM-DD` date to the month of another. */
+export function monthsFromTo(startDate: string, endDate: string): Array<[string, string]> {
+  const months: Array<[string, string]> = [];
+  let [year, month] = [Number(startDate.slice(0, 4)), Number(startDate.slice(5, 7))];
+  const [lastYear, lastMonth] = [Number(endDate.slice(0, 4)), Number(endDate.slice(5, 7))];
+  while (year < lastYear || (year === lastYear && month <= lastMonth)) {
+    months.push([dateText(year, month, 1), dateText(year, month, daysInMonth(year, month))]);
+    [year, month] = month === 12 ? [year + 1, 1] : [year, month + 1];
+  }
+  return months;
 }

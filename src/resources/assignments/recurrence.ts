@@ -1,6 +1,6 @@
 import { BoundedMemo } from '../../core/memo.js';
 import { Frequency, fromFloatingDate, RRule, ruleBody, toFloatingDate, type RRuleOptions as Options } from '../../core/recurrence.js';
-import { dateOfEpochDay, epochDayOf, epochDayOfText, formatDate, formatLocalDateTime, hoursBetween, parseDate, parseLocalDateTime, Temporal } from '../../core/time.js';
+import { epochDayOfText, formatDate, formatLocalDateTime, hoursBetween, monthsFromTo, parseDate, parseLocalDateTime, Temporal } from '../../core/time.js';
 import type { AssignmentRow } from './table.js';
 
 /** One occurrence of an assignment: wall-clock start and end in the organization's zone. */
@@ -106,19 +106,6 @@ export function assignmentOccurrences(
     }
   }
   return occurrences;
-}
-
-/** `[first, last]` dates of every calendar month from the month of one date to the month of another. */
-function monthsFromTo(startDate: string, endDate: string): Array<[string, string]> {
-  const months: Array<[string, string]> = [];
-  let [year, month] = [Number(startDate.slice(0, 4)), Number(startDate.slice(5, 7))];
-  const [lastYear, lastMonth] = [Number(endDate.slice(0, 4)), Number(endDate.slice(5, 7))];
-  while (year < lastYear || (year === lastYear && month <= lastMonth)) {
-    const first = epochDayOf(year, month, 1);
-    [year, month] = month === 12 ? [year + 1, 1] : [year, month + 1];
-    months.push([dateOfEpochDay(first), dateOfEpochDay(epochDayOf(year, month, 1) - 1)]);
-  }
-  return months;
 }
 
 /**

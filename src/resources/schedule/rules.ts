@@ -192,7 +192,7 @@ export async function buildSchedule(db: Db, request: Request, query: { start: st
   const lastDay = period.days[period.days.length - 1]!;
   // Assignments from the lookback on, so that expandWork can reuse them for occurrences that began before the period.
   const assignmentsFrom = addDays(firstDay, -LOOKBACK_DAYS);
-  const assignmentsTo = period.endDt.toPlainDate().toString();
+  const assignmentsTo = period.end.slice(0, 10);
   const { assignments, finalized, qualifiersNeeded } = await assignmentsForSchedule(db, orgId, assignmentsFrom, assignmentsTo);
   const [work, timeOff, callbacks, trades, misc, notes] = await Promise.all([
     expandWork(db, orgId, { start: period.start, end: period.end, timezone, assignments }),
