@@ -26,6 +26,10 @@ export interface OrganizationTable {
   created_at: string;
   /** PostgreSQL: raised after every successful change request (see src/core/response-cache.ts) */
   revision: Generated<number>;
+  /** FLSA 7(k) work period: days (7 to 28), overtime threshold in hours, the local datetime a period starts at */
+  work_period_days: Generated<number>;
+  work_period_hours: Generated<number>;
+  work_period_start: Generated<string>;
 }
 
 export interface ApiCredentialTable {

@@ -134,7 +134,8 @@ function computeOccurrences(assignment: RecurringAssignment, startDate: string, 
   return occurrenceStarts(assignment, first, from, to)
     .filter((start) => {
       const date = start.toPlainDate();
-      return Temporal.PlainDate.compare(date, from) >= 0 && Temporal.PlainDate.compare(date, to) <= 0;
+      // an occurrence ending after 9999-12-31 cannot be written as a datetime: the calendar ends there
+      return Temporal.PlainDate.compare(date, from) >= 0 && Temporal.PlainDate.compare(date, to) <= 0 && start.add(duration).year <= 9999;
     })
     .map((startDt) => {
       const start = formatLocalDateTime(startDt);

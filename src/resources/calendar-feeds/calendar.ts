@@ -4,10 +4,8 @@ import type { Db } from '../../core/db/transaction.js';
 import { localToZoned, todayIn, type Temporal } from '../../core/time.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
 import type { AssignmentRow } from '../assignments/table.js';
-import { expandWork, type WorkItem } from '../rotations/expand.js';
-import { withoutTimeOff } from '../schedule/rules.js';
+import { scheduleFacts, type ApprovedTimeOff, type WorkedPiece } from '../../scheduling/index.js';
 import { workTypesByIds } from '../shifts/repository.js';
-import { approvedTimeOffs, type ApprovedTimeOff } from '../time-offs/schedule.js';
 import { findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
@@ -31,27 +29,23 @@ export function feedWindow(timezone: string, today: Temporal.PlainDate = todayIn
 }
 
 interface FeedContent {
-  /** scheduled work as GET /schedule shows it (rotation occurrences taken by time off removed) */
-  shifts: WorkItem[];
+  /** work as worked, as GET /schedule shows it (the engine's pieces: time off cuts them) */
+  shifts: WorkedPiece[];
   timeOff: ApprovedTimeOff[];
 }
 
 /**
- * The work and approved time off of a feed, from the schedule's own functions: a user's feed has
- * the user's shifts and time off; an assignment's feed has the assignment's shifts and the time
- * off that takes someone off one of its rotation occurrences.
+ * The work and approved time off of a feed, from the scheduling engine: a user's feed has the
+ * user's work and time off; an assignment's feed has the assignment's work and the time off that
+ * takes someone off some of it.
  */
 async function feedContent(db: Db, feed: CalendarFeedRow, timezone: string, window: FeedWindow): Promise<FeedContent> {
   const subject = feed.user_id !== null ? { userIds: [feed.user_id] } : { assignmentIds: [feed.assignment_id!] };
-  const [work, allTimeOff] = await Promise.all([
-    expandWork(db, feed.organization_id, { ...window, ...subject, timezone }),
-    approvedTimeOffs(db, feed.organization_id, window.start, window.end),
-  ]);
-  const shifts = withoutTimeOff(work, allTimeOff);
-  if (feed.user_id !== null) return { shifts, timeOff: allTimeOff.filter((t) => t.user_id === feed.user_id) };
-  const removed = work.filter((item) => !shifts.includes(item));
-  const timeOff = allTimeOff.filter((t) => removed.some((item) => withoutTimeOff([item], [t]).length === 0));
-  return { shifts, timeOff };
+  const facts = await scheduleFacts(db, feed.organization_id, { ...window, ...subject, timezone });
+  const shifts = facts.worked.filter((piece) => piece.start < window.end && piece.end > window.start);
+  const timeOff = facts.timeOff.map((c) => c.timeOff);
+  if (feed.user_id !== null) return { shifts, timeOff: timeOff.filter((t) => t.user_id === feed.user_id) };
+  return { shifts, timeOff: timeOff.filter((t) => facts.work.some((w) => w.user_id === t.user_id && w.start < t.end && w.end > t.start)) };
 }
 
 function locationText(location: string | null): string | null {
@@ -74,14 +68,15 @@ interface Names {
   workTypes: Map<number, { label: string }>;
 }
 
-function addShift(calendar: ICalCalendar, item: WorkItem, names: Names, timezone: string, perUser: boolean): void {
+function addShift(calendar: ICalCalendar, item: WorkedPiece, names: Names, timezone: string, perUser: boolean): void {
   const assignment = names.assignments.get(item.assignment_id);
   const user = names.users.get(item.user_id);
   const workType = names.workTypes.get(item.work_type_id)?.label ?? '';
   const who = user ? fullName(user) : `User ${item.user_id}`;
   const where = assignment?.name ?? `Assignment ${item.assignment_id}`;
   calendar.createEvent({
-    id: item.recurring ? `rotation-${item.id}-${item.date}@crewplan` : `shift-${item.id}@crewplan`,
+    // a shift cut by time off is more than one piece: pieces after the first carry their start
+    id: `${item.recurring ? `rotation-${item.id}-${item.date}` : `shift-${item.id}`}${item.start === item.scheduled_start ? '' : `-${item.start.replace(/\D/g, '')}`}@crewplan`,
     start: localToZoned(item.start, timezone),
     end: localToZoned(item.end, timezone),
     timezone,

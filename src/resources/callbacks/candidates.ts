@@ -1,8 +1,7 @@
 import type { Db } from '../../core/db/transaction.js';
 import { formatDate, hoursBetween, parseLocalDateTime, Temporal } from '../../core/time.js';
-import { approvedTimeOffs } from '../time-offs/schedule.js';
+import { holds, loadQualifications, scheduleFacts, type WorkItem } from '../../scheduling/index.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
-import { expandWork, type WorkItem } from './contracts.js';
 import { acceptedCallbackSpans, lastContacts, listMembers, workTypesExcludedFromCallbacks, type CallbackListRow, type ListMember } from './repository.js';
 import type { CallbackOrdering } from './table.js';
 
@@ -148,7 +147,17 @@ async function orderMembers(db: Db, orgId: number, listId: number, members: List
   });
 }
 
-/** Why each user may not take the callback span (null when eligible), loading everyone's work at once. */
+/** Qualifiers a candidate must hold (those the vacancy is short of), on the vacancy's date. */
+export interface RequiredQualifiers {
+  date: string;
+  qualifiers: Array<{ id: number; shortcode: string }>;
+}
+
+/**
+ * Why each user may not take the callback span (null when eligible), from the scheduling engine's
+ * commitments (work as worked after time off, approved time off), the list's hour limits and the
+ * qualifiers the vacancy needs. Loads everyone's work at once.
+ */
 export async function ineligibilityOf(
   db: Db,
   orgId: number,
@@ -156,22 +165,33 @@ export async function ineligibilityOf(
   callback: Span,
   userIds: number[],
   timeZone: string,
+  required?: RequiredQualifiers,
 ): Promise<Map<number, string | null>> {
   const range = workRange(callback, list);
-  const [work, unplacedCallbacks, timeOffs, excludedTypes] = await Promise.all([
-    expandWork(db, orgId, { start: range.start, end: range.end, userIds, timezone: timeZone }),
+  const [facts, unplacedCallbacks, excludedTypes, qualifications] = await Promise.all([
+    scheduleFacts(db, orgId, { start: range.start, end: range.end, userIds, timezone: timeZone }),
     acceptedCallbackSpans(db, orgId, { userIds, start: range.start, end: range.end, unplacedOnly: true }),
-    approvedTimeOffs(db, orgId, callback.start, callback.end),
     workTypesExcludedFromCallbacks(db, orgId),
+    required?.qualifiers.length ? loadQualifications(db, orgId, userIds) : undefined,
   ]);
-  const assignments = await findAssignmentsByIds(db, orgId, work.map((item) => item.assignment_id));
+  const assignments = await findAssignmentsByIds(db, orgId, facts.worked.map((item) => item.assignment_id));
   const countsForLimits = (item: WorkItem) => !excludedTypes.has(item.work_type_id) && assignments.get(item.assignment_id)?.is_work_shift !== 0;
   const workByUser = new Map<number, Span[]>();
   const addWork = (userId: number, span: Span) => workByUser.set(userId, [...(workByUser.get(userId) ?? []), span]);
-  for (const item of work) addWork(item.user_id, { start: item.start, end: item.end, counted: countsForLimits(item) });
+  for (const item of facts.worked) addWork(item.user_id, { start: item.start, end: item.end, counted: countsForLimits(item) });
   for (const span of unplacedCallbacks) addWork(span.user_id, { start: span.start_time ?? span.start, end: span.end_time ?? span.end });
-  const offUsers = new Set(timeOffs.filter((t) => !t.time_off_type.force_include && overlaps(t, callback)).map((t) => t.user_id));
-  return new Map(userIds.map((id) => [id, ineligibility(callback, list, workByUser.get(id) ?? [], offUsers.has(id), timeZone)]));
+  const offUsers = new Set(
+    facts.timeOff.map((c) => c.timeOff).filter((t) => !t.time_off_type.force_include && overlaps(t, callback)).map((t) => t.user_id),
+  );
+  const lacking = (userId: number) =>
+    !required || !qualifications ? [] : required.qualifiers.filter((q) => !holds(qualifications, userId, q.id, required.date)).map((q) => q.shortcode);
+  return new Map(
+    userIds.map((id) => {
+      const missing = lacking(id);
+      if (missing.length > 0) return [id, `lacks ${missing.join(', ')}, which the vacancy needs`];
+      return [id, ineligibility(callback, list, workByUser.get(id) ?? [], offUsers.has(id), timeZone)];
+    }),
+  );
 }
 
 /** The list's members who may be offered the callback, in contact order, and those skipped with the reason. */
@@ -181,12 +201,13 @@ export async function selectCandidates(
   list: CallbackListRow,
   callback: Span & { ordering: CallbackOrdering },
   timeZone: string,
+  required?: RequiredQualifiers,
 ): Promise<CandidateSelection> {
   const members = await listMembers(db, orgId, list.id);
   if (members.length === 0) return { userIds: [], skipped: [] };
   const [ordered, reasons] = await Promise.all([
     orderMembers(db, orgId, list.id, members, callback.ordering, callback, timeZone),
-    ineligibilityOf(db, orgId, list, callback, members.map((m) => m.id), timeZone),
+    ineligibilityOf(db, orgId, list, callback, members.map((m) => m.id), timeZone, required),
   ]);
   const selection: CandidateSelection = { userIds: [], skipped: [] };
   for (const member of ordered) {

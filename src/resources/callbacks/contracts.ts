@@ -1,4 +1,3 @@
-/** The scheduling contracts callbacks and trades build on (docs/architecture.md). */
-export { expandWork, type WorkItem } from '../rotations/expand.js';
+/** The scheduling contracts callbacks and trades build on besides the engine (docs/architecture.md). */
 export { removeOccurrence } from '../rotations/repository.js';
 export { insertShift } from '../shifts/repository.js';

@@ -3,6 +3,8 @@ import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { assertSpanWithinLimit, normalizeLocalDateTime, nowLocal, nowUtc, parseInstantInput } from '../../core/time.js';
+import { hoursBetween } from '../../core/time.js';
+import { occurrenceStaffing } from '../../scheduling/index.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
@@ -21,7 +23,7 @@ import {
   updateCallback,
   updateCallbackUser,
 } from './repository.js';
-import type { RecordResponseBody, StartCallbackBody } from './schemas.js';
+import type { CallbackVacancy, RecordResponseBody, StartCallbackBody } from './schemas.js';
 import type { CallbackOrdering, CallbackRow } from './table.js';
 
 export type CallbackStatus = 'active' | 'filled' | 'partially filled' | 'not filled' | 'cancelled';
@@ -53,6 +55,38 @@ export interface StartedCallback {
   id: number;
   candidates: Array<{ user_id: number; position: number }>;
   skipped: SkippedCandidate[];
+  vacancy: CallbackVacancy | null;
+}
+
+/** The qualifiers whoever fills the callback's vacancy must hold: every one it is short of. */
+function requiredOf(callback: Pick<CallbackRow, 'vacancy'>) {
+  const vacancy = callback.vacancy ? (JSON.parse(callback.vacancy) as CallbackVacancy) : null;
+  if (!vacancy?.qualifier_shortfalls.length) return undefined;
+  return { date: vacancy.date, qualifiers: vacancy.qualifier_shortfalls.map((q) => ({ id: q.id, shortcode: q.shortcode ?? `#${q.id}` })) };
+}
+
+/**
+ * The vacancy a callback on an assignment fills: the assignment's occurrence the callback's span
+ * overlaps most, with its staffing from the engine. `extra_staffing` when nothing is short there.
+ */
+async function vacancyOf(trx: Db, auth: AuthContext, assignmentId: number, span: { start: string; end: string }): Promise<CallbackVacancy | null> {
+  const occurrences = await occurrenceStaffing(trx, auth.orgId, span, auth.timezone, [assignmentId]);
+  const overlap = (o: { start: string; end: string }) =>
+    hoursBetween(o.start > span.start ? o.start : span.start, o.end < span.end ? o.end : span.end, auth.timezone);
+  const best = occurrences.sort((a, b) => overlap(b) - overlap(a))[0];
+  if (!best) return null;
+  const { staffing } = best;
+  return {
+    assignment_id: assignmentId,
+    date: best.date,
+    start: best.start,
+    end: best.end,
+    needed: staffing.needed,
+    scheduled: staffing.scheduled,
+    open: staffing.open,
+    qualifier_shortfalls: staffing.qualifier_shortfalls,
+    extra_staffing: staffing.open === 0 && staffing.qualifier_shortfalls.length === 0,
+  };
 }
 
 export async function startCallback(trx: Db, auth: AuthContext, body: StartCallbackBody): Promise<StartedCallback> {
@@ -71,7 +105,9 @@ export async function startCallback(trx: Db, auth: AuthContext, body: StartCallb
   const workTypeId = body.work_type_id ?? (await defaultCallbackWorkType(trx, orgId));
   const ordering: CallbackOrdering = body.ordering ?? list.ordering;
 
-  const selection = await selectCandidates(trx, orgId, list, { start, end, ordering }, timezone);
+  const vacancy = assignmentId === null ? null : await vacancyOf(trx, auth, assignmentId, { start, end });
+  const required = requiredOf({ vacancy: vacancy ? JSON.stringify(vacancy) : null });
+  const selection = await selectCandidates(trx, orgId, list, { start, end, ordering }, timezone, required);
   const now = nowUtc();
   const id = await insertCallback(trx, {
     organization_id: orgId,
@@ -90,6 +126,7 @@ export async function startCallback(trx: Db, auth: AuthContext, body: StartCallb
     ended_at: null,
     deadline,
     notes: body.notes ?? null,
+    vacancy: vacancy ? JSON.stringify(vacancy) : null,
     cancelled_by: null,
     created_at: now,
   });
@@ -122,7 +159,7 @@ export async function startCallback(trx: Db, auth: AuthContext, body: StartCallb
     entityId: id,
     after: { ...body, candidates, skipped: selection.skipped },
   });
-  return { id, candidates, skipped: selection.skipped };
+  return { id, candidates, skipped: selection.skipped, vacancy };
 }
 
 function partOfCallback(callback: CallbackRow, body: RecordResponseBody) {
@@ -138,10 +175,14 @@ function partOfCallback(callback: CallbackRow, body: RecordResponseBody) {
 
 async function placeShift(trx: Db, auth: AuthContext, callback: CallbackRow, userId: number, span: { from: string; to: string }) {
   if (callback.assignment_id === null) return null;
+  const vacancy = callback.vacancy ? (JSON.parse(callback.vacancy) as CallbackVacancy) : null;
   return insertShift(trx, auth.orgId, {
     assignment_id: callback.assignment_id,
     user_id: userId,
-    date: span.from.slice(0, 10),
+    // under the occurrence it fills, so the schedule and its staffing count it there
+    date: vacancy?.date ?? span.from.slice(0, 10),
+    // someone on time off that does not exclude them from callbacks works the hours they accepted
+    overrides_time_off: true,
     start: span.from,
     end: span.to,
     work_type_id: callback.work_type_id,
@@ -156,7 +197,7 @@ async function placeShift(trx: Db, auth: AuthContext, callback: CallbackRow, use
 /** Work, time off or hours taken on since the callback started can make a candidate ineligible. */
 async function assertStillEligible(trx: Db, auth: AuthContext, callback: CallbackRow, user: UserRow, span: { from: string; to: string }) {
   const list = await findCallbackList(trx, auth.orgId, callback.list_id);
-  const reasons = await ineligibilityOf(trx, auth.orgId, list, { start: span.from, end: span.to }, [user.id], auth.timezone);
+  const reasons = await ineligibilityOf(trx, auth.orgId, list, { start: span.from, end: span.to }, [user.id], auth.timezone, requiredOf(callback));
   const reason = reasons.get(user.id);
   if (reason) throw invalidParams(`${fullName(user)} can no longer take callback #${callback.id}: ${reason}.`);
 }

@@ -22,6 +22,23 @@ export const StartCallbackBody = Type.Object({
 });
 export type StartCallbackBody = Static<typeof StartCallbackBody>;
 
+/** The assignment occurrence a callback fills, as the engine judged it when the callback started. */
+export const CallbackVacancy = Type.Object(
+  {
+    assignment_id: Type.Integer(),
+    date: Type.String(),
+    start: Type.String(),
+    end: Type.String(),
+    needed: Type.Integer(),
+    scheduled: Type.Integer(),
+    open: Type.Integer(),
+    qualifier_shortfalls: Type.Array(Type.Object({ id: Type.Integer(), shortcode: Nullable(Type.String()), needed: Type.Integer(), have: Type.Integer() })),
+    extra_staffing: Type.Boolean({ description: 'true: the occurrence had no open seat and no qualifier short; the callback adds staff' }),
+  },
+  { 'x-crewplan-extension': true },
+);
+export type CallbackVacancy = Static<typeof CallbackVacancy>;
+
 export const StartCallbackResponse = Type.Object({
   success: Type.Boolean(),
   code: Type.Integer(),
@@ -30,6 +47,7 @@ export const StartCallbackResponse = Type.Object({
   id: Type.Integer(),
   candidates: Type.Array(Type.Object({ user_id: Type.Integer(), position: Type.Integer() })),
   skipped: Type.Array(Type.Object({ user_id: Type.Integer(), reason: Type.String() })),
+  vacancy: Nullable(CallbackVacancy),
 });
 
 export const RecordResponseBody = Type.Object({

@@ -28,6 +28,8 @@ export interface CallbackTable {
   ended_at: string | null;
   deadline: string;
   notes: string | null;
+  /** JSON: the vacancy the callback was started for (CallbackVacancy), null when not on an assignment */
+  vacancy: string | null;
   cancelled_by: number | null;
   created_at: string;
 }

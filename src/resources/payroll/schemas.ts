@@ -19,5 +19,8 @@ export const PayrollRow = Type.Object({
   labels: Nullable(Type.String()),
   notes: Nullable(Type.String()),
   total_hours: Hours,
+  hold_over: Type.Optional(
+    Type.Number({ description: 'Extension: hours held over past the scheduled end, included in total_hours (work shift rows).', 'x-crewplan-extension': true }),
+  ),
 });
 export type PayrollRow = Static<typeof PayrollRow>;

@@ -47,17 +47,23 @@ export function daysBetween(from: string, to: string): number {
   return Temporal.PlainDate.from(from).until(Temporal.PlainDate.from(to), { largestUnit: 'days' }).days;
 }
 
-/** The assignment slot (1-based) the member works on `date`, or 0 when off duty or on a Kelly day. */
-export function slotOn(rotation: RotationPattern, member: Membership, date: string): number {
+/** The member's duty on `date`: the assignment slot (1-based, 0 when off) and whether it is a Kelly day. */
+export function dutyOn(rotation: RotationPattern, member: Membership, date: string): { slot: number; kelly: boolean } {
   const cycle = rotation.pattern.length;
   const dayInRun = daysBetween(rotation.anchorDate, date) - member.crewOffset;
   const position = floorMod(dayInRun, cycle);
   const slot = rotation.pattern[position] ?? 0;
-  if (slot === 0 || !rotation.kellyEvery) return slot;
+  if (slot === 0 || !rotation.kellyEvery) return { slot, kelly: false };
   const onPerCycle = rotation.pattern.filter((entry) => entry !== 0).length;
   const onBefore = rotation.pattern.slice(0, position).filter((entry) => entry !== 0).length;
   const shiftIndex = Math.floor(dayInRun / cycle) * onPerCycle + onBefore + member.kellyOffset;
-  return floorMod(shiftIndex, rotation.kellyEvery) === rotation.kellyEvery - 1 ? 0 : slot;
+  return floorMod(shiftIndex, rotation.kellyEvery) === rotation.kellyEvery - 1 ? { slot, kelly: true } : { slot, kelly: false };
+}
+
+/** The assignment slot (1-based) the member works on `date`, or 0 when off duty or on a Kelly day. */
+export function slotOn(rotation: RotationPattern, member: Membership, date: string): number {
+  const duty = dutyOn(rotation, member, date);
+  return duty.kelly ? 0 : duty.slot;
 }
 
 /** Length in days after which the member's schedule repeats (Kelly days included). */

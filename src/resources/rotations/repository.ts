@@ -4,7 +4,7 @@ import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { nowUtc, Temporal } from '../../core/time.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
-import { expandWork } from './expand.js';
+import { expandWork } from '../../scheduling/index.js';
 import type { RecurringShiftExceptionRow, RecurringShiftRow, RecurringShiftTable, RotationRow, RotationTable } from './table.js';
 import type { WorkTypeRow } from '../work-types/table.js';
 

@@ -6,7 +6,7 @@ import { hasChanges, sentFields } from '../../core/fields.js';
 import { assertSpanWithinLimit, formatLocalDateTime, nowUtc, parseLocalDateTime, Temporal, todayIn } from '../../core/time.js';
 import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
-import { expandWork } from './expand.js';
+import { expandWork } from '../../scheduling/index.js';
 import { PRESETS } from './pattern.js';
 import {
   assertAssignmentsExist,

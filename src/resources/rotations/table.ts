@@ -11,6 +11,9 @@ export interface RotationTable {
   crews: string;
   /** every Nth on-duty shift is a Kelly day (not scheduled); null: no Kelly days */
   kelly_every: number | null;
+  /** how a Kelly day shows on the schedule */
+  kelly_code: Generated<string>;
+  kelly_name: Generated<string>;
   deleted_at: string | null;
   created_at: string;
   updated_at: string;

@@ -1,14 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
 import { href } from '../../core/pagination.js';
-import { addDays, datesFromTo, formatLocalDateTime, hoursBetween, MAX_SPAN_DAYS, normalizeLocalDateTime, parseLocalDateTime, Temporal } from '../../core/time.js';
+import { addDays, datesFromTo, formatLocalDateTime, type Temporal } from '../../core/time.js';
+import { adjacentPeriods, assignmentsForSchedule, LOOKBACK_DAYS, periodOf, scheduleFacts, staffingOf, type ApprovedTimeOff, type KellyDay, type Qualifications, type WorkedPiece } from '../../scheduling/index.js';
 import type { QualifierNeeded } from '../assignments/repository.js';
 import { assignmentOccurrences, type AssignmentOccurrence } from '../assignments/recurrence.js';
 import type { AssignmentRow } from '../assignments/table.js';
-import { expandWork, LOOKBACK_DAYS, type WorkItem } from '../rotations/expand.js';
 import { tagsOfShifts, workTypesByIds, type LabelOfShift, type QualifierOfShift } from '../shifts/repository.js';
-import { approvedTimeOffs, type ApprovedTimeOff } from '../time-offs/schedule.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import type { WorkSubtypeRow, WorkTypeRow } from '../work-types/table.js';
@@ -16,8 +14,8 @@ import { callbacksForSchedule } from '../callbacks/schedule.js';
 import { notesForRange } from '../day-notes/repository.js';
 import { miscForRange } from '../misc-hours/repository.js';
 import { tradesForSchedule } from '../trades/schedule.js';
-import { assignmentsForSchedule, peopleByIds } from './repository.js';
-import type { ScheduleAssignment, ScheduleDay, ScheduleResponse, ScheduleShift, ScheduleTimeOff, ScheduleUserRef } from './schemas.js';
+import { peopleByIds } from './repository.js';
+import type { ScheduleAssignment, ScheduleDay, ScheduleKellyDay, ScheduleResponse, ScheduleShift, ScheduleTimeOff, ScheduleUserRef } from './schemas.js';
 
 type Request = FastifyRequest;
 
@@ -32,27 +30,6 @@ export function datesCovered(start: string, end: string): string[] {
 /** The spec's day.callbacks / day.trades items have no `date`: the day they sit under is theirs. */
 function withoutDate<T extends { date: string }>({ date: _date, ...item }: T): Omit<T, 'date'> {
   return item;
-}
-
-/** Time off removes a user from the rotation occurrences it covers entirely. */
-export function withoutTimeOff(items: WorkItem[], timeOff: ApprovedTimeOff[]): WorkItem[] {
-  return items.filter(
-    (item) => !item.recurring || !timeOff.some((t) => t.user_id === item.user_id && t.start <= item.start && t.end >= item.end),
-  );
-}
-
-function periodOf(query: { start: string; end: string }) {
-  const start = normalizeLocalDateTime(query.start);
-  const end = normalizeLocalDateTime(query.end);
-  if (end <= start) throw invalidParams('The end must be a date after start.');
-  // before the dates are listed: 0001 to 9999 would be 3.6 million of them
-  if (hoursBetween(start, end, 'UTC') > (MAX_SPAN_DAYS + 1) * 24) throw invalidParams(`The period may not be longer than ${MAX_SPAN_DAYS} days.`);
-  const startDt = parseLocalDateTime(start)!;
-  const endDt = parseLocalDateTime(end)!;
-  const endDate = end.slice(0, 10);
-  const days = datesFromTo(start.slice(0, 10), end.endsWith(' 00:00:00') ? addDays(endDate, -1) : endDate);
-  if (days.length > MAX_SPAN_DAYS) throw invalidParams(`The period may not be longer than ${MAX_SPAN_DAYS} days.`);
-  return { start, end, startDt, endDt, days };
 }
 
 /** `start=2015-03-08%2008:00:00`: spaces escaped, colons kept, as the samples write the links. */
@@ -88,7 +65,7 @@ function userRefOf(request: Request, users: Map<number, UserRow>, id: number): S
   return { id, href: href(request, `/users/${id}`), name: user ? fullName(user) : '' };
 }
 
-function shiftItem(request: Request, item: WorkItem, lookups: Lookups): ScheduleShift {
+function shiftItem(request: Request, item: WorkedPiece, lookups: Lookups): ScheduleShift {
   const workType = lookups.workTypes.get(item.work_type_id);
   const shiftLabels = item.shift_id === null ? [] : lookups.labelsByShift.get(item.shift_id) ?? [];
   const shiftQualifiers = item.shift_id === null ? [] : lookups.qualifiersByShift.get(item.shift_id) ?? [];
@@ -133,7 +110,7 @@ function timeOffItem(request: Request, timeOff: ApprovedTimeOff, users: Map<numb
     id: timeOff.id,
     href: href(request, `/time_offs/${timeOff.id}`),
     start: timeOff.start,
-    end: timeOff.end,
+    end: timeOff.written_end,
     user: userRefOf(request, users, timeOff.user_id),
     admin: timeOff.admin_id === null ? null : userRefOf(request, users, timeOff.admin_id),
     time_off_type: {
@@ -148,70 +125,106 @@ function timeOffItem(request: Request, timeOff: ApprovedTimeOff, users: Map<numb
   };
 }
 
-/** The day's assignments: every assignment with an occurrence or a shift on the date, in position order. */
-function assignmentsOfDay(
-  request: Request,
-  date: string,
-  assignments: AssignmentRow[],
-  occurrences: Map<string, AssignmentOccurrence>,
-  shiftsByKey: Map<string, ScheduleShift[]>,
-  finalized: Set<string>,
-  qualifiersNeeded: Map<number, QualifierNeeded[]>,
-): ScheduleAssignment[] {
-  return assignments.flatMap((assignment) => {
+function kellyDayItem(request: Request, day: KellyDay, users: Map<number, UserRow>): ScheduleKellyDay {
+  return {
+    user: userRefOf(request, users, day.user_id),
+    recurring_shift_id: day.recurring_shift_id,
+    rotation: day.rotation,
+    code: day.code,
+    name: day.name,
+    assignment_id: day.assignment_id,
+    start: day.start,
+    end: day.end,
+  };
+}
+
+interface DayContext {
+  assignments: AssignmentRow[];
+  occurrences: Map<string, AssignmentOccurrence>;
+  piecesByKey: Map<string, WorkedPiece[]>;
+  finalized: Set<string>;
+  qualifiersNeeded: Map<number, QualifierNeeded[]>;
+  qualifications: Qualifications;
+  lookups: Lookups;
+}
+
+/** The day's assignments: every assignment with an occurrence or a shift on the date, in position order, with its staffing. */
+function assignmentsOfDay(request: Request, date: string, context: DayContext): ScheduleAssignment[] {
+  return context.assignments.flatMap((assignment) => {
     const key = `${assignment.id}|${date}`;
-    const occurrence = occurrences.get(key);
-    const shifts = shiftsByKey.get(key);
-    if (!occurrence && !shifts) return [];
+    const occurrence = context.occurrences.get(key);
+    const pieces = context.piecesByKey.get(key);
+    if (!occurrence && !pieces) return [];
+    const counts = occurrence !== undefined && assignment.is_work_shift === 1;
+    const needs = context.qualifiersNeeded.get(assignment.id) ?? [];
+    const { short_from, short_until, ...staffing } = staffingOf({
+      occurrence: occurrence ?? null,
+      date,
+      needed: counts ? assignment.positions_to_fill : 0,
+      qualifiersNeeded: counts ? needs.map((q) => ({ id: q.id, shortcode: q.shortcode ?? '', minimum_staffing: q.minimum_staffing })) : [],
+      pieces: pieces ?? [],
+      qualifications: context.qualifications,
+    });
     return [
       {
         id: assignment.id,
         href: href(request, `/assignments/${assignment.id}`),
         date,
-        start: occurrence?.start ?? shifts![0]!.start,
-        end: occurrence?.end ?? shifts![0]!.end,
+        start: occurrence?.start ?? pieces![0]!.scheduled_start,
+        end: occurrence?.end ?? pieces![0]!.scheduled_end,
         name: assignment.name,
-        qualifiers_needed: qualifiersNeeded.get(assignment.id) ?? [],
+        qualifiers_needed: needs,
         minimum_staffing: assignment.positions_to_fill,
-        is_finalized: finalized.has(key),
+        is_finalized: context.finalized.has(key),
         notes: assignment.notes,
-        shifts: shifts ?? [],
+        shifts: (pieces ?? []).map((piece) => shiftItem(request, piece, context.lookups)),
+        staffing: {
+          ...staffing,
+          qualifier_shortfalls: staffing.qualifier_shortfalls.map((q) => ({ ...q, shortcode: needs.find((n) => n.id === q.id)?.shortcode ?? null })),
+          short_from,
+          short_until,
+        },
       },
     ];
   });
 }
 
 /**
- * GET /schedule: every day of the period with its assignments and shifts, time off, callbacks,
- * trades, misc hours, notes and activities. The number of queries does not depend on the period.
+ * GET /schedule: every day of the period with its assignments (shifts and staffing), time off,
+ * callbacks, trades, misc hours, notes, activities and Kelly days, from the scheduling engine. The
+ * number of queries does not depend on the period.
  */
 export async function buildSchedule(db: Db, request: Request, query: { start: string; end: string }): Promise<ScheduleResponse> {
   const { orgId, timezone } = request.auth;
   const period = periodOf(query);
   const firstDay = period.days[0]!;
   const lastDay = period.days[period.days.length - 1]!;
-  // Assignments from the lookback on, so that expandWork can reuse them for occurrences that began before the period.
+  // Assignments from the lookback on, so that the engine can reuse them for occurrences that began before the period.
   const assignmentsFrom = addDays(firstDay, -LOOKBACK_DAYS);
   const assignmentsTo = period.end.slice(0, 10);
   const { assignments, finalized, qualifiersNeeded } = await assignmentsForSchedule(db, orgId, assignmentsFrom, assignmentsTo);
-  const [work, timeOff, callbacks, trades, misc, notes] = await Promise.all([
-    expandWork(db, orgId, { start: period.start, end: period.end, timezone, assignments }),
-    approvedTimeOffs(db, orgId, period.start, period.end),
+  const [facts, callbacks, trades, misc, notes] = await Promise.all([
+    scheduleFacts(db, orgId, { start: period.start, end: period.end, timezone, assignments }),
     callbacksForSchedule(db, request, period.start, period.end),
     tradesForSchedule(db, request, period.start, period.end),
     miscForRange(db, orgId, firstDay, lastDay),
     notesForRange(db, orgId, firstDay, lastDay),
   ]);
-  const scheduled = withoutTimeOff(work, timeOff);
-  const shiftIds = scheduled.flatMap((item) => (item.shift_id === null ? [] : [item.shift_id]));
+  const days = new Set(period.days);
+  // work dated in the period, as worked (time off cuts it), for every item that meets the period
+  const pieces = facts.worked.filter((p) => days.has(p.date) && p.scheduled_start < period.end && p.scheduled_end > period.start);
+  const timeOff = facts.timeOff.map((cover) => ({ ...cover, dates: [...new Set(cover.segments.map((s) => s.date))].filter((d) => days.has(d)) }));
+  const kellyDays = facts.kellyDays.filter((k) => days.has(k.date));
+  const shiftIds = pieces.flatMap((item) => (item.shift_id === null ? [] : [item.shift_id]));
   const userIds = [
-    ...scheduled.flatMap((i) => [i.user_id, i.scheduled_by ?? 0]),
-    ...timeOff.flatMap((t) => [t.user_id, t.admin_id ?? 0]),
+    ...pieces.flatMap((i) => [i.user_id, i.scheduled_by ?? 0]),
+    ...timeOff.flatMap((t) => [t.timeOff.user_id, t.timeOff.admin_id ?? 0]),
     ...misc.map((m) => m.user_id),
+    ...kellyDays.map((k) => k.user_id),
   ];
   const [people, workTypes, tags] = await Promise.all([
     peopleByIds(db, orgId, userIds),
-    workTypesByIds(db, orgId, scheduled.map((i) => i.work_type_id)),
+    workTypesByIds(db, orgId, pieces.map((i) => i.work_type_id)),
     tagsOfShifts(db, orgId, shiftIds),
   ]);
   const users = new Map([...people].map(([id, person]) => [id, person.user]));
@@ -224,20 +237,24 @@ export async function buildSchedule(db: Db, request: Request, query: { start: st
     groupsByUser: new Map([...people].map(([id, person]) => [id, person.groups])),
   };
   const occurrenceList = assignments.flatMap((assignment) => assignmentOccurrences(assignment, firstDay, lastDay, timezone));
-  const occurrences = new Map<string, AssignmentOccurrence>(
-    occurrenceList.filter((o) => o.start < period.end && o.end > period.start).map((o) => [`${o.assignment_id}|${o.date}`, o]),
-  );
-  const shiftsByKey = new Map(
-    [...groupBy(scheduled, (item) => [`${item.assignment_id}|${item.date}`])].map(([key, items]) => [key, items.map((item) => shiftItem(request, item, lookups))]),
-  );
-  const timeOffByDate = groupBy(timeOff, (t) => datesCovered(t.start, t.end));
+  const context: DayContext = {
+    assignments,
+    occurrences: new Map(occurrenceList.filter((o) => o.start < period.end && o.end > period.start).map((o) => [`${o.assignment_id}|${o.date}`, o])),
+    piecesByKey: groupBy(pieces, (item) => [`${item.assignment_id}|${item.date}`]),
+    finalized,
+    qualifiersNeeded,
+    qualifications: new Map([...people].map(([id, person]) => [id, person.qualification])),
+    lookups,
+  };
+  const timeOffByDate = groupBy(timeOff, (t) => t.dates);
   const callbacksByDate = groupBy(callbacks.map(withoutDate), (c) => datesCovered(c.start, c.end));
   const tradesByDate = groupBy(trades.map(withoutDate), (t) => datesCovered(t.start, t.end));
   const miscByDate = groupBy(misc, (m) => [m.date]);
-  const days: ScheduleDay[] = period.days.map((date) => ({
+  const kellyByDate = groupBy(kellyDays, (k) => [k.date]);
+  const scheduleDays: ScheduleDay[] = period.days.map((date) => ({
     date,
-    assignments: assignmentsOfDay(request, date, assignments, occurrences, shiftsByKey, finalized, qualifiersNeeded),
-    time_off: (timeOffByDate.get(date) ?? []).map((t) => timeOffItem(request, t, users)),
+    assignments: assignmentsOfDay(request, date, context),
+    time_off: (timeOffByDate.get(date) ?? []).map((t) => timeOffItem(request, t.timeOff, users)),
     callbacks: callbacksByDate.get(date) ?? [],
     trades: tradesByDate.get(date) ?? [],
     misc: (miscByDate.get(date) ?? []).map((m) => ({
@@ -250,14 +267,14 @@ export async function buildSchedule(db: Db, request: Request, query: { start: st
     })),
     notes: notes.get(date)?.notes ?? [],
     activities: notes.get(date)?.activities ?? [],
+    kelly_days: (kellyByDate.get(date) ?? []).map((k) => kellyDayItem(request, k, users)),
   }));
-  const span = period.startDt.until(period.endDt, { largestUnit: 'hours' });
+  const links = adjacentPeriods(period);
   return {
     start: period.start,
     end: period.end,
-    days,
-    prev: scheduleLink(request, period.startDt.subtract(span), period.startDt),
-    next: scheduleLink(request, period.endDt, period.endDt.add(span)),
+    days: scheduleDays,
+    prev: scheduleLink(request, ...links.prev),
+    next: scheduleLink(request, ...links.next),
   };
 }
-

@@ -59,6 +59,23 @@ export const QualifierNeeded = Type.Object({
   minimum_staffing: Type.Integer(),
 });
 
+/** Extension: the occurrence's staffing as the engine judges it (docs/schedule.md, "Staffing and vacancies"). */
+export const Staffing = Type.Object(
+  {
+    scheduled: Type.Integer({ description: 'People on the occurrence for all of it (the fewest on duty at any moment).' }),
+    needed: Type.Integer({ description: "The assignment's positions to fill; 0 when it is not a work shift or does not occur that day." }),
+    open: Type.Integer({ description: 'Seats open: needed − scheduled, at least 0.' }),
+    qualifier_shortfalls: Type.Array(
+      Type.Object({ id: Type.Integer(), shortcode: Nullable(Type.String()), needed: Type.Integer(), have: Type.Integer() }),
+      { description: 'Qualifiers held by fewer people on duty than the assignment needs.' },
+    ),
+    short_from: Nullable(Type.String({ description: 'First moment the occurrence is short (null when it is not).' })),
+    short_until: Nullable(Type.String({ description: 'End of the last moment it is short.' })),
+  },
+  { 'x-crewplan-extension': true },
+);
+export type Staffing = Static<typeof Staffing>;
+
 export const ScheduleAssignment = Type.Object({
   id: Type.Integer(),
   href: Type.String(),
@@ -71,6 +88,7 @@ export const ScheduleAssignment = Type.Object({
   is_finalized: Type.Boolean(),
   notes: Nullable(Type.String()),
   shifts: Type.Array(ScheduleShift),
+  staffing: Staffing,
 });
 export type ScheduleAssignment = Static<typeof ScheduleAssignment>;
 
@@ -95,6 +113,22 @@ export const ScheduleMisc = Type.Object({
 });
 
 
+/** Extension: a rotation member's Kelly day (a skipped occurrence, never worked or paid). */
+export const ScheduleKellyDay = Type.Object(
+  {
+    user: ScheduleUserRef,
+    recurring_shift_id: Type.Integer(),
+    rotation: Type.Object({ id: Type.Integer(), name: Type.String() }),
+    code: Type.String(),
+    name: Type.String(),
+    assignment_id: Type.Integer(),
+    start: Type.String(),
+    end: Type.String(),
+  },
+  { 'x-crewplan-extension': true },
+);
+export type ScheduleKellyDay = Static<typeof ScheduleKellyDay>;
+
 export const ScheduleDay = Type.Object({
   date: Type.String(),
   assignments: Type.Array(ScheduleAssignment),
@@ -104,6 +138,7 @@ export const ScheduleDay = Type.Object({
   misc: Type.Array(ScheduleMisc),
   notes: Type.Array(Type.String()),
   activities: Type.Array(Type.String()),
+  kelly_days: Type.Array(ScheduleKellyDay),
 });
 export type ScheduleDay = Static<typeof ScheduleDay>;
 

@@ -23,6 +23,8 @@ export interface NewShift {
   break_start?: string | null;
   break_end?: string | null;
   hold_over?: number;
+  /** worked even where approved time off covers it */
+  overrides_time_off?: boolean;
 }
 
 export async function insertShift(trx: Db, orgId: number, values: NewShift): Promise<number> {
@@ -41,6 +43,7 @@ const insertShiftStatement = preparedInsert('shift', [
   'break_start',
   'break_end',
   'hold_over',
+  'overrides_time_off',
   'notes',
   'from_callback',
   'traded_with',
@@ -64,6 +67,7 @@ export async function insertShiftRow(trx: Db, orgId: number, values: NewShift): 
     break_start: values.break_start ?? null,
     break_end: values.break_end ?? null,
     hold_over: values.hold_over ?? 0,
+    overrides_time_off: values.overrides_time_off ? 1 : 0,
     notes: values.notes,
     from_callback: values.from_callback,
     traded_with: values.traded_with,

@@ -3,10 +3,8 @@ import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { assertSpanWithinLimit, normalizeLocalDateTime } from '../../core/time.js';
-import { expandWork } from '../rotations/expand.js';
+import { commitmentsOf } from '../../scheduling/index.js';
 import { assertAssignmentsExist, assertWorkType } from '../rotations/repository.js';
-import { withoutTimeOff } from '../schedule/rules.js';
-import { approvedTimeOffs } from '../time-offs/schedule.js';
 import { findUserOrInvalid, findUsersByIds, liveUserIn } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
@@ -29,7 +27,7 @@ import {
 import type { CreateShiftBody, UpdateShiftBody } from './schemas.js';
 import type { ShiftRow } from './table.js';
 
-type ShiftValues = Omit<ShiftRow, 'id' | 'organization_id' | 'created_at' | 'updated_at'>;
+type ShiftValues = Omit<ShiftRow, 'id' | 'organization_id' | 'created_at' | 'updated_at' | 'overrides_time_off'>;
 
 const short = (datetime: string) => datetime.slice(0, 16);
 
@@ -71,18 +69,18 @@ async function validateReferences(trx: Db, auth: AuthContext, values: ShiftValue
 }
 
 /**
- * A user is never double-booked: 422 when the shift overlaps other work of the user. A rotation
- * occurrence that approved time off covers entirely is not worked (the schedule does not show it),
- * so it does not clash; the time off does: approved time off over the shift is a 422 too, unless the
- * request says `force: true`.
+ * A user is never double-booked: 422 when the shift overlaps work the user will do (the engine's
+ * commitments: scheduled work less approved time off). Approved time off over the shift is a 422
+ * too, unless the request says `force: true`: the shift is then worked over the time off.
+ * Answers whether the shift meets approved time off.
  */
-async function assertUserIsFree(trx: Db, auth: AuthContext, values: ShiftValues, force: boolean, exceptShiftId?: number) {
-  const work = await expandWork(trx, auth.orgId, { start: values.start, end: values.end, userIds: [values.user_id], timezone: auth.timezone });
-  const timeOff = (await approvedTimeOffs(trx, auth.orgId, values.start, values.end, [values.user_id])).filter((t) => t.user_id === values.user_id);
-  const clash = withoutTimeOff(work, timeOff).find((item) => !(item.kind === 'one_off' && item.id === exceptShiftId));
+async function assertUserIsFree(trx: Db, auth: AuthContext, values: ShiftValues, force: boolean, exceptShiftId?: number): Promise<boolean> {
+  const span = { start: values.start, end: values.end };
+  const { work, timeOff } = (await commitmentsOf(trx, auth.orgId, span, [values.user_id], auth.timezone)).get(values.user_id)!;
+  const clash = work.find((item) => !(item.kind === 'one_off' && item.id === exceptShiftId));
   if (clash) throw invalidParams(`The user is already scheduled from ${short(clash.start)} to ${short(clash.end)}.`);
-  if (force || timeOff.length === 0) return;
-  throw invalidParams(`The user has approved time off from ${short(timeOff[0]!.start)} to ${short(timeOff[0]!.end)}.`);
+  if (force || timeOff.length === 0) return timeOff.length > 0;
+  throw invalidParams(`The user has approved time off from ${short(timeOff[0]!.start)} to ${short(timeOff[0]!.written_end)}.`);
 }
 
 async function describeShift(trx: Db, auth: AuthContext, values: ShiftValues, knownUser?: UserRow): Promise<string> {
@@ -111,8 +109,8 @@ export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftB
     scheduled_by: body.admin_id ?? null,
   };
   const { user, users, workType } = await validateReferences(trx, auth, values, body);
-  await assertUserIsFree(trx, auth, values, body.force === true);
-  const row = await insertShiftRow(trx, auth.orgId, values);
+  const overTimeOff = await assertUserIsFree(trx, auth, values, body.force === true);
+  const row = await insertShiftRow(trx, auth.orgId, { ...values, overrides_time_off: overTimeOff });
   const tagged = Boolean(body.labels?.length || body.qualifiers?.length);
   if (body.labels) await replaceShiftLabels(trx, auth.orgId, row.id, body.labels);
   if (body.qualifiers) await replaceShiftQualifiers(trx, auth.orgId, row.id, body.qualifiers);
@@ -161,8 +159,8 @@ export async function changeShift(trx: Db, auth: AuthContext, id: number, body: 
     scheduled_by: pick(body.admin_id, current.scheduled_by),
   };
   const { user } = await validateReferences(trx, auth, values, body);
-  await assertUserIsFree(trx, auth, values, body.force === true, id);
-  await updateShift(trx, auth.orgId, id, values);
+  const overTimeOff = await assertUserIsFree(trx, auth, values, body.force === true, id);
+  await updateShift(trx, auth.orgId, id, { ...values, overrides_time_off: overTimeOff ? 1 : 0 });
   if (body.labels !== undefined) await replaceShiftLabels(trx, auth.orgId, id, body.labels ?? []);
   if (body.qualifiers !== undefined) await replaceShiftQualifiers(trx, auth.orgId, id, body.qualifiers ?? []);
   await writeLog(trx, auth, {

@@ -14,6 +14,8 @@ export interface ShiftTable {
   break_end: string | null;
   /** whole hours the user was held over past the scheduled end */
   hold_over: number;
+  /** 1: the shift is worked even where approved time off covers it (booked with force, or from a callback) */
+  overrides_time_off: Generated<number>;
   notes: string | null;
   from_callback: number | null;
   traded_with: number | null;

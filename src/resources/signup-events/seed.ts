@@ -2,7 +2,7 @@ import type { DemoSeedContext } from '../../cli/seed.js';
 import type { Db } from '../../core/db/transaction.js';
 import { ApiError } from '../../core/errors.js';
 import { formatLocalDateTime, todayIn, type Temporal } from '../../core/time.js';
-import { expandWork } from '../callbacks/contracts.js';
+import { expandWork } from '../../scheduling/index.js';
 import { recordResponse, startCallback } from '../callbacks/rules.js';
 import { createList } from '../lists/rules.js';
 import { actOnTrade, createTrade } from '../trades/rules.js';

@@ -15,6 +15,10 @@ export interface TimeOffTypeTable {
   instance_limit: number;
   /** extension: approving time off of this type may take the user's bank below zero */
   allow_negative: number;
+  /** extension: hours charged per day to a user with no scheduled work (office staff) */
+  default_day_hours: Generated<number>;
+  /** extension: hours of this type count as hours worked for overtime */
+  counts_as_worked: Generated<number>;
   deleted_at: string | null;
   created_at: string;
 }

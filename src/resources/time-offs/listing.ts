@@ -8,7 +8,7 @@ import { findUsersByIds } from '../users/repository.js';
 import { findTimeOffOrThrow, listTimeOffsOverlapping } from './repository.js';
 import { DEFAULT_PAGE_ITEMS, type ListTimeOffsQuery } from './schemas.js';
 import { serializeSegment, userIdsOf, type Related } from './serialize.js';
-import { segmentsOf, type EntrySegment } from './splitting.js';
+import { segmentsOfEntries as segmentsOf, type EntrySegment } from '../../scheduling/index.js';
 import { APPROVED, PENDING, type TimeOffRow } from './table.js';
 
 type Request = Pick<FastifyRequest, 'baseUrl' | 'auth'>;

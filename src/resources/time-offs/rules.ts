@@ -11,7 +11,7 @@ import { assertUsersExist, findUserOrInvalid, findUsersByIds } from '../users/re
 import { fullName } from '../users/serialize.js';
 import { lastOccurrenceEnd, normalizeRule } from './recurrence.js';
 import { countEntriesInYear, findTimeOffOrThrow, insertTimeOff, updateTimeOff } from './repository.js';
-import { hoursOfEntry } from './splitting.js';
+import { chargedHours } from '../../scheduling/index.js';
 import { APPROVED, DENIED, PENDING, type TimeOffRow, type TimeOffTable } from './table.js';
 
 export interface TimeOffInput {
@@ -61,7 +61,7 @@ async function checkRequest(trx: Db, auth: AuthContext, type: TimeOffTypeRow, in
 
 async function deductIfBanked(trx: Db, auth: AuthContext, entry: TimeOffRow, type: TimeOffTypeRow) {
   const user = await findUserOrInvalid(trx, auth.orgId, entry.user_id);
-  const hours = await hoursOfEntry(trx, auth.orgId, entry, auth.timezone);
+  const hours = await chargedHours(trx, auth.orgId, entry, auth.timezone);
   await chargeTimeOff(trx, auth, { user, type, timeOffId: entry.id, hours, adminId: entry.admin_id });
 }
 

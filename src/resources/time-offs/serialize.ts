@@ -4,7 +4,7 @@ import type { TimeOffTypeRow } from '../time-off-types/table.js';
 import { userRef, userRefStrId } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import type { TimeOffItem, UserTimeOffItem } from './schemas.js';
-import type { Segment } from './segments.js';
+import type { Segment } from '../../scheduling/index.js';
 import type { TimeOffRow } from './table.js';
 
 type Request = Pick<FastifyRequest, 'baseUrl' | 'auth'>;

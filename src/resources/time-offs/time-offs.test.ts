@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { approvedTimeOffs } from './schedule.js';
-import { splitOccurrence } from './segments.js';
-import type { WorkPiece } from './work.js';
+import { approvedTimeOffs } from '../../scheduling/index.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -490,48 +488,22 @@ describe('approvedTimeOffs (schedule contract)', () => {
     const approved = (await scheduleOrg.post('/time_offs', { ...body, start_date: '2042-05-01 07:00:00', end_date: '2042-05-02 07:00:00', status: 1, rrule: 'FREQ=DAILY;INTERVAL=3' })).body.id;
     await scheduleOrg.post('/time_offs', { ...body, start_date: '2042-05-02 07:00:00', end_date: '2042-05-03 07:00:00' });
     const items = await approvedTimeOffs(server.app.db, scheduleOrg.orgId, '2042-05-02 00:00:00', '2042-05-08 00:00:00');
-    const typeRef = { id: type, name: 'Kelly Day', work_code: 'KD', color: '#112233', text_color: '#FFFFFF', force_include: true };
+    const typeRef = {
+      id: type,
+      name: 'Kelly Day',
+      work_code: 'KD',
+      color: '#112233',
+      text_color: '#FFFFFF',
+      force_include: true,
+      default_day_hours: 8,
+      counts_as_worked: false,
+    };
+    const item = (start: string, end: string) => ({ id: approved, user_id: person, admin_id: person, start, end, written_end: end, status: 1, time_off_type: typeRef });
     expect(items).toEqual([
-      { id: approved, user_id: person, admin_id: person, start: '2042-05-01 07:00:00', end: '2042-05-02 07:00:00', status: 1, time_off_type: typeRef },
-      { id: approved, user_id: person, admin_id: person, start: '2042-05-04 07:00:00', end: '2042-05-05 07:00:00', status: 1, time_off_type: typeRef },
-      { id: approved, user_id: person, admin_id: person, start: '2042-05-07 07:00:00', end: '2042-05-08 07:00:00', status: 1, time_off_type: typeRef },
+      item('2042-05-01 07:00:00', '2042-05-02 07:00:00'),
+      item('2042-05-04 07:00:00', '2042-05-05 07:00:00'),
+      item('2042-05-07 07:00:00', '2042-05-08 07:00:00'),
     ]);
   });
 });
 
-describe('splitOccurrence (rotation splitting)', () => {
-  const shift = (day: string, nextDay: string): WorkPiece => ({
-    user_id: 1,
-    start: `${day} 07:00:00`,
-    end: `${nextDay} 07:00:00`,
-    length: 24,
-    break_start: `${day} 12:00:00`,
-    break_end: `${day} 12:30:00`,
-    break_length: 0.5,
-  });
-
-  it('gives a two-week leave on a 24/48 rotation one segment per shift, with the shift lengths', () => {
-    const work = [shift('2026-03-02', '2026-03-03'), shift('2026-03-05', '2026-03-06'), shift('2026-03-08', '2026-03-09'), shift('2026-03-11', '2026-03-12'), shift('2026-03-14', '2026-03-15')];
-    const segments = splitOccurrence({ start: '2026-03-02 07:00:00', end: '2026-03-16 07:00:00' }, work, 'America/Chicago');
-    expect(segments).toEqual([
-      { start: '2026-03-02 07:00:00', end: '2026-03-03 07:00:00', length: 24, real_length: 23.5 },
-      { start: '2026-03-05 07:00:00', end: '2026-03-06 07:00:00', length: 24, real_length: 23.5 },
-      { start: '2026-03-08 07:00:00', end: '2026-03-09 07:00:00', length: 24, real_length: 23.5 },
-      { start: '2026-03-11 07:00:00', end: '2026-03-12 07:00:00', length: 24, real_length: 23.5 },
-      { start: '2026-03-14 07:00:00', end: '2026-03-15 07:00:00', length: 24, real_length: 23.5 },
-    ]);
-  });
-
-  it('cuts a shift the leave covers only in part, counting the break inside the cut', () => {
-    const segments = splitOccurrence({ start: '2026-03-02 10:00:00', end: '2026-03-02 18:00:00' }, [shift('2026-03-02', '2026-03-03')], 'America/Chicago');
-    expect(segments).toEqual([{ start: '2026-03-02 10:00:00', end: '2026-03-02 18:00:00', length: 8, real_length: 7.5 }]);
-  });
-
-  it('counts real hours across a daylight saving change when there is no rotation', () => {
-    const segments = splitOccurrence({ start: '2026-03-07 07:00:00', end: '2026-03-09 07:00:00' }, [], 'America/Chicago');
-    expect(segments).toEqual([
-      { start: '2026-03-07 07:00:00', end: '2026-03-08 07:00:00', length: 23, real_length: 23 },
-      { start: '2026-03-08 07:00:00', end: '2026-03-09 07:00:00', length: 24, real_length: 24 },
-    ]);
-  });
-});

@@ -3,8 +3,8 @@ import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { assertSpanWithinLimit, normalizeLocalDateTime, nowLocal, nowUtc } from '../../core/time.js';
-import { expandWork, insertShift, removeOccurrence, type WorkItem } from '../callbacks/contracts.js';
-import { approvedTimeOffs } from '../time-offs/schedule.js';
+import { commitmentsOf, expandWork, type WorkItem } from '../../scheduling/index.js';
+import { insertShift, removeOccurrence } from '../callbacks/contracts.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
@@ -58,14 +58,12 @@ async function workToMove(db: Db, orgId: number, user: UserRow, span: Span): Pro
 /** Refuses a taker who already works, is on approved time off, or lacks the qualifiers the work needs. */
 async function assertCanTake(db: Db, orgId: number, giver: UserRow, taker: UserRow, span: Span, work: WorkItem[]): Promise<void> {
   const name = fullName(taker);
-  const [takerWork, timeOffs] = await Promise.all([
-    expandWork(db, orgId, { start: span.start, end: span.end, userIds: [taker.id] }),
-    approvedTimeOffs(db, orgId, span.start, span.end),
-  ]);
-  if (takerWork.some((item) => item.user_id === taker.id && overlaps(item, span))) {
+  const timezone = (await db.selectFrom('organization').select('timezone').where('id', '=', orgId).executeTakeFirstOrThrow()).timezone;
+  const busy = (await commitmentsOf(db, orgId, span, [taker.id], timezone)).get(taker.id)!;
+  if (busy.work.length > 0) {
     throw invalidParams(`${name} is already scheduled between ${span.start} and ${span.end}.`);
   }
-  if (timeOffs.some((t) => t.user_id === taker.id && overlaps(t, span))) {
+  if (busy.timeOff.length > 0) {
     throw invalidParams(`${name} is on approved time off between ${span.start} and ${span.end}.`);
   }
   const missing = await missingQualifiers(db, orgId, { giverId: giver.id, takerId: taker.id }, work);

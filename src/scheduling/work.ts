@@ -1,12 +1,12 @@
-import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
-import { preparedQuery } from '../../core/db/prepared.js';
-import type { Db } from '../../core/db/transaction.js';
-import { addDays, datesFromTo, formatLocalDateTime, hoursBetween, normalizeLocalDateTime, parseLocalDateTime, Temporal } from '../../core/time.js';
-import { findAssignmentsByIds } from '../assignments/repository.js';
-import { assignmentOccurrences, type AssignmentOccurrence } from '../assignments/recurrence.js';
-import type { AssignmentRow } from '../assignments/table.js';
-import { slotOn } from './pattern.js';
-import type { RecurringShiftExceptionRow, RecurringShiftRow } from './table.js';
+import { jsonArrayFrom, parseJsonArray } from '../core/db/json.js';
+import { preparedQuery } from '../core/db/prepared.js';
+import type { Db } from '../core/db/transaction.js';
+import { addDays, datesFromTo, formatLocalDateTime, hoursBetween, normalizeLocalDateTime, parseLocalDateTime, Temporal } from '../core/time.js';
+import { findAssignmentsByIds } from '../resources/assignments/repository.js';
+import { assignmentOccurrences, type AssignmentOccurrence } from '../resources/assignments/recurrence.js';
+import type { AssignmentRow } from '../resources/assignments/table.js';
+import { dutyOn } from '../resources/rotations/pattern.js';
+import type { RecurringShiftExceptionRow, RecurringShiftRow } from '../resources/rotations/table.js';
 
 /** One piece of scheduled work: a rotation occurrence (after exceptions) or a one-off shift. */
 export interface WorkItem {
@@ -27,6 +27,8 @@ export interface WorkItem {
   break_end: string | null;
   break_length: number;
   hold_over: number;
+  /** worked even where approved time off covers it (a one-off shift booked with force or from a callback) */
+  overrides_time_off: boolean;
   work_type_id: number;
   work_subtype_id: number | null;
   scheduled_by: number | null;
@@ -54,7 +56,41 @@ export interface WorkRange {
 export const LOOKBACK_DAYS = 3;
 
 type ExceptionOfMember = Pick<RecurringShiftExceptionRow, 'date' | 'kind' | 'assignment_id' | 'start' | 'end'>;
-type MemberRow = RecurringShiftRow & { anchor_date: string; pattern: string; kelly_every: number | null; exceptions: unknown };
+type MemberRow = RecurringShiftRow & {
+  anchor_date: string;
+  pattern: string;
+  kelly_every: number | null;
+  rotation_name: string;
+  kelly_code: string;
+  kelly_name: string;
+  exceptions: unknown;
+};
+
+/** A Kelly day of a rotation member: the occurrence the rotation skips, never worked or paid. */
+export interface KellyDay {
+  user_id: number;
+  recurring_shift_id: number;
+  rotation: { id: number; name: string };
+  code: string;
+  name: string;
+  assignment_id: number;
+  date: string;
+  start: string;
+  end: string;
+}
+
+/** The dates a user follows a rotation (active recurring shift series), for the time off rules. */
+export interface SeriesSpan {
+  start_date: string;
+  end_date: string | null;
+}
+
+export interface ExpandedWork {
+  items: WorkItem[];
+  kellyDays: KellyDay[];
+  /** every rotation series of the loaded users active somewhere in the range, by user */
+  seriesByUser: Map<number, SeriesSpan[]>;
+}
 
 async function timezoneOf(db: Db, orgId: number): Promise<string> {
   const org = await db.selectFrom('organization').select('timezone').where('id', '=', orgId).executeTakeFirstOrThrow();
@@ -69,7 +105,7 @@ function membersWithExceptions(db: Db, orgId: number, fromDate: string, toDate: 
       join.onRef('rotation.id', '=', 'recurring_shift.rotation_id').onRef('rotation.organization_id', '=', 'recurring_shift.organization_id'),
     )
     .selectAll('recurring_shift')
-    .select(['rotation.anchor_date', 'rotation.pattern', 'rotation.kelly_every'])
+    .select(['rotation.anchor_date', 'rotation.pattern', 'rotation.kelly_every', 'rotation.name as rotation_name', 'rotation.kelly_code', 'rotation.kelly_name'])
     .select((eb) =>
       jsonArrayFrom(
         db,
@@ -161,6 +197,7 @@ function occurrencesOfMember(
   dates: string[],
   assignmentDays: Map<string, AssignmentOccurrence>,
   timeZone: string,
+  kellyDays: KellyDay[],
 ): WorkItem[] {
   const exceptions = new Map(parseJsonArray<ExceptionOfMember>(member.exceptions).map((e) => [e.date, e]));
   const rotation = { anchorDate: member.anchor_date, pattern: JSON.parse(member.pattern) as number[], kellyEvery: member.kelly_every };
@@ -168,11 +205,27 @@ function occurrencesOfMember(
   const items: WorkItem[] = [];
   for (const date of dates) {
     if (date < member.start_date || (member.end_date !== null && date > member.end_date)) continue;
-    const slot = slotOn(rotation, { crewOffset: member.crew_offset, kellyOffset: member.kelly_offset }, date);
-    const assignmentId = slot > 0 ? assignmentIds[slot - 1] : undefined;
+    const duty = dutyOn(rotation, { crewOffset: member.crew_offset, kellyOffset: member.kelly_offset }, date);
+    const assignmentId = duty.slot > 0 ? assignmentIds[duty.slot - 1] : undefined;
     const occurrence = assignmentId === undefined ? undefined : assignmentDays.get(`${assignmentId}|${date}`);
     if (!occurrence) continue;
     const exception = exceptions.get(date);
+    if (duty.kelly) {
+      if (exception?.kind !== 'removed') {
+        kellyDays.push({
+          user_id: member.user_id,
+          recurring_shift_id: member.id,
+          rotation: { id: member.rotation_id, name: member.rotation_name },
+          code: member.kelly_code,
+          name: member.kelly_name,
+          assignment_id: occurrence.assignment_id,
+          date,
+          start: occurrence.start,
+          end: occurrence.end,
+        });
+      }
+      continue;
+    }
     if (exception?.kind === 'removed') continue;
     const start = exception?.start ?? occurrence.start;
     const end = exception?.end ?? occurrence.end;
@@ -192,6 +245,7 @@ function occurrencesOfMember(
           break_start: pause?.start ?? null,
           break_end: pause?.end ?? null,
           hold_over: 0,
+          overrides_time_off: false,
           work_type_id: member.work_type_id,
           work_subtype_id: member.work_subtype_id,
           scheduled_by: member.scheduled_by,
@@ -212,10 +266,11 @@ const byStart = (a: WorkItem, b: WorkItem) =>
 
 /**
  * Every piece of scheduled work overlapping [start, end): rotation occurrences after their
- * exceptions, and one-off shifts. Time off is not removed here (callers do). At most four queries
- * whatever the range, the number of users or assignments.
+ * exceptions, and one-off shifts; the rotations' Kelly days there; the users' rotation series.
+ * Time off is not removed here (the engine does). At most four queries whatever the range, the
+ * number of users or assignments.
  */
-export async function expandWork(db: Db, orgId: number, requested: WorkRange): Promise<WorkItem[]> {
+export async function expandSchedule(db: Db, orgId: number, requested: WorkRange): Promise<ExpandedWork> {
   const range = { ...requested, start: normalizeLocalDateTime(requested.start), end: normalizeLocalDateTime(requested.end) };
   const fromDate = addDays(range.start.slice(0, 10), -LOOKBACK_DAYS);
   const toDate = range.end.slice(0, 10);
@@ -227,7 +282,8 @@ export async function expandWork(db: Db, orgId: number, requested: WorkRange): P
   const assignmentIds = [...new Set(members.flatMap((m) => JSON.parse(m.assignment_ids) as number[]))];
   const assignmentDays = await loadAssignmentOccurrences(db, orgId, assignmentIds, { fromDate, toDate, timeZone, loaded: range.assignments });
   const dates = datesFromTo(fromDate, toDate);
-  const recurring = members.flatMap((member) => occurrencesOfMember(member, dates, assignmentDays, timeZone));
+  const allKellyDays: KellyDay[] = [];
+  const recurring = members.flatMap((member) => occurrencesOfMember(member, dates, assignmentDays, timeZone, allKellyDays));
   const oneOff = shifts.map((shift) =>
     workPiece(
       {
@@ -243,6 +299,7 @@ export async function expandWork(db: Db, orgId: number, requested: WorkRange): P
         break_start: shift.break_start,
         break_end: shift.break_end,
         hold_over: shift.hold_over,
+        overrides_time_off: shift.overrides_time_off === 1,
         work_type_id: shift.work_type_id,
         work_subtype_id: shift.work_subtype_id,
         scheduled_by: shift.scheduled_by,
@@ -254,8 +311,22 @@ export async function expandWork(db: Db, orgId: number, requested: WorkRange): P
     ),
   );
   const wanted = range.assignmentIds ? new Set(range.assignmentIds) : undefined;
-  return [...recurring, ...oneOff]
-    .filter((item) => item.start < range.end && item.end > range.start)
-    .filter((item) => !wanted || wanted.has(item.assignment_id))
-    .sort(byStart);
+  const inRange = (item: { start: string; end: string; assignment_id: number }) =>
+    item.start < range.end && item.end > range.start && (!wanted || wanted.has(item.assignment_id));
+  const seriesByUser = new Map<number, SeriesSpan[]>();
+  for (const member of members) {
+    const spans = seriesByUser.get(member.user_id) ?? [];
+    spans.push({ start_date: member.start_date, end_date: member.end_date });
+    seriesByUser.set(member.user_id, spans);
+  }
+  return {
+    items: [...recurring, ...oneOff].filter(inRange).sort(byStart),
+    kellyDays: allKellyDays.filter(inRange),
+    seriesByUser,
+  };
+}
+
+/** Scheduled work overlapping [start, end), before time off (see expandSchedule). */
+export async function expandWork(db: Db, orgId: number, requested: WorkRange): Promise<WorkItem[]> {
+  return (await expandSchedule(db, orgId, requested)).items;
 }

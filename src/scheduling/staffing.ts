@@ -1,0 +1,111 @@
+import type { Interval } from './segments.js';
+
+/**
+ * Staffing of one assignment occurrence, judged by the people on it (docs/schedule.md,
+ * "Staffing and vacancies"). Pure.
+ */
+
+export interface QualifierNeed {
+  id: number;
+  shortcode: string;
+  minimum_staffing: number;
+}
+
+/** What a person holds: qualifier ids, and certifications granting a qualifier while current. */
+export interface Qualification {
+  qualifierIds: number[];
+  certifications: Array<{ qualifier_id: number; issued_on: string | null; expires_on: string | null }>;
+}
+
+export type Qualifications = Map<number, Qualification>;
+
+/** Whether the user holds the qualifier on the date: as a user qualifier, or by a current certification. */
+export function holds(qualifications: Qualifications, userId: number, qualifierId: number, date: string): boolean {
+  const held = qualifications.get(userId);
+  if (!held) return false;
+  if (held.qualifierIds.includes(qualifierId)) return true;
+  return held.certifications.some(
+    (c) => c.qualifier_id === qualifierId && (c.issued_on === null || c.issued_on <= date) && (c.expires_on === null || c.expires_on >= date),
+  );
+}
+
+export interface QualifierShortfall {
+  id: number;
+  shortcode: string;
+  needed: number;
+  have: number;
+}
+
+export interface Staffing {
+  /** people on the occurrence for all of it (the fewest on duty at any moment of it) */
+  scheduled: number;
+  /** people needed: the assignment's positions to fill (0 when it is not a work shift or does not occur) */
+  needed: number;
+  /** seats open: needed − scheduled, at least 0 */
+  open: number;
+  qualifier_shortfalls: QualifierShortfall[];
+  /** the first moment and the end of the last moment the occurrence is short (null when it is not) */
+  short_from: string | null;
+  short_until: string | null;
+}
+
+interface Presence extends Interval {
+  user_id: number;
+}
+
+export interface StaffingInput {
+  /** the occurrence's span; null when the assignment does not occur that day (shifts only) */
+  occurrence: Interval | null;
+  date: string;
+  needed: number;
+  qualifiersNeeded: QualifierNeed[];
+  /** the worked pieces on the assignment that day */
+  pieces: Presence[];
+  qualifications: Qualifications;
+}
+
+export function staffingOf(input: StaffingInput): Staffing {
+  const { occurrence, date, pieces } = input;
+  if (!occurrence) {
+    const people = new Set(pieces.map((p) => p.user_id)).size;
+    return { scheduled: people, needed: 0, open: 0, qualifier_shortfalls: [], short_from: null, short_until: null };
+  }
+  const inside = pieces.filter((p) => p.start < occurrence.end && p.end > occurrence.start);
+  const times = new Set([occurrence.start, occurrence.end]);
+  for (const p of inside) {
+    if (p.start > occurrence.start) times.add(p.start);
+    if (p.end < occurrence.end) times.add(p.end);
+  }
+  const bounds = [...times].sort();
+  let scheduled = Number.POSITIVE_INFINITY;
+  const have = new Map(input.qualifiersNeeded.map((q) => [q.id, Number.POSITIVE_INFINITY]));
+  let shortFrom: string | null = null;
+  let shortUntil: string | null = null;
+  for (let i = 0; i + 1 < bounds.length; i += 1) {
+    const [from, to] = [bounds[i]!, bounds[i + 1]!];
+    const users = new Set(inside.filter((p) => p.start <= from && p.end >= to).map((p) => p.user_id));
+    scheduled = Math.min(scheduled, users.size);
+    let short = users.size < input.needed;
+    for (const need of input.qualifiersNeeded) {
+      const count = [...users].filter((userId) => holds(input.qualifications, userId, need.id, date)).length;
+      have.set(need.id, Math.min(have.get(need.id)!, count));
+      if (count < need.minimum_staffing) short = true;
+    }
+    if (short) {
+      shortFrom ??= from;
+      shortUntil = to;
+    }
+  }
+  if (!Number.isFinite(scheduled)) scheduled = 0;
+  const shortfalls = input.qualifiersNeeded
+    .map((q) => ({ id: q.id, shortcode: q.shortcode, needed: q.minimum_staffing, have: Number.isFinite(have.get(q.id)!) ? have.get(q.id)! : 0 }))
+    .filter((q) => q.have < q.needed);
+  return {
+    scheduled,
+    needed: input.needed,
+    open: Math.max(0, input.needed - scheduled),
+    qualifier_shortfalls: shortfalls,
+    short_from: shortFrom,
+    short_until: shortUntil,
+  };
+}

@@ -1,0 +1,70 @@
+import type { Db } from '../core/db/transaction.js';
+import { addDays, normalizeLocalDateTime } from '../core/time.js';
+import { assignmentOccurrences } from '../resources/assignments/recurrence.js';
+import { assignmentsForSchedule } from './assignments.js';
+import { scheduleFacts } from './engine.js';
+import { loadQualifications } from './qualifications.js';
+import type { Interval } from './segments.js';
+import { staffingOf, type Qualifications, type Staffing } from './staffing.js';
+import { LOOKBACK_DAYS } from './work.js';
+
+/** One assignment occurrence with its staffing. */
+export interface OccurrenceStaffing {
+  assignment: { id: number; name: string };
+  date: string;
+  start: string;
+  end: string;
+  staffing: Staffing;
+  /** the people on it (worked pieces' users) */
+  userIds: number[];
+}
+
+/**
+ * Staffing of every occurrence of the work-shift assignments (of the named ones, when given) that
+ * overlaps the span: the people on it judged by their own qualifications (docs/schedule.md).
+ */
+export async function occurrenceStaffing(db: Db, orgId: number, span: Interval, timeZone: string, assignmentIds?: number[]): Promise<OccurrenceStaffing[]> {
+  const start = normalizeLocalDateTime(span.start);
+  const end = normalizeLocalDateTime(span.end);
+  const firstDay = addDays(start.slice(0, 10), -1);
+  const lastDay = end.slice(0, 10);
+  const loaded = await assignmentsForSchedule(db, orgId, addDays(firstDay, -LOOKBACK_DAYS), lastDay);
+  const wanted = assignmentIds ? new Set(assignmentIds) : undefined;
+  const assignments = loaded.assignments.filter((a) => a.is_work_shift === 1 && (!wanted || wanted.has(a.id)));
+  const occurrences = assignments
+    .flatMap((assignment) => assignmentOccurrences(assignment, firstDay, lastDay, timeZone).map((o) => ({ assignment, occurrence: o })))
+    .filter(({ occurrence }) => occurrence.start < end && occurrence.end > start);
+  if (occurrences.length === 0) return [];
+  const widest = {
+    start: occurrences.reduce((min, o) => (o.occurrence.start < min ? o.occurrence.start : min), start),
+    end: occurrences.reduce((max, o) => (o.occurrence.end > max ? o.occurrence.end : max), end),
+  };
+  const facts = await scheduleFacts(db, orgId, { ...widest, timezone: timeZone, assignments: loaded.assignments, assignmentIds: assignments.map((a) => a.id) });
+  const qualifications: Qualifications = await loadQualifications(db, orgId, [...new Set(facts.worked.map((p) => p.user_id))]);
+  return occurrences.map(({ assignment, occurrence }) => {
+    const pieces = facts.worked.filter((p) => p.assignment_id === assignment.id && p.date === occurrence.date);
+    const needs = loaded.qualifiersNeeded.get(assignment.id) ?? [];
+    return {
+      assignment: { id: assignment.id, name: assignment.name },
+      date: occurrence.date,
+      start: occurrence.start,
+      end: occurrence.end,
+      userIds: [...new Set(pieces.map((p) => p.user_id))],
+      staffing: staffingOf({
+        occurrence,
+        date: occurrence.date,
+        needed: assignment.positions_to_fill,
+        qualifiersNeeded: needs.map((q) => ({ id: q.id, shortcode: q.shortcode ?? '', minimum_staffing: q.minimum_staffing })),
+        pieces,
+        qualifications,
+      }),
+    };
+  });
+}
+
+/** The occurrences in the span that are short: seats open or qualifiers short. */
+export async function vacanciesOf(db: Db, orgId: number, span: Interval, timeZone: string, assignmentIds?: number[]): Promise<OccurrenceStaffing[]> {
+  return (await occurrenceStaffing(db, orgId, span, timeZone, assignmentIds)).filter(
+    (o) => o.staffing.open > 0 || o.staffing.qualifier_shortfalls.length > 0,
+  );
+}
