@@ -163,7 +163,7 @@ export async function segmentsOfEntries(db: Db, orgId: number, entries: TimeOffR
         occurrence,
         workByUser.get(entry.user_id) ?? [],
         expanded.seriesByUser.get(entry.user_id),
-        Number(types.get(entry.time_off_type_id)?.default_day_hours ?? 8),
+        Number(types.get(entry.time_off_type_id)?.default_day_hours ?? 24),
         timeZone,
       ).map((segment) => ({ entry, segment })),
     )

@@ -89,6 +89,7 @@ describe('POST /callbacks (extension)', () => {
       id: expect.any(Number),
       candidates: members.map((userId, index) => ({ user_id: userId, position: index + 1 })),
       skipped: [],
+      vacancy: null,
     });
   });
 

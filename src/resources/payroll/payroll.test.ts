@@ -135,7 +135,7 @@ describe('GET /payroll', () => {
     expect(response.status).toBe(200);
     expect(response.body.map((row: { type: string; start: string; total_hours: number }) => [row.type, row.start, row.total_hours])).toEqual([
       ['time off', '2027-01-03 07:00:00', 4],
-      ['work shift', '2027-01-03 07:00:00', 19.5],
+      ['work shift', '2027-01-03 11:00:00', 19.5],
     ]);
   });
 

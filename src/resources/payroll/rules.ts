@@ -60,7 +60,7 @@ export async function payrollRows(db: Db, orgId: number, timeZone: string, query
         labels: labelText.length ? labelText.join(', ') : null,
         notes: item.notes,
         total_hours: item.worked_hours,
-        hold_over: item.hold_over,
+        ...(item.hold_over > 0 ? { hold_over: item.hold_over } : {}),
       },
     ];
   });

@@ -251,7 +251,9 @@ export async function buildSchedule(db: Db, request: Request, query: { start: st
   const tradesByDate = groupBy(trades.map(withoutDate), (t) => datesCovered(t.start, t.end));
   const miscByDate = groupBy(misc, (m) => [m.date]);
   const kellyByDate = groupBy(kellyDays, (k) => [k.date]);
-  const scheduleDays: ScheduleDay[] = period.days.map((date) => ({
+  const scheduleDays: ScheduleDay[] = period.days.map((date) => {
+    const kelly = kellyByDate.get(date);
+    return {
     date,
     assignments: assignmentsOfDay(request, date, context),
     time_off: (timeOffByDate.get(date) ?? []).map((t) => timeOffItem(request, t.timeOff, users)),
@@ -267,8 +269,9 @@ export async function buildSchedule(db: Db, request: Request, query: { start: st
     })),
     notes: notes.get(date)?.notes ?? [],
     activities: notes.get(date)?.activities ?? [],
-    kelly_days: (kellyByDate.get(date) ?? []).map((k) => kellyDayItem(request, k, users)),
-  }));
+    ...(kelly ? { kelly_days: kelly.map((k) => kellyDayItem(request, k, users)) } : {}),
+    };
+  });
   const links = adjacentPeriods(period);
   return {
     start: period.start,

@@ -191,6 +191,7 @@ describe('GET /schedule', () => {
                 groups: [],
               },
             ],
+            staffing: { scheduled: 1, needed: 1, open: 0, qualifier_shortfalls: [], short_from: null, short_until: null },
           },
         ],
         time_off: [

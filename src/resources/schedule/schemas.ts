@@ -138,7 +138,7 @@ export const ScheduleDay = Type.Object({
   misc: Type.Array(ScheduleMisc),
   notes: Type.Array(Type.String()),
   activities: Type.Array(Type.String()),
-  kelly_days: Type.Array(ScheduleKellyDay),
+  kelly_days: Type.Optional(Type.Array(ScheduleKellyDay, { description: 'Extension: Kelly days of rotation members that day (absent when none).' })),
 });
 export type ScheduleDay = Static<typeof ScheduleDay>;
 

@@ -495,7 +495,7 @@ describe('approvedTimeOffs (schedule contract)', () => {
       color: '#112233',
       text_color: '#FFFFFF',
       force_include: true,
-      default_day_hours: 8,
+      default_day_hours: 24,
       counts_as_worked: false,
     };
     const item = (start: string, end: string) => ({ id: approved, user_id: person, admin_id: person, start, end, written_end: end, status: 1, time_off_type: typeRef });
