@@ -202,8 +202,10 @@ export async function selectCandidates(
   callback: Span & { ordering: CallbackOrdering },
   timeZone: string,
   required?: RequiredQualifiers,
+  /** the people to choose from when not the list's members */
+  people?: ListMember[],
 ): Promise<CandidateSelection> {
-  const members = await listMembers(db, orgId, list.id);
+  const members = people ?? (await listMembers(db, orgId, list.id));
   if (members.length === 0) return { userIds: [], skipped: [] };
   const [ordered, reasons] = await Promise.all([
     orderMembers(db, orgId, list.id, members, callback.ordering, callback, timeZone),

@@ -64,7 +64,8 @@ export async function payrollRows(db: Db, orgId: number, timeZone: string, query
       },
     ];
   });
-  const timeOffRows = paid.timeOff.map(
+  // a segment that takes no hours (leave on a day off) pays nothing: no row
+  const timeOffRows = paid.timeOff.filter(({ segment }) => segment.length > 0).map(
     ({ timeOff, segment }): PayrollRow => ({
       type: 'time off',
       ...personOf(users, timeOff.user_id),

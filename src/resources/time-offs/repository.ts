@@ -67,6 +67,22 @@ export async function countEntriesInYear(
   return Number(row.count);
 }
 
+/** The user's pending and approved entries that may overlap [start, end) (recurring ones by their whole reach). */
+export function entriesMeeting(db: Db, orgId: number, filter: { userId: number; start: string; end: string; exceptId?: number }): Promise<TimeOffRow[]> {
+  return db
+    .selectFrom('time_off')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .where('user_id', '=', filter.userId)
+    .where('status', 'in', [PENDING, APPROVED])
+    .where('start', '<', filter.end)
+    .where((eb) => eb.or([eb('until', 'is', null), eb('until', '>', filter.start)]))
+    .$if(filter.exceptId !== undefined, (qb) => qb.where('id', '!=', filter.exceptId!))
+    .orderBy('start')
+    .execute();
+}
+
 export async function insertTimeOff(db: Db, values: Insertable<TimeOffTable>): Promise<number> {
   const { id } = await db.insertInto('time_off').values(values).returning('id').executeTakeFirstOrThrow();
   return id;

@@ -3,14 +3,16 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
-import { assertSpanWithinLimit, hoursBetween, nowLocal, nowUtc, round } from '../../core/time.js';
+import { addDays, assertSpanWithinLimit, hoursBetween, nowLocal, nowUtc, round } from '../../core/time.js';
 import { chargeTimeOff, refundTimeOff } from '../accruals/ledger.js';
 import { findTimeOffTypeOrInvalid, findTimeOffTypesByIds } from '../time-off-types/repository.js';
 import type { TimeOffTypeRow } from '../time-off-types/table.js';
 import { assertUsersExist, findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import { lastOccurrenceEnd, normalizeRule } from './recurrence.js';
-import { countEntriesInYear, findTimeOffOrThrow, insertTimeOff, updateTimeOff } from './repository.js';
+import { closeMinute } from '../../scheduling/index.js';
+import { countEntriesInYear, entriesMeeting, findTimeOffOrThrow, insertTimeOff, updateTimeOff } from './repository.js';
+import { lastOccurrenceEnd as reachOf, occurrencesInRange } from './recurrence.js';
 import { chargedHours } from '../../scheduling/index.js';
 import { APPROVED, DENIED, PENDING, type TimeOffRow, type TimeOffTable } from './table.js';
 
@@ -54,9 +56,34 @@ async function assertInstanceLimit(trx: Db, orgId: number, type: TimeOffTypeRow,
   }
 }
 
-async function checkRequest(trx: Db, auth: AuthContext, type: TimeOffTypeRow, input: Pick<TimeOffInput, 'userId' | 'start' | 'status'>, exceptId?: number) {
+/**
+ * A user's pending and approved entries never overlap (an end at hh:mm:59 closes its minute):
+ * 422 naming the other entry. Recurring entries are compared occurrence by occurrence.
+ */
+async function assertNoOverlap(trx: Db, auth: AuthContext, entry: { userId: number; start: string; end: string; rrule: string | null }, exceptId?: number) {
+  // a rule that never ends is compared over its first 400 days
+  const reach = reachOf(entry.rrule, entry.start, entry.end) ?? `${addDays(entry.start.slice(0, 10), 400)} 00:00:00`;
+  const mine = occurrencesInRange(entry, entry.start, reach).map((o) => ({ start: o.start, end: closeMinute(o.end) }));
+  if (mine.length === 0) return;
+  const others = await entriesMeeting(trx, auth.orgId, { userId: entry.userId, start: entry.start, end: reach, exceptId });
+  for (const other of others) {
+    const clash = occurrencesInRange(other, entry.start, reach).find((o) => mine.some((m) => m.start < closeMinute(o.end) && o.start < m.end));
+    if (clash) {
+      throw invalidParams(`The time off overlaps ${STATUS_WORD[other.status]} time off #${other.id} of the same user, ${short(clash.start)} to ${short(clash.end)}.`);
+    }
+  }
+}
+
+async function checkRequest(
+  trx: Db,
+  auth: AuthContext,
+  type: TimeOffTypeRow,
+  input: Pick<TimeOffInput, 'userId' | 'start' | 'end' | 'status' | 'rrule'>,
+  exceptId?: number,
+) {
   if (input.status === PENDING) assertBuffer(type, input.start, auth.timezone);
   await assertInstanceLimit(trx, auth.orgId, type, input.userId, input.start, exceptId);
+  await assertNoOverlap(trx, auth, input, exceptId);
 }
 
 async function deductIfBanked(trx: Db, auth: AuthContext, entry: TimeOffRow, type: TimeOffTypeRow) {
@@ -71,7 +98,7 @@ export async function createTimeOff(trx: Db, auth: AuthContext, input: TimeOffIn
   await assertUsersExist(trx, auth.orgId, input.adminIds, 'admin id');
   const type = await findTimeOffTypeOrInvalid(trx, auth.orgId, input.typeId);
   const rrule = input.rrule ? normalizeRule(input.rrule) : null;
-  await checkRequest(trx, auth, type, input);
+  await checkRequest(trx, auth, type, { ...input, rrule });
 
   const now = nowUtc();
   const approved = input.status === APPROVED;
@@ -179,7 +206,7 @@ export async function editRequest(trx: Db, auth: AuthContext, userId: number, id
   if (changes.adminIds) await assertUsersExist(trx, auth.orgId, changes.adminIds, 'admin id');
   const type = await findTimeOffTypeOrInvalid(trx, auth.orgId, changes.typeId ?? entry.time_off_type_id);
   const rrule = changes.rrule === undefined ? entry.rrule : changes.rrule ? normalizeRule(changes.rrule) : null;
-  await checkRequest(trx, auth, type, { userId, start, status: PENDING }, id);
+  await checkRequest(trx, auth, type, { userId, start, end, status: PENDING, rrule }, id);
   const values: Updateable<TimeOffTable> = {
     start,
     end,

@@ -24,12 +24,17 @@ afterAll(() => server.close());
 
 const ref = (id: number, name: string) => ({ id, name, href: `${server.url}/v1/users/${id}` });
 
+/** Each default entry gets days of its own: a user's pending and approved entries may not overlap. */
+let defaultSlot = 0;
+
 async function createTimeOff(overrides: Record<string, unknown> = {}, as: TestOrg = org) {
+  defaultSlot += 1;
+  const day = (offset: number) => `2030-${String(7 + Math.floor(defaultSlot / 9)).padStart(2, '0')}-${String(((defaultSlot % 9) * 3) + 1 + offset).padStart(2, '0')} 07:00:00`;
   const response = await as.post('/time_offs', {
     user_id: userId,
     admin_ids: [adminId],
-    start_date: '2030-07-10 07:00:00',
-    end_date: '2030-07-12 07:00:00',
+    start_date: day(0),
+    end_date: day(2),
     time_off_type_id: vacationId,
     ...overrides,
   });

@@ -1,0 +1,353 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestOrg, type TestServer } from '../../test/helpers/server.js';
+import { createAssignment, createQualifier, createRotation, placeOnRotation, workTypeId } from '../resources/rotations/test-fixtures.js';
+
+/*
+ * The scheduling engine through HTTP: the schedule, time off, the bank, payroll, staffing,
+ * vacancies and callbacks tell the same story (docs/schedule.md). Every expected number is worked
+ * out by hand in the comments beside it. America/Chicago: DST starts 2027-03-14 02:00.
+ */
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+const addDay = (date: string, days = 1) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+interface Department {
+  org: TestOrg;
+  engine: number;
+  rotation: number;
+  admin: number;
+  crew: Record<'A' | 'B' | 'C', number>;
+}
+
+/** A 24/48 department: Engine 1 07:00→07:00 daily (1 seat), crews A/B/C on a rotation anchored at `anchor` (A works the anchor day). */
+async function department(anchor: string, options: { preset?: string } = {}): Promise<Department> {
+  const org = await server.newOrg({ timezone: 'America/Chicago' });
+  const engine = await createAssignment(org, { name: 'Engine 1', start: `${anchor} 07:00:00`, end: `${addDay(anchor)} 07:00:00` });
+  const rotation = await createRotation(org, { anchor_date: anchor, preset: options.preset ?? '24/48' });
+  const admin = await org.createUser({ first_name: 'Battalion', last_name: 'Chief', role: 'Admin' });
+  const crew = { A: 0, B: 0, C: 0 };
+  for (const name of ['A', 'B', 'C'] as const) {
+    crew[name] = await org.createUser({ first_name: `Crew${name}`, last_name: 'Member' });
+    await placeOnRotation(org, { user_id: crew[name], rotation_id: rotation, assignment_id: engine, crew: name, start_date: anchor });
+  }
+  return { org, engine, rotation, admin, crew };
+}
+
+async function timeOffType(org: TestOrg, label = 'Vacation', extra: Record<string, unknown> = {}): Promise<number> {
+  const response = await org.post('/time_off_types', { label, work_code: label.slice(0, 3).toUpperCase(), ...extra });
+  expect(response.status, response.text).toBe(201);
+  return response.body.id as number;
+}
+
+async function timeOff(d: Department, userId: number, typeId: number, start: string, end: string, status = 1): Promise<number> {
+  const response = await d.org.post('/time_offs', { user_id: userId, admin_ids: [d.admin], start_date: start, end_date: end, time_off_type_id: typeId, status });
+  expect(response.status, response.text).toBe(201);
+  return response.body.id as number;
+}
+
+async function schedule(org: TestOrg, start: string, end: string) {
+  const response = await org.get('/schedule', { query: { start, end } });
+  expect(response.status, response.text).toBe(200);
+  return response.body as { days: any[]; prev: { href: string }; next: { href: string } };
+}
+
+const shiftsOf = (days: any[], date: string, userId: number) =>
+  days
+    .find((day) => day.date === date)!
+    .assignments.flatMap((a: any) => a.shifts)
+    .filter((s: any) => s.user.id === userId)
+    .map((s: any) => [s.start, s.end, s.length]);
+
+const segmentsOf = async (org: TestOrg, id: number) =>
+  (await org.get(`/time_offs/${id}`)).body.items.map((i: any) => [i.start, i.end, i.length]);
+
+async function bankOf(org: TestOrg, userId: number, typeId: number): Promise<number | undefined> {
+  const banks = (await org.get(`/users/${userId}/timeoff/accrual/bank`)).body as Array<{ hours: number; time_off_type: { id: string } }>;
+  return banks.find((b) => b.time_off_type.id === String(typeId))?.hours;
+}
+
+async function payroll(org: TestOrg, userId: number, start: string, end: string) {
+  const response = await org.get('/payroll', { query: { start, end, user_id: userId } });
+  expect(response.status, response.text).toBe(200);
+  return response.body as Array<{ type: string; start: string; end: string; total_hours: number; hold_over?: number }>;
+}
+
+const sum = (values: number[]) => Math.round(values.reduce((a, b) => a + b, 0) * 10_000) / 10_000;
+
+describe('time off on the schedule', () => {
+  it('shows leave on the days of the shifts it takes, closing hh:mm:59 to the minute', async () => {
+    // crew B works Dec 2, 5, 8, 11, 14
+    const d = await department('2026-12-01');
+    const vacation = await timeOffType(d.org);
+    const id = await timeOff(d, d.crew.B, vacation, '2026-12-08 00:00:00', '2026-12-14 23:59:59');
+    // its three shifts; the last from 07:00 to the end of Dec 14: 17 h
+    expect(await segmentsOf(d.org, id)).toEqual([
+      ['2026-12-08 07:00:00', '2026-12-09 07:00:00', 24],
+      ['2026-12-11 07:00:00', '2026-12-12 07:00:00', 24],
+      ['2026-12-14 07:00:00', '2026-12-15 00:00:00', 17],
+    ]);
+    const { days } = await schedule(d.org, '2026-12-07 00:00:00', '2026-12-15 23:59:59');
+    expect(days.filter((day) => day.time_off.some((t: any) => t.id === id)).map((day) => day.date)).toEqual(['2026-12-08', '2026-12-11', '2026-12-14']);
+    expect(days.find((day) => day.date === '2026-12-14').time_off[0].end).toBe('2026-12-14 23:59:59');
+    expect(shiftsOf(days, '2026-12-08', d.crew.B)).toEqual([]);
+    expect(shiftsOf(days, '2026-12-11', d.crew.B)).toEqual([]);
+    // what the leave leaves of the Dec 14 shift: midnight to 07:00
+    expect(shiftsOf(days, '2026-12-14', d.crew.B)).toEqual([['2026-12-15 00:00:00', '2026-12-15 07:00:00', 7]]);
+    expect(shiftsOf(days, '2026-12-07', d.crew.A)).toEqual([['2026-12-07 07:00:00', '2026-12-08 07:00:00', 24]]);
+    const engineOn = (date: string) => days.find((day) => day.date === date).assignments.find((a: any) => a.id === d.engine);
+    expect(engineOn('2026-12-08').staffing).toEqual({ scheduled: 0, needed: 1, open: 1, qualifier_shortfalls: [], short_from: '2026-12-08 07:00:00', short_until: '2026-12-09 07:00:00' });
+    expect(engineOn('2026-12-14').staffing).toMatchObject({ scheduled: 0, open: 1, short_from: '2026-12-14 07:00:00', short_until: '2026-12-15 00:00:00' });
+    expect(engineOn('2026-12-07').staffing).toMatchObject({ scheduled: 1, open: 0, short_from: null });
+  });
+
+  it('lists an entry that ends at shift change on its shift day only', async () => {
+    const d = await department('2026-12-01');
+    const vacation = await timeOffType(d.org);
+    // Dec 1 19:00 to Dec 3 07:00 takes crew B's Dec 2 shift
+    const id = await timeOff(d, d.crew.B, vacation, '2026-12-01 19:00:00', '2026-12-03 07:00:00');
+    expect(await segmentsOf(d.org, id)).toEqual([['2026-12-02 07:00:00', '2026-12-03 07:00:00', 24]]);
+    const { days } = await schedule(d.org, '2026-12-01 00:00:00', '2026-12-03 23:59:59');
+    expect(days.filter((day) => day.time_off.length > 0).map((day) => day.date)).toEqual(['2026-12-02']);
+  });
+
+  it("refuses a user's overlapping pending or approved entries, naming the other one", async () => {
+    const d = await department('2026-12-01');
+    const vacation = await timeOffType(d.org);
+    const first = await timeOff(d, d.crew.C, vacation, '2026-12-20 07:00:00', '2026-12-22 07:00:00', 0);
+    const clash = await d.org.post('/time_offs', {
+      user_id: d.crew.C,
+      admin_ids: [d.admin],
+      start_date: '2026-12-21 07:00:00',
+      end_date: '2026-12-23 07:00:00',
+      time_off_type_id: vacation,
+      status: 1,
+    });
+    expect(clash.status).toBe(422);
+    expect(clash.body.error_message).toEqual([`The time off overlaps pending time off #${first} of the same user, 2026-12-20 07:00 to 2026-12-22 07:00.`]);
+    // back to back is not an overlap; another user's entry neither
+    await timeOff(d, d.crew.C, vacation, '2026-12-22 07:00:00', '2026-12-23 07:00:00');
+    await timeOff(d, d.crew.A, vacation, '2026-12-20 07:00:00', '2026-12-22 07:00:00');
+  });
+});
+
+describe('the bank, the segments and payroll agree', () => {
+  it('charges a nine-day vacation over three shifts 71 h across the spring change, and pays 71 h', async () => {
+    // crew A works Mar 1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31; Mar 13 07:00 → Mar 14 07:00 is 23 h
+    const d = await department('2027-03-01');
+    const vacation = await timeOffType(d.org);
+    await d.org.post(`/users/${d.crew.A}/timeoff/accrual/bank`, { time_off_type_id: vacation, hours: 200, admin_id: d.admin });
+    const id = await timeOff(d, d.crew.A, vacation, '2027-03-07 07:00:00', '2027-03-16 07:00:00');
+    expect((await segmentsOf(d.org, id)).map((s: any[]) => s[2])).toEqual([24, 24, 23]);
+    expect(await bankOf(d.org, d.crew.A, vacation)).toBe(129);
+    const rows = await payroll(d.org, d.crew.A, '2027-03-01 00:00:00', '2027-04-01 00:00:00');
+    expect(rows.filter((r) => r.type === 'time off').map((r) => [r.start, r.total_hours])).toEqual([
+      ['2027-03-07 07:00:00', 24],
+      ['2027-03-10 07:00:00', 24],
+      ['2027-03-13 07:00:00', 23],
+    ]);
+    // worked: Mar 1, 4, 16, 19, 22, 25, 28, 31 at 24 h
+    const work = rows.filter((r) => r.type === 'work shift');
+    expect(work.map((r) => r.start.slice(0, 10))).toEqual(['2027-03-01', '2027-03-04', '2027-03-16', '2027-03-19', '2027-03-22', '2027-03-25', '2027-03-28', '2027-03-31']);
+    expect(sum(work.map((r) => r.total_hours))).toBe(192);
+  });
+
+  it('charges a date-only day the 17 h it takes of a 07:00 shift, pays 17 off and 7 worked, and nothing for a day off', async () => {
+    // crew A works Feb 1, 4, 7, 10, 13
+    const d = await department('2027-02-01');
+    const vacation = await timeOffType(d.org);
+    await d.org.post(`/users/${d.crew.A}/timeoff/accrual/bank`, { time_off_type_id: vacation, hours: 100, admin_id: d.admin });
+    await timeOff(d, d.crew.A, vacation, '2027-02-10 00:00:00', '2027-02-11 00:00:00');
+    expect(await bankOf(d.org, d.crew.A, vacation)).toBe(83);
+    const rows = await payroll(d.org, d.crew.A, '2027-02-10 00:00:00', '2027-02-12 00:00:00');
+    expect(rows.map((r) => [r.type, r.start, r.end, r.total_hours])).toEqual([
+      ['time off', '2027-02-10 07:00:00', '2027-02-11 00:00:00', 17],
+      ['work shift', '2027-02-11 00:00:00', '2027-02-11 07:00:00', 7],
+    ]);
+    // Feb 11 07:00 → Feb 12 07:00 is a day off for crew A: nothing scheduled, nothing charged
+    const dayOff = await timeOff(d, d.crew.A, vacation, '2027-02-11 07:00:00', '2027-02-12 07:00:00');
+    expect(await bankOf(d.org, d.crew.A, vacation)).toBe(83);
+    expect(await segmentsOf(d.org, dayOff)).toEqual([['2027-02-11 07:00:00', '2027-02-12 07:00:00', 0]]);
+    // two days over one shift: 24 charged, 24 paid
+    await timeOff(d, d.crew.A, vacation, '2027-02-13 07:00:00', '2027-02-15 07:00:00');
+    expect(await bankOf(d.org, d.crew.A, vacation)).toBe(59);
+    const later = await payroll(d.org, d.crew.A, '2027-02-11 00:00:00', '2027-02-16 00:00:00');
+    expect(later.filter((r) => r.type === 'time off').map((r) => r.total_hours)).toEqual([24]);
+  });
+
+  it('charges office staff the type’s default day', async () => {
+    const d = await department('2027-02-01');
+    const personal = await timeOffType(d.org, 'Personal', { default_day_hours: 8 });
+    const clerk = await d.org.createUser({ first_name: 'Office', last_name: 'Clerk' });
+    await d.org.post(`/users/${clerk}/timeoff/accrual/bank`, { time_off_type_id: personal, hours: 40, admin_id: d.admin });
+    // Monday to Wednesday, midnight to midnight: 3 days of 8 h
+    const id = await timeOff(d, clerk, personal, '2027-02-15 00:00:00', '2027-02-18 00:00:00');
+    expect((await segmentsOf(d.org, id)).map((s: any[]) => s[2])).toEqual([8, 8, 8]);
+    expect(await bankOf(d.org, clerk, personal)).toBe(16);
+    expect(sum((await payroll(d.org, clerk, '2027-02-01 00:00:00', '2027-03-01 00:00:00')).map((r) => r.total_hours))).toBe(24);
+  });
+});
+
+describe('hold-over', () => {
+  it('pays and shows hold-over hours', async () => {
+    const d = await department('2027-01-01');
+    const regular = await workTypeId(d.org);
+    const extra = await d.org.createUser({ first_name: 'Held', last_name: 'Over' });
+    const shift = await d.org.post('/shifts', {
+      assignment_id: d.engine,
+      user_id: extra,
+      date: '2027-01-05',
+      start: '2027-01-05 07:00:00',
+      end: '2027-01-06 07:00:00',
+      work_type_id: regular,
+      hold_over: 2,
+    });
+    expect(shift.status, shift.text).toBe(201);
+    const { days } = await schedule(d.org, '2027-01-05 00:00:00', '2027-01-06 00:00:00');
+    const item = days[0].assignments[0].shifts.find((s: any) => s.user.id === extra);
+    expect([item.length, item.hold_over]).toEqual([26, 2]);
+    const rows = await payroll(d.org, extra, '2027-01-05 00:00:00', '2027-01-06 00:00:00');
+    expect(rows.map((r) => [r.type, r.total_hours, r.hold_over])).toEqual([['work shift', 26, 2]]);
+  });
+});
+
+describe('staffing, vacancies and callbacks judge people by their own qualifications', () => {
+  it('counts a paramedic by their qualifier or a current certification, not by the shift’s tags', async () => {
+    const d = await department('2027-01-01');
+    const pm = await createQualifier(d.org, 'Paramedic', 'PM');
+    const patched = await d.org.patch(`/assignments/${d.engine}`, { qualifiers_needed: [{ id: pm, minimum_staffing: 1 }] });
+    expect(patched.status, patched.text).toBe(200);
+    // crew A holds PM; crew B holds a PM certification expiring Jan 10; crew C holds nothing
+    expect((await d.org.post(`/users/${d.crew.A}/qualifiers`, { id: pm })).status).toBe(201);
+    const cert = await d.org.post('/certifications', { name: 'Paramedic licence', cert_id: 'pm', created_by: d.admin });
+    expect(cert.status, cert.text).toBe(201);
+    const held = await d.org.post(`/users/${d.crew.B}/certifications`, { id: cert.body.id, expires_on: '2027-01-10' });
+    expect(held.status, held.text).toBe(201);
+    const { days } = await schedule(d.org, '2027-01-01 00:00:00', '2027-01-15 00:00:00');
+    const staffing = (date: string) => days.find((day) => day.date === date).assignments.find((a: any) => a.id === d.engine).staffing;
+    expect(staffing('2027-01-01')).toMatchObject({ scheduled: 1, open: 0, qualifier_shortfalls: [] }); // A
+    expect(staffing('2027-01-02')).toMatchObject({ scheduled: 1, open: 0, qualifier_shortfalls: [] }); // B, certified
+    expect(staffing('2027-01-03').qualifier_shortfalls).toEqual([{ id: pm, shortcode: 'PM', needed: 1, have: 0 }]); // C
+    expect(staffing('2027-01-11').qualifier_shortfalls).toEqual([{ id: pm, shortcode: 'PM', needed: 1, have: 0 }]); // B, expired
+    const vacancies = await d.org.get('/vacancies', { query: { start: '2027-01-01 00:00:00', end: '2027-01-07 00:00:00' } });
+    expect(vacancies.status, vacancies.text).toBe(200);
+    expect(vacancies.body.map((v: any) => [v.date, v.open, v.qualifier_shortfalls.map((q: any) => q.shortcode), v.people.map((p: any) => p.id)])).toEqual([
+      ['2027-01-03', 0, ['PM'], [d.crew.C]],
+      ['2027-01-06', 0, ['PM'], [d.crew.C]],
+    ]);
+  });
+
+  it('offers a callback for a seat short of a paramedic only to free paramedics, and says which vacancy it fills', async () => {
+    const d = await department('2027-01-01');
+    const pm = await createQualifier(d.org, 'Paramedic', 'PM');
+    await d.org.patch(`/assignments/${d.engine}`, { qualifiers_needed: [{ id: pm, minimum_staffing: 1 }] });
+    const medic = await d.org.createUser({ first_name: 'Free', last_name: 'Medic' });
+    const basic = await d.org.createUser({ first_name: 'Free', last_name: 'Basic' });
+    expect((await d.org.post(`/users/${medic}/qualifiers`, { id: pm })).status).toBe(201);
+    expect((await d.org.post(`/users/${d.crew.A}/qualifiers`, { id: pm })).status).toBe(201);
+    const list = await d.org.post('/lists', { name: 'Overtime' });
+    for (const userId of [basic, d.crew.B, medic, d.crew.A]) await d.org.put(`/users/${userId}/titles`, { ids: [list.body.id] });
+    // Jan 3: crew C (no PM) is on Engine 1, which needs a PM
+    const body = { list_id: list.body.id, initiated_by: d.admin, assignment_id: d.engine, positions_to_fill: 1, deadline: '2027-01-03T06:00:00-06:00' };
+    const short = await d.org.post('/callbacks', { ...body, start: '2027-01-03 07:00:00', end: '2027-01-04 07:00:00' });
+    expect(short.status, short.text).toBe(201);
+    expect(short.body.vacancy).toEqual({
+      assignment_id: d.engine,
+      date: '2027-01-03',
+      start: '2027-01-03 07:00:00',
+      end: '2027-01-04 07:00:00',
+      needed: 1,
+      scheduled: 1,
+      open: 0,
+      qualifier_shortfalls: [{ id: pm, shortcode: 'PM', needed: 1, have: 0 }],
+      extra_staffing: false,
+    });
+    // crew B and A are off that day; B and Basic lack PM; crew A holds it and is free
+    expect(short.body.candidates.map((c: any) => c.user_id)).toEqual([medic, d.crew.A]);
+    expect(short.body.skipped.map((s: any) => [s.user_id, s.reason])).toEqual([
+      [basic, 'lacks PM, which the vacancy needs'],
+      [d.crew.B, 'lacks PM, which the vacancy needs'],
+    ]);
+    // Jan 1: crew A (a PM) is on: nothing is short, the callback adds staff; crew A is busy
+    const extra = await d.org.post('/callbacks', { ...body, start: '2027-01-01 07:00:00', end: '2027-01-02 07:00:00' });
+    expect(extra.status, extra.text).toBe(201);
+    expect(extra.body.vacancy).toMatchObject({ open: 0, qualifier_shortfalls: [], extra_staffing: true });
+    expect(extra.body.candidates.map((c: any) => c.user_id)).toEqual([basic, d.crew.B, medic]);
+    expect(extra.body.skipped).toEqual([{ user_id: d.crew.A, reason: 'already working' }]);
+    // accepting fills the seat: the vacancy is gone
+    const accept = await d.org.post(`/callbacks/${short.body.id}/users`, { user_id: medic, status: 'accepted' });
+    expect(accept.status, accept.text).toBe(200);
+    const after = await d.org.get('/vacancies', { query: { start: '2027-01-03 00:00:00', end: '2027-01-04 00:00:00' } });
+    expect(after.body).toEqual([]);
+  });
+
+  it('lists the candidates of a vacancy: free, qualified, in order', async () => {
+    const d = await department('2027-01-01');
+    const vacation = await timeOffType(d.org);
+    await timeOff(d, d.crew.A, vacation, '2027-01-04 07:00:00', '2027-01-05 07:00:00');
+    const response = await d.org.get('/vacancies/candidates', { query: { assignment_id: d.engine, date: '2027-01-04' } });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.vacancy).toMatchObject({ date: '2027-01-04', open: 1, people: [] });
+    const names = (items: any[]) => items.map((i) => i.user.id);
+    // A is on leave, B and C are free (off duty); the admin is free too
+    expect(names(response.body.candidates).sort()).toEqual([d.admin, d.crew.B, d.crew.C].sort());
+    expect(response.body.skipped.map((s: any) => [s.user.id, s.reason])).toEqual([[d.crew.A, 'on approved time off']]);
+    const none = await d.org.get('/vacancies/candidates', { query: { assignment_id: d.engine, date: '2026-12-01' } });
+    expect(none.status).toBe(422);
+  });
+});
+
+describe('Kelly days', () => {
+  it('shows a Kelly day for the member, never as work or pay', async () => {
+    // 24/48 with every 7th shift a Kelly day: crew A's shifts Jan 1, 4, …; the 7th (index 6) is Jan 19
+    const d = await department('2027-01-01', { preset: '24/48-kelly' });
+    const { days } = await schedule(d.org, '2027-01-01 00:00:00', '2027-01-22 00:00:00');
+    const kelly = days.filter((day) => day.kelly_days?.some((k: any) => k.user.id === d.crew.A)).map((day) => day.date);
+    expect(kelly).toEqual(['2027-01-19']);
+    const item = days.find((day) => day.date === '2027-01-19').kelly_days.find((k: any) => k.user.id === d.crew.A);
+    expect(item).toMatchObject({ code: 'KD', name: 'Kelly day', assignment_id: d.engine, start: '2027-01-19 07:00:00', end: '2027-01-20 07:00:00' });
+    expect(shiftsOf(days, '2027-01-19', d.crew.A)).toEqual([]);
+    const rows = await payroll(d.org, d.crew.A, '2027-01-19 00:00:00', '2027-01-20 00:00:00');
+    expect(rows).toEqual([]);
+    expect(days.find((day) => day.date === '2027-01-18').kelly_days).toBeUndefined();
+  });
+});
+
+describe('schedule links and bounds', () => {
+  it('steps whole-day periods by whole days, without drift', async () => {
+    const d = await department('2026-11-01');
+    const link = (href: string) => Object.fromEntries(new URL(href).searchParams);
+    const week = await schedule(d.org, '2026-11-23 00:00:00', '2026-11-29 23:59:59');
+    expect(link(week.next.href)).toEqual({ start: '2026-11-30 00:00:00', end: '2026-12-06 23:59:59' });
+    expect(link(week.prev.href)).toEqual({ start: '2026-11-16 00:00:00', end: '2026-11-22 23:59:59' });
+    let page = week;
+    for (let i = 0; i < 8; i += 1) {
+      const { start, end } = link(page.next.href);
+      page = await schedule(d.org, start!, end!);
+    }
+    // eight weeks on, across the year end: still Monday 00:00 to Sunday 23:59:59
+    expect(link(page.prev.href)).toEqual({ start: '2027-01-11 00:00:00', end: '2027-01-17 23:59:59' });
+    const exclusive = await schedule(d.org, '2026-11-23 00:00:00', '2026-11-24 00:00:00');
+    expect(link(exclusive.next.href)).toEqual({ start: '2026-11-24 00:00:00', end: '2026-11-25 00:00:00' });
+    const month = await schedule(d.org, '2026-11-01 00:00:00', '2026-11-30 23:59:59');
+    expect(link(month.next.href)).toEqual({ start: '2026-12-01 00:00:00', end: '2026-12-31 23:59:59' });
+    expect(link(month.prev.href)).toEqual({ start: '2026-10-01 00:00:00', end: '2026-10-31 23:59:59' });
+    const shift = await schedule(d.org, '2026-11-23 07:00:00', '2026-11-24 07:00:00');
+    expect(link(shift.next.href)).toEqual({ start: '2026-11-24 07:00:00', end: '2026-11-25 07:00:00' });
+  });
+
+  it('answers 422 naming the supported dates instead of failing at the end of the calendar', async () => {
+    const d = await department('2026-11-01');
+    const far = await d.org.get('/schedule', { query: { start: '9999-12-01 00:00:00', end: '9999-12-02 00:00:00' } });
+    expect(far.status).toBe(200);
+    const last = await d.org.get('/schedule', { query: { start: '9999-12-30 00:00:00', end: '9999-12-31 23:59:59' } });
+    expect(last.status).toBe(422);
+    expect(last.body.error_message).toEqual(['The period must lie between 1900-01-01 and 9999-12-25.']);
+    const pay = await d.org.get('/payroll', { query: { start: '9999-12-31 00:00:00', end: '9999-12-31 12:00:00' } });
+    expect(pay.status).toBe(422);
+  });
+});
