@@ -351,3 +351,95 @@ describe('schedule links and bounds', () => {
     expect(pay.status).toBe(422);
   });
 });
+
+describe('one story over a 28-day period', () => {
+  it('payroll, the schedule, the bank and the segments agree for every user', async () => {
+    // crews A/B/C from Mar 1 2027: A works Mar 1, 4, …, 28; B Mar 2, 5, …; C Mar 3, 6, …
+    const d = await department('2027-03-01');
+    const { org } = d;
+    const regular = await workTypeId(org);
+    const vacation = await timeOffType(org);
+    const sick = await timeOffType(org, 'Sick', { force_include: true });
+    const medic = await createAssignment(org, { name: 'Medic 1', start: '2027-03-01 07:00:00', end: '2027-03-01 19:00:00' });
+    const relief = await org.createUser({ first_name: 'Relief', last_name: 'Firefighter' });
+    const emt = await org.createUser({ first_name: 'Day', last_name: 'Emt' });
+    for (const userId of [d.crew.A, d.crew.C]) {
+      for (const type of [vacation, sick]) await org.post(`/users/${userId}/timeoff/accrual/bank`, { time_off_type_id: type, hours: 100, admin_id: d.admin });
+    }
+    // one-off day shifts with a half-hour break on Medic 1, one held over 2 h
+    for (const [date, holdOver] of [['2027-03-08', 0], ['2027-03-15', 2], ['2027-03-22', 0]] as const) {
+      const shift = await org.post('/shifts', {
+        assignment_id: medic,
+        user_id: emt,
+        date,
+        start: `${date} 07:00:00`,
+        end: `${date} 19:00:00`,
+        break_start: `${date} 12:00:00`,
+        break_end: `${date} 12:30:00`,
+        work_type_id: regular,
+        hold_over: holdOver,
+      });
+      expect(shift.status, shift.text).toBe(201);
+    }
+    // a trade: crew B gives the Mar 5 shift to crew C
+    const trade = await org.post('/trades', {
+      requesting_user: d.crew.B,
+      start: '2027-03-05 07:00:00',
+      end: '2027-03-06 07:00:00',
+      accepting_user_id: d.crew.C,
+      approving_user_id: d.admin,
+    });
+    expect(trade.status, trade.text).toBe(201);
+    expect((await org.patch(`/trades/${trade.body.id}`, { action: 'approve' })).body.trade_status).toBe('filled');
+    // vacation over the spring change: crew A's Mar 13 shift is 23 h
+    await timeOff(d, d.crew.A, vacation, '2027-03-13 07:00:00', '2027-03-14 07:00:00');
+    // crew C goes home sick at 19:00 on Mar 9: 12 h of the shift
+    await timeOff(d, d.crew.C, sick, '2027-03-09 19:00:00', '2027-03-10 07:00:00');
+    // a callback fills crew A's Mar 13 seat with the relief firefighter
+    const list = await org.post('/lists', { name: 'Overtime' });
+    await org.put(`/users/${relief}/titles`, { ids: [list.body.id] });
+    const callback = await org.post('/callbacks', {
+      list_id: list.body.id,
+      initiated_by: d.admin,
+      assignment_id: d.engine,
+      start: '2027-03-13 07:00:00',
+      end: '2027-03-14 07:00:00',
+      positions_to_fill: 1,
+      deadline: '2027-03-13T06:00:00-06:00',
+    });
+    expect(callback.status, callback.text).toBe(201);
+    expect(callback.body.vacancy).toMatchObject({ date: '2027-03-13', open: 1 });
+    expect((await org.post(`/callbacks/${callback.body.id}/users`, { user_id: relief, status: 'accepted' })).status).toBe(200);
+
+    const period = { start: '2027-03-01 07:00:00', end: '2027-03-29 07:00:00' };
+    const rows = (await org.get('/payroll', { query: period })).body as Array<{ type: string; user_id: string; total_hours: number }>;
+    const { days } = await schedule(org, '2027-03-01 00:00:00', '2027-03-28 23:59:59');
+    const shifts = days.flatMap((day) => day.assignments.flatMap((a: any) => a.shifts));
+    const segments = (await org.get('/time_offs', { query: { ...period, limit: 1000 } })).body.items as Array<{ user: { id: number }; length: number; status: number }>;
+    const ledger = async (userId: number) =>
+      ((await org.get(`/users/${userId}/timeoff/accrual/transactions`)).body as Array<{ kind: string; hours: number }>)
+        .filter((t) => t.kind === 'time_off')
+        .map((t) => -t.hours);
+    const paid = (userId: number, type: string) => sum(rows.filter((r) => r.user_id === String(userId) && r.type === type).map((r) => r.total_hours));
+    const shown = (userId: number) => sum(shifts.filter((s: any) => s.user.id === userId).map((s: any) => s.length - s.break_length));
+
+    // by hand: A works Mar 1, 4, 7, 10, 16, 19, 22, 25, 28 = 9 × 24 = 216 (Mar 13 on vacation)
+    expect(paid(d.crew.A, 'work shift')).toBe(216);
+    // B: Mar 2, 8, 11, 14, 17, 20, 23, 26 = 8 × 24 = 192 (Mar 5 traded away)
+    expect(paid(d.crew.B, 'work shift')).toBe(192);
+    // C: Mar 3, 6, 12, 15, 18, 21, 24, 27 at 24 + Mar 9 until 19:00 (12) + the traded Mar 5 (24) = 228
+    expect(paid(d.crew.C, 'work shift')).toBe(228);
+    // relief: the callback's Mar 13 shift, 23 h across the change
+    expect(paid(relief, 'work shift')).toBe(23);
+    // EMT: 3 × (12 − 0.5) + 2 held over = 36.5
+    expect(paid(emt, 'work shift')).toBe(36.5);
+    expect(paid(d.crew.A, 'time off')).toBe(23);
+    expect(paid(d.crew.C, 'time off')).toBe(12);
+    for (const userId of [d.crew.A, d.crew.B, d.crew.C, relief, emt]) {
+      expect(shown(userId), `schedule hours of user ${userId}`).toBe(paid(userId, 'work shift'));
+      const userSegments = segments.filter((s) => s.user.id === userId && s.status === 1);
+      expect(sum(userSegments.map((s) => s.length)), `segments of user ${userId}`).toBe(paid(userId, 'time off'));
+      expect(sum(await ledger(userId)), `bank debits of user ${userId}`).toBe(paid(userId, 'time off'));
+    }
+  });
+});
