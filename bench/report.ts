@@ -77,6 +77,10 @@ export function evaluateTargets(engines: EngineResult[]): TargetResult[] {
       const c = get(name);
       if (c?.statements !== undefined) out.push({ engine: e.engine, target: `${name} at most 12 SQL statements`, met: c.statements + 1 <= 12, measured: `${c.statements} Kysely + 1 token lookup` });
     }
+    for (const [name, label, limit] of [['schedule_day_after_write', 'day', 10], ['schedule_week_after_write', 'week', 60]] as const) {
+      const c = get(name);
+      if (c) out.push({ engine: e.engine, target: `GET /schedule ${label} right after a write ≤ ${limit} ms (median)`, met: c.api.p50_ms <= limit, measured: `median ${c.api.p50_ms} ms, slowest ${c.api.p97_5_ms} ms` });
+    }
     const month = get('schedule_month');
     if (month) out.push({ engine: e.engine, target: 'GET /schedule month p95 < 1500 ms', met: month.api.p97_5_ms < 1500, measured: `p97.5 ${month.api.p97_5_ms} ms` });
     // measured alternately in one case where the run has it, else from the two read cases

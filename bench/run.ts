@@ -204,6 +204,43 @@ async function readCase(ports: ServerPorts, token: string, name: string, path: s
   return result;
 }
 
+const AFTER_WRITE_READS = 15;
+
+/**
+ * What a busy department feels: a read of the schedule right after a write inside its period,
+ * when nothing is cached. Each round writes a day note on the period's first day (any change drops
+ * the organization's cached responses), then times one read; the median and the slowest are kept.
+ */
+async function readAfterWriteCase(ports: ServerPorts, token: string, name: string, path: string, date: string): Promise<CaseResult> {
+  const headers = { authorization: `Bearer ${token}` };
+  const url = `http://127.0.0.1:${ports.port}`;
+  const times: number[] = [];
+  let bytes = 0;
+  await drain(ports);
+  for (let i = 0; i < AFTER_WRITE_READS; i += 1) {
+    const write = await fetch(`${url}/v1/day_notes/${date}`, {
+      method: 'PUT',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ notes: [`<p>Bench note ${i}</p>`] }),
+    });
+    if (write.status !== 200) throw new Error(`${name}: PUT /day_notes answered ${write.status}: ${(await write.text()).slice(0, 300)}`);
+    await write.arrayBuffer();
+    const began = performance.now();
+    const response = await fetch(`${url}${path}`, { headers });
+    const body = Buffer.from(await response.arrayBuffer());
+    times.push(performance.now() - began);
+    if (response.status !== 200) throw new Error(`${name}: ${path} answered ${response.status}`);
+    bytes = body.length;
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  const median = Math.round(sorted[Math.floor(sorted.length / 2)]! * 10) / 10;
+  const slowest = Math.round(sorted[sorted.length - 1]! * 10) / 10;
+  const api = { rps: Math.round((1000 / median) * 10) / 10, p50_ms: median, p97_5_ms: slowest, p99_ms: slowest, non2xx: 0, bytes_per_response: bytes };
+  const result: CaseResult = { name, path: `PUT /v1/day_notes/${date}, then GET ${path}`, response_bytes: bytes, api };
+  printCase(result);
+  return result;
+}
+
 /**
  * The log target compares two API pages, not a page and its floor: they are measured against each
  * other, alternately in rounds like a case and its floor, so that the server's drift between the
@@ -421,6 +458,9 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
         ['logs_deep', `/v1/logs?before_id=${deepPage}`],
       ];
       for (const [name, path] of reads) if (wanted(name)) cases.push(await readCase(ports, token, name, path));
+      for (const [name, days] of [['schedule_day_after_write', 1], ['schedule_week_after_write', 7]] as const) {
+        if (wanted(name)) cases.push(await readAfterWriteCase(ports, token, name, `/v1/schedule?${range(days)}`, today.toString()));
+      }
       if (wanted('logs_first') && wanted('logs_deep')) cases.push(await deepVersusFirstCase(ports, token, '/v1/logs', `/v1/logs?before_id=${deepPage}`));
       if (wanted('auth_cost') || wanted('logging_cost')) cases.push(...(await overheadCases(ports, token)));
       if (wanted('post_shifts') || wanted('post_token')) cases.push(...(await writeCases(ports, token, target, seeded)));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment, workTypeId as firstWorkTypeId } from '../rotations/test-fixtures.js';
-import { callbacksForSchedule } from './schedule.js';
+import { callbacksForSchedule } from './day-items.js';
 
 let server: TestServer;
 let org: TestOrg;

@@ -46,6 +46,8 @@ describe('POST /rotations', () => {
       pattern: [1, 0, 0],
       crews: { A: 0, B: 1, C: 2 },
       kelly_every: 7,
+      kelly_code: 'KD',
+      kelly_name: 'Kelly day',
       cycle_days: 21,
     });
   });
@@ -88,6 +90,8 @@ describe('GET /rotations/{id}', () => {
       pattern: [1, 0, 0],
       crews: { A: 0, B: 1, C: 2 },
       kelly_every: null,
+      kelly_code: 'KD',
+      kelly_name: 'Kelly day',
       cycle_days: 3,
     });
     await expectNotFoundForOtherOrg(other, 'GET', `/rotations/${id}`);
@@ -127,6 +131,16 @@ describe('PATCH /rotations/{id}', () => {
     expect(log.body.data[0].event_description).toBe(`API client ${org.clientId} updated rotation ${before.body.name}: no fields.`);
     const empty = await org.patch(`/rotations/${id}`, { name: '' });
     expect(empty.status).toBe(422);
+  });
+});
+
+describe('Kelly day code and name', () => {
+  it('are set on creation and changed by PATCH', async () => {
+    const created = await org.post('/rotations', { name: 'Kelly', anchor_date: '2027-01-01', preset: '24/48-kelly', kelly_code: 'K', kelly_name: 'Kelly shift' });
+    expect(created.body).toMatchObject({ kelly_code: 'K', kelly_name: 'Kelly shift' });
+    const changed = await org.patch(`/rotations/${created.body.id}`, { kelly_name: 'Kelly off' });
+    expect(changed.body).toMatchObject({ name: 'Kelly', kelly_code: 'K', kelly_name: 'Kelly off' });
+    expect((await org.patch(`/rotations/${created.body.id}`, { kelly_code: '' })).status).toBe(422);
   });
 });
 

@@ -78,6 +78,8 @@ export async function createRotation(trx: Db, auth: AuthContext, body: RotationB
     pattern: JSON.stringify(shape.pattern),
     crews: JSON.stringify(shape.crews),
     kelly_every: shape.kellyEvery,
+    ...(body.kelly_code !== undefined ? { kelly_code: body.kelly_code } : {}),
+    ...(body.kelly_name !== undefined ? { kelly_name: body.kelly_name } : {}),
     deleted_at: null,
     created_at: now,
     updated_at: now,
@@ -92,17 +94,21 @@ export async function createRotation(trx: Db, auth: AuthContext, body: RotationB
   return id;
 }
 
-/** A PATCH changes only the fields sent (the name; the pattern never changes); `{}` is a logged no-op. */
+/** A PATCH changes only the fields sent (the name, the Kelly day's code and name; the pattern never changes); `{}` is a logged no-op. */
 export async function renameRotation(trx: Db, auth: AuthContext, id: number, body: RotationPatchBody): Promise<void> {
   const rotation = await findRotationOrThrow(trx, auth.orgId, id);
-  const changes = sentFields(body, ['name']);
+  const changes = sentFields(body, ['name', 'kelly_code', 'kelly_name']);
   if (hasChanges(changes)) await updateRotation(trx, auth.orgId, id, { ...changes, updated_at: nowUtc() });
+  const fields = Object.keys(changes).join(', ');
   await writeLog(trx, auth, {
     action: 'rotation.updated',
-    description: changes.name === undefined ? `updated rotation ${rotation.name}: no fields.` : `renamed rotation ${rotation.name} to ${changes.name}.`,
+    description:
+      changes.name !== undefined
+        ? `renamed rotation ${rotation.name} to ${changes.name}.`
+        : `updated rotation ${rotation.name}: ${fields || 'no fields'}.`,
     entityType: 'rotation',
     entityId: id,
-    before: { name: rotation.name },
+    before: { name: rotation.name, kelly_code: rotation.kelly_code, kelly_name: rotation.kelly_name },
     after: changes,
   });
 }

@@ -11,11 +11,17 @@ export const RotationBody = Type.Object({
   pattern: Type.Optional(Type.Array(PatternEntry, { minItems: 1, maxItems: 366, description: '0 off, k ≥ 1 on at the member\'s k-th assignment' })),
   crews: Type.Optional(Type.Record(Type.String({ maxLength: 20 }), Type.Integer({ minimum: 0 }))),
   kelly_every: Type.Optional(NullableInput(Type.Integer({ minimum: 2, maximum: 100 }))),
+  kelly_code: Type.Optional(ShortText({ minLength: 1, maxLength: 10, description: 'how a Kelly day shows on the schedule (default KD)' })),
+  kelly_name: Type.Optional(ShortText({ minLength: 1, maxLength: 100, description: 'default: Kelly day' })),
 });
 export type RotationBody = Static<typeof RotationBody>;
 
 /** Partial: only the fields sent change; `{}` is a no-op (docs/decisions.md, HTTP). */
-export const RotationPatchBody = Type.Object({ name: Type.Optional(ShortText({ minLength: 1 })) });
+export const RotationPatchBody = Type.Object({
+  name: Type.Optional(ShortText({ minLength: 1 })),
+  kelly_code: Type.Optional(ShortText({ minLength: 1, maxLength: 10 })),
+  kelly_name: Type.Optional(ShortText({ minLength: 1, maxLength: 100 })),
+});
 export type RotationPatchBody = Static<typeof RotationPatchBody>;
 
 export const RotationResponse = Type.Object({
@@ -26,6 +32,8 @@ export const RotationResponse = Type.Object({
   pattern: Type.Array(Type.Integer()),
   crews: Type.Record(Type.String(), Type.Integer()),
   kelly_every: Nullable(Type.Integer()),
+  kelly_code: Type.String(),
+  kelly_name: Type.String(),
   cycle_days: Type.Integer(),
 });
 export type RotationResponse = Static<typeof RotationResponse>;

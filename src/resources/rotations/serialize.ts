@@ -18,6 +18,8 @@ export function serializeRotation(request: BaseUrl, row: RotationRow): RotationR
     pattern,
     crews: JSON.parse(row.crews) as Record<string, number>,
     kelly_every: row.kelly_every,
+    kelly_code: row.kelly_code,
+    kelly_name: row.kelly_name,
     cycle_days: fullCycleDays({ anchorDate: row.anchor_date, pattern, kellyEvery: row.kelly_every }),
   };
 }

@@ -10,10 +10,10 @@ import { tagsOfShifts, workTypesByIds, type LabelOfShift, type QualifierOfShift 
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import type { WorkSubtypeRow, WorkTypeRow } from '../work-types/table.js';
-import { callbacksForSchedule } from '../callbacks/schedule.js';
+import { callbacksForSchedule } from '../callbacks/day-items.js';
 import { notesForRange } from '../day-notes/repository.js';
 import { miscForRange } from '../misc-hours/repository.js';
-import { tradesForSchedule } from '../trades/schedule.js';
+import { tradesForSchedule } from '../trades/day-items.js';
 import { peopleByIds } from './repository.js';
 import type { ScheduleAssignment, ScheduleDay, ScheduleKellyDay, ScheduleResponse, ScheduleShift, ScheduleTimeOff, ScheduleUserRef } from './schemas.js';
 
