@@ -170,19 +170,24 @@ describe('GET /overtime (extension): a 24/48 department on a 28-day, 212-hour pe
 });
 
 describe('GET /overtime (extension): EMS, 7 days / 40 hours from Sunday 00:00', () => {
-  it('splits a shift crossing the period boundary by its hours and counts misc hours by their date', async () => {
+  it('splits a shift crossing the period boundary by its hours, leaves breaks out, adds hold-over and misc hours by their date', async () => {
     const medicUnit = await createAssignment(ems, { name: 'Medic 1' });
     for (const day of ['03', '04', '05', '06']) {
-      await shift(ems, { assignment_id: medicUnit, user_id: medic, date: `2027-01-${day}`, start: `2027-01-${day} 08:00:00`, end: `2027-01-${day} 20:00:00` });
+      const extra =
+        day === '04' ? { break_start: '2027-01-04 12:00:00', break_end: '2027-01-04 12:30:00' } : day === '06' ? { hold_over: 2 } : {};
+      await shift(ems, { assignment_id: medicUnit, user_id: medic, date: `2027-01-${day}`, start: `2027-01-${day} 08:00:00`, end: `2027-01-${day} 20:00:00`, ...extra });
     }
     await shift(ems, { assignment_id: medicUnit, user_id: medic, date: '2027-01-09', start: '2027-01-09 20:00:00', end: '2027-01-10 08:00:00' });
+    await shift(ems, { assignment_id: medicUnit, user_id: medic, date: '2027-01-16', start: '2027-01-16 20:00:00', end: '2027-01-17 00:00:00', hold_over: 1 });
     const misc = await ems.post('/misc_hours', { user_id: medic, date: '2027-01-08', work_type_id: await workTypeId(ems), length: 2 });
     expect(misc.status, misc.text).toBe(201);
-    // week 1 (Jan 3 → Jan 10): 4 × 12 + 2 misc + 4 (Jan 9 20:00 → 24:00) = 54 → 14 overtime
-    // week 2 (Jan 10 → Jan 17): 8 (00:00 → 08:00) → none
-    expect(await overtime(ems, '2027-01-03 00:00:00', '2027-01-17 00:00:00')).toEqual([
-      row(ems, medic, { start: '2027-01-03 00:00:00', end: '2027-01-10 00:00:00' }, hours(54, 0, 54, 40, 40, 14)),
-      row(ems, medic, { start: '2027-01-10 00:00:00', end: '2027-01-17 00:00:00' }, hours(8, 0, 8, 40, 8, 0)),
+    // week 1 (Jan 3 → Jan 10): 4 × 12 − 0.5 break + 2 hold-over + 2 misc + 4 (Jan 9 20:00 → 24:00) = 55.5 → 15.5 overtime
+    // week 2 (Jan 10 → Jan 17): 8 (00:00 → 08:00) + 4 (Jan 16 20:00 → 24:00) = 12 → none
+    // week 3 (Jan 17 → Jan 24): the hour held over after the shift that ended at Jan 17 00:00
+    expect(await overtime(ems, '2027-01-03 00:00:00', '2027-01-17 00:00:01')).toEqual([
+      row(ems, medic, { start: '2027-01-03 00:00:00', end: '2027-01-10 00:00:00' }, hours(55.5, 0, 55.5, 40, 40, 15.5)),
+      row(ems, medic, { start: '2027-01-10 00:00:00', end: '2027-01-17 00:00:00' }, hours(12, 0, 12, 40, 12, 0)),
+      row(ems, medic, { start: '2027-01-17 00:00:00', end: '2027-01-24 00:00:00' }, hours(1, 0, 1, 40, 1, 0)),
     ]);
   });
 
@@ -236,6 +241,8 @@ describe('GET/PATCH /work_period (extension)', () => {
     expect((await org.patch('/work_period', { days: 29 })).status).toBe(422);
     expect((await org.patch('/work_period', { days: 14.5 })).status).toBe(422);
     expect((await org.patch('/work_period', { threshold_hours: -1 })).status).toBe(422);
+    // undeclared fields are ignored (docs/decisions.md)
+    expect((await org.patch('/work_period', { timezone: 'UTC', name: 'x' })).status).toBe(200);
     expect((await org.get('/work_period')).body).toEqual({ days: 7, threshold_hours: 40, start: '2023-01-01 00:00:00' });
   });
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { writeLog } from '../../core/audit.js';
 import { withTransaction } from '../../core/db/transaction.js';
+import { sentFields } from '../../core/fields.js';
 import { errorResponses, EXTENSION, ok } from '../../core/schemas.js';
 import { normalizeLocalDateTime } from '../../core/time.js';
 import { findWorkPeriod, updateWorkPeriod } from './repository.js';
@@ -36,8 +37,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const body = request.body;
-      const changes = { ...body, ...(body.start === undefined ? {} : { start: normalizeLocalDateTime(body.start) }) };
+      const sent = sentFields(request.body, ['days', 'threshold_hours', 'start'] as const);
+      const changes = { ...sent, ...(sent.start === undefined ? {} : { start: normalizeLocalDateTime(sent.start) }) };
       const workPeriod = await withTransaction(app.db, async (trx) => {
         const before = await findWorkPeriod(trx, request.auth.orgId);
         await updateWorkPeriod(trx, request.auth.orgId, changes);

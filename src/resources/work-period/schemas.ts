@@ -12,10 +12,11 @@ export const WorkPeriodResponse = Type.Object({
 });
 export type WorkPeriodResponse = Static<typeof WorkPeriodResponse>;
 
-export const ChangeWorkPeriodBody = Type.Object(
-  { days: Type.Optional(Days), threshold_hours: Type.Optional(ThresholdHours), start: Type.Optional(Type.String(Start)) },
-  { additionalProperties: false },
-);
+export const ChangeWorkPeriodBody = Type.Object({
+  days: Type.Optional(Days),
+  threshold_hours: Type.Optional(ThresholdHours),
+  start: Type.Optional(Type.String(Start)),
+});
 export type ChangeWorkPeriodBody = Static<typeof ChangeWorkPeriodBody>;
 
 export const WorkPeriodWriteResponse = Type.Object({
