@@ -43,6 +43,17 @@ export function workPeriodsOverlapping(setting: WorkPeriodSetting, range: Interv
   return periods;
 }
 
+/** The index of the first period ending after `at` (periods are in order); periods.length when none does. */
+function firstEndingAfter(periods: Interval[], at: string): number {
+  let [low, high] = [0, periods.length];
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (periods[middle]!.end > at) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
 const inside = (span: Interval, period: Interval) => span.start >= period.start && span.end <= period.end;
 
 /**
@@ -99,24 +110,26 @@ export async function overtimeOf(
     const total = totals.get(key) ?? { worked: 0, timeOff: 0, counted: 0 };
     totals.set(key, { worked: total.worked + worked, timeOff: total.timeOff + timeOff, counted: total.counted + counted });
   };
-  periods.forEach((period, index) => {
-    for (const piece of worked) {
-      if (piece.start > period.end || piece.end < period.start) continue;
-      const hours = workedWithin(piece, period, timeZone);
+  for (const piece of worked) {
+    // to the period after the piece's end too: hold-over is worked there when the piece ends at its start
+    for (let index = firstEndingAfter(periods, piece.start); index < periods.length && periods[index]!.start <= piece.end; index += 1) {
+      const hours = workedWithin(piece, periods[index]!, timeZone);
       add(piece.user_id, index, hours, 0, hours);
     }
-    for (const { timeOff, segment } of paid.timeOff) {
-      if (segment.start >= period.end || segment.end <= period.start) continue;
-      const hours = chargedWithin(segment, period, timeZone);
+  }
+  for (const { timeOff, segment } of paid.timeOff) {
+    for (let index = firstEndingAfter(periods, segment.start); index < periods.length && periods[index]!.start < segment.end; index += 1) {
+      const hours = chargedWithin(segment, periods[index]!, timeZone);
       add(timeOff.user_id, index, 0, hours, timeOff.time_off_type.counts_as_worked ? hours : 0);
     }
-    // misc hours belong to the period holding their date (its first date to the day before the next period's)
-    for (const entry of misc) {
-      if (entry.date < period.start.slice(0, 10) || entry.date >= period.end.slice(0, 10)) continue;
-      const hours = Number(entry.length);
-      add(entry.user_id, index, hours, 0, hours);
-    }
-  });
+  }
+  // misc hours belong to the period holding their date (its first date to the day before the next period's)
+  for (const entry of misc) {
+    const index = firstEndingAfter(periods, `${entry.date} 24`);
+    if (index === periods.length || entry.date < periods[index]!.start.slice(0, 10)) continue;
+    const hours = Number(entry.length);
+    add(entry.user_id, index, hours, 0, hours);
+  }
 
   return [...totals.entries()]
     .map(([key, total]) => {
