@@ -14,3 +14,4 @@ export { loadQualifications, qualificationColumns, qualificationOf } from './qua
 export { adjacentPeriods, periodOf, type Period } from './period.js';
 export { assignmentsForSchedule, type ScheduleAssignments } from './assignments.js';
 export { occurrenceStaffing, vacanciesOf, type OccurrenceStaffing } from './vacancies.js';
+export { overtimeOf, workPeriodsOverlapping, type OvertimeRow, type WorkPeriodSetting } from './overtime.js';

@@ -48,7 +48,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         ...EXTENSION,
         operationId: 'getTimeOffType',
-        summary: 'One time off type, with allow_negative (extension)',
+        summary: 'One time off type, with allow_negative, default_day_hours and counts_as_worked (extension)',
         tags,
         params: IdParams,
         response: { 200: TimeOffTypeDetailResponse, ...errorResponses },

@@ -23,6 +23,8 @@ function columnsOf(body: UpdateTimeOffTypeBody): Updateable<TimeOffTypeTable> {
     force_include: bit(body.force_include),
     forward: bit(body.forward),
     allow_negative: bit(body.allow_negative),
+    default_day_hours: body.default_day_hours,
+    counts_as_worked: bit(body.counts_as_worked),
   };
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 }
@@ -39,6 +41,8 @@ export async function createTimeOffType(trx: Db, auth: AuthContext, body: Create
     force_include: bit(body.force_include) ?? 0,
     forward: bit(body.forward) ?? 0,
     allow_negative: bit(body.allow_negative) ?? 0,
+    default_day_hours: body.default_day_hours ?? 24,
+    counts_as_worked: bit(body.counts_as_worked) ?? 0,
     deleted_at: null,
     created_at: nowUtc(),
   });

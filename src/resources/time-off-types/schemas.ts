@@ -14,6 +14,10 @@ const typeFields = {
   force_include: Type.Optional(Flag),
   forward: Type.Optional(Flag),
   allow_negative: Type.Optional(Type.Boolean({ description: 'extension: approvals may take the bank below zero' })),
+  default_day_hours: Type.Optional(
+    Type.Number({ exclusiveMinimum: 0, maximum: 24, description: 'extension: hours charged per day to a user with no scheduled work (default 24)' }),
+  ),
+  counts_as_worked: Type.Optional(Type.Boolean({ description: 'extension: its hours count as hours worked for overtime (default false)' })),
 };
 
 export const CreateTimeOffTypeBody = Type.Object({ label: ShortText({ minLength: 1 }), ...typeFields });
@@ -39,4 +43,6 @@ export type TimeOffTypeResponse = Static<typeof TimeOffTypeResponse>;
 export const TimeOffTypeDetailResponse = Type.Object({
   ...TimeOffTypeResponse.properties,
   allow_negative: Type.Boolean(),
+  default_day_hours: Type.Number(),
+  counts_as_worked: Type.Boolean(),
 });

@@ -19,5 +19,10 @@ export function serializeTimeOffType(request: Pick<FastifyRequest, 'baseUrl'>, r
 }
 
 export function serializeTimeOffTypeDetail(request: Pick<FastifyRequest, 'baseUrl'>, row: TimeOffTypeRow) {
-  return { ...serializeTimeOffType(request, row), allow_negative: row.allow_negative === 1 };
+  return {
+    ...serializeTimeOffType(request, row),
+    allow_negative: row.allow_negative === 1,
+    default_day_hours: Number(row.default_day_hours),
+    counts_as_worked: row.counts_as_worked === 1,
+  };
 }

@@ -115,6 +115,8 @@ describe('GET /time_off_types/{id} (extension)', () => {
       forward: false,
       href: `${server.url}/v1/time_off_types/${id}`,
       allow_negative: true,
+      default_day_hours: 24,
+      counts_as_worked: false,
     });
     await expectNotFoundForOtherOrg(other, 'GET', `/time_off_types/${id}`);
     const missing = await org.get('/time_off_types/999999');
@@ -131,6 +133,20 @@ describe('PATCH /time_off_types/{id} (extension)', () => {
     expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({ label: 'Sick Leave', instance_limit: '2', work_code: 'SL', force_include: true });
     expect((await org.get('/logs')).body.data[0].event_description).toMatch(/updated time off type Sick Leave\.$/);
     await expectNotFoundForOtherOrg(other, 'PATCH', `/time_off_types/${id}`, { label: 'Hacked' });
+  });
+
+  it('sets the default day length and whether the hours count as worked; 422 naming each bad field', async () => {
+    const created = await org.post('/time_off_types', { label: 'Training leave', default_day_hours: 8, counts_as_worked: true });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id;
+    expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({ default_day_hours: 8, counts_as_worked: true });
+    expect((await org.patch(`/time_off_types/${id}`, { default_day_hours: 10.5, counts_as_worked: false })).status).toBe(200);
+    expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({ default_day_hours: 10.5, counts_as_worked: false });
+    const bad = await org.patch(`/time_off_types/${id}`, { default_day_hours: 0, counts_as_worked: 'sometimes' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error_message).toEqual(['The default day hours must be > 0.', 'The counts as worked field must be boolean.']);
+    expect((await org.patch(`/time_off_types/${id}`, { default_day_hours: 25 })).status).toBe(422);
+    expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({ default_day_hours: 10.5, counts_as_worked: false });
   });
 });
 

@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { writeLog } from '../../core/audit.js';
+import { withTransaction } from '../../core/db/transaction.js';
+import { sentFields } from '../../core/fields.js';
+import { errorResponses, EXTENSION, ok } from '../../core/schemas.js';
+import { normalizeLocalDateTime } from '../../core/time.js';
+import { findWorkPeriod, updateWorkPeriod } from './repository.js';
+import { ChangeWorkPeriodBody, WorkPeriodResponse, WorkPeriodWriteResponse } from './schemas.js';
+
+const tags = ['Work period'];
+
+const routes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/work_period',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'getWorkPeriod',
+        summary: 'The FLSA 7(k) work period overtime is counted over: days, threshold hours and start (extension)',
+        tags,
+        response: { 200: WorkPeriodResponse, ...errorResponses },
+      },
+    },
+    async (request) => findWorkPeriod(app.db, request.auth.orgId),
+  );
+
+  app.patch(
+    '/work_period',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'changeWorkPeriod',
+        summary: 'Changes the work period; only the fields sent change (extension)',
+        tags,
+        body: ChangeWorkPeriodBody,
+        response: { 200: WorkPeriodWriteResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const sent = sentFields(request.body, ['days', 'threshold_hours', 'start'] as const);
+      const changes = { ...sent, ...(sent.start === undefined ? {} : { start: normalizeLocalDateTime(sent.start) }) };
+      const workPeriod = await withTransaction(app.db, async (trx) => {
+        const before = await findWorkPeriod(trx, request.auth.orgId);
+        await updateWorkPeriod(trx, request.auth.orgId, changes);
+        await writeLog(trx, request.auth, {
+          action: 'work_period.updated',
+          description: `updated the work period (${Object.keys(changes).join(', ') || 'nothing'})`,
+          entityType: 'organization',
+          entityId: request.auth.orgId,
+          before,
+          after: changes,
+        });
+        return findWorkPeriod(trx, request.auth.orgId);
+      });
+      return { ...ok('Work period updated successfully.'), work_period: workPeriod };
+    },
+  );
+};
+
+export default routes;
