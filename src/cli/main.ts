@@ -9,6 +9,7 @@ import { createOrganization, findOrganization } from '../resources/organizations
 import { createDemoUsers } from '../resources/users/seed.js';
 import { loadDemoSeeds } from './seed.js';
 import { BENCH_DEFAULTS, positiveInt, runBenchSeed } from './seed-bench.js';
+import { registerOrgTransferCommands } from './org-transfer.js';
 
 const config = loadConfig();
 
@@ -158,6 +159,9 @@ seed
       print(result, !!options.json, `bench organization ${result.organization_id} in ${result.seconds}s: ${JSON.stringify(result.counts)}\nclient_id: ${result.client_id}\nclient_secret: ${result.client_secret}`);
     });
   });
+
+const cli = { config, withDatabase, print, orgIdFrom };
+registerOrgTransferCommands(org, cli);
 
 try {
   await program.parseAsync(process.argv);
