@@ -77,6 +77,13 @@ const alertTargets: Remap = (value, row, lookup) => {
   return table ? idArray(table)(value, row, lookup) : value;
 };
 
+/** accrual_transaction.period_key: `${accrual rule id}:${period end date}` marks a credited period. */
+const periodKey: Remap = (value, _row, lookup) => {
+  const match = typeof value === 'string' ? /^(\d+):(.*)$/.exec(value) : null;
+  if (!match) return value;
+  return `${lookup('accrual_rule', Number(match[1])) ?? match[1]}:${match[2]}`;
+};
+
 const USER = 'user_account';
 const byUsers = (...columns: string[]) => Object.fromEntries(columns.map((column) => [column, USER]));
 
@@ -169,8 +176,11 @@ export const EXPORTED: Record<string, TablePolicy> = {
     remap: { admin_ids: idArray(USER) },
   },
   accrual_rule: { refs: { profile_id: 'accrual_profile', time_off_type_id: 'time_off_type' } },
-  accrual_track_step: { refs: { track_id: 'accrual_track', profile_id: 'accrual_profile' } },
-  accrual_transaction: { refs: { user_id: USER, time_off_type_id: 'time_off_type', admin_id: USER, time_off_id: 'time_off' } },
+  accrual_track_step: { refs: { track_id: 'accrual_track', profile_id: 'accrual_profile' }, external: ['from_years'] },
+  accrual_transaction: {
+    refs: { user_id: USER, time_off_type_id: 'time_off_type', admin_id: USER, time_off_id: 'time_off' },
+    remap: { period_key: periodKey },
+  },
   unavailability_reason: {},
   availability_period: { refs: { user_id: USER, admin_id: USER, unavailability_reason_id: 'unavailability_reason' } },
 
