@@ -10,6 +10,7 @@ import { createDemoUsers } from '../resources/users/seed.js';
 import { loadDemoSeeds } from './seed.js';
 import { BENCH_DEFAULTS, positiveInt, runBenchSeed } from './seed-bench.js';
 import { registerOrgTransferCommands } from './org-transfer.js';
+import { registerBackupCommands } from './backup.js';
 
 const config = loadConfig();
 
@@ -162,6 +163,7 @@ seed
 
 const cli = { config, withDatabase, print, orgIdFrom };
 registerOrgTransferCommands(org, cli);
+registerBackupCommands(program, cli);
 
 try {
   await program.parseAsync(process.argv);

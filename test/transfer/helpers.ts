@@ -1,14 +1,17 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import type { Config } from '../../src/config.js';
 import type { TestServer } from '../helpers/server.js';
 
 const run = promisify(execFile);
+
+type CliConfig = Pick<Config, 'dataDir' | 'secretKey' | 'databaseUrl' | 'sqlitePath' | 'pgSchema'>;
 
 /**
  * Runs `npm run cli -- …` as a separate process against a test server's database (its SQLite
  * file, or its PostgreSQL schema), with the server's secret key and data directory.
  */
-export async function cli(server: TestServer, args: string[], input?: string): Promise<{ stdout: string; stderr: string }> {
+export async function cli(server: TestServer | { config: CliConfig }, args: string[], input?: string): Promise<{ stdout: string; stderr: string }> {
   const { config } = server;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
