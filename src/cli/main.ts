@@ -11,6 +11,7 @@ import { loadDemoSeeds } from './seed.js';
 import { BENCH_DEFAULTS, positiveInt, runBenchSeed } from './seed-bench.js';
 import { registerOrgTransferCommands } from './org-transfer.js';
 import { registerBackupCommands } from './backup.js';
+import { registerUsersImportCommand } from './users-import.js';
 
 const config = loadConfig();
 
@@ -164,6 +165,7 @@ seed
 const cli = { config, withDatabase, print, orgIdFrom };
 registerOrgTransferCommands(org, cli);
 registerBackupCommands(program, cli);
+registerUsersImportCommand(program, cli);
 
 try {
   await program.parseAsync(process.argv);
