@@ -2018,6 +2018,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Creates and updates users from a roster CSV (extension; admins only)
+         * @description A header row, then one user per row, matched by employee_id, else by username, created when neither matches. Columns: employee_id, username, first_name, last_name, email, phone, role, date_of_hire, date_of_birth, accrual_start_date, qualifiers, groups; email, phone, qualifiers and groups hold several values separated by ";"; qualifiers and groups by name. An empty cell leaves the field as it is. Every row is checked first: any bad row answers 422 naming its line, and nothing is written. `dry_run=true` reports the changes without writing.
+         */
+        post: operations["importUserRoster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/visual_cycles": {
         parameters: {
             query?: never;
@@ -29029,6 +29049,140 @@ export interface operations {
                         id: number;
                         label: string;
                         position: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    importUserRoster: {
+        parameters: {
+            query?: {
+                /** @description report what would change and write nothing */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description crewplan extension: a retry with the same key and body gets the first answer (24 h, per organization) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description the roster as text/csv */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dry_run: boolean;
+                        created: number;
+                        updated: number;
+                        unchanged: number;
+                        rows: {
+                            line: number;
+                            action: "create" | "update" | "unchanged";
+                            user_id: number | null;
+                            username: string;
+                            /** @description the fields that change */
+                            changes: string[];
+                        }[];
                     };
                 };
             };
