@@ -9,6 +9,9 @@ import { createOrganization, findOrganization } from '../resources/organizations
 import { createDemoUsers } from '../resources/users/seed.js';
 import { loadDemoSeeds } from './seed.js';
 import { BENCH_DEFAULTS, positiveInt, runBenchSeed } from './seed-bench.js';
+import { registerOrgTransferCommands } from './org-transfer.js';
+import { registerBackupCommands } from './backup.js';
+import { registerUsersImportCommand } from './users-import.js';
 
 const config = loadConfig();
 
@@ -158,6 +161,11 @@ seed
       print(result, !!options.json, `bench organization ${result.organization_id} in ${result.seconds}s: ${JSON.stringify(result.counts)}\nclient_id: ${result.client_id}\nclient_secret: ${result.client_secret}`);
     });
   });
+
+const cli = { config, withDatabase, print, orgIdFrom };
+registerOrgTransferCommands(org, cli);
+registerBackupCommands(program, cli);
+registerUsersImportCommand(program, cli);
 
 try {
   await program.parseAsync(process.argv);

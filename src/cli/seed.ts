@@ -3,7 +3,10 @@ import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AuthContext } from '../core/auth/context.js';
-import type { Db } from '../core/db/transaction.js';
+import { createCredential } from '../core/auth/credentials.js';
+import { withTransaction, type Db } from '../core/db/transaction.js';
+import { createOrganization } from '../resources/organizations/repository.js';
+import { createDemoUsers } from '../resources/users/seed.js';
 
 /**
  * What a resource's `seed.ts` receives when `seed demo` runs. Seeds run in `seedOrder` order (lower
@@ -38,4 +41,20 @@ export async function loadDemoSeeds(): Promise<Array<{ name: string; module: Dem
     }
   }
   return seeds.sort((a, b) => a.module.seedOrder - b.module.seedOrder || a.name.localeCompare(b.name));
+}
+
+/** `seed demo`: a demo organization with a first credential and every resource's demo records, in one transaction. */
+export async function seedDemoOrganization(db: Db, secretKey: Buffer, timezone: string) {
+  const name = 'Demo Fire Department';
+  const organizationId = await createOrganization(db, { name, timezone });
+  const credential = await createCredential(db, secretKey, organizationId, 'demo');
+  const auth: AuthContext = { orgId: organizationId, orgName: name, timezone, clientId: credential.client_id, credentialId: 0 };
+  const counts: Record<string, number> = {};
+  await withTransaction(db, async (trx) => {
+    const userIds = await createDemoUsers({ db: trx, auth });
+    counts.users = userIds.length;
+    const ctx = { db: trx, auth, adminId: userIds[0], userIds, shared: {} };
+    for (const { module } of await loadDemoSeeds()) Object.assign(counts, (await module.seedDemo(ctx)) ?? {});
+  });
+  return { ...credential, counts };
 }

@@ -43,7 +43,7 @@ const CODE_BY_STATUS: Record<number, string> = {
   431: 'request_header_fields_too_large',
 };
 
-interface ValidationIssue {
+export interface ValidationIssue {
   instancePath?: string;
   schemaPath?: string;
   keyword?: string;

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
 import type { DatabaseHandle, Dialect } from './db/index.js';
+import type { Database } from './db/types.js';
 
 /**
  * Computed responses kept in memory while nothing has changed: GET /schedule for 2,000 users is
@@ -80,15 +82,24 @@ export class ResponseCache {
 
 const CHANGE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * Raises an organization's revision: responses computed before it no longer hold (PostgreSQL's
+ * sign; SQLite's is data_version). Change requests call it, and so do CLI commands that change
+ * an organization's records behind the servers' backs.
+ */
+export async function raiseOrganizationRevision(db: Kysely<Database>, orgId: number): Promise<void> {
+  await db
+    .updateTable('organization')
+    .set((eb) => ({ revision: eb('revision', '+', 1) }))
+    .where('id', '=', orgId)
+    .execute();
+}
+
 /** PostgreSQL: after a successful change request, before its response leaves, raises the organization's revision. */
 async function raiseRevision(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (!CHANGE_METHODS.has(request.method) || !request.auth || reply.statusCode >= 400) return;
   try {
-    await app.db
-      .updateTable('organization')
-      .set((eb) => ({ revision: eb('revision', '+', 1) }))
-      .where('id', '=', request.auth.orgId)
-      .execute();
+    await raiseOrganizationRevision(app.db, request.auth.orgId);
   } catch (error) {
     // The change itself is committed; entries expire by their TTL if this failed.
     request.log.error({ err: error }, 'could not raise the organization revision');

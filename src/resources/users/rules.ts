@@ -21,13 +21,14 @@ import type { UserAccountTable } from './table.js';
 
 const asList = (value: string | string[] | undefined) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
 
-export async function createUser(trx: Db, auth: AuthContext, body: CreateUserBody): Promise<number> {
+/** A user without a password (a roster import) cannot sign in to the web app until one is set. */
+export async function createUser(trx: Db, auth: AuthContext, body: Omit<CreateUserBody, 'password'> & { password?: string }): Promise<number> {
   if (await usernameTaken(trx, auth.orgId, body.username)) throw invalidParams('The username has already been taken.');
   const now = nowUtc();
   const id = await insertUser(trx, {
     organization_id: auth.orgId,
     username: body.username,
-    password_hash: await hashPassword(body.password),
+    password_hash: body.password === undefined ? null : await hashPassword(body.password),
     employee_id: body.employee_id ?? null,
     first_name: body.first_name,
     last_name: body.last_name,

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateStr, Id, IdName, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
 
-const Digits = Type.String({ pattern: '^[0-9]{1,20}$', description: 'digits only' });
+export const Digits = Type.String({ pattern: '^[0-9]{1,20}$', description: 'digits only' });
 const PhoneNumbers = Type.Union([Type.Array(Digits, { maxItems: 10 }), Digits]);
-const Email = Type.String({ format: 'email', maxLength: 255 });
+export const Email = Type.String({ format: 'email', maxLength: 255 });
 const Emails = Type.Union([Type.Array(Email, { maxItems: 10 }), Email]);
 /** `mail` of a new user: one address at least. */
 const RequiredEmails = Type.Union([Type.Array(Email, { minItems: 1, maxItems: 10 }), Email]);
@@ -92,3 +92,22 @@ export const ListUsersQuery = Type.Object({ employee_id: Type.Optional(ShortText
 
 export const UserFieldBody = Type.Object({ label: ShortText({ minLength: 1 }), position: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })) });
 export const UserFieldDefinition = Type.Object({ id: Type.Integer(), label: Type.String(), position: Type.Integer() });
+
+export const RosterQuery = Type.Object({
+  dry_run: Type.Optional(Type.Boolean({ description: 'report what would change and write nothing' })),
+});
+export const RosterResponse = Type.Object({
+  dry_run: Type.Boolean(),
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  unchanged: Type.Integer(),
+  rows: Type.Array(
+    Type.Object({
+      line: Type.Integer(),
+      action: Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('unchanged')]),
+      user_id: Nullable(Type.Integer({ description: 'null for a user a dry run would create' })),
+      username: Type.String(),
+      changes: Type.Array(Type.String(), { description: 'the fields that change' }),
+    }),
+  ),
+});

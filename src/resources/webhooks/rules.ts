@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
@@ -6,6 +5,7 @@ import { invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
 import { findEndpointOrThrow, insertEndpoint, latestEventId, updateEndpoint } from './repository.js';
 import type { CreateWebhookBody } from './schemas.js';
+import { newWebhookSecret } from './signature.js';
 
 function checkUrl(raw: string): string {
   let url: URL;
@@ -22,7 +22,7 @@ function checkUrl(raw: string): string {
 /** Registers an endpoint; it receives the events created after this call. Returns id and secret. */
 export async function createWebhook(trx: Db, auth: AuthContext, body: CreateWebhookBody) {
   const url = checkUrl(body.url);
-  const secret = body.secret ?? `whsec_${randomBytes(32).toString('base64url')}`;
+  const secret = body.secret ?? newWebhookSecret();
   const eventTypes = [...new Set(body.event_types ?? ['*'])];
   const id = await insertEndpoint(trx, {
     organization_id: auth.orgId,

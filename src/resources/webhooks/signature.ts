@@ -1,10 +1,15 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'x-crewplan-signature';
 export const TIMESTAMP_HEADER = 'x-crewplan-timestamp';
 export const EVENT_ID_HEADER = 'x-crewplan-event-id';
 export const EVENT_TYPE_HEADER = 'x-crewplan-event-type';
 export const ATTEMPT_HEADER = 'x-crewplan-delivery-attempt';
+
+/** A new endpoint secret (the HMAC key), when the client names none. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}
 
 /** `v1=` + hex HMAC-SHA256 over `${timestamp}.${body}` (timestamp in unix seconds). */
 export function signPayload(secret: string, timestamp: number, body: string): string {

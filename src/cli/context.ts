@@ -1,0 +1,13 @@
+import type { Config } from '../config.js';
+import type { DatabaseHandle } from '../core/db/index.js';
+
+/** What main.ts hands the command modules it registers: the configuration and its helpers. */
+export interface CliContext {
+  config: Readonly<Config>;
+  /** Opens the configured database, migrated, for the length of fn. */
+  withDatabase<T>(fn: (handle: DatabaseHandle) => Promise<T>): Promise<T>;
+  /** Prints JSON with --json, the text otherwise. */
+  print(value: unknown, json: boolean, text: string): void;
+  /** An --org option's organization id. */
+  orgIdFrom(raw: string): number;
+}

@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import type { AuthContext } from '../core/auth/context.js';
+import { ApiError } from '../core/errors.js';
+import { withTransaction } from '../core/db/transaction.js';
+import { raiseOrganizationRevision } from '../core/response-cache.js';
+import { findOrganization } from '../resources/organizations/repository.js';
+import { importRoster, type RosterResult } from '../resources/users/roster.js';
+import { readInput } from './org-transfer.js';
+import type { CliContext } from './context.js';
+
+function summary(result: RosterResult): string {
+  const lines = result.rows
+    .filter((row) => row.action !== 'unchanged')
+    .map((row) => `line ${row.line}: ${row.action} ${row.username}${row.user_id ? ` (user ${row.user_id})` : ''}: ${row.changes.join(', ')}`);
+  const verb = result.dry_run ? 'would create' : 'created';
+  lines.push(`${verb} ${result.created}, ${result.dry_run ? 'would update' : 'updated'} ${result.updated}, unchanged ${result.unchanged}${result.dry_run ? ' (dry run: nothing written)' : ''}`);
+  return lines.join('\n');
+}
+
+/** `users import`: the roster CSV of POST /v1/users/import from the command line (docs/extensions.md, "Roster CSV"). */
+export function registerUsersImportCommand(program: Command, cli: CliContext): void {
+  const users = program.commands.find((command) => command.name() === 'users') ?? program.command('users').description('users of an organization');
+  users
+    .command('import')
+    .description('create and update users from a roster CSV (employee_id or username, qualifiers and groups by name); nothing is written if any row is bad')
+    .requiredOption('--org <id>', 'organization id')
+    .argument('[file]', 'the roster CSV; stdin when left out or "-"')
+    .option('--dry-run', 'report what would change, write nothing')
+    .option('--json', 'print JSON')
+    .action(async (file: string | undefined, options: { org: string; dryRun?: boolean; json?: boolean }) => {
+      const text = await readInput(file);
+      await cli.withDatabase(async ({ db }) => {
+        const organization = await findOrganization(db, cli.orgIdFrom(options.org));
+        if (!organization) throw new Error(`organization ${options.org} does not exist`);
+        const auth: AuthContext = { orgId: organization.id, orgName: organization.name, timezone: organization.timezone, clientId: 'cli', credentialId: 0 };
+        try {
+          const result = await withTransaction(db, (trx) => importRoster(trx, auth, text, { dryRun: !!options.dryRun }));
+          // running servers drop what they computed from the users before
+          if (!result.dry_run) await raiseOrganizationRevision(db, organization.id);
+          cli.print(result, !!options.json, summary(result));
+        } catch (error) {
+          if (error instanceof ApiError) throw new Error(`nothing written:\n${([] as string[]).concat(error.errorMessage).join('\n')}`);
+          throw error;
+        }
+      });
+    });
+}

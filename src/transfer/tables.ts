@@ -1,0 +1,199 @@
+/**
+ * What an organization export carries of each tenant table (every table with `organization_id`),
+ * and how each reference is carried over to the new ids on import. The list of tables is read from
+ * the database itself; `tables.test.ts` fails when a table with `organization_id` is neither here
+ * nor in {@link NOT_EXPORTED}, or when a column that looks like a reference is not classified.
+ */
+
+/** The new id of a row of `table` that had `oldId` in the export; undefined when the export had no such row. */
+export type IdLookup = (table: string, oldId: number) => number | undefined;
+
+/** A column whose value holds ids in a shape of its own (JSON text, or a table named by another column). */
+export type Remap = (value: unknown, row: Record<string, unknown>, lookup: IdLookup) => unknown;
+
+export interface TablePolicy {
+  /** column → the table whose id it holds (ids without a row in the export become null, or 0 when the column is not null) */
+  refs?: Record<string, string>;
+  /** columns holding ids in a shape of their own */
+  remap?: Record<string, Remap>;
+  /** columns never exported, with the value written in their place on import (secrets, leases, delivery state) */
+  reset?: Record<string, unknown>;
+  /** columns named like references that hold no id of this database (a partner's ids, employee numbers), copied as they are */
+  external?: string[];
+}
+
+/** Tenant tables an export leaves out, and why. */
+export const NOT_EXPORTED: Record<string, string> = {
+  api_credential: 'credentials: the import creates a new one',
+  access_token: 'tokens',
+  web_session: 'web app sessions',
+  calendar_feed: 'feed URLs are secrets (token hashes): create the feeds again',
+  idempotency_key: 'replay records of requests (24 hours)',
+  outbox_event: 'webhook events already created: an imported webhook receives events created after the import',
+  webhook_delivery: "the webhooks' delivery log",
+  bulletin_board_lock: 'an editing lease of minutes',
+};
+
+/** A JSON array of ids of one table. */
+const idArray =
+  (table: string): Remap =>
+  (value, _row, lookup) => {
+    if (typeof value !== 'string') return value;
+    const ids = JSON.parse(value) as unknown[];
+    return JSON.stringify(ids.map((id) => (typeof id === 'number' ? (lookup(table, id) ?? id) : id)));
+  };
+
+/** system_log.entity_type (and misc_hour.source) → the table its id names. */
+const ENTITY_TABLES: Record<string, string> = {
+  user: 'user_account',
+  group: 'user_group',
+  filter: 'specialty_filter',
+  company: 'company_profile',
+  webhook: 'webhook_endpoint',
+  day_notes: 'day_note',
+  list: 'callback_list',
+};
+
+function entityTable(type: unknown): string | undefined {
+  if (typeof type !== 'string') return undefined;
+  return ENTITY_TABLES[type] ?? type;
+}
+
+/** An id kept as text or integer next to a column naming its table; kept as it was when the table has no row of that id. */
+const idOfNamedTable =
+  (typeColumn: string): Remap =>
+  (value, row, lookup) => {
+    const table = entityTable(row[typeColumn]);
+    if (!table || value === null || value === undefined || !/^\d{1,10}$/.test(String(value))) return value;
+    const mapped = lookup(table, Number(value));
+    if (mapped === undefined) return value;
+    return typeof value === 'string' ? String(mapped) : mapped;
+  };
+
+/** ready_alert.target_ids: ids of the table the alert's `type` names; `classification` holds roles. */
+const ALERT_TARGETS: Record<string, string> = { user: 'user_account', group: 'user_group', title: 'callback_list' };
+const alertTargets: Remap = (value, row, lookup) => {
+  const table = ALERT_TARGETS[String(row.type)];
+  return table ? idArray(table)(value, row, lookup) : value;
+};
+
+/** accrual_transaction.period_key: `${accrual rule id}:${period end date}` marks a credited period. */
+const periodKey: Remap = (value, _row, lookup) => {
+  const match = typeof value === 'string' ? /^(\d+):(.*)$/.exec(value) : null;
+  if (!match) return value;
+  return `${lookup('accrual_rule', Number(match[1])) ?? match[1]}:${match[2]}`;
+};
+
+const USER = 'user_account';
+const byUsers = (...columns: string[]) => Object.fromEntries(columns.map((column) => [column, USER]));
+
+export const EXPORTED: Record<string, TablePolicy> = {
+  // the log keeps its text and its before/after snapshots as written (they name the source's ids)
+  system_log: { refs: byUsers('actor_user_id'), remap: { entity_id: idOfNamedTable('entity_type') }, external: ['client_id'] },
+  accrual_profile: {},
+  accrual_track: {},
+  // password hashes are credentials: imported users sign in to the web app after a password reset
+  user_account: { refs: { accrual_track_id: 'accrual_track', accrual_profile_id: 'accrual_profile' }, reset: { password_hash: null }, external: ['employee_id'] },
+  user_field: {},
+  user_field_value: { refs: { user_id: USER, field_id: 'user_field' } },
+  work_type: {},
+  work_subtype: { refs: { work_type_id: 'work_type' } },
+
+  assignment: { refs: byUsers('created_by') },
+  assignment_qualifier: { refs: { assignment_id: 'assignment', qualifier_id: 'qualifier' } },
+  assignment_group: {},
+  assignment_group_member: { refs: { assignment_id: 'assignment', group_id: 'assignment_group' } },
+  assignment_admin: { refs: { assignment_id: 'assignment', user_id: USER } },
+  assignment_finalization: { refs: { assignment_id: 'assignment', admin_id: USER } },
+  misc_hour: {
+    refs: { user_id: USER, work_type_id: 'work_type', work_subtype_id: 'work_subtype' },
+    remap: { source_id: idOfNamedTable('source') },
+  },
+  day_note: {},
+
+  rotation: {},
+  recurring_shift: {
+    refs: {
+      rotation_id: 'rotation',
+      user_id: USER,
+      work_type_id: 'work_type',
+      work_subtype_id: 'work_subtype',
+      scheduled_by: USER,
+      previous_id: 'recurring_shift',
+    },
+    remap: { assignment_ids: idArray('assignment') },
+  },
+  recurring_shift_exception: { refs: { recurring_shift_id: 'recurring_shift', assignment_id: 'assignment' } },
+  shift: {
+    refs: {
+      assignment_id: 'assignment',
+      user_id: USER,
+      work_type_id: 'work_type',
+      work_subtype_id: 'work_subtype',
+      from_callback: 'callback',
+      traded_with: USER,
+      scheduled_by: USER,
+    },
+  },
+  shift_label: { refs: { shift_id: 'shift', label_id: 'label' } },
+  shift_qualifier: { refs: { shift_id: 'shift', qualifier_id: 'qualifier' } },
+
+  label: {},
+  visual_cycle: { refs: byUsers('created_by', 'deleted_by') },
+  day_label: {},
+  user_group: {},
+  user_group_member: { refs: { user_id: USER, group_id: 'user_group' } },
+  specialty_filter: { refs: byUsers('created_by') },
+  user_filter: { refs: { user_id: USER, filter_id: 'specialty_filter' } },
+  callback_list: {},
+  user_callback_list: { refs: { user_id: USER, list_id: 'callback_list' } },
+  qualifier: {
+    refs: { title_id: 'callback_list', ...byUsers('created_by', 'modified_by', 'deleted_by') },
+    // a partner credential is not exported
+    reset: { partner_credential_id: null },
+  },
+  user_qualifier: { refs: { user_id: USER, qualifier_id: 'qualifier' } },
+  certification: { refs: byUsers('created_by'), external: ['cert_id'] },
+  // file_storage_name: the file travels embedded in the export and is stored under a new name
+  user_certification: { refs: { user_id: USER, certification_id: 'certification' } },
+  company_profile: {},
+  partner_user: { refs: { service_user_id: USER }, external: ['partner_user_id', 'partner_customer_id'] },
+
+  announcement: { refs: byUsers('user_id') },
+  bulletin_board: { refs: byUsers('last_updated_by') },
+  form: { refs: byUsers('created_by') },
+  form_submission: { refs: { form_id: 'form', user_id: USER } },
+  ready_alert: { refs: byUsers('sender_id'), remap: { target_ids: alertTargets } },
+  ready_alert_delivery: { refs: { alert_id: 'ready_alert', user_id: USER } },
+  // the secret is never exported: the import makes a new one and prints it; delivery starts after the import
+  webhook_endpoint: {
+    reset: { secret: null, cursor_event_id: 0, failed_attempts: 0, next_attempt_at: null, lease_until: null },
+  },
+
+  time_off_type: {},
+  time_off: {
+    refs: { user_id: USER, time_off_type_id: 'time_off_type', admin_id: USER, traded_with: USER },
+    remap: { admin_ids: idArray(USER) },
+  },
+  accrual_rule: { refs: { profile_id: 'accrual_profile', time_off_type_id: 'time_off_type' } },
+  accrual_track_step: { refs: { track_id: 'accrual_track', profile_id: 'accrual_profile' }, external: ['from_years'] },
+  accrual_transaction: {
+    refs: { user_id: USER, time_off_type_id: 'time_off_type', admin_id: USER, time_off_id: 'time_off' },
+    remap: { period_key: periodKey },
+  },
+  unavailability_reason: {},
+  availability_period: { refs: { user_id: USER, admin_id: USER, unavailability_reason_id: 'unavailability_reason' } },
+
+  signup_event: { refs: { work_type_id: 'work_type', work_subtype_id: 'work_subtype', ...byUsers('created_by', 'modified_by', 'deleted_by') } },
+  signup_event_user: { refs: { event_id: 'signup_event', user_id: USER, misc_hour_id: 'misc_hour' } },
+  callback: { refs: { list_id: 'callback_list', assignment_id: 'assignment', work_type_id: 'work_type', ...byUsers('initiated_by', 'cancelled_by') } },
+  callback_user: { refs: { callback_id: 'callback', user_id: USER, shift_id: 'shift' } },
+  trade: { refs: byUsers('requesting_user_id', 'accepting_user_id', 'approving_user_id', 'approved_by') },
+  trade_user: { refs: { trade_id: 'trade', user_id: USER } },
+};
+
+/**
+ * Column names that look like references: the coverage test requires each such column of an
+ * exported table to be in `refs`, `remap`, `reset` or `external`.
+ */
+export const REFERENCE_LIKE = /(^|_)(id|ids|by|with)$|^from_/;
