@@ -1097,6 +1097,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/overtime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Regular and overtime hours per user and work period overlapping start to end (extension)
+         * @description One row per user with hours and per work period (GET /work_period) overlapping [start, end). Rules: docs/schedule.md, "Work periods and overtime".
+         */
+        get: operations["listOvertime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/partner/users": {
         parameters: {
             query?: never;
@@ -1621,7 +1641,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One time off type, with allow_negative (extension) */
+        /** One time off type, with allow_negative, default_day_hours and counts_as_worked (extension) */
         get: operations["getTimeOffType"];
         put?: never;
         post?: never;
@@ -2038,6 +2058,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/vacancies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open seats of the period (extension)
+         * @description Every occurrence of a work-shift assignment dated in the period that is short: fewer people on it than its positions to fill, or fewer holding a qualifier than it needs, judged by the people’s own qualifications (docs/schedule.md).
+         */
+        get: operations["listVacancies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vacancies/candidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who may fill an occurrence (extension)
+         * @description The occurrence of the assignment on the date with its staffing, and the people who may fill it: free (no work, no approved time off then), holding every qualifier it is short of and within the list’s hour limits, in the list’s contact order; without `list_id`, every active user by name with no hour limits.
+         */
+        get: operations["listVacancyCandidates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/visual_cycles": {
         parameters: {
             query?: never;
@@ -2132,6 +2192,24 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/work_period": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The FLSA 7(k) work period overtime is counted over: days, threshold hours and start (extension) */
+        get: operations["getWorkPeriod"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes the work period; only the fields sent change (extension) */
+        patch: operations["changeWorkPeriod"];
         trace?: never;
     };
     "/v1/work_subtypes": {
@@ -9431,6 +9509,23 @@ export interface operations {
                             user_id: number;
                             reason: string;
                         }[];
+                        vacancy: {
+                            assignment_id: number;
+                            date: string;
+                            start: string;
+                            end: string;
+                            needed: number;
+                            scheduled: number;
+                            open: number;
+                            qualifier_shortfalls: {
+                                id: number;
+                                shortcode: string | null;
+                                needed: number;
+                                have: number;
+                            }[];
+                            /** @description true: the occurrence had no open seat and no qualifier short; the callback adds staff */
+                            extra_staffing: boolean;
+                        } | null;
                     };
                 };
             };
@@ -15985,6 +16080,146 @@ export interface operations {
             };
         };
     };
+    listOvertime: {
+        parameters: {
+            query: {
+                /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
+                start: string;
+                /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
+                end: string;
+                /** @description integer id (a digit string is accepted) */
+                user_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                            name: string;
+                            href: string;
+                        };
+                        employee_id: string | null;
+                        /** @description YYYY-MM-DD hh:mm:ss: the work period's start (organization time zone) */
+                        period_start: string;
+                        /** @description YYYY-MM-DD hh:mm:ss: the next period's start */
+                        period_end: string;
+                        /** @description worked shift hours inside the period (breaks out, hold-over in) plus misc hours dated in it */
+                        worked_hours: number;
+                        /** @description approved time off hours charged inside the period, of every type */
+                        time_off_hours: number;
+                        /** @description worked_hours + time_off_hours of types that count as worked */
+                        counted_hours: number;
+                        /** @description hours, may be fractional */
+                        threshold_hours: number;
+                        /** @description counted_hours − overtime_hours */
+                        regular_hours: number;
+                        /** @description max(0, counted_hours − threshold_hours) */
+                        overtime_hours: number;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     listPartnerUsers: {
         parameters: {
             query?: never;
@@ -16639,6 +16874,8 @@ export interface operations {
                         notes: string | null;
                         /** @description hours, may be fractional */
                         total_hours: number;
+                        /** @description Extension: hours held over past the scheduled end, included in total_hours (work shift rows held over; absent otherwise). */
+                        hold_over?: number;
                     }[];
                 };
             };
@@ -16774,6 +17011,8 @@ export interface operations {
                         notes: string | null;
                         /** @description hours, may be fractional */
                         total_hours: number;
+                        /** @description Extension: hours held over past the scheduled end, included in total_hours (work shift rows held over; absent otherwise). */
+                        hold_over?: number;
                     }[];
                 };
             };
@@ -18047,6 +18286,8 @@ export interface operations {
                             [key: string]: number;
                         };
                         kelly_every: number | null;
+                        kelly_code: string;
+                        kelly_name: string;
                         cycle_days: number;
                     }[];
                 };
@@ -18170,6 +18411,10 @@ export interface operations {
                         [key: string]: number;
                     };
                     kelly_every?: (null | (number | null)) | null | number;
+                    /** @description how a Kelly day shows on the schedule (default KD) */
+                    kelly_code?: string;
+                    /** @description default: Kelly day */
+                    kelly_name?: string;
                 };
             };
         };
@@ -18190,6 +18435,8 @@ export interface operations {
                             [key: string]: number;
                         };
                         kelly_every: number | null;
+                        kelly_code: string;
+                        kelly_name: string;
                         cycle_days: number;
                     };
                 };
@@ -18314,6 +18561,8 @@ export interface operations {
                             [key: string]: number;
                         };
                         kelly_every: number | null;
+                        kelly_code: string;
+                        kelly_name: string;
                         cycle_days: number;
                     };
                 };
@@ -18542,6 +18791,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    kelly_code?: string;
+                    kelly_name?: string;
                 };
             };
         };
@@ -18562,6 +18813,8 @@ export interface operations {
                             [key: string]: number;
                         };
                         kelly_every: number | null;
+                        kelly_code: string;
+                        kelly_name: string;
                         cycle_days: number;
                     };
                 };
@@ -19866,6 +20119,23 @@ export interface operations {
                                         label: string;
                                     }[];
                                 }[];
+                                staffing: {
+                                    /** @description People on the occurrence for all of it (the fewest on duty at any moment). */
+                                    scheduled: number;
+                                    /** @description The assignment's positions to fill; 0 when it is not a work shift or does not occur that day. */
+                                    needed: number;
+                                    /** @description Seats open: needed − scheduled, at least 0. */
+                                    open: number;
+                                    /** @description Qualifiers held by fewer people on duty than the assignment needs. */
+                                    qualifier_shortfalls: {
+                                        id: number;
+                                        shortcode: string | null;
+                                        needed: number;
+                                        have: number;
+                                    }[];
+                                    short_from: string | null;
+                                    short_until: string | null;
+                                };
                             }[];
                             time_off: {
                                 id: number;
@@ -19954,6 +20224,24 @@ export interface operations {
                             }[];
                             notes: string[];
                             activities: string[];
+                            /** @description Extension: Kelly days of rotation members that day (absent when none). */
+                            kelly_days?: {
+                                user: {
+                                    id: number;
+                                    href: string;
+                                    name: string;
+                                };
+                                recurring_shift_id: number;
+                                rotation: {
+                                    id: number;
+                                    name: string;
+                                };
+                                code: string;
+                                name: string;
+                                assignment_id: number;
+                                start: string;
+                                end: string;
+                            }[];
                         }[];
                         prev: {
                             href: string;
@@ -23030,6 +23318,10 @@ export interface operations {
                     forward?: boolean;
                     /** @description extension: approvals may take the bank below zero */
                     allow_negative?: boolean;
+                    /** @description extension: hours charged per day to a user with no scheduled work (default 24) */
+                    default_day_hours?: number;
+                    /** @description extension: its hours count as hours worked for overtime (default false) */
+                    counts_as_worked?: boolean;
                 };
             };
         };
@@ -23172,6 +23464,8 @@ export interface operations {
                         forward: boolean;
                         href: string;
                         allow_negative: boolean;
+                        default_day_hours: number;
+                        counts_as_worked: boolean;
                     };
                 };
             };
@@ -23414,6 +23708,10 @@ export interface operations {
                     forward?: boolean;
                     /** @description extension: approvals may take the bank below zero */
                     allow_negative?: boolean;
+                    /** @description extension: hours charged per day to a user with no scheduled work (default 24) */
+                    default_day_hours?: number;
+                    /** @description extension: its hours count as hours worked for overtime (default false) */
+                    counts_as_worked?: boolean;
                 };
             };
         };
@@ -29278,6 +29576,319 @@ export interface operations {
             };
         };
     };
+    listVacancies: {
+        parameters: {
+            query: {
+                /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
+                start: string;
+                /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
+                end: string;
+                /** @description integer id (a digit string is accepted) */
+                assignment_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        assignment: {
+                            id: number;
+                            href: string;
+                            name: string;
+                        };
+                        /** @description the occurrence's date */
+                        date: string;
+                        /** @description the occurrence's start */
+                        start: string;
+                        /** @description the occurrence's end */
+                        end: string;
+                        needed: number;
+                        scheduled: number;
+                        /** @description seats open */
+                        open: number;
+                        qualifier_shortfalls: {
+                            id: number;
+                            shortcode: string | null;
+                            needed: number;
+                            have: number;
+                        }[];
+                        short_from: string | null;
+                        short_until: string | null;
+                        /** @description who is on it */
+                        people: {
+                            id: number;
+                            href: string;
+                            name: string;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listVacancyCandidates: {
+        parameters: {
+            query: {
+                /** @description integer id (a digit string is accepted) */
+                assignment_id: number;
+                /** @description YYYY-MM-DD */
+                date: string;
+                /** @description integer id (a digit string is accepted) */
+                list_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        vacancy: {
+                            assignment: {
+                                id: number;
+                                href: string;
+                                name: string;
+                            };
+                            /** @description the occurrence's date */
+                            date: string;
+                            /** @description the occurrence's start */
+                            start: string;
+                            /** @description the occurrence's end */
+                            end: string;
+                            needed: number;
+                            scheduled: number;
+                            /** @description seats open */
+                            open: number;
+                            qualifier_shortfalls: {
+                                id: number;
+                                shortcode: string | null;
+                                needed: number;
+                                have: number;
+                            }[];
+                            short_from: string | null;
+                            short_until: string | null;
+                            /** @description who is on it */
+                            people: {
+                                id: number;
+                                href: string;
+                                name: string;
+                            }[];
+                        };
+                        /** @description free, qualified people within the hour limits, in contact order */
+                        candidates: {
+                            user: {
+                                id: number;
+                                href: string;
+                                name: string;
+                            };
+                            position: number;
+                        }[];
+                        skipped: {
+                            user: {
+                                id: number;
+                                href: string;
+                                name: string;
+                            };
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     listVisualCycles: {
         parameters: {
             query?: {
@@ -30468,6 +31079,256 @@ export interface operations {
                         /** @description YYYY-MM-DDThh:mm:ss+hh:mm */
                         created_at: string;
                     }[];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getWorkPeriod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        days: number;
+                        threshold_hours: number;
+                        /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
+                        start: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    changeWorkPeriod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description length of a work period in days (FLSA 7(k): 7 to 28) */
+                    days?: number;
+                    /** @description hours worked in a period above which hours are overtime */
+                    threshold_hours?: number;
+                    /**
+                     * Format: local-datetime
+                     * @description the local datetime one period starts at; periods repeat every `days` wall-clock days from it
+                     */
+                    start?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        code: number;
+                        status: string;
+                        message: string;
+                        work_period: {
+                            days: number;
+                            threshold_hours: number;
+                            /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
+                            start: string;
+                        };
+                    };
                 };
             };
             /** @description Default Response */
