@@ -435,7 +435,13 @@ describe('one story over a 28-day period', () => {
     expect(paid(emt, 'work shift')).toBe(36.5);
     expect(paid(d.crew.A, 'time off')).toBe(23);
     expect(paid(d.crew.C, 'time off')).toBe(12);
+    // the engine's own count: one 28-day work period aligned at shift change
+    expect((await org.patch('/work_period', { days: 28, threshold_hours: 212, start: period.start })).status).toBe(200);
+    const overtime = (await org.get('/overtime', { query: period })).body as Array<{ user: { id: number }; worked_hours: number; time_off_hours: number }>;
+    const engine = (userId: number) => overtime.find((row) => row.user.id === userId);
     for (const userId of [d.crew.A, d.crew.B, d.crew.C, relief, emt]) {
+      expect(engine(userId)?.worked_hours, `engine hours of user ${userId}`).toBe(paid(userId, 'work shift'));
+      expect(engine(userId)?.time_off_hours, `engine time off of user ${userId}`).toBe(paid(userId, 'time off'));
       expect(shown(userId), `schedule hours of user ${userId}`).toBe(paid(userId, 'work shift'));
       const userSegments = segments.filter((s) => s.user.id === userId && s.status === 1);
       expect(sum(userSegments.map((s) => s.length)), `segments of user ${userId}`).toBe(paid(userId, 'time off'));
