@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import { todayIn } from '../core/time.js';
-import { readOrganizationFromApi } from '../transfer/api-import.js';
-import { importOrganization } from '../transfer/import.js';
 import { withProgress } from './org-transfer.js';
 import type { CliContext } from './context.js';
 
@@ -26,6 +24,8 @@ export function registerApiImportCommand(program: Command, cli: CliContext): voi
       const to = options.to ?? todayIn(options.timezone ?? 'UTC').with({ day: 1 }).add({ months: 3 }).subtract({ days: 1 }).toString();
       for (const [name, value] of [['--from', from], ['--to', to]]) if (!DATE.test(value)) throw new Error(`${name} must be a date YYYY-MM-DD, got "${value}"`);
       if (from > to) throw new Error('--from must not be after --to');
+      const { readOrganizationFromApi } = await import('../transfer/api-import.js');
+      const { importOrganization } = await import('../transfer/import.js');
       const read = await readOrganizationFromApi({ ...options, from, to });
       await cli.withDatabase(async ({ db }) => {
         const result = await withProgress('import api', !!options.json, (onProgress) =>

@@ -58,7 +58,7 @@ beforeAll(async () => {
   target = await startServer();
   credentials = await seedDemoOrganization(source.app.db, source.config.secretKey, TZ);
   sourceApi = reader(source, await tokenFor(source, credentials.client_id, credentials.client_secret));
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await source?.close();
   await target?.close();
