@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { isPostgresUrl } from '../config.js';
-import { backupSqlite, restoreSqlite } from '../core/db/backup.js';
 import type { CliContext } from './context.js';
 
 const PG_HINT = 'DATABASE_URL names PostgreSQL: back it up with pg_dump and restore it with pg_restore (docs/operations.md)';
@@ -15,6 +14,7 @@ export function registerBackupCommands(program: Command, cli: CliContext): void 
     .option('--json', 'print JSON')
     .action(async (options: { to: string; json?: boolean }) => {
       if (isPostgresUrl(cli.config.databaseUrl)) throw new Error(PG_HINT);
+      const { backupSqlite } = await import('../core/db/backup.js');
       const result = await backupSqlite(cli.config.sqlitePath, resolve(options.to));
       cli.print(result, !!options.json, `backed up ${cli.config.sqlitePath} to ${result.file} (${result.pages} pages, integrity ok)`);
     });
@@ -26,6 +26,7 @@ export function registerBackupCommands(program: Command, cli: CliContext): void 
     .option('--json', 'print JSON')
     .action(async (options: { from: string; json?: boolean }) => {
       if (isPostgresUrl(cli.config.databaseUrl)) throw new Error(PG_HINT);
+      const { restoreSqlite } = await import('../core/db/backup.js');
       const result = await restoreSqlite(resolve(options.from), cli.config.sqlitePath);
       cli.print(result, !!options.json, `restored ${result.file} from ${options.from} (schema ${result.migration ?? 'empty'}); start the server to apply newer migrations`);
     });

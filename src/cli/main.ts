@@ -12,6 +12,7 @@ import { BENCH_DEFAULTS, positiveInt, runBenchSeed } from './seed-bench.js';
 import { registerOrgTransferCommands } from './org-transfer.js';
 import { registerBackupCommands } from './backup.js';
 import { registerUsersImportCommand } from './users-import.js';
+import { registerApiImportCommand } from './api-import.js';
 
 const config = loadConfig();
 
@@ -166,6 +167,7 @@ const cli = { config, withDatabase, print, orgIdFrom };
 registerOrgTransferCommands(org, cli);
 registerBackupCommands(program, cli);
 registerUsersImportCommand(program, cli);
+registerApiImportCommand(program, cli);
 
 try {
   await program.parseAsync(process.argv);

@@ -2,8 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { exportOrganization } from '../transfer/export.js';
-import { importOrganization, parseDocument, type ImportResult } from '../transfer/import.js';
+import type { ImportResult } from '../transfer/import.js';
 import type { CliContext } from './context.js';
 
 /** A file's text, or standard input's when the file is "-" or left out. */
@@ -38,13 +37,14 @@ function importSummary(result: ImportResult): string {
   return lines.join('\n');
 }
 
-/** `org export` and `org import` (docs/operations.md). */
+/** `org export` and `org import` (docs/operations.md). Their modules load when a command runs, not with every CLI command. */
 export function registerOrgTransferCommands(org: Command, cli: CliContext): void {
   org
     .command('export')
     .description('write everything an organization owns as one JSON document on stdout (no credentials, tokens or secrets)')
     .requiredOption('--org <id>', 'organization id')
     .action(async (options: { org: string }) => {
+      const { exportOrganization } = await import('../transfer/export.js');
       await cli.withDatabase(async ({ db }) => {
         const { document, warnings } = await exportOrganization(db, cli.orgIdFrom(options.org), cli.config.dataDir);
         for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
@@ -59,6 +59,7 @@ export function registerOrgTransferCommands(org: Command, cli: CliContext): void
     .option('--name <name>', 'name of the new organization (default: the exported name)')
     .option('--json', 'print JSON: {organization_id, client_id, client_secret, counts, webhooks}')
     .action(async (file: string | undefined, options: { name?: string; json?: boolean }) => {
+      const { importOrganization, parseDocument } = await import('../transfer/import.js');
       const document = parseDocument(await readInput(file));
       await cli.withDatabase(async ({ db }) => {
         const result = await withProgress('org import', !!options.json, (onProgress) =>
