@@ -84,6 +84,9 @@ export const FACTORIES: Record<string, Factory> = {
   /** `id` is the partner's own user id, chosen by each organization: give each its own. */
   '/v1/partner/users': (ctx, collection) => createWithSample(ctx, collection, { id: 700_000 + ctx.org.orgId }),
   '/v1/misc_hours': (ctx) => createWithSample(ctx, '/v1/misc_hours', { length: 2 }),
+  /** Days of its own: a user's pending and approved time off may not overlap the /v1/time_offs sample's. */
+  '/v1/users/{user_id}/time_offs': (ctx, collection) =>
+    createWithSample(ctx, collection, { start_date: '2031-05-01 07:00:00', end_date: '2031-05-02 07:00:00' }),
   /** Exactly one subject: the sample would name both a user and an assignment. */
   '/v1/calendar_feeds': async ({ org, ids }) => {
     const response = await org.post('/calendar_feeds', { user_id: ids.userId, name: 'isolation' });
