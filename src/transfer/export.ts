@@ -17,7 +17,8 @@ export interface OrganizationDocument {
   exported_at: string;
   /** The newest migration of the exporting database: an import needs a database at least that new. */
   schema: string | null;
-  organization: { name: string; timezone: string; created_at: string };
+  /** The organization's own row (name, time zone, settings such as the work period) without id and revision. */
+  organization: { name: string; timezone: string; created_at: string } & Record<string, unknown>;
   /** table → its rows of the organization, by id, with every column but `organization_id` and the reset ones */
   tables: Record<string, Row[]>;
   /** Uploaded certification files, base64, by the `file_storage_name` of their user_certification row */
@@ -45,8 +46,9 @@ export function exportedTables(columns: Map<string, ColumnInfo[]>): string[] {
 export async function exportOrganization(db: Db, orgId: number, dataDir: string): Promise<ExportResult> {
   const transaction = isPostgres(db) ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
   return transaction.execute(async (trx) => {
-    const organization = await trx.selectFrom('organization').select(['name', 'timezone', 'created_at']).where('id', '=', orgId).executeTakeFirst();
-    if (!organization) throw new Error(`organization ${orgId} does not exist`);
+    const row = await trx.selectFrom('organization').selectAll().where('id', '=', orgId).executeTakeFirst();
+    if (!row) throw new Error(`organization ${orgId} does not exist`);
+    const { id: _id, revision: _revision, ...organization } = row;
     const columns = await tableColumns(trx);
     const tables: Record<string, Row[]> = {};
     for (const table of exportedTables(columns)) {

@@ -55,8 +55,14 @@ export function parseDocument(text: string): OrganizationDocument {
   return value as OrganizationDocument;
 }
 
+/** Organization columns an import never takes from the document. */
+const OWN_ORGANIZATION_COLUMNS = new Set(['id', 'revision']);
+
 function checkAgainstSchema(document: OrganizationDocument, columns: Map<string, ColumnInfo[]>): void {
   const problems: string[] = [];
+  const organizationColumns = new Set((columns.get('organization') ?? []).map((c) => c.name));
+  const unknownSettings = Object.keys(document.organization).filter((key) => !organizationColumns.has(key) || OWN_ORGANIZATION_COLUMNS.has(key));
+  if (unknownSettings.length > 0) problems.push(`organization has columns this database does not: ${unknownSettings.join(', ')}`);
   if (!isValidTimeZone(document.organization.timezone)) problems.push(`unknown time zone ${document.organization.timezone}`);
   for (const [table, rows] of Object.entries(document.tables)) {
     const known = columns.get(table);
@@ -106,7 +112,7 @@ async function writeOrganization(
   const { organization } = document;
   const { id: orgId } = await trx
     .insertInto('organization')
-    .values({ name: options.name ?? organization.name, timezone: organization.timezone, created_at: organization.created_at })
+    .values({ ...organization, name: options.name ?? organization.name } as never)
     .returning('id')
     .executeTakeFirstOrThrow();
 

@@ -3,6 +3,8 @@
  * and how each reference is carried over to the new ids on import. The list of tables is read from
  * the database itself; `tables.test.ts` fails when a table with `organization_id` is neither here
  * nor in {@link NOT_EXPORTED}, or when a column that looks like a reference is not classified.
+ * A text column holding ids inside JSON (or another shape) cannot be told by its name: add it to
+ * `remap` with the column.
  */
 
 /** The new id of a row of `table` that had `oldId` in the export; undefined when the export had no such row. */
@@ -69,6 +71,17 @@ const idOfNamedTable =
     if (mapped === undefined) return value;
     return typeof value === 'string' ? String(mapped) : mapped;
   };
+
+/** callback.vacancy: the assignment occurrence a callback fills (JSON), with its qualifier shortfalls. */
+const callbackVacancy: Remap = (value, _row, lookup) => {
+  if (typeof value !== 'string') return value;
+  const vacancy = JSON.parse(value) as { assignment_id?: unknown; qualifier_shortfalls?: Array<{ id?: unknown }> };
+  if (typeof vacancy.assignment_id === 'number') vacancy.assignment_id = lookup('assignment', vacancy.assignment_id) ?? vacancy.assignment_id;
+  for (const shortfall of vacancy.qualifier_shortfalls ?? []) {
+    if (typeof shortfall.id === 'number') shortfall.id = lookup('qualifier', shortfall.id) ?? shortfall.id;
+  }
+  return JSON.stringify(vacancy);
+};
 
 /** ready_alert.target_ids: ids of the table the alert's `type` names; `classification` holds roles. */
 const ALERT_TARGETS: Record<string, string> = { user: 'user_account', group: 'user_group', title: 'callback_list' };
@@ -186,7 +199,10 @@ export const EXPORTED: Record<string, TablePolicy> = {
 
   signup_event: { refs: { work_type_id: 'work_type', work_subtype_id: 'work_subtype', ...byUsers('created_by', 'modified_by', 'deleted_by') } },
   signup_event_user: { refs: { event_id: 'signup_event', user_id: USER, misc_hour_id: 'misc_hour' } },
-  callback: { refs: { list_id: 'callback_list', assignment_id: 'assignment', work_type_id: 'work_type', ...byUsers('initiated_by', 'cancelled_by') } },
+  callback: {
+    refs: { list_id: 'callback_list', assignment_id: 'assignment', work_type_id: 'work_type', ...byUsers('initiated_by', 'cancelled_by') },
+    remap: { vacancy: callbackVacancy },
+  },
   callback_user: { refs: { callback_id: 'callback', user_id: USER, shift_id: 'shift' } },
   trade: { refs: byUsers('requesting_user_id', 'accepting_user_id', 'approving_user_id', 'approved_by') },
   trade_user: { refs: { trade_id: 'trade', user_id: USER } },

@@ -33,7 +33,7 @@ async function get(copy: Copy, path: string): Promise<any> {
   return response.body;
 }
 
-/** What the API shows of an organization: two months of schedule, users, time off, banks, logs, a certification file. */
+/** What the API shows of an organization: two months of schedule, users, time off, banks, logs, a certification file, the work period. */
 async function snapshot(copy: Copy) {
   const month = todayIn(TZ).with({ day: 1 });
   const schedule = [];
@@ -59,8 +59,9 @@ async function snapshot(copy: Copy) {
   const certifications: Array<{ id: number; file: { href: string } | null }> = await get(copy, `/users/${certified}/certifications`);
   const withFile = certifications.find((c) => c.file);
   const file = withFile ? await copy.server.request('GET', withFile.file!.href.replace(copy.server.url, ''), { token: copy.token }) : undefined;
+  const workPeriod = await get(copy, '/work_period');
   return {
-    document: normalizeIds({ schedule, users, timeOffs, banks, logs, certifications }, copy.server.url),
+    document: normalizeIds({ schedule, users, timeOffs, banks, logs, certifications, workPeriod }, copy.server.url),
     fileBytes: file ? Buffer.from(file.text, 'latin1').length : 0,
     fileText: file?.text,
   };
@@ -90,6 +91,8 @@ beforeAll(async () => {
     body: PDF,
   });
   expect(upload.status).toBe(200);
+  const period = await source.request('PATCH', '/work_period', { token: sourceToken, body: { days: 28, threshold_hours: 212, start: '2026-01-04 07:00:00' } });
+  expect(period.status, period.text).toBe(200);
   const types: Array<{ id: number }> = await get(org, '/time_off_types');
   await post(`/users/${certificationUser}/timeoff/accrual/bank`, { time_off_type_id: types[0].id, hours: 12.5, admin_id: ids[0], notes: 'Carried over' });
 }, 120_000);
