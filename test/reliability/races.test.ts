@@ -106,3 +106,124 @@ describe('POST /assignments/{id}/finalization for the same date at once', () => 
     expectErrorBodies(responses);
   });
 });
+
+/** The organization's system log lines that match. */
+async function logLines(as: TestOrg, pattern: RegExp): Promise<string[]> {
+  const response = await as.get('/logs', { query: { limit: 200 } });
+  expect(response.status, response.text).toBe(200);
+  return (response.body.data as Array<{ event_description: string }>).map((row) => row.event_description).filter((text) => pattern.test(text));
+}
+
+describe('time off decisions at once', () => {
+  let as: TestOrg;
+  let adminId: number;
+  let typeId: number;
+
+  beforeAll(async () => {
+    as = await server.newOrg();
+    adminId = await as.createUser();
+    typeId = (await as.post('/time_off_types', { label: 'Vacation' })).body.id;
+  });
+
+  let day = 0;
+  /** A user with 100 banked hours and a pending 8-hour request, on a day of its own. */
+  async function pendingRequest(): Promise<{ userId: number; id: number; date: string }> {
+    day += 1;
+    const date = `2031-05-${String(day).padStart(2, '0')}`;
+    const userId = await as.createUser();
+    expect((await as.post(`/users/${userId}/timeoff/accrual/bank`, { time_off_type_id: typeId, hours: 100, admin_id: adminId })).status).toBe(201);
+    const created = await as.post('/time_offs', { user_id: userId, admin_ids: [adminId], start_date: `${date} 08:00:00`, end_date: `${date} 16:00:00`, time_off_type_id: typeId });
+    expect(created.status, created.text).toBe(201);
+    return { userId, id: created.body.id as number, date };
+  }
+
+  const bankOf = async (userId: number) => (await as.get(`/users/${userId}/timeoff/accrual/bank`)).body[0]?.hours as number;
+  const ledgerOf = async (userId: number) =>
+    (await as.get(`/users/${userId}/timeoff/accrual/transactions`)).body.map((row: { kind: string; hours: number }) => [row.kind, row.hours]);
+
+  it('50 approvals: one succeeds, one log line, one debit', async () => {
+    const { userId, id, date } = await pendingRequest();
+    const responses = await Promise.all(Array.from({ length: PARALLEL }, () => as.post(`/time_offs/${id}/approve`, { admin_id: adminId })));
+    expect(tally(responses)).toEqual({ successes: 1, clientErrors: PARALLEL - 1, serverErrors: [] });
+    expectErrorBodies(responses);
+    expect(await logLines(as, new RegExp(`approved time off .*${date} 08:00`))).toHaveLength(1);
+    expect(await ledgerOf(userId)).toEqual([['manual', 100], ['time_off', -8]]);
+    expect(await bankOf(userId)).toBe(92);
+  });
+
+  it('25 approvals against 25 denials: one decision, and the bank matches it', async () => {
+    const { userId, id, date } = await pendingRequest();
+    const responses = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) => as.post(`/time_offs/${id}/${i % 2 === 0 ? 'approve' : 'deny'}`, { admin_id: adminId })),
+    );
+    expect(tally(responses)).toEqual({ successes: 1, clientErrors: PARALLEL - 1, serverErrors: [] });
+    expectErrorBodies(responses);
+    const winner = responses.findIndex((r) => r.status === 200) % 2 === 0 ? 'approved' : 'denied';
+    const decisions = await logLines(as, new RegExp(`(approved|denied) time off .*${date} 08:00`));
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]).toContain(winner);
+    if (winner === 'approved') {
+      expect(await ledgerOf(userId)).toEqual([['manual', 100], ['time_off', -8]]);
+      expect(await bankOf(userId)).toBe(92);
+    } else {
+      expect(await ledgerOf(userId)).toEqual([['manual', 100]]);
+      expect(await bankOf(userId)).toBe(100);
+    }
+  });
+
+  it('50 deletions of approved time off: one succeeds and gives the hours back once', async () => {
+    const { userId, id } = await pendingRequest();
+    expect((await as.post(`/time_offs/${id}/approve`, { admin_id: adminId })).status).toBe(200);
+    const responses = await Promise.all(Array.from({ length: PARALLEL }, () => as.del(`/time_offs/${id}`)));
+    expect(tally(responses)).toEqual({ successes: 1, clientErrors: PARALLEL - 1, serverErrors: [] });
+    expectErrorBodies(responses);
+    expect(await ledgerOf(userId)).toEqual([['manual', 100], ['time_off', -8], ['time_off_restored', 8]]);
+    expect(await bankOf(userId)).toBe(100);
+  });
+
+  it('50 requests of a type allowed once a year: one is taken', async () => {
+    const userId = await as.createUser();
+    const onceId = (await as.post('/time_off_types', { label: 'Once', instance_limit: 1 })).body.id;
+    const responses = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        as.post('/time_offs', {
+          user_id: userId,
+          admin_ids: [adminId],
+          start_date: `2031-06-${String(1 + (i % 28)).padStart(2, '0')} 08:00:00`,
+          end_date: `2031-06-${String(1 + (i % 28)).padStart(2, '0')} 09:00:00`,
+          time_off_type_id: onceId,
+        }),
+      ),
+    );
+    expect(tally(responses)).toEqual({ successes: 1, clientErrors: PARALLEL - 1, serverErrors: [] });
+    expectErrorBodies(responses);
+  });
+});
+
+describe('POST /shifts for one user and overlapping times at once', () => {
+  it('books the user once and refuses the rest with a 422', async () => {
+    const as = await server.newOrg();
+    const userId = await as.createUser();
+    const assignment = await as.post('/assignments', { name: 'Race engine', start: '2031-01-01 07:00:00', end: '2031-01-01 08:00:00', positions_to_fill: 1 });
+    expect(assignment.status, assignment.text).toBe(201);
+    const assignmentId = (assignment.body.id ?? assignment.body.assignment?.id) as number;
+    const workTypeId = await firstWorkTypeId(server, as);
+    const responses = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        as.post('/shifts', {
+          assignment_id: assignmentId,
+          user_id: userId,
+          date: '2031-07-01',
+          start: `2031-07-01 08:${String(i).padStart(2, '0')}:00`,
+          end: '2031-07-01 16:00:00',
+          work_type_id: workTypeId,
+        }),
+      ),
+    );
+    expect(tally(responses)).toEqual({ successes: 1, clientErrors: PARALLEL - 1, serverErrors: [] });
+    expectErrorBodies(responses);
+    const shifts = await as.get('/shifts', { query: { user_id: userId } });
+    expect(shifts.status, shifts.text).toBe(200);
+    expect(shifts.body).toHaveLength(1);
+  });
+});

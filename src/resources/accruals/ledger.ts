@@ -1,5 +1,6 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
+import { lockUsers } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { formatDate, nowUtc, parseDate, round, Temporal, todayIn } from '../../core/time.js';
@@ -98,6 +99,9 @@ function duePeriods(rule: AccrualRuleRow, anchor: Temporal.PlainDate, today: Tem
  * balance. Catching up after a long time credits past periods against today's balance.
  */
 export async function accrueDue(trx: Db, auth: AuthContext, user: UserRow): Promise<void> {
+  // every ledger entry of a user is written under the user's lock (src/core/db/locks.ts): credits
+  // due are found and written once, and a debit checks the balance its write leaves
+  await lockUsers(trx, [user.id]);
   const anchor = accrualAnchor(user);
   if (!anchor) return;
   const rules = await effectiveRules(trx, auth.orgId, user, auth.timezone);
@@ -159,7 +163,7 @@ export async function chargeTimeOff(
   entry: { user: UserRow; type: TimeOffTypeRow; timeOffId: number; hours: number; adminId: number | null },
 ): Promise<void> {
   if (entry.hours <= 0) return;
-  await accrueDue(trx, auth, entry.user);
+  await accrueDue(trx, auth, entry.user); // takes the user's lock
   const balances = await balancesOf(trx, auth.orgId, entry.user.id);
   if (!(await keepsBank(trx, auth, entry.user, entry.type.id, balances))) return;
   assertCovered(entry.type, balances.get(entry.type.id) ?? 0, entry.hours);
@@ -179,6 +183,7 @@ export async function chargeTimeOff(
 
 /** Gives back what an approved entry took from the bank (on delete). */
 export async function refundTimeOff(trx: Db, orgId: number, timeOffId: number): Promise<void> {
+  // the caller holds the entry's lock (transition): the net is read and given back once
   const net = await netHoursOfTimeOff(trx, orgId, timeOffId);
   if (!net || round(net.hours) === 0) return;
   await insertTransaction(trx, {

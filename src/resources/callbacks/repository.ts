@@ -1,6 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../core/db/transaction.js';
-import { forUpdate } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { findAssignment } from '../assignments/repository.js';
 import type { CallbackRow, CallbackTable, CallbackUserRow, CallbackUserTable } from './table.js';
@@ -11,14 +10,6 @@ export function findCallback(db: Db, orgId: number, id: number): Promise<Callbac
 
 export async function findCallbackOrThrow(db: Db, orgId: number, id: number): Promise<CallbackRow> {
   const callback = await findCallback(db, orgId, id);
-  if (!callback) throw notFound('Callback');
-  return callback;
-}
-
-/** Reads the callback and holds its row lock: responses to one callback queue here. */
-export async function lockCallbackOrThrow(trx: Db, orgId: number, id: number): Promise<CallbackRow> {
-  const query = trx.selectFrom('callback').selectAll().where('organization_id', '=', orgId).where('id', '=', id);
-  const callback = await forUpdate(trx, query).executeTakeFirst();
   if (!callback) throw notFound('Callback');
   return callback;
 }
@@ -41,10 +32,6 @@ export function listCallbacks(db: Db, orgId: number, filter: { start?: string; e
 export async function insertCallback(db: Db, values: Insertable<CallbackTable>): Promise<number> {
   const { id } = await db.insertInto('callback').values(values).returning('id').executeTakeFirstOrThrow();
   return id;
-}
-
-export async function updateCallback(db: Db, orgId: number, id: number, values: Updateable<CallbackTable>): Promise<void> {
-  await db.updateTable('callback').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
 export async function insertCallbackUsers(db: Db, rows: Insertable<CallbackUserTable>[]): Promise<void> {

@@ -1,5 +1,6 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
+import { lockUsers, transition } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { assertSpanWithinLimit, normalizeLocalDateTime, nowLocal, nowUtc, parseInstantInput } from '../../core/time.js';
@@ -19,8 +20,6 @@ import {
   findListOrInvalid,
   insertCallback,
   insertCallbackUsers,
-  lockCallbackOrThrow,
-  updateCallback,
   updateCallbackUser,
 } from './repository.js';
 import type { CallbackVacancy, RecordResponseBody, StartCallbackBody } from './schemas.js';
@@ -203,65 +202,68 @@ async function assertStillEligible(trx: Db, auth: AuthContext, callback: Callbac
 }
 
 /**
- * Records a contacted user's answer. The callback row is locked first, so concurrent acceptances
- * queue and no more than positions_to_fill of them are taken.
+ * Records a contacted user's answer, as a transition of the callback's row: concurrent answers
+ * queue on its lock and no more than positions_to_fill of them are taken.
  */
 export async function recordResponse(trx: Db, auth: AuthContext, callbackId: number, body: RecordResponseBody) {
-  const callback = await lockCallbackOrThrow(trx, auth.orgId, callbackId);
-  const user = await findUserOrInvalid(trx, auth.orgId, body.user_id);
-  const candidate = await findCallbackUser(trx, auth.orgId, callbackId, body.user_id);
-  if (!candidate) throw invalidParams(`User #${body.user_id} is not on the contact list of callback #${callbackId}.`);
-  if (candidate.status === 'accepted') throw invalidParams(`User #${body.user_id} has already accepted callback #${callbackId}.`);
-  const status = callbackStatus(callback, nowUtc());
-  if (status !== 'active') throw invalidParams(`Callback #${callbackId} is ${status}.`);
+  let result: { name: string; callbackStatus: CallbackStatus; shiftId: number | null } | undefined;
+  await transition(trx, { table: 'callback', orgId: auth.orgId, id: callbackId, model: 'Callback' }, async (callback) => {
+    const user = await findUserOrInvalid(trx, auth.orgId, body.user_id);
+    const candidate = await findCallbackUser(trx, auth.orgId, callbackId, body.user_id);
+    if (!candidate) throw invalidParams(`User #${body.user_id} is not on the contact list of callback #${callbackId}.`);
+    if (candidate.status === 'accepted') throw invalidParams(`User #${body.user_id} has already accepted callback #${callbackId}.`);
+    const status = callbackStatus(callback, nowUtc());
+    if (status !== 'active') throw invalidParams(`Callback #${callbackId} is ${status}.`);
 
-  const now = nowLocal(auth.timezone);
-  const span = partOfCallback(callback, body);
-  const accepted = body.status === 'accepted';
-  if (accepted) await assertStillEligible(trx, auth, callback, user, span);
-  const shiftId = accepted ? await placeShift(trx, auth, callback, user.id, span) : null;
-  await updateCallbackUser(trx, auth.orgId, candidate.id, {
-    status: body.status,
-    contact_method: body.contact_method ?? candidate.contact_method,
-    contact_time: body.contact_time ? normalizeLocalDateTime(body.contact_time) : (candidate.contact_time ?? now),
-    response_time: body.response_time ? normalizeLocalDateTime(body.response_time) : body.status === 'no answer' ? null : now,
-    start_time: accepted ? span.start : null,
-    end_time: accepted ? span.end : null,
-    uses_opportunity: 1,
-    do_not_disturb: body.do_not_disturb ? 1 : 0,
-    auto_accepted: body.auto_accepted ? 1 : 0,
-    shift_id: shiftId,
-    updated_at: nowUtc(),
-  });
-  let callbackStatusAfter: CallbackStatus = status;
-  if (accepted) {
-    const acceptedCount = callback.accepted_count + 1;
-    const filled = acceptedCount >= callback.positions_to_fill;
-    await updateCallback(trx, auth.orgId, callbackId, {
-      accepted_count: acceptedCount,
-      ...(filled ? { status: 'filled' as const, ended_at: nowUtc() } : {}),
+    const now = nowLocal(auth.timezone);
+    const span = partOfCallback(callback, body);
+    const accepted = body.status === 'accepted';
+    if (accepted) {
+      // the user's schedule stays as checked until the shift is placed
+      await lockUsers(trx, [user.id]);
+      await assertStillEligible(trx, auth, callback, user, span);
+    }
+    const shiftId = accepted ? await placeShift(trx, auth, callback, user.id, span) : null;
+    await updateCallbackUser(trx, auth.orgId, candidate.id, {
+      status: body.status,
+      contact_method: body.contact_method ?? candidate.contact_method,
+      contact_time: body.contact_time ? normalizeLocalDateTime(body.contact_time) : (candidate.contact_time ?? now),
+      response_time: body.response_time ? normalizeLocalDateTime(body.response_time) : body.status === 'no answer' ? null : now,
+      start_time: accepted ? span.start : null,
+      end_time: accepted ? span.end : null,
+      uses_opportunity: 1,
+      do_not_disturb: body.do_not_disturb ? 1 : 0,
+      auto_accepted: body.auto_accepted ? 1 : 0,
+      shift_id: shiftId,
+      updated_at: nowUtc(),
     });
-    if (filled) callbackStatusAfter = 'filled';
-  }
-  const name = fullName(user);
-  await writeLog(trx, auth, {
-    action: `callback.${body.status.replace(' ', '_')}`,
-    description: `${accepted ? 'accepted' : body.status === 'denied' ? 'denied' : 'did not answer'} callback #${callbackId} (${callback.start} to ${callback.end})${callbackStatusAfter === 'filled' ? '; the callback is filled' : ''}.`,
-    actorUserId: user.id,
-    entityType: 'callback',
-    entityId: callbackId,
-    before: candidate,
-    after: { ...body, shift_id: shiftId },
+    const acceptedCount = callback.accepted_count + (accepted ? 1 : 0);
+    const filled = accepted && acceptedCount >= callback.positions_to_fill;
+    const callbackStatusAfter: CallbackStatus = filled ? 'filled' : status;
+    const name = fullName(user);
+    await writeLog(trx, auth, {
+      action: `callback.${body.status.replace(' ', '_')}`,
+      description: `${accepted ? 'accepted' : body.status === 'denied' ? 'denied' : 'did not answer'} callback #${callbackId} (${callback.start} to ${callback.end})${callbackStatusAfter === 'filled' ? '; the callback is filled' : ''}.`,
+      actorUserId: user.id,
+      entityType: 'callback',
+      entityId: callbackId,
+      before: candidate,
+      after: { ...body, shift_id: shiftId },
+    });
+    result = { name, callbackStatus: callbackStatusAfter, shiftId };
+    return { accepted_count: acceptedCount, ...(filled ? { status: 'filled' as const, ended_at: nowUtc() } : {}) };
   });
-  return { name, callbackStatus: callbackStatusAfter, shiftId };
+  return result!;
 }
 
+
 export async function cancelCallback(trx: Db, auth: AuthContext, callbackId: number, adminId: number): Promise<void> {
-  const callback = await lockCallbackOrThrow(trx, auth.orgId, callbackId);
-  await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
-  const status = callbackStatus(callback, nowUtc());
-  if (status !== 'active') throw invalidParams(`Callback #${callbackId} is ${status}.`);
-  await updateCallback(trx, auth.orgId, callbackId, { status: 'cancelled', cancelled_by: adminId, ended_at: nowUtc() });
+  const { before: callback } = await transition(trx, { table: 'callback', orgId: auth.orgId, id: callbackId, model: 'Callback' }, async (callback) => {
+    await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
+    const status = callbackStatus(callback, nowUtc());
+    if (status !== 'active') throw invalidParams(`Callback #${callbackId} is ${status}.`);
+    return { status: 'cancelled' as const, cancelled_by: adminId, ended_at: nowUtc() };
+  });
   await writeLog(trx, auth, {
     action: 'callback.cancelled',
     description: `cancelled callback #${callbackId} (${callback.start} to ${callback.end}, ${callback.accepted_count} of ${callback.positions_to_fill} accepted).`,

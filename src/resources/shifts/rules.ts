@@ -1,5 +1,6 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
+import { lockUsers } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { assertSpanWithinLimit, normalizeLocalDateTime } from '../../core/time.js';
@@ -75,6 +76,8 @@ async function validateReferences(trx: Db, auth: AuthContext, values: ShiftValue
  * Answers whether the shift meets approved time off.
  */
 async function assertUserIsFree(trx: Db, auth: AuthContext, values: ShiftValues, force: boolean, exceptShiftId?: number): Promise<boolean> {
+  // under the user's lock until the transaction ends: the check and the write it allows are one step
+  await lockUsers(trx, [values.user_id]);
   const span = { start: values.start, end: values.end };
   const { work, timeOff } = (await commitmentsOf(trx, auth.orgId, span, [values.user_id], auth.timezone)).get(values.user_id)!;
   const clash = work.find((item) => !(item.kind === 'one_off' && item.id === exceptShiftId));

@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
 import type { Db } from '../../core/db/transaction.js';
-import { forUpdate } from '../../core/db/transaction.js';
+import { lockRowOrThrow } from '../../core/db/locks.js';
 import type { Database } from '../../core/db/types.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { OpenStatus } from './schemas.js';
@@ -20,11 +20,8 @@ export async function findSignupEventOrThrow(db: Db, orgId: number, id: number):
 }
 
 /** Reads the event and holds its row lock until the transaction ends: sign-ups of one event queue here. */
-export async function lockSignupEventOrThrow(trx: Db, orgId: number, id: number): Promise<SignupEventRow> {
-  const query = trx.selectFrom('signup_event').selectAll().where('organization_id', '=', orgId).where('id', '=', id);
-  const event = await forUpdate(trx, query).executeTakeFirst();
-  if (!event) throw notFound('SignupEvent');
-  return event;
+export function lockSignupEventOrThrow(trx: Db, orgId: number, id: number): Promise<SignupEventRow> {
+  return lockRowOrThrow(trx, { table: 'signup_event', orgId, id, model: 'SignupEvent' });
 }
 
 /** The SQL form of the computed status (see rules.ts `signupStatus`), for the list filters. */

@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import { APPROVED, PENDING, type TimeOffRow, type TimeOffTable } from './table.js';
@@ -86,8 +86,4 @@ export function entriesMeeting(db: Db, orgId: number, filter: { userId: number; 
 export async function insertTimeOff(db: Db, values: Insertable<TimeOffTable>): Promise<number> {
   const { id } = await db.insertInto('time_off').values(values).returning('id').executeTakeFirstOrThrow();
   return id;
-}
-
-export async function updateTimeOff(db: Db, orgId: number, id: number, values: Updateable<TimeOffTable>): Promise<void> {
-  await db.updateTable('time_off').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }

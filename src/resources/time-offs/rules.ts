@@ -1,6 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
+import { lockUsers, transition } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { addDays, assertSpanWithinLimit, hoursBetween, nowLocal, nowUtc, round } from '../../core/time.js';
@@ -11,7 +12,7 @@ import { assertUsersExist, findUserOrInvalid, findUsersByIds } from '../users/re
 import { fullName } from '../users/serialize.js';
 import { lastOccurrenceEnd, normalizeRule } from './recurrence.js';
 import { closeMinute } from '../../scheduling/index.js';
-import { countEntriesInYear, entriesMeeting, findTimeOffOrThrow, insertTimeOff, updateTimeOff } from './repository.js';
+import { countEntriesInYear, entriesMeeting, insertTimeOff } from './repository.js';
 import { lastOccurrenceEnd as reachOf, occurrencesInRange } from './recurrence.js';
 import { chargedHours } from '../../scheduling/index.js';
 import { APPROVED, DENIED, PENDING, type TimeOffRow, type TimeOffTable } from './table.js';
@@ -94,6 +95,8 @@ async function deductIfBanked(trx: Db, auth: AuthContext, entry: TimeOffRow, typ
 
 export async function createTimeOff(trx: Db, auth: AuthContext, input: TimeOffInput): Promise<number> {
   assertOrdered(input.start, input.end);
+  // the yearly limit and the bank are checked, then written, under the user's lock
+  await lockUsers(trx, [input.userId]);
   const user = await findUserOrInvalid(trx, auth.orgId, input.userId);
   await assertUsersExist(trx, auth.orgId, input.adminIds, 'admin id');
   const type = await findTimeOffTypeOrInvalid(trx, auth.orgId, input.typeId);
@@ -135,22 +138,24 @@ export async function createTimeOff(trx: Db, auth: AuthContext, input: TimeOffIn
   return id;
 }
 
+/** One decision on pending time off; a concurrent decision finds it decided (422). */
 async function decide(trx: Db, auth: AuthContext, id: number, adminId: number | undefined, outcome: typeof APPROVED | typeof DENIED) {
-  const entry = await findTimeOffOrThrow(trx, auth.orgId, id);
   const verb = outcome === APPROVED ? 'approved' : 'denied';
-  if (entry.status !== PENDING) {
-    throw invalidParams(`Only pending time off can be ${verb}; this time off is ${STATUS_WORD[entry.status]}.`);
-  }
-  if (adminId !== undefined) await assertUsersExist(trx, auth.orgId, [adminId], 'admin id');
   const now = nowUtc();
-  const changes: Updateable<TimeOffTable> = {
-    status: outcome,
-    admin_id: adminId ?? entry.admin_id,
-    ...(outcome === APPROVED ? { approval_date: now } : { denial_date: now }),
-  };
-  await updateTimeOff(trx, auth.orgId, id, changes);
+  const { before: entry, changes } = await transition(trx, { table: 'time_off', orgId: auth.orgId, id, model: 'TimeOff', softDeleted: true }, async (entry) => {
+    if (entry.status !== PENDING) {
+      throw invalidParams(`Only pending time off can be ${verb}; this time off is ${STATUS_WORD[entry.status]}.`);
+    }
+    if (adminId !== undefined) await assertUsersExist(trx, auth.orgId, [adminId], 'admin id');
+    return {
+      status: outcome,
+      admin_id: adminId ?? entry.admin_id,
+      ...(outcome === APPROVED ? { approval_date: now } : { denial_date: now }),
+    };
+  });
   const types = await findTimeOffTypesByIds(trx, auth.orgId, [entry.time_off_type_id]);
   const type = types.get(entry.time_off_type_id)!;
+  // the debit belongs to the approving transition: written once, by the one request that approved
   if (outcome === APPROVED) await deductIfBanked(trx, auth, { ...entry, ...changes } as TimeOffRow, type);
   const users = await findUsersByIds(trx, auth.orgId, [entry.user_id]);
   await writeLog(trx, auth, {
@@ -169,8 +174,8 @@ export const denyTimeOff = (trx: Db, auth: AuthContext, id: number, adminId?: nu
 
 /** Removes the entry from every read; hours an approved entry took from a bank are given back. */
 export async function deleteTimeOff(trx: Db, auth: AuthContext, id: number): Promise<void> {
-  const entry = await findTimeOffOrThrow(trx, auth.orgId, id);
-  await updateTimeOff(trx, auth.orgId, id, { deleted_at: nowUtc() });
+  const { before: entry } = await transition(trx, { table: 'time_off', orgId: auth.orgId, id, model: 'TimeOff', softDeleted: true }, () => ({ deleted_at: nowUtc() }));
+  // under the entry's lock: a concurrent delete finds it gone (404) and gives nothing back
   await refundTimeOff(trx, auth.orgId, id);
   const [types, users] = await Promise.all([
     findTimeOffTypesByIds(trx, auth.orgId, [entry.time_off_type_id]),
@@ -197,30 +202,32 @@ export interface RequestChanges {
 
 /** A user edits their own pending request; the type's rules are checked again on the result. */
 export async function editRequest(trx: Db, auth: AuthContext, userId: number, id: number, changes: RequestChanges): Promise<void> {
-  const entry = await findTimeOffOrThrow(trx, auth.orgId, id);
-  if (entry.user_id !== userId) throw notFound('TimeOff');
-  if (entry.status !== PENDING) throw invalidParams(`Only pending time off can be changed; this time off is ${STATUS_WORD[entry.status]}.`);
-  const start = changes.start ?? entry.start;
-  const end = changes.end ?? entry.end;
-  assertOrdered(start, end);
-  if (changes.adminIds) await assertUsersExist(trx, auth.orgId, changes.adminIds, 'admin id');
-  const type = await findTimeOffTypeOrInvalid(trx, auth.orgId, changes.typeId ?? entry.time_off_type_id);
-  const rrule = changes.rrule === undefined ? entry.rrule : changes.rrule ? normalizeRule(changes.rrule) : null;
-  await checkRequest(trx, auth, type, { userId, start, end, status: PENDING, rrule }, id);
-  const values: Updateable<TimeOffTable> = {
-    start,
-    end,
-    time_off_type_id: type.id,
-    rrule,
-    until: lastOccurrenceEnd(rrule, start, end),
-    ...(changes.userNote !== undefined ? { user_note: changes.userNote } : {}),
-    ...(changes.adminIds ? { admin_ids: JSON.stringify(changes.adminIds), admin_id: changes.adminIds[0] ?? null } : {}),
-  };
-  await updateTimeOff(trx, auth.orgId, id, values);
+  let type: TimeOffTypeRow | undefined;
+  const { before: entry, changes: values } = await transition(trx, { table: 'time_off', orgId: auth.orgId, id, model: 'TimeOff', softDeleted: true }, async (entry) => {
+    if (entry.user_id !== userId) throw notFound('TimeOff');
+    if (entry.status !== PENDING) throw invalidParams(`Only pending time off can be changed; this time off is ${STATUS_WORD[entry.status]}.`);
+    const start = changes.start ?? entry.start;
+    const end = changes.end ?? entry.end;
+    assertOrdered(start, end);
+    if (changes.adminIds) await assertUsersExist(trx, auth.orgId, changes.adminIds, 'admin id');
+    type = await findTimeOffTypeOrInvalid(trx, auth.orgId, changes.typeId ?? entry.time_off_type_id);
+    const rrule = changes.rrule === undefined ? entry.rrule : changes.rrule ? normalizeRule(changes.rrule) : null;
+    await lockUsers(trx, [userId]);
+    await checkRequest(trx, auth, type, { userId, start, end, status: PENDING, rrule }, id);
+    return {
+      start,
+      end,
+      time_off_type_id: type.id,
+      rrule,
+      until: lastOccurrenceEnd(rrule, start, end),
+      ...(changes.userNote !== undefined ? { user_note: changes.userNote } : {}),
+      ...(changes.adminIds ? { admin_ids: JSON.stringify(changes.adminIds), admin_id: changes.adminIds[0] ?? null } : {}),
+    } satisfies Updateable<TimeOffTable>;
+  });
   const users = await findUsersByIds(trx, auth.orgId, [userId]);
   await writeLog(trx, auth, {
     action: 'time_off.updated',
-    description: `changed a time off request (${type.label}) of ${fullName(users.get(userId)!)}, now ${span({ start, end })}.`,
+    description: `changed a time off request (${type!.label}) of ${fullName(users.get(userId)!)}, now ${span({ start: values.start!, end: values.end! })}.`,
     actorUserId: userId,
     entityType: 'time_off',
     entityId: id,

@@ -1,6 +1,5 @@
-import type { Insertable, Updateable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Db } from '../../core/db/transaction.js';
-import { forUpdate } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import type { TradeRow, TradeTable, TradeUserRow, TradeUserStatus } from './table.js';
 
@@ -16,14 +15,6 @@ export function findTrade(db: Db, orgId: number, id: number): Promise<TradeRow |
 
 export async function findTradeOrThrow(db: Db, orgId: number, id: number): Promise<TradeRow> {
   const trade = await findTrade(db, orgId, id);
-  if (!trade) throw notFound('Trade');
-  return trade;
-}
-
-/** Reads the trade and holds its row lock: the first acceptance wins, later ones see it taken. */
-export async function lockTradeOrThrow(trx: Db, orgId: number, id: number): Promise<TradeRow> {
-  const query = trx.selectFrom('trade').selectAll().where('organization_id', '=', orgId).where('id', '=', id).where('deleted_at', 'is', null);
-  const trade = await forUpdate(trx, query).executeTakeFirst();
   if (!trade) throw notFound('Trade');
   return trade;
 }
@@ -47,10 +38,6 @@ export function listTrades(db: Db, orgId: number, filter: { start?: string; end?
 export async function insertTrade(db: Db, values: Insertable<TradeTable>): Promise<number> {
   const { id } = await db.insertInto('trade').values(values).returning('id').executeTakeFirstOrThrow();
   return id;
-}
-
-export async function updateTrade(db: Db, orgId: number, id: number, values: Updateable<TradeTable>): Promise<void> {
-  await db.updateTable('trade').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
 export function listTradeUsers(db: Db, orgId: number, tradeId: number): Promise<TradeUserRow[]> {

@@ -1,3 +1,4 @@
+import { lockUsers, transition } from '../../core/db/locks.js';
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
@@ -9,7 +10,7 @@ import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import { missingQualifiers } from './qualifiers.js';
-import { insertTrade, lockTradeOrThrow, reassignShift, tradeWorkTypeId, updateTrade, upsertTradeUser } from './repository.js';
+import { insertTrade, reassignShift, tradeWorkTypeId, upsertTradeUser } from './repository.js';
 import type { CreateTradeBody, TradeActionBody } from './schemas.js';
 import type { StoredTradeStatus, TradeRow } from './table.js';
 
@@ -72,6 +73,8 @@ async function assertCanTake(db: Db, orgId: number, giver: UserRow, taker: UserR
 
 /** Checks both directions of the trade (and the swap, when there is one) for this taker. */
 async function checkTrade(db: Db, orgId: number, requester: UserRow, taker: UserRow | null, trade: { span: Span; swap: Span | null }) {
+  // both users' schedules stay as checked until the work has moved (src/core/db/locks.ts)
+  await lockUsers(db, taker ? [requester.id, taker.id] : [requester.id]);
   const work = await workToMove(db, orgId, requester, trade.span);
   if (!taker) return;
   if (taker.id === requester.id) throw invalidParams('The accepting user must differ from the requesting user.');
@@ -244,19 +247,23 @@ const ACTIONS: Record<TradeActionBody['action'], { apply: (ctx: ActionContext) =
   cancel: { apply: cancel, verb: 'cancelled' },
 };
 
-/** Applies one action of the status machine (see tradeStatus) under the trade's row lock. */
+/** Applies one action of the status machine (see tradeStatus) as a transition of the trade's row. */
 export async function actOnTrade(trx: Db, auth: AuthContext, id: number, body: TradeActionBody): Promise<TradeStatus> {
-  const trade = await lockTradeOrThrow(trx, auth.orgId, id);
-  const status = tradeStatus(trade, nowLocal(auth.timezone));
-  if (!OPEN.has(status as StoredTradeStatus)) throw invalidParams(`Trade #${id} is ${status}.`);
-  const requester = await findUserOrInvalid(trx, auth.orgId, trade.requesting_user_id, 'requesting user');
-  const now = nowUtc();
   const action = ACTIONS[body.action];
-  const { actor, next, changes } = await action.apply({ trx, auth, trade, requester, body, now });
-  await updateTrade(trx, auth.orgId, id, { ...changes, status: next, updated_at: now });
+  let requester: UserRow | undefined;
+  let outcome: ActionOutcome | undefined;
+  const { before: trade } = await transition(trx, { table: 'trade', orgId: auth.orgId, id, model: 'Trade', softDeleted: true }, async (trade) => {
+    const status = tradeStatus(trade, nowLocal(auth.timezone));
+    if (!OPEN.has(status as StoredTradeStatus)) throw invalidParams(`Trade #${id} is ${status}.`);
+    requester = await findUserOrInvalid(trx, auth.orgId, trade.requesting_user_id, 'requesting user');
+    const now = nowUtc();
+    outcome = await action.apply({ trx, auth, trade, requester, body, now });
+    return { ...outcome.changes, status: outcome.next, updated_at: now };
+  });
+  const { actor, next, changes } = outcome!;
   await writeLog(trx, auth, {
     action: `trade.${body.action}`,
-    description: `${action.verb} trade #${id} of ${fullName(requester)} (${trade.start} to ${trade.end})${next === 'filled' ? '; the trade is filled' : ''}.`,
+    description: `${action.verb} trade #${id} of ${fullName(requester!)} (${trade.start} to ${trade.end})${next === 'filled' ? '; the trade is filled' : ''}.`,
     actorUserId: actor.id,
     entityType: 'trade',
     entityId: id,
@@ -267,10 +274,11 @@ export async function actOnTrade(trx: Db, auth: AuthContext, id: number, body: T
 }
 
 export async function deleteTrade(trx: Db, auth: AuthContext, id: number, adminId: number | undefined): Promise<void> {
-  const trade = await lockTradeOrThrow(trx, auth.orgId, id);
-  if (trade.status === 'filled') throw invalidParams(`Trade #${id} is filled: its work has moved and it cannot be deleted.`);
-  if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
-  await updateTrade(trx, auth.orgId, id, { deleted_at: nowUtc(), updated_at: nowUtc() });
+  const { before: trade } = await transition(trx, { table: 'trade', orgId: auth.orgId, id, model: 'Trade', softDeleted: true }, async (trade) => {
+    if (trade.status === 'filled') throw invalidParams(`Trade #${id} is filled: its work has moved and it cannot be deleted.`);
+    if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
+    return { deleted_at: nowUtc(), updated_at: nowUtc() };
+  });
   await writeLog(trx, auth, {
     action: 'trade.deleted',
     description: `deleted trade #${id} (${trade.start} to ${trade.end}).`,
