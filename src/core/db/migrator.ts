@@ -56,7 +56,11 @@ function introspectingOnly(db: Kysely<any>, schema: string): Kysely<any> {
 }
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrationTableSchema = await migrationSchema(db);
+  if (isPostgres(db)) return runMigrations(db, await migrationSchema(db));
+  return underSqliteWriteLock(db, (connection) => runMigrations(connection, undefined));
+}
+
+async function runMigrations(db: Kysely<any>, migrationTableSchema: string | undefined): Promise<string[]> {
   const migrator = new Migrator({
     db: migrationTableSchema ? introspectingOnly(db, migrationTableSchema) : db,
     provider: new FolderMigrationProvider(),
@@ -68,4 +72,37 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
     throw new Error(`migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** How long a process waits for another one's migrations on SQLite before it gives up. */
+const SQLITE_MIGRATION_WAIT_MS = 120_000;
+
+/**
+ * SQLite: Kysely's migration lock does nothing across processes (a server and a CLI command started
+ * at once on a fresh file both created the same tables). The whole run holds the database's write
+ * lock instead (`BEGIN IMMEDIATE`), from reading which migrations are applied to the last one: a
+ * second process waits for it, then finds nothing left to do. SQLite's DDL is transactional, so a
+ * failing migration rolls the whole run back. PostgreSQL keeps Kysely's advisory lock.
+ */
+async function underSqliteWriteLock<T>(db: Kysely<any>, run: (connection: Kysely<any>) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    const deadline = Date.now() + SQLITE_MIGRATION_WAIT_MS;
+    // each attempt waits busy_timeout (src/core/db/index.ts) for the lock
+    for (;;) {
+      try {
+        await sql`begin immediate`.execute(connection);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      }
+    }
+    try {
+      const result = await run(connection);
+      await sql`commit`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(connection);
+      throw error;
+    }
+  });
 }
