@@ -227,3 +227,27 @@ describe('POST /shifts for one user and overlapping times at once', () => {
     expect(shifts.body).toHaveLength(1);
   });
 });
+
+describe('PATCH /trades/{id} approvals against denials at once', () => {
+  it('decides once: an approval moves the shift once, a denial leaves it', async () => {
+    const as = await server.newOrg();
+    const [adminId, requester, taker] = [await as.createUser(), await as.createUser(), await as.createUser()];
+    const assignment = await as.post('/assignments', { name: 'Race station', start: '2031-01-01 07:00:00', end: '2031-01-01 08:00:00', positions_to_fill: 1 });
+    const assignmentId = (assignment.body.id ?? assignment.body.assignment?.id) as number;
+    const span = { start: '2031-08-01 07:00:00', end: '2031-08-02 07:00:00' };
+    const shift = await as.post('/shifts', { assignment_id: assignmentId, user_id: requester, date: '2031-08-01', ...span, work_type_id: await firstWorkTypeId(server, as) });
+    expect(shift.status, shift.text).toBe(201);
+    const trade = await as.post('/trades', { requesting_user: requester, accepting_user_id: taker, approving_user_id: adminId, ...span });
+    expect(trade.status, trade.text).toBe(201);
+    const id = trade.body.id as number;
+    const responses = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) => as.patch(`/trades/${id}`, { action: i % 2 === 0 ? 'approve' : 'deny', admin_id: adminId })),
+    );
+    expect(tally(responses)).toEqual({ successes: 1, clientErrors: PARALLEL - 1, serverErrors: [] });
+    expectErrorBodies(responses);
+    const approved = responses.findIndex((r) => r.status === 200) % 2 === 0;
+    expect(await logLines(as, new RegExp(`(approved|denied) trade #${id} `))).toHaveLength(1);
+    const shiftsOf = async (userId: number) => (await as.get('/shifts', { query: { user_id: userId } })).body.length as number;
+    expect([await shiftsOf(requester), await shiftsOf(taker)]).toEqual(approved ? [0, 1] : [1, 0]);
+  });
+});
