@@ -26,8 +26,11 @@ class FolderMigrationProvider implements MigrationProvider {
  */
 async function migrationSchema(db: Kysely<any>): Promise<string | undefined> {
   if (!isPostgres(db)) return undefined;
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  return rows[0]?.schema ?? 'public';
+  const { rows } = await sql<{ schema: string | null; path: string }>`select current_schema() as schema, current_setting('search_path') as path`.execute(db);
+  const schema = rows[0]?.schema;
+  // null when no schema of the search path exists: say so rather than migrate into another one
+  if (!schema) throw new Error(`no schema of the search path (${rows[0]?.path ?? '?'}) exists: create the schema DATABASE_SCHEMA names first`);
+  return schema;
 }
 
 /**
