@@ -251,3 +251,36 @@ describe('PATCH /trades/{id} approvals against denials at once', () => {
     expect([await shiftsOf(requester), await shiftsOf(taker)]).toEqual(approved ? [0, 1] : [1, 0]);
   });
 });
+
+describe('POST /callbacks/{id}/users: 50 members accept one open position at once', () => {
+  it('takes one acceptance, places one shift and fills the callback', async () => {
+    const as = await server.newOrg();
+    const adminId = await as.createUser();
+    const assignment = await as.post('/assignments', { name: 'Race engine', start: '2032-01-01 08:00:00', end: '2032-01-01 09:00:00', positions_to_fill: 1 });
+    expect(assignment.status, assignment.text).toBe(201);
+    const list = await as.post('/lists', { name: 'Race list' });
+    expect(list.status, list.text).toBe(201);
+    const members = await Promise.all(Array.from({ length: PARALLEL }, () => as.createUser()));
+    // list order is join order; which member answers first does not matter here
+    const joined = await Promise.all(members.map((userId) => as.put(`/users/${userId}/titles`, { ids: [list.body.id] })));
+    expect(joined.map((r) => r.status)).toEqual(members.map(() => 200));
+    const callback = await as.post('/callbacks', {
+      list_id: list.body.id,
+      initiated_by: adminId,
+      start: '2032-03-10 08:00:00',
+      end: '2032-03-10 20:00:00',
+      positions_to_fill: 1,
+      deadline: '2035-01-01T00:00:00+00:00',
+      assignment_id: assignment.body.id ?? assignment.body.assignment?.id,
+      work_type_id: await firstWorkTypeId(server, as),
+    });
+    expect(callback.status, callback.text).toBe(201);
+    const id = callback.body.id as number;
+    const responses = await Promise.all(members.map((userId) => as.post(`/callbacks/${id}/users`, { user_id: userId, status: 'accepted' })));
+    expect(tally(responses)).toEqual({ successes: 1, clientErrors: PARALLEL - 1, serverErrors: [] });
+    expectErrorBodies(responses);
+    expect(await logLines(as, new RegExp(`accepted callback #${id} `))).toHaveLength(1);
+    const winner = members[responses.findIndex((r) => r.status < 300)]!;
+    expect((await as.get('/shifts', { query: { user_id: winner } })).body).toHaveLength(1);
+  });
+});
