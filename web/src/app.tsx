@@ -31,6 +31,7 @@ function useHash(): [string, (hash: string) => void] {
 const NAV = [
   ['#/month', 'Month'],
   ['#/week', 'Week'],
+  ['#/roster', 'Roster'],
   ['#/mine', 'My schedule'],
   ['#/time-off', 'Time off'],
   ['#/events', 'Sign-ups'],
@@ -41,7 +42,9 @@ function Page({ hash, session, navigate }: { hash: string; session: Session; nav
   const [, route, date] = hash.split('/');
   switch (route) {
     case 'week':
-      return <Board key="week" mode="week" anchor={date || today()} navigate={navigate} />;
+      return <Board key="week" mode="week" anchor={date || today()} navigate={navigate} session={session} />;
+    case 'roster':
+      return <Board key="roster" mode="roster" anchor={date || today()} navigate={navigate} session={session} />;
     case 'mine':
       return <MySchedule session={session} />;
     case 'time-off':
@@ -51,7 +54,7 @@ function Page({ hash, session, navigate }: { hash: string; session: Session; nav
     case 'callbacks':
       return <Callbacks />;
     default:
-      return <Board key="month" mode="month" anchor={date || today()} navigate={navigate} />;
+      return <Board key="month" mode="month" anchor={date || today()} navigate={navigate} session={session} />;
   }
 }
 

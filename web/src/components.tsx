@@ -29,20 +29,35 @@ export function Loaded<T>({ value, what, retry, children }: { value: Loadable<T>
   return <>{children(value.data)}</>;
 }
 
-/** A colored chip with its own text colour (work types, labels, qualifiers, time off types). */
+/**
+ * A colored chip with its own text colour (work types, labels, qualifiers, time off types); when
+ * that colour reads worse than WCAG AA (4.5:1) on the chip, black or white instead.
+ */
 export function Chip({ color, textColor, title, children, class: extra }: { color: string; textColor: string; title?: string; children: ComponentChildren; class?: string }) {
+  const ink = contrast(color, textColor) >= 4.5 ? textColor : readableOn(color);
   return (
-    <span class={`chip ${extra ?? ''}`} style={{ background: color, color: textColor }} title={title}>
+    <span class={`chip ${extra ?? ''}`} style={{ background: color, color: ink }} title={title}>
       {children}
     </span>
   );
 }
 
-/** Black or white, whichever reads better on the background colour (`#rgb` or `#rrggbb`). */
-export function readableOn(background: string): string {
-  const hex = background.replace('#', '');
+/** WCAG relative luminance of `#rgb` or `#rrggbb` (NaN for anything else). */
+function luminance(color: string): number {
+  const hex = color.replace('#', '');
   const full = hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex;
   const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
-  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  return luminance > 0.179 ? '#111111' : '#ffffff';
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG contrast ratio of two colours (0 when either is not a hex colour). */
+function contrast(a: string, b: string): number {
+  const [x, y] = [luminance(a), luminance(b)];
+  if (Number.isNaN(x) || Number.isNaN(y)) return 0;
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
+
+/** Black or white, whichever reads better on the background colour (`#rgb` or `#rrggbb`). */
+export function readableOn(background: string): string {
+  return luminance(background) > 0.179 ? '#111111' : '#ffffff';
 }

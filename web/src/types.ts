@@ -21,3 +21,5 @@ export type CallbackPage = ResponseOf<'listCallbacks'>;
 export type Callback = CallbackPage['data'][number];
 export type CallbackUser = ResponseOf<'listCallbackUsers'>[number];
 export type UserSummary = ResponseOf<'listUsers'>[number];
+export type VacancyCandidates = ResponseOf<'listVacancyCandidates'>;
+export type WorkType = ResponseOf<'listWorkTypes'>[number];

@@ -1,12 +1,16 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Session } from '../api';
 import { api } from '../api';
 import { Chip, Loaded, readableOn } from '../components';
-import { addDays, addMonths, daysBetween, monthName, monthRange, parseDate, span, timeOf, today, weekdayName, weekRange } from '../dates';
+import { addDays, addMonths, daysBetween, longDate, monthName, monthRange, parseDate, span, timeOf, today, weekdayName, weekRange } from '../dates';
 import { useLoad } from '../hooks';
-import type { AssignmentDay, DayLabels, DayTimeOff, Schedule, Shift, VisualCycle } from '../types';
+import type { AssignmentDay, DayLabels, DayTimeOff, Schedule, ScheduleDay, Shift, VisualCycle } from '../types';
+import { SidePanel, type PanelTarget } from './BoardPanel';
 
-export type BoardMode = 'month' | 'week';
+/** `month`: a 7-column calendar; `week`: a roster of one week; `roster`: the month as one strip. */
+export type BoardMode = 'month' | 'week' | 'roster';
 
-interface BoardData {
+export interface BoardData {
   schedule: Schedule;
   labels: DayLabels;
   cycles: VisualCycle[];
@@ -19,6 +23,28 @@ async function loadBoard(start: string, end: string): Promise<BoardData> {
     api.get<VisualCycle[]>('/visual_cycles', { start, end }),
   ]);
   return { schedule, labels, cycles };
+}
+
+/** The engine's verdict: seats open or a qualifier held by too few people on duty. */
+export const isShort = (assignment: AssignmentDay) => assignment.staffing.open > 0 || assignment.staffing.qualifier_shortfalls.length > 0;
+
+/** Assignments worth a line on a day: those with seats to fill or people on them. */
+const shown = (assignment: AssignmentDay) => assignment.staffing.needed > 0 || assignment.shifts.length > 0;
+
+/** What the engine says is missing, for people: `PM 0 of 1`. */
+export function shortfalls(assignment: AssignmentDay): string[] {
+  return assignment.staffing.qualifier_shortfalls.map((q) => `${q.shortcode ?? `#${q.id}`} ${q.have} of ${q.needed}`);
+}
+
+/** The day's roll-up from the engine's staffing: people on duty vs seats to fill, open seats. */
+export function rollUp(day: ScheduleDay | undefined): { onDuty: number; minimum: number; open: number; short: boolean } {
+  const work = (day?.assignments ?? []).filter((a) => a.staffing.needed > 0);
+  return {
+    onDuty: work.reduce((n, a) => n + a.staffing.scheduled, 0),
+    minimum: work.reduce((n, a) => n + a.staffing.needed, 0),
+    open: work.reduce((n, a) => n + a.staffing.open, 0),
+    short: (day?.assignments ?? []).some(isShort),
+  };
 }
 
 /** Assignments in the order they first appear, each with its day entries by date. */
@@ -34,40 +60,45 @@ function assignmentRows(schedule: Schedule): Array<{ id: number; name: string; b
   return [...rows.values()];
 }
 
-/** What an assignment lacks on a day: people below minimum_staffing, and required qualifiers. */
-export function shortages(assignment: AssignmentDay): Array<{ brief: string; full: string }> {
-  const problems: Array<{ brief: string; full: string }> = [];
-  const staffed = assignment.shifts.length;
-  if (staffed < assignment.minimum_staffing) {
-    problems.push({ brief: `${staffed}/${assignment.minimum_staffing}`, full: `${staffed} of ${assignment.minimum_staffing} staffed` });
-  }
-  for (const needed of assignment.qualifiers_needed) {
-    const have = assignment.shifts.filter((shift) => shift.qualifiers.some((q) => q.id === needed.id)).length;
-    const name = needed.shortcode || needed.name;
-    if (have < needed.minimum_staffing) problems.push({ brief: `${name} ${have}/${needed.minimum_staffing}`, full: `${name}: ${have} of ${needed.minimum_staffing}` });
-  }
-  return problems;
-}
-
 /** Chip colours for a qualifier that has none. */
 const NEUTRAL = { color: '#E5E7EB', text: '#111111' };
 
-function ShiftChip({ shift, compact }: { shift: Shift; compact: boolean }) {
+export function initials(name: string): string {
+  const parts = name.split(/\s+/).filter(Boolean);
+  return parts.length > 1 ? `${parts[0][0]}. ${parts[parts.length - 1]}` : name;
+}
+
+/** What a cell may do: open the side panel (admins), or nothing (members). */
+interface Act {
+  open: (target: PanelTarget) => void;
+}
+
+function ShiftChip({ shift, compact, assignment, date, act }: { shift: Shift; compact: boolean; assignment: AssignmentDay; date: string; act?: Act }) {
   const kind = shift.recurring ? 'rotation' : 'one-off shift';
   const title = `${shift.user.name}, ${shift.work_type.name} (${kind}) ${span(shift.start, shift.end)}`;
+  const person = (
+    <Chip color={shift.work_type.color} textColor={shift.work_type.text_color}>
+      <span aria-hidden="true">{shift.recurring ? '↻ ' : '★ '}</span>
+      <span class="visually-hidden">{kind}: </span>
+      {compact ? initials(shift.user.name) : shift.user.name}
+      {!compact && <span class="hours"> {timeOf(shift.start)}–{timeOf(shift.end)}</span>}
+    </Chip>
+  );
   return (
     <li class={`shift ${shift.recurring ? 'recurring' : 'one-off'}`} title={title}>
-      <Chip color={shift.work_type.color} textColor={shift.work_type.text_color}>
-        <span aria-hidden="true">{shift.recurring ? '↻ ' : '★ '}</span>
-        <span class="visually-hidden">{kind}: </span>
-        {compact ? initials(shift.user.name) : shift.user.name}
-        {!compact && <span class="hours"> {timeOf(shift.start)}–{timeOf(shift.end)}</span>}
-      </Chip>
-      {shift.labels.map((label) => (
-        <Chip key={`l${label.id}`} color={label.color} textColor={label.text_color} class="tag" title={`label ${label.label}`}>
-          {label.label}
-        </Chip>
-      ))}
+      {act ? (
+        <button type="button" class="person" onClick={() => act.open({ kind: 'person', shift, assignment: { id: assignment.id, name: assignment.name }, date })}>
+          {person}
+        </button>
+      ) : (
+        person
+      )}
+      {!compact &&
+        shift.labels.map((label) => (
+          <Chip key={`l${label.id}`} color={label.color} textColor={label.text_color} class="tag" title={`label ${label.label}`}>
+            {label.label}
+          </Chip>
+        ))}
       {shift.qualifiers.map((q) => (
         <Chip key={`q${q.id}`} color={q.color ?? NEUTRAL.color} textColor={q.text_color ?? NEUTRAL.text} class="tag" title={`qualifier ${q.name}`}>
           {q.shortcode}
@@ -77,44 +108,85 @@ function ShiftChip({ shift, compact }: { shift: Shift; compact: boolean }) {
   );
 }
 
-function initials(name: string): string {
-  const parts = name.split(/\s+/).filter(Boolean);
-  return parts.length > 1 ? `${parts[0][0]}. ${parts[parts.length - 1]}` : name;
-}
-
-function AssignmentCell({ assignment, compact }: { assignment: AssignmentDay | undefined; compact: boolean }) {
-  if (!assignment) return <td class="empty" />;
-  const problems = shortages(assignment);
+/** `2 of 3` with the missing qualifiers, and a warning only when the engine says it is short. */
+function StaffingLine({ assignment }: { assignment: AssignmentDay }) {
+  const { staffing } = assignment;
+  if (staffing.needed === 0) return null;
+  const short = isShort(assignment);
+  const missing = shortfalls(assignment);
   return (
-    <td class={problems.length ? 'short' : undefined}>
-      {problems.length > 0 && (
-        <p class="shortage" title={problems.map((p) => p.full).join('; ')}>
-          <span aria-hidden="true">⚠ {compact ? problems.map((p) => p.brief).join(' · ') : problems.map((p) => p.full).join('; ')}</span>
-          <span class="visually-hidden">short: {problems.map((p) => p.full).join('; ')}</span>
-        </p>
-      )}
-      <ul class="shifts">
-        {assignment.shifts.map((shift) => (
-          <ShiftChip key={shift.id} shift={shift} compact={compact} />
-        ))}
-      </ul>
-    </td>
+    <p class={`staffing${short ? ' short' : ''}`}>
+      {short && <span aria-hidden="true">⚠ </span>}
+      {staffing.scheduled} of {staffing.needed}
+      {missing.length > 0 && <span class="missing"> · {missing.join(' · ')}</span>}
+      {short && <span class="visually-hidden"> (short)</span>}
+    </p>
   );
 }
 
-function TimeOffCell({ entries, compact }: { entries: DayTimeOff[]; compact: boolean }) {
+function OpenSeats({ assignment, date, act }: { assignment: AssignmentDay; date: string; act?: Act }) {
+  const { open } = assignment.staffing;
+  const short = isShort(assignment);
+  if (!short) return null;
+  const text = open > 0 ? `${open} open` : 'qualifier short';
+  if (!act) return <span class="open-seat">{text}</span>;
   return (
-    <td>
+    <button
+      type="button"
+      class="open-seat"
+      data-assignment={assignment.id}
+      data-date={date}
+      aria-label={`${text}: ${assignment.name}, ${longDate(date)}, find a person`}
+      onClick={() => act.open({ kind: 'seat', assignmentId: assignment.id, date })}
+    >
+      {text}
+    </button>
+  );
+}
+
+/** One assignment of one day: its staffing, its crew and its open seats. */
+function Post({ assignment, date, compact, act, named }: { assignment: AssignmentDay; date: string; compact: boolean; act?: Act; named: boolean }) {
+  return (
+    <div class={`post${isShort(assignment) ? ' short' : ''}`} data-assignment={assignment.id}>
+      {named ? (
+        <h3 class="post-name">
+          {assignment.name} <StaffingLine assignment={assignment} />
+        </h3>
+      ) : (
+        <StaffingLine assignment={assignment} />
+      )}
       <ul class="shifts">
-        {entries.map((entry) => (
-          <li key={`${entry.id}-${entry.start}`} title={`${entry.user.name}: ${entry.time_off_type.name} ${span(entry.start, entry.end)}`}>
-            <Chip color={entry.time_off_type.color} textColor={entry.time_off_type.text_color}>
-              {entry.time_off_type.work_code ?? entry.time_off_type.name} {compact ? initials(entry.user.name) : entry.user.name}
-            </Chip>
-          </li>
+        {assignment.shifts.map((shift) => (
+          <ShiftChip key={shift.id} shift={shift} compact={compact} assignment={assignment} date={date} act={act} />
         ))}
       </ul>
-    </td>
+      <OpenSeats assignment={assignment} date={date} act={act} />
+    </div>
+  );
+}
+
+function RollUp({ day, brief }: { day: ScheduleDay | undefined; brief?: boolean }) {
+  const { onDuty, minimum, open, short } = rollUp(day);
+  if (minimum === 0) return null;
+  return (
+    <span class={`rollup${short ? ' short' : ''}`} title={`${onDuty} on duty of ${minimum} seats, ${open} open`}>
+      {brief ? `${onDuty}/${minimum}` : `${onDuty} of ${minimum} on duty`}
+      {open > 0 && <> · {open} open</>}
+    </span>
+  );
+}
+
+function TimeOffList({ entries, compact }: { entries: DayTimeOff[]; compact: boolean }) {
+  return (
+    <ul class="shifts">
+      {entries.map((entry) => (
+        <li key={`${entry.id}-${entry.start}`} title={`${entry.user.name}: ${entry.time_off_type.name} ${span(entry.start, entry.end)}`}>
+          <Chip color={entry.time_off_type.color} textColor={entry.time_off_type.text_color}>
+            {entry.time_off_type.work_code ?? entry.time_off_type.name} {compact ? initials(entry.user.name) : entry.user.name}
+          </Chip>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -122,30 +194,44 @@ function cycleOf(cycles: VisualCycle[], day: string): VisualCycle | undefined {
   return cycles.find((cycle) => cycle.start.slice(0, 10) <= day && day <= cycle.end.slice(0, 10));
 }
 
-function BoardTable({ data, days, mode }: { data: BoardData; days: string[]; mode: BoardMode }) {
-  const rows = assignmentRows(data.schedule);
+function DayHead({ data, day, brief }: { data: BoardData; day: string; brief: boolean }) {
+  const label = data.labels.days[day];
+  const cycle = cycleOf(data.cycles, day);
+  const entry = data.schedule.days.find((d) => d.date === day);
+  return (
+    <>
+      <span class="weekday">{weekdayName(day)}</span> <span class="date">{parseDate(day).getUTCDate()}</span>
+      {cycle && <span class="visually-hidden"> cycle {cycle.name}</span>}
+      {label && (
+        <span class="day-label" style={{ background: label.color, color: readableOn(label.color) }}>
+          {label.label}
+        </span>
+      )}
+      <RollUp day={entry} brief={brief} />
+    </>
+  );
+}
+
+/** Week and roster: one row per assignment, one column per day. */
+function BoardTable({ data, days, mode, shortOnly, act }: { data: BoardData; days: string[]; mode: BoardMode; shortOnly: boolean; act?: Act }) {
+  const rows = assignmentRows(data.schedule).filter((row) => !shortOnly || [...row.byDate.values()].some(isShort));
   const byDate = new Map(data.schedule.days.map((day) => [day.date, day]));
-  const compact = mode === 'month';
+  const compact = mode === 'roster';
   const current = today();
   return (
-    <div class="board-scroll" tabIndex={0} aria-label="schedule grid, scrolls sideways">
+    <div class="board-scroll" tabIndex={0} aria-label="schedule grid">
       <table class={`board ${mode}`}>
         <caption class="visually-hidden">Shifts by assignment and day</caption>
         <thead>
           <tr>
-            <th scope="col" class="corner">Assignment</th>
+            <th scope="col" class="corner">
+              Assignment
+            </th>
             {days.map((day) => {
-              const label = data.labels.days[day];
               const cycle = cycleOf(data.cycles, day);
               return (
                 <th scope="col" key={day} class={day === current ? 'today' : undefined} style={cycle ? { borderTop: `6px solid ${cycle.color}` } : undefined} title={cycle ? `cycle ${cycle.name}` : undefined}>
-                  <span class="weekday">{weekdayName(day)}</span> <span class="date">{parseDate(day).getUTCDate()}</span>
-                  {cycle && <span class="visually-hidden"> cycle {cycle.name}</span>}
-                  {label && (
-                    <span class="day-label" style={{ background: label.color, color: readableOn(label.color) }}>
-                      {label.label}
-                    </span>
-                  )}
+                  <DayHead data={data} day={day} brief={compact} />
                 </th>
               );
             })}
@@ -154,21 +240,29 @@ function BoardTable({ data, days, mode }: { data: BoardData; days: string[]; mod
         <tbody>
           {rows.length === 0 && (
             <tr>
-              <td colSpan={days.length + 1}>No assignments in this period.</td>
+              <td colSpan={days.length + 1}>{shortOnly ? 'Nothing is short in this period.' : 'No assignments in this period.'}</td>
             </tr>
           )}
           {rows.map((row) => (
             <tr key={row.id}>
               <th scope="row">{row.name}</th>
-              {days.map((day) => (
-                <AssignmentCell key={day} assignment={row.byDate.get(day)} compact={compact} />
-              ))}
+              {days.map((day) => {
+                const assignment = row.byDate.get(day);
+                if (!assignment) return <td key={day} class="empty" />;
+                return (
+                  <td key={day} class={isShort(assignment) ? 'short' : undefined}>
+                    <Post assignment={assignment} date={day} compact={compact} act={act} named={false} />
+                  </td>
+                );
+              })}
             </tr>
           ))}
           <tr class="time-off-row">
             <th scope="row">Time off</th>
             {days.map((day) => (
-              <TimeOffCell key={day} entries={byDate.get(day)?.time_off ?? []} compact={compact} />
+              <td key={day}>
+                <TimeOffList entries={byDate.get(day)?.time_off ?? []} compact={compact} />
+              </td>
             ))}
           </tr>
         </tbody>
@@ -177,37 +271,109 @@ function BoardTable({ data, days, mode }: { data: BoardData; days: string[]; mod
   );
 }
 
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/** The month as a calendar: seven columns, Monday first, a cell per day with its posts. */
+function Calendar({ data, days, shortOnly, act }: { data: BoardData; days: string[]; shortOnly: boolean; act?: Act }) {
+  const byDate = new Map(data.schedule.days.map((day) => [day.date, day]));
+  const lead = (parseDate(days[0]).getUTCDay() + 6) % 7;
+  const current = today();
+  return (
+    <div class="calendar-box">
+      <div class="calendar-head" aria-hidden="true">
+        {WEEKDAYS.map((name) => (
+          <span key={name}>{name.slice(0, 3)}</span>
+        ))}
+      </div>
+      <ol class="calendar">
+        {Array.from({ length: lead }, (_, i) => (
+          <li key={`pad${i}`} class="pad" aria-hidden="true" />
+        ))}
+        {days.map((day) => {
+          const entry = byDate.get(day);
+          const cycle = cycleOf(data.cycles, day);
+          const posts = (entry?.assignments ?? []).filter(shown).filter((a) => !shortOnly || isShort(a));
+          const off = entry?.time_off ?? [];
+          return (
+            <li key={day} class={`day${day === current ? ' today' : ''}${rollUp(entry).short ? ' short' : ''}`} data-date={day} style={cycle ? { borderTop: `6px solid ${cycle.color}` } : undefined} title={cycle ? `cycle ${cycle.name}` : undefined}>
+              <h2 class="day-head">
+                <span class="visually-hidden">{longDate(day)}</span>
+                <span aria-hidden="true" class="date">
+                  {parseDate(day).getUTCDate()}
+                </span>
+                {cycle && <span class="visually-hidden"> cycle {cycle.name}</span>}
+                {data.labels.days[day] && (
+                  <span class="day-label" style={{ background: data.labels.days[day].color, color: readableOn(data.labels.days[day].color) }}>
+                    {data.labels.days[day].label}
+                  </span>
+                )}
+                <RollUp day={entry} />
+              </h2>
+              {posts.map((assignment) => (
+                <Post key={assignment.id} assignment={assignment} date={day} compact act={act} named />
+              ))}
+              {!shortOnly && off.length > 0 && (
+                <div class="post time-off">
+                  <h3 class="post-name">Time off</h3>
+                  <TimeOffList entries={off} compact />
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}
+
 function Legend() {
   return (
     <p class="legend">
-      <span>↻ rotation</span> <span>★ one-off shift</span> <span class="legend-short">⚠ short of staffing or a qualifier</span>
+      <span>↻ rotation</span> <span>★ one-off shift</span> <span>n of m: people on duty of seats to fill</span>
+      <span class="legend-short">⚠ open seats or a qualifier short</span>
       <span>colored top border: visual cycle</span>
     </p>
   );
 }
 
-export function Board({ mode, anchor, navigate }: { mode: BoardMode; anchor: string; navigate: (hash: string) => void }) {
-  const range = mode === 'month' ? monthRange(anchor) : weekRange(anchor);
+const TITLES: Record<BoardMode, string> = { month: 'Month', week: 'Week', roster: 'Roster' };
+
+export function Board({ mode, anchor, navigate, session }: { mode: BoardMode; anchor: string; navigate: (hash: string) => void; session: Session }) {
+  const range = mode === 'week' ? weekRange(anchor) : monthRange(anchor);
   const [value, reload] = useLoad(() => loadBoard(range.start, range.end), [range.start, range.end]);
-  const step = (direction: number) => (mode === 'month' ? addMonths(anchor, direction) : addDays(range.start, 7 * direction));
-  const title = mode === 'month' ? monthName(range.start) : `Week of ${monthName(range.start).split(' ')[0]} ${parseDate(range.start).getUTCDate()}`;
+  const [shortOnly, setShortOnly] = useState(false);
+  const [panel, setPanel] = useState<PanelTarget | null>(null);
+  useEffect(() => setPanel(null), [range.start, mode]);
+  const step = (direction: number) => (mode === 'week' ? addDays(range.start, 7 * direction) : addMonths(anchor, direction));
+  const unit = mode === 'week' ? 'week' : 'month';
+  const title = mode === 'week' ? `Week of ${monthName(range.start).split(' ')[0]} ${parseDate(range.start).getUTCDate()}` : monthName(range.start);
+  const act: Act | undefined = session.user.is_admin ? { open: setPanel } : undefined;
+  const days = daysBetween(range.start, range.end);
   return (
-    <section aria-labelledby="board-title">
+    <section aria-labelledby="board-title" class={panel ? 'with-panel' : undefined}>
       <div class="toolbar">
         <h1 id="board-title">{title}</h1>
         <div class="buttons no-print">
-          <button type="button" onClick={() => navigate(`#/${mode}/${step(-1)}`)} aria-label={`previous ${mode}`}>
-            ‹ Prev
+          <button type="button" onClick={() => navigate(`#/${mode}/${step(-1)}`)}>
+            <span aria-hidden="true">‹ </span>Previous {unit}
           </button>
           <button type="button" onClick={() => navigate(`#/${mode}/${today()}`)}>
             Today
           </button>
-          <button type="button" onClick={() => navigate(`#/${mode}/${step(1)}`)} aria-label={`next ${mode}`}>
-            Next ›
+          <button type="button" onClick={() => navigate(`#/${mode}/${step(1)}`)}>
+            Next {unit}
+            <span aria-hidden="true"> ›</span>
           </button>
-          <button type="button" onClick={() => navigate(mode === 'month' ? `#/week/${range.start}` : `#/month/${range.start}`)}>
-            {mode === 'month' ? 'Week view' : 'Month view'}
-          </button>
+          {(['month', 'week', 'roster'] as const)
+            .filter((other) => other !== mode)
+            .map((other) => (
+              <button key={other} type="button" onClick={() => navigate(`#/${other}/${range.start}`)}>
+                {TITLES[other]} view
+              </button>
+            ))}
+          <label class="toggle">
+            <input type="checkbox" checked={shortOnly} onChange={(event) => setShortOnly((event.target as HTMLInputElement).checked)} /> Short only
+          </label>
           {mode === 'month' && (
             <button type="button" onClick={() => window.print()}>
               Print
@@ -217,7 +383,12 @@ export function Board({ mode, anchor, navigate }: { mode: BoardMode; anchor: str
       </div>
       <Legend />
       <Loaded value={value} what="the schedule" retry={reload}>
-        {(data) => <BoardTable data={data} days={daysBetween(range.start, range.end)} mode={mode} />}
+        {(data) => (
+          <>
+            {mode === 'month' ? <Calendar data={data} days={days} shortOnly={shortOnly} act={act} /> : <BoardTable data={data} days={days} mode={mode} shortOnly={shortOnly} act={act} />}
+            {panel && act && <SidePanel target={panel} data={data} session={session} onChanged={reload} onOpen={setPanel} onClose={() => setPanel(null)} />}
+          </>
+        )}
       </Loaded>
     </section>
   );
