@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -20,19 +20,24 @@ if (!existsSync(CHROMIUM)) console.warn(`test/e2e/webapp.test.ts skipped: ${CHRO
 
 interface ScheduleJson {
   days: Array<{
-    assignments: Array<{ minimum_staffing: number; qualifiers_needed: Array<{ id: number; minimum_staffing: number }>; shifts: Array<{ qualifiers: Array<{ id: number }> }> }>;
+    date: string;
+    assignments: Array<{ id: number; shifts: unknown[]; staffing: { needed: number; open: number; qualifier_shortfalls: unknown[] } }>;
   }>;
 }
 
-/** Independent count of the (assignment, day) cells short of staffing or of a required qualifier. */
-function shortCells(schedule: ScheduleJson): number {
-  return schedule.days
-    .flatMap((day) => day.assignments)
-    .filter(
-      (a) =>
-        a.shifts.length < a.minimum_staffing ||
-        a.qualifiers_needed.some((q) => a.shifts.filter((s) => s.qualifiers.some((sq) => sq.id === q.id)).length < q.minimum_staffing),
-    ).length;
+/** The engine's verdict on an assignment's day: seats open or a qualifier short. */
+const short = (a: ScheduleJson['days'][number]['assignments'][number]) => a.staffing.open > 0 || a.staffing.qualifier_shortfalls.length > 0;
+
+/** Violations of axe-core (injected from node_modules) on the page as it is, serious or critical only. */
+async function axeViolations(page: Page): Promise<string[]> {
+  // evaluated, not added as a script tag: the app's Content-Security-Policy forbids inline scripts
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(readFileSync(join('node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
+  const violations = (await page.evaluate('window.axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)')) as Array<{
+    id: string;
+    impact: string;
+    nodes: Array<{ target: string[] }>;
+  }>;
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length}): ${v.nodes[0]?.target.join(' ')}`);
 }
 
 /** The document's scroll width and the viewport's width (the test code has no DOM types). */
@@ -69,7 +74,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
     await page.getByLabel('Password').fill(DEMO_PASSWORD);
     const started = performance.now();
     await page.getByLabel('Password').press('Enter');
-    await page.locator('table.board tbody tr').first().waitFor();
+    await page.locator('.calendar li.day').first().waitFor();
     return performance.now() - started;
   }
 
@@ -89,7 +94,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
     await server?.close();
   });
 
-  it('signs in (by keyboard) and renders the month by assignment, with shortages marked as the API says', async () => {
+  it('signs in (by keyboard) and renders the month as a calendar, with staffing as the engine says', async () => {
     await page.goto(`${server.url}/app/`);
     await page.getByLabel('Organization number').focus();
     await page.keyboard.type(String(orgId));
@@ -99,20 +104,94 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
     await page.keyboard.type(DEMO_PASSWORD);
     const started = performance.now();
     await page.keyboard.press('Enter');
-    await page.locator('table.board tbody tr').first().waitFor();
+    await page.locator('.calendar li.day').first().waitFor();
     const elapsed = performance.now() - started;
     console.log(`web app: month rendered ${elapsed.toFixed(0)} ms after sign-in (demo organization)`);
 
     await expect(page.locator('#board-title').textContent()).resolves.toBe(monthTitle);
-    const rows = await page.locator('table.board tbody th[scope=row]').allTextContents();
-    expect(rows).toEqual(expect.arrayContaining(['Engine 1', 'Engine 2', 'Ladder 1', 'Medic 1', 'Time off']));
-    expect(await page.locator('table.board thead th').count()).toBe(Number(monthEnd.slice(8)) + 1);
-    expect(await page.locator('li.shift.recurring').count()).toBeGreaterThan(0);
+    expect(await page.locator('.calendar li.day').count()).toBe(Number(monthEnd.slice(8)));
+    expect(await page.locator('.calendar li.shift.recurring').count()).toBeGreaterThan(0);
 
     const schedule = await apiGet<ScheduleJson>(`/v1/schedule?start=${monthStart}%2000:00:00&end=${monthEnd}%2023:59:59`);
-    expect(await page.locator('table.board td.short').count()).toBe(shortCells(schedule));
-    const shifts = schedule.days.flatMap((d) => d.assignments).reduce((n, a) => n + a.shifts.length, 0);
-    expect(await page.locator('table.board li.shift').count()).toBe(shifts);
+    const posts = schedule.days.flatMap((d) => d.assignments);
+    expect(posts.some(short)).toBe(true);
+    expect(await page.locator('.calendar .post.short').count()).toBe(posts.filter(short).length);
+    const open = posts.reduce((n, a) => n + a.staffing.open, 0);
+    const shown = await page.locator('.calendar .open-seat').allTextContents();
+    expect(shown.reduce((n, text) => n + (Number(/^(\d+) open$/.exec(text)?.[1]) || 0), 0)).toBe(open);
+    const shifts = posts.reduce((n, a) => n + a.shifts.length, 0);
+    expect(await page.locator('.calendar li.shift').count()).toBe(shifts);
+
+    // short only: every post left is short, as many as the engine says
+    await page.getByLabel('Short only').check();
+    expect(await page.locator('.calendar .post:not(.time-off)').count()).toBe(posts.filter(short).length);
+    await page.getByLabel('Short only').uncheck();
+  });
+
+  it('fits the month and the week into 1280 px without sideways scrolling', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    try {
+      const [pageWidth] = await pageWidths(page);
+      expect(pageWidth).toBeLessThanOrEqual(1280);
+      expect(await page.evaluate('document.querySelector(".calendar").scrollWidth <= document.querySelector(".calendar").clientWidth')).toBe(true);
+      if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'month.png') });
+      await page.getByRole('button', { name: 'Week view' }).click();
+      await page.locator('table.board.week').waitFor();
+      const [weekWidth] = await pageWidths(page);
+      expect(weekWidth).toBeLessThanOrEqual(1280);
+      expect(await page.evaluate('document.querySelector(".board-scroll").scrollWidth <= document.querySelector(".board-scroll").clientWidth')).toBe(true);
+      if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'week.png') });
+      await page.getByRole('button', { name: 'Month view' }).click();
+      await page.locator('.calendar').waitFor();
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
+  });
+
+  it('fills an open seat from the board: the vacancy disappears and the log names it', async () => {
+    const seat = page.locator('.calendar button.open-seat', { hasText: /^1 open$/ }).first();
+    const assignmentId = Number(await seat.getAttribute('data-assignment'));
+    const date = (await seat.getAttribute('data-date'))!;
+    const here = page.locator(`.calendar button.open-seat[data-assignment="${assignmentId}"][data-date="${date}"]`);
+    await seat.click();
+    const panel = page.getByRole('complementary', { name: /^Open seat/ });
+    const fill = panel.getByRole('button', { name: /^Fill with / });
+    await fill.first().waitFor();
+    const name = ((await fill.first().getAttribute('aria-label')) ?? '').replace('Fill with ', '');
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'side-panel.png') });
+    await fill.first().click();
+    await panel.getByRole('status').filter({ hasText: `${name} placed on` }).waitFor();
+    await expect.poll(() => here.count()).toBe(0);
+    await panel.getByText('Fully staffed: no open seat.').waitFor();
+    expect(await page.locator(`.calendar li.day[data-date="${date}"] .post[data-assignment="${assignmentId}"] li.shift`, { hasText: name.split(' ').pop()! }).count()).toBe(1);
+    expect(await apiGet<unknown[]>(`/v1/vacancies?start=${date}%2000:00:00&end=${date}%2023:59:59&assignment_id=${assignmentId}`)).toEqual([]);
+    const logs = await apiGet<{ data: Array<{ event_description: string }> }>('/v1/logs');
+    expect(logs.data[0].event_description).toMatch(/^Dana Whitfield scheduled a shift for /);
+    expect(logs.data[0].event_description).toContain(name);
+    await panel.getByRole('button', { name: 'Close' }).click();
+    expect(await panel.count()).toBe(0);
+  });
+
+  it('marks a person sick from their chip: the seat opens on the board', async () => {
+    const post = page.locator('.calendar .post:not(.short):not(.time-off)', { has: page.locator('button.person') }).first();
+    const assignmentId = Number(await post.getAttribute('data-assignment'));
+    const date = (await post.locator('xpath=ancestor::li[contains(@class,"day")]').getAttribute('data-date'))!;
+    const day = async () => (await apiGet<ScheduleJson>(`/v1/schedule?start=${date}%2000:00:00&end=${date}%2023:59:59`)).days[0].assignments.find((a) => a.id === assignmentId)!;
+    const before = await day();
+    expect(short(before)).toBe(false);
+    await post.locator('button.person').first().click();
+    const panel = page.locator('aside.panel');
+    await panel.getByRole('button', { name: 'Mark sick' }).click();
+    await panel.getByRole('status').filter({ hasText: 'marked sick' }).waitFor();
+    const after = await day();
+    expect(after.staffing.open).toBe(before.staffing.open + 1);
+    expect(after.shifts.length).toBe(before.shifts.length - 1);
+    await page.locator(`.calendar button.open-seat[data-assignment="${assignmentId}"][data-date="${date}"]`, { hasText: '1 open' }).waitFor();
+    await panel.getByRole('button', { name: /^Fill with / }).first().waitFor();
+    const logs = await apiGet<{ data: Array<{ event_description: string }> }>('/v1/logs');
+    expect(logs.data[0].event_description).toMatch(/^Dana Whitfield /);
+    await page.keyboard.press('Escape');
+    expect(await panel.count()).toBe(0);
   });
 
   it('shows day labels and visual cycle colours on the day headers', async () => {
@@ -126,11 +205,10 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
     expect(await write('POST', '/v1/visual_cycles', { name: 'Pay period 1', start: monthStart, end: `${monthStart.slice(0, 8)}14`, color: '#7C3AED', text_color: '#FFFFFF' })).toBeLessThan(300);
     await page.getByRole('button', { name: 'next month' }).click();
     await page.getByRole('button', { name: 'previous month' }).click();
-    const header = page.locator('table.board thead th', { hasText: 'Inspection' });
+    const header = page.locator('.calendar li.day', { hasText: 'Inspection' });
     await header.waitFor();
     expect(await header.locator('.date').textContent()).toBe('14');
-    expect(await page.locator('table.board thead th[title="cycle Pay period 1"]').count()).toBe(14);
-    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'month.png'), fullPage: true });
+    expect(await page.locator('.calendar li.day[title="cycle Pay period 1"]').count()).toBe(14);
   });
 
   it('shows an error with Try again when the schedule cannot be loaded, and recovers', async () => {
@@ -146,19 +224,49 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
       await page.unroute('**/v1/schedule?**');
     }
     await page.getByRole('button', { name: 'Try again' }).click();
-    await page.locator('table.board tbody tr').first().waitFor();
+    await page.locator('.calendar li.day').first().waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
     await page.getByRole('button', { name: 'previous month' }).click();
     await page.locator('#board-title', { hasText: monthTitle }).waitFor();
   });
 
-  it('switches to the week view: seven days', async () => {
+  it('switches to the week view (seven days) and the roster view (the month as one strip)', async () => {
     await page.getByRole('button', { name: 'Week view' }).click();
     await page.locator('table.board.week').waitFor();
     expect(await page.locator('table.board thead th').count()).toBe(8);
+    await page.getByRole('button', { name: 'Roster view' }).click();
+    await page.locator('table.board.roster').waitFor();
+    expect(await page.locator('table.board thead th').count()).toBe(Number(monthEnd.slice(8)) + 1);
     await page.getByRole('button', { name: 'Month view' }).click();
-    await page.locator('table.board.month').waitFor();
+    await page.locator('.calendar').waitFor();
   });
+
+  it('has no serious or critical axe-core violations on any view', async () => {
+    const found: Record<string, string[]> = {};
+    const views: Array<[string, string]> = [
+      ['#/month', '.calendar li.day'],
+      ['#/week', 'table.board.week tbody tr'],
+      ['#/roster', 'table.board.roster tbody tr'],
+      ['#/mine', '#mine-title ~ .cards, #mine-title ~ p:not(.status)'],
+      ['#/time-off', '#queue-title'],
+      ['#/events', '#events-title ~ .cards, #events-title ~ p:not(.status)'],
+      ['#/callbacks', '#callbacks-title ~ .cards, #callbacks-title ~ p:not(.status)'],
+    ];
+    for (const [hash, ready] of views) {
+      await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
+      await page.locator(ready).first().waitFor();
+      await page.locator('p.status[role=status]').first().waitFor({ state: 'detached' });
+      const started = performance.now();
+      found[hash] = await axeViolations(page);
+      console.log(`axe-core on ${hash}: ${(performance.now() - started).toFixed(0)} ms`);
+    }
+    await page.evaluate('location.hash = "#/month"');
+    await page.locator('.calendar button.open-seat').first().click();
+    await page.locator('aside.panel').getByRole('button', { name: /^Fill with / }).first().waitFor();
+    found['side panel'] = await axeViolations(page);
+    await page.keyboard.press('Escape');
+    expect(found).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])));
+  }, 180_000);
 
   it('approves a pending request from the time off queue', async () => {
     await page.getByRole('link', { name: 'Time off' }).click();
@@ -202,7 +310,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
 
   it('prints the month without navigation and with the whole grid', async () => {
     await page.getByRole('link', { name: 'Month' }).click();
-    await page.locator('table.board.month').waitFor();
+    await page.locator('.calendar li.day').first().waitFor();
     // about an A4 landscape page at 96 dpi less the 8 mm margins
     await page.setViewportSize({ width: 1060, height: 750 });
     await page.emulateMedia({ media: 'print' });
@@ -212,7 +320,12 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
       expect(await page.locator('.print-header').isVisible()).toBe(true);
       const [pageWidth, paperWidth] = await pageWidths(page);
       expect(pageWidth).toBeLessThanOrEqual(paperWidth);
-      expect(await page.locator('table.board li.shift').first().isVisible()).toBe(true);
+      expect(await page.locator('.calendar li.shift').first().isVisible()).toBe(true);
+      // day cells side by side, none overlapping the next
+      const boxes = await page.locator('.calendar li.day').evaluateAll((cells) => cells.map((c) => { const r = c.getBoundingClientRect(); return [r.left, r.right, r.top]; }));
+      for (let i = 1; i < boxes.length; i++) if (boxes[i][2] === boxes[i - 1][2]) expect(boxes[i][0]).toBeGreaterThanOrEqual(boxes[i - 1][1] - 0.5);
+      // no name broken inside a word: every chip's text fits its box
+      expect(await page.locator('.calendar .chip').evaluateAll((chips) => chips.filter((c) => c.scrollWidth > c.clientWidth + 1).length)).toBe(0);
       if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'print-month.png'), fullPage: true });
     } finally {
       await page.emulateMedia({ media: 'screen' });

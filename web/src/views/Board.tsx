@@ -367,7 +367,7 @@ export function Board({ mode, anchor, navigate, session }: { mode: BoardMode; an
           {(['month', 'week', 'roster'] as const)
             .filter((other) => other !== mode)
             .map((other) => (
-              <button key={other} type="button" onClick={() => navigate(`#/${other}/${range.start}`)}>
+              <button key={other} type="button" onClick={() => navigate(`#/${other}/${anchor}`)}>
                 {TITLES[other]} view
               </button>
             ))}
