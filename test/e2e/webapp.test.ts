@@ -352,6 +352,9 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
     await page.getByLabel('Username').waitFor();
     const elapsed = await signIn('sam.oconnell');
     console.log(`web app: month rendered ${elapsed.toFixed(0)} ms after sign-in (member)`);
+    // a member sees the open seats but cannot act on them
+    expect(await page.locator('.calendar .open-seat').count()).toBeGreaterThan(0);
+    expect(await page.locator('.calendar button.open-seat, .calendar button.person').count()).toBe(0);
     await page.getByRole('link', { name: 'Time off' }).click();
     await page.locator('#own-title').waitFor();
     expect(await page.locator('#queue-title').count()).toBe(0);

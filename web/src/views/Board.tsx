@@ -352,7 +352,9 @@ export function Board({ mode, anchor, navigate, session }: { mode: BoardMode; an
   return (
     <section aria-labelledby="board-title" class={panel ? 'with-panel' : undefined}>
       <div class="toolbar">
-        <h1 id="board-title">{title}</h1>
+        <h1 id="board-title" tabIndex={-1}>
+          {title}
+        </h1>
         <div class="buttons no-print">
           <button type="button" onClick={() => navigate(`#/${mode}/${step(-1)}`)}>
             <span aria-hidden="true">‹ </span>Previous {unit}

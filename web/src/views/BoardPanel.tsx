@@ -176,6 +176,11 @@ export function SidePanel({
   onClose: () => void;
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
+  // on close, keyboard users continue where they opened the panel (or at the board's title)
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    return () => (opener?.isConnected ? opener : document.getElementById('board-title'))?.focus?.();
+  }, []);
   useEffect(() => heading.current?.focus(), [target]);
   useEffect(() => {
     const escape = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
