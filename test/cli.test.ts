@@ -33,8 +33,8 @@ function freePort(): Promise<number> {
 }
 
 /**
- * `npm start` as an operator runs it: `node --max-semi-space-size=32 --max-old-space-size=320 --import tsx src/server.ts` (not
- * vitest's), on the CLI's database. Resolves once /healthz answers.
+ * The server with `npm start`'s V8 flags, run from the sources through tsx (test/quickstart.test.ts runs the
+ * compiled `dist/`), on the CLI's database. Resolves once /healthz answers.
  */
 async function startRealServer(): Promise<{ base: string; process: ChildProcess }> {
   const port = await freePort();
