@@ -188,6 +188,8 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   await app.register(swaggerUi, { routePrefix: '/docs' });
   await app.register(authPlugin, { config, handle });
 
+  // The server's front door is the web app; the API lives under /v1 and its reference at /docs.
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/app', 302));
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {

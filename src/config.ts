@@ -89,7 +89,7 @@ function loadSecretKey(env: Env, dataDir: string): Buffer {
   if (env.CREWPLAN_SECRET_KEY) return Buffer.from(env.CREWPLAN_SECRET_KEY, 'utf8');
   const keyFile = resolve(dataDir, 'secret.key');
   if (!existsSync(keyFile)) {
-    mkdirSync(dirname(keyFile), { recursive: true });
+    mkdirSync(dirname(keyFile), { recursive: true, mode: 0o700 });
     writeFileSync(keyFile, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
   }
   return Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'utf8');

@@ -6,13 +6,14 @@ import { createDatabase, type DatabaseHandle } from '../core/db/index.js';
 import { migrateToLatest } from '../core/db/migrator.js';
 import { withTransaction } from '../core/db/transaction.js';
 import { createOrganization, findOrganization } from '../resources/organizations/repository.js';
-import { createDemoUsers } from '../resources/users/seed.js';
+import { createDemoUsers, DEMO_PASSWORD, DEMO_USERS } from '../resources/users/seed.js';
 import { loadDemoSeeds } from './seed.js';
 import { BENCH_DEFAULTS, positiveInt, runBenchSeed } from './seed-bench.js';
 import { registerOrgTransferCommands } from './org-transfer.js';
 import { registerBackupCommands } from './backup.js';
 import { registerUsersImportCommand } from './users-import.js';
 import { registerApiImportCommand } from './api-import.js';
+import { checkCliUser, createCliUser, describeUser, promptPassword, signInUrl, type CliUser } from './users.js';
 
 const config = loadConfig();
 
@@ -28,6 +29,20 @@ async function withDatabase<T>(fn: (handle: DatabaseHandle) => Promise<T>): Prom
 
 function print(value: unknown, json: boolean, text: string) {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
+}
+
+/** The CLI's own entries in the system log. */
+function cliAuth(organization: { id: number; name: string; timezone: string }): AuthContext {
+  return { orgId: organization.id, orgName: organization.name, timezone: organization.timezone, clientId: 'cli', credentialId: 0 };
+}
+
+/** A password option, or a prompt on a terminal when it was left out. */
+async function passwordFrom(given: string | undefined, option: string): Promise<string> {
+  if (given !== undefined) return given;
+  if (!process.stdin.isTTY) throw new Error(`${option} is required when the input is not a terminal.`);
+  const first = await promptPassword('Password: ');
+  if ((await promptPassword('Password again: ')) !== first) throw new Error('The two passwords differ.');
+  return first;
 }
 
 function orgIdFrom(raw: string): number {
@@ -54,18 +69,68 @@ program
 const org = program.command('org').description('organizations');
 org
   .command('create')
-  .description('create an organization with a first API credential')
+  .description('create an organization with a first API credential and, with --admin-username, its first administrator')
   .requiredOption('--name <name>', 'organization name')
   .requiredOption('--timezone <tz>', 'IANA time zone, e.g. America/Chicago')
+  .option('--admin-username <username>', 'first user, role Administrator: signs in to the web app')
+  .option('--admin-password <password>', 'their password (asked for on a terminal when left out)')
   .option('--json', 'print JSON')
-  .action(async (options: { name: string; timezone: string; json?: boolean }) => {
+  .action(async (options: { name: string; timezone: string; adminUsername?: string; adminPassword?: string; json?: boolean }) => {
+    if (options.adminPassword !== undefined && options.adminUsername === undefined) throw new Error('--admin-password needs --admin-username.');
+    let admin: CliUser | undefined;
+    if (options.adminUsername !== undefined) {
+      admin = { username: options.adminUsername, password: await passwordFrom(options.adminPassword, '--admin-password'), role: 'Administrator' };
+      checkCliUser(admin, { username: '--admin-username', password: '--admin-password' });
+    }
     await withDatabase(async ({ db }) => {
-      const organizationId = await createOrganization(db, { name: options.name, timezone: options.timezone });
-      const credential = await createCredential(db, config.secretKey, organizationId, 'created with the organization');
+      const created = await withTransaction(db, async (trx) => {
+        const organizationId = await createOrganization(trx, { name: options.name, timezone: options.timezone });
+        const credential = await createCredential(trx, config.secretKey, organizationId, 'created with the organization');
+        const auth = cliAuth({ id: organizationId, name: options.name.trim(), timezone: options.timezone });
+        const adminId = admin ? await createCliUser(trx, auth, admin) : undefined;
+        return { credential, adminId };
+      });
+      const { credential, adminId } = created;
+      const lines = [
+        `organization ${credential.organization_id} created`,
+        `client_id:     ${credential.client_id}`,
+        `client_secret: ${credential.client_secret} (shown once)`,
+      ];
+      if (admin) lines.push(`sign in at ${signInUrl(config)} with organization number ${credential.organization_id}, username ${admin.username}`);
+      const json = adminId === undefined ? credential : { ...credential, admin_user_id: adminId, sign_in_url: signInUrl(config) };
+      print(json, !!options.json, lines.join('\n'));
+    });
+  });
+
+const user = program.command('users').alias('user').description('users of an organization');
+user
+  .command('create')
+  .description('create a user who can sign in to the web app')
+  .requiredOption('--org <id>', 'organization id')
+  .requiredOption('--username <username>', 'sign-in name, unique in the organization')
+  .option('--password <password>', 'password, 6 characters at least (asked for on a terminal when left out)')
+  .option('--role <role>', 'role; Admin, Administrator and Scheduler act on the whole organization', 'Employee')
+  .option('--first-name <name>', 'first name (default: the username)')
+  .option('--last-name <name>', 'last name (default: the role)')
+  .option('--json', 'print JSON')
+  .action(async (options: { org: string; username: string; password?: string; role: string; firstName?: string; lastName?: string; json?: boolean }) => {
+    const organizationId = orgIdFrom(options.org);
+    const newUser: CliUser = {
+      username: options.username,
+      password: await passwordFrom(options.password, '--password'),
+      role: options.role,
+      firstName: options.firstName,
+      lastName: options.lastName,
+    };
+    checkCliUser(newUser);
+    await withDatabase(async ({ db }) => {
+      const organization = await findOrganization(db, organizationId);
+      if (!organization) throw new Error(`organization ${organizationId} does not exist`);
+      const id = await withTransaction(db, (trx) => createCliUser(trx, cliAuth(organization), newUser));
       print(
-        credential,
+        { organization_id: organizationId, user_id: id, username: newUser.username, role: newUser.role, sign_in_url: signInUrl(config) },
         !!options.json,
-        `organization ${organizationId} created\nclient_id:     ${credential.client_id}\nclient_secret: ${credential.client_secret} (shown once)`,
+        `user ${id} created: ${describeUser(newUser)}\nsign in at ${signInUrl(config)} with organization number ${organizationId}`,
       );
     });
   });
@@ -134,7 +199,18 @@ seed
         const ctx = { db: trx, auth, adminId: userIds[0], userIds, shared: {} };
         for (const { module } of await loadDemoSeeds()) Object.assign(counts, (await module.seedDemo(ctx)) ?? {});
       });
-      print({ ...credential, counts }, !!options.json, `demo organization ${organizationId}\nclient_id: ${credential.client_id}\nclient_secret: ${credential.client_secret}`);
+      const users = DEMO_USERS.map(({ username, role }) => ({ username, role }));
+      print(
+        { ...credential, counts, sign_in_url: signInUrl(config), users, password: DEMO_PASSWORD },
+        !!options.json,
+        [
+          `demo organization ${organizationId} (Demo Fire Department)`,
+          `client_id:     ${credential.client_id}`,
+          `client_secret: ${credential.client_secret}`,
+          `sign in at ${signInUrl(config)} with organization number ${organizationId} and password ${DEMO_PASSWORD} as:`,
+          ...users.map((u) => `  ${describeUser(u)}`),
+        ].join('\n'),
+      );
     });
   });
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent, type SqliteDatabase } from 'kysely';
@@ -116,7 +116,10 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'sqlitePath'
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     return { db, dialect: 'postgres', pool, pgClientConfig, pgSchema: config.pgSchema, stats, close: () => db.destroy() };
   }
-  mkdirSync(dirname(config.sqlitePath), { recursive: true });
+  // The database holds password and secret hashes: its folder, file, WAL and shared memory are the
+  // owner's alone (SQLite gives the -wal and -shm files the database file's permissions).
+  mkdirSync(dirname(config.sqlitePath), { recursive: true, mode: 0o700 });
+  if (!existsSync(config.sqlitePath)) closeSync(openSync(config.sqlitePath, 'a', 0o600));
   const sqlite = new SQLite(config.sqlitePath);
   sqlite.pragma('journal_mode = WAL');
   // better-sqlite3 would default to NORMAL, which can lose the last commits on power loss.

@@ -9,7 +9,7 @@ function folder(dataDir: string): string {
 
 /** A name of our own making: the client's file name never reaches the file system. */
 export async function storeFile(dataDir: string, data: Buffer): Promise<string> {
-  await mkdir(folder(dataDir), { recursive: true });
+  await mkdir(folder(dataDir), { recursive: true, mode: 0o700 });
   const name = randomUUID();
   await writeFile(join(folder(dataDir), name), data, { flag: 'wx', mode: 0o600 });
   return name;

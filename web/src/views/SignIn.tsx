@@ -29,7 +29,10 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
         {error && <ErrorBox message={error} />}
         <label>
           Organization number
-          <input name="organization" inputMode="numeric" pattern="[0-9]+" required defaultValue={localStorage.getItem(ORG_KEY) ?? ''} autoComplete="organization" />
+          <input name="organization" inputMode="numeric" pattern="[0-9]+" required defaultValue={localStorage.getItem(ORG_KEY) ?? ''} autoComplete="organization" aria-describedby="organization-hint" />
+          <small id="organization-hint" class="note">
+            The number your administrator gave you: it is printed by <code>org create</code> and <code>seed demo</code> when the organization is created.
+          </small>
         </label>
         <label>
           Username
