@@ -20,6 +20,9 @@ export class ApiError extends Error {
 export const notFound = (model: string) => new ApiError(404, 'not found', `No query results for model [${model}].`);
 export const invalidParams = (messages: string[] | string) =>
   new ApiError(422, 'invalid_params', Array.isArray(messages) ? messages : [messages]);
+/** 422 for an instant input (parseInstantInput) that is not one, e.g. `notADateTime('after parameter')`. */
+export const notADateTime = (field: string) =>
+  invalidParams(`The ${field} must be a date and time such as 2026-03-08 07:00:00 (or with its offset: 2026-03-08T07:00:00-06:00).`);
 export const badRequest = (message: string) => new ApiError(400, 'bad_request', message);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message);
 export const unauthorized = (message = 'The access token is not valid.') =>
@@ -85,21 +88,69 @@ function collapseUnions(issues: ValidationIssue[]): ValidationIssue[] {
 }
 
 function fieldName(issue: ValidationIssue, context: string | undefined): string {
-  const path = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  // `/phone_numbers/0` → `phone_numbers (item 1)`; `/assignments/0/start` → `assignments (item 1) start`
+  const path = (issue.instancePath ?? '')
+    .split('/')
+    .filter(Boolean)
+    .map((segment, index) => (/^\d+$/.test(segment) && index > 0 ? `(item ${Number(segment) + 1})` : segment))
+    .join(' ');
   const missing = issue.params?.missingProperty as string | undefined;
-  const name = [path, missing].filter(Boolean).join('.');
+  const name = [path, missing].filter(Boolean).join(' ');
   return (name || context || 'request').replace(/_/g, ' ');
+}
+
+/** What each string pattern of the schemas asks for, in words (a regex is never shown). */
+const PATTERN_RULES: Record<string, string> = {
+  '^[0-9]{1,20}$': 'must contain only digits (up to 20)',
+  '^[0-9]+$': 'must contain only digits',
+  '^\\d{4}-\\d{2}-\\d{2}$': 'must be a date as YYYY-MM-DD',
+  '^#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$': 'must be a color as #RRGGBB',
+  '^([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d)?$': 'must be a time of day as hh:mm',
+  '^(\\*|[a-z0-9_]+(\\.[a-z0-9_]+)*(\\.\\*)?)$': 'must be an event name (user.created), a group of them (user.*) or *',
+};
+
+/** Each string format of the schemas, as a person names it. */
+const FORMAT_NAMES: Record<string, string> = {
+  date: 'date (YYYY-MM-DD)',
+  'local-datetime': 'date and time (YYYY-MM-DD hh:mm:ss)',
+  'date-time': 'date and time with its offset (YYYY-MM-DDThh:mm:ss+hh:mm)',
+  email: 'e-mail address',
+  uri: 'URL',
+};
+
+/** JSON types as a person names them. */
+const TYPE_NAMES: Record<string, string> = {
+  integer: 'a whole number',
+  number: 'a number',
+  string: 'text',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+  null: 'null',
+};
+
+/** The field of an issue: its top-level property (a missing one included), for ruleChecks. */
+function topField(issue: ValidationIssue): string | undefined {
+  const first = (issue.instancePath ?? '').split('/')[1];
+  return first || (issue.params?.missingProperty as string | undefined);
 }
 
 /** Turns Ajv issues into readable sentences: "The start field is required." */
 export function validationMessages(issues: ValidationIssue[], context?: string): string[] {
+  const query = context === 'querystring';
   const messages = collapseUnions(issues).map((issue) => {
-    const field = fieldName(issue, context);
+    // a query string's fields are the URL's parameters: "The after parameter …"
+    const name = fieldName(issue, context);
+    const field = query ? `${name} parameter` : name;
+    const fieldNoun = query ? field : `${name} field`;
     switch (issue.keyword) {
       case 'required':
-        return `The ${field} field is required.`;
+        return `The ${fieldNoun} is required.`;
       case 'type':
-        return `The ${field} field must be ${String(issue.params?.type ?? 'of another type').replace(',', ' or ')}.`;
+        return `The ${fieldNoun} must be ${String(issue.params?.type ?? '')
+          .split(',')
+          .map((type) => TYPE_NAMES[type] ?? type)
+          .join(' or ')}.`;
       case 'maxLength':
         return `The ${field} may not be greater than ${String(issue.params?.limit)} characters.`;
       case 'minLength':
@@ -112,14 +163,25 @@ export function validationMessages(issues: ValidationIssue[], context?: string):
         return `The ${field} must be at least ${String(issue.params?.limit)}.`;
       case 'maximum':
         return `The ${field} may not be greater than ${String(issue.params?.limit)}.`;
-      case 'format':
-        return `The ${field} is not a valid ${String(issue.params?.format)}.`;
+      case 'exclusiveMinimum':
+        return `The ${field} must be greater than ${String(issue.params?.limit)}.`;
+      case 'exclusiveMaximum':
+        return `The ${field} must be less than ${String(issue.params?.limit)}.`;
+      case 'format': {
+        const format = String(issue.params?.format);
+        return `The ${field} is not a valid ${FORMAT_NAMES[format] ?? format.replace(/-/g, ' ')}.`;
+      }
+      case 'pattern':
+        return `The ${field} ${PATTERN_RULES[String(issue.params?.pattern)] ?? 'is not in the expected form'}.`;
+      case 'uniqueItems':
+        return `The ${field} may not list the same value twice.`;
       case 'enum':
+      case 'const':
         return `The selected ${field} is invalid.`;
       case 'additionalProperties':
-        return `The ${field} field ${String(issue.params?.additionalProperty)} is not allowed.`;
+        return `The ${fieldNoun} ${String(issue.params?.additionalProperty)} is not allowed.`;
       default:
-        return `The ${field} ${issue.message ?? 'is invalid'}.`;
+        return `The ${field} is invalid.`;
     }
   });
   return [...new Set(messages)];
@@ -128,6 +190,53 @@ export function validationMessages(issues: ValidationIssue[], context?: string):
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: string }).code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * Runs rule checks one after another and throws one 422 naming every problem they found (each
+ * check's own 422 messages, in order); any other error passes through at once. Resolves to each
+ * check's result.
+ */
+export async function checkAll<T extends readonly unknown[]>(checks: { [K in keyof T]: () => T[K] | Promise<T[K]> }): Promise<T> {
+  const results: unknown[] = [];
+  const problems: string[] = [];
+  for (const check of checks as ReadonlyArray<() => unknown>) {
+    try {
+      results.push(await check());
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.statusCode !== 422) throw error;
+      problems.push(...[error.errorMessage].flat());
+      results.push(undefined);
+    }
+  }
+  if (problems.length > 0) throw invalidParams([...new Set(problems)]);
+  return results as unknown as T;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's rule checks (unknown ids, an end before its start…), run when the schema refused
+     * the request too, so that one 422 names every failing field: `sound(field)` tells whether the
+     * schema accepted that top-level field of the part it refused. Throws the 422 of checkAll.
+     */
+    ruleChecks?: (request: FastifyRequest, sound: (field: string) => boolean) => Promise<unknown>;
+  }
+}
+
+/** The rule checks' messages for a request the schema refused (none when the route has no checks). */
+async function ruleProblems(request: FastifyRequest, issues: ValidationIssue[]): Promise<string[]> {
+  const checks = request.routeOptions?.config?.ruleChecks;
+  if (!checks) return [];
+  const refused = new Set(issues.map(topField));
+  try {
+    await checks(request, (field) => !refused.has(field));
+    return [];
+  } catch (error) {
+    if (error instanceof ApiError && error.statusCode === 422) return [error.errorMessage].flat();
+    request.log.warn({ err: error }, 'rule checks of a refused request failed');
+    return [];
+  }
 }
 
 export function toApiError(error: FastifyError | Error): ApiError | undefined {
@@ -147,8 +256,12 @@ export function toApiError(error: FastifyError | Error): ApiError | undefined {
   return undefined;
 }
 
-export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const apiError = toApiError(error);
+export async function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  let apiError = toApiError(error);
+  if (apiError && error.validation) {
+    const more = await ruleProblems(request, error.validation as ValidationIssue[]);
+    if (more.length > 0) apiError = invalidParams([...new Set([...[apiError.errorMessage].flat(), ...more])]);
+  }
   if (apiError) {
     if (apiError.statusCode === 401 && !reply.hasHeader('WWW-Authenticate') && request.url.startsWith('/v1')) {
       reply.header('WWW-Authenticate', 'Bearer');

@@ -151,15 +151,16 @@ describe('schema violation', () => {
   it('writes one message per field that matches no branch of a union, in the samples\' style', async () => {
     // A status is 0 or 1; admin ids an array or one id: Ajv reports each branch plus the anyOf itself.
     const userId = await org.createUser();
-    const base = { user_id: userId, admin_ids: [userId], start_date: '2031-05-02 07:00:00', end_date: '2031-05-03 07:00:00', time_off_type_id: 1 };
+    const typeId = (await org.post('/time_off_types', { label: 'Vacation' })).body.id;
+    const base = { user_id: userId, admin_ids: [userId], start_date: '2031-05-02 07:00:00', end_date: '2031-05-03 07:00:00', time_off_type_id: typeId };
     const status = await org.post('/time_offs', { ...base, status: 2 });
     expect(status.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected status is invalid.'] });
     const admins = await org.post('/time_offs', { ...base, admin_ids: 'x' });
-    expect(admins.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The admin ids field must be integer.'] });
+    expect(admins.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The admin ids field must be a whole number.'] });
     const empty = await org.post('/time_offs', { ...base, admin_ids: [] });
     expect(empty.body.error_message).toEqual(['The admin ids must have at least 1 item.']);
     const filter = await org.get('/signup_events', { query: { status: 'bogus' } });
-    expect(filter.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected status is invalid.'] });
+    expect(filter.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected status parameter is invalid.'] });
   });
 
   it('names every field that fails, one message each', async () => {
@@ -168,6 +169,40 @@ describe('schema violation', () => {
     expect(response.body.error_message).toEqual(
       expect.arrayContaining(['The username field is required.', 'The password field is required.', expect.stringMatching(/^The mail /), expect.stringMatching(/^The phone numbers/)]),
     );
+  });
+
+  it('says what a field must hold in words, never as a regex or a schema name', async () => {
+    const base = { username: 'phone', first_name: 'P', last_name: 'N', mail: 'p@example.org', password: 'secret-pw' };
+    const phone = await org.put('/users', { ...base, phone_numbers: '12a' });
+    expect(phone.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The phone numbers must contain only digits (up to 20).'] });
+    const listed = await org.put('/users', { ...base, phone_numbers: ['555', 'x'] });
+    expect(listed.body.error_message).toEqual(['The phone numbers (item 2) must contain only digits (up to 20).']);
+    const after = await org.get('/logs', { query: { after: 'soon' } });
+    expect(after.body.error_message).toEqual(['The after parameter must be a date and time such as 2026-03-08 07:00:00 (or with its offset: 2026-03-08T07:00:00-06:00).']);
+    const start = await org.get('/time_offs', { query: { start: 'monday', end: '2031-05-03 00:00:00' } });
+    expect(start.body.error_message).toEqual(['The start parameter is not a valid date and time (YYYY-MM-DD hh:mm:ss).']);
+    const missing = await org.get('/time_offs', { query: { end: '2031-05-03 00:00:00' } });
+    expect(missing.body.error_message).toEqual(['The start parameter is required.']);
+    for (const response of [phone, listed, after, start, missing]) expect(JSON.stringify(response.body)).not.toMatch(/pattern|\^|local-datetime|must match/);
+  });
+
+  it('reports every failing field of a new time off in one 422: a missing field hides none of the rules', async () => {
+    const userId = await org.createUser();
+    const reversed = { user_id: userId, start_date: '2031-05-03 07:00:00', end_date: '2031-05-02 07:00:00', time_off_type_id: 999_999 };
+    const withoutAdmins = await org.post('/time_offs', reversed);
+    expect(withoutAdmins.status).toBe(422);
+    expect(withoutAdmins.body.error_message).toEqual([
+      'The admin ids field is required.',
+      'The end date must be a date after start date.',
+      'The selected time off type id is invalid.',
+    ]);
+    const withAdmins = await org.post('/time_offs', { ...reversed, admin_ids: [userId], user_id: 999_998 });
+    expect(withAdmins.body.error_message).toEqual([
+      'The end date must be a date after start date.',
+      'The selected user id is invalid.',
+      'The selected time off type id is invalid.',
+    ]);
+    expect((await org.get('/time_offs', { query: { start: '2031-05-01 00:00:00', end: '2031-05-05 00:00:00' } })).body.items).toEqual([]);
   });
 
   it('answers 404 for an id path parameter that is not a number: no record has it', async () => {

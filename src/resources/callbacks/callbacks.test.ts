@@ -202,7 +202,7 @@ describe('POST /callbacks (extension)', () => {
       [{ initiated_by: 999_999 }, 'The selected initiated by is invalid.'],
       [{ work_type_id: 999_999 }, 'The selected work type id is invalid.'],
       [{ end: '2032-03-10 08:00:00' }, 'The end must be a date after start.'],
-      [{ deadline: 'soon' }, 'The deadline is not a valid date.'],
+      [{ deadline: 'soon' }, 'The deadline must be a date and time such as 2026-03-08 07:00:00 (or with its offset: 2026-03-08T07:00:00-06:00).'],
     ];
     for (const [overrides, message] of cases) {
       const response = await org.post('/callbacks', callbackBody(listId, overrides));

@@ -2,7 +2,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import { lockUsers, transition } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
+import { invalidParams, notADateTime } from '../../core/errors.js';
 import { assertSpanWithinLimit, normalizeLocalDateTime, nowLocal, nowUtc, parseInstantInput } from '../../core/time.js';
 import { hoursBetween } from '../../core/time.js';
 import { occurrenceStaffing } from '../../scheduling/index.js';
@@ -46,7 +46,7 @@ export function endedAt(callback: CallbackRow, nowInstant: string): string | nul
 
 function instantOrInvalid(value: string, field: string, timeZone: string): string {
   const instant = parseInstantInput(value, timeZone);
-  if (!instant) throw invalidParams(`The ${field} is not a valid date.`);
+  if (!instant) throw notADateTime(field);
   return instant;
 }
 

@@ -24,7 +24,7 @@ function checkedPeriod(query: DayLabelQuery, timeZone: string): { start: string;
 }
 
 function assertRealDate(date: string) {
-  if (!parseDate(date)) throw invalidParams('The date is not a valid date.');
+  if (!parseDate(date)) throw invalidParams(`The date ${date} is not a day of the calendar.`);
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { invalidParams } from '../../core/errors.js';
+import { invalidParams, notADateTime } from '../../core/errors.js';
 import { href, linkTo } from '../../core/pagination.js';
 import { errorResponses, Id, Nullable } from '../../core/schemas.js';
 import { formatIsoOffset, parseInstantInput } from '../../core/time.js';
@@ -43,7 +43,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { orgId, timezone } = request.auth;
       const q = request.query;
       const createdAfter = q.after === undefined ? undefined : parseInstantInput(q.after, timezone);
-      if (q.after !== undefined && !createdAfter) throw invalidParams('The after is not a valid date.');
+      if (q.after !== undefined && !createdAfter) throw notADateTime('after parameter');
       const limit = q.limit ?? PAGE_SIZE;
       const { rows, more, beyondKey } = await listLogPage(app.db, { orgId, createdAfter, beforeId: q.before_id, sinceId: q.since_id, limit });
 

@@ -3,7 +3,7 @@ import { withTransaction } from '../../core/db/transaction.js';
 import { created, errorResponses, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
 import { normalizeLocalDateTime } from '../../core/time.js';
 import { readTimeOff, readTimeOffPage } from './listing.js';
-import { approveTimeOff, createTimeOff, deleteTimeOff, denyTimeOff } from './rules.js';
+import { approveTimeOff, checkNewTimeOff, createTimeOff, deleteTimeOff, denyTimeOff } from './rules.js';
 import { CreateTimeOffBody, DecisionBody, ListTimeOffsQuery, SingleTimeOffResponse, TimeOffPage } from './schemas.js';
 import { PENDING } from './table.js';
 
@@ -43,6 +43,21 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/time_offs',
     {
+      config: {
+        // a request the schema refused still hears of its other fields' problems (src/core/errors.ts)
+        ruleChecks: async (request, sound) => {
+          const body = (request.body ?? {}) as Partial<CreateTimeOffBody>;
+          const ids = body.admin_ids;
+          await checkNewTimeOff(app.db, request.auth, {
+            userId: sound('user_id') ? body.user_id : undefined,
+            adminIds: sound('admin_ids') && ids !== undefined ? (Array.isArray(ids) ? ids : [ids]) : undefined,
+            start: sound('start_date') && sound('end_date') && body.start_date ? normalizeLocalDateTime(body.start_date) : undefined,
+            end: sound('start_date') && sound('end_date') && body.end_date ? normalizeLocalDateTime(body.end_date) : undefined,
+            typeId: sound('time_off_type_id') ? body.time_off_type_id : undefined,
+            rrule: sound('rrule') ? body.rrule : undefined,
+          });
+        },
+      },
       schema: {
         operationId: 'createTimeOff',
         summary: 'Creates time off for a user (pending unless status is 1)',

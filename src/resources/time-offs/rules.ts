@@ -3,7 +3,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import { lockUsers, transition } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams, notFound } from '../../core/errors.js';
+import { checkAll, invalidParams, notFound } from '../../core/errors.js';
 import { addDays, assertSpanWithinLimit, hoursBetween, nowLocal, nowUtc, round } from '../../core/time.js';
 import { chargeTimeOff, refundTimeOff } from '../accruals/ledger.js';
 import { findTimeOffTypeOrInvalid, findTimeOffTypesByIds } from '../time-off-types/repository.js';
@@ -93,14 +93,28 @@ async function deductIfBanked(trx: Db, auth: AuthContext, entry: TimeOffRow, typ
   await chargeTimeOff(trx, auth, { user, type, timeOffId: entry.id, hours, adminId: entry.admin_id });
 }
 
+/**
+ * The rules on a new entry's own fields, every failing one named in one 422 (checkAll). A field
+ * left undefined (one the request's schema refused: the route's ruleChecks) is not checked.
+ */
+export async function checkNewTimeOff(trx: Db, auth: AuthContext, input: Partial<Pick<TimeOffInput, 'userId' | 'adminIds' | 'start' | 'end' | 'typeId' | 'rrule'>>) {
+  const [, user, , type, rrule] = await checkAll([
+    () => (input.start !== undefined && input.end !== undefined ? assertOrdered(input.start, input.end) : undefined),
+    () => (input.userId !== undefined ? findUserOrInvalid(trx, auth.orgId, input.userId) : undefined),
+    () => (input.adminIds !== undefined ? assertUsersExist(trx, auth.orgId, input.adminIds, 'admin id') : undefined),
+    () => (input.typeId !== undefined ? findTimeOffTypeOrInvalid(trx, auth.orgId, input.typeId) : undefined),
+    () => (input.rrule ? normalizeRule(input.rrule) : null),
+  ] as const);
+  return { user, type, rrule: rrule ?? null };
+}
+
 export async function createTimeOff(trx: Db, auth: AuthContext, input: TimeOffInput): Promise<number> {
-  assertOrdered(input.start, input.end);
   // the yearly limit and the bank are checked, then written, under the user's lock
   await lockUsers(trx, [input.userId]);
-  const user = await findUserOrInvalid(trx, auth.orgId, input.userId);
-  await assertUsersExist(trx, auth.orgId, input.adminIds, 'admin id');
-  const type = await findTimeOffTypeOrInvalid(trx, auth.orgId, input.typeId);
-  const rrule = input.rrule ? normalizeRule(input.rrule) : null;
+  const checked = await checkNewTimeOff(trx, auth, input);
+  const user = checked.user!;
+  const type = checked.type!;
+  const rrule = checked.rrule;
   await checkRequest(trx, auth, type, { ...input, rrule });
 
   const now = nowUtc();
