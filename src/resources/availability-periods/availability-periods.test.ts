@@ -105,7 +105,7 @@ describe('GET /availability_periods', () => {
 
   it('requires start and end', async () => {
     const response = await org.get('/availability_periods', { query: { start: '2032-05-01 00:00:00' } });
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end field is required.'] });
+    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end parameter is required.'] });
   });
 
   it('requires a token', async () => {

@@ -148,7 +148,7 @@ describe('GET /payroll', () => {
   it('requires start and end, a valid user and the end after the start', async () => {
     const missing = await org.get('/payroll', { query: { start: period.start } });
     expect(missing.status).toBe(422);
-    expect(missing.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end field is required.'] });
+    expect(missing.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end parameter is required.'] });
     const reversed = await org.get('/payroll', { query: { start: period.end, end: period.start } });
     expect(reversed.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end must be a date after start.'] });
     const unknown = await org.get('/payroll', { query: { ...period, user_id: 999999 } });

@@ -343,7 +343,7 @@ describe('GET /schedule', () => {
   it('requires start and end, and the end after the start', async () => {
     const missing = await org.get('/schedule', { query: { start: '2027-01-01 00:00:00' } });
     expect(missing.status).toBe(422);
-    expect(missing.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end field is required.'] });
+    expect(missing.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end parameter is required.'] });
     const reversed = await org.get('/schedule', { query: { start: '2027-01-02 00:00:00', end: '2027-01-01 00:00:00' } });
     expect(reversed.status).toBe(422);
     expect(reversed.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end must be a date after start.'] });

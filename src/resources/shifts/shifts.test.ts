@@ -242,7 +242,7 @@ describe('GET /shifts', () => {
   it('requires user_id', async () => {
     const response = await org.get('/shifts');
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The user id field is required.'] });
+    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The user id parameter is required.'] });
   });
 
   it('answers nothing for another organization\'s user', async () => {

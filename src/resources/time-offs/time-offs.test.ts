@@ -305,7 +305,7 @@ describe('GET /time_offs', () => {
   it('requires start and end, end after start, after within them', async () => {
     const missing = await org.get('/time_offs', { query: { start: '2035-01-01 00:00:00' } });
     expect(missing.status).toBe(422);
-    expect(missing.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end field is required.'] });
+    expect(missing.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end parameter is required.'] });
     const reversed = await org.get('/time_offs', { query: { start: '2035-02-01 00:00:00', end: '2035-01-01 00:00:00' } });
     expect(reversed.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end must be a date after start.'] });
     const outside = await org.get('/time_offs', { query: { start: '2035-01-01 00:00:00', end: '2035-02-01 00:00:00', after: '2036-01-01 00:00:00' } });
