@@ -17,6 +17,7 @@ import { createDatabase, type DatabaseHandle } from './core/db/index.js';
 import { migrateToLatest } from './core/db/migrator.js';
 import type { Database } from './core/db/types.js';
 import { ApiError, errorHandler } from './core/errors.js';
+import { lazySerializers } from './core/lazy-serializers.js';
 import idempotencyPlugin from './core/idempotency.js';
 import { productionLogger, requestLogging } from './core/logging.js';
 import metricsPlugin from './core/metrics.js';
@@ -137,6 +138,7 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
     frameworkErrors: (_error, _request, reply: FastifyReply) => {
       void reply.status(400).type('application/json; charset=utf-8').send(new ApiError(400, 'bad_request', 'The request URL is not valid.').body());
     },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
     ajv: {
       customOptions: {
         // every field that fails is named, not only the first (one message per field: errors.ts)
