@@ -16,7 +16,8 @@ const env = {
 };
 
 async function cli(...args: string[]) {
-  const { stdout } = await run('npx', ['tsx', 'src/cli/main.ts', ...args], { env, timeout: 60_000 });
+  // node itself with tsx's loader: npx would add a process of its own to every command
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env, timeout: 60_000 });
   return stdout;
 }
 
