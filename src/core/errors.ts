@@ -217,8 +217,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * The route's rule checks (unknown ids, an end before its start…), run when the schema refused
-     * the request too, so that one 422 names every failing field: `sound(field)` tells whether the
-     * schema accepted that top-level field of the part it refused. Throws the 422 of checkAll.
+     * the request's body too, so that one 422 names every failing field: `sound(field)` tells whether
+     * the schema accepted that top-level body field. Throws the 422 of checkAll.
      */
     ruleChecks?: (request: FastifyRequest, sound: (field: string) => boolean) => Promise<unknown>;
   }
@@ -258,7 +258,8 @@ export function toApiError(error: FastifyError | Error): ApiError | undefined {
 
 export async function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   let apiError = toApiError(error);
-  if (apiError && error.validation) {
+  // only a refused body: when params or the query failed, the body has not been validated at all
+  if (apiError && error.validation && (error as { validationContext?: string }).validationContext === 'body') {
     const more = await ruleProblems(request, error.validation as ValidationIssue[]);
     if (more.length > 0) apiError = invalidParams([...new Set([...[apiError.errorMessage].flat(), ...more])]);
   }
