@@ -63,7 +63,9 @@ async function stopRealServer(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-describe('npm run cli', () => {
+// Each CLI command is a process of its own that loads the sources through tsx: several of them in one
+// test outlast vitest's 30 s default on a busy machine.
+describe('npm run cli', { timeout: 120_000 }, () => {
   let organizationId: number;
   let secondClientId: string;
   let demo: { client_id: string; client_secret: string; counts: Record<string, number> };

@@ -134,7 +134,7 @@ describe('page size', () => {
   it('refuses a page larger than the maximum', async () => {
     const response = await other.get('/logs', { query: { limit: 201 } });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The limit may not be greater than 200.'] });
+    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The limit parameter may not be greater than 200.'] });
   });
 
   it('accepts the maximum', async () => {
