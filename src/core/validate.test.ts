@@ -13,8 +13,8 @@ describe('compileCheck', () => {
   it('names every failing field as request validation does', () => {
     expect(check({ email: 'nope', date_of_hire: '2021-02-30', extra: 1 })).toEqual([
       'The body field extra is not allowed.',
-      'The email is not a valid email.',
-      'The date of hire is not a valid date.',
+      'The email is not a valid e-mail address.',
+      'The date of hire is not a valid date (YYYY-MM-DD).',
     ]);
   });
 });

@@ -73,7 +73,7 @@ describe('POST /users/import', () => {
       status: 422,
       error: 'invalid_params',
       error_message: [
-        'line 3: The email.0 is not a valid email.',
+        'line 3: The email (item 1) is not a valid e-mail address.',
         'line 4: unknown qualifier "Hazmat".',
         'line 4: unknown group "C Shift".',
         'line 5: The username field is required for a new user.',
@@ -152,7 +152,7 @@ describe('users import (CLI)', () => {
     const dry = JSON.parse((await cli(server, ['users', 'import', '--org', String(org.orgId), '--dry-run', '--json'], roster)).stdout);
     expect(dry).toMatchObject({ dry_run: true, created: 1 });
     await expect(cli(server, ['users', 'import', '--org', String(org.orgId)], 'username,first_name,last_name,email\nhcli,Hal,Cli,nope\n')).rejects.toMatchObject({
-      stderr: expect.stringContaining('line 2: The email.0 is not a valid email.'),
+      stderr: expect.stringContaining('line 2: The email (item 1) is not a valid e-mail address.'),
     });
     const { stdout } = await cli(server, ['users', 'import', '--org', String(org.orgId), '-'], roster);
     expect(stdout).toContain('created 1, updated 0');
