@@ -235,8 +235,8 @@ describe('GET/PATCH /work_period (extension)', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.error_message).toEqual([
       'The days must be at least 7.',
-      'The threshold hours must be > 0.',
-      'The start is not a valid local-datetime.',
+      'The threshold hours must be greater than 0.',
+      'The start is not a valid date and time (YYYY-MM-DD hh:mm:ss).',
     ]);
     expect((await org.patch('/work_period', { days: 29 })).status).toBe(422);
     expect((await org.patch('/work_period', { days: 14.5 })).status).toBe(422);

@@ -144,7 +144,7 @@ describe('PATCH /time_off_types/{id} (extension)', () => {
     expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({ default_day_hours: 10.5, counts_as_worked: false });
     const bad = await org.patch(`/time_off_types/${id}`, { default_day_hours: 0, counts_as_worked: 'sometimes' });
     expect(bad.status).toBe(422);
-    expect(bad.body.error_message).toEqual(['The default day hours must be > 0.', 'The counts as worked field must be boolean.']);
+    expect(bad.body.error_message).toEqual(['The default day hours must be greater than 0.', 'The counts as worked field must be true or false.']);
     expect((await org.patch(`/time_off_types/${id}`, { default_day_hours: 25 })).status).toBe(422);
     expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({ default_day_hours: 10.5, counts_as_worked: false });
   });
