@@ -27,6 +27,7 @@ import rateLimitPlugin from './core/rate-limit.js';
 import responseCachePlugin from './core/response-cache.js';
 import { isLocalDateTime } from './core/time.js';
 import publicFeedRoutes from './resources/calendar-feeds/public-routes.js';
+import offerRoutes from './resources/callbacks/offer-routes.js';
 import webappPlugin, { enforceMemberAccess } from './webapp/plugin.js';
 
 declare module 'fastify' {
@@ -204,6 +205,8 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   // Calendar feeds are read by calendar clients without a bearer token: the URL's token is the credential.
   await app.register(publicFeedRoutes);
+  // The callback runner's accept/decline links: the link's token is the credential.
+  await app.register(offerRoutes);
   await app.register(webappPlugin, { distDir: options.webDistDir });
 
   const resources = await loadResourcePlugins();

@@ -37,6 +37,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Memory for computed GET /schedule, /time_offs and /users responses, in bytes (0 disables the cache). */
   responseCacheBytes: number;
+  /** How often the callback runner advances active callbacks, in milliseconds (0: not in this process). */
+  callbackRunnerPollMs: number;
 }
 
 /** `false`, `true` (every hop), a hop count, or the proxies' addresses/CIDRs. */
@@ -120,6 +122,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     metricsToken: env.METRICS_TOKEN || undefined,
     responseCacheBytes: intFrom(env, 'RESPONSE_CACHE_MB', 64) * 1024 * 1024,
     trustProxy: trustProxyFrom(env),
+    callbackRunnerPollMs: intFrom(env, 'CALLBACK_RUNNER_POLL_MS', 15_000),
     ...overrides,
   };
   if (env.DATABASE_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL) && !overrides.sqlitePath) {

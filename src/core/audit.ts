@@ -65,8 +65,8 @@ export const REDACTED = '[redacted]';
  */
 const SECRET_KEY = /(^|_)(password|passwd|secret|token|tokens|api_?key|authorization|cookie)(_|$)/i;
 
-/** crewplan's own secret formats inside any text: client secrets, access tokens, feed tokens, webhook secrets, scrypt hashes. */
-const SECRET_TEXT = /\b(?:cps|cpt|cpf|whsec)_[A-Za-z0-9_-]{16,}|scrypt\$[0-9$]+[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+/g;
+/** crewplan's own secret formats inside any text: client secrets, access tokens, feed tokens, callback offer tokens, webhook secrets, scrypt hashes. */
+const SECRET_TEXT = /\b(?:cps|cpt|cpf|cpo|whsec)_[A-Za-z0-9_-]{16,}|scrypt\$[0-9$]+[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+/g;
 
 /**
  * A copy of a logged value with every secret replaced by {@link REDACTED}: the value of any key

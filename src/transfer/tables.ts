@@ -34,6 +34,7 @@ export const NOT_EXPORTED: Record<string, string> = {
   outbox_event: 'webhook events already created: an imported webhook receives events created after the import',
   webhook_delivery: "the webhooks' delivery log",
   bulletin_board_lock: 'an editing lease of minutes',
+  callback_offer: "callback offer links are secrets (token hashes): the runner makes new ones",
 };
 
 /** A JSON array of ids of one table. */
@@ -202,6 +203,7 @@ export const EXPORTED: Record<string, TablePolicy> = {
   callback: {
     refs: { list_id: 'callback_list', assignment_id: 'assignment', work_type_id: 'work_type', ...byUsers('initiated_by', 'cancelled_by') },
     remap: { vacancy: callbackVacancy },
+    reset: { lease_until: null },
   },
   callback_user: { refs: { callback_id: 'callback', user_id: USER, shift_id: 'shift' } },
   trade: { refs: byUsers('requesting_user_id', 'accepting_user_id', 'approving_user_id', 'approved_by') },

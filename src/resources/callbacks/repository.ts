@@ -2,7 +2,7 @@ import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { findAssignment } from '../assignments/repository.js';
-import type { CallbackRow, CallbackTable, CallbackUserRow, CallbackUserTable } from './table.js';
+import type { CallbackOfferRow, CallbackOfferTable, CallbackRow, CallbackTable, CallbackUserRow, CallbackUserTable } from './table.js';
 
 export function findCallback(db: Db, orgId: number, id: number): Promise<CallbackRow | undefined> {
   return db.selectFrom('callback').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
@@ -186,4 +186,67 @@ export async function workTypesExcludedFromCallbacks(db: Db, orgId: number): Pro
     .where('excludes_from_callback', '=', 1)
     .execute();
   return new Set(rows.map((row) => row.id));
+}
+
+/** Callbacks the runner still has to handle (open, or closed but not yet reported) on lists with a contact window. */
+export function callbacksForRunner(db: Db, now: string, limit: number) {
+  return db
+    .selectFrom('callback')
+    .innerJoin('callback_list', (join) =>
+      join.onRef('callback_list.id', '=', 'callback.list_id').onRef('callback_list.organization_id', '=', 'callback.organization_id'),
+    )
+    .selectAll('callback')
+    .select(['callback_list.contact_window_minutes', 'callback_list.contact_at_once', 'callback_list.name as list_name'])
+    .where('callback.runner_closed_at', 'is', null)
+    .where('callback_list.contact_window_minutes', 'is not', null)
+    .where('callback.scheduled_to', '<=', now)
+    .where((eb) => eb.or([eb('callback.lease_until', 'is', null), eb('callback.lease_until', '<=', now)]))
+    .orderBy('callback.id')
+    .limit(limit)
+    .execute();
+}
+export type RunnerCallbackRow = Awaited<ReturnType<typeof callbacksForRunner>>[number];
+
+export async function insertOffer(db: Db, values: Insertable<CallbackOfferTable>): Promise<number> {
+  const { id } = await db.insertInto('callback_offer').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export function findOfferByTokenHash(db: Db, tokenHash: string): Promise<CallbackOfferRow | undefined> {
+  return db.selectFrom('callback_offer').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** Marks the offer used; false when it was used or revoked meanwhile (single use). */
+export async function useOffer(db: Db, offer: CallbackOfferRow, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('callback_offer')
+    .set({ used_at: now })
+    .where('organization_id', '=', offer.organization_id)
+    .where('id', '=', offer.id)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Revokes the callback's open offers (all of them, or one callback user's). */
+export async function revokeOffers(db: Db, orgId: number, callbackId: number, now: string, callbackUserId?: number): Promise<void> {
+  await db
+    .updateTable('callback_offer')
+    .set({ revoked_at: now })
+    .where('organization_id', '=', orgId)
+    .where('callback_id', '=', callbackId)
+    .$if(callbackUserId !== undefined, (qb) => qb.where('callback_user_id', '=', callbackUserId!))
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export function findOrganization(db: Db, orgId: number) {
+  return db.selectFrom('organization').select(['id', 'name', 'timezone']).where('id', '=', orgId).executeTakeFirstOrThrow();
+}
+
+/** Whether the organization has a webhook endpoint (the runner's webhook channel is on). */
+export function webhookEndpointsOf(db: Db, orgId: number) {
+  return db.selectFrom('webhook_endpoint').select(['id', 'event_types']).where('organization_id', '=', orgId).where('deleted_at', 'is', null).execute();
 }

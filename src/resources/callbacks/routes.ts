@@ -8,6 +8,7 @@ import { normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findCallbackOrThrow, listCallbacks, listCallbackUsers, listNames } from './repository.js';
 import { cancelCallback, recordResponse, startCallback } from './rules.js';
+import { createCallbackRunner } from './runner.js';
 import {
   CallbackPage,
   CallbackResponse,
@@ -34,6 +35,10 @@ async function namesOf(db: Db, orgId: number, callbacks: CallbackRow[]): Promise
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
+  const runner = createCallbackRunner(app);
+  app.addHook('onReady', async () => runner.start());
+  app.addHook('onClose', () => runner.stop());
+
   app.get(
     '/callbacks',
     {

@@ -58,7 +58,7 @@ export interface StartedCallback {
 }
 
 /** The qualifiers whoever fills the callback's vacancy must hold: every one it is short of. */
-function requiredOf(callback: Pick<CallbackRow, 'vacancy'>) {
+export function requiredOf(callback: Pick<CallbackRow, 'vacancy'>) {
   const vacancy = callback.vacancy ? (JSON.parse(callback.vacancy) as CallbackVacancy) : null;
   if (!vacancy?.qualifier_shortfalls.length) return undefined;
   return { date: vacancy.date, qualifiers: vacancy.qualifier_shortfalls.map((q) => ({ id: q.id, shortcode: q.shortcode ?? `#${q.id}` })) };

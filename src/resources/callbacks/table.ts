@@ -32,6 +32,10 @@ export interface CallbackTable {
   vacancy: string | null;
   cancelled_by: number | null;
   created_at: string;
+  /** UTC instant until which one callback runner owns this callback (core/db/lease.ts). */
+  lease_until: string | null;
+  /** UTC instant the runner handled the callback's end (the initiating admin told); null while open. */
+  runner_closed_at: string | null;
 }
 
 export interface CallbackUserTable {
@@ -54,14 +58,37 @@ export interface CallbackUserTable {
   /** the shift created on acceptance (callbacks placed on an assignment) */
   shift_id: number | null;
   updated_at: string;
+  /** UTC instant the runner's offer to this user lapses (contact time + the list's window). */
+  offer_expires_at: string | null;
+  /** Why the runner passed over this user when their turn came (no longer eligible). */
+  skip_reason: string | null;
+  /** UTC instant the confirmation of an accepted offer was sent. */
+  confirmed_at: string | null;
+}
+
+/** One accept/decline link: the database keeps only the keyed hash of its token. */
+export interface CallbackOfferTable {
+  id: Generated<number>;
+  organization_id: number;
+  callback_id: number;
+  callback_user_id: number;
+  user_id: number;
+  token_hash: string;
+  /** UTC instants */
+  expires_at: string;
+  used_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
 }
 
 export type CallbackRow = Selectable<CallbackTable>;
+export type CallbackOfferRow = Selectable<CallbackOfferTable>;
 export type CallbackUserRow = Selectable<CallbackUserTable>;
 
 declare module '../../core/db/types.js' {
   interface Database {
     callback: CallbackTable;
     callback_user: CallbackUserTable;
+    callback_offer: CallbackOfferTable;
   }
 }

@@ -1,4 +1,4 @@
-import type { Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { CallbackListRow, CallbackListTable } from './table.js';
@@ -36,7 +36,7 @@ export async function nextListPosition(db: Db, orgId: number): Promise<number> {
   return Number(row?.max ?? 0) + 1;
 }
 
-export async function insertList(db: Db, values: Omit<CallbackListRow, 'id'>): Promise<number> {
+export async function insertList(db: Db, values: Insertable<CallbackListTable>): Promise<number> {
   const { id } = await db.insertInto('callback_list').values(values).returning('id').executeTakeFirstOrThrow();
   return id;
 }

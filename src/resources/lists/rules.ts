@@ -9,7 +9,17 @@ import type { ChangeListBody, CreateListBody } from './schemas.js';
 import { serializeListSingle } from './serialize.js';
 
 /** The columns a PATCH may change. */
-const LIST_FIELDS = ['name', 'max_consecutive_hours', 'weekly_limit', 'monthly_limit', 'yearly_limit', 'position', 'ordering'] as const;
+const LIST_FIELDS = [
+  'name',
+  'max_consecutive_hours',
+  'weekly_limit',
+  'monthly_limit',
+  'yearly_limit',
+  'position',
+  'ordering',
+  'contact_window_minutes',
+  'contact_at_once',
+] as const;
 
 export async function createList(trx: Db, auth: AuthContext, body: CreateListBody): Promise<number> {
   const values = {
@@ -20,6 +30,8 @@ export async function createList(trx: Db, auth: AuthContext, body: CreateListBod
     yearly_limit: body.yearly_limit ?? 0,
     position: body.position ?? (await nextListPosition(trx, auth.orgId)),
     ordering: body.ordering ?? 'rotating',
+    contact_window_minutes: body.contact_window_minutes ?? null,
+    contact_at_once: body.contact_at_once ?? 1,
   };
   const id = await insertList(trx, { organization_id: auth.orgId, ...values, created_at: nowUtc(), deleted_at: null });
   await writeLog(trx, auth, {

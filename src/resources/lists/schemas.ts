@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ShortText } from '../../core/schemas.js';
+import { Nullable, NullableInput, ShortText } from '../../core/schemas.js';
 import { LIST_ORDERINGS } from './table.js';
 
 export const CallbackListResponse = Type.Object({
@@ -13,7 +13,13 @@ export const CallbackListResponse = Type.Object({
 });
 export type CallbackListResponse = Static<typeof CallbackListResponse>;
 
-export const CallbackListSingleResponse = Type.Composite([CallbackListResponse, Type.Object({ deleted: Type.Boolean() })]);
+/** The callback runner's settings (extension, docs/workflows.md). */
+const RunnerFields = {
+  contact_window_minutes: Nullable(Type.Integer({ description: 'extension: minutes the callback runner waits for an answer; null: answered by hand' })),
+  contact_at_once: Type.Integer({ description: 'extension: how many people the callback runner offers a callback to at the same time' }),
+};
+
+export const CallbackListSingleResponse = Type.Composite([CallbackListResponse, Type.Object({ deleted: Type.Boolean(), ...RunnerFields })]);
 export type CallbackListSingleResponse = Static<typeof CallbackListSingleResponse>;
 
 const HourLimit = (description: string) => Type.Integer({ minimum: 0, maximum: 8784, description: `${description}; 0 = no limit` });
@@ -31,6 +37,16 @@ export const CreateListBody = Type.Object({
       { description: 'rotating (default): contacted users move to the bottom; hours: fewest charged hours first; seniority: fixed order' },
     ),
   ),
+  contact_window_minutes: Type.Optional(
+    NullableInput(
+      Type.Integer({
+        minimum: 1,
+        maximum: 10_080,
+        description: 'extension: minutes the callback runner waits for each answer (1 to 10080); null (default): no runner, answers are recorded by hand',
+      }),
+    ),
+  ),
+  contact_at_once: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'extension: people offered at the same time (default 1)' })),
 });
 export type CreateListBody = Static<typeof CreateListBody>;
 

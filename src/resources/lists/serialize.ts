@@ -14,5 +14,10 @@ export function serializeList(row: CallbackListRow): CallbackListResponse {
 }
 
 export function serializeListSingle(row: CallbackListRow): CallbackListSingleResponse {
-  return { ...serializeList(row), deleted: row.deleted_at !== null };
+  return {
+    ...serializeList(row),
+    deleted: row.deleted_at !== null,
+    contact_window_minutes: row.contact_window_minutes === null ? null : Number(row.contact_window_minutes),
+    contact_at_once: Number(row.contact_at_once),
+  };
 }

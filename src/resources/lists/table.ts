@@ -14,6 +14,10 @@ export interface CallbackListTable {
   yearly_limit: number;
   position: number;
   ordering: ListOrdering;
+  /** The callback runner's wait for an answer, in minutes; null: callbacks on the list are answered by hand. */
+  contact_window_minutes: number | null;
+  /** How many people the runner offers a callback to at the same time. */
+  contact_at_once: Generated<number>;
   created_at: string;
   deleted_at: string | null;
 }

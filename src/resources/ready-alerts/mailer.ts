@@ -1,36 +1,9 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../core/db/transaction.js';
+import { SMTP_OFF, smtpTransport, type SmtpSettings } from '../../core/mail.js';
 import { nowUtc } from '../../core/time.js';
 import { pendingEmails, setDeliveryState } from './repository.js';
-
-/**
- * SMTP settings, read from the environment when the plugin loads (config.ts is shared; the
- * variables are listed in docs/communication.md). Without SMTP_HOST no e-mail is sent and e-mail
- * deliveries are marked failed.
- */
-export interface SmtpSettings {
-  host: string | undefined;
-  port: number;
-  secure: boolean;
-  user: string | undefined;
-  password: string | undefined;
-  from: string;
-}
-
-export function loadSmtpSettings(env: Record<string, string | undefined> = process.env): SmtpSettings {
-  const secure = /^(1|true|yes)$/i.test(env.SMTP_SECURE ?? '');
-  const port = Number(env.SMTP_PORT || (secure ? 465 : 587));
-  if (!Number.isInteger(port) || port <= 0 || port > 65_535) throw new Error(`SMTP_PORT must be a port number, got "${env.SMTP_PORT}"`);
-  return {
-    host: env.SMTP_HOST || undefined,
-    port,
-    secure,
-    user: env.SMTP_USER || undefined,
-    password: env.SMTP_PASSWORD || undefined,
-    from: env.SMTP_FROM || 'crewplan <no-reply@crewplan.invalid>',
-  };
-}
 
 const BATCH = 100;
 
@@ -59,13 +32,7 @@ export class AlertMailer {
   }
 
   private transport(): Transporter | undefined {
-    if (!this.settings.host) return undefined;
-    this.transporter ??= nodemailer.createTransport({
-      host: this.settings.host,
-      port: this.settings.port,
-      secure: this.settings.secure,
-      auth: this.settings.user ? { user: this.settings.user, pass: this.settings.password ?? '' } : undefined,
-    });
+    this.transporter ??= smtpTransport(this.settings);
     return this.transporter;
   }
 
@@ -82,7 +49,7 @@ export class AlertMailer {
 
   private async sendOne(delivery: { address: string | null; body: string; organization_name: string }) {
     const transporter = this.transport();
-    if (!transporter) return { state: 'failed' as const, error: 'No SMTP server is configured (SMTP_HOST).' };
+    if (!transporter) return { state: 'failed' as const, error: SMTP_OFF };
     try {
       await transporter.sendMail({
         from: this.settings.from,

@@ -4,7 +4,8 @@ import { created, EXTENSION, errorResponses, IdParams } from '../../core/schemas
 import { formatIsoOffset } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRefOrNull } from '../users/serialize.js';
-import { AlertMailer, loadSmtpSettings } from './mailer.js';
+import { loadSmtpSettings } from '../../core/mail.js';
+import { AlertMailer } from './mailer.js';
 import { findAlertOrThrow, hasPendingEmails, listDeliveries } from './repository.js';
 import { sendReadyAlert } from './rules.js';
 import { ReadyAlertBody, ReadyAlertCreated, ReadyAlertResponse } from './schemas.js';

@@ -1,4 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
+import { claimLease, leaseFree } from '../../core/db/lease.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import type { WebhookDeliveryTable, WebhookEndpointRow, WebhookEndpointTable } from './table.js';
@@ -58,22 +59,15 @@ export function dueEndpoints(db: Db, now: string, limit: number): Promise<Webhoo
     .selectAll()
     .where('deleted_at', 'is', null)
     .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)]))
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+    .where(leaseFree(now))
     .orderBy('id')
     .limit(limit)
     .execute();
 }
 
 /** Takes the endpoint for this worker until `until`; false when another worker got it first. */
-export async function claimEndpoint(db: Db, endpoint: WebhookEndpointRow, now: string, until: string): Promise<boolean> {
-  const result = await db
-    .updateTable('webhook_endpoint')
-    .set({ lease_until: until })
-    .where('organization_id', '=', endpoint.organization_id)
-    .where('id', '=', endpoint.id)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+export function claimEndpoint(db: Db, endpoint: WebhookEndpointRow, now: string, until: string): Promise<boolean> {
+  return claimLease(db, 'webhook_endpoint', endpoint, now, until);
 }
 
 export function pendingEvents(db: Db, orgId: number, afterId: number, createdBefore: string, limit: number) {

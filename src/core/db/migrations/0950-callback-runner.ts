@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import { createTenantTable } from '../schema.js';
+
+/**
+ * The callback runner (docs/workflows.md, "The callback runner"):
+ * - a list's contact window in minutes (null: callbacks on the list are answered by hand only) and
+ *   how many people it offers at once;
+ * - a callback's lease (one runner at a time) and when the runner closed it (admin told);
+ * - a callback user's offer window end, the reason they were skipped, and when they were confirmed;
+ * - the offers: the keyed hash of each accept/decline link's token, its expiry, use and revocation.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('callback_list').addColumn('contact_window_minutes', 'integer').execute();
+  await db.schema.alterTable('callback_list').addColumn('contact_at_once', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema.alterTable('callback').addColumn('lease_until', 'text').execute();
+  await db.schema.alterTable('callback').addColumn('runner_closed_at', 'text').execute();
+  await db.schema.alterTable('callback_user').addColumn('offer_expires_at', 'text').execute();
+  await db.schema.alterTable('callback_user').addColumn('skip_reason', 'text').execute();
+  await db.schema.alterTable('callback_user').addColumn('confirmed_at', 'text').execute();
+
+  await createTenantTable(db, 'callback_offer')
+    .addColumn('callback_id', 'integer', (c) => c.notNull())
+    .addColumn('callback_user_id', 'integer', (c) => c.notNull())
+    .addColumn('user_id', 'integer', (c) => c.notNull())
+    .addColumn('token_hash', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .addColumn('used_at', 'text')
+    .addColumn('revoked_at', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('callback_offer_token_hash').on('callback_offer').column('token_hash').unique().execute();
+  await db.schema.createIndex('callback_offer_org_callback').on('callback_offer').columns(['organization_id', 'callback_id']).execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('callback_offer').execute();
+  for (const column of ['confirmed_at', 'skip_reason', 'offer_expires_at']) await db.schema.alterTable('callback_user').dropColumn(column).execute();
+  for (const column of ['runner_closed_at', 'lease_until']) await db.schema.alterTable('callback').dropColumn(column).execute();
+  for (const column of ['contact_at_once', 'contact_window_minutes']) await db.schema.alterTable('callback_list').dropColumn(column).execute();
+}
