@@ -9,6 +9,8 @@ let captainId: number;
 let firefighterId: number;
 
 const captain = (id: number) => ({ id, name: 'Captain', max_consecutive_hours: 0, weekly_limit: 0, monthly_limit: 0, yearly_limit: 1560, position: 1 });
+/** The callback runner's settings of a list that is answered by hand (extension). */
+const manual = { contact_window_minutes: null, contact_at_once: 1 };
 
 beforeAll(async () => {
   server = await startServer();
@@ -28,7 +30,7 @@ describe('POST /lists (extension)', () => {
       status: 'created',
       message: 'Added new callback list Captain.',
       id: captainId,
-      list: { ...captain(captainId), deleted: false, ordering: 'rotating' },
+      list: { ...captain(captainId), deleted: false, ordering: 'rotating', ...manual },
     });
     const second = await org.post('/lists', { name: 'Firefighter', max_consecutive_hours: 48, ordering: 'seniority' });
     firefighterId = second.body.id;
@@ -72,7 +74,7 @@ describe('GET /lists/{id}', () => {
   it('returns the list with deleted false', async () => {
     const response = await org.get(`/lists/${captainId}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ ...captain(captainId), deleted: false });
+    expect(response.body).toEqual({ ...captain(captainId), deleted: false, ...manual });
   });
 
   it('answers 404 for a missing list and another organization', async () => {
@@ -83,7 +85,7 @@ describe('GET /lists/{id}', () => {
 
 describe('GET /titles/{id}', () => {
   it('is the same as GET /lists/{id}', async () => {
-    expect((await org.get(`/titles/${captainId}`)).body).toEqual({ ...captain(captainId), deleted: false });
+    expect((await org.get(`/titles/${captainId}`)).body).toEqual({ ...captain(captainId), deleted: false, ...manual });
     await expectNotFoundForOtherOrg(other, 'GET', `/titles/${captainId}`);
   });
 });
@@ -98,7 +100,7 @@ describe('PATCH /lists/{id} (extension)', () => {
       status: 'ok',
       message: 'Updated callback list Firefighter.',
       id: firefighterId,
-      list: { id: firefighterId, name: 'Firefighter', max_consecutive_hours: 48, weekly_limit: 56, monthly_limit: 0, yearly_limit: 0, position: 2, deleted: false, ordering: 'hours' },
+      list: { id: firefighterId, name: 'Firefighter', max_consecutive_hours: 48, weekly_limit: 56, monthly_limit: 0, yearly_limit: 0, position: 2, deleted: false, ordering: 'hours', ...manual },
     });
   });
 
@@ -118,5 +120,20 @@ describe('DELETE /lists/{id} (extension)', () => {
   it('answers 400 when already deleted and 404 when changing a deleted list', async () => {
     expect((await org.del(`/lists/${firefighterId}`)).body).toEqual({ status: 400, error: 'bad_request', error_message: 'Title already deleted.' });
     expect((await org.patch(`/lists/${firefighterId}`, { name: 'Back' })).status).toBe(404);
+  });
+});
+
+describe('callback runner settings (extension)', () => {
+  it('stores the contact window and how many are offered at once, and refuses bad values', async () => {
+    const created = await org.post('/lists', { name: 'Runner', contact_window_minutes: 20, contact_at_once: 3 });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.list).toMatchObject({ contact_window_minutes: 20, contact_at_once: 3 });
+    const changed = await org.patch(`/lists/${created.body.id}`, { contact_window_minutes: null });
+    expect(changed.body.list).toMatchObject({ contact_window_minutes: null, contact_at_once: 3 });
+    expect((await org.get(`/lists/${created.body.id}`)).body).toMatchObject({ contact_window_minutes: null, contact_at_once: 3 });
+    const bad = await org.post('/lists', { name: 'Bad', contact_window_minutes: 10_081, contact_at_once: 0 });
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(bad.body.error_message)).toMatch(/contact window minutes/i);
+    expect(JSON.stringify(bad.body.error_message)).toMatch(/contact at once/i);
   });
 });
