@@ -250,3 +250,8 @@ export function findOrganization(db: Db, orgId: number) {
 export function webhookEndpointsOf(db: Db, orgId: number) {
   return db.selectFrom('webhook_endpoint').select(['id', 'event_types']).where('organization_id', '=', orgId).where('deleted_at', 'is', null).execute();
 }
+
+/** The runner handled the callback's end (its links withdrawn, the admin told). */
+export async function markRunnerClosed(db: Db, orgId: number, id: number, now: string): Promise<void> {
+  await db.updateTable('callback').set({ runner_closed_at: now }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+}

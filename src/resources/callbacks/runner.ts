@@ -18,7 +18,7 @@ import {
   insertOffer,
   listCallbackUsers,
   revokeOffers,
-  updateCallback,
+  markRunnerClosed,
   updateCallbackUser,
   type RunnerCallbackRow,
 } from './repository.js';
@@ -261,7 +261,7 @@ export class CallbackRunner {
   private async close(auth: AuthContext, callback: RunnerCallbackRow, status: CallbackStatus, now: string): Promise<void> {
     await withTransaction(this.options.db, async (trx) => {
       await revokeOffers(trx, auth.orgId, callback.id, now);
-      await updateCallback(trx, auth.orgId, callback.id, { runner_closed_at: now });
+      await markRunnerClosed(trx, auth.orgId, callback.id, now);
     });
     if (status === 'cancelled') return;
     const admin = (await findUsersByIds(this.options.db, auth.orgId, [callback.initiated_by])).get(callback.initiated_by);
