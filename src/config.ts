@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { dirname, resolve } from 'node:path';
 
 export type SqliteSynchronous = 'FULL' | 'NORMAL';
@@ -39,6 +39,12 @@ export interface Config {
   responseCacheBytes: number;
   /** How often the callback runner advances active callbacks, in milliseconds (0: not in this process). */
   callbackRunnerPollMs: number;
+  /** Webhooks may reach private, loopback and link-local addresses (single-tenant installs). */
+  webhookAllowPrivate: boolean;
+  /** Webhook hosts let through despite the address check: host names, addresses or CIDRs. */
+  webhookAllowedHosts: string[];
+  /** How webhook hosts are resolved (dns.lookup unless given; tests pass a stub). Not read from the environment. */
+  webhookLookup?: LookupFunction;
 }
 
 /** `false`, `true` (every hop), a hop count, or the proxies' addresses/CIDRs. */
@@ -87,6 +93,22 @@ function trustProxyFrom(env: Env): TrustProxy {
   return entries;
 }
 
+function booleanFrom(env: Env, name: string, fallback: boolean): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}
+
+/** Host names (any case), addresses and CIDRs separated by commas. */
+function webhookHostsFrom(env: Env): string[] {
+  const entries = (env.WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  const invalid = entries.filter((entry) => entry.includes('/') && !isProxyAddress(entry));
+  if (invalid.length > 0) throw new Error(`WEBHOOK_ALLOWED_HOSTS must list host names, addresses or CIDRs separated by commas; not: ${invalid.join(', ')}`);
+  return entries;
+}
+
 function loadSecretKey(env: Env, dataDir: string): Buffer {
   if (env.CREWPLAN_SECRET_KEY) return Buffer.from(env.CREWPLAN_SECRET_KEY, 'utf8');
   const keyFile = resolve(dataDir, 'secret.key');
@@ -123,6 +145,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     responseCacheBytes: intFrom(env, 'RESPONSE_CACHE_MB', 64) * 1024 * 1024,
     trustProxy: trustProxyFrom(env),
     callbackRunnerPollMs: intFrom(env, 'CALLBACK_RUNNER_POLL_MS', 15_000),
+    webhookAllowPrivate: booleanFrom(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookAllowedHosts: webhookHostsFrom(env),
     ...overrides,
   };
   if (env.DATABASE_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL) && !overrides.sqlitePath) {

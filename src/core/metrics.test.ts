@@ -17,10 +17,12 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crewplan-metrics-'));
-  handle = createDatabase(loadConfig({ CREWPLAN_DATA_DIR: dir }, { secretKey: Buffer.from('k'), sqlitePath: join(dir, 'm.sqlite') }));
+  const config = loadConfig({ CREWPLAN_DATA_DIR: dir }, { secretKey: Buffer.from('k'), sqlitePath: join(dir, 'm.sqlite') });
+  handle = createDatabase(config);
   await migrateToLatest(handle.db);
   app = Fastify({ logger: false });
   app.decorate('db', handle.db);
+  app.decorate('config', config);
   await app.register(metricsPlugin, { token: 'metrics-secret', handle });
   app.get('/v1/things/:id', async (_request, reply) => reply.status(200).send({ ok: true }));
   app.get('/v1/broken', async () => {

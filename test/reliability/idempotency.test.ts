@@ -27,7 +27,7 @@ async function usersNamed(target: TestOrg, username: string): Promise<number> {
 describe('the replay store', () => {
   it('keeps a secret shown once unreadable in the database, and still replays it', async () => {
     const key = newKey();
-    const first = await org.post('/webhooks', { url: 'http://127.0.0.1:9/hook' }, withKey(key));
+    const first = await org.post('/webhooks', { url: 'https://public.example/hook', event_types: ['isolation.never'] }, withKey(key));
     expect(first.status, first.text).toBe(201);
     const secret = first.body.secret as string;
     expect(secret).toMatch(/^whsec_/);
@@ -39,7 +39,7 @@ describe('the replay store', () => {
       .executeTakeFirstOrThrow();
     expect(row.response_body).not.toContain(secret);
     expect(row.response_body).not.toContain('whsec_');
-    const retry = await org.post('/webhooks', { url: 'http://127.0.0.1:9/hook' }, withKey(key));
+    const retry = await org.post('/webhooks', { url: 'https://public.example/hook', event_types: ['isolation.never'] }, withKey(key));
     expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body.secret).toBe(secret);

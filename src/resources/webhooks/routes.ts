@@ -5,10 +5,11 @@ import type { Db } from '../../core/db/transaction.js';
 import { withTransaction } from '../../core/db/transaction.js';
 import { EXTENSION, errorResponses, IdParams, ok, SuccessBody } from '../../core/schemas.js';
 import { findEndpointOrThrow, listDeliveries, listEndpoints, outboxDepth } from './repository.js';
-import { createWebhook, deleteWebhook } from './rules.js';
+import { checkWebhookUrl, createWebhook, deleteWebhook } from './rules.js';
 import { CreatedWebhookResponse, CreateWebhookBody, DeliveryQuery, DeliveryResponse, WebhookResponse } from './schemas.js';
 import { serializeDelivery, serializeWebhook } from './serialize.js';
 import { loadWebhookSettings } from './settings.js';
+import { WebhookTargets } from './targets.js';
 import { WebhookWorker } from './worker.js';
 
 const tags = ['Webhooks'];
@@ -25,7 +26,8 @@ function registerOutboxGauge(registry: Registry, db: Db): void {
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const worker = new WebhookWorker(app.db, loadWebhookSettings(), app.log);
+  const targets = new WebhookTargets(app.config);
+  const worker = new WebhookWorker(app.db, loadWebhookSettings(), targets, app.log);
   app.addHook('onReady', () => worker.start());
   app.addHook('onClose', () => worker.stop());
   if (app.metrics) registerOutboxGauge(app.metrics.registry, app.db);
@@ -45,8 +47,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
+      const url = await checkWebhookUrl(request.body.url, targets);
       const row = await withTransaction(app.db, async (trx) => {
-        const { id } = await createWebhook(trx, request.auth, request.body);
+        const { id } = await createWebhook(trx, request.auth, request.body, url);
         return findEndpointOrThrow(trx, request.auth.orgId, id);
       });
       worker.wake();

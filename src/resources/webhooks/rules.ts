@@ -6,8 +6,10 @@ import { nowUtc } from '../../core/time.js';
 import { findEndpointOrThrow, insertEndpoint, latestEventId, updateEndpoint } from './repository.js';
 import type { CreateWebhookBody } from './schemas.js';
 import { newWebhookSecret } from './signature.js';
+import type { WebhookTargets } from './targets.js';
 
-function checkUrl(raw: string): string {
+/** The normalized URL, or a 422; run before the transaction, since it may wait for DNS. */
+export async function checkWebhookUrl(raw: string, targets: WebhookTargets): Promise<string> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -16,12 +18,16 @@ function checkUrl(raw: string): string {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidParams('The url must be an http or https URL.');
   if (url.username || url.password) throw invalidParams('The url must not carry credentials; use the secret.');
+  const refusal = await targets.refuseAtRegistration(url);
+  if (refusal) throw invalidParams(`The url may only point to a public address: ${refusal}.`);
   return url.toString();
 }
 
-/** Registers an endpoint; it receives the events created after this call. Returns id and secret. */
-export async function createWebhook(trx: Db, auth: AuthContext, body: CreateWebhookBody) {
-  const url = checkUrl(body.url);
+/**
+ * Registers an endpoint at `url` (checked by {@link checkWebhookUrl}); it receives the events
+ * created after this call. Returns id and secret.
+ */
+export async function createWebhook(trx: Db, auth: AuthContext, body: CreateWebhookBody, url: string) {
   const secret = body.secret ?? newWebhookSecret();
   const eventTypes = [...new Set(body.event_types ?? ['*'])];
   const id = await insertEndpoint(trx, {

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { LookupAddress } from 'node:dns';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
@@ -23,6 +24,8 @@ interface Received {
 class Receiver {
   readonly received: Received[] = [];
   status = () => 200;
+  /** Sent as Location with the status (a redirect). */
+  location: string | undefined;
   private server: Server | undefined;
   port = 0;
 
@@ -33,7 +36,7 @@ class Receiver {
       request.on('end', () => {
         const status = this.status();
         if (status === 200) this.received.push({ headers: request.headers, body });
-        response.writeHead(status).end();
+        response.writeHead(status, this.location ? { location: this.location } : {}).end();
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
@@ -65,14 +68,31 @@ async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, t
 const SECRET = 'test-secret-0123456789';
 const sign = (timestamp: string, body: string) => `v1=${createHmac('sha256', SECRET).update(`${timestamp}.${body}`).digest('hex')}`;
 
+/**
+ * The resolver of the server that keeps the default address checks: only the names below resolve,
+ * and no test ever connects to anything but 127.0.0.1. `rebind.test` answers `rebindTo`.
+ */
+const names: Record<string, string> = { 'loopback.test': '127.0.0.1', 'metadata.test': '169.254.169.254', 'public.test': '8.8.8.8' };
+let rebindTo = '8.8.8.8';
+const stubLookup = ((hostname: string, options: { all?: boolean }, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+  const address = hostname === 'rebind.test' ? rebindTo : names[hostname];
+  if (!address) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '');
+  const family = address.includes(':') ? 6 : 4;
+  if (options.all) callback(null, [{ address, family }]);
+  else callback(null, address, family);
+}) as unknown as LookupFunction;
+
+/** The local receivers are reached through the operator setting; everything else is checked. */
 let server: TestServer;
+/** The defaults: no private address allowed; host names resolved by the stub above. */
+let checked: TestServer;
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
-  server = await startServer();
+  [server, checked] = await Promise.all([startServer({ webhookAllowedHosts: ['127.0.0.1'] }), startServer({ webhookLookup: stubLookup })]);
 });
 afterAll(async () => {
-  await server.close();
+  await Promise.all([server.close(), checked.close()]);
   for (const receiver of receivers) await receiver.close();
   vi.unstubAllEnvs();
 });
@@ -127,6 +147,74 @@ describe('POST /webhooks (extension)', () => {
   it('requires a token', async () => {
     await expectAuthRequired(server, 'POST', '/webhooks', { url: 'https://example.com' });
     await expectAuthRequired(server, 'GET', '/webhooks');
+  });
+});
+
+describe('webhook targets (docs/security.md, API7)', () => {
+  const refused = (reason: string) => ({ status: 422, error: 'invalid_params', error_message: [`The url may only point to a public address: ${reason}.`] });
+
+  it.each([
+    ['http://127.0.0.1/hooks', '127.0.0.1, a loopback address'],
+    ['http://10.0.0.1/hooks', '10.0.0.1, a private address'],
+    ['http://192.168.1.20:8080/', '192.168.1.20, a private address'],
+    ['http://169.254.169.254/latest/meta-data/', '169.254.169.254, a link local address'],
+    ['http://[::1]:8080/hooks', '::1, a loopback address'],
+    ['http://[fd00::5]/', 'fd00::5, a unique local address'],
+    ['http://[::ffff:10.0.0.1]/', '10.0.0.1, a private address'],
+    ['http://0.0.0.0/', '0.0.0.0, an unspecified address'],
+    ['http://2130706433/', '127.0.0.1, a loopback address'],
+    ['https://loopback.test/hooks', 'loopback.test resolves to 127.0.0.1, a loopback address'],
+    ['https://metadata.test/hooks', 'metadata.test resolves to 169.254.169.254, a link local address'],
+  ])('refuses to register %s', async (url, reason) => {
+    const org = await checked.newOrg();
+    const response = await org.post('/webhooks', { url, event_types: ['isolation.never'] });
+    expect(response.body).toEqual(refused(reason));
+    expect((await org.get('/webhooks')).body).toEqual([]);
+  });
+
+  it('registers a host with a public address, and one that does not resolve yet (checked at delivery)', async () => {
+    const org = await checked.newOrg();
+    expect((await org.post('/webhooks', { url: 'https://public.test/hooks', event_types: ['isolation.never'] })).status).toBe(201);
+    expect((await org.post('/webhooks', { url: 'https://unknown.test/hooks', event_types: ['isolation.never'] })).status).toBe(201);
+  });
+
+  it('refuses a delivery when the host resolves to a private address by then (DNS rebinding), without connecting', async () => {
+    const org = await checked.newOrg();
+    const receiver = await newReceiver();
+    rebindTo = '8.8.8.8';
+    const endpointId = await register(org, `http://rebind.test:${receiver.port}/hooks`);
+    rebindTo = '127.0.0.1'; // before any event exists: nothing is ever sent to the public address
+    await org.post('/announcements', { title: 'rebound', body: '<p>x</p>' });
+    const [attempt] = await waitFor(async () => {
+      const deliveries = (await org.get(`/webhooks/${endpointId}/deliveries`)).body as unknown[];
+      return deliveries.length > 0 ? deliveries : undefined;
+    });
+    expect(attempt).toEqual({
+      id: expect.any(Number),
+      event_id: expect.any(String),
+      event_type: 'announcement.created',
+      attempt: 1,
+      state: 'failed',
+      response_status: null,
+      error: 'refused: rebind.test resolves to 127.0.0.1, a loopback address; webhooks only reach public addresses',
+      duration_ms: expect.any(Number),
+      created_at: expect.any(String),
+    });
+    expect(receiver.received).toEqual([]);
+  });
+
+  it('does not follow a redirect (to a private address or any other)', async () => {
+    const org = await server.newOrg();
+    const receiver = await newReceiver();
+    receiver.status = () => 302;
+    receiver.location = 'http://10.0.0.1/internal';
+    const endpointId = await register(org, receiver.url);
+    await org.post('/announcements', { title: 'redirected', body: '<p>x</p>' });
+    const [attempt] = await waitFor(async () => {
+      const deliveries = (await org.get(`/webhooks/${endpointId}/deliveries`)).body as unknown[];
+      return deliveries.length > 0 ? deliveries : undefined;
+    });
+    expect(attempt).toMatchObject({ state: 'failed', response_status: 302, error: 'HTTP 302: redirects are not followed' });
   });
 });
 

@@ -1,3 +1,6 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../core/db/transaction.js';
 import { nowUtc, Temporal } from '../../core/time.js';
@@ -12,6 +15,7 @@ import {
 import { backoffDelayMs, type WebhookSettings } from './settings.js';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, matchesEventType, signPayload, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './signature.js';
 import type { WebhookEndpointRow } from './table.js';
+import { RefusedTargetError, type WebhookTargets } from './targets.js';
 
 const MAX_ENDPOINTS_PER_TICK = 20;
 const MAX_ERROR_LENGTH = 500;
@@ -53,6 +57,7 @@ export class WebhookWorker {
   constructor(
     private readonly db: Db,
     private readonly settings: WebhookSettings,
+    private readonly targets: WebhookTargets,
     private readonly log: FastifyBaseLogger,
   ) {}
 
@@ -166,10 +171,13 @@ export class WebhookWorker {
   private async post(endpoint: WebhookEndpointRow, event: PendingEvent, attempt: number): Promise<AttemptResult> {
     const timestamp = Math.floor(Date.now() / 1000);
     const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const url = new URL(endpoint.url);
+    const refusal = this.targets.refuseLiteral(url);
+    if (refusal) return { ok: false, status: null, error: `refused: ${refusal}; webhooks only reach public addresses`, durationMs: elapsed() };
     try {
-      const response = await fetch(endpoint.url, {
-        method: 'POST',
-        redirect: 'manual',
+      const status = await send(url, {
+        lookup: this.targets.lookupFor(url.hostname),
         signal: AbortSignal.any([AbortSignal.timeout(this.settings.timeoutMs), this.shutdown.signal]),
         headers: {
           'content-type': 'application/json',
@@ -182,13 +190,36 @@ export class WebhookWorker {
         },
         body: event.payload,
       });
-      await response.body?.cancel();
-      const ok = response.status >= 200 && response.status < 300;
-      return { ok, status: response.status, error: ok ? null : `HTTP ${response.status}`, durationMs: Math.round(performance.now() - started) };
+      const ok = status >= 200 && status < 300;
+      // a redirect is not followed: it could lead to an address the checks would refuse
+      const error = ok ? null : status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : `HTTP ${status}`;
+      return { ok, status, error, durationMs: elapsed() };
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      const message = [error instanceof Error ? error.message : String(error), cause].filter(Boolean).join(': ');
-      return { ok: false, status: null, error: message.slice(0, MAX_ERROR_LENGTH), durationMs: Math.round(performance.now() - started) };
+      const text = error instanceof Error ? error.message : String(error);
+      const code = (error as { code?: string }).code;
+      const message = error instanceof RefusedTargetError ? `refused: ${text}` : code && !text.includes(code) ? `${text}: ${code}` : text;
+      return { ok: false, status: null, error: message.slice(0, MAX_ERROR_LENGTH), durationMs: elapsed() };
     }
   }
+}
+
+interface SendOptions {
+  lookup: LookupFunction;
+  signal: AbortSignal;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One POST through node:http(s), connecting only to the address `lookup` hands over; the status code. */
+function send(url: URL, { lookup, signal, headers, body }: SendOptions): Promise<number> {
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup, signal, agent: false }, (response) => {
+      // the status is all a delivery needs; the body is not read
+      resolve(response.statusCode ?? 0);
+      response.destroy();
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
 }
