@@ -9,6 +9,7 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import contentType from 'content-type';
 import FindMyWay from 'find-my-way';
 import { sql, type Kysely } from 'kysely';
 import { trustProxyOption, type Config } from './config.js';
@@ -101,15 +102,33 @@ function clientErrorHandler(this: FastifyInstance, error: Error & { code?: strin
 }
 
 /**
- * Clients often send `Content-Type: application/json` on every request, DELETE and body-less POST
- * (approve, deny) included; an empty body is then no body, not a 400.
+ * The JSON body parser. Clients often send `Content-Type: application/json` on every request,
+ * DELETE and body-less POST (approve, deny) included; an empty body is then no body, not a 400.
+ * JSON is UTF-8 (RFC 8259): a declared charset other than UTF-8 is refused with 415, and bytes that
+ * are not valid UTF-8 with 400, rather than read with replacement characters.
  */
-function acceptEmptyJsonBodies(app: FastifyInstance): void {
+function parseJsonBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
-  );
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let charset: string | undefined;
+    try {
+      charset = contentType.parse(request.headers['content-type'] ?? '').parameters.charset?.toLowerCase();
+    } catch {
+      charset = undefined; // a malformed parameter list: the type itself matched application/json
+    }
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      return done(new ApiError(415, 'unsupported_media_type', `A JSON body must be UTF-8; the charset ${charset} is not supported.`), undefined);
+    }
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer);
+    } catch {
+      return done(new ApiError(400, 'bad_request', 'The request body is not valid UTF-8.'), undefined);
+    }
+    return text === '' ? done(null, undefined) : parseJson(request, text, done);
+  });
 }
 
 export interface BuildOptions {
@@ -160,7 +179,7 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   const allowedMethods = trackRoutes(app);
   app.addHook('onRoute', readMalformedPathIdsAsMissing);
   app.setErrorHandler(errorHandler);
-  acceptEmptyJsonBodies(app);
+  parseJsonBodies(app);
   app.addHook('preValidation', rejectNulCharacters);
   app.setNotFoundHandler(async (request, reply) => {
     const allowed = allowedMethods(request.method, request.url);

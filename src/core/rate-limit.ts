@@ -1,44 +1,58 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
+import { countAttempt } from './auth/attempts.js';
+import type { Db } from './db/transaction.js';
 import { ApiError } from './errors.js';
 
 /**
- * Requests per minute, per credential on /v1 and per client address on the token endpoint
- * (`config.rateLimitScope = 'token'`). Runs as a preHandler, after the bearer hook, so that
- * the credential is known. Counters live in this process (one instance per deployment).
+ * Requests per minute per credential on /v1. Runs as a preHandler, after the bearer hook, so that
+ * the credential is known. These counters live in this process (a budget for load, kept off the
+ * database on the hot path). The token endpoint (`config.rateLimitScope = 'token'`) is limited by
+ * {@link limitTokenRequests} instead, in the database.
  */
 interface RateLimitOptions {
-  config: Pick<Config, 'rateLimitPerMinute' | 'tokenRateLimitPerMinute'>;
+  config: Pick<Config, 'rateLimitPerMinute'>;
 }
-
-const TOKEN_KEY_PREFIX = 'token:';
 
 function isTokenScope(request: FastifyRequest): boolean {
   return request.routeOptions.config?.rateLimitScope === 'token';
 }
 
 async function rateLimitPlugin(app: FastifyInstance, { config }: RateLimitOptions) {
-  const { rateLimitPerMinute, tokenRateLimitPerMinute } = config;
-  if (rateLimitPerMinute === 0 && tokenRateLimitPerMinute === 0) return;
+  const { rateLimitPerMinute } = config;
+  if (rateLimitPerMinute === 0) return;
 
   await app.register(rateLimit, {
     global: true,
     hook: 'preHandler',
     timeWindow: 60_000,
     enableDraftSpec: true,
-    keyGenerator: (request) =>
-      isTokenScope(request) ? `${TOKEN_KEY_PREFIX}${request.ip}` : `credential:${request.auth?.credentialId ?? 'none'}`,
-    max: (_request, key) => (key.startsWith(TOKEN_KEY_PREFIX) ? tokenRateLimitPerMinute : rateLimitPerMinute),
-    allowList: (request) => {
-      if (request.routeOptions.config?.rateLimitScope === 'none') return true;
-      if (isTokenScope(request)) return tokenRateLimitPerMinute === 0;
-      return !request.auth || rateLimitPerMinute === 0;
-    },
+    keyGenerator: (request) => `credential:${request.auth?.credentialId ?? 'none'}`,
+    max: rateLimitPerMinute,
+    allowList: (request) => request.routeOptions.config?.rateLimitScope === 'none' || isTokenScope(request) || !request.auth,
     errorResponseBuilder: (_request, context) =>
       new ApiError(429, 'too_many_requests', `Too many requests. Retry in ${context.after}.`),
   });
 }
 
 export default fp(rateLimitPlugin, { name: 'crewplan-rate-limit' });
+
+/**
+ * preHandler of the token endpoint: requests per minute per client address, counted in the
+ * database (core/auth/attempts.ts), so the budget is one for every process and survives a restart.
+ */
+export function limitTokenRequests(db: Db, perMinute: number) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (perMinute === 0) return;
+    const count = await countAttempt(db, `token-address:${request.ip}`, { max: perMinute, windowMs: 60_000 });
+    reply.header('RateLimit-Limit', perMinute);
+    reply.header('RateLimit-Remaining', Math.max(0, perMinute - count.attempts));
+    reply.header('RateLimit-Reset', count.retryAfterSeconds);
+    if (!count.allowed) {
+      reply.header('Retry-After', count.retryAfterSeconds);
+      throw new ApiError(429, 'too_many_requests', `Too many requests. Retry in ${count.retryAfterSeconds} seconds.`);
+    }
+  };
+}

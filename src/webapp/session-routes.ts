@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
+import { clearAttempts, countAttempt, uncountAttempt } from '../core/auth/attempts.js';
 import type { AuthContext } from '../core/auth/context.js';
 import { verifyPassword } from '../core/auth/secrets.js';
 import { createSession, deleteSession, findSession, isAdminRole, SESSION_COOKIE, SESSION_HEADER, SESSION_TTL_SECONDS, type SessionOwner } from '../core/auth/sessions.js';
@@ -11,8 +11,16 @@ import { errorResponses } from '../core/schemas.js';
 import { findSignInUser } from './repository.js';
 import { EXTENSION, SessionResponse, SignedOut, SignInBody, tags } from './schemas.js';
 
-/** Sign-in attempts allowed per window: per client address, and per organization and username. */
+/**
+ * Sign-in attempts allowed per window, per client address and per account (organization and
+ * username), counted in the database for every process (docs/security.md, API2). The window
+ * opens with the first attempt; later ones are refused until it ends. A sign-in that succeeds
+ * clears its account's count and takes its attempt back from the address.
+ */
 export const SIGN_IN_LIMITS = { perAddress: 30, perUsername: 5, windowMs: 15 * 60_000 };
+
+const addressKey = (request: FastifyRequest) => `sign-in-address:${request.ip}`;
+const accountKey = (body: SignInBody) => `sign-in-account:${body.organization_id}:${body.username.toLowerCase()}`;
 
 const FAILED_SIGN_IN = 'The organization, username or password is not correct.';
 
@@ -39,29 +47,21 @@ function setSessionCookie(request: FastifyRequest, reply: FastifyReply, value: s
 }
 
 const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  if (!app.hasDecorator('createRateLimit')) await app.register(rateLimit, { global: false });
-  const limiters = [
-    app.createRateLimit({ max: SIGN_IN_LIMITS.perAddress, timeWindow: SIGN_IN_LIMITS.windowMs, keyGenerator: (r) => `sign-in-address:${r.ip}` }),
-    app.createRateLimit({
-      max: SIGN_IN_LIMITS.perUsername,
-      timeWindow: SIGN_IN_LIMITS.windowMs,
-      keyGenerator: (r) => {
-        const body = r.body as SignInBody;
-        return `sign-in-user:${body.organization_id}:${body.username.toLowerCase()}`;
-      },
-    }),
-  ];
   /** A cross-site form can post urlencoded fields here but cannot add this header (login CSRF). */
   async function requireSessionHeader(request: FastifyRequest): Promise<void> {
     if (request.headers[SESSION_HEADER] !== '1') throw unauthorized(`The ${SESSION_HEADER} header is required.`);
   }
 
   async function limitSignIns(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    for (const limiter of limiters) {
-      const result = await limiter(request);
-      if (!result.isAllowed && result.isExceeded) {
-        reply.header('Retry-After', result.ttlInSeconds);
-        throw new ApiError(429, 'too_many_requests', `Too many sign-in attempts. Retry in ${result.ttlInSeconds} seconds.`);
+    const limits = [
+      { key: addressKey(request), max: SIGN_IN_LIMITS.perAddress },
+      { key: accountKey(request.body as SignInBody), max: SIGN_IN_LIMITS.perUsername },
+    ];
+    for (const { key, max } of limits) {
+      const count = await countAttempt(app.db, key, { max, windowMs: SIGN_IN_LIMITS.windowMs });
+      if (!count.allowed) {
+        reply.header('Retry-After', count.retryAfterSeconds);
+        throw new ApiError(429, 'too_many_requests', `Too many sign-in attempts. Retry in ${count.retryAfterSeconds} seconds.`);
       }
     }
   }
@@ -87,6 +87,8 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const user = await findSignInUser(app.db, organization_id, username);
       const valid = await verifyPassword(password, user?.password_hash ?? null);
       if (!user || !valid) throw unauthorized(FAILED_SIGN_IN);
+      await clearAttempts(app.db, accountKey(request.body));
+      await uncountAttempt(app.db, addressKey(request));
       const owner = { organizationId: organization_id, organizationName: user.organization_name, timezone: user.timezone, userId: user.id, username: user.username };
       const session = await withTransaction(app.db, async (trx) => {
         const created = await createSession(trx, app.config.secretKey, organization_id, user.id);

@@ -150,6 +150,15 @@ describe('sign-in rate limits', () => {
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it('forgets an account\'s failed attempts once it signs in', async () => {
+    const target = await org.createUser({ first_name: 'Often', last_name: 'Wrong' });
+    usernames[String(target)] = (await org.get(`/users/${target}`)).body.username;
+    for (let round = 0; round < 2; round += 1) {
+      for (let i = 1; i < SIGN_IN_LIMITS.perUsername; i += 1) expect((await signIn(target, 'wrong')).status).toBe(401);
+      expect((await signIn(target)).status).toBe(200);
+    }
+  });
+
   it(`allows ${SIGN_IN_LIMITS.perAddress} attempts per client address in the window across usernames`, async () => {
     // behind a trusted proxy the client address is the forwarded one: a budget per address
     const attempt = (i: number, address: string) =>

@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { Config } from '../../config.js';
 import type { DatabaseHandle } from '../db/index.js';
 import { ApiError, errorHandler, toApiError, unauthorized } from '../errors.js';
+import { limitTokenRequests } from '../rate-limit.js';
 import { createTokenLookup, issueToken, verifyClient } from './credentials.js';
 import { findSession, SESSION_COOKIE, SESSION_HEADER } from './sessions.js';
 import './context.js';
@@ -82,6 +83,7 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
       '/oauth/access_token',
       {
         config: { rateLimitScope: 'token' },
+        preHandler: limitTokenRequests(handle.db, config.tokenRateLimitPerMinute),
         errorHandler: tokenErrorHandler,
         schema: {
           operationId: 'requestAccessToken',
