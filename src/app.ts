@@ -25,6 +25,7 @@ import metricsPlugin from './core/metrics.js';
 import { rejectNulCharacters } from './core/nul-guard.js';
 import { readMalformedPathIdsAsMissing } from './core/path-ids.js';
 import rateLimitPlugin from './core/rate-limit.js';
+import { strictValidatorFactory } from './core/strict-input.js';
 import responseCachePlugin from './core/response-cache.js';
 import { isLocalDateTime } from './core/time.js';
 import publicFeedRoutes from './resources/calendar-feeds/public-routes.js';
@@ -158,11 +159,14 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
     frameworkErrors: (_error, _request, reply: FastifyReply) => {
       void reply.status(400).type('application/json; charset=utf-8').send(new ApiError(400, 'bad_request', 'The request URL is not valid.').body());
     },
-    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
+    // no type coercion of bodies, decimal-only numbers in query strings (core/strict-input.ts)
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers(), buildValidator: strictValidatorFactory() as never } },
     ajv: {
       customOptions: {
         // every field that fails is named, not only the first (one message per field: errors.ts)
         allErrors: true,
+        // an id is an integer or its digits: `type: ['integer', 'string']` (core/schemas.ts)
+        allowUnionTypes: true,
         formats: { 'local-datetime': { type: 'string', validate: isLocalDateTime } },
       },
     },

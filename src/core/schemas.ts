@@ -1,8 +1,27 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TInteger, type TNull, type TNumber, type TSchema, type TUnion } from '@sinclair/typebox';
 
-/** Shared TypeBox pieces. Input ids accept integers or digit strings (Ajv coerces them). */
+/**
+ * Shared TypeBox pieces. Bodies are validated without type coercion (core/strict-input.ts): what
+ * may come in another form is declared here.
+ */
 
-export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'integer id (a digit string is accepted)' });
+/** An input id: an integer, or its digits as a string (the spec's clients send both), read as the integer. */
+export const Id = Type.Unsafe<number>({
+  type: ['integer', 'string'],
+  numericText: 'integer',
+  minimum: 1,
+  maximum: 2_147_483_647,
+  description: 'integer id (its digits as a string are accepted)',
+});
+/**
+ * A number that a response writes as a string (time off type `required_buffer` "12.50"): its
+ * decimal text is accepted too, so a client can send back what it read.
+ */
+export const NumberOrText = (schema: TNumber | TInteger) =>
+  Type.Unsafe<number>({ ...schema, type: [schema.type, 'string'], numericText: schema.type });
+/** A boolean; 0 and 1 (also as "0"/"1", "true"/"false") are read as false and true, as the spec's samples send them. */
+export const Flag = (options: { description?: string } = {}) =>
+  Type.Unsafe<boolean>({ type: ['boolean', 'integer', 'string'], enum: [true, false, 1, 0, 'true', 'false', '1', '0'], flag: true, ...options });
 /**
  * An id in a path. One that names no record (`abc`, `-1`, too large) is read as 0, which no record
  * has, so the route answers 404 as for any missing record (src/core/path-ids.ts).
@@ -30,16 +49,11 @@ export const LongText = (options: { maxLength?: number; description?: string } =
 /** A response field that may be null (fast-json-stringify would write null as 0 or ""). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 /**
- * A request field where null is allowed (and clears the value). Null is tried first: Ajv's type
- * coercion would otherwise turn a null into "" or 0 through the other branch. An empty string
- * sent for it is read as null too. The union also states its types (`type: ["null", …]`), checked
- * before the branches: without it a one-element array (`["to"]`) passed the null branch unchanged
- * and reached the database as an array.
+ * A request field where null is allowed (and clears the value). An empty string sent for it is
+ * read as null too.
  */
-export const NullableInput = <T extends TSchema>(schema: T) => {
-  const type = (schema as { type?: unknown }).type;
-  return typeof type === 'string' ? Type.Union([Type.Null(), schema], { type: ['null', type] }) : Type.Union([Type.Null(), schema]);
-};
+export const NullableInput = <T extends TSchema>(schema: T) =>
+  Type.Union([Type.Null(), Type.Literal(''), schema], { emptyAsNull: true }) as unknown as TUnion<[TNull, T]>;
 
 /** {id, name, href}: a reference to a user. */
 export const UserRef = Type.Object({ id: Type.Integer(), name: Type.String(), href: Type.String() });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IsoDateTime, Nullable, NullableInput, UserRef } from '../../core/schemas.js';
+import { Flag, Id, IsoDateTime, Nullable, NullableInput, UserRef } from '../../core/schemas.js';
 import { ALERT_TYPES, type AlertType } from './table.js';
 
 export const ReadyAlertBody = Type.Object({
@@ -14,7 +14,7 @@ export const ReadyAlertBody = Type.Object({
   ),
   body: Type.String({ minLength: 1, maxLength: 2000 }),
   user_id: Id,
-  email: Type.Optional(Type.Boolean({ description: 'also send e-mail (0/1 accepted)' })),
+  email: Type.Optional(Flag({ description: 'also send e-mail (0/1 accepted)' })),
 });
 export type ReadyAlertBody = Static<typeof ReadyAlertBody>;
 

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Color, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
+import { Color, Flag, Nullable, NullableInput, NumberOrText, ShortText } from '../../core/schemas.js';
 
-const Flag = Type.Boolean({ description: 'boolean (1/0 and "true"/"false" are accepted)' });
-const BufferHours = Type.Number({ minimum: 0, maximum: 8760, description: 'hours needed between the request and the start' });
-const InstanceLimit = Type.Integer({ minimum: 0, maximum: 10_000, description: 'entries per user and calendar year; 0 = unlimited' });
+const TypeFlag = Flag({ description: 'boolean (1/0 and "true"/"false" are accepted)' });
+const BufferHours = NumberOrText(Type.Number({ minimum: 0, maximum: 8760, description: 'hours needed between the request and the start' }));
+const InstanceLimit = NumberOrText(Type.Integer({ minimum: 0, maximum: 10_000, description: 'entries per user and calendar year; 0 = unlimited' }));
 
 const typeFields = {
   work_code: Type.Optional(NullableInput(ShortText())),
@@ -11,8 +11,8 @@ const typeFields = {
   instance_limit: Type.Optional(InstanceLimit),
   primary_color: Type.Optional(Color),
   secondary_color: Type.Optional(Color),
-  force_include: Type.Optional(Flag),
-  forward: Type.Optional(Flag),
+  force_include: Type.Optional(TypeFlag),
+  forward: Type.Optional(TypeFlag),
   allow_negative: Type.Optional(Type.Boolean({ description: 'extension: approvals may take the bank below zero' })),
   default_day_hours: Type.Optional(
     Type.Number({ exclusiveMinimum: 0, maximum: 24, description: 'extension: hours charged per day to a user with no scheduled work (default 24)' }),

@@ -10,7 +10,7 @@ export const nullableText = (maxLength: number, description: string) =>
 
 export const UserNote = nullableText(1000, 'at most 1000 characters');
 export const Rrule = nullableText(500, 'extension: RFC 5545 RRULE repeating the first occurrence, e.g. FREQ=WEEKLY;BYDAY=MO');
-const AdminIds = Type.Union([Type.Array(Id, { minItems: 1, maxItems: 50 }), Id], { description: 'approving admin ids, sent as an array' });
+const AdminIds = Type.Union([Id, Type.Array(Id, { minItems: 1, maxItems: 50 })], { description: 'approving admin ids, sent as an array' });
 const StatusFilter = Type.Integer({
   minimum: 0,
   maximum: 2,
