@@ -2527,7 +2527,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    organization_id: number;
+                    organization_id: number | string;
                     username: string;
                     password: string;
                 };
@@ -3135,11 +3135,11 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    time_off_type_id?: number;
+                    time_off_type_id?: number | string;
                     /** @description positive adds, negative deducts */
                     hours: number;
                     /** @description integer id (a digit string is accepted) */
-                    admin_id: number;
+                    admin_id: number | string;
                     /** @description at most 1000 characters */
                     notes?: string | null;
                 };
@@ -3275,11 +3275,11 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    time_off_type_id?: number;
+                    time_off_type_id?: number | string;
                     /** @description positive adds, negative deducts */
                     hours: number;
                     /** @description integer id (a digit string is accepted) */
-                    admin_id: number;
+                    admin_id: number | string;
                     /** @description at most 1000 characters */
                     notes?: string | null;
                 };
@@ -3659,12 +3659,12 @@ export interface operations {
                     name: string;
                     rules?: {
                         /** @description integer id (a digit string is accepted) */
-                        time_off_type_id: number;
+                        time_off_type_id: number | string;
                         /** @description none, pay_period (14 days), days (every `interval` days), week, month, year, hours_worked (every `interval` hours) */
                         method: "none" | "pay_period" | "days" | "week" | "month" | "year" | "hours_worked";
                         hours?: number;
                         interval?: number;
-                        max_hours?: (null | (number | null)) | null | number;
+                        max_hours?: null | "" | number;
                     }[];
                 };
             };
@@ -3911,12 +3911,12 @@ export interface operations {
                     name?: string;
                     rules?: {
                         /** @description integer id (a digit string is accepted) */
-                        time_off_type_id: number;
+                        time_off_type_id: number | string;
                         /** @description none, pay_period (14 days), days (every `interval` days), week, month, year, hours_worked (every `interval` hours) */
                         method: "none" | "pay_period" | "days" | "week" | "month" | "year" | "hours_worked";
                         hours?: number;
                         interval?: number;
-                        max_hours?: (null | (number | null)) | null | number;
+                        max_hours?: null | "" | number;
                     }[];
                 };
             };
@@ -4162,7 +4162,7 @@ export interface operations {
                     name: string;
                     steps?: {
                         /** @description integer id (a digit string is accepted) */
-                        profile_id: number;
+                        profile_id: number | string;
                         from_years: number;
                     }[];
                 };
@@ -4410,7 +4410,7 @@ export interface operations {
                     name?: string;
                     steps?: {
                         /** @description integer id (a digit string is accepted) */
-                        profile_id: number;
+                        profile_id: number | string;
                         from_years: number;
                     }[];
                 };
@@ -4672,11 +4672,11 @@ export interface operations {
                 "application/json": {
                     /** @description HTML; sanitized on input */
                     body: string;
-                    title?: (null | (string | null)) | null | string;
+                    title?: null | "" | string;
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                     /** @description integer id (a digit string is accepted) */
-                    user_id?: number;
+                    user_id?: number | string;
                 };
             };
         };
@@ -4819,11 +4819,11 @@ export interface operations {
                 "application/json": {
                     /** @description HTML; sanitized on input */
                     body: string;
-                    title?: (null | (string | null)) | null | string;
+                    title?: null | "" | string;
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                     /** @description integer id (a digit string is accepted) */
-                    user_id?: number;
+                    user_id?: number | string;
                 };
             };
         };
@@ -4952,9 +4952,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description integer id (a digit string is accepted) */
-                admin_id?: number;
+                admin_id?: number | string;
                 /** @description integer id (a digit string is accepted) */
-                user_id?: number;
+                user_id?: number | string;
             };
             header?: never;
             path: {
@@ -5253,33 +5253,25 @@ export interface operations {
                     hide_open_slots?: boolean;
                     /** @description #RRGGBB */
                     color?: string;
-                    location?: (null | (null | {
-                        address?: (null | (string | null)) | null | string;
-                        city?: (null | (string | null)) | null | string;
-                        state?: (null | (string | null)) | null | string;
-                        country?: (null | (string | null)) | null | string;
-                        zip?: (null | (string | null)) | null | string;
-                        latitude?: (null | (string | null)) | null | string;
-                        longitude?: (null | (string | null)) | null | string;
-                    })) | null | {
-                        address?: (null | (string | null)) | null | string;
-                        city?: (null | (string | null)) | null | string;
-                        state?: (null | (string | null)) | null | string;
-                        country?: (null | (string | null)) | null | string;
-                        zip?: (null | (string | null)) | null | string;
-                        latitude?: (null | (string | null)) | null | string;
-                        longitude?: (null | (string | null)) | null | string;
+                    location?: null | "" | {
+                        address?: null | "" | string;
+                        city?: null | "" | string;
+                        state?: null | "" | string;
+                        country?: null | "" | string;
+                        zip?: null | "" | string;
+                        latitude?: null | "" | string;
+                        longitude?: null | "" | string;
                     };
-                    rrule?: (null | (string | null)) | null | string;
-                    until?: (null | (string | null)) | null | string;
-                    notes?: (null | (string | null)) | null | string;
+                    rrule?: null | "" | string;
+                    until?: null | "" | string;
+                    notes?: null | "" | string;
                     qualifiers_needed?: {
                         /** @description integer id (a digit string is accepted) */
-                        id: number;
+                        id: number | string;
                         minimum_staffing: number;
                     }[];
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                 };
             };
         };
@@ -5730,33 +5722,25 @@ export interface operations {
                     hide_open_slots?: boolean;
                     /** @description #RRGGBB */
                     color?: string;
-                    location?: (null | (null | {
-                        address?: (null | (string | null)) | null | string;
-                        city?: (null | (string | null)) | null | string;
-                        state?: (null | (string | null)) | null | string;
-                        country?: (null | (string | null)) | null | string;
-                        zip?: (null | (string | null)) | null | string;
-                        latitude?: (null | (string | null)) | null | string;
-                        longitude?: (null | (string | null)) | null | string;
-                    })) | null | {
-                        address?: (null | (string | null)) | null | string;
-                        city?: (null | (string | null)) | null | string;
-                        state?: (null | (string | null)) | null | string;
-                        country?: (null | (string | null)) | null | string;
-                        zip?: (null | (string | null)) | null | string;
-                        latitude?: (null | (string | null)) | null | string;
-                        longitude?: (null | (string | null)) | null | string;
+                    location?: null | "" | {
+                        address?: null | "" | string;
+                        city?: null | "" | string;
+                        state?: null | "" | string;
+                        country?: null | "" | string;
+                        zip?: null | "" | string;
+                        latitude?: null | "" | string;
+                        longitude?: null | "" | string;
                     };
-                    rrule?: (null | (string | null)) | null | string;
-                    until?: (null | (string | null)) | null | string;
-                    notes?: (null | (string | null)) | null | string;
+                    rrule?: null | "" | string;
+                    until?: null | "" | string;
+                    notes?: null | "" | string;
                     qualifiers_needed?: {
                         /** @description integer id (a digit string is accepted) */
-                        id: number;
+                        id: number | string;
                         minimum_staffing: number;
                     }[];
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                 };
             };
         };
@@ -6037,13 +6021,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    ids?: number[];
-                    group_ids?: number[];
-                    groups?: (number | {
+                    ids?: (number | string)[];
+                    group_ids?: (number | string)[];
+                    groups?: ((number | string) | {
                         /** @description integer id (a digit string is accepted) */
-                        id: number;
+                        id: number | string;
                     })[];
-                } | number[];
+                } | (number | string)[];
             };
         };
         responses: {
@@ -6523,11 +6507,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    ids?: number[];
-                    admin_ids?: number[];
+                    ids?: (number | string)[];
+                    admin_ids?: (number | string)[];
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
-                } | number[];
+                    admin_id?: number | string;
+                } | (number | string)[];
             };
         };
         responses: {
@@ -6658,7 +6642,7 @@ export interface operations {
                      */
                     date: string;
                     /** @description integer id (a digit string is accepted) */
-                    admin_id: number;
+                    admin_id: number | string;
                 };
             };
         };
@@ -6772,7 +6756,7 @@ export interface operations {
                 /** @description YYYY-MM-DD */
                 date?: string;
                 /** @description integer id (a digit string is accepted) */
-                admin_id?: number;
+                admin_id?: number | string;
             };
             header?: never;
             path: {
@@ -6790,7 +6774,7 @@ export interface operations {
                      */
                     date?: string;
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                 };
             };
         };
@@ -7403,7 +7387,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    user_id: number;
+                    user_id: number | string;
                     /**
                      * Format: local-datetime
                      * @description YYYY-MM-DD hh:mm:ss (organization time zone)
@@ -7414,8 +7398,8 @@ export interface operations {
                      * @description YYYY-MM-DD hh:mm:ss (organization time zone)
                      */
                     end: string;
-                    unavailability_reason_id?: (null | (number | null)) | null | number;
-                    admin_id?: (null | (number | null)) | null | number;
+                    unavailability_reason_id?: null | "" | (number | string);
+                    admin_id?: null | "" | (number | string);
                     /** @description at most 1000 characters */
                     notes?: string | null;
                 };
@@ -8260,7 +8244,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    admin_id: number;
+                    admin_id: number | string;
                     /** @description HTML; sanitized on input */
                     content: string;
                     /** @description the editing lease this write is made under (extension) */
@@ -8516,7 +8500,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    admin_id: number;
+                    admin_id: number | string;
                     /** @description lease length, default 300 */
                     ttl_seconds?: number;
                 };
@@ -8656,7 +8640,7 @@ export interface operations {
             query?: {
                 lock_id?: string;
                 /** @description integer id (a digit string is accepted) */
-                admin_id?: number;
+                admin_id?: number | string;
             };
             header?: never;
             path?: never;
@@ -8774,9 +8758,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description integer id (a digit string is accepted) */
-                user_id?: number;
+                user_id?: number | string;
                 /** @description integer id (a digit string is accepted) */
-                assignment_id?: number;
+                assignment_id?: number | string;
             };
             header?: never;
             path?: never;
@@ -8917,9 +8901,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    user_id?: number;
+                    user_id?: number | string;
                     /** @description integer id (a digit string is accepted) */
-                    assignment_id?: number;
+                    assignment_id?: number | string;
                     /** @description a note to recognise the feed by */
                     name?: string;
                 };
@@ -9462,9 +9446,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    list_id: number;
+                    list_id: number | string;
                     /** @description integer id (a digit string is accepted) */
-                    initiated_by: number;
+                    initiated_by: number | string;
                     /**
                      * Format: local-datetime
                      * @description YYYY-MM-DD hh:mm:ss (organization time zone)
@@ -9478,13 +9462,13 @@ export interface operations {
                     positions_to_fill: number;
                     /** @description iso_datetime with offset, or a datetime read in the organization zone */
                     deadline: string;
-                    assignment_id?: (null | (number | null)) | null | number;
-                    work_type_id?: (null | (number | null)) | null | number;
+                    assignment_id?: null | "" | (number | string);
+                    work_type_id?: null | "" | (number | string);
                     /** @description default rotating */
                     ordering?: "rotating" | "hours" | "seniority";
                     /** @description iso_datetime with offset, or a datetime read in the organization zone */
                     scheduled_to?: string;
-                    notes?: (null | (string | null)) | null | string;
+                    notes?: null | "" | string;
                 };
             };
         };
@@ -9897,13 +9881,13 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    user_id: number;
+                    user_id: number | string;
                     status: "accepted" | "denied" | "no answer";
-                    contact_method?: (null | (string | null)) | null | string;
-                    contact_time?: (null | (string | null)) | null | string;
-                    response_time?: (null | (string | null)) | null | string;
-                    start_time?: (null | (string | null)) | null | string;
-                    end_time?: (null | (string | null)) | null | string;
+                    contact_method?: null | "" | string;
+                    contact_time?: null | "" | string;
+                    response_time?: null | "" | string;
+                    start_time?: null | "" | string;
+                    end_time?: null | "" | string;
                     do_not_disturb?: boolean;
                     auto_accepted?: boolean;
                 };
@@ -10036,7 +10020,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    admin_id: number;
+                    admin_id: number | string;
                 };
             };
         };
@@ -10282,7 +10266,7 @@ export interface operations {
                     name: string;
                     cert_id: string;
                     /** @description integer id (a digit string is accepted) */
-                    created_by: number;
+                    created_by: number | string;
                 };
             };
         };
@@ -10895,14 +10879,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    address?: (null | (string | null)) | null | string;
-                    city?: (null | (string | null)) | null | string;
-                    state?: (null | (string | null)) | null | string;
-                    country?: (null | (string | null)) | null | string;
-                    zip?: (null | (string | null)) | null | string;
-                    phone?: (null | (string | null)) | null | string;
-                    email?: (null | (string | null)) | null | string;
-                    website?: (null | (string | null)) | null | string;
+                    address?: null | "" | string;
+                    city?: null | "" | string;
+                    state?: null | "" | string;
+                    country?: null | "" | string;
+                    zip?: null | "" | string;
+                    phone?: null | "" | string;
+                    email?: null | "" | string;
+                    website?: null | "" | string;
                 };
             };
         };
@@ -12009,7 +11993,7 @@ export interface operations {
                 "application/json": {
                     label: string;
                     /** @description integer id (a digit string is accepted) */
-                    user_id?: number;
+                    user_id?: number | string;
                 };
             };
         };
@@ -12261,7 +12245,7 @@ export interface operations {
                 "application/json": {
                     label: string;
                     /** @description integer id (a digit string is accepted) */
-                    user_id?: number;
+                    user_id?: number | string;
                 };
             };
         };
@@ -12506,7 +12490,7 @@ export interface operations {
                 "application/json": {
                     assignments: {
                         /** @description integer id (a digit string is accepted) */
-                        id: number;
+                        id: number | string;
                         dates?: string[];
                         /**
                          * Format: date
@@ -12520,7 +12504,7 @@ export interface operations {
                         end?: string;
                     }[];
                     /** @description integer id (a digit string is accepted) */
-                    admin_id: number;
+                    admin_id: number | string;
                 };
             };
         };
@@ -12645,7 +12629,7 @@ export interface operations {
                 "application/json": {
                     assignments: {
                         /** @description integer id (a digit string is accepted) */
-                        id: number;
+                        id: number | string;
                         dates?: string[];
                         /**
                          * Format: date
@@ -12659,7 +12643,7 @@ export interface operations {
                         end?: string;
                     }[];
                     /** @description integer id (a digit string is accepted) */
-                    admin_id: number;
+                    admin_id: number | string;
                 };
             };
         };
@@ -12904,7 +12888,7 @@ export interface operations {
                 "application/json": {
                     title: string;
                     /** @description integer id (a digit string is accepted) */
-                    user_id?: number;
+                    user_id?: number | string;
                     fields: {
                         title: string;
                         /** @description answered with `values` (several strings) instead of `value` */
@@ -13169,7 +13153,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    user_id: number;
+                    user_id: number | string;
                     submission: {
                         title: string;
                         value?: string;
@@ -15284,9 +15268,9 @@ export interface operations {
                 /** @description page size, default 50 */
                 limit?: number;
                 /** @description integer id (a digit string is accepted) */
-                before_id?: number;
+                before_id?: number | string;
                 /** @description integer id (a digit string is accepted) */
-                since_id?: number;
+                since_id?: number | string;
             };
             header?: never;
             path?: never;
@@ -15421,7 +15405,7 @@ export interface operations {
                 /** @description YYYY-MM-DD */
                 end?: string;
                 /** @description integer id (a digit string is accepted) */
-                user_id?: number;
+                user_id?: number | string;
             };
             header?: never;
             path?: never;
@@ -15560,15 +15544,15 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    user_id: number;
+                    user_id: number | string;
                     /**
                      * Format: date
                      * @description YYYY-MM-DD
                      */
                     date: string;
                     /** @description integer id (a digit string is accepted) */
-                    work_type_id: number;
-                    work_subtype_id?: (null | (number | null)) | null | number;
+                    work_type_id: number | string;
+                    work_subtype_id?: null | "" | (number | string);
                     /**
                      * Format: local-datetime
                      * @description YYYY-MM-DD hh:mm:ss (organization time zone)
@@ -15581,7 +15565,7 @@ export interface operations {
                     end?: string;
                     /** @description hours, may be fractional */
                     length?: number;
-                    notes?: (null | (string | null)) | null | string;
+                    notes?: null | "" | string;
                 };
             };
         };
@@ -16088,7 +16072,7 @@ export interface operations {
                 /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
                 end: string;
                 /** @description integer id (a digit string is accepted) */
-                user_id?: number;
+                user_id?: number | string;
             };
             header?: never;
             path?: never;
@@ -16352,11 +16336,11 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    id: number;
+                    id: number | string;
                     /** @description integer id (a digit string is accepted) */
-                    service_user_id: number;
+                    service_user_id: number | string;
                     /** @description integer id (a digit string is accepted) */
-                    partner_customer_id: number;
+                    partner_customer_id: number | string;
                 };
             };
         };
@@ -16721,9 +16705,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    service_user_id?: number;
+                    service_user_id?: number | string;
                     /** @description integer id (a digit string is accepted) */
-                    partner_customer_id?: number;
+                    partner_customer_id?: number | string;
                 };
             };
         };
@@ -16843,7 +16827,7 @@ export interface operations {
                 /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
                 end: string;
                 /** @description integer id (a digit string is accepted) */
-                user_id?: number;
+                user_id?: number | string;
             };
             header?: never;
             path?: never;
@@ -17241,13 +17225,13 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    shortcode?: (null | (string | null)) | null | string;
-                    partner_credential_id?: (null | (number | null)) | null | number;
-                    color?: (null | (string | null)) | null | string;
-                    text_color?: (null | (string | null)) | null | string;
-                    title_id?: (null | (number | null)) | null | number;
+                    shortcode?: null | "" | string;
+                    partner_credential_id?: null | "" | (number | string);
+                    color?: null | "" | string;
+                    text_color?: null | "" | string;
+                    title_id?: null | "" | (number | string);
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                 };
             };
         };
@@ -17500,7 +17484,7 @@ export interface operations {
                 "application/json": {
                     undelete: boolean | number | string;
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                 };
             };
         };
@@ -17620,7 +17604,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description integer id (a digit string is accepted) */
-                admin_id?: number;
+                admin_id?: number | string;
             };
             header?: never;
             path: {
@@ -17751,13 +17735,13 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    shortcode?: (null | (string | null)) | null | string;
-                    partner_credential_id?: (null | (number | null)) | null | number;
-                    color?: (null | (string | null)) | null | string;
-                    text_color?: (null | (string | null)) | null | string;
-                    title_id?: (null | (number | null)) | null | number;
+                    shortcode?: null | "" | string;
+                    partner_credential_id?: null | "" | (number | string);
+                    color?: null | "" | string;
+                    text_color?: null | "" | string;
+                    title_id?: null | "" | (number | string);
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                 };
             };
         };
@@ -18004,12 +17988,15 @@ export interface operations {
                      * @enum {string}
                      */
                     type: "all" | "title" | "group" | "classification" | "user";
-                    ids?: (null | (unknown[] | null | (number | string)[])) | null | (number | string)[];
+                    ids?: null | "" | ((number | string) | string)[];
                     body: string;
                     /** @description integer id (a digit string is accepted) */
-                    user_id: number;
-                    /** @description also send e-mail (0/1 accepted) */
-                    email?: boolean;
+                    user_id: number | string;
+                    /**
+                     * @description also send e-mail (0/1 accepted)
+                     * @enum {boolean|integer|string}
+                     */
+                    email?: true | false | 1 | 0 | "true" | "false" | "1" | "0";
                 };
             };
         };
@@ -18410,7 +18397,7 @@ export interface operations {
                     crews?: {
                         [key: string]: number;
                     };
-                    kelly_every?: (null | (number | null)) | null | number;
+                    kelly_every?: null | "" | number;
                     /** @description how a Kelly day shows on the schedule (default KD) */
                     kelly_code?: string;
                     /** @description default: Kelly day */
@@ -18915,9 +18902,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description integer id (a digit string is accepted) */
-                user_id?: number;
+                user_id?: number | string;
                 /** @description integer id (a digit string is accepted) */
-                rotation_id?: number;
+                rotation_id?: number | string;
             };
             header?: never;
             path?: never;
@@ -19077,31 +19064,31 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    user_id: number;
+                    user_id: number | string;
                     /** @description integer id (a digit string is accepted) */
-                    rotation_id: number;
+                    rotation_id: number | string;
                     /**
                      * Format: date
                      * @description YYYY-MM-DD
                      */
                     start_date: string;
                     /** @description integer id (a digit string is accepted) */
-                    assignment_id?: number;
+                    assignment_id?: number | string;
                     /** @description compound rotation: slot k works at the k-th */
-                    assignment_ids?: number[];
+                    assignment_ids?: (number | string)[];
                     /** @description crew name of the rotation, e.g. B */
                     crew?: string;
                     crew_offset?: number;
                     kelly_offset?: number;
-                    end_date?: (null | (string | null)) | null | string;
+                    end_date?: null | "" | string;
                     /** @description integer id (a digit string is accepted) */
-                    work_type_id?: number;
-                    work_subtype_id?: (null | (number | null)) | null | number;
-                    break_start?: (null | (string | null)) | null | string;
+                    work_type_id?: number | string;
+                    work_subtype_id?: null | "" | (number | string);
+                    break_start?: null | "" | string;
                     break_length?: number;
-                    notes?: (null | (string | null)) | null | string;
+                    notes?: null | "" | string;
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                 };
             };
         };
@@ -19400,7 +19387,7 @@ export interface operations {
                 /** @description YYYY-MM-DD */
                 effective_date?: string;
                 /** @description integer id (a digit string is accepted) */
-                admin_id?: number;
+                admin_id?: number | string;
             };
             header?: never;
             path: {
@@ -19536,24 +19523,24 @@ export interface operations {
                      */
                     effective_date?: string;
                     /** @description integer id (a digit string is accepted) */
-                    rotation_id?: number;
+                    rotation_id?: number | string;
                     /** @description integer id (a digit string is accepted) */
-                    assignment_id?: number;
+                    assignment_id?: number | string;
                     /** @description compound rotation: slot k works at the k-th */
-                    assignment_ids?: number[];
+                    assignment_ids?: (number | string)[];
                     /** @description crew name of the rotation, e.g. B */
                     crew?: string;
                     crew_offset?: number;
                     kelly_offset?: number;
-                    end_date?: (null | (string | null)) | null | string;
+                    end_date?: null | "" | string;
                     /** @description integer id (a digit string is accepted) */
-                    work_type_id?: number;
-                    work_subtype_id?: (null | (number | null)) | null | number;
-                    break_start?: (null | (string | null)) | null | string;
+                    work_type_id?: number | string;
+                    work_subtype_id?: null | "" | (number | string);
+                    break_start?: null | "" | string;
                     break_length?: number;
-                    notes?: (null | (string | null)) | null | string;
+                    notes?: null | "" | string;
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                 };
             };
         };
@@ -19723,10 +19710,10 @@ export interface operations {
                     /** Format: local-datetime */
                     end?: string;
                     /** @description integer id (a digit string is accepted) */
-                    assignment_id?: number;
+                    assignment_id?: number | string;
                     reason?: string;
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                 };
             };
         };
@@ -20348,7 +20335,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description integer id (a digit string is accepted) */
-                user_id: number;
+                user_id: number | string;
                 /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
                 start?: string;
                 /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
@@ -20516,9 +20503,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    assignment_id: number;
+                    assignment_id: number | string;
                     /** @description integer id (a digit string is accepted) */
-                    user_id: number;
+                    user_id: number | string;
                     /**
                      * Format: date
                      * @description YYYY-MM-DD
@@ -20535,19 +20522,19 @@ export interface operations {
                      */
                     end: string;
                     /** @description integer id (a digit string is accepted) */
-                    work_type_id: number;
-                    work_subtype_id?: (null | (number | null)) | null | number;
-                    notes?: (null | (string | null)) | null | string;
-                    from_callback?: (null | (number | null)) | null | number;
-                    traded_with?: (null | (number | null)) | null | number;
-                    labels?: (null | (unknown[] | null | number[])) | null | number[];
-                    qualifiers?: (null | (unknown[] | null | number[])) | null | number[];
-                    break_start?: (null | (string | null)) | null | string;
-                    break_end?: (null | (string | null)) | null | string;
+                    work_type_id: number | string;
+                    work_subtype_id?: null | "" | (number | string);
+                    notes?: null | "" | string;
+                    from_callback?: null | "" | (number | string);
+                    traded_with?: null | "" | (number | string);
+                    labels?: null | "" | (number | string)[];
+                    qualifiers?: null | "" | (number | string)[];
+                    break_start?: null | "" | string;
+                    break_end?: null | "" | string;
                     /** @description extension: hours held over past the end */
                     hold_over?: number;
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                     /** @description extension: schedule the shift even over approved time off */
                     force?: boolean;
                 };
@@ -20997,23 +20984,23 @@ export interface operations {
                      */
                     end: string;
                     /** @description integer id (a digit string is accepted) */
-                    assignment_id?: number;
+                    assignment_id?: number | string;
                     /** @description integer id (a digit string is accepted) */
-                    user_id?: number;
+                    user_id?: number | string;
                     /** @description integer id (a digit string is accepted) */
-                    work_type_id?: number;
-                    work_subtype_id?: (null | (number | null)) | null | number;
-                    notes?: (null | (string | null)) | null | string;
-                    from_callback?: (null | (number | null)) | null | number;
-                    traded_with?: (null | (number | null)) | null | number;
-                    labels?: (null | (unknown[] | null | number[])) | null | number[];
-                    qualifiers?: (null | (unknown[] | null | number[])) | null | number[];
-                    break_start?: (null | (string | null)) | null | string;
-                    break_end?: (null | (string | null)) | null | string;
+                    work_type_id?: number | string;
+                    work_subtype_id?: null | "" | (number | string);
+                    notes?: null | "" | string;
+                    from_callback?: null | "" | (number | string);
+                    traded_with?: null | "" | (number | string);
+                    labels?: null | "" | (number | string)[];
+                    qualifiers?: null | "" | (number | string)[];
+                    break_start?: null | "" | string;
+                    break_end?: null | "" | string;
                     /** @description extension: hours held over past the end */
                     hold_over?: number;
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                     /** @description extension: schedule the shift even over approved time off */
                     force?: boolean;
                 };
@@ -21295,7 +21282,7 @@ export interface operations {
         /** @description a bare JSON array of ids */
         requestBody: {
             content: {
-                "application/json": number[];
+                "application/json": (number | string)[];
             };
         };
         responses: {
@@ -21774,7 +21761,7 @@ export interface operations {
         /** @description a bare JSON array of ids */
         requestBody: {
             content: {
-                "application/json": number[];
+                "application/json": (number | string)[];
             };
         };
         responses: {
@@ -22271,7 +22258,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    admin_id: number;
+                    admin_id: number | string;
                     title: string;
                     /**
                      * Format: local-datetime
@@ -22285,9 +22272,9 @@ export interface operations {
                     end: string;
                     employees_needed: number;
                     /** @description integer id (a digit string is accepted) */
-                    work_type_id: number;
-                    work_subtype_id?: (null | (number | null)) | null | number;
-                    description?: (null | (string | null)) | null | string;
+                    work_type_id: number | string;
+                    work_subtype_id?: null | "" | (number | string);
+                    description?: null | "" | string;
                 };
             };
         };
@@ -22546,7 +22533,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    admin_id: number;
+                    admin_id: number | string;
                     title: string;
                     /**
                      * Format: local-datetime
@@ -22560,9 +22547,9 @@ export interface operations {
                     end: string;
                     employees_needed: number;
                     /** @description integer id (a digit string is accepted) */
-                    work_type_id: number;
-                    work_subtype_id?: (null | (number | null)) | null | number;
-                    description?: (null | (string | null)) | null | string;
+                    work_type_id: number | string;
+                    work_subtype_id?: null | "" | (number | string);
+                    description?: null | "" | string;
                 };
             };
         };
@@ -22678,7 +22665,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description integer id (a digit string is accepted) */
-                admin_id?: number;
+                admin_id?: number | string;
             };
             header?: never;
             path: {
@@ -22934,7 +22921,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    user_id: number;
+                    user_id: number | string;
                 };
             };
         };
@@ -23303,19 +23290,25 @@ export interface operations {
             content: {
                 "application/json": {
                     label: string;
-                    work_code?: (null | (string | null)) | null | string;
+                    work_code?: null | "" | string;
                     /** @description hours needed between the request and the start */
-                    required_buffer?: number;
+                    required_buffer?: number | string;
                     /** @description entries per user and calendar year; 0 = unlimited */
-                    instance_limit?: number;
+                    instance_limit?: number | string;
                     /** @description #RRGGBB */
                     primary_color?: string;
                     /** @description #RRGGBB */
                     secondary_color?: string;
-                    /** @description boolean (1/0 and "true"/"false" are accepted) */
-                    force_include?: boolean;
-                    /** @description boolean (1/0 and "true"/"false" are accepted) */
-                    forward?: boolean;
+                    /**
+                     * @description boolean (1/0 and "true"/"false" are accepted)
+                     * @enum {boolean|integer|string}
+                     */
+                    force_include?: true | false | 1 | 0 | "true" | "false" | "1" | "0";
+                    /**
+                     * @description boolean (1/0 and "true"/"false" are accepted)
+                     * @enum {boolean|integer|string}
+                     */
+                    forward?: true | false | 1 | 0 | "true" | "false" | "1" | "0";
                     /** @description extension: approvals may take the bank below zero */
                     allow_negative?: boolean;
                     /** @description extension: hours charged per day to a user with no scheduled work (default 24) */
@@ -23693,19 +23686,25 @@ export interface operations {
             content: {
                 "application/json": {
                     label?: string;
-                    work_code?: (null | (string | null)) | null | string;
+                    work_code?: null | "" | string;
                     /** @description hours needed between the request and the start */
-                    required_buffer?: number;
+                    required_buffer?: number | string;
                     /** @description entries per user and calendar year; 0 = unlimited */
-                    instance_limit?: number;
+                    instance_limit?: number | string;
                     /** @description #RRGGBB */
                     primary_color?: string;
                     /** @description #RRGGBB */
                     secondary_color?: string;
-                    /** @description boolean (1/0 and "true"/"false" are accepted) */
-                    force_include?: boolean;
-                    /** @description boolean (1/0 and "true"/"false" are accepted) */
-                    forward?: boolean;
+                    /**
+                     * @description boolean (1/0 and "true"/"false" are accepted)
+                     * @enum {boolean|integer|string}
+                     */
+                    force_include?: true | false | 1 | 0 | "true" | "false" | "1" | "0";
+                    /**
+                     * @description boolean (1/0 and "true"/"false" are accepted)
+                     * @enum {boolean|integer|string}
+                     */
+                    forward?: true | false | 1 | 0 | "true" | "false" | "1" | "0";
                     /** @description extension: approvals may take the bank below zero */
                     allow_negative?: boolean;
                     /** @description extension: hours charged per day to a user with no scheduled work (default 24) */
@@ -24004,9 +24003,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    user_id: number;
+                    user_id: number | string;
                     /** @description approving admin ids, sent as an array */
-                    admin_ids: number[] | number;
+                    admin_ids: (number | string) | (number | string)[];
                     /**
                      * Format: local-datetime
                      * @description YYYY-MM-DD hh:mm:ss (organization time zone)
@@ -24018,7 +24017,7 @@ export interface operations {
                      */
                     end_date: string;
                     /** @description integer id (a digit string is accepted) */
-                    time_off_type_id: number;
+                    time_off_type_id: number | string;
                     /** @description 0 pending (default), 1 approved */
                     status?: 0 | 1;
                     /** @description at most 1000 characters */
@@ -24420,12 +24419,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": (null | (null | {
+                "application/json": null | "" | {
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
-                })) | null | {
-                    /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                 };
             };
         };
@@ -24552,12 +24548,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": (null | (null | {
+                "application/json": null | "" | {
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
-                })) | null | {
-                    /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                 };
             };
         };
@@ -24677,7 +24670,7 @@ export interface operations {
                 /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
                 end?: string;
                 /** @description integer id (a digit string is accepted) */
-                user_id?: number;
+                user_id?: number | string;
             };
             header?: never;
             path?: never;
@@ -24814,7 +24807,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    requesting_user: number;
+                    requesting_user: number | string;
                     /**
                      * Format: local-datetime
                      * @description YYYY-MM-DD hh:mm:ss (organization time zone)
@@ -24826,16 +24819,16 @@ export interface operations {
                      */
                     end: string;
                     /** @description integer id (a digit string is accepted) */
-                    approving_user_id: number;
-                    accepting_user_id?: (null | (number | null)) | null | number;
-                    swap_start?: (null | (string | null)) | null | string;
-                    swap_end?: (null | (string | null)) | null | string;
+                    approving_user_id: number | string;
+                    accepting_user_id?: null | "" | (number | string);
+                    swap_start?: null | "" | string;
+                    swap_end?: null | "" | string;
                     /** @description extension: users the trade is offered to */
-                    offered_user_ids?: number[];
-                    notes?: (null | (string | null)) | null | string;
+                    offered_user_ids?: (number | string)[];
+                    notes?: null | "" | string;
                 } | {
                     /** @description integer id (a digit string is accepted) */
-                    requesting_user: number;
+                    requesting_user: number | string;
                     /**
                      * Format: local-datetime
                      * @description YYYY-MM-DD hh:mm:ss (organization time zone)
@@ -24847,13 +24840,13 @@ export interface operations {
                      */
                     end: string;
                     /** @description integer id (a digit string is accepted) */
-                    approving_user_id: number;
-                    accepting_user_id?: (null | (number | null)) | null | number;
-                    swap_start?: (null | (string | null)) | null | string;
-                    swap_end?: (null | (string | null)) | null | string;
+                    approving_user_id: number | string;
+                    accepting_user_id?: null | "" | (number | string);
+                    swap_start?: null | "" | string;
+                    swap_end?: null | "" | string;
                     /** @description extension: users the trade is offered to */
-                    offered_user_ids?: number[];
-                    notes?: (null | (string | null)) | null | string;
+                    offered_user_ids?: (number | string)[];
+                    notes?: null | "" | string;
                 }[];
             };
         };
@@ -25129,9 +25122,9 @@ export interface operations {
                 "application/json": {
                     action: "accept" | "decline" | "approve" | "deny" | "cancel";
                     /** @description integer id (a digit string is accepted) */
-                    user_id?: number;
+                    user_id?: number | string;
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                 };
             };
         };
@@ -25250,7 +25243,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description integer id (a digit string is accepted) */
-                admin_id?: number;
+                admin_id?: number | string;
             };
             header?: never;
             path: {
@@ -25383,9 +25376,9 @@ export interface operations {
                 "application/json": {
                     action: "accept" | "decline" | "approve" | "deny" | "cancel";
                     /** @description integer id (a digit string is accepted) */
-                    user_id?: number;
+                    user_id?: number | string;
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                 };
             };
         };
@@ -25762,7 +25755,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    ids: number[];
+                    ids: (number | string)[];
                 };
             };
         };
@@ -26007,7 +26000,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    ids: number[];
+                    ids: (number | string)[];
                 };
             };
         };
@@ -26247,7 +26240,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    ids: number[];
+                    ids: (number | string)[];
                 };
             };
         };
@@ -26491,7 +26484,7 @@ export interface operations {
                 "application/json": {
                     ids: {
                         /** @description integer id (a digit string is accepted) */
-                        id: number;
+                        id: number | string;
                         ranking?: number;
                     }[];
                 };
@@ -26621,7 +26614,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    id: number;
+                    id: number | string;
                     ranking?: number;
                 };
             };
@@ -26999,11 +26992,11 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    id: number;
-                    number?: (null | (string | null)) | null | string;
-                    issued_on?: (null | (string | null)) | null | string;
-                    expires_on?: (null | (string | null)) | null | string;
-                    notes?: (null | (string | null)) | null | string;
+                    id: number | string;
+                    number?: null | "" | string;
+                    issued_on?: null | "" | string;
+                    expires_on?: null | "" | string;
+                    notes?: null | "" | string;
                 };
             };
         };
@@ -27382,10 +27375,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    number?: (null | (string | null)) | null | string;
-                    issued_on?: (null | (string | null)) | null | string;
-                    expires_on?: (null | (string | null)) | null | string;
-                    notes?: (null | (string | null)) | null | string;
+                    number?: null | "" | string;
+                    issued_on?: null | "" | string;
+                    expires_on?: null | "" | string;
+                    notes?: null | "" | string;
                 };
             };
         };
@@ -28189,7 +28182,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    time_off_type_id: number;
+                    time_off_type_id: number | string;
                     /**
                      * Format: local-datetime
                      * @description YYYY-MM-DD hh:mm:ss (organization time zone)
@@ -28203,7 +28196,7 @@ export interface operations {
                     /** @description at most 1000 characters */
                     user_note?: string | null;
                     /** @description admins the request is addressed to (optional) */
-                    admin_ids?: number[];
+                    admin_ids?: (number | string)[];
                     /** @description extension: RFC 5545 RRULE repeating the first occurrence, e.g. FREQ=WEEKLY;BYDAY=MO */
                     rrule?: string | null;
                 };
@@ -28333,7 +28326,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    time_off_type_id?: number;
+                    time_off_type_id?: number | string;
                     /**
                      * Format: local-datetime
                      * @description YYYY-MM-DD hh:mm:ss (organization time zone)
@@ -28347,7 +28340,7 @@ export interface operations {
                     /** @description at most 1000 characters */
                     user_note?: string | null;
                     /** @description admins the request is addressed to (optional) */
-                    admin_ids?: number[];
+                    admin_ids?: (number | string)[];
                     /** @description extension: RFC 5545 RRULE repeating the first occurrence, e.g. FREQ=WEEKLY;BYDAY=MO */
                     rrule?: string | null;
                 };
@@ -28613,15 +28606,15 @@ export interface operations {
                     last_name: string;
                     mail: string[] | string;
                     password: string;
-                    employee_id?: (null | (string | null)) | null | string;
+                    employee_id?: null | "" | string;
                     phone_numbers?: string[] | string;
                     /** @description digits only */
                     phone?: string;
-                    role?: (null | (string | null)) | null | string;
-                    date_of_hire?: (null | (string | null)) | null | string;
-                    date_of_birth?: (null | (string | null)) | null | string;
-                    accrual_start_date?: (null | (string | null)) | null | string;
-                    avatar_url?: (null | (string | null)) | null | string;
+                    role?: null | "" | string;
+                    date_of_hire?: null | "" | string;
+                    date_of_birth?: null | "" | string;
+                    accrual_start_date?: null | "" | string;
+                    avatar_url?: null | "" | string;
                 };
             };
         };
@@ -29036,36 +29029,30 @@ export interface operations {
                     mail?: string[] | string;
                     emails?: string[];
                     password?: string;
-                    employee_id?: (null | (string | null)) | null | string;
+                    employee_id?: null | "" | string;
                     phone_numbers?: string[] | string;
                     /** @description digits only */
                     phone?: string;
-                    role?: (null | (string | null)) | null | string;
-                    date_of_hire?: (null | (string | null)) | null | string;
-                    date_of_birth?: (null | (string | null)) | null | string;
-                    accrual_start_date?: (null | (string | null)) | null | string;
-                    avatar_url?: (null | (string | null)) | null | string;
-                    accrual_profile?: (null | (null | {
+                    role?: null | "" | string;
+                    date_of_hire?: null | "" | string;
+                    date_of_birth?: null | "" | string;
+                    accrual_start_date?: null | "" | string;
+                    avatar_url?: null | "" | string;
+                    accrual_profile?: null | "" | {
                         /** @description integer id (a digit string is accepted) */
-                        id: number;
-                    })) | null | {
-                        /** @description integer id (a digit string is accepted) */
-                        id: number;
+                        id: number | string;
                     };
-                    accrual_track?: (null | (null | {
+                    accrual_track?: null | "" | {
                         /** @description integer id (a digit string is accepted) */
-                        id: number;
-                    })) | null | {
-                        /** @description integer id (a digit string is accepted) */
-                        id: number;
+                        id: number | string;
                     };
                     /** @description extension: false deactivates the user */
                     active?: boolean;
                     /** @description extension: values of extra fields */
                     fields?: {
                         /** @description integer id (a digit string is accepted) */
-                        id: number;
-                        value: (null | (string | null)) | null | string;
+                        id: number | string;
+                        value: null | "" | string;
                     }[];
                 };
             };
@@ -29584,7 +29571,7 @@ export interface operations {
                 /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
                 end: string;
                 /** @description integer id (a digit string is accepted) */
-                assignment_id?: number;
+                assignment_id?: number | string;
             };
             header?: never;
             path?: never;
@@ -29727,11 +29714,11 @@ export interface operations {
         parameters: {
             query: {
                 /** @description integer id (a digit string is accepted) */
-                assignment_id: number;
+                assignment_id: number | string;
                 /** @description YYYY-MM-DD */
                 date: string;
                 /** @description integer id (a digit string is accepted) */
-                list_id?: number;
+                list_id?: number | string;
             };
             header?: never;
             path?: never;
@@ -30044,7 +30031,7 @@ export interface operations {
                     /** @description #RRGGBB */
                     text_color: string;
                     /** @description integer id (a digit string is accepted) */
-                    created_by?: number;
+                    created_by?: number | string;
                 };
             };
         };
@@ -30312,7 +30299,7 @@ export interface operations {
                     /** @description #RRGGBB */
                     text_color?: string;
                     /** @description integer id (a digit string is accepted) */
-                    admin_id?: number;
+                    admin_id?: number | string;
                 };
             };
         };
@@ -30428,7 +30415,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description integer id (a digit string is accepted) */
-                deleted_by?: number;
+                deleted_by?: number | string;
             };
             header?: never;
             path: {
@@ -31050,7 +31037,7 @@ export interface operations {
                 /** @description default 50 */
                 limit?: number;
                 /** @description integer id (a digit string is accepted) */
-                before_id?: number;
+                before_id?: number | string;
             };
             header?: never;
             path: {
@@ -31552,9 +31539,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    work_type_id: number;
+                    work_type_id: number | string;
                     label: string;
-                    work_code?: (null | (string | null)) | null | string;
+                    work_code?: null | "" | string;
                 };
             };
         };
@@ -31920,9 +31907,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
-                    work_type_id?: number;
+                    work_type_id?: number | string;
                     label?: string;
-                    work_code?: (null | (string | null)) | null | string;
+                    work_code?: null | "" | string;
                 };
             };
         };
@@ -32170,7 +32157,7 @@ export interface operations {
             content: {
                 "application/json": {
                     label: string;
-                    work_code?: (null | (string | null)) | null | string;
+                    work_code?: null | "" | string;
                     /** @description #RRGGBB */
                     primary_color?: string;
                     /** @description #RRGGBB */
@@ -32550,7 +32537,7 @@ export interface operations {
             content: {
                 "application/json": {
                     label?: string;
-                    work_code?: (null | (string | null)) | null | string;
+                    work_code?: null | "" | string;
                     /** @description #RRGGBB */
                     primary_color?: string;
                     /** @description #RRGGBB */

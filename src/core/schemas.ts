@@ -11,7 +11,7 @@ export const Id = Type.Unsafe<number>({
   numericText: 'integer',
   minimum: 1,
   maximum: 2_147_483_647,
-  description: 'integer id (its digits as a string are accepted)',
+  description: 'integer id (a digit string is accepted)',
 });
 /**
  * A number that a response writes as a string (time off type `required_buffer` "12.50"): its
