@@ -52,7 +52,8 @@ const emptyAsNull: KeywordValidate = (_schema, data, _parent, cxt) => {
   return true;
 };
 
-export function strictInputKeywords(ajv: Ajv): void {
+/** Adds the keywords above to an Ajv instance (Fastify's, and core/validate.ts's). */
+export function strictInputKeywords(ajv: Pick<Ajv, 'addKeyword'>): void {
   ajv.addKeyword({ keyword: 'numericText', modifying: true, errors: true, schemaType: 'string', validate: numericText as never });
   ajv.addKeyword({ keyword: 'flag', modifying: true, errors: false, schemaType: 'boolean', validate: flag as never });
   ajv.addKeyword({ keyword: 'emptyAsNull', modifying: true, errors: false, schemaType: 'boolean', validate: emptyAsNull as never });
