@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
 import { loadConfig } from '../config.js';
 import webhookRoutes from '../resources/webhooks/routes.js';
+import { strictValidatorFactory } from './strict-input.js';
 import { createDatabase, type DatabaseHandle } from './db/index.js';
 import { migrateToLatest } from './db/migrator.js';
 import metricsPlugin from './metrics.js';
@@ -20,7 +21,7 @@ beforeAll(async () => {
   const config = loadConfig({ CREWPLAN_DATA_DIR: dir }, { secretKey: Buffer.from('k'), sqlitePath: join(dir, 'm.sqlite') });
   handle = createDatabase(config);
   await migrateToLatest(handle.db);
-  app = Fastify({ logger: false });
+  app = Fastify({ logger: false, schemaController: { compilersFactory: { buildValidator: strictValidatorFactory() as never } } });
   app.decorate('db', handle.db);
   app.decorate('config', config);
   await app.register(metricsPlugin, { token: 'metrics-secret', handle });
