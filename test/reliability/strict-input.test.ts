@@ -59,11 +59,11 @@ describe('JSON types in a body', () => {
   it('refuses true, a fraction, an array or text that is not digits for an id, writing nothing', async () => {
     const admin = await org.createUser();
     for (const [adminId, message] of [
-      [true, 'The admin id field must be integer or string.'],
-      [[admin], 'The admin id field must be integer or string.'],
-      [`${admin}.0`, 'The admin id field must be integer.'],
-      ['0x10', 'The admin id field must be integer.'],
-      [1.5, 'The admin id field must be integer or string.'],
+      [true, 'The admin id field must be a whole number or text.'],
+      [[admin], 'The admin id field must be a whole number or text.'],
+      [`${admin}.0`, 'The admin id field must be a whole number.'],
+      ['0x10', 'The admin id field must be a whole number.'],
+      [1.5, 'The admin id field must be a whole number or text.'],
     ] as const) {
       const response = await org.put('/bulletin_board', { admin_id: adminId, content: '<p>loose</p>' });
       expect(response.body, JSON.stringify(adminId)).toEqual(invalid(message));
@@ -79,15 +79,15 @@ describe('JSON types in a body', () => {
 
   it('refuses an array for a string instead of reading its one element', async () => {
     const response = await org.put('/users', { ...userBody('array_name'), first_name: ['Ann'] });
-    expect(response.body).toEqual(invalid('The first name field must be string.'));
+    expect(response.body).toEqual(invalid('The first name field must be text.'));
     expect(await usersNamed('array_name')).toBe(0);
   });
 
   it('refuses a number or text for a boolean, and accepts 0/1 where the spec\'s samples send them', async () => {
     const text = await org.post('/work_types', { label: 'Loose flag', excludes_from_callback: 'true' });
-    expect(text.body).toEqual(invalid('The excludes from callback field must be boolean.'));
+    expect(text.body).toEqual(invalid('The excludes from callback field must be true or false.'));
     const number = await org.post('/work_types', { label: 'Loose flag', excludes_from_callback: 1 });
-    expect(number.body).toEqual(invalid('The excludes from callback field must be boolean.'));
+    expect(number.body).toEqual(invalid('The excludes from callback field must be true or false.'));
     expect((await org.get('/work_types')).body.some((type: { label: string }) => type.label === 'Loose flag')).toBe(false);
 
     // time off types document 1/0 and "true"/"false"; ready alerts send `email: 0` (sample)
@@ -116,14 +116,14 @@ describe('numbers in a query string', () => {
     const user = await org.createUser();
     for (const value of ['1e400', '0x10', '1.0', ' 1', '1e1', '+1', '']) {
       const response = await org.get('/shifts', { query: { user_id: value } });
-      expect(response.body, value).toEqual({ status: 422, error: 'invalid_params', error_message: ['The user id field must be integer.'] });
+      expect(response.body, value).toEqual({ status: 422, error: 'invalid_params', error_message: ['The user id parameter must be a whole number.'] });
     }
     expect((await org.get('/shifts', { query: { user_id: String(user) } })).status).toBe(200);
   });
 
   it('applies to every integer parameter, not only ids', async () => {
     const refused = await org.get('/announcements', { query: { limit: '0x10' } });
-    expect(refused.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The limit field must be integer.'] });
+    expect(refused.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The limit parameter must be a whole number.'] });
     expect((await org.get('/announcements', { query: { limit: '16' } })).status).toBe(200);
   });
 });
