@@ -14511,6 +14511,9 @@ export interface operations {
                     position?: number;
                     /** @description rotating (default): contacted users move to the bottom; hours: fewest charged hours first; seniority: fixed order */
                     ordering?: "rotating" | "hours" | "seniority";
+                    contact_window_minutes?: null | "" | number;
+                    /** @description extension: people offered at the same time (default 1) */
+                    contact_at_once?: number;
                 };
             };
         };
@@ -14536,6 +14539,9 @@ export interface operations {
                             yearly_limit: number;
                             position: number;
                             deleted: boolean;
+                            contact_window_minutes: number | null;
+                            /** @description extension: how many people the callback runner offers a callback to at the same time */
+                            contact_at_once: number;
                             ordering: string;
                         };
                     };
@@ -14660,6 +14666,9 @@ export interface operations {
                         yearly_limit: number;
                         position: number;
                         deleted: boolean;
+                        contact_window_minutes: number | null;
+                        /** @description extension: how many people the callback runner offers a callback to at the same time */
+                        contact_at_once: number;
                     };
                 };
             };
@@ -14898,6 +14907,9 @@ export interface operations {
                     position?: number;
                     /** @description rotating (default): contacted users move to the bottom; hours: fewest charged hours first; seniority: fixed order */
                     ordering?: "rotating" | "hours" | "seniority";
+                    contact_window_minutes?: null | "" | number;
+                    /** @description extension: people offered at the same time (default 1) */
+                    contact_at_once?: number;
                 };
             };
         };
@@ -14923,6 +14935,9 @@ export interface operations {
                             yearly_limit: number;
                             position: number;
                             deleted: boolean;
+                            contact_window_minutes: number | null;
+                            /** @description extension: how many people the callback runner offers a callback to at the same time */
+                            contact_at_once: number;
                             ordering: string;
                         };
                     };
@@ -15165,6 +15180,9 @@ export interface operations {
                         yearly_limit: number;
                         position: number;
                         deleted: boolean;
+                        contact_window_minutes: number | null;
+                        /** @description extension: how many people the callback runner offers a callback to at the same time */
+                        contact_at_once: number;
                     };
                 };
             };
