@@ -1,5 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../core/db/transaction.js';
+import { transition } from '../../core/db/locks.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { findAssignment } from '../assignments/repository.js';
 import type { CallbackOfferRow, CallbackOfferTable, CallbackRow, CallbackTable, CallbackUserRow, CallbackUserTable } from './table.js';
@@ -251,7 +252,7 @@ export function webhookEndpointsOf(db: Db, orgId: number) {
   return db.selectFrom('webhook_endpoint').select(['id', 'event_types']).where('organization_id', '=', orgId).where('deleted_at', 'is', null).execute();
 }
 
-/** The runner handled the callback's end (its links withdrawn, the admin told). */
-export async function markRunnerClosed(db: Db, orgId: number, id: number, now: string): Promise<void> {
-  await db.updateTable('callback').set({ runner_closed_at: now }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+/** The runner handled the callback's end (its links withdrawn, the admin told); in a transaction. */
+export async function markRunnerClosed(trx: Db, orgId: number, id: number, now: string): Promise<void> {
+  await transition(trx, { table: 'callback', orgId, id, model: 'Callback' }, () => ({ runner_closed_at: now }));
 }
