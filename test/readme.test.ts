@@ -16,7 +16,7 @@ const readme = readFileSync('README.md', 'utf8');
 /** The environment variables the server and the CLI read: src/ (tests aside) and package.json's scripts. */
 function variablesRead(): Set<string> {
   const names = new Set<string>();
-  const patterns = [/\benv\.([A-Z][A-Z0-9_]+)/g, /\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g, /\bintFrom\(env, '([A-Z][A-Z0-9_]+)'/g];
+  const patterns = [/\benv\.([A-Z][A-Z0-9_]+)/g, /\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g, /\b[a-z]+From\(env, '([A-Z][A-Z0-9_]+)'/g];
   for (const file of filesUnder('src', ['.ts']).filter((f) => !f.endsWith('.test.ts') && !f.endsWith('test-fixtures.ts'))) {
     const text = readFileSync(file, 'utf8');
     for (const pattern of patterns) for (const match of text.matchAll(pattern)) names.add(match[1]);
