@@ -43,6 +43,10 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Webhook hosts let through despite the address check: host names, addresses or CIDRs. */
   webhookAllowedHosts: string[];
+  /** Mail server of ready alerts and callback offers. */
+  smtp: SmtpSettings;
+  /** The webhook delivery worker. */
+  webhooks: WebhookSettings;
   /** How webhook hosts are resolved (dns.lookup unless given; tests pass a stub). Not read from the environment. */
   webhookLookup?: LookupFunction;
 }
@@ -119,6 +123,67 @@ function loadSecretKey(env: Env, dataDir: string): Buffer {
   return Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'utf8');
 }
 
+/** The webhook worker's settings (docs/webhooks.md). */
+export interface WebhookSettings {
+  /** Poll interval of the outbox while endpoints exist. */
+  pollMs: number;
+  /** First retry delay; doubled on each further failure. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** Attempts at one event before it is abandoned and the endpoint moves on. */
+  maxAttempts: number;
+  timeoutMs: number;
+  /** Events younger than this wait, so that a transaction committing late cannot be overtaken (PostgreSQL). */
+  settleMs: number;
+  /** How often an idle process looks for endpoints created by another process; 0 = never. */
+  discoveryMs: number;
+  leaseMs: number;
+  batchSize: number;
+}
+
+/**
+ * SMTP settings, read from the environment when a plugin loads (the variables are listed in
+ * docs/communication.md). Without SMTP_HOST no e-mail is sent: callers record that the channel is off.
+ */
+export interface SmtpSettings {
+  host: string | undefined;
+  port: number;
+  secure: boolean;
+  user: string | undefined;
+  password: string | undefined;
+  from: string;
+}
+
+function smtpFrom(env: Env): SmtpSettings {
+  const secure = /^(1|true|yes)$/i.test(env.SMTP_SECURE ?? '');
+  const port = Number(env.SMTP_PORT || (secure ? 465 : 587));
+  if (!Number.isInteger(port) || port <= 0 || port > 65_535) throw new Error(`SMTP_PORT must be a port number, got "${env.SMTP_PORT}"`);
+  return {
+    host: env.SMTP_HOST || undefined,
+    port,
+    secure,
+    user: env.SMTP_USER || undefined,
+    password: env.SMTP_PASSWORD || undefined,
+    from: env.SMTP_FROM || 'crewplan <no-reply@crewplan.invalid>',
+  };
+}
+
+function webhookSettingsFrom(env: Env): WebhookSettings {
+  const timeoutMs = Math.max(100, intFrom(env, 'WEBHOOK_TIMEOUT_MS', 10_000));
+  return {
+    pollMs: Math.max(10, intFrom(env, 'WEBHOOK_POLL_MS', 1000)),
+    backoffBaseMs: intFrom(env, 'WEBHOOK_BACKOFF_BASE_MS', 5000),
+    backoffMaxMs: intFrom(env, 'WEBHOOK_BACKOFF_MAX_MS', 3_600_000),
+    maxAttempts: Math.max(1, intFrom(env, 'WEBHOOK_MAX_ATTEMPTS', 15)),
+    timeoutMs,
+    settleMs: intFrom(env, 'WEBHOOK_SETTLE_MS', 1000),
+    discoveryMs: intFrom(env, 'WEBHOOK_DISCOVERY_MS', 60_000),
+    // A lease must outlast at least one attempt with room to spare.
+    leaseMs: Math.max(4 * timeoutMs, intFrom(env, 'WEBHOOK_LEASE_MS', 60_000)),
+    batchSize: Math.max(1, intFrom(env, 'WEBHOOK_BATCH_SIZE', 50)),
+  };
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Readonly<Config> {
   const dataDir = resolve(env.CREWPLAN_DATA_DIR ?? './data');
   const synchronous = (env.SQLITE_SYNCHRONOUS ?? 'FULL').toUpperCase();
@@ -147,6 +212,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     callbackRunnerPollMs: intFrom(env, 'CALLBACK_RUNNER_POLL_MS', 15_000),
     webhookAllowPrivate: booleanFrom(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookAllowedHosts: webhookHostsFrom(env),
+    smtp: smtpFrom(env),
+    webhooks: webhookSettingsFrom(env),
     ...overrides,
   };
   if (env.DATABASE_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL) && !overrides.sqlitePath) {

@@ -1,31 +1,8 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 
-/**
- * SMTP settings, read from the environment when a plugin loads (the variables are listed in
- * docs/communication.md). Without SMTP_HOST no e-mail is sent: callers record that the channel is off.
- */
-export interface SmtpSettings {
-  host: string | undefined;
-  port: number;
-  secure: boolean;
-  user: string | undefined;
-  password: string | undefined;
-  from: string;
-}
+import type { SmtpSettings } from '../config.js';
 
-export function loadSmtpSettings(env: Record<string, string | undefined> = process.env): SmtpSettings {
-  const secure = /^(1|true|yes)$/i.test(env.SMTP_SECURE ?? '');
-  const port = Number(env.SMTP_PORT || (secure ? 465 : 587));
-  if (!Number.isInteger(port) || port <= 0 || port > 65_535) throw new Error(`SMTP_PORT must be a port number, got "${env.SMTP_PORT}"`);
-  return {
-    host: env.SMTP_HOST || undefined,
-    port,
-    secure,
-    user: env.SMTP_USER || undefined,
-    password: env.SMTP_PASSWORD || undefined,
-    from: env.SMTP_FROM || 'crewplan <no-reply@crewplan.invalid>',
-  };
-}
+export type { SmtpSettings };
 
 /** The nodemailer transport of the settings; undefined when no SMTP server is configured. */
 export function smtpTransport(settings: SmtpSettings): Transporter | undefined {

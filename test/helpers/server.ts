@@ -83,8 +83,10 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
   const dir = mkdtempSync(join(tmpdir(), 'crewplan-test-'));
   const pgUrl = process.env.TEST_DATABASE_URL;
   const pgSchema = pgUrl ? await createPgSchema(pgUrl) : undefined;
+  // the mail and webhook worker variables a test stubs (vi.stubEnv) reach the server's config
+  const workerEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => /^(SMTP|WEBHOOK)_/.test(name)));
   const config = loadConfig(
-    { CREWPLAN_DATA_DIR: dir },
+    { ...workerEnv, CREWPLAN_DATA_DIR: dir },
     {
       databaseUrl: pgUrl,
       pgSchema,

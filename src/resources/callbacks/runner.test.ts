@@ -59,8 +59,11 @@ afterAll(async () => {
 
 const at = (base: string, minutes: number) => Temporal.Instant.from(base).add({ minutes }).toString({ fractionalSecondDigits: 3 });
 
-function runner(): CallbackRunner {
-  const created = createCallbackRunner(server.app, { baseUrl: server.url });
+/** A runner of the test server; `withoutSmtp`: as if no SMTP server were configured. */
+function runner(options: { withoutSmtp?: boolean } = {}): CallbackRunner {
+  const { db, log, config } = server.app;
+  const app = options.withoutSmtp ? { db, log, config: { ...config, smtp: { ...config.smtp, host: undefined } } } : server.app;
+  const created = createCallbackRunner(app, { baseUrl: server.url });
   runners.push(created);
   return created;
 }
@@ -262,9 +265,7 @@ describe('the callback runner', () => {
 
 describe('channels without configuration', () => {
   it('records in the callback log that e-mail and webhooks are off', async () => {
-    vi.stubEnv('SMTP_HOST', '');
-    const run = runner();
-    vi.stubEnv('SMTP_HOST', '127.0.0.1');
+    const run = runner({ withoutSmtp: true });
     const [member] = await crew('Quiet', 1);
     const listId = await listOf('Quiet list', [member]);
     const id = await callbackOn(listId, '2032-03-22');

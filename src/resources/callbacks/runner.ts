@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { AuthContext } from '../../core/auth/context.js';
-import { loadSmtpSettings } from '../../core/mail.js';
 import { keyedHash, randomSecret } from '../../core/auth/secrets.js';
 import { writeLog } from '../../core/audit.js';
 import { claimLease, releaseLease } from '../../core/db/lease.js';
@@ -304,7 +303,7 @@ export class CallbackRunner {
 
 /** The server's runner: e-mail (SMTP settings) and webhook channels, polling every CALLBACK_RUNNER_POLL_MS. */
 export function createCallbackRunner(app: { db: Db; config: Readonly<Config>; log: FastifyBaseLogger }, options: Partial<RunnerOptions> = {}): CallbackRunner {
-  const email = new EmailChannel(loadSmtpSettings());
+  const email = new EmailChannel(app.config.smtp);
   return new CallbackRunner({
     db: app.db,
     secretKey: app.config.secretKey,

@@ -4,7 +4,6 @@ import { created, EXTENSION, errorResponses, IdParams } from '../../core/schemas
 import { formatIsoOffset } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRefOrNull } from '../users/serialize.js';
-import { loadSmtpSettings } from '../../core/mail.js';
 import { AlertMailer } from './mailer.js';
 import { findAlertOrThrow, hasPendingEmails, listDeliveries } from './repository.js';
 import { sendReadyAlert } from './rules.js';
@@ -13,7 +12,7 @@ import { ReadyAlertBody, ReadyAlertCreated, ReadyAlertResponse } from './schemas
 const tags = ['Ready alerts'];
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const mailer = new AlertMailer(app.db, loadSmtpSettings(), app.log);
+  const mailer = new AlertMailer(app.db, app.config.smtp, app.log);
   // E-mails left pending by a stopped process are sent once the server is up again.
   app.addHook('onReady', async () => {
     if (await hasPendingEmails(app.db)) mailer.dispatch();

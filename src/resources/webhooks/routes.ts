@@ -8,7 +8,6 @@ import { findEndpointOrThrow, listDeliveries, listEndpoints, outboxDepth } from 
 import { checkWebhookUrl, createWebhook, deleteWebhook } from './rules.js';
 import { CreatedWebhookResponse, CreateWebhookBody, DeliveryQuery, DeliveryResponse, WebhookResponse } from './schemas.js';
 import { serializeDelivery, serializeWebhook } from './serialize.js';
-import { loadWebhookSettings } from './settings.js';
 import { WebhookTargets } from './targets.js';
 import { WebhookWorker } from './worker.js';
 
@@ -27,7 +26,7 @@ function registerOutboxGauge(registry: Registry, db: Db): void {
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const targets = new WebhookTargets(app.config);
-  const worker = new WebhookWorker(app.db, loadWebhookSettings(), targets, app.log);
+  const worker = new WebhookWorker(app.db, app.config.webhooks, targets, app.log);
   app.addHook('onReady', () => worker.start());
   app.addHook('onClose', () => worker.stop());
   if (app.metrics) registerOutboxGauge(app.metrics.registry, app.db);
