@@ -5,7 +5,7 @@
 export { chargedHours, commitmentsOf, paidFacts, scheduleFacts, segmentsOfEntries } from './engine.js';
 export type { Commitments, EntrySegment, ScheduleFacts, TimeOffCover } from './engine.js';
 export { approvedTimeOffs, closeMinute, type ApprovedTimeOff } from './time-off.js';
-export { breakWithin, expandSchedule, expandWork, LOOKBACK_DAYS } from './work.js';
+export { breakWithin, expandSchedule, expandWork, LOOKBACK_DAYS, timezoneOf } from './work.js';
 export type { KellyDay, WorkItem, WorkRange } from './work.js';
 export type { Segment } from './segments.js';
 export type { WorkedPiece } from './worked.js';

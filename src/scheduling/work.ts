@@ -92,7 +92,8 @@ export interface ExpandedWork {
   seriesByUser: Map<number, SeriesSpan[]>;
 }
 
-async function timezoneOf(db: Db, orgId: number): Promise<string> {
+/** The organization's zone. */
+export async function timezoneOf(db: Db, orgId: number): Promise<string> {
   const org = await db.selectFrom('organization').select('timezone').where('id', '=', orgId).executeTakeFirstOrThrow();
   return org.timezone;
 }

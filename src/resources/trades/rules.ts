@@ -4,7 +4,7 @@ import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { assertSpanWithinLimit, normalizeLocalDateTime, nowLocal, nowUtc } from '../../core/time.js';
-import { commitmentsOf, expandWork, type WorkItem } from '../../scheduling/index.js';
+import { commitmentsOf, expandWork, timezoneOf, type WorkItem } from '../../scheduling/index.js';
 import { insertShift, removeOccurrence } from '../callbacks/contracts.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
@@ -59,8 +59,7 @@ async function workToMove(db: Db, orgId: number, user: UserRow, span: Span): Pro
 /** Refuses a taker who already works, is on approved time off, or lacks the qualifiers the work needs. */
 async function assertCanTake(db: Db, orgId: number, giver: UserRow, taker: UserRow, span: Span, work: WorkItem[]): Promise<void> {
   const name = fullName(taker);
-  const timezone = (await db.selectFrom('organization').select('timezone').where('id', '=', orgId).executeTakeFirstOrThrow()).timezone;
-  const busy = (await commitmentsOf(db, orgId, span, [taker.id], timezone)).get(taker.id)!;
+  const busy = (await commitmentsOf(db, orgId, span, [taker.id], await timezoneOf(db, orgId))).get(taker.id)!;
   if (busy.work.length > 0) {
     throw invalidParams(`${name} is already scheduled between ${span.start} and ${span.end}.`);
   }
