@@ -16,6 +16,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     teardownTimeout: 30_000,
+    // expect.poll waits on a browser or a worker that, on a loaded CI machine, takes seconds more
+    // than vitest's default second (an approval and the queue's reload, at load 16, took over 1 s).
+    expect: { poll: { timeout: 15_000 } },
     globalSetup: ['test/helpers/global-setup.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },

@@ -59,10 +59,13 @@ function inheritedEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^BENCH_|^DATABASE_/.test(name)));
 }
 
-function startServer(target: Target, extra: Record<string, string> = {}): Promise<{ child: ChildProcess; ports: ServerPorts }> {
+function startServer(
+  target: Target,
+  extra: Record<string, string> = {},
+): Promise<{ child: ChildProcess; ports: ServerPorts }> {
   // BENCH_CPU_PROF=dir: each server process writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-  // The same V8 flags as `npm start` (package.json; docs/decisions.md, "Runtime"); BENCH_NODE_FLAGS adds others.
+  // The same V8 flags as `npm start` (package.json; docs/decisions/0002-v8-heap-settings.md); BENCH_NODE_FLAGS adds others.
   const v8Flags = ['--max-semi-space-size=32', `--max-old-space-size=${process.env.CREWPLAN_HEAP_MB ?? 320}`];
   const extraFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...profile, ...v8Flags, ...extraFlags, '--import', 'tsx', 'bench/server.ts'], {
@@ -89,7 +92,13 @@ function stopServer(child: ChildProcess): Promise<void> {
 }
 
 type Request = { method?: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
-type Load = { url: string; requests?: Array<Request & { setupRequest?: (req: any) => any }>; headers?: Record<string, string>; connections?: number; duration?: number };
+type Load = {
+  url: string;
+  requests?: Array<Request & { setupRequest?: (req: any) => any }>;
+  headers?: Record<string, string>;
+  connections?: number;
+  duration?: number;
+};
 
 async function load(options: Load): Promise<autocannon.Result> {
   return autocannon({ connections: CONNECTIONS, ...options, duration: options.duration ?? DURATION });
@@ -132,8 +141,11 @@ function median(values: number[]): number {
 }
 
 function merge(runs: Measure[]): Measure {
-  const mean = (pick: (m: Measure) => number) => Math.round((runs.reduce((sum, m) => sum + pick(m), 0) / runs.length) * 10) / 10;
-  const cpu = runs.every((m) => m.cpu_us_per_request !== undefined) ? { cpu_us_per_request: mean((m) => m.cpu_us_per_request!) } : {};
+  const mean = (pick: (m: Measure) => number) =>
+    Math.round((runs.reduce((sum, m) => sum + pick(m), 0) / runs.length) * 10) / 10;
+  const cpu = runs.every((m) => m.cpu_us_per_request !== undefined)
+    ? { cpu_us_per_request: mean((m) => m.cpu_us_per_request!) }
+    : {};
   return {
     ...cpu,
     rps: Math.round(mean((m) => m.rps)),
@@ -159,11 +171,14 @@ function summarize(result: autocannon.Result & { cpuPerRequest?: number }): Meas
 }
 
 async function control<T>(ports: ServerPorts, method: string, path: string, body?: Buffer, type?: string): Promise<T> {
-  const response = await fetch(`http://127.0.0.1:${ports.floorPort}${path}${type ? `?type=${encodeURIComponent(type)}` : ''}`, {
-    method,
-    body,
-    headers: body ? { 'content-type': 'application/octet-stream' } : {},
-  });
+  const response = await fetch(
+    `http://127.0.0.1:${ports.floorPort}${path}${type ? `?type=${encodeURIComponent(type)}` : ''}`,
+    {
+      method,
+      body,
+      headers: body ? { 'content-type': 'application/octet-stream' } : {},
+    },
+  );
   return (await response.json()) as T;
 }
 
@@ -171,7 +186,11 @@ async function getToken(ports: ServerPorts, seed: BenchSeedResult): Promise<stri
   const response = await fetch(`http://127.0.0.1:${ports.port}/oauth/access_token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: seed.client_id, client_secret: seed.client_secret }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: seed.client_id,
+      client_secret: seed.client_secret,
+    }).toString(),
   });
   const body = (await response.json()) as { access_token: string };
   return body.access_token;
@@ -187,19 +206,53 @@ async function readCase(ports: ServerPorts, token: string, name: string, path: s
   const body = Buffer.from(await response.arrayBuffer());
   const singleMs = Math.round(performance.now() - began);
   const after = await control<{ queries: number }>(ports, 'GET', '/control/stats');
-  if (response.status !== 200) throw new Error(`${name}: ${path} answered ${response.status}: ${body.toString().slice(0, 300)}`);
-  await control(ports, 'PUT', `/control/payload/${name}`, body, response.headers.get('content-type') ?? 'application/json');
+  if (response.status !== 200)
+    throw new Error(`${name}: ${path} answered ${response.status}: ${body.toString().slice(0, 300)}`);
+  await control(
+    ports,
+    'PUT',
+    `/control/payload/${name}`,
+    body,
+    response.headers.get('content-type') ?? 'application/json',
+  );
   // Responses of megabytes take seconds each: fewer connections for longer, or none would complete.
   const heavy = body.length > 2_000_000 ? { connections: 2, duration: Math.max(DURATION, 10) } : {};
   await drain(ports);
   await control(ports, 'POST', '/control/reset-rss');
-  const { a: api, b: floor, ratio, ratios } = await paired(
-    (warmUp) => load({ url: `http://127.0.0.1:${ports.port}${path}`, headers: auth, ...heavy, ...(warmUp ? { duration: warmUp } : {}) }),
-    (warmUp) => load({ url: `http://127.0.0.1:${ports.floorPort}/floor/${name}`, ...heavy, ...(warmUp ? { duration: warmUp } : {}) }),
+  const {
+    a: api,
+    b: floor,
+    ratio,
+    ratios,
+  } = await paired(
+    (warmUp) =>
+      load({
+        url: `http://127.0.0.1:${ports.port}${path}`,
+        headers: auth,
+        ...heavy,
+        ...(warmUp ? { duration: warmUp } : {}),
+      }),
+    (warmUp) =>
+      load({
+        url: `http://127.0.0.1:${ports.floorPort}/floor/${name}`,
+        ...heavy,
+        ...(warmUp ? { duration: warmUp } : {}),
+      }),
     () => drain(ports),
   );
   const { maxRss } = await control<{ maxRss: number }>(ports, 'GET', '/control/stats');
-  const result: CaseResult = { name, path, response_bytes: body.length, statements: after.queries - before.queries, api, floor, ratio, round_ratios: ratios, single_request_ms: singleMs, max_rss_mb: Math.round(maxRss / 1048576) };
+  const result: CaseResult = {
+    name,
+    path,
+    response_bytes: body.length,
+    statements: after.queries - before.queries,
+    api,
+    floor,
+    ratio,
+    round_ratios: ratios,
+    single_request_ms: singleMs,
+    max_rss_mb: Math.round(maxRss / 1048576),
+  };
   printCase(result);
   return result;
 }
@@ -208,35 +261,66 @@ const AFTER_WRITE_READS = 15;
 
 /**
  * What a busy department feels: a read of the schedule right after a write inside its period,
- * when nothing is cached. Each round writes a day note on the period's first day (any change drops
- * the organization's cached responses), then times one read; the median and the slowest are kept.
+ * when nothing is cached. Each round makes one write inside the period (a day note: the engine's
+ * computed days stay; a shift's change: they are computed again), then times one read; the median
+ * and the slowest are kept.
  */
-async function readAfterWriteCase(ports: ServerPorts, token: string, name: string, path: string, date: string): Promise<CaseResult> {
+/** A write before each read: what it does, and the write itself (the round's number given). */
+interface BenchWrite {
+  label: string;
+  run(round: number): Promise<Response>;
+}
+
+async function readAfterWriteCase(
+  ports: ServerPorts,
+  token: string,
+  name: string,
+  path: string,
+  write: BenchWrite,
+): Promise<CaseResult> {
   const headers = { authorization: `Bearer ${token}` };
   const url = `http://127.0.0.1:${ports.port}`;
   const times: number[] = [];
+  // the server's CPU time per read (µs) and its statements: steadier than wall time on a shared machine
+  const cpus: number[] = [];
+  let statements = 0;
   let bytes = 0;
   await drain(ports);
   for (let i = 0; i < AFTER_WRITE_READS; i += 1) {
-    const write = await fetch(`${url}/v1/day_notes/${date}`, {
-      method: 'PUT',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ notes: [`<p>Bench note ${i}</p>`] }),
-    });
-    if (write.status !== 200) throw new Error(`${name}: PUT /day_notes answered ${write.status}: ${(await write.text()).slice(0, 300)}`);
-    await write.arrayBuffer();
+    const written = await write.run(i);
+    if (written.status >= 300)
+      throw new Error(`${name}: ${write.label} answered ${written.status}: ${(await written.text()).slice(0, 300)}`);
+    await written.arrayBuffer();
+    const before = await control<{ cpuMicros: number; queries: number }>(ports, 'GET', '/control/stats');
     const began = performance.now();
     const response = await fetch(`${url}${path}`, { headers });
     const body = Buffer.from(await response.arrayBuffer());
     times.push(performance.now() - began);
+    const after = await control<{ cpuMicros: number; queries: number }>(ports, 'GET', '/control/stats');
+    cpus.push(after.cpuMicros - before.cpuMicros);
+    statements = after.queries - before.queries;
     if (response.status !== 200) throw new Error(`${name}: ${path} answered ${response.status}`);
     bytes = body.length;
   }
   const sorted = [...times].sort((a, b) => a - b);
   const median = Math.round(sorted[Math.floor(sorted.length / 2)]! * 10) / 10;
   const slowest = Math.round(sorted[sorted.length - 1]! * 10) / 10;
-  const api = { rps: Math.round((1000 / median) * 10) / 10, p50_ms: median, p97_5_ms: slowest, p99_ms: slowest, non2xx: 0, bytes_per_response: bytes };
-  const result: CaseResult = { name, path: `PUT /v1/day_notes/${date}, then GET ${path}`, response_bytes: bytes, api };
+  const api = {
+    rps: Math.round((1000 / median) * 10) / 10,
+    p50_ms: median,
+    p97_5_ms: slowest,
+    p99_ms: slowest,
+    non2xx: 0,
+    bytes_per_response: bytes,
+    cpu_us_per_request: [...cpus].sort((a, b) => a - b)[Math.floor(cpus.length / 2)],
+  };
+  const result: CaseResult = {
+    name,
+    path: `${write.label}, then GET ${path}`,
+    response_bytes: bytes,
+    statements,
+    api,
+  };
   printCase(result);
   return result;
 }
@@ -246,12 +330,25 @@ async function readAfterWriteCase(ports: ServerPorts, token: string, name: strin
  * other, alternately in rounds like a case and its floor, so that the server's drift between the
  * two read cases (run a minute apart) does not count as a difference between the pages.
  */
-async function deepVersusFirstCase(ports: ServerPorts, token: string, firstPath: string, deepPath: string): Promise<CaseResult> {
+async function deepVersusFirstCase(
+  ports: ServerPorts,
+  token: string,
+  firstPath: string,
+  deepPath: string,
+): Promise<CaseResult> {
   const headers = { authorization: `Bearer ${token}` };
-  const run = (path: string) => (warmUp?: number) => load({ url: `http://127.0.0.1:${ports.port}${path}`, headers, ...(warmUp ? { duration: warmUp } : {}) });
+  const run = (path: string) => (warmUp?: number) =>
+    load({ url: `http://127.0.0.1:${ports.port}${path}`, headers, ...(warmUp ? { duration: warmUp } : {}) });
   await drain(ports);
   const { a: deep, b: first, ratio, ratios } = await paired(run(deepPath), run(firstPath), () => drain(ports));
-  const result: CaseResult = { name: 'logs_deep_vs_first', path: `${deepPath} vs ${firstPath}`, api: deep, floor: first, ratio, round_ratios: ratios };
+  const result: CaseResult = {
+    name: 'logs_deep_vs_first',
+    path: `${deepPath} vs ${firstPath}`,
+    api: deep,
+    floor: first,
+    ratio,
+    round_ratios: ratios,
+  };
   printCase(result);
   return result;
 }
@@ -295,11 +392,80 @@ async function shiftSlots(target: Target, seed: BenchSeedResult) {
   };
 }
 
-async function writeCases(ports: ServerPorts, token: string, target: Target, seed: BenchSeedResult): Promise<CaseResult[]> {
+/** A day note on `date`: the organization's cached responses go, the engine's computed days stay. */
+function dayNoteWrite(ports: ServerPorts, token: string, date: string): BenchWrite {
+  return {
+    label: `PUT /v1/day_notes/${date}`,
+    run: (round) =>
+      fetch(`http://127.0.0.1:${ports.port}/v1/day_notes/${date}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ notes: [`<p>Bench note ${round}</p>`] }),
+      }),
+  };
+}
+
+/**
+ * A shift on `date` of a member whose crew is off that day, its end moved by an hour each round:
+ * a write the engine reads, so the read after it computes the period again.
+ */
+async function shiftChangeWrite(
+  ports: ServerPorts,
+  token: string,
+  target: Target,
+  seed: BenchSeedResult,
+  date: Temporal.PlainDate,
+): Promise<BenchWrite> {
+  const handle = createDatabase(dbConfig(target));
+  const dayOfCycle = Temporal.PlainDate.from(seed.window_start).until(date).days % 3;
+  const member = await handle.db
+    .selectFrom('recurring_shift')
+    .select(['user_id', 'assignment_ids', 'work_type_id'])
+    .where('organization_id', '=', seed.organization_id)
+    .where('crew_offset', '!=', (dayOfCycle + 3) % 3)
+    .orderBy('user_id')
+    .executeTakeFirstOrThrow();
+  await handle.close();
+  const url = `http://127.0.0.1:${ports.port}/v1/shifts`;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const shift = {
+    assignment_id: (JSON.parse(member.assignment_ids) as number[])[0],
+    user_id: member.user_id,
+    date: date.toString(),
+    start: `${date} 10:00:00`,
+    end: `${date} 12:00:00`,
+    work_type_id: member.work_type_id,
+    admin_id: seed.admin_id,
+  };
+  const created = await fetch(url, { method: 'POST', headers, body: JSON.stringify(shift) });
+  const text = await created.text();
+  if (created.status !== 201) throw new Error(`POST /shifts answered ${created.status}: ${text.slice(0, 300)}`);
+  const id = (JSON.parse(text) as { id: number }).id;
+  return {
+    label: `PATCH /v1/shifts/${id} (its end)`,
+    run: (round) =>
+      fetch(`${url}/${id}`, {
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify({ ...shift, end: `${date} ${round % 2 === 0 ? '13' : '12'}:00:00` }),
+      }),
+  };
+}
+
+async function writeCases(
+  ports: ServerPorts,
+  token: string,
+  target: Target,
+  seed: BenchSeedResult,
+): Promise<CaseResult[]> {
   const nextShift = await shiftSlots(target, seed);
   const url = `http://127.0.0.1:${ports.port}`;
   const before = await control<{ queries: number }>(ports, 'GET', '/control/stats');
-  const one = await fetch(`${url}/v1/shifts`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: nextShift() });
+  const one = await fetch(`${url}/v1/shifts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: nextShift(),
+  });
   if (one.status !== 201) throw new Error(`POST /shifts answered ${one.status}: ${(await one.text()).slice(0, 300)}`);
   await one.arrayBuffer().catch(() => undefined);
   const statements = (await control<{ queries: number }>(ports, 'GET', '/control/stats')).queries - before.queries;
@@ -317,18 +483,29 @@ async function writeCases(ports: ServerPorts, token: string, target: Target, see
     }),
   );
   await drain(ports);
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: seed.client_id, client_secret: seed.client_secret }).toString();
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: seed.client_id,
+    client_secret: seed.client_secret,
+  }).toString();
   const tokens = summarize(
     await load({
       url,
-      requests: [{ method: 'POST', path: '/oauth/access_token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form }],
+      requests: [
+        {
+          method: 'POST',
+          path: '/oauth/access_token',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: form,
+        },
+      ],
     }),
   );
   const results = [
     { name: 'post_shifts', path: 'POST /v1/shifts', api: shifts, statements },
     { name: 'post_token', path: 'POST /oauth/access_token', api: tokens },
   ];
-  results.forEach((r) => printCase(r));
+  for (const r of results) printCase(r);
   return results;
 }
 
@@ -337,7 +514,11 @@ async function withCpu(ports: ServerPorts, options: Load) {
   const before = await control<{ cpuMicros: number }>(ports, 'GET', '/control/stats');
   const result = await load(options);
   const after = await control<{ cpuMicros: number }>(ports, 'GET', '/control/stats');
-  return Object.assign(result, { cpuPerRequest: result.requests.total ? Math.round(((after.cpuMicros - before.cpuMicros) / result.requests.total) * 10) / 10 : 0 });
+  return Object.assign(result, {
+    cpuPerRequest: result.requests.total
+      ? Math.round(((after.cpuMicros - before.cpuMicros) / result.requests.total) * 10) / 10
+      : 0,
+  });
 }
 
 /** Overheads are a few microseconds a request on a noisy machine: twice the rounds of the reads, and the server's CPU per request beside the rates. */
@@ -346,7 +527,12 @@ const OVERHEAD_ROUNDS = ROUNDS * 2;
 async function overheadCases(ports: ServerPorts, token: string): Promise<CaseResult[]> {
   const url = `http://127.0.0.1:${ports.port}`;
   const auth = await paired(
-    (warmUp) => withCpu(ports, { url: `${url}/bench/auth/ping`, headers: { authorization: `Bearer ${token}` }, duration: warmUp }),
+    (warmUp) =>
+      withCpu(ports, {
+        url: `${url}/bench/auth/ping`,
+        headers: { authorization: `Bearer ${token}` },
+        duration: warmUp,
+      }),
     (warmUp) => withCpu(ports, { url: `${url}/bench/ping`, duration: warmUp }),
     () => drain(ports),
     OVERHEAD_ROUNDS,
@@ -358,12 +544,29 @@ async function overheadCases(ports: ServerPorts, token: string): Promise<CaseRes
     async () => {},
     OVERHEAD_ROUNDS,
   );
-  const cpuRatio = (a: Measure, b: Measure) => (a.cpu_us_per_request && b.cpu_us_per_request ? round(a.cpu_us_per_request / b.cpu_us_per_request) : undefined);
+  const cpuRatio = (a: Measure, b: Measure) =>
+    a.cpu_us_per_request && b.cpu_us_per_request ? round(a.cpu_us_per_request / b.cpu_us_per_request) : undefined;
   const results: CaseResult[] = [
-    { name: 'auth_cost', path: 'GET /bench/auth/ping vs /bench/ping', api: auth.a, floor: auth.b, ratio: auth.ratio, round_ratios: auth.ratios, cpu_ratio: cpuRatio(auth.a, auth.b) },
-    { name: 'logging_cost', path: 'bare route, production logger to /dev/null vs no logger', api: logging.a, floor: logging.b, ratio: logging.ratio, round_ratios: logging.ratios, cpu_ratio: cpuRatio(logging.a, logging.b) },
+    {
+      name: 'auth_cost',
+      path: 'GET /bench/auth/ping vs /bench/ping',
+      api: auth.a,
+      floor: auth.b,
+      ratio: auth.ratio,
+      round_ratios: auth.ratios,
+      cpu_ratio: cpuRatio(auth.a, auth.b),
+    },
+    {
+      name: 'logging_cost',
+      path: 'bare route, production logger to /dev/null vs no logger',
+      api: logging.a,
+      floor: logging.b,
+      ratio: logging.ratio,
+      round_ratios: logging.ratios,
+      cpu_ratio: cpuRatio(logging.a, logging.b),
+    },
   ];
-  results.forEach((r) => printCase(r));
+  for (const r of results) printCase(r);
   return results;
 }
 
@@ -405,14 +608,24 @@ async function pgAdmin(statement: string) {
 /** Scale: the same load through 1 and then 2 server processes on one database (PostgreSQL). */
 async function scaleCase(target: Target, token: string, path: string) {
   const run = async (processes: number) => {
-    const servers = await Promise.all(Array.from({ length: processes }, () => startServer(target, { BENCH_API_ONLY: '1' })));
+    const servers = await Promise.all(
+      Array.from({ length: processes }, () => startServer(target, { BENCH_API_ONLY: '1' })),
+    );
     try {
       const results = await Promise.all(
         servers.map(({ ports }) =>
-          load({ url: `http://127.0.0.1:${ports.port}${path}`, headers: { authorization: `Bearer ${token}` }, connections: Math.ceil(CONNECTIONS / processes) }),
+          load({
+            url: `http://127.0.0.1:${ports.port}${path}`,
+            headers: { authorization: `Bearer ${token}` },
+            connections: Math.ceil(CONNECTIONS / processes),
+          }),
         ),
       );
-      return { processes, rps: Math.round(results.reduce((sum, r) => sum + r.requests.average, 0)), p99_ms: Math.max(...results.map((r) => (r.latency as unknown as Record<string, number>).p99!)) };
+      return {
+        processes,
+        rps: Math.round(results.reduce((sum, r) => sum + r.requests.average, 0)),
+        p99_ms: Math.max(...results.map((r) => (r.latency as unknown as Record<string, number>).p99!)),
+      };
     } finally {
       await Promise.all(servers.map(({ child }) => stopServer(child)));
     }
@@ -427,7 +640,10 @@ async function scaleCase(target: Target, token: string, path: string) {
 async function runEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
   const schema = `bench_${STAMP}`;
   const target: Target = {
-    env: engine === 'postgres' ? { BENCH_DATABASE_URL: PG_URL!, BENCH_PG_SCHEMA: schema, BENCH_DATA_DIR: TMP } : { BENCH_SQLITE_PATH: join(TMP, 'bench.sqlite'), BENCH_DATA_DIR: TMP },
+    env:
+      engine === 'postgres'
+        ? { BENCH_DATABASE_URL: PG_URL!, BENCH_PG_SCHEMA: schema, BENCH_DATA_DIR: TMP }
+        : { BENCH_SQLITE_PATH: join(TMP, 'bench.sqlite'), BENCH_DATA_DIR: TMP },
   };
   if (engine === 'postgres') {
     if (!PG_URL) throw new Error('BENCH_DATABASE_URL is required for the postgres engine');
@@ -444,7 +660,8 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
     try {
       token = await getToken(ports, seeded);
       const today = Temporal.Now.plainDateISO(BENCH_DEFAULTS.timezone);
-      const range = (days: number) => `start=${today.toString()}%2000:00:00&end=${today.add({ days }).toString()}%2000:00:00`;
+      const range = (days: number) =>
+        `start=${today.toString()}%2000:00:00&end=${today.add({ days }).toString()}%2000:00:00`;
       const userId = seeded.admin_id + Math.floor(BENCH_DEFAULTS.users / 2);
       const deepPage = wanted('logs_deep') ? await deepLogCursor(target, seeded) : 0;
       const reads: Array<[string, string]> = [
@@ -458,12 +675,27 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
         ['logs_deep', `/v1/logs?before_id=${deepPage}`],
       ];
       for (const [name, path] of reads) if (wanted(name)) cases.push(await readCase(ports, token, name, path));
-      for (const [name, days] of [['schedule_day_after_write', 1], ['schedule_week_after_write', 7]] as const) {
-        if (wanted(name)) cases.push(await readAfterWriteCase(ports, token, name, `/v1/schedule?${range(days)}`, today.toString()));
+      const writes = {
+        note: dayNoteWrite(ports, token, today.toString()),
+        shift:
+          wanted('schedule_day_after_shift_change') || wanted('schedule_week_after_shift_change')
+            ? await shiftChangeWrite(ports, token, target, seeded, today)
+            : undefined,
+      };
+      for (const [name, days, write] of [
+        ['schedule_day_after_write', 1, writes.note],
+        ['schedule_week_after_write', 7, writes.note],
+        ['schedule_day_after_shift_change', 1, writes.shift],
+        ['schedule_week_after_shift_change', 7, writes.shift],
+      ] as const) {
+        if (wanted(name) && write)
+          cases.push(await readAfterWriteCase(ports, token, name, `/v1/schedule?${range(days)}`, write));
       }
-      if (wanted('logs_first') && wanted('logs_deep')) cases.push(await deepVersusFirstCase(ports, token, '/v1/logs', `/v1/logs?before_id=${deepPage}`));
+      if (wanted('logs_first') && wanted('logs_deep'))
+        cases.push(await deepVersusFirstCase(ports, token, '/v1/logs', `/v1/logs?before_id=${deepPage}`));
       if (wanted('auth_cost') || wanted('logging_cost')) cases.push(...(await overheadCases(ports, token)));
-      if (wanted('post_shifts') || wanted('post_token')) cases.push(...(await writeCases(ports, token, target, seeded)));
+      if (wanted('post_shifts') || wanted('post_token'))
+        cases.push(...(await writeCases(ports, token, target, seeded)));
       cases = cases.filter((c) => wanted(c.name) || c.name === 'logs_deep_vs_first');
       // the largest of the per-case peaks (each case resets the peak before it starts)
       const lastPeak = (await control<{ maxRss: number }>(ports, 'GET', '/control/stats')).maxRss;
@@ -472,9 +704,18 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
       await stopServer(child);
     }
     // GET /users/{id}: a light read, so the run measures the API tier rather than one long request
-    const scale = engine === 'postgres' && wanted('scale') ? await scaleCase(target, token, `/v1/users/${seeded.admin_id + Math.floor(BENCH_DEFAULTS.users / 2)}`) : undefined;
+    const scale =
+      engine === 'postgres' && wanted('scale')
+        ? await scaleCase(target, token, `/v1/users/${seeded.admin_id + Math.floor(BENCH_DEFAULTS.users / 2)}`)
+        : undefined;
     console.log(`max RSS under load: ${Math.round(rss / 1048576)} MB`);
-    return { engine, seed: { seconds: seeded.seconds, counts: seeded.counts }, max_rss_mb: Math.round(rss / 1048576), cases, ...(scale ? { scale } : {}) };
+    return {
+      engine,
+      seed: { seconds: seeded.seconds, counts: seeded.counts },
+      max_rss_mb: Math.round(rss / 1048576),
+      cases,
+      ...(scale ? { scale } : {}),
+    };
   } finally {
     if (engine === 'postgres') await pgAdmin(`drop schema if exists ${schema} cascade`);
   }
@@ -519,7 +760,11 @@ const targets = evaluateTargets(engines);
 const results = {
   generated_at: new Date().toISOString(),
   settings: { duration_seconds: DURATION, connections: CONNECTIONS, sqlite_synchronous: 'FULL', seed: BENCH_DEFAULTS },
-  machine: { ...startMachine, load_average_at_start: startMachine.load_average, load_average_at_end: machine().load_average },
+  machine: {
+    ...startMachine,
+    load_average_at_start: startMachine.load_average,
+    load_average_at_end: machine().load_average,
+  },
   engines,
   targets,
 };

@@ -7,11 +7,12 @@
  * Environment: BENCH_SQLITE_PATH or BENCH_DATABASE_URL (+ BENCH_PG_SCHEMA), BENCH_SECRET_KEY,
  * BENCH_API_ONLY=1 (scale runs: the app only).
  */
+import { openSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createDatabase } from '../src/core/db/index.js';
-import { productionLogger, requestLogging } from '../src/core/logging.js';
+import { loggerOptions, productionLogger, requestLog } from '../src/core/logging.js';
 
 const env = process.env;
 const config = loadConfig(
@@ -74,10 +75,9 @@ if (env.BENCH_API_ONLY) {
     maxRss = Math.max(maxRss, process.memoryUsage().rss);
   }, 100).unref();
 
-  const floor = (logger: boolean | object) => {
-    const logging = requestLogging(logger);
-    const bare = Fastify({ ...logging.options, bodyLimit: 64 * 1024 * 1024 });
-    if (logging.log) bare.log = logging.log;
+  const floor = async (logger: boolean | object) => {
+    const bare = Fastify({ ...loggerOptions(logger), bodyLimit: 64 * 1024 * 1024 });
+    if (logger) await bare.register(requestLog);
     bare.get<{ Params: { name: string } }>('/floor/:name', async (request, reply) => {
       const payload = payloads.get(request.params.name);
       if (!payload) return reply.code(404).send();
@@ -85,13 +85,18 @@ if (env.BENCH_API_ONLY) {
     });
     return bare;
   };
-  const plain = floor(false);
+  const plain = await floor(false);
   // Control routes (the orchestrator's side channel) live on the plain floor instance.
-  plain.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  plain.put<{ Params: { name: string }; Querystring: { type: string }; Body: Buffer }>('/control/payload/:name', async (request) => {
-    payloads.set(request.params.name, { contentType: request.query.type, body: request.body });
-    return { stored: request.body.length };
-  });
+  plain.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, body),
+  );
+  plain.put<{ Params: { name: string }; Querystring: { type: string }; Body: Buffer }>(
+    '/control/payload/:name',
+    async (request) => {
+      payloads.set(request.params.name, { contentType: request.query.type, body: request.body });
+      return { stored: request.body.length };
+    },
+  );
   plain.get('/control/stats', async () => {
     const cpu = process.cpuUsage();
     return { queries: handle.stats.queries, rss: process.memoryUsage().rss, maxRss, cpuMicros: cpu.user + cpu.system };
@@ -117,10 +122,12 @@ if (env.BENCH_API_ONLY) {
     return { maxRss };
   });
   // Production logging, as buildApp sets it up (src/core/logging.ts), writing to /dev/null.
-  const logged = floor(productionLogger('info', '/dev/null'));
+  const logged = await floor(productionLogger('info', openSync('/dev/null', 'w')));
   await plain.listen({ port: 0, host: '127.0.0.1' });
   await logged.listen({ port: 0, host: '127.0.0.1' });
-  process.stdout.write(`${JSON.stringify({ port: portOf(app), floorPort: portOf(plain), loggedFloorPort: portOf(logged) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ port: portOf(app), floorPort: portOf(plain), loggedFloorPort: portOf(logged) })}\n`,
+  );
 }
 
 process.once('SIGTERM', () => {

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../test/helpers/server.js';
-import { approvedTimeOff, createAssignment, createRotation, placeOnRotation } from '../src/resources/rotations/test-fixtures.js';
+import {
+  approvedTimeOff,
+  createAssignment,
+  createRotation,
+  placeOnRotation,
+} from '../src/resources/rotations/test-fixtures.js';
 import { createCrewplanClient, CrewplanApiError, TokenError, type CrewplanClient } from './src/index.js';
 
 /** The generated client against the real server: tokens, one call per resource family, the three pagination patterns. */
@@ -77,12 +82,20 @@ describe('tokens', () => {
     unwrapStatus(await fresh.api.GET('/v1/users'));
     await server.app.db.deleteFrom('access_token').where('organization_id', '=', org.orgId).execute();
     const { data, response } = await fresh.api.PUT('/v1/users', {
-      body: { username: 'retried', first_name: 'Re', last_name: 'Tried', mail: 'retried@example.com', password: 'secret-password' },
+      body: {
+        username: 'retried',
+        first_name: 'Re',
+        last_name: 'Tried',
+        mail: 'retried@example.com',
+        password: 'secret-password',
+      },
     });
     expect(response.status).toBe(201);
     expect(data).toMatchObject({ success: true });
     expect(fresh.tokens.requests).toBe(2);
-    expect((await org.get('/users', { token: null, headers: { authorization: `Bearer ${org.token}` } })).status).toBe(401);
+    expect((await org.get('/users', { token: null, headers: { authorization: `Bearer ${org.token}` } })).status).toBe(
+      401,
+    );
   });
 
   it('reports a wrong client secret as a TokenError', async () => {
@@ -105,7 +118,9 @@ describe('one call per resource family', () => {
     expect(user).toMatchObject({ user_id: userId, first_name: 'Casey' });
     const assignments = unwrapStatus(await client.api.GET('/v1/assignments'));
     expect(assignments.map((a) => a.name)).toContain('Station 3');
-    const shifts = unwrapStatus(await client.api.GET('/v1/schedule', { params: { query: { start: '2027-01-01', end: '2027-01-02' } } }));
+    const shifts = unwrapStatus(
+      await client.api.GET('/v1/schedule', { params: { query: { start: '2027-01-01', end: '2027-01-02' } } }),
+    );
     expect(shifts.days[0]!.assignments[0]!.shifts[0]!.user.id).toBe(userId);
     const workTypes = unwrapStatus(await client.api.GET('/v1/work_types'));
     expect(workTypes.map((t) => t.label)).toContain('Regular Time');
@@ -113,7 +128,9 @@ describe('one call per resource family', () => {
     expect(types.length).toBeGreaterThan(0);
     unwrapStatus(await client.api.GET('/v1/groups'));
     unwrapStatus(await client.api.GET('/v1/qualifiers'));
-    const announcement = await client.api.POST('/v1/announcements', { body: { body: '<p>Drill at 10</p>', title: 'Drill' } });
+    const announcement = await client.api.POST('/v1/announcements', {
+      body: { body: '<p>Drill at 10</p>', title: 'Drill' },
+    });
     expect(announcement.response.status).toBe(201);
     unwrapStatus(await client.api.GET('/v1/trades'));
     unwrapStatus(await client.api.GET('/v1/signup_events'));
@@ -135,7 +152,9 @@ describe('one call per resource family', () => {
 describe('pagination patterns as async iterators', () => {
   it('pattern 1: GET /time_offs follows metadata.links.next', async () => {
     const query = { start: '2027-02-01 00:00:00', end: '2027-03-01 00:00:00' };
-    const onePage = unwrapStatus(await client.api.GET('/v1/time_offs', { params: { query: { ...query, limit: 500 } } }));
+    const onePage = unwrapStatus(
+      await client.api.GET('/v1/time_offs', { params: { query: { ...query, limit: 500 } } }),
+    );
     expect(onePage.items).toHaveLength(5);
     sent = [];
     const entries = await collect(client.timeOffs({ ...query, limit: 2 }));
@@ -145,7 +164,9 @@ describe('pagination patterns as async iterators', () => {
 
   it('pattern 2: GET /schedule follows next.href period after period until the given end', async () => {
     sent = [];
-    const periods = await collect(client.schedulePeriods({ start: '2027-01-01', end: '2027-01-08' }, { until: '2027-01-22' }));
+    const periods = await collect(
+      client.schedulePeriods({ start: '2027-01-01', end: '2027-01-08' }, { until: '2027-01-22' }),
+    );
     expect(periods.map((p) => [p.start, p.end])).toEqual([
       ['2027-01-01 00:00:00', '2027-01-08 00:00:00'],
       ['2027-01-08 00:00:00', '2027-01-15 00:00:00'],

@@ -19,6 +19,9 @@ describe('client/src/schema.d.ts', () => {
   it('is what `npm run client:generate` makes from GET /v1/openapi.json (run it and commit the result)', async () => {
     const generated = await generateSchemaText();
     const committed = readFileSync(SCHEMA_FILE, 'utf8');
-    expect(committed === generated ? null : firstDifference(committed, generated), 'client/src/schema.d.ts is stale: run `npm run client:generate` and commit it').toBeNull();
+    expect(
+      committed === generated ? null : firstDifference(committed, generated),
+      'client/src/schema.d.ts is stale: run `npm run client:generate` and commit it',
+    ).toBeNull();
   }, 60_000);
 });

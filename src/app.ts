@@ -17,10 +17,19 @@ import authPlugin from './core/auth/plugin.js';
 import { createDatabase, type DatabaseHandle } from './core/db/index.js';
 import { migrateToLatest } from './core/db/migrator.js';
 import type { Database } from './core/db/types.js';
-import { ApiError, errorHandler } from './core/errors.js';
+import {
+  badRequest,
+  errorHandler,
+  headersTooLarge,
+  methodNotAllowed,
+  notFound,
+  requestTimeout,
+  unavailable,
+  unsupportedMediaType,
+} from './core/errors.js';
 import { lazySerializers } from './core/lazy-serializers.js';
 import idempotencyPlugin from './core/idempotency.js';
-import { productionLogger, requestLogging } from './core/logging.js';
+import { logCompleted, loggerOptions, productionLogger, requestLog } from './core/logging.js';
 import metricsPlugin from './core/metrics.js';
 import { rejectNulCharacters } from './core/nul-guard.js';
 import { readMalformedPathIdsAsMissing } from './core/path-ids.js';
@@ -30,7 +39,9 @@ import responseCachePlugin from './core/response-cache.js';
 import { isLocalDateTime } from './core/time.js';
 import publicFeedRoutes from './resources/calendar-feeds/public-routes.js';
 import offerRoutes from './resources/callbacks/offer-routes.js';
+import smsRoutes from './resources/callbacks/sms-routes.js';
 import webappPlugin, { enforceMemberAccess } from './webapp/plugin.js';
+import workersPlugin from './workers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -89,15 +100,19 @@ function trackRoutes(app: FastifyInstance) {
  */
 function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, message] =
+  const apiError =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'request_timeout', 'The request took too long to arrive.']
+      ? requestTimeout('The request took too long to arrive.')
       : error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'request_header_fields_too_large', 'The request line or headers are too large.']
-        : [400, 'bad_request', 'The request is not valid HTTP.'];
-  const body = JSON.stringify({ status, error: code, error_message: message });
+        ? headersTooLarge('The request line or headers are too large.')
+        : badRequest('The request is not valid HTTP.');
+  const status = apiError.statusCode;
+  const body = JSON.stringify(apiError.body());
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; ` +
+        `charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   }
   socket.destroy(error);
 }
@@ -120,13 +135,16 @@ function parseJsonBodies(app: FastifyInstance): void {
       charset = undefined; // a malformed parameter list: the type itself matched application/json
     }
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-      return done(new ApiError(415, 'unsupported_media_type', `A JSON body must be UTF-8; the charset ${charset} is not supported.`), undefined);
+      return done(
+        unsupportedMediaType(`A JSON body must be UTF-8; the charset ${charset} is not supported.`),
+        undefined,
+      );
     }
     let text: string;
     try {
       text = utf8.decode(body as Buffer);
     } catch {
-      return done(new ApiError(400, 'bad_request', 'The request body is not valid UTF-8.'), undefined);
+      return done(badRequest('The request body is not valid UTF-8.'), undefined);
     }
     return text === '' ? done(null, undefined) : parseJson(request, text, done);
   });
@@ -137,6 +155,7 @@ export interface BuildOptions {
   handle?: DatabaseHandle;
   /** Run migrations on start (default true). */
   migrate?: boolean;
+  /** pino options for Fastify's logger (a test's stream), or false for none; default: production's */
   logger?: boolean | object;
   /** The built web app served at /app (default web/dist). */
   webDistDir?: string;
@@ -146,9 +165,8 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   const handle = options.handle ?? createDatabase(config);
   if (options.migrate !== false) await migrateToLatest(handle.db);
 
-  const logging = requestLogging(options.logger ?? productionLogger(config.logLevel), trustProxyOption(config.trustProxy));
   const app = Fastify({
-    ...logging.options,
+    ...loggerOptions(options.logger ?? productionLogger(config.logLevel)),
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
@@ -156,11 +174,18 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
     clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // a path that is not valid percent-encoding (`/v1/%zz`): answered before any route, in the spec's format
-    frameworkErrors: (_error, _request, reply: FastifyReply) => {
-      void reply.status(400).type('application/json; charset=utf-8').send(new ApiError(400, 'bad_request', 'The request URL is not valid.').body());
+    frameworkErrors: (_error, request, reply: FastifyReply) => {
+      void reply
+        .status(400)
+        .type('application/json; charset=utf-8')
+        .send(badRequest('The request URL is not valid.').body());
+      // answered before any route, so without its hooks
+      logCompleted(request, reply);
     },
     // no type coercion of bodies, decimal-only numbers in query strings (core/strict-input.ts)
-    schemaController: { compilersFactory: { buildSerializer: lazySerializers(), buildValidator: strictValidatorFactory() as never } },
+    schemaController: {
+      compilersFactory: { buildSerializer: lazySerializers(), buildValidator: strictValidatorFactory() as never },
+    },
     ajv: {
       customOptions: {
         // every field that fails is named, not only the first (one message per field: errors.ts)
@@ -171,7 +196,6 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
       },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  if (logging.log) app.log = logging.log;
 
   app.decorate('db', handle.db);
   app.decorate('dbHandle', handle);
@@ -180,6 +204,8 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
     if (!options.handle) await handle.close();
   });
 
+  // before the not-found handler and every route, so that each response is logged
+  await app.register(requestLog);
   const allowedMethods = trackRoutes(app);
   app.addHook('onRoute', readMalformedPathIdsAsMissing);
   app.setErrorHandler(errorHandler);
@@ -189,9 +215,9 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
     const allowed = allowedMethods(request.method, request.url);
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));
-      throw new ApiError(405, 'method_not_allowed', `The ${request.method} method is not supported for this route.`);
+      throw methodNotAllowed(request.method);
     }
-    throw new ApiError(404, 'not found', 'The requested route does not exist.');
+    throw notFound();
   });
 
   // First, so that its onResponse hook sees every route and resources can add their gauges.
@@ -205,7 +231,8 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
         title: 'crewplan',
         version: '1.0.0',
         description:
-          'Crew scheduling service implementing the Workforce Scheduling Service API. Operations marked `x-crewplan-extension` are crewplan extensions beyond the specification.',
+          'Crew scheduling service implementing the Workforce Scheduling Service API. Operations marked ' +
+          '`x-crewplan-extension` are crewplan extensions beyond the specification.',
       },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearerAuth: [] }],
@@ -222,7 +249,7 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
       await sql`select 1`.execute(handle.db);
       return { status: 'ok' };
     } catch {
-      return reply.status(503).send({ status: 503, error: 'unavailable', error_message: 'The database is not reachable.' });
+      return reply.status(503).send(unavailable('The database is not reachable.').body());
     }
   });
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -230,7 +257,10 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   await app.register(publicFeedRoutes);
   // The callback runner's accept/decline links: the link's token is the credential.
   await app.register(offerRoutes);
+  // Inbound SMS replies to callback offers: the provider's request signature is the credential.
+  await app.register(smsRoutes);
   await app.register(webappPlugin, { distDir: options.webDistDir });
+  await app.register(workersPlugin);
 
   const resources = await loadResourcePlugins();
   await app.register(

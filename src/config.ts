@@ -13,6 +13,11 @@ export interface Config {
   /** SQLite database file (used when databaseUrl is not a postgres URL). */
   sqlitePath: string;
   sqliteSynchronous: SqliteSynchronous;
+  /**
+   * How long a SQLite write waits for another connection's lock. The server answers 409 past it; the CLI
+   * waits longer (a command run by hand should not fail because the server was busy).
+   */
+  sqliteBusyTimeoutMs: number;
   /** PostgreSQL schema to use (tests give each run its own). */
   pgSchema: string | undefined;
   pgPoolSize: number;
@@ -47,6 +52,10 @@ export interface Config {
   smtp: SmtpSettings;
   /** The webhook delivery worker. */
   webhooks: WebhookSettings;
+  /** Web Push of callback offers (VAPID); off without a subject. */
+  push: PushSettings;
+  /** The callback runner's SMS provider (docs/workflows.md, "Channels"). */
+  sms: SmsSettings;
   /** How webhook hosts are resolved (dns.lookup unless given; tests pass a stub). Not read from the environment. */
   webhookLookup?: LookupFunction;
 }
@@ -89,10 +98,15 @@ function trustProxyFrom(env: Env): TrustProxy {
   if (raw === '' || raw === 'false') return false;
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
-  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const invalid = entries.filter((entry) => !isProxyAddress(entry));
   if (invalid.length > 0) {
-    throw new Error(`TRUST_PROXY must be true, false, a hop count or addresses/CIDRs separated by commas; not: ${invalid.join(', ')}`);
+    throw new Error(
+      `TRUST_PROXY must be true, false, a hop count or addresses/CIDRs separated by commas; not: ${invalid.join(', ')}`,
+    );
   }
   return entries;
 }
@@ -107,9 +121,15 @@ function booleanFrom(env: Env, name: string, fallback: boolean): boolean {
 
 /** Host names (any case), addresses and CIDRs separated by commas. */
 function webhookHostsFrom(env: Env): string[] {
-  const entries = (env.WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  const entries = (env.WEBHOOK_ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
   const invalid = entries.filter((entry) => entry.includes('/') && !isProxyAddress(entry));
-  if (invalid.length > 0) throw new Error(`WEBHOOK_ALLOWED_HOSTS must list host names, addresses or CIDRs separated by commas; not: ${invalid.join(', ')}`);
+  if (invalid.length > 0)
+    throw new Error(
+      `WEBHOOK_ALLOWED_HOSTS must list host names, addresses or CIDRs separated by commas; not: ${invalid.join(', ')}`,
+    );
   return entries;
 }
 
@@ -133,8 +153,6 @@ export interface WebhookSettings {
   /** Attempts at one event before it is abandoned and the endpoint moves on. */
   maxAttempts: number;
   timeoutMs: number;
-  /** Events younger than this wait, so that a transaction committing late cannot be overtaken (PostgreSQL). */
-  settleMs: number;
   /** How often an idle process looks for endpoints created by another process; 0 = never. */
   discoveryMs: number;
   leaseMs: number;
@@ -157,7 +175,8 @@ export interface SmtpSettings {
 function smtpFrom(env: Env): SmtpSettings {
   const secure = /^(1|true|yes)$/i.test(env.SMTP_SECURE ?? '');
   const port = Number(env.SMTP_PORT || (secure ? 465 : 587));
-  if (!Number.isInteger(port) || port <= 0 || port > 65_535) throw new Error(`SMTP_PORT must be a port number, got "${env.SMTP_PORT}"`);
+  if (!Number.isInteger(port) || port <= 0 || port > 65_535)
+    throw new Error(`SMTP_PORT must be a port number, got "${env.SMTP_PORT}"`);
   return {
     host: env.SMTP_HOST || undefined,
     port,
@@ -165,6 +184,73 @@ function smtpFrom(env: Env): SmtpSettings {
     user: env.SMTP_USER || undefined,
     password: env.SMTP_PASSWORD || undefined,
     from: env.SMTP_FROM || 'crewplan <no-reply@crewplan.invalid>',
+  };
+}
+
+/**
+ * Web Push (VAPID) of callback offers to the installed board (docs/workflows.md). Without
+ * VAPID_SUBJECT the push channel is off; with it and without a key pair, one pair is generated and
+ * stored in the database once per installation.
+ */
+export interface PushSettings {
+  /** `mailto:` or `https:` contact the push services may use. */
+  subject: string | undefined;
+  publicKey: string | undefined;
+  privateKey: string | undefined;
+}
+
+function pushFrom(env: Env): PushSettings {
+  const subject = env.VAPID_SUBJECT || undefined;
+  if (subject && !/^(mailto:|https:)/.test(subject))
+    throw new Error(`VAPID_SUBJECT must be a mailto: or https: URL, got "${subject}"`);
+  const publicKey = env.VAPID_PUBLIC_KEY || undefined;
+  const privateKey = env.VAPID_PRIVATE_KEY || undefined;
+  if (!publicKey !== !privateKey) throw new Error('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together');
+  return { subject, publicKey, privateKey };
+}
+
+/**
+ * The SMS provider of callback offers (docs/workflows.md, "Channels"): `twilio` (Twilio's Messages
+ * API, form body `To`/`From`/`Body`, basic auth with the account SID and auth token) or `generic`
+ * (POST to SMS_URL, JSON or form body `to`/`from`/`text`, bearer SMS_AUTH_TOKEN). Off until the
+ * provider's settings are complete: `url` undefined then.
+ */
+export interface SmsSettings {
+  provider: 'twilio' | 'generic';
+  url: string | undefined;
+  accountSid: string | undefined;
+  authToken: string | undefined;
+  from: string | undefined;
+  bodyFormat: 'json' | 'form';
+  /** generic provider: the HMAC key its inbound replies are signed with (X-Crewplan-Signature) */
+  inboundSecret: string | undefined;
+  /** country (ISO 3166 alpha-2) of phone numbers written without a country code */
+  defaultCountry: string;
+  timeoutMs: number;
+}
+
+function smsFrom(env: Env): SmsSettings {
+  const provider = (env.SMS_PROVIDER || 'generic').toLowerCase();
+  if (provider !== 'twilio' && provider !== 'generic') throw new Error('SMS_PROVIDER must be twilio or generic');
+  const bodyFormat = (env.SMS_BODY_FORMAT || 'json').toLowerCase();
+  if (bodyFormat !== 'json' && bodyFormat !== 'form') throw new Error('SMS_BODY_FORMAT must be json or form');
+  const accountSid = env.SMS_ACCOUNT_SID || undefined;
+  const authToken = env.SMS_AUTH_TOKEN || undefined;
+  const from = env.SMS_FROM || undefined;
+  const twilioUrl = accountSid
+    ? `https://api.twilio.com/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`
+    : undefined;
+  const complete = provider === 'twilio' ? !!(accountSid && authToken && from) : !!(env.SMS_URL && from);
+  return {
+    provider,
+    url: complete ? env.SMS_URL || twilioUrl : undefined,
+    accountSid,
+    authToken,
+    from,
+    bodyFormat,
+    inboundSecret: env.SMS_INBOUND_SECRET || undefined,
+    defaultCountry: (env.SMS_DEFAULT_COUNTRY || 'US').toUpperCase(),
+    timeoutMs: Math.max(100, intFrom(env, 'SMS_TIMEOUT_MS', 10_000)),
   };
 }
 
@@ -176,7 +262,6 @@ function webhookSettingsFrom(env: Env): WebhookSettings {
     backoffMaxMs: intFrom(env, 'WEBHOOK_BACKOFF_MAX_MS', 3_600_000),
     maxAttempts: Math.max(1, intFrom(env, 'WEBHOOK_MAX_ATTEMPTS', 15)),
     timeoutMs,
-    settleMs: intFrom(env, 'WEBHOOK_SETTLE_MS', 1000),
     discoveryMs: intFrom(env, 'WEBHOOK_DISCOVERY_MS', 60_000),
     // A lease must outlast at least one attempt with room to spare.
     leaseMs: Math.max(4 * timeoutMs, intFrom(env, 'WEBHOOK_LEASE_MS', 60_000)),
@@ -194,6 +279,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databaseUrl: env.DATABASE_URL || undefined,
     sqlitePath: resolve(dataDir, 'crewplan.sqlite'),
     sqliteSynchronous: synchronous,
+    sqliteBusyTimeoutMs: 5000,
     pgSchema: env.DATABASE_SCHEMA || undefined,
     pgPoolSize: intFrom(env, 'DATABASE_POOL_SIZE', 10),
     secretKey: overrides.secretKey ?? loadSecretKey(env, dataDir),
@@ -214,6 +300,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhookAllowedHosts: webhookHostsFrom(env),
     smtp: smtpFrom(env),
     webhooks: webhookSettingsFrom(env),
+    push: pushFrom(env),
+    sms: smsFrom(env),
     ...overrides,
   };
   if (env.DATABASE_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL) && !overrides.sqlitePath) {

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -9,25 +9,32 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const docsText = () =>
-  readdirSync('docs')
+const markdownIn = (dir: string) =>
+  readdirSync(dir)
     .filter((file) => file.endsWith('.md'))
-    .map((file) => readFileSync(join('docs', file), 'utf8'))
-    .join('\n');
+    .map((file) => readFileSync(join(dir, file), 'utf8'));
+
+const docsText = () => [...markdownIn('docs'), ...markdownIn(join('docs', 'decisions'))].join('\n');
+
+const decisionRecords = () => readdirSync(join('docs', 'decisions')).filter((file) => /^\d{4}-.+\.md$/.test(file));
 
 /** `/v1/users/{user_id}/time_offs` → a pattern that matches it with any parameter names. */
 function pathPattern(path: string): RegExp {
-  const escaped = path.replace(/^\/v1/, '').replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '\\{[^}]+\\}');
+  const escaped = path
+    .replace(/^\/v1/, '')
+    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    .replace(/\\?\{[^}]+\\?\}/g, '\\{[^}]+\\}');
   return new RegExp(`(/v1)?${escaped}(?![a-z_/])`);
 }
 
 /** `METHOD /path` of every operation marked x-crewplan-extension. */
 async function extensionOperations(): Promise<Array<{ method: string; path: string }>> {
   const { body } = await server.request('GET', '/v1/openapi.json');
-  return Object.entries(body.paths as Record<string, Record<string, Record<string, unknown>>>).flatMap(([path, operations]) =>
-    Object.entries(operations)
-      .filter(([, operation]) => operation['x-crewplan-extension'])
-      .map(([method]) => ({ method: method.toUpperCase(), path })),
+  return Object.entries(body.paths as Record<string, Record<string, Record<string, unknown>>>).flatMap(
+    ([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, operation]) => operation['x-crewplan-extension'])
+        .map(([method]) => ({ method: method.toUpperCase(), path })),
   );
 }
 
@@ -54,5 +61,38 @@ describe('documentation', () => {
     const index = readFileSync(join('docs', 'extensions.md'), 'utf8');
     expect(index).toMatch(/GET \| \/feeds\/\{token\}\.ics/);
     expect(index).toContain('GET /metrics');
+  });
+
+  it('lists every decision record in the index, each with its context, decision and consequences', () => {
+    const records = decisionRecords();
+    expect(records.length).toBeGreaterThan(0);
+    const index = readFileSync(join('docs', 'decisions', 'README.md'), 'utf8');
+    expect(records.filter((file) => !index.includes(`](${file})`))).toEqual([]);
+    const numbers = records.map((file) => file.slice(0, 4));
+    expect(new Set(numbers).size).toBe(numbers.length);
+    for (const file of records) {
+      const text = readFileSync(join('docs', 'decisions', file), 'utf8');
+      expect(text.startsWith(`# ${file.slice(0, 4)}. `), file).toBe(true);
+      for (const section of ['## Context', '## Decision', '## Consequences']) {
+        expect(text.includes(`\n${section}\n`), `${file}: ${section}`).toBe(true);
+      }
+    }
+  });
+
+  it('links only to files that exist', () => {
+    const files = [
+      ...readdirSync('docs')
+        .filter((file) => file.endsWith('.md'))
+        .map((file) => join('docs', file)),
+      ...readdirSync(join('docs', 'decisions')).map((file) => join('docs', 'decisions', file)),
+      'README.md',
+    ];
+    const broken = files.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/\]\(([^)#\s]+\.md)(#[^)]*)?\)/g)]
+        .map((match) => match[1])
+        .filter((target) => !/^[a-z]+:/.test(target) && !existsSync(join(dirname(file), target)))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(broken).toEqual([]);
   });
 });

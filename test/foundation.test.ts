@@ -60,7 +60,9 @@ describe('POST /oauth/access_token', () => {
   });
 
   it('accepts client authentication by HTTP Basic (RFC 6749 §2.3.1)', async () => {
-    const basic = Buffer.from(`${encodeURIComponent(org.clientId)}:${encodeURIComponent(org.clientSecret)}`).toString('base64');
+    const basic = Buffer.from(`${encodeURIComponent(org.clientId)}:${encodeURIComponent(org.clientSecret)}`).toString(
+      'base64',
+    );
     const response = await server.request('POST', '/oauth/access_token', {
       form: true,
       body: { grant_type: 'client_credentials' },
@@ -121,7 +123,10 @@ describe('POST /oauth/access_token', () => {
   });
 
   it('requires grant_type and the client credentials', async () => {
-    const noGrant = await server.request('POST', '/oauth/access_token', { form: true, body: { client_id: org.clientId } });
+    const noGrant = await server.request('POST', '/oauth/access_token', {
+      form: true,
+      body: { client_id: org.clientId },
+    });
     expect(noGrant.status).toBe(400);
     expect(noGrant.body.error).toBe('invalid_request');
     const noSecret = await server.request('POST', '/oauth/access_token', {
@@ -148,14 +153,20 @@ describe('bearer authentication on /v1', () => {
   });
 
   it('answers 401 for an expired token', async () => {
-    const shortLived = await startServer({ tokenTtlSeconds: 1 });
+    // a lifetime of a few seconds: an expiry is kept in whole seconds, and the first read must come
+    // within it on a busy machine too
+    const shortLived = await startServer({ tokenTtlSeconds: 4 });
     try {
       const other = await shortLived.newOrg();
       expect((await other.get('/users')).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 2100));
+      await new Promise((resolve) => setTimeout(resolve, 4100));
       const response = await other.get('/users');
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ status: 401, error: 'unauthorized', error_message: 'The access token is not valid.' });
+      expect(response.body).toEqual({
+        status: 401,
+        error: 'unauthorized',
+        error_message: 'The access token is not valid.',
+      });
     } finally {
       await shortLived.close();
     }
@@ -165,7 +176,11 @@ describe('bearer authentication on /v1', () => {
     const credential = await createCredential(server.app.db, server.config.secretKey, org.orgId, 'to revoke');
     const token = await server.request('POST', '/oauth/access_token', {
       form: true,
-      body: { grant_type: 'client_credentials', client_id: credential.client_id, client_secret: credential.client_secret },
+      body: {
+        grant_type: 'client_credentials',
+        client_id: credential.client_id,
+        client_secret: credential.client_secret,
+      },
     });
     const accessToken = token.body.access_token as string;
     expect((await server.request('GET', '/users', { token: accessToken })).status).toBe(200);
@@ -174,7 +189,11 @@ describe('bearer authentication on /v1', () => {
     expect(after.status).toBe(401);
     const again = await server.request('POST', '/oauth/access_token', {
       form: true,
-      body: { grant_type: 'client_credentials', client_id: credential.client_id, client_secret: credential.client_secret },
+      body: {
+        grant_type: 'client_credentials',
+        client_id: credential.client_id,
+        client_secret: credential.client_secret,
+      },
     });
     expect(again.status).toBe(401);
     // the organization's other credential still works
@@ -203,7 +222,8 @@ describe('bearer authentication on /v1', () => {
     const answers = await Promise.all(crowd.map(({ token, path }) => server.request('GET', path, { token })));
     expect(answers.map((a) => a.status)).toEqual(crowd.map((c) => c.status));
     answers.forEach((answer, i) => {
-      if (crowd[i]!.status === 200) expect(String(answer.body.user_id)).toBe(String(crowd[i]!.path.endsWith(`/${ownUser}`) ? ownUser : otherUser));
+      if (crowd[i]!.status === 200)
+        expect(String(answer.body.user_id)).toBe(String(crowd[i]!.path.endsWith(`/${ownUser}`) ? ownUser : otherUser));
     });
   });
 });
@@ -223,7 +243,8 @@ describe('service routes', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     const paths = Object.keys(response.body.paths);
-    for (const path of ['/oauth/access_token', '/v1/users', '/v1/users/{user_id}', '/v1/logs']) expect(paths).toContain(path);
+    for (const path of ['/oauth/access_token', '/v1/users', '/v1/users/{user_id}', '/v1/logs'])
+      expect(paths).toContain(path);
   });
 
   it('serves a human docs page at /docs', async () => {

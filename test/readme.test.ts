@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 function filesUnder(dir: string, extensions: string[]): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'node_modules' || name === 'dist' ? [] : filesUnder(path, extensions);
+    if (statSync(path).isDirectory())
+      return name === 'node_modules' || name === 'dist' ? [] : filesUnder(path, extensions);
     return extensions.some((extension) => name.endsWith(extension)) ? [path] : [];
   });
 }
@@ -16,13 +17,20 @@ const readme = readFileSync('README.md', 'utf8');
 /** The environment variables the server and the CLI read: src/ (tests aside) and package.json's scripts. */
 function variablesRead(): Set<string> {
   const names = new Set<string>();
-  const patterns = [/\benv\.([A-Z][A-Z0-9_]+)/g, /\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g, /\b[a-z]+From\(env, '([A-Z][A-Z0-9_]+)'/g];
-  for (const file of filesUnder('src', ['.ts']).filter((f) => !f.endsWith('.test.ts') && !f.endsWith('test-fixtures.ts'))) {
+  const patterns = [
+    /\benv\.([A-Z][A-Z0-9_]+)/g,
+    /\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g,
+    /\b[a-z]+From\(env, '([A-Z][A-Z0-9_]+)'/g,
+  ];
+  for (const file of filesUnder('src', ['.ts']).filter(
+    (f) => !f.endsWith('.test.ts') && !f.endsWith('test-fixtures.ts'),
+  )) {
     const text = readFileSync(file, 'utf8');
     for (const pattern of patterns) for (const match of text.matchAll(pattern)) names.add(match[1]);
   }
   const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-  for (const name of ['start', 'cli']) for (const match of scripts[name].matchAll(/\$\{([A-Z][A-Z0-9_]+)/g)) names.add(match[1]);
+  for (const name of ['start', 'cli'])
+    for (const match of scripts[name].matchAll(/\$\{([A-Z][A-Z0-9_]+)/g)) names.add(match[1]);
   return names;
 }
 
@@ -45,14 +53,21 @@ describe('README', () => {
   });
 
   it('names in its quick start the commands the CLI has', () => {
-    for (const command of ['org create', '--admin-username', 'user create', 'seed demo', 'credentials revoke']) expect(readme).toContain(command);
+    for (const command of ['org create', '--admin-username', 'user create', 'seed demo', 'credentials revoke'])
+      expect(readme).toContain(command);
   });
 });
 
 describe('documentation', () => {
   it('names no path outside the repository', () => {
     const outside = ['..', 'shared'].join('/');
-    const files = ['README.md', ...filesUnder('docs', ['.md']), ...filesUnder('src', ['.ts']), ...filesUnder('client', ['.ts', '.md']), ...filesUnder('web/src', ['.ts', '.tsx'])];
+    const files = [
+      'README.md',
+      ...filesUnder('docs', ['.md']),
+      ...filesUnder('src', ['.ts']),
+      ...filesUnder('client', ['.ts', '.md']),
+      ...filesUnder('web/src', ['.ts', '.tsx']),
+    ];
     expect(files.filter((file) => readFileSync(file, 'utf8').includes(outside))).toEqual([]);
   });
 

@@ -12,7 +12,9 @@ export type ResponseOf<Op extends keyof operations> = operations[Op] extends {
   ? Body
   : never;
 /** The query parameters of an operation. */
-export type QueryOf<Op extends keyof operations> = operations[Op] extends { parameters: { query?: infer Query } } ? Query : never;
+export type QueryOf<Op extends keyof operations> = operations[Op] extends { parameters: { query?: infer Query } }
+  ? Query
+  : never;
 
 export type TimeOffEntry = ResponseOf<'listTimeOffs'>['items'][number];
 export type SchedulePeriod = ResponseOf<'getSchedule'>;
@@ -60,12 +62,17 @@ function withBearer(request: Request, token: string): Request {
 
 /** Throws the API's error for an unsuccessful openapi-fetch result, else returns its data. */
 function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
-  if (result.error !== undefined || result.data === undefined) throw new CrewplanApiError(result.response.status, result.error);
+  if (result.error !== undefined || result.data === undefined)
+    throw new CrewplanApiError(result.response.status, result.error);
   return result.data;
 }
 
 /** Pages from `first`, following the link `nextOf` gives until it is null. */
-async function* followLinks<Page>(first: Page, nextOf: (page: Page) => string | null | undefined, get: (url: string) => Promise<Page>) {
+async function* followLinks<Page>(
+  first: Page,
+  nextOf: (page: Page) => string | null | undefined,
+  get: (url: string) => Promise<Page>,
+) {
   let page: Page | undefined = first;
   const seen = new Set<string>();
   while (page !== undefined) {
@@ -110,7 +117,8 @@ export function createCrewplanClient(options: CrewplanClientOptions): CrewplanCl
     fetch: authFetch,
     async *timeOffs(query) {
       const first = unwrap(await api.GET('/v1/time_offs', { params: { query } }));
-      for await (const page of followLinks(first, (p) => p.metadata.links.next, getLink<typeof first>)) yield* page.items;
+      for await (const page of followLinks(first, (p) => p.metadata.links.next, getLink<typeof first>))
+        yield* page.items;
     },
     async *schedulePeriods(query, { until }) {
       const first = unwrap(await api.GET('/v1/schedule', { params: { query } }));

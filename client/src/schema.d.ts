@@ -575,6 +575,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/callback_auto_start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether callbacks start by themselves for vacancies, and on which lists (extension) */
+        get: operations["getCallbackAutoStart"];
+        /**
+         * Replaces the auto-start of callbacks for vacancies (extension)
+         * @description With `enabled`, the callback runner starts one callback for each vacancy (the engine's, as GET /vacancies) of an assignment in `lists` whose occurrence starts within `within_days`, on that assignment's list, named as initiated by `initiated_by`.
+         */
+        put: operations["replaceCallbackAutoStart"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{user_id}/callback_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's callback contact settings: preferred channel and do-not-disturb hours */
+        get: operations["getCallbackSettings"];
+        /** Replaces the user's callback contact settings; fields left out become null */
+        put: operations["replaceCallbackSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/callbacks": {
         parameters: {
             query?: never;
@@ -626,6 +665,23 @@ export interface paths {
         /** Records a contacted user's response (extension): accepted, denied or no answer */
         post: operations["recordCallbackResponse"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/callbacks/{id}/users/{user_id}/offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revokes the user's open offer link of a callback: the link and SMS replies are refused from now on */
+        delete: operations["revokeCallbackOffer"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1194,6 +1250,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/push/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server's VAPID public key for Web Push subscriptions (extension) */
+        get: operations["getPushKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{user_id}/push_subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's devices subscribed to callback offers by Web Push (extension) */
+        get: operations["listPushSubscriptions"];
+        put?: never;
+        /**
+         * Subscribes a device to callback offers by Web Push (extension)
+         * @description The body is the browser's `PushSubscription.toJSON()`. An endpoint stored before (for anyone) is replaced.
+         */
+        post: operations["createPushSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{user_id}/push_subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes a Web Push subscription (extension) */
+        delete: operations["deletePushSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/qualifiers": {
         parameters: {
             query?: never;
@@ -1692,6 +1803,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/time_offs/{id}/impact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What approving the entry would do to staffing (extension)
+         * @description The occurrences whose staffing changes when the entry counts as approved, before and after, judged as GET /vacancies judges them (docs/time-off.md).
+         */
+        get: operations["getTimeOffImpact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/time_offs/{id}/approve": {
         parameters: {
             query?: never;
@@ -1784,6 +1915,61 @@ export interface paths {
         get: operations["listTradeUsers"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{user_id}/callback_auto_accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's auto-accept setting for callback offers (extension) */
+        get: operations["getCallbackAutoAccept"];
+        /**
+         * Replaces a user's auto-accept setting for callback offers (extension)
+         * @description With `enabled`, the callback runner accepts an offer for the user at once when the callback is on one of `assignment_ids` (null: any) and starts on one of `weekdays` (1 Monday … 7 Sunday; null: any) and its hours keep the auto-accepted hours of its week or month within `max_hours`.
+         */
+        put: operations["replaceCallbackAutoAccept"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{user_id}/callback_offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's open callback offers, soonest first (extension) */
+        get: operations["listUserCallbackOffers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{user_id}/callback_offers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accepts or declines one of the user's open callback offers, as its link does (extension) */
+        post: operations["answerUserCallbackOffer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9290,6 +9476,509 @@ export interface operations {
             };
         };
     };
+    getCallbackAutoStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        within_days: number;
+                        initiated_by: number | null;
+                        lists: {
+                            assignment_id: number;
+                            list_id: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    replaceCallbackAutoStart: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description crewplan extension: a retry with the same key and body gets the first answer (24 h, per organization) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled: boolean;
+                    /** @description vacancies whose occurrence starts within this many days from now get a callback */
+                    within_days: number;
+                    /** @description integer id (a digit string is accepted) */
+                    initiated_by: number | string;
+                    /** @description the default callback list of each assignment; vacancies on other assignments are left alone */
+                    lists: {
+                        /** @description integer id (a digit string is accepted) */
+                        assignment_id: number | string;
+                        /** @description integer id (a digit string is accepted) */
+                        list_id: number | string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        within_days: number;
+                        initiated_by: number | null;
+                        lists: {
+                            assignment_id: number;
+                            list_id: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getCallbackSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user_id: number;
+                        contact_method: string | null;
+                        do_not_disturb_start: string | null;
+                        do_not_disturb_end: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    replaceCallbackSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description crewplan extension: a retry with the same key and body gets the first answer (24 h, per organization) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    contact_method?: null | "" | ("Mobile App" | "Text (SMS)" | "Email");
+                    do_not_disturb_start?: null | "" | string;
+                    do_not_disturb_end?: null | "" | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user_id: number;
+                        contact_method: string | null;
+                        do_not_disturb_start: string | null;
+                        do_not_disturb_end: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     listCallbacks: {
         parameters: {
             query?: {
@@ -9298,6 +9987,7 @@ export interface operations {
                 /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
                 end?: string;
                 offset?: number;
+                /** @description page size, default 50 */
                 limit?: number;
             };
             header?: never;
@@ -9332,6 +10022,7 @@ export interface operations {
                             deadline: string;
                             /** @description active, filled, partially filled, not filled or cancelled */
                             status: string;
+                            assignment_id: number | null;
                         }[];
                         pagination: {
                             prev: string | null;
@@ -9642,6 +10333,7 @@ export interface operations {
                         deadline: string;
                         /** @description active, filled, partially filled, not filled or cancelled */
                         status: string;
+                        assignment_id: number | null;
                     };
                 };
             };
@@ -9908,6 +10600,129 @@ export interface operations {
                         id: number;
                         callback_status: string;
                         shift_id: number | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    revokeCallbackOffer: {
+        parameters: {
+            query?: {
+                /** @description the admin revoking the link (logged) */
+                admin_id?: number;
+            };
+            header?: never;
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                id: number;
+                /** @description record id (integer); an id that names no record answers 404 */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        code: number;
+                        status: string;
+                        message: string;
                     };
                 };
             };
@@ -14514,6 +15329,7 @@ export interface operations {
                     contact_window_minutes?: null | "" | number;
                     /** @description extension: people offered at the same time (default 1) */
                     contact_at_once?: number;
+                    notify_group_id?: null | "" | number;
                 };
             };
         };
@@ -14542,6 +15358,7 @@ export interface operations {
                             contact_window_minutes: number | null;
                             /** @description extension: how many people the callback runner offers a callback to at the same time */
                             contact_at_once: number;
+                            notify_group_id: number | null;
                             ordering: string;
                         };
                     };
@@ -14669,6 +15486,7 @@ export interface operations {
                         contact_window_minutes: number | null;
                         /** @description extension: how many people the callback runner offers a callback to at the same time */
                         contact_at_once: number;
+                        notify_group_id: number | null;
                     };
                 };
             };
@@ -14910,6 +15728,7 @@ export interface operations {
                     contact_window_minutes?: null | "" | number;
                     /** @description extension: people offered at the same time (default 1) */
                     contact_at_once?: number;
+                    notify_group_id?: null | "" | number;
                 };
             };
         };
@@ -14938,6 +15757,7 @@ export interface operations {
                             contact_window_minutes: number | null;
                             /** @description extension: how many people the callback runner offers a callback to at the same time */
                             contact_at_once: number;
+                            notify_group_id: number | null;
                             ordering: string;
                         };
                     };
@@ -15183,6 +16003,7 @@ export interface operations {
                         contact_window_minutes: number | null;
                         /** @description extension: how many people the callback runner offers a callback to at the same time */
                         contact_at_once: number;
+                        notify_group_id: number | null;
                     };
                 };
             };
@@ -17016,6 +17837,493 @@ export interface operations {
                         /** @description Extension: hours held over past the scheduled end, included in total_hours (work shift rows held over; absent otherwise). */
                         hold_over?: number;
                     }[];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getPushKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description false: Web Push is not configured on this server (VAPID_SUBJECT) */
+                        enabled: boolean;
+                        public_key: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listPushSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        endpoint: string;
+                        /** @description local datetime */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createPushSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description crewplan extension: a retry with the same key and body gets the first answer (24 h, per organization) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the push service's https URL */
+                    endpoint: string;
+                    expirationTime?: null | "" | number;
+                    keys: {
+                        /** @description P-256 public key, base64url */
+                        p256dh: string;
+                        /** @description auth secret, base64url */
+                        auth: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        endpoint: string;
+                        /** @description local datetime */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deletePushSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                user_id: number;
+                /** @description record id (integer); an id that names no record answers 404 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        code: number;
+                        status: string;
+                        message: string;
+                    };
                 };
             };
             /** @description Default Response */
@@ -23333,6 +24641,8 @@ export interface operations {
                     default_day_hours?: number;
                     /** @description extension: its hours count as hours worked for overtime (default false) */
                     counts_as_worked?: boolean;
+                    /** @description extension: no callback is offered to a user within this many hours before or after their approved time off of this type (default 0) */
+                    callback_exclusion_hours?: number;
                 };
             };
         };
@@ -23477,6 +24787,7 @@ export interface operations {
                         allow_negative: boolean;
                         default_day_hours: number;
                         counts_as_worked: boolean;
+                        callback_exclusion_hours: number;
                     };
                 };
             };
@@ -23729,6 +25040,8 @@ export interface operations {
                     default_day_hours?: number;
                     /** @description extension: its hours count as hours worked for overtime (default false) */
                     counts_as_worked?: boolean;
+                    /** @description extension: no callback is offered to a user within this many hours before or after their approved time off of this type (default 0) */
+                    callback_exclusion_hours?: number;
                 };
             };
         };
@@ -23849,7 +25162,7 @@ export interface operations {
                 end: string;
                 /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
                 after?: string;
-                /** @description items per page, default 500 */
+                /** @description page size, default 500 */
                 limit?: number;
                 /** @description extension: only entries of this status (2 = denied, hidden otherwise); default pending and approved */
                 status?: number;
@@ -24327,6 +25640,183 @@ export interface operations {
                         code: number;
                         status: string;
                         message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getTimeOffImpact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        time_off_id: number;
+                        /** @description the entry as it stands: 0 pending, 1 approved, 2 denied */
+                        status: number;
+                        /** @description the span looked at: the entry from its start */
+                        start: string;
+                        /** @description to its end (the last occurrence of recurring leave, within 366 days) */
+                        end: string;
+                        /** @description seats the approval would open, over every occurrence */
+                        seats_opened: number;
+                        /** @description occurrences that would be short and are not now */
+                        new_vacancies: number;
+                        /** @description the occurrences whose staffing the approval changes, by start */
+                        assignments: {
+                            assignment: {
+                                id: number;
+                                href: string;
+                                name: string;
+                            };
+                            /** @description the occurrence's date */
+                            date: string;
+                            start: string;
+                            end: string;
+                            before: {
+                                /** @description People on the occurrence for all of it (the fewest on duty at any moment). */
+                                scheduled: number;
+                                /** @description The assignment's positions to fill; 0 when it is not a work shift or does not occur that day. */
+                                needed: number;
+                                /** @description Seats open: needed − scheduled, at least 0. */
+                                open: number;
+                                /** @description Qualifiers held by fewer people on duty than the assignment needs. */
+                                qualifier_shortfalls: {
+                                    id: number;
+                                    shortcode: string | null;
+                                    needed: number;
+                                    have: number;
+                                }[];
+                                short_from: string | null;
+                                short_until: string | null;
+                            };
+                            after: {
+                                /** @description People on the occurrence for all of it (the fewest on duty at any moment). */
+                                scheduled: number;
+                                /** @description The assignment's positions to fill; 0 when it is not a work shift or does not occur that day. */
+                                needed: number;
+                                /** @description Seats open: needed − scheduled, at least 0. */
+                                open: number;
+                                /** @description Qualifiers held by fewer people on duty than the assignment needs. */
+                                qualifier_shortfalls: {
+                                    id: number;
+                                    shortcode: string | null;
+                                    needed: number;
+                                    have: number;
+                                }[];
+                                short_from: string | null;
+                                short_until: string | null;
+                            };
+                            /** @description who would be on it after the approval */
+                            people: {
+                                id: number;
+                                href: string;
+                                name: string;
+                            }[];
+                        }[];
                     };
                 };
             };
@@ -25542,6 +27032,522 @@ export interface operations {
                         offered_at: string;
                         responded_at: string | null;
                     }[];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getCallbackAutoAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user_id: number;
+                        enabled: boolean;
+                        max_hours: number;
+                        period: string;
+                        assignment_ids: number[] | null;
+                        weekdays: number[] | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    replaceCallbackAutoAccept: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description crewplan extension: a retry with the same key and body gets the first answer (24 h, per organization) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true: offers within the limits below are accepted at once */
+                    enabled: boolean;
+                    /** @description hours of auto-accepted callbacks per period, the one being accepted included */
+                    max_hours: number;
+                    /** @description the Monday-to-Sunday week or the calendar month of the callback's start */
+                    period: "week" | "month";
+                    assignment_ids?: null | "" | number[];
+                    weekdays?: null | "" | number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user_id: number;
+                        enabled: boolean;
+                        max_hours: number;
+                        period: string;
+                        assignment_ids: number[] | null;
+                        weekdays: number[] | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listUserCallbackOffers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        callback_id: number;
+                        list: {
+                            id: number;
+                            name: string;
+                        };
+                        assignment: {
+                            id: number;
+                            name: string;
+                        } | null;
+                        /** @description local datetime */
+                        start: string;
+                        /** @description local datetime */
+                        end: string;
+                        notes: string | null;
+                        /** @description local datetime: answer by then */
+                        expires_at: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    answerUserCallbackOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description crewplan extension: a retry with the same key and body gets the first answer (24 h, per organization) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                user_id: number;
+                /** @description record id (integer); an id that names no record answers 404 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    answer: "accept" | "decline";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        code: number;
+                        status: string;
+                        message: string;
+                    };
                 };
             };
             /** @description Default Response */
@@ -31052,7 +33058,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description default 50 */
+                /** @description page size, default 50 */
                 limit?: number;
                 /** @description integer id (a digit string is accepted) */
                 before_id?: number | string;

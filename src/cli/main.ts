@@ -6,8 +6,8 @@ import { createDatabase, type DatabaseHandle } from '../core/db/index.js';
 import { migrateToLatest } from '../core/db/migrator.js';
 import { withTransaction } from '../core/db/transaction.js';
 import { createOrganization, findOrganization } from '../resources/organizations/repository.js';
-import { createDemoUsers, DEMO_PASSWORD, DEMO_USERS } from '../resources/users/seed.js';
-import { loadDemoSeeds } from './seed.js';
+import { DEMO_PASSWORD, DEMO_USERS } from '../resources/users/seed.js';
+import { seedDemoOrganization } from './seed.js';
 import { BENCH_DEFAULTS, positiveInt, runBenchSeed } from './seed-bench.js';
 import { registerOrgTransferCommands } from './org-transfer.js';
 import { registerBackupCommands } from './backup.js';
@@ -15,7 +15,8 @@ import { registerUsersImportCommand } from './users-import.js';
 import { registerApiImportCommand } from './api-import.js';
 import { checkCliUser, createCliUser, describeUser, promptPassword, signInUrl, type CliUser } from './users.js';
 
-const config = loadConfig();
+// A command waits up to a minute for a busy server's write lock rather than failing after five seconds.
+const config = loadConfig(undefined, { sqliteBusyTimeoutMs: 60_000 });
 
 async function withDatabase<T>(fn: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
   const handle = createDatabase(config);
@@ -33,7 +34,13 @@ function print(value: unknown, json: boolean, text: string) {
 
 /** The CLI's own entries in the system log. */
 function cliAuth(organization: { id: number; name: string; timezone: string }): AuthContext {
-  return { orgId: organization.id, orgName: organization.name, timezone: organization.timezone, clientId: 'cli', credentialId: 0 };
+  return {
+    orgId: organization.id,
+    orgName: organization.name,
+    timezone: organization.timezone,
+    clientId: 'cli',
+    credentialId: 0,
+  };
 }
 
 /** A password option, or a prompt on a terminal when it was left out. */
@@ -75,32 +82,57 @@ org
   .option('--admin-username <username>', 'first user, role Administrator: signs in to the web app')
   .option('--admin-password <password>', 'their password (asked for on a terminal when left out)')
   .option('--json', 'print JSON')
-  .action(async (options: { name: string; timezone: string; adminUsername?: string; adminPassword?: string; json?: boolean }) => {
-    if (options.adminPassword !== undefined && options.adminUsername === undefined) throw new Error('--admin-password needs --admin-username.');
-    let admin: CliUser | undefined;
-    if (options.adminUsername !== undefined) {
-      admin = { username: options.adminUsername, password: await passwordFrom(options.adminPassword, '--admin-password'), role: 'Administrator' };
-      checkCliUser(admin, { username: '--admin-username', password: '--admin-password' });
-    }
-    await withDatabase(async ({ db }) => {
-      const created = await withTransaction(db, async (trx) => {
-        const organizationId = await createOrganization(trx, { name: options.name, timezone: options.timezone });
-        const credential = await createCredential(trx, config.secretKey, organizationId, 'created with the organization');
-        const auth = cliAuth({ id: organizationId, name: options.name.trim(), timezone: options.timezone });
-        const adminId = admin ? await createCliUser(trx, auth, admin) : undefined;
-        return { credential, adminId };
+  .action(
+    async (options: {
+      name: string;
+      timezone: string;
+      adminUsername?: string;
+      adminPassword?: string;
+      json?: boolean;
+    }) => {
+      if (options.adminPassword !== undefined && options.adminUsername === undefined)
+        throw new Error('--admin-password needs --admin-username.');
+      let admin: CliUser | undefined;
+      if (options.adminUsername !== undefined) {
+        admin = {
+          username: options.adminUsername,
+          password: await passwordFrom(options.adminPassword, '--admin-password'),
+          role: 'Administrator',
+        };
+        checkCliUser(admin, { username: '--admin-username', password: '--admin-password' });
+      }
+      await withDatabase(async ({ db }) => {
+        const created = await withTransaction(db, async (trx) => {
+          const organizationId = await createOrganization(trx, { name: options.name, timezone: options.timezone });
+          const credential = await createCredential(
+            trx,
+            config.secretKey,
+            organizationId,
+            'created with the organization',
+          );
+          const auth = cliAuth({ id: organizationId, name: options.name.trim(), timezone: options.timezone });
+          const adminId = admin ? await createCliUser(trx, auth, admin) : undefined;
+          return { credential, adminId };
+        });
+        const { credential, adminId } = created;
+        const lines = [
+          `organization ${credential.organization_id} created`,
+          `client_id:     ${credential.client_id}`,
+          `client_secret: ${credential.client_secret} (shown once)`,
+        ];
+        if (admin)
+          lines.push(
+            `sign in at ${signInUrl(config)} with organization number ${credential.organization_id}, ` +
+              `username ${admin.username}`,
+          );
+        const json =
+          adminId === undefined
+            ? credential
+            : { ...credential, admin_user_id: adminId, sign_in_url: signInUrl(config) };
+        print(json, !!options.json, lines.join('\n'));
       });
-      const { credential, adminId } = created;
-      const lines = [
-        `organization ${credential.organization_id} created`,
-        `client_id:     ${credential.client_id}`,
-        `client_secret: ${credential.client_secret} (shown once)`,
-      ];
-      if (admin) lines.push(`sign in at ${signInUrl(config)} with organization number ${credential.organization_id}, username ${admin.username}`);
-      const json = adminId === undefined ? credential : { ...credential, admin_user_id: adminId, sign_in_url: signInUrl(config) };
-      print(json, !!options.json, lines.join('\n'));
-    });
-  });
+    },
+  );
 
 const user = program.command('users').alias('user').description('users of an organization');
 user
@@ -113,27 +145,44 @@ user
   .option('--first-name <name>', 'first name (default: the username)')
   .option('--last-name <name>', 'last name (default: the role)')
   .option('--json', 'print JSON')
-  .action(async (options: { org: string; username: string; password?: string; role: string; firstName?: string; lastName?: string; json?: boolean }) => {
-    const organizationId = orgIdFrom(options.org);
-    const newUser: CliUser = {
-      username: options.username,
-      password: await passwordFrom(options.password, '--password'),
-      role: options.role,
-      firstName: options.firstName,
-      lastName: options.lastName,
-    };
-    checkCliUser(newUser);
-    await withDatabase(async ({ db }) => {
-      const organization = await findOrganization(db, organizationId);
-      if (!organization) throw new Error(`organization ${organizationId} does not exist`);
-      const id = await withTransaction(db, (trx) => createCliUser(trx, cliAuth(organization), newUser));
-      print(
-        { organization_id: organizationId, user_id: id, username: newUser.username, role: newUser.role, sign_in_url: signInUrl(config) },
-        !!options.json,
-        `user ${id} created: ${describeUser(newUser)}\nsign in at ${signInUrl(config)} with organization number ${organizationId}`,
-      );
-    });
-  });
+  .action(
+    async (options: {
+      org: string;
+      username: string;
+      password?: string;
+      role: string;
+      firstName?: string;
+      lastName?: string;
+      json?: boolean;
+    }) => {
+      const organizationId = orgIdFrom(options.org);
+      const newUser: CliUser = {
+        username: options.username,
+        password: await passwordFrom(options.password, '--password'),
+        role: options.role,
+        firstName: options.firstName,
+        lastName: options.lastName,
+      };
+      checkCliUser(newUser);
+      await withDatabase(async ({ db }) => {
+        const organization = await findOrganization(db, organizationId);
+        if (!organization) throw new Error(`organization ${organizationId} does not exist`);
+        const id = await withTransaction(db, (trx) => createCliUser(trx, cliAuth(organization), newUser));
+        print(
+          {
+            organization_id: organizationId,
+            user_id: id,
+            username: newUser.username,
+            role: newUser.role,
+            sign_in_url: signInUrl(config),
+          },
+          !!options.json,
+          `user ${id} created: ${describeUser(newUser)}\nsign in at ${signInUrl(config)} with organization ` +
+            `number ${organizationId}`,
+        );
+      });
+    },
+  );
 
 const credentials = program.command('credentials').description('API credential pairs');
 credentials
@@ -145,9 +194,14 @@ credentials
   .action(async (options: { org: string; name?: string; json?: boolean }) => {
     await withDatabase(async ({ db }) => {
       const organizationId = orgIdFrom(options.org);
-      if (!(await findOrganization(db, organizationId))) throw new Error(`organization ${organizationId} does not exist`);
+      if (!(await findOrganization(db, organizationId)))
+        throw new Error(`organization ${organizationId} does not exist`);
       const credential = await createCredential(db, config.secretKey, organizationId, options.name ?? null);
-      print(credential, !!options.json, `client_id:     ${credential.client_id}\nclient_secret: ${credential.client_secret} (shown once)`);
+      print(
+        credential,
+        !!options.json,
+        `client_id:     ${credential.client_id}\nclient_secret: ${credential.client_secret} (shown once)`,
+      );
     });
   });
 credentials
@@ -158,7 +212,12 @@ credentials
   .action(async (options: { org: string; json?: boolean }) => {
     await withDatabase(async ({ db }) => {
       const rows = await listCredentials(db, orgIdFrom(options.org));
-      const text = rows.map((r) => `${r.client_id}\t${r.revoked_at ? `revoked ${r.revoked_at}` : 'active'}\t${r.created_at}\t${r.name ?? ''}`).join('\n');
+      const text = rows
+        .map(
+          (r) =>
+            `${r.client_id}\t${r.revoked_at ? `revoked ${r.revoked_at}` : 'active'}\t${r.created_at}\t${r.name ?? ''}`,
+        )
+        .join('\n');
       print(rows, !!options.json, text || 'no credentials');
     });
   });
@@ -183,22 +242,8 @@ seed
   .option('--timezone <tz>', 'IANA time zone', 'America/Chicago')
   .action(async (options: { json?: boolean; timezone: string }) => {
     await withDatabase(async ({ db }) => {
-      const organizationId = await createOrganization(db, { name: 'Demo Fire Department', timezone: options.timezone });
-      const credential = await createCredential(db, config.secretKey, organizationId, 'demo');
-      const auth: AuthContext = {
-        orgId: organizationId,
-        orgName: 'Demo Fire Department',
-        timezone: options.timezone,
-        clientId: credential.client_id,
-        credentialId: 0,
-      };
-      const counts: Record<string, number> = {};
-      await withTransaction(db, async (trx) => {
-        const userIds = await createDemoUsers({ db: trx, auth });
-        counts.users = userIds.length;
-        const ctx = { db: trx, auth, adminId: userIds[0], userIds, shared: {} };
-        for (const { module } of await loadDemoSeeds()) Object.assign(counts, (await module.seedDemo(ctx)) ?? {});
-      });
+      const { userIds: _, counts, ...credential } = await seedDemoOrganization(db, config.secretKey, options.timezone);
+      const organizationId = credential.organization_id;
       const users = DEMO_USERS.map(({ username, role }) => ({ username, role }));
       print(
         { ...credential, counts, sign_in_url: signInUrl(config), users, password: DEMO_PASSWORD },
@@ -207,7 +252,8 @@ seed
           `demo organization ${organizationId} (Demo Fire Department)`,
           `client_id:     ${credential.client_id}`,
           `client_secret: ${credential.client_secret}`,
-          `sign in at ${signInUrl(config)} with organization number ${organizationId} and password ${DEMO_PASSWORD} as:`,
+          `sign in at ${signInUrl(config)} with organization number ${organizationId} and password ` +
+            `${DEMO_PASSWORD} as:`,
           ...users.map((u) => `  ${describeUser(u)}`),
         ].join('\n'),
       );
@@ -224,20 +270,36 @@ seed
   .option('--time-offs <n>', 'time off entries', String(BENCH_DEFAULTS.timeOffs))
   .option('--logs <n>', 'system log entries', String(BENCH_DEFAULTS.logs))
   .option('--timezone <tz>', 'IANA time zone', BENCH_DEFAULTS.timezone)
-  .action(async (options: { json?: boolean; users: string; assignments: string; months: string; timeOffs: string; logs: string; timezone: string }) => {
-    await withDatabase(async (handle) => {
-      const result = await runBenchSeed(handle, config, {
-        json: !!options.json,
-        users: positiveInt(options.users, '--users'),
-        assignments: positiveInt(options.assignments, '--assignments'),
-        months: positiveInt(options.months, '--months'),
-        timeOffs: positiveInt(options.timeOffs, '--time-offs'),
-        logs: positiveInt(options.logs, '--logs'),
-        timezone: options.timezone,
+  .action(
+    async (options: {
+      json?: boolean;
+      users: string;
+      assignments: string;
+      months: string;
+      timeOffs: string;
+      logs: string;
+      timezone: string;
+    }) => {
+      await withDatabase(async (handle) => {
+        const result = await runBenchSeed(handle, config, {
+          json: !!options.json,
+          users: positiveInt(options.users, '--users'),
+          assignments: positiveInt(options.assignments, '--assignments'),
+          months: positiveInt(options.months, '--months'),
+          timeOffs: positiveInt(options.timeOffs, '--time-offs'),
+          logs: positiveInt(options.logs, '--logs'),
+          timezone: options.timezone,
+        });
+        print(
+          result,
+          !!options.json,
+          `bench organization ${result.organization_id} in ${result.seconds}s: ` +
+            `${JSON.stringify(result.counts)}\nclient_id: ${result.client_id}\nclient_secret: ` +
+            `${result.client_secret}`,
+        );
       });
-      print(result, !!options.json, `bench organization ${result.organization_id} in ${result.seconds}s: ${JSON.stringify(result.counts)}\nclient_id: ${result.client_id}\nclient_secret: ${result.client_secret}`);
-    });
-  });
+    },
+  );
 
 const cli = { config, withDatabase, print, orgIdFrom };
 registerOrgTransferCommands(org, cli);

@@ -11,9 +11,16 @@ export async function readInput(file: string | undefined): Promise<string> {
 }
 
 /** A progress bar on a terminal (stderr); none with --json or when stderr is not a terminal. */
-export async function withProgress<T>(label: string, quiet: boolean, fn: (onProgress?: (done: number, total: number) => void) => Promise<T>): Promise<T> {
+export async function withProgress<T>(
+  label: string,
+  quiet: boolean,
+  fn: (onProgress?: (done: number, total: number) => void) => Promise<T>,
+): Promise<T> {
   if (quiet || !process.stderr.isTTY) return fn();
-  const bar = new SingleBar({ stream: process.stderr, format: `${label} [{bar}] {percentage}% | {value}/{total} rows | {duration}s` }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { stream: process.stderr, format: `${label} [{bar}] {percentage}% | {value}/{total} rows | {duration}s` },
+    Presets.shades_classic,
+  );
   bar.start(1, 0);
   try {
     return await fn((done, total) => {
@@ -32,16 +39,23 @@ function importSummary(result: ImportResult): string {
     `client_id:     ${result.client_id}`,
     `client_secret: ${result.client_secret} (shown once)`,
   ];
-  for (const webhook of result.webhooks) lines.push(`webhook ${webhook.id} ${webhook.url}: new secret ${webhook.secret} (shown once)`);
-  if (result.dangling > 0) lines.push(`${result.dangling} references to records the export did not hold were left empty`);
+  for (const webhook of result.webhooks)
+    lines.push(`webhook ${webhook.id} ${webhook.url}: new secret ${webhook.secret} (shown once)`);
+  if (result.dangling > 0)
+    lines.push(`${result.dangling} references to records the export did not hold were left empty`);
   return lines.join('\n');
 }
 
-/** `org export` and `org import` (docs/operations.md). Their modules load when a command runs, not with every CLI command. */
+/**
+ * `org export` and `org import` (docs/operations.md). Their modules load when a command runs, not with every CLI
+ * command.
+ */
 export function registerOrgTransferCommands(org: Command, cli: CliContext): void {
   org
     .command('export')
-    .description('write everything an organization owns as one JSON document on stdout (no credentials, tokens or secrets)')
+    .description(
+      'write everything an organization owns as one JSON document on stdout (no credentials, tokens or secrets)',
+    )
     .requiredOption('--org <id>', 'organization id')
     .action(async (options: { org: string }) => {
       const { exportOrganization } = await import('../transfer/export.js');
@@ -54,7 +68,10 @@ export function registerOrgTransferCommands(org: Command, cli: CliContext): void
 
   org
     .command('import')
-    .description('load an organization export (a file, or stdin) as a new organization with a new API credential, in one transaction')
+    .description(
+      'load an organization export (a file, or stdin) as a new organization with a new API credential, in ' +
+        'one transaction',
+    )
     .argument('[file]', 'the export; stdin when left out or "-"')
     .option('--name <name>', 'name of the new organization (default: the exported name)')
     .option('--json', 'print JSON: {organization_id, client_id, client_secret, counts, webhooks}')
@@ -63,7 +80,12 @@ export function registerOrgTransferCommands(org: Command, cli: CliContext): void
       const document = parseDocument(await readInput(file));
       await cli.withDatabase(async ({ db }) => {
         const result = await withProgress('org import', !!options.json, (onProgress) =>
-          importOrganization(db, document, { dataDir: cli.config.dataDir, secretKey: cli.config.secretKey, name: options.name, onProgress }),
+          importOrganization(db, document, {
+            dataDir: cli.config.dataDir,
+            secretKey: cli.config.secretKey,
+            name: options.name,
+            onProgress,
+          }),
         );
         cli.print(result, !!options.json, importSummary(result));
       });

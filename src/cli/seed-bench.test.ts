@@ -28,7 +28,14 @@ describe('seed bench at a tiny scale, read back through the API', () => {
   afterAll(() => server?.close());
 
   it('reports what it wrote', () => {
-    expect(seeded.counts).toEqual({ users: 20, assignments: 3, recurring_shifts: 20, shifts: 40, time_offs: 40, logs: 500 });
+    expect(seeded.counts).toEqual({
+      users: 20,
+      assignments: 3,
+      recurring_shifts: 20,
+      shifts: 40,
+      time_offs: 40,
+      logs: 500,
+    });
   });
 
   it('creates the users and assignments the API lists', async () => {
@@ -77,10 +84,16 @@ describe('seed bench at a tiny scale, read back through the API', () => {
     const windowStart = Temporal.PlainDate.from(seeded.window_start);
     const free = windowStart.add({ days: 2 }).toString();
     const body = { assignment_id: 1, user_id: seeded.admin_id, work_type_id: 1 };
-    const created = await server.request('POST', '/shifts', { token, body: { ...body, date: free, start: `${free} 10:00`, end: `${free} 12:00` } });
+    const created = await server.request('POST', '/shifts', {
+      token,
+      body: { ...body, date: free, start: `${free} 10:00`, end: `${free} 12:00` },
+    });
     expect(created.status, created.text).toBe(201);
     const duty = windowStart.toString();
-    const clash = await server.request('POST', '/shifts', { token, body: { ...body, date: duty, start: `${duty} 10:00`, end: `${duty} 12:00` } });
+    const clash = await server.request('POST', '/shifts', {
+      token,
+      body: { ...body, date: duty, start: `${duty} 10:00`, end: `${duty} 12:00` },
+    });
     expect(clash.status).toBe(422);
   });
 });

@@ -9,10 +9,10 @@ import type { OutboxPayload } from '../core/audit.js';
 import type { DatabaseHandle } from '../core/db/index.js';
 import { withTransaction, type Db } from '../core/db/transaction.js';
 import type { Database } from '../core/db/types.js';
-import { nowUtc, Temporal, todayIn } from '../core/time.js';
+import { nowUtc, type Temporal, todayIn } from '../core/time.js';
 import { createAssignment } from '../resources/assignments/rules.js';
 import { createOrganization } from '../resources/organizations/repository.js';
-import { defaultWorkTypeId } from '../resources/rotations/repository.js';
+import { defaultWorkTypeId } from '../resources/work-types/repository.js';
 import { createRotation } from '../resources/rotations/rules.js';
 import { lastOccurrenceEnd } from '../resources/time-offs/recurrence.js';
 import { APPROVED, PENDING } from '../resources/time-offs/table.js';
@@ -59,8 +59,39 @@ export interface BenchSeedResult extends IssuedCredential {
 const MAX_BOUND_PARAMETERS = { sqlite: 32_766, postgres: 65_535 } as const;
 const MAX_ROWS_PER_STATEMENT = 2_000;
 const CREWS = ['A', 'B', 'C'] as const;
-const FIRST_NAMES = ['Dana', 'Marcus', 'Alicia', 'Tom', 'Priya', 'Sam', 'Lena', 'Jamal', 'Grace', 'Diego', 'Hannah', 'Ethan', 'Olivia', 'Noah', 'Maya'];
-const LAST_NAMES = ['Whitfield', 'Reyes', 'Brooks', 'Kowalski', 'Natarajan', 'Carter', 'Liu', 'Alvarez', 'Moore', 'Park', 'Stone', 'Fischer', 'Novak', 'Okafor'];
+const FIRST_NAMES = [
+  'Dana',
+  'Marcus',
+  'Alicia',
+  'Tom',
+  'Priya',
+  'Sam',
+  'Lena',
+  'Jamal',
+  'Grace',
+  'Diego',
+  'Hannah',
+  'Ethan',
+  'Olivia',
+  'Noah',
+  'Maya',
+];
+const LAST_NAMES = [
+  'Whitfield',
+  'Reyes',
+  'Brooks',
+  'Kowalski',
+  'Natarajan',
+  'Carter',
+  'Liu',
+  'Alvarez',
+  'Moore',
+  'Park',
+  'Stone',
+  'Fischer',
+  'Novak',
+  'Okafor',
+];
 
 type TableName = keyof Database & string;
 
@@ -72,7 +103,10 @@ class BulkWriter {
 
   /** Rows per INSERT: under the engine's bound-parameter limit. */
   private batchSize(columns: number): number {
-    return Math.max(1, Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(MAX_BOUND_PARAMETERS[this.handle.dialect] / columns)));
+    return Math.max(
+      1,
+      Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(MAX_BOUND_PARAMETERS[this.handle.dialect] / columns)),
+    );
   }
 
   /** Inserts every row in batches; returns the new ids in row order. */
@@ -138,14 +172,28 @@ function logRows(auth: AuthContext, line: LogLine) {
       client_id: auth.clientId,
       changes,
     },
-    outbox: { organization_id: auth.orgId, event_id: eventId, type: line.action, payload: JSON.stringify(payload), created_at: line.createdAt },
+    outbox: {
+      organization_id: auth.orgId,
+      event_id: eventId,
+      type: line.action,
+      payload: JSON.stringify(payload),
+      created_at: line.createdAt,
+    },
   };
 }
 
 async function writeLogLines(db: Db, writer: BulkWriter, auth: AuthContext, lines: LogLine[]): Promise<void> {
   const rows = lines.map((line) => logRows(auth, line));
-  await writer.insert(db, 'system_log', rows.map((r) => r.log));
-  await writer.insert(db, 'outbox_event', rows.map((r) => r.outbox));
+  await writer.insert(
+    db,
+    'system_log',
+    rows.map((r) => r.log),
+  );
+  await writer.insert(
+    db,
+    'outbox_event',
+    rows.map((r) => r.outbox),
+  );
 }
 
 interface BenchUser {
@@ -218,7 +266,13 @@ async function seedUsers(db: Db, writer: BulkWriter, auth: AuthContext, count: n
   return bodies.map((body, index) => ({ ...body, id: ids[index]! }));
 }
 
-async function seedAssignments(db: Db, auth: AuthContext, count: number, windowStart: Temporal.PlainDate, adminId: number): Promise<number[]> {
+async function seedAssignments(
+  db: Db,
+  auth: AuthContext,
+  count: number,
+  windowStart: Temporal.PlainDate,
+  adminId: number,
+): Promise<number[]> {
   const ids: number[] = [];
   const first = windowStart.toString();
   const next = windowStart.add({ days: 1 }).toString();
@@ -238,12 +292,25 @@ async function seedAssignments(db: Db, auth: AuthContext, count: number, windowS
 }
 
 /** Every user on the 24/48 rotation (crews A, B, C), spread evenly over the assignments. */
-async function seedRotation(db: Db, writer: BulkWriter, auth: AuthContext, users: Array<Omit<BenchUser, 'crewOffset' | 'assignmentId'>>, assignmentIds: number[], windowStart: string, adminId: number, lines: LogLine[]): Promise<BenchUser[]> {
+async function seedRotation(
+  db: Db,
+  writer: BulkWriter,
+  auth: AuthContext,
+  users: Array<Omit<BenchUser, 'crewOffset' | 'assignmentId'>>,
+  assignmentIds: number[],
+  windowStart: string,
+  adminId: number,
+  lines: LogLine[],
+): Promise<BenchUser[]> {
   const rotationName = '24/48 A/B/C';
   const rotationId = await createRotation(db, auth, { name: rotationName, anchor_date: windowStart, preset: '24/48' });
-  const workTypeId = await defaultWorkTypeId(db, auth.orgId);
+  const workTypeId = await defaultWorkTypeId(db, auth.orgId, 'Regular Time');
   const now = nowUtc();
-  const members = users.map((user, index) => ({ ...user, crewOffset: index % CREWS.length, assignmentId: assignmentIds[Math.floor(index / CREWS.length) % assignmentIds.length]! }));
+  const members = users.map((user, index) => ({
+    ...user,
+    crewOffset: index % CREWS.length,
+    assignmentId: assignmentIds[Math.floor(index / CREWS.length) % assignmentIds.length]!,
+  }));
   const values = members.map((member) => ({
     rotation_id: rotationId,
     assignment_ids: JSON.stringify([member.assignmentId]),
@@ -260,7 +327,15 @@ async function seedRotation(db: Db, writer: BulkWriter, auth: AuthContext, users
   const ids = await writer.insert(
     db,
     'recurring_shift',
-    members.map((member, index) => ({ organization_id: auth.orgId, user_id: member.id, start_date: windowStart, previous_id: null, created_at: now, updated_at: now, ...values[index]! })),
+    members.map((member, index) => ({
+      organization_id: auth.orgId,
+      user_id: member.id,
+      start_date: windowStart,
+      previous_id: null,
+      created_at: now,
+      updated_at: now,
+      ...values[index]!,
+    })),
   );
   const admin = { userId: adminId, name: fullName(users[0]!) };
   members.forEach((member, index) => {
@@ -278,17 +353,33 @@ async function seedRotation(db: Db, writer: BulkWriter, auth: AuthContext, users
 }
 
 /** The n-th day the member is on duty (07:00 to 07:00 the next day). */
-const dutyDay = (windowStart: Temporal.PlainDate, member: BenchUser, cycle: number) => windowStart.add({ days: 3 * cycle + member.crewOffset });
+const dutyDay = (windowStart: Temporal.PlainDate, member: BenchUser, cycle: number) =>
+  windowStart.add({ days: 3 * cycle + member.crewOffset });
 const short = (local: string) => local.slice(0, 16);
 
 /** One overtime shift per member and month, on the day after a duty day (always off duty). */
-async function seedShifts(db: Db, writer: BulkWriter, auth: AuthContext, members: BenchUser[], windowStart: Temporal.PlainDate, months: number, lines: LogLine[]) {
-  const overtime = await db.selectFrom('work_type').select('id').where('organization_id', '=', auth.orgId).where('label', '=', 'Overtime').executeTakeFirstOrThrow();
+async function seedShifts(
+  db: Db,
+  writer: BulkWriter,
+  auth: AuthContext,
+  members: BenchUser[],
+  windowStart: Temporal.PlainDate,
+  months: number,
+  lines: LogLine[],
+) {
+  const overtime = await db
+    .selectFrom('work_type')
+    .select('id')
+    .where('organization_id', '=', auth.orgId)
+    .where('label', '=', 'Overtime')
+    .executeTakeFirstOrThrow();
   const now = nowUtc();
   const admin = members[0]!;
   const values = members.flatMap((member, index) =>
     Array.from({ length: months }, (_, month) => {
-      const date = dutyDay(windowStart, member, month * 10 + (index % 9)).add({ days: 1 }).toString();
+      const date = dutyDay(windowStart, member, month * 10 + (index % 9))
+        .add({ days: 1 })
+        .toString();
       return {
         assignment_id: member.assignmentId,
         user_id: member.id,
@@ -308,7 +399,16 @@ async function seedShifts(db: Db, writer: BulkWriter, auth: AuthContext, members
       };
     }),
   );
-  const ids = await writer.insert(db, 'shift', values.map(({ member: _member, ...row }) => ({ ...row, organization_id: auth.orgId, created_at: now, updated_at: now })));
+  const ids = await writer.insert(
+    db,
+    'shift',
+    values.map(({ member: _member, ...row }) => ({
+      ...row,
+      organization_id: auth.orgId,
+      created_at: now,
+      updated_at: now,
+    })),
+  );
   values.forEach(({ member, ...row }, index) => {
     lines.push({
       action: 'shift.created',
@@ -331,7 +431,16 @@ const TIME_OFF_TYPES = [
 ];
 
 /** Time off on duty days, 07:00 to 07:00: four in five approved by the admin, the rest requested by the user. */
-async function seedTimeOffs(db: Db, writer: BulkWriter, auth: AuthContext, members: BenchUser[], windowStart: Temporal.PlainDate, days: number, total: number, lines: LogLine[]) {
+async function seedTimeOffs(
+  db: Db,
+  writer: BulkWriter,
+  auth: AuthContext,
+  members: BenchUser[],
+  windowStart: Temporal.PlainDate,
+  days: number,
+  total: number,
+  lines: LogLine[],
+) {
   const types: Array<{ id: number; label: string }> = [];
   for (const type of TIME_OFF_TYPES) types.push({ id: await createTimeOffType(db, auth, type), label: type.label });
   const now = nowUtc();
@@ -370,12 +479,18 @@ async function seedTimeOffs(db: Db, writer: BulkWriter, auth: AuthContext, membe
     };
     return { values, member, type, approved };
   });
-  const ids = await writer.insert(db, 'time_off', entries.map((e) => e.values));
+  const ids = await writer.insert(
+    db,
+    'time_off',
+    entries.map((e) => e.values),
+  );
   entries.forEach(({ values, member, type, approved }, index) => {
     const span = `${short(values.start)} to ${short(values.end)}`;
     lines.push({
       action: 'time_off.created',
-      description: `${approved ? 'created approved' : 'requested'} time off (${type.label}) for ${fullName(member)}, ${span}.`,
+      description:
+        `${approved ? 'created approved' : 'requested'} time off (${type.label}) for ${fullName(member)}, ` +
+        `${span}.`,
       actor: approved ? { userId: admin.id, name: fullName(admin) } : { userId: member.id, name: fullName(member) },
       entityType: 'time_off',
       entityId: ids[index],
@@ -405,15 +520,22 @@ function historyLines(members: BenchUser[], count: number): LogLine[] {
   });
 }
 
-export async function seedBench(handle: DatabaseHandle, config: Pick<Config, 'secretKey'>, options: BenchSeedOptions): Promise<BenchSeedResult> {
+export async function seedBench(
+  handle: DatabaseHandle,
+  config: Pick<Config, 'secretKey'>,
+  options: BenchSeedOptions,
+): Promise<BenchSeedResult> {
   const began = performance.now();
   const { db } = handle;
   const report = options.onProgress ?? (() => undefined);
-  const windowStart = todayIn(options.timezone).with({ day: 1 }).subtract({ months: Math.floor(options.months / 2) });
+  const windowStart = todayIn(options.timezone)
+    .with({ day: 1 })
+    .subtract({ months: Math.floor(options.months / 2) });
   const windowEnd = windowStart.add({ months: options.months });
   const days = windowStart.until(windowEnd).days;
   const entityLogs = options.users * 2 + options.users * options.months + options.timeOffs;
-  const totalRows = options.users * 2 + options.users * options.months + options.timeOffs + 2 * Math.max(options.logs, entityLogs);
+  const totalRows =
+    options.users * 2 + options.users * options.months + options.timeOffs + 2 * Math.max(options.logs, entityLogs);
   let done = 0;
   const writer = new BulkWriter(handle, (rows) => {
     done += rows;
@@ -423,7 +545,13 @@ export async function seedBench(handle: DatabaseHandle, config: Pick<Config, 'se
   const name = 'Bench Fire District';
   const orgId = await createOrganization(db, { name, timezone: options.timezone });
   const credential = await createCredential(db, config.secretKey, orgId, 'bench');
-  const auth: AuthContext = { orgId, orgName: name, timezone: options.timezone, clientId: credential.client_id, credentialId: 0 };
+  const auth: AuthContext = {
+    orgId,
+    orgName: name,
+    timezone: options.timezone,
+    clientId: credential.client_id,
+    credentialId: 0,
+  };
   const lines: LogLine[] = [];
   const counts = await withTransaction(db, async (trx) => {
     const users = await seedUsers(trx, writer, auth, options.users, lines);
@@ -432,10 +560,24 @@ export async function seedBench(handle: DatabaseHandle, config: Pick<Config, 'se
     const members = await seedRotation(trx, writer, auth, users, assignmentIds, windowStart.toString(), adminId, lines);
     const shifts = await seedShifts(trx, writer, auth, members, windowStart, options.months, lines);
     const timeOffs = await seedTimeOffs(trx, writer, auth, members, windowStart, days, options.timeOffs, lines);
-    return { members, adminId, counts: { users: users.length, assignments: assignmentIds.length, recurring_shifts: members.length, shifts, time_offs: timeOffs } };
+    return {
+      members,
+      adminId,
+      counts: {
+        users: users.length,
+        assignments: assignmentIds.length,
+        recurring_shifts: members.length,
+        shifts,
+        time_offs: timeOffs,
+      },
+    };
   });
   // The log so far holds the lines written by the rule functions (assignments, rotation, types).
-  const { logged } = await db.selectFrom('system_log').select((eb) => eb.fn.countAll<number>().as('logged')).where('organization_id', '=', orgId).executeTakeFirstOrThrow();
+  const { logged } = await db
+    .selectFrom('system_log')
+    .select((eb) => eb.fn.countAll<number>().as('logged'))
+    .where('organization_id', '=', orgId)
+    .executeTakeFirstOrThrow();
   const history = historyLines(counts.members, Math.max(0, options.logs - Number(logged) - lines.length));
   const CHUNK = 50_000;
   const ordered = [...history, ...lines];
@@ -466,7 +608,10 @@ export async function runBenchSeed(
 ): Promise<BenchSeedResult> {
   const { json, ...seedOptions } = options;
   if (json || !process.stderr.isTTY) return seedBench(handle, config, seedOptions);
-  const bar = new SingleBar({ stream: process.stderr, format: 'seed bench [{bar}] {percentage}% | {value}/{total} rows | {duration}s' }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { stream: process.stderr, format: 'seed bench [{bar}] {percentage}% | {value}/{total} rows | {duration}s' },
+    Presets.shades_classic,
+  );
   bar.start(1, 0);
   try {
     const result = await seedBench(handle, config, {

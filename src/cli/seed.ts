@@ -4,29 +4,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AuthContext } from '../core/auth/context.js';
 import { createCredential } from '../core/auth/credentials.js';
-import { withTransaction, type Db } from '../core/db/transaction.js';
+import { type Db, withTransaction } from '../core/db/transaction.js';
+import type { DemoSeedContext, DemoSeedModule } from '../core/seed.js';
 import { createOrganization } from '../resources/organizations/repository.js';
 import { createDemoUsers } from '../resources/users/seed.js';
-
-/**
- * What a resource's `seed.ts` receives when `seed demo` runs. Seeds run in `seedOrder` order (lower
- * first) inside one transaction; each may read what earlier ones left in `shared`.
- */
-export interface DemoSeedContext {
-  db: Db;
-  auth: AuthContext;
-  /** The demo scheduler (an admin user). */
-  adminId: number;
-  /** Every demo user id, admin first. */
-  userIds: number[];
-  /** Ids a seed leaves for later seeds, e.g. `shared.assignmentIds`. */
-  shared: Record<string, unknown>;
-}
-
-export interface DemoSeedModule {
-  seedOrder: number;
-  seedDemo(ctx: DemoSeedContext): Promise<Record<string, number> | void>;
-}
 
 const RESOURCES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'resources');
 
@@ -48,13 +29,20 @@ export async function seedDemoOrganization(db: Db, secretKey: Buffer, timezone: 
   const name = 'Demo Fire Department';
   const organizationId = await createOrganization(db, { name, timezone });
   const credential = await createCredential(db, secretKey, organizationId, 'demo');
-  const auth: AuthContext = { orgId: organizationId, orgName: name, timezone, clientId: credential.client_id, credentialId: 0 };
+  const auth: AuthContext = {
+    orgId: organizationId,
+    orgName: name,
+    timezone,
+    clientId: credential.client_id,
+    credentialId: 0,
+  };
   const counts: Record<string, number> = {};
-  await withTransaction(db, async (trx) => {
-    const userIds = await createDemoUsers({ db: trx, auth });
-    counts.users = userIds.length;
-    const ctx = { db: trx, auth, adminId: userIds[0], userIds, shared: {} };
+  const userIds = await withTransaction(db, async (trx) => {
+    const ids = await createDemoUsers({ db: trx, auth });
+    counts.users = ids.length;
+    const ctx = { db: trx, auth, adminId: ids[0], userIds: ids, shared: {} };
     for (const { module } of await loadDemoSeeds()) Object.assign(counts, (await module.seedDemo(ctx)) ?? {});
+    return ids;
   });
-  return { ...credential, counts };
+  return { ...credential, counts, userIds };
 }

@@ -11,18 +11,30 @@ import type { CliContext } from './context.js';
 function summary(result: RosterResult): string {
   const lines = result.rows
     .filter((row) => row.action !== 'unchanged')
-    .map((row) => `line ${row.line}: ${row.action} ${row.username}${row.user_id ? ` (user ${row.user_id})` : ''}: ${row.changes.join(', ')}`);
+    .map(
+      (row) =>
+        `line ${row.line}: ${row.action} ${row.username}${row.user_id ? ` (user ${row.user_id})` : ''}: ` +
+        `${row.changes.join(', ')}`,
+    );
   const verb = result.dry_run ? 'would create' : 'created';
-  lines.push(`${verb} ${result.created}, ${result.dry_run ? 'would update' : 'updated'} ${result.updated}, unchanged ${result.unchanged}${result.dry_run ? ' (dry run: nothing written)' : ''}`);
+  lines.push(
+    `${verb} ${result.created}, ${result.dry_run ? 'would update' : 'updated'} ${result.updated}, unchanged ` +
+      `${result.unchanged}${result.dry_run ? ' (dry run: nothing written)' : ''}`,
+  );
   return lines.join('\n');
 }
 
 /** `users import`: the roster CSV of POST /v1/users/import from the command line (docs/extensions.md, "Roster CSV"). */
 export function registerUsersImportCommand(program: Command, cli: CliContext): void {
-  const users = program.commands.find((command) => command.name() === 'users') ?? program.command('users').description('users of an organization');
+  const users =
+    program.commands.find((command) => command.name() === 'users') ??
+    program.command('users').description('users of an organization');
   users
     .command('import')
-    .description('create and update users from a roster CSV (employee_id or username, qualifiers and groups by name); nothing is written if any row is bad')
+    .description(
+      'create and update users from a roster CSV (employee_id or username, qualifiers and groups by name); ' +
+        'nothing is written if any row is bad',
+    )
     .requiredOption('--org <id>', 'organization id')
     .argument('[file]', 'the roster CSV; stdin when left out or "-"')
     .option('--dry-run', 'report what would change, write nothing')
@@ -33,14 +45,23 @@ export function registerUsersImportCommand(program: Command, cli: CliContext): v
       await cli.withDatabase(async ({ db }) => {
         const organization = await findOrganization(db, cli.orgIdFrom(options.org));
         if (!organization) throw new Error(`organization ${options.org} does not exist`);
-        const auth: AuthContext = { orgId: organization.id, orgName: organization.name, timezone: organization.timezone, clientId: 'cli', credentialId: 0 };
+        const auth: AuthContext = {
+          orgId: organization.id,
+          orgName: organization.name,
+          timezone: organization.timezone,
+          clientId: 'cli',
+          credentialId: 0,
+        };
         try {
-          const result = await withTransaction(db, (trx) => importRoster(trx, auth, text, { dryRun: !!options.dryRun }));
+          const result = await withTransaction(db, (trx) =>
+            importRoster(trx, auth, text, { dryRun: !!options.dryRun }),
+          );
           // running servers drop what they computed from the users before
           if (!result.dry_run) await raiseOrganizationRevision(db, organization.id);
           cli.print(result, !!options.json, summary(result));
         } catch (error) {
-          if (error instanceof ApiError) throw new Error(`nothing written:\n${([] as string[]).concat(error.errorMessage).join('\n')}`);
+          if (error instanceof ApiError)
+            throw new Error(`nothing written:\n${([] as string[]).concat(error.errorMessage).join('\n')}`);
           throw error;
         }
       });

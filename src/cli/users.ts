@@ -54,7 +54,11 @@ export function checkCliUser(user: CliUser, options: Partial<CliUserOptions> = {
   const names = { ...USER_OPTIONS, ...options };
   const body = userBody(user);
   const failures = (Object.keys(RULES) as Array<keyof CliUserOptions>)
-    .filter((field) => !Value.Check(CreateUserBody.properties[field], body[field]) || (field === 'username' && body.username.trim() === ''))
+    .filter(
+      (field) =>
+        !Value.Check(CreateUserBody.properties[field], body[field]) ||
+        (field === 'username' && body.username.trim() === ''),
+    )
     .map((field) => `${names[field]} ${RULES[field]}`);
   if (failures.length > 0) throw new Error(`${failures.join('; ')}.`);
 }
@@ -66,7 +70,10 @@ export async function createCliUser(trx: Db, auth: AuthContext, user: CliUser): 
 
 /** The user's line in the CLI's text output. */
 export function describeUser(user: { username: string; role: string }): string {
-  return `${user.username.padEnd(20)} ${user.role}${isAdminRole(user.role) ? ' (admin: acts on the whole organization)' : ''}`;
+  return (
+    `${user.username.padEnd(20)} ` +
+    `${user.role}${isAdminRole(user.role) ? ' (admin: acts on the whole organization)' : ''}`
+  );
 }
 
 /** Reads a password from the terminal without echoing it. */

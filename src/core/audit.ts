@@ -1,8 +1,9 @@
 import { v7 as timeOrderedUuid } from 'uuid';
-import type { Generated } from 'kysely';
+import type { Generated, Insertable } from 'kysely';
 import type { AuthContext } from './auth/context.js';
-import { preparedInsert } from './db/prepared.js';
+import { compiledOnce } from './db/compiled-once.js';
 import type { Db } from './db/transaction.js';
+import type { SystemLogTable } from './db/types.js';
 import { nowUtc } from './time.js';
 
 /** The transactional outbox: one typed event per system-log row, committed with it (webhooks deliver them). */
@@ -16,6 +17,11 @@ export interface OutboxEventTable {
   /** JSON text: see {@link OutboxPayload}. */
   payload: string;
   created_at: string;
+  /**
+   * The creating transaction's id on PostgreSQL (set by the column's default), 0 on SQLite: the
+   * outbox is read in (tx_id, id) order (migration 1020).
+   */
+  tx_id: Generated<number>;
 }
 
 declare module './db/types.js' {
@@ -65,7 +71,10 @@ export const REDACTED = '[redacted]';
  */
 const SECRET_KEY = /(^|_)(password|passwd|secret|token|tokens|api_?key|authorization|cookie)(_|$)/i;
 
-/** crewplan's own secret formats inside any text: client secrets, access tokens, feed tokens, callback offer tokens, webhook secrets, scrypt hashes. */
+/**
+ * crewplan's own secret formats inside any text: client secrets, access tokens, feed tokens, callback offer tokens,
+ * webhook secrets, scrypt hashes.
+ */
 const SECRET_TEXT = /\b(?:cps|cpt|cpf|cpo|whsec)_[A-Za-z0-9_-]{16,}|scrypt\$[0-9$]+[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+/g;
 
 /**
@@ -88,7 +97,12 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   return copy;
 }
 
-async function resolveActor(trx: Db, auth: AuthContext, actorUserId: number | null | undefined, known?: LogEntry['actorName']) {
+async function resolveActor(
+  trx: Db,
+  auth: AuthContext,
+  actorUserId: number | null | undefined,
+  known?: LogEntry['actorName'],
+) {
   if (actorUserId) {
     const user =
       known ??
@@ -102,20 +116,6 @@ async function resolveActor(trx: Db, auth: AuthContext, actorUserId: number | nu
   }
   return { userId: null, name: `API client ${auth.clientId}` };
 }
-
-const insertLogRow = preparedInsert('system_log', [
-  'organization_id',
-  'created_at',
-  'action',
-  'entity_type',
-  'entity_id',
-  'description',
-  'actor_user_id',
-  'actor_name',
-  'client_id',
-  'changes',
-]);
-const insertOutboxRow = preparedInsert('outbox_event', ['organization_id', 'event_id', 'type', 'payload', 'created_at']);
 
 /**
  * Writes the system-log row for a change, and its typed event in the outbox (delivered to webhooks
@@ -133,8 +133,11 @@ export async function writeLog(trx: Db, auth: AuthContext, given: LogEntry): Pro
   const createdAt = nowUtc();
   const description = `${name} ${entry.description}`;
   const entityId = entry.entityId === undefined ? null : String(entry.entityId);
-  const changes = entry.before === undefined && entry.after === undefined ? null : JSON.stringify({ before: entry.before ?? null, after: entry.after ?? null });
-  await insertLogRow(trx, {
+  const changes =
+    entry.before === undefined && entry.after === undefined
+      ? null
+      : JSON.stringify({ before: entry.before ?? null, after: entry.after ?? null });
+  await insertLogQuery(trx, {
     organization_id: auth.orgId,
     created_at: createdAt,
     action: entry.action,
@@ -174,5 +177,18 @@ async function insertOutboxEvent(
       after: entry.after ?? null,
     },
   };
-  await insertOutboxRow(trx, { organization_id: auth.orgId, event_id: eventId, type: entry.action, payload: JSON.stringify(payload), created_at: createdAt });
+  await insertOutboxQuery(trx, {
+    organization_id: auth.orgId,
+    event_id: eventId,
+    type: entry.action,
+    payload: JSON.stringify(payload),
+    created_at: createdAt,
+  });
 }
+
+const insertLogQuery = compiledOnce((db: Db, row: Insertable<SystemLogTable>) =>
+  db.insertInto('system_log').values(row),
+);
+const insertOutboxQuery = compiledOnce((db: Db, row: Insertable<OutboxEventTable>) =>
+  db.insertInto('outbox_event').values(row),
+);

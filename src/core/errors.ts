@@ -1,12 +1,48 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
-/** Every error the API answers with, in the spec's format: {status, error, error_message}. */
+/**
+ * The closed set of error codes the API answers with, and the status of each. The spec's codes
+ * first, then the OAuth 2 token endpoint's (RFC 6749 §5.2), then the server's own.
+ */
+const STATUS_BY_CODE = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  'not found': 404,
+  method_not_allowed: 405,
+  not_acceptable: 406,
+  request_timeout: 408,
+  conflict: 409,
+  payload_too_large: 413,
+  uri_too_long: 414,
+  unsupported_media_type: 415,
+  invalid_params: 422,
+  too_many_requests: 429,
+  request_header_fields_too_large: 431,
+  server_error: 500,
+  unavailable: 503,
+} as const;
+
+/** OAuth 2 token errors: their own codes, with `error_description` beside `error_message`. */
+const OAUTH_STATUS_BY_CODE = {
+  invalid_request: 400,
+  unsupported_grant_type: 400,
+  invalid_client: 401,
+} as const;
+
+export type ErrorCode = keyof typeof STATUS_BY_CODE;
+export type OAuthErrorCode = keyof typeof OAUTH_STATUS_BY_CODE;
+
+/**
+ * Every error the API answers with, in the spec's format: {status, error, error_message}. Built
+ * only through the constructors below, one per code.
+ */
 export class ApiError extends Error {
   constructor(
-    readonly statusCode: number,
-    readonly code: string,
+    readonly code: ErrorCode | OAuthErrorCode,
     readonly errorMessage: string | string[],
     readonly extra: Record<string, unknown> = {},
+    readonly statusCode: number = { ...STATUS_BY_CODE, ...OAUTH_STATUS_BY_CODE }[code],
   ) {
     super(Array.isArray(errorMessage) ? errorMessage.join(' ') : errorMessage);
   }
@@ -16,35 +52,44 @@ export class ApiError extends Error {
   }
 }
 
-/** 404 naming the model as the spec does: `No query results for model [TimeOff].` */
-export const notFound = (model: string) => new ApiError(404, 'not found', `No query results for model [${model}].`);
+/** 400: a request that cannot be read at all (a URL or body that is not valid text). */
+export const badRequest = (message: string) => new ApiError('bad_request', message);
+export const unauthorized = (message = 'The access token is not valid.') => new ApiError('unauthorized', message);
+export const forbidden = (message: string) => new ApiError('forbidden', message);
+/**
+ * 404 naming the model as the spec does: `No query results for model [TimeOff].`; without a model,
+ * the route itself does not exist.
+ */
+export const notFound = (model?: string) =>
+  new ApiError('not found', model ? `No query results for model [${model}].` : 'The requested route does not exist.');
+export const methodNotAllowed = (method: string) =>
+  new ApiError('method_not_allowed', `The ${method} method is not supported for this route.`);
+export const requestTimeout = (message: string) => new ApiError('request_timeout', message);
+export const conflict = (message: string) => new ApiError('conflict', message);
+export const unsupportedMediaType = (message: string) => new ApiError('unsupported_media_type', message);
 export const invalidParams = (messages: string[] | string) =>
-  new ApiError(422, 'invalid_params', Array.isArray(messages) ? messages : [messages]);
+  new ApiError('invalid_params', Array.isArray(messages) ? messages : [messages]);
 /** 422 for an instant input (parseInstantInput) that is not one, e.g. `notADateTime('after parameter')`. */
 export const notADateTime = (field: string) =>
-  invalidParams(`The ${field} must be a date and time such as 2026-03-08 07:00:00 (or with its offset: 2026-03-08T07:00:00-06:00).`);
-export const badRequest = (message: string) => new ApiError(400, 'bad_request', message);
-export const conflict = (message: string) => new ApiError(409, 'conflict', message);
-export const unauthorized = (message = 'The access token is not valid.') =>
-  new ApiError(401, 'unauthorized', message);
-export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
+  invalidParams(
+    `The ${field} must be a date and time such as 2026-03-08 07:00:00 (or with its offset: 2026-03-08T07:00:00-06:00).`,
+  );
+export const headersTooLarge = (message: string) => new ApiError('request_header_fields_too_large', message);
+export const tooManyRequests = (message: string) => new ApiError('too_many_requests', message);
+export const serverError = () => new ApiError('server_error', 'An unexpected error occurred.');
+export const unavailable = (message: string) => new ApiError('unavailable', message);
+/** An OAuth 2 token error (RFC 6749 §5.2): the description also as `error_description`. */
+export const oauthError = (code: OAuthErrorCode, description: string) =>
+  new ApiError(code, description, { error_description: description });
 
-const CODE_BY_STATUS: Record<number, string> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not found',
-  405: 'method_not_allowed',
-  406: 'not_acceptable',
-  408: 'request_timeout',
-  409: 'conflict',
-  413: 'payload_too_large',
-  414: 'uri_too_long',
-  415: 'unsupported_media_type',
-  422: 'invalid_params',
-  429: 'too_many_requests',
-  431: 'request_header_fields_too_large',
-};
+/**
+ * The error of a client error status that Fastify or a plugin raised: its code, or bad_request
+ * (keeping the status) for a status without one of ours.
+ */
+function fromStatus(status: number, message: string): ApiError {
+  const code = (Object.keys(STATUS_BY_CODE) as ErrorCode[]).find((key) => STATUS_BY_CODE[key] === status);
+  return new ApiError(code ?? 'bad_request', message, {}, status);
+}
 
 export interface ValidationIssue {
   instancePath?: string;
@@ -156,7 +201,10 @@ export function validationMessages(issues: ValidationIssue[], context?: string):
       case 'minLength':
         return `The ${field} must be at least ${String(issue.params?.limit)} characters.`;
       case 'minItems':
-        return `The ${field} must have at least ${String(issue.params?.limit)} item${issue.params?.limit === 1 ? '' : 's'}.`;
+        return (
+          `The ${field} must have at least ${String(issue.params?.limit)} ` +
+          `item${issue.params?.limit === 1 ? '' : 's'}.`
+        );
       case 'maxItems':
         return `The ${field} may not have more than ${String(issue.params?.limit)} items.`;
       case 'minimum':
@@ -197,7 +245,9 @@ function isUniqueViolation(error: unknown): boolean {
  * check's own 422 messages, in order); any other error passes through at once. Resolves to each
  * check's result.
  */
-export async function checkAll<T extends readonly unknown[]>(checks: { [K in keyof T]: () => T[K] | Promise<T[K]> }): Promise<T> {
+export async function checkAll<T extends readonly unknown[]>(
+  checks: { [K in keyof T]: () => T[K] | Promise<T[K]> },
+): Promise<T> {
   const results: unknown[] = [];
   const problems: string[] = [];
   for (const check of checks as ReadonlyArray<() => unknown>) {
@@ -239,24 +289,43 @@ async function ruleProblems(request: FastifyRequest, issues: ValidationIssue[]):
   }
 }
 
+/**
+ * The write waited for the database and could not have it: SQLite's lock held by another process
+ * past the busy timeout, or PostgreSQL ending a transaction in a deadlock or a serialization
+ * failure. The transaction was rolled back; the request may be sent again.
+ */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code === '40P01' || code === '40001');
+}
+
 export function toApiError(error: FastifyError | Error): ApiError | undefined {
   if (error instanceof ApiError) return error;
   const fastifyError = error as FastifyError & { validationContext?: string };
   if (fastifyError.validation) {
-    return invalidParams(validationMessages(fastifyError.validation as ValidationIssue[], fastifyError.validationContext));
+    return invalidParams(
+      validationMessages(fastifyError.validation as ValidationIssue[], fastifyError.validationContext),
+    );
   }
   if (isUniqueViolation(error)) return conflict('A record with the same unique values already exists.');
+  if (isBusy(error))
+    return conflict('Another change was being saved at the same time and nothing was saved; try again.');
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) {
-    const message = fastifyError.code?.startsWith('FST_ERR_CTP_INVALID_JSON') || error instanceof SyntaxError
-      ? 'The request body is not valid JSON.'
-      : error.message;
-    return new ApiError(status, CODE_BY_STATUS[status] ?? 'bad_request', message);
+    const message =
+      fastifyError.code?.startsWith('FST_ERR_CTP_INVALID_JSON') || error instanceof SyntaxError
+        ? 'The request body is not valid JSON.'
+        : error.message;
+    return fromStatus(status, message);
   }
   return undefined;
 }
 
-export async function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+export async function errorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   let apiError = toApiError(error);
   // only a refused body: when params or the query failed, the body has not been validated at all
   if (apiError && error.validation && (error as { validationContext?: string }).validationContext === 'body') {
@@ -270,8 +339,5 @@ export async function errorHandler(error: FastifyError, request: FastifyRequest,
     return reply.status(apiError.statusCode).type('application/json; charset=utf-8').send(apiError.body());
   }
   request.log.error({ err: error, reqId: request.id }, 'unhandled error');
-  return reply
-    .status(500)
-    .type('application/json; charset=utf-8')
-    .send({ status: 500, error: 'server_error', error_message: 'An unexpected error occurred.' });
+  return reply.status(500).type('application/json; charset=utf-8').send(serverError().body());
 }

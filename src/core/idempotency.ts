@@ -86,8 +86,13 @@ const HeaderSchema = {
 function documentHeader(route: RouteOptions) {
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   if (!methods.some((method) => KEYED_METHODS.has(method)) || !route.schema || route.schema.hide) return;
-  const headers = (route.schema.headers ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown> };
-  route.schema = { ...route.schema, headers: { ...headers, properties: { ...headers.properties, [IDEMPOTENCY_HEADER]: HeaderSchema } } };
+  const headers = (route.schema.headers ?? { type: 'object', properties: {} }) as {
+    properties?: Record<string, unknown>;
+  };
+  route.schema = {
+    ...route.schema,
+    headers: { ...headers, properties: { ...headers.properties, [IDEMPOTENCY_HEADER]: HeaderSchema } },
+  };
 }
 
 async function idempotencyPlugin(app: FastifyInstance) {
@@ -120,7 +125,10 @@ async function idempotencyPlugin(app: FastifyInstance) {
       }
       if (existing.status_code !== null) {
         const body = openBody(bodyKey, existing.response_body ?? '');
-        if (body === undefined) throw conflict('The first response to this Idempotency-Key can no longer be read; send the request with a new key.');
+        if (body === undefined)
+          throw conflict(
+            'The first response to this Idempotency-Key can no longer be read; send the request with a new key.',
+          );
         return reply
           .header(REPLAY_HEADER, 'true')
           .status(existing.status_code)
@@ -133,7 +141,15 @@ async function idempotencyPlugin(app: FastifyInstance) {
     try {
       const row = await app.db
         .insertInto('idempotency_key')
-        .values({ organization_id: orgId, idempotency_key: key, fingerprint, status_code: null, content_type: null, response_body: null, created_at: new Date(now).toISOString() })
+        .values({
+          organization_id: orgId,
+          idempotency_key: key,
+          fingerprint,
+          status_code: null,
+          content_type: null,
+          response_body: null,
+          created_at: new Date(now).toISOString(),
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       pendingRows.set(request, row.id);
@@ -164,7 +180,11 @@ async function idempotencyPlugin(app: FastifyInstance) {
       if (succeeded) {
         await app.db
           .updateTable('idempotency_key')
-          .set({ status_code: reply.statusCode, content_type: String(reply.getHeader('content-type') ?? ''), response_body: sealBody(bodyKey, payload) })
+          .set({
+            status_code: reply.statusCode,
+            content_type: String(reply.getHeader('content-type') ?? ''),
+            response_body: sealBody(bodyKey, payload),
+          })
           .where('id', '=', rowId)
           .execute();
       } else {

@@ -14,7 +14,10 @@ export function lazySerializers(): SerializerFactory {
     const compile = build(externalSchemas, options);
     return (route) => {
       let serialize: ((data: unknown) => string) | undefined;
-      return (data: unknown) => (serialize ??= compile(route) as (data: unknown) => string)(data);
+      return (data: unknown) => {
+        serialize ??= compile(route) as (data: unknown) => string;
+        return serialize(data);
+      };
     };
   };
 }

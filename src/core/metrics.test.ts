@@ -18,10 +18,16 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crewplan-metrics-'));
-  const config = loadConfig({ CREWPLAN_DATA_DIR: dir }, { secretKey: Buffer.from('k'), sqlitePath: join(dir, 'm.sqlite') });
+  const config = loadConfig(
+    { CREWPLAN_DATA_DIR: dir },
+    { secretKey: Buffer.from('k'), sqlitePath: join(dir, 'm.sqlite') },
+  );
   handle = createDatabase(config);
   await migrateToLatest(handle.db);
-  app = Fastify({ logger: false, schemaController: { compilersFactory: { buildValidator: strictValidatorFactory() as never } } });
+  app = Fastify({
+    logger: false,
+    schemaController: { compilersFactory: { buildValidator: strictValidatorFactory() as never } },
+  });
   app.decorate('db', handle.db);
   app.decorate('config', config);
   await app.register(metricsPlugin, { token: 'metrics-secret', handle });
@@ -38,14 +44,19 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const scrape = () => app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-secret' } });
+const scrape = () =>
+  app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-secret' } });
 
 describe('GET /metrics', () => {
   it('requires the metrics token, not an API token', async () => {
     for (const headers of [{}, { authorization: 'Bearer wrong' }]) {
       const response = await app.inject({ method: 'GET', url: '/metrics', headers });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ status: 401, error: 'unauthorized', error_message: 'The metrics token is not valid.' });
+      expect(response.json()).toEqual({
+        status: 401,
+        error: 'unauthorized',
+        error_message: 'The metrics token is not valid.',
+      });
       expect(response.headers['www-authenticate']).toBe('Bearer');
     }
   });
@@ -59,7 +70,9 @@ describe('GET /metrics', () => {
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
     const text = response.body;
     expect(text).toContain('crewplan_http_requests_total{method="GET",route="/v1/things/:id",status_code="200"} 2');
-    expect(text).toContain('crewplan_http_request_duration_seconds_count{method="GET",route="/v1/things/:id",status_code="200"} 2');
+    expect(text).toContain(
+      'crewplan_http_request_duration_seconds_count{method="GET",route="/v1/things/:id",status_code="200"} 2',
+    );
     expect(text).toContain('crewplan_http_errors_total{method="GET",route="/v1/broken",status_code="500"} 1');
     expect(text).not.toContain('route="/v1/things/1"');
   });
@@ -99,7 +112,10 @@ describe('/metrics on the real server', () => {
     const response = await server.request('GET', '/metrics', { token: 'scrape-token' });
     expect(response.status).toBe(200);
     expect(response.text).toContain('crewplan_http_requests_total{method="GET",route="/v1/users",status_code="200"} 1');
-    expect(response.text).toContain('crewplan_http_request_duration_seconds_bucket{le="0.005",method="GET",route="/v1/users/:user_id",status_code="404"}');
+    expect(response.text).toContain(
+      'crewplan_http_request_duration_seconds_bucket' +
+        '{le="0.005",method="GET",route="/v1/users/:user_id",status_code="404"}',
+    );
     expect(response.text).toContain('crewplan_webhook_outbox_depth');
     expect(response.text).toMatch(/crewplan_db_queries_total \d+/);
     if (server.app.dbHandle.pool) expect(response.text).toContain('crewplan_db_pool_connections{state="total"}');

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DatabaseHandle } from './db/index.js';
+import { unauthorized } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,8 +57,18 @@ const metricsPlugin: FastifyPluginAsync<MetricsOptions> = async (app: FastifyIns
   collectDefaultMetrics({ register: registry, prefix: 'crewplan_' });
   registerDatabaseGauges(registry, options.handle);
   const labelNames = ['method', 'route', 'status_code'] as const;
-  const requests = new Counter({ name: 'crewplan_http_requests_total', help: 'HTTP requests', labelNames, registers: [registry] });
-  const errors = new Counter({ name: 'crewplan_http_errors_total', help: 'HTTP responses with status 5xx', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'crewplan_http_requests_total',
+    help: 'HTTP requests',
+    labelNames,
+    registers: [registry],
+  });
+  const errors = new Counter({
+    name: 'crewplan_http_errors_total',
+    help: 'HTTP responses with status 5xx',
+    labelNames,
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'crewplan_http_request_duration_seconds',
     help: 'HTTP request latency',
@@ -69,7 +80,11 @@ const metricsPlugin: FastifyPluginAsync<MetricsOptions> = async (app: FastifyIns
 
   app.addHook('onResponse', async (request, reply) => {
     // The route template keeps the label set small; unknown paths share one label.
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) };
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status_code: String(reply.statusCode),
+    };
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
     if (reply.statusCode >= 500) errors.inc(labels);
@@ -81,7 +96,7 @@ const metricsPlugin: FastifyPluginAsync<MetricsOptions> = async (app: FastifyIns
     const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
     if (!tokenMatches(given, token)) {
       reply.header('WWW-Authenticate', 'Bearer');
-      return reply.status(401).send({ status: 401, error: 'unauthorized', error_message: 'The metrics token is not valid.' });
+      return reply.status(401).send(unauthorized('The metrics token is not valid.').body());
     }
     reply.type(registry.contentType);
     return registry.metrics();

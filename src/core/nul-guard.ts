@@ -7,7 +7,10 @@ const NUL = '\u0000';
 const isParsedObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !ArrayBuffer.isView(value);
 
-/** True when a string, or any key or string inside parsed JSON or form data, holds U+0000 (binary bodies are not looked into). */
+/**
+ * True when a string, or any key or string inside parsed JSON or form data, holds U+0000 (binary bodies are not looked
+ * into).
+ */
 export function containsNul(value: unknown): boolean {
   const pending: unknown[] = [value];
   while (pending.length > 0) {

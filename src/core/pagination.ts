@@ -8,7 +8,11 @@ export function href(request: Pick<FastifyRequest, 'baseUrl'>, path: string): st
 }
 
 /** Absolute URL with a query string; null and undefined parameters are left out. */
-export function linkTo(request: Pick<FastifyRequest, 'baseUrl'>, path: string, query: Record<string, QueryValue>): string {
+export function linkTo(
+  request: Pick<FastifyRequest, 'baseUrl'>,
+  path: string,
+  query: Record<string, QueryValue>,
+): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined && value !== null) params.set(key, String(value));

@@ -7,7 +7,8 @@ const LARGEST_ID = 2_147_483_647;
 /** The id no record has: a path id that is not an id (`abc`, `-1`, `1.5`, `99999999999`) is read as it. */
 export const NO_RECORD_ID = '0';
 
-const isIdText = (value: unknown): boolean => typeof value === 'string' && ID_TEXT.test(value) && Number(value) <= LARGEST_ID;
+const isIdText = (value: unknown): boolean =>
+  typeof value === 'string' && ID_TEXT.test(value) && Number(value) <= LARGEST_ID;
 
 /** The path parameters of a route that its schema declares as integer ids. */
 function idParameters(route: RouteOptions): string[] {
@@ -34,5 +35,7 @@ export function readMalformedPathIdsAsMissing(route: RouteOptions): void {
     done();
   };
   const existing = route.preValidation;
-  route.preValidation = existing ? [replaceMalformed, ...(Array.isArray(existing) ? existing : [existing])] : replaceMalformed;
+  route.preValidation = existing
+    ? [replaceMalformed, ...(Array.isArray(existing) ? existing : [existing])]
+    : replaceMalformed;
 }

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { countAttempt } from './auth/attempts.js';
 import type { Db } from './db/transaction.js';
-import { ApiError } from './errors.js';
+import { tooManyRequests } from './errors.js';
 
 /**
  * Requests per minute per credential on /v1. Runs as a preHandler, after the bearer hook, so that
@@ -31,9 +31,9 @@ async function rateLimitPlugin(app: FastifyInstance, { config }: RateLimitOption
     enableDraftSpec: true,
     keyGenerator: (request) => `credential:${request.auth?.credentialId ?? 'none'}`,
     max: rateLimitPerMinute,
-    allowList: (request) => request.routeOptions.config?.rateLimitScope === 'none' || isTokenScope(request) || !request.auth,
-    errorResponseBuilder: (_request, context) =>
-      new ApiError(429, 'too_many_requests', `Too many requests. Retry in ${context.after}.`),
+    allowList: (request) =>
+      request.routeOptions.config?.rateLimitScope === 'none' || isTokenScope(request) || !request.auth,
+    errorResponseBuilder: (_request, context) => tooManyRequests(`Too many requests. Retry in ${context.after}.`),
   });
 }
 
@@ -52,7 +52,7 @@ export function limitTokenRequests(db: Db, perMinute: number) {
     reply.header('RateLimit-Reset', count.retryAfterSeconds);
     if (!count.allowed) {
       reply.header('Retry-After', count.retryAfterSeconds);
-      throw new ApiError(429, 'too_many_requests', `Too many requests. Retry in ${count.retryAfterSeconds} seconds.`);
+      throw tooManyRequests(`Too many requests. Retry in ${count.retryAfterSeconds} seconds.`);
     }
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
 import type { Kysely } from 'kysely';
 import type { DatabaseHandle, Dialect } from './db/index.js';
 import type { Database } from './db/types.js';
@@ -30,53 +31,37 @@ export function dataRevisionSql(dialect: Dialect): string {
 interface Entry {
   stamp: string;
   body: Buffer;
-  storedAt: number;
 }
 
 export class ResponseCache {
-  private readonly entries = new Map<string, Entry>();
+  /** Bodies by key, at most maxBytes of them (least recently used dropped first), each for ENTRY_TTL_MS. */
+  private readonly entries: LRUCache<string, Entry>;
   private readonly building = new Map<string, { stamp: string; body: Promise<Buffer> }>();
-  private bytes = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.entries = new LRUCache<string, Entry>({
+      maxSize: maxBytes,
+      maxEntrySize: maxBytes / 2,
+      sizeCalculation: (entry) => Math.max(1, entry.body.length),
+      ttl: ENTRY_TTL_MS,
+    });
+  }
 
   /** The body kept under key with this stamp, or the one build() makes (shared by concurrent callers). */
   async getOrBuild(key: string, stamp: string, build: () => Promise<Buffer>): Promise<Buffer> {
     const kept = this.entries.get(key);
-    if (kept && kept.stamp === stamp && Date.now() - kept.storedAt < ENTRY_TTL_MS) {
-      this.entries.delete(key); // re-inserted: the Map's order is the eviction order
-      this.entries.set(key, kept);
-      return kept.body;
-    }
+    if (kept && kept.stamp === stamp) return kept.body;
     const running = this.building.get(key);
     if (running && running.stamp === stamp) return running.body;
     const body = build();
     this.building.set(key, { stamp, body });
     try {
       const built = await body;
-      this.store(key, { stamp, body: built, storedAt: Date.now() });
+      this.entries.set(key, { stamp, body: built });
       return built;
     } finally {
       if (this.building.get(key)?.body === body) this.building.delete(key);
     }
-  }
-
-  private store(key: string, entry: Entry): void {
-    this.forget(key);
-    if (entry.body.length > this.maxBytes / 2) return;
-    this.entries.set(key, entry);
-    this.bytes += entry.body.length;
-    for (const [oldest] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.forget(oldest);
-    }
-  }
-
-  private forget(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.bytes -= entry.body.length;
-    this.entries.delete(key);
   }
 }
 
@@ -125,12 +110,20 @@ async function responseCachePlugin(app: FastifyInstance, { maxBytes, handle }: C
       return payload;
     });
   }
-  app.decorateReply('sendCached', async function (this: FastifyReply, key: string, build: () => Promise<unknown>) {
-    const request = this.request;
-    const serialize = async () => Buffer.from(this.serialize(await build()) as string);
+  async function sendBody(reply: FastifyReply, key: string, build: () => Promise<Buffer>) {
+    const request = reply.request;
     const stamp = cache ? stampOf(request) : undefined;
-    const body = cache && stamp !== undefined ? await cache.getOrBuild(`${request.auth.orgId}|${request.baseUrl}|${key}`, stamp, serialize) : await serialize();
-    return this.type('application/json; charset=utf-8').send(body);
+    const body =
+      cache && stamp !== undefined
+        ? await cache.getOrBuild(`${request.auth.orgId}|${request.baseUrl}|${key}`, stamp, build)
+        : await build();
+    return reply.type('application/json; charset=utf-8').send(body);
+  }
+  app.decorateReply('sendCached', function (this: FastifyReply, key: string, build: () => Promise<unknown>) {
+    return sendBody(this, key, async () => Buffer.from(this.serialize(await build()) as string));
+  });
+  app.decorateReply('sendCachedJson', function (this: FastifyReply, key: string, build: () => Promise<Buffer>) {
+    return sendBody(this, key, build);
   });
 }
 
@@ -138,6 +131,8 @@ declare module 'fastify' {
   interface FastifyReply {
     /** Sends the JSON of build()'s result, from the response cache when it still holds. */
     sendCached(key: string, build: () => Promise<unknown>): Promise<FastifyReply>;
+    /** The same for a body build() has already written as JSON (in the route's response schema). */
+    sendCachedJson(key: string, build: () => Promise<Buffer>): Promise<FastifyReply>;
   }
 }
 

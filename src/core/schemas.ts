@@ -1,4 +1,13 @@
-import { Type, type Static, type TInteger, type TNull, type TNumber, type TSchema, type TUnion } from '@sinclair/typebox';
+import {
+  Type,
+  type Static,
+  type TInteger,
+  type TNull,
+  type TNumber,
+  type TProperties,
+  type TSchema,
+  type TUnion,
+} from '@sinclair/typebox';
 
 /**
  * Shared TypeBox pieces. Bodies are validated without type coercion (core/strict-input.ts): what
@@ -21,12 +30,21 @@ export const NumberOrText = (schema: TNumber | TInteger) =>
   Type.Unsafe<number>({ ...schema, type: [schema.type, 'string'], numericText: schema.type });
 /** A boolean; 0 and 1 (also as "0"/"1", "true"/"false") are read as false and true, as the spec's samples send them. */
 export const Flag = (options: { description?: string } = {}) =>
-  Type.Unsafe<boolean>({ type: ['boolean', 'integer', 'string'], enum: [true, false, 1, 0, 'true', 'false', '1', '0'], flag: true, ...options });
+  Type.Unsafe<boolean>({
+    type: ['boolean', 'integer', 'string'],
+    enum: [true, false, 1, 0, 'true', 'false', '1', '0'],
+    flag: true,
+    ...options,
+  });
 /**
  * An id in a path. One that names no record (`abc`, `-1`, too large) is read as 0, which no record
  * has, so the route answers 404 as for any missing record (src/core/path-ids.ts).
  */
-export const PathId = Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'record id (integer); an id that names no record answers 404' });
+export const PathId = Type.Integer({
+  minimum: 0,
+  maximum: 2_147_483_647,
+  description: 'record id (integer); an id that names no record answers 404',
+});
 export const IdParams = Type.Object({ id: PathId });
 export type IdParams = Static<typeof IdParams>;
 export const UserIdParams = Type.Object({ user_id: PathId });
@@ -35,7 +53,11 @@ export type UserIdParams = Static<typeof UserIdParams>;
 /** `YYYY-MM-DD` */
 export const DateStr = Type.String({ format: 'date', description: 'YYYY-MM-DD', maxLength: 10 });
 /** `YYYY-MM-DD hh:mm:ss` in the organization's zone (input also accepts `T`, no seconds, or a bare date). */
-export const LocalDateTime = Type.String({ format: 'local-datetime', description: 'YYYY-MM-DD hh:mm:ss (organization time zone)', maxLength: 19 });
+export const LocalDateTime = Type.String({
+  format: 'local-datetime',
+  description: 'YYYY-MM-DD hh:mm:ss (organization time zone)',
+  maxLength: 19,
+});
 /** Instant with offset, e.g. `2026-03-08T07:00:00-05:00`. */
 export const IsoDateTime = Type.String({ description: 'YYYY-MM-DDThh:mm:ss+hh:mm' });
 export const Color = Type.String({ pattern: '^#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$', description: '#RRGGBB' });
@@ -55,12 +77,18 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 export const NullableInput = <T extends TSchema>(schema: T) =>
   Type.Union([Type.Null(), Type.Literal(''), schema], { emptyAsNull: true }) as unknown as TUnion<[TNull, T]>;
 
+/** The `limit` query of a paged listing: items per page, `fallback` when not sent. */
+export const PageLimit = (fallback: number, maximum = 200) =>
+  Type.Integer({ minimum: 1, maximum, description: `page size, default ${fallback}` });
+
 /** {id, name, href}: a reference to a user. */
 export const UserRef = Type.Object({ id: Type.Integer(), name: Type.String(), href: Type.String() });
 export type UserRef = Static<typeof UserRef>;
 /** The same with the id as a string, as several responses write it. */
 export const UserRefStrId = Type.Object({ id: Type.String(), name: Type.String(), href: Type.String() });
 export type UserRefStrId = Static<typeof UserRefStrId>;
+/** {id, href, name}: a reference in the order the schedule, trade and vacancy responses write it. */
+export const LinkRef = Type.Object({ id: Type.Integer(), href: Type.String(), name: Type.String() });
 export const IdName = Type.Object({ id: Type.Integer(), name: Type.String() });
 
 export const ErrorBody = Type.Object(
@@ -82,23 +110,25 @@ export const errorResponses = {
   429: ErrorBody,
 } as const;
 
-export const SuccessBody = Type.Object({
+/** The success envelope every write answers with: `{success, code, status, message}` (ok(), created()). */
+const envelope = {
   success: Type.Boolean(),
   code: Type.Integer(),
   status: Type.String(),
   message: Type.String(),
-});
-export const SuccessWithId = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
-  id: Type.Integer(),
-});
+};
+export const SuccessBody = Type.Object(envelope);
+/** The success envelope with the route's own fields after its four. */
+export const SuccessWith = <T extends TProperties>(properties: T) => Type.Object({ ...envelope, ...properties });
+export const SuccessWithId = SuccessWith({ id: Type.Integer() });
 export const SuccessOnly = Type.Object({ success: Type.Boolean() });
 
-export function ok(message: string): Static<typeof SuccessBody> {
-  return { success: true, code: 200, status: 'ok', message };
+/** `{ success: true }` (SuccessOnly), with the extra fields given. */
+export function succeeded<T extends object = object>(extra?: T) {
+  return { success: true, ...(extra ?? ({} as T)) };
+}
+export function ok<T extends object = object>(message: string, extra?: T) {
+  return { success: true, code: 200, status: 'ok', message, ...(extra ?? ({} as T)) };
 }
 export function created<T extends object = object>(message: string, extra?: T) {
   return { success: true, code: 201, status: 'created', message, ...(extra ?? ({} as T)) };

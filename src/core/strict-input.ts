@@ -11,7 +11,9 @@ import AjvCompiler from '@fastify/ajv-compiler';
 
 type Ajv = AjvCompiler.Ajv;
 type DataContext = { parentData: Record<string | number, unknown>; parentDataProperty: string | number };
-type KeywordValidate = ((schema: unknown, data: unknown, parentSchema: unknown, cxt?: DataContext) => boolean) & { errors?: unknown[] };
+type KeywordValidate = ((schema: unknown, data: unknown, parentSchema: unknown, cxt?: DataContext) => boolean) & {
+  errors?: unknown[];
+};
 
 const DECIMAL = { integer: /^-?\d+$/, number: /^-?\d+(\.\d+)?$/ };
 const FLAG_VALUES = new Map<unknown, boolean>([
@@ -27,8 +29,11 @@ function replace(cxt: DataContext | undefined, value: unknown): void {
   if (cxt) cxt.parentData[cxt.parentDataProperty] = value;
 }
 
-/** `numericText: 'integer' | 'number'`: decimal text is read as the number (then minimum/maximum apply); other text is refused. */
-const numericText: KeywordValidate = function (kind, data, _parent, cxt) {
+/**
+ * `numericText: 'integer' | 'number'`: decimal text is read as the number (then minimum/maximum apply); other text is
+ * refused.
+ */
+const numericText: KeywordValidate = (kind, data, _parent, cxt) => {
   if (typeof data !== 'string') return true;
   const type = kind === 'number' ? 'number' : 'integer';
   if (!DECIMAL[type].test(data)) {
@@ -54,23 +59,41 @@ const emptyAsNull: KeywordValidate = (_schema, data, _parent, cxt) => {
 
 /** Adds the keywords above to an Ajv instance (Fastify's, and core/validate.ts's). */
 export function strictInputKeywords(ajv: Pick<Ajv, 'addKeyword'>): void {
-  ajv.addKeyword({ keyword: 'numericText', modifying: true, errors: true, schemaType: 'string', validate: numericText as never });
+  ajv.addKeyword({
+    keyword: 'numericText',
+    modifying: true,
+    errors: true,
+    schemaType: 'string',
+    validate: numericText as never,
+  });
   ajv.addKeyword({ keyword: 'flag', modifying: true, errors: false, schemaType: 'boolean', validate: flag as never });
-  ajv.addKeyword({ keyword: 'emptyAsNull', modifying: true, errors: false, schemaType: 'boolean', validate: emptyAsNull as never });
+  ajv.addKeyword({
+    keyword: 'emptyAsNull',
+    modifying: true,
+    errors: false,
+    schemaType: 'boolean',
+    validate: emptyAsNull as never,
+  });
 }
 
 type Schema = Record<string, unknown> & { type?: unknown; properties?: Record<string, Schema>; items?: Schema };
 
 /** A query number as text: `{type: 'integer'}` → `{type: ['integer', 'string'], numericText: 'integer'}`. */
 function numericAsText(schema: Schema): Schema {
-  if (schema.type === 'integer' || schema.type === 'number') return { ...schema, type: [schema.type, 'string'], numericText: schema.type };
+  if (schema.type === 'integer' || schema.type === 'number')
+    return { ...schema, type: [schema.type, 'string'], numericText: schema.type };
   if (schema.type === 'array' && schema.items) return { ...schema, items: numericAsText(schema.items) };
   return schema;
 }
 
 function strictQuerySchema(schema: Schema): Schema {
   if (!schema.properties) return schema;
-  return { ...schema, properties: Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, numericAsText(property)])) };
+  return {
+    ...schema,
+    properties: Object.fromEntries(
+      Object.entries(schema.properties).map(([name, property]) => [name, numericAsText(property)]),
+    ),
+  };
 }
 
 interface RouteSchema {
@@ -84,10 +107,18 @@ interface RouteSchema {
  */
 export function strictValidatorFactory() {
   const build = AjvCompiler();
-  return (externalSchemas: Record<string, unknown>, options: { customOptions?: Record<string, unknown>; plugins?: unknown[] } = {}) => {
+  return (
+    externalSchemas: Record<string, unknown>,
+    options: { customOptions?: Record<string, unknown>; plugins?: unknown[] } = {},
+  ) => {
     const withKeywords = { ...options, plugins: [...(options.plugins ?? []), strictInputKeywords] };
-    const coercing = build(externalSchemas as never, withKeywords as never) as unknown as (route: RouteSchema) => unknown;
-    const exact = build(externalSchemas as never, { ...withKeywords, customOptions: { ...options.customOptions, coerceTypes: false } } as never) as unknown as (route: RouteSchema) => unknown;
+    const coercing = build(externalSchemas as never, withKeywords as never) as unknown as (
+      route: RouteSchema,
+    ) => unknown;
+    const exact = build(
+      externalSchemas as never,
+      { ...withKeywords, customOptions: { ...options.customOptions, coerceTypes: false } } as never,
+    ) as unknown as (route: RouteSchema) => unknown;
     return (route: RouteSchema) => {
       if (route.httpPart === 'body') return exact(route);
       if (route.httpPart === 'querystring') return coercing({ ...route, schema: strictQuerySchema(route.schema) });

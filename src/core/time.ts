@@ -42,7 +42,8 @@ type LocalFields = [number, number, number, number, number, number];
 const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const daysInMonth = (year: number, month: number) => (month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1]!);
-const isRealDate = (year: number, month: number, day: number) => month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+const isRealDate = (year: number, month: number, day: number) =>
+  month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 
 /**
  * The fields of `YYYY-MM-DD hh:mm:ss` (also `T` for the space, seconds optional, or a bare date at
@@ -146,6 +147,28 @@ export function assertSpanWithinLimit(startLocal: string, endLocal: string, what
   }
 }
 
+export interface PeriodCheck {
+  /** An end equal to the start passes (a range of whole dates, both included). */
+  allowEqual?: boolean;
+  /** How the fields are named when not `start` and `end`: `{ start: 'start date', end: 'end date' }`. */
+  fields?: { start: string; end: string };
+  /** Also at most MAX_SPAN_DAYS days long, named so in the 422: `within: 'shift'`. */
+  within?: string;
+}
+
+/**
+ * The one period check: 422 "The end must be after the start." when the end is not after the
+ * start. Both are dates (YYYY-MM-DD) or both local datetimes as stored (YYYY-MM-DD hh:mm:ss), so
+ * that they compare as text.
+ */
+export function assertPeriod(start: string, end: string, check: PeriodCheck = {}): void {
+  if (end < start || (end === start && !check.allowEqual)) {
+    const fields = check.fields ?? { start: 'start', end: 'end' };
+    throw invalidParams(`The ${fields.end} must be after the ${fields.start}.`);
+  }
+  if (check.within) assertSpanWithinLimit(start, end, check.within);
+}
+
 /** Rounds hours to 4 decimals so sums of fractions stay readable. */
 export function round(hours: number): number {
   return Math.round(hours * 10_000) / 10_000;
@@ -190,7 +213,8 @@ function offsetOfHour(hour: number, timeZone: string): number | null {
   const key = `${timeZone}|${hour}`;
   let offset = hourOffsets.get(key);
   if (offset === undefined) {
-    const at = (epochMs: number) => Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(timeZone).offsetNanoseconds / 1e6;
+    const at = (epochMs: number) =>
+      Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(timeZone).offsetNanoseconds / 1e6;
     const first = at(hour * HOUR_MS);
     offset = first === at(hour * HOUR_MS + HOUR_MS - 1) ? first : null;
     if (hourOffsets.size >= HOUR_OFFSETS_SIZE) hourOffsets.clear();
@@ -214,7 +238,8 @@ function fastIsoOffset(utc: string, timeZone: string, colon: boolean): string | 
   if (year < 1000 || year > 9999) return undefined;
   const minutes = Math.abs(offsetMs) / 60_000;
   const offset = `${offsetMs < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}${colon ? ':' : ''}${pad(minutes % 60)}`;
-  return `${year}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}${offset}`;
+  const date = `${year}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`;
+  return `${date}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}${offset}`;
 }
 
 /** Parses an iso_datetime input (with offset) or a zone-less datetime read in the zone; returns UTC text. */
@@ -237,7 +262,9 @@ export function todayIn(timeZone: string): Temporal.PlainDate {
 }
 
 export function nowLocal(timeZone: string): string {
-  return formatLocalDateTime(Temporal.Now.plainDateTimeISO(timeZone).round({ smallestUnit: 'second', roundingMode: 'floor' }));
+  return formatLocalDateTime(
+    Temporal.Now.plainDateTimeISO(timeZone).round({ smallestUnit: 'second', roundingMode: 'floor' }),
+  );
 }
 
 /** Every date from start to end inclusive. */
@@ -269,7 +296,9 @@ export function dateOfEpochDay(epochDay: number): string {
   const z = epochDay + 719_468;
   const era = Math.floor(z / 146_097);
   const dayOfEra = z - era * 146_097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
   const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
   const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153);
   const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1;
@@ -290,13 +319,16 @@ export function epochDayOfText(date: string): number | undefined {
 /** The date `days` days after (before, when negative) a `YYYY-MM-DD` date. */
 export function addDays(date: string, days: number): string {
   const epochDay = epochDayOfText(date);
-  return epochDay === undefined ? Temporal.PlainDate.from(date).add({ days }).toString() : dateOfEpochDay(epochDay + days);
+  return epochDay === undefined
+    ? Temporal.PlainDate.from(date).add({ days }).toString()
+    : dateOfEpochDay(epochDay + days);
 }
 
 /** Every `YYYY-MM-DD` date from first to last inclusive (none when last is before first). */
 export function datesFromTo(first: string, last: string): string[] {
   const [from, to] = [epochDayOfText(first), epochDayOfText(last)];
-  if (from === undefined || to === undefined) return eachDate(Temporal.PlainDate.from(first), Temporal.PlainDate.from(last)).map(String);
+  if (from === undefined || to === undefined)
+    return eachDate(Temporal.PlainDate.from(first), Temporal.PlainDate.from(last)).map(String);
   const dates: string[] = [];
   for (let day = from; day <= to; day += 1) dates.push(dateOfEpochDay(day));
   return dates;

@@ -4,7 +4,12 @@ import { DateStr } from './schemas.js';
 import { compileCheck } from './validate.js';
 
 describe('compileCheck', () => {
-  const check = compileCheck(Type.Object({ email: Type.String({ format: 'email' }), date_of_hire: Type.Optional(DateStr) }, { additionalProperties: false }));
+  const check = compileCheck(
+    Type.Object(
+      { email: Type.String({ format: 'email' }), date_of_hire: Type.Optional(DateStr) },
+      { additionalProperties: false },
+    ),
+  );
 
   it('accepts a valid value', () => {
     expect(check({ email: 'a@example.com', date_of_hire: '2020-02-29' })).toEqual([]);

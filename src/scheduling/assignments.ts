@@ -14,7 +14,12 @@ export interface ScheduleAssignments {
  * Non-deleted assignments that may have occurrences dated in [startDate, endDate], with their
  * finalized dates in the range and their qualifier minimums, in one statement.
  */
-export async function assignmentsForSchedule(db: Db, orgId: number, startDate: string, endDate: string): Promise<ScheduleAssignments> {
+export async function assignmentsForSchedule(
+  db: Db,
+  orgId: number,
+  startDate: string,
+  endDate: string,
+): Promise<ScheduleAssignments> {
   const rows = await db
     .selectFrom('assignment')
     .selectAll('assignment')
@@ -33,7 +38,9 @@ export async function assignmentsForSchedule(db: Db, orgId: number, startDate: s
         db,
         eb
           .selectFrom('assignment_qualifier as aq')
-          .innerJoin('qualifier as q', (join) => join.onRef('q.id', '=', 'aq.qualifier_id').onRef('q.organization_id', '=', 'aq.organization_id'))
+          .innerJoin('qualifier as q', (join) =>
+            join.onRef('q.id', '=', 'aq.qualifier_id').onRef('q.organization_id', '=', 'aq.organization_id'),
+          )
           .select(['q.id', 'q.name', 'q.shortcode', 'q.color', 'q.text_color', 'aq.minimum_staffing'])
           .where('aq.organization_id', '=', orgId)
           .whereRef('aq.assignment_id', '=', 'assignment.id')
@@ -49,10 +56,10 @@ export async function assignmentsForSchedule(db: Db, orgId: number, startDate: s
   const result: ScheduleAssignments = { assignments: [], finalized: new Set(), qualifiersNeeded: new Map() };
   for (const { finalized_dates, qualifiers_needed, ...assignment } of rows) {
     result.assignments.push(assignment);
-    for (const { date } of parseJsonArray<{ date: string }>(finalized_dates)) result.finalized.add(`${assignment.id}|${date}`);
+    for (const { date } of parseJsonArray<{ date: string }>(finalized_dates))
+      result.finalized.add(`${assignment.id}|${date}`);
     const needed = parseJsonArray<QualifierNeeded>(qualifiers_needed);
     if (needed.length > 0) result.qualifiersNeeded.set(assignment.id, needed);
   }
   return result;
 }
-

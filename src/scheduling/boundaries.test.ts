@@ -14,7 +14,8 @@ function sources(dir: string): string[] {
 describe('the scheduling engine is the one place for who works when', () => {
   it('no resource imports another resource’s expansion, schedule or splitting code', () => {
     const crossing = /from '\.\.\/[a-z-]+\/(expand|schedule|splitting|segments|work|rules)\.js'/;
-    const whoWorksWhen = /\b(expandWork|expandSchedule|approvedTimeOffs|withoutTimeOff|segmentsOf|hoursOfEntry|workByUser)\b/;
+    const whoWorksWhen =
+      /\b(expandWork|expandSchedule|approvedTimeOffs|withoutTimeOff|segmentsOf|hoursOfEntry|workByUser)\b/;
     const offenders = sources('src/resources').flatMap((file) =>
       readFileSync(file, 'utf8')
         .split('\n')
@@ -25,7 +26,8 @@ describe('the scheduling engine is the one place for who works when', () => {
   });
 
   it('the code that expands rotations and splits time off lives in src/scheduling', () => {
-    const defining = /export (async )?function (expandWork|expandSchedule|approvedTimeOffs|splitOccurrence|workedPieces|staffingOf)\b/;
+    const defining =
+      /export (async )?function (expandWork|expandSchedule|approvedTimeOffs|splitOccurrence|workedPieces|staffingOf)\b/;
     const outside = sources('src/resources').filter((file) => defining.test(readFileSync(file, 'utf8')));
     expect(outside).toEqual([]);
     const inside = sources('src/scheduling').filter((file) => defining.test(readFileSync(file, 'utf8')));

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../test/helpers/server.js';
-import { createAssignment, createQualifier, createRotation, placeOnRotation, workTypeId } from '../resources/rotations/test-fixtures.js';
+import {
+  createAssignment,
+  createQualifier,
+  createRotation,
+  placeOnRotation,
+  workTypeId,
+} from '../resources/rotations/test-fixtures.js';
 
 /*
  * The scheduling engine through HTTP: the schedule, time off, the bank, payroll, staffing,
@@ -14,7 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const addDay = (date: string, days = 1) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const addDay = (date: string, days = 1) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 interface Department {
   org: TestOrg;
@@ -24,16 +31,29 @@ interface Department {
   crew: Record<'A' | 'B' | 'C', number>;
 }
 
-/** A 24/48 department: Engine 1 07:00→07:00 daily (1 seat), crews A/B/C on a rotation anchored at `anchor` (A works the anchor day). */
+/**
+ * A 24/48 department: Engine 1 07:00→07:00 daily (1 seat), crews A/B/C on a rotation anchored at `anchor` (A works the
+ * anchor day).
+ */
 async function department(anchor: string, options: { preset?: string } = {}): Promise<Department> {
   const org = await server.newOrg({ timezone: 'America/Chicago' });
-  const engine = await createAssignment(org, { name: 'Engine 1', start: `${anchor} 07:00:00`, end: `${addDay(anchor)} 07:00:00` });
+  const engine = await createAssignment(org, {
+    name: 'Engine 1',
+    start: `${anchor} 07:00:00`,
+    end: `${addDay(anchor)} 07:00:00`,
+  });
   const rotation = await createRotation(org, { anchor_date: anchor, preset: options.preset ?? '24/48' });
   const admin = await org.createUser({ first_name: 'Battalion', last_name: 'Chief', role: 'Admin' });
   const crew = { A: 0, B: 0, C: 0 };
   for (const name of ['A', 'B', 'C'] as const) {
     crew[name] = await org.createUser({ first_name: `Crew${name}`, last_name: 'Member' });
-    await placeOnRotation(org, { user_id: crew[name], rotation_id: rotation, assignment_id: engine, crew: name, start_date: anchor });
+    await placeOnRotation(org, {
+      user_id: crew[name],
+      rotation_id: rotation,
+      assignment_id: engine,
+      crew: name,
+      start_date: anchor,
+    });
   }
   return { org, engine, rotation, admin, crew };
 }
@@ -44,8 +64,22 @@ async function timeOffType(org: TestOrg, label = 'Vacation', extra: Record<strin
   return response.body.id as number;
 }
 
-async function timeOff(d: Department, userId: number, typeId: number, start: string, end: string, status = 1): Promise<number> {
-  const response = await d.org.post('/time_offs', { user_id: userId, admin_ids: [d.admin], start_date: start, end_date: end, time_off_type_id: typeId, status });
+async function timeOff(
+  d: Department,
+  userId: number,
+  typeId: number,
+  start: string,
+  end: string,
+  status = 1,
+): Promise<number> {
+  const response = await d.org.post('/time_offs', {
+    user_id: userId,
+    admin_ids: [d.admin],
+    start_date: start,
+    end_date: end,
+    time_off_type_id: typeId,
+    status,
+  });
   expect(response.status, response.text).toBe(201);
   return response.body.id as number;
 }
@@ -67,7 +101,10 @@ const segmentsOf = async (org: TestOrg, id: number) =>
   (await org.get(`/time_offs/${id}`)).body.items.map((i: any) => [i.start, i.end, i.length]);
 
 async function bankOf(org: TestOrg, userId: number, typeId: number): Promise<number | undefined> {
-  const banks = (await org.get(`/users/${userId}/timeoff/accrual/bank`)).body as Array<{ hours: number; time_off_type: { id: string } }>;
+  const banks = (await org.get(`/users/${userId}/timeoff/accrual/bank`)).body as Array<{
+    hours: number;
+    time_off_type: { id: string };
+  }>;
   return banks.find((b) => b.time_off_type.id === String(typeId))?.hours;
 }
 
@@ -92,16 +129,33 @@ describe('time off on the schedule', () => {
       ['2026-12-14 07:00:00', '2026-12-15 00:00:00', 17],
     ]);
     const { days } = await schedule(d.org, '2026-12-07 00:00:00', '2026-12-15 23:59:59');
-    expect(days.filter((day) => day.time_off.some((t: any) => t.id === id)).map((day) => day.date)).toEqual(['2026-12-08', '2026-12-11', '2026-12-14']);
+    expect(days.filter((day) => day.time_off.some((t: any) => t.id === id)).map((day) => day.date)).toEqual([
+      '2026-12-08',
+      '2026-12-11',
+      '2026-12-14',
+    ]);
     expect(days.find((day) => day.date === '2026-12-14').time_off[0].end).toBe('2026-12-14 23:59:59');
     expect(shiftsOf(days, '2026-12-08', d.crew.B)).toEqual([]);
     expect(shiftsOf(days, '2026-12-11', d.crew.B)).toEqual([]);
     // what the leave leaves of the Dec 14 shift: midnight to 07:00
     expect(shiftsOf(days, '2026-12-14', d.crew.B)).toEqual([['2026-12-15 00:00:00', '2026-12-15 07:00:00', 7]]);
     expect(shiftsOf(days, '2026-12-07', d.crew.A)).toEqual([['2026-12-07 07:00:00', '2026-12-08 07:00:00', 24]]);
-    const engineOn = (date: string) => days.find((day) => day.date === date).assignments.find((a: any) => a.id === d.engine);
-    expect(engineOn('2026-12-08').staffing).toEqual({ scheduled: 0, needed: 1, open: 1, qualifier_shortfalls: [], short_from: '2026-12-08 07:00:00', short_until: '2026-12-09 07:00:00' });
-    expect(engineOn('2026-12-14').staffing).toMatchObject({ scheduled: 0, open: 1, short_from: '2026-12-14 07:00:00', short_until: '2026-12-15 00:00:00' });
+    const engineOn = (date: string) =>
+      days.find((day) => day.date === date).assignments.find((a: any) => a.id === d.engine);
+    expect(engineOn('2026-12-08').staffing).toEqual({
+      scheduled: 0,
+      needed: 1,
+      open: 1,
+      qualifier_shortfalls: [],
+      short_from: '2026-12-08 07:00:00',
+      short_until: '2026-12-09 07:00:00',
+    });
+    expect(engineOn('2026-12-14').staffing).toMatchObject({
+      scheduled: 0,
+      open: 1,
+      short_from: '2026-12-14 07:00:00',
+      short_until: '2026-12-15 00:00:00',
+    });
     expect(engineOn('2026-12-07').staffing).toMatchObject({ scheduled: 1, open: 0, short_from: null });
   });
 
@@ -128,7 +182,9 @@ describe('time off on the schedule', () => {
       status: 1,
     });
     expect(clash.status).toBe(422);
-    expect(clash.body.error_message).toEqual([`The time off overlaps pending time off #${first} of the same user, 2026-12-20 07:00 to 2026-12-22 07:00.`]);
+    expect(clash.body.error_message).toEqual([
+      `The time off overlaps pending time off #${first} of the same user, 2026-12-20 07:00 to 2026-12-22 07:00.`,
+    ]);
     // back to back is not an overlap; another user's entry neither
     await timeOff(d, d.crew.C, vacation, '2026-12-22 07:00:00', '2026-12-23 07:00:00');
     await timeOff(d, d.crew.A, vacation, '2026-12-20 07:00:00', '2026-12-22 07:00:00');
@@ -140,7 +196,11 @@ describe('the bank, the segments and payroll agree', () => {
     // crew A works Mar 1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31; Mar 13 07:00 → Mar 14 07:00 is 23 h
     const d = await department('2027-03-01');
     const vacation = await timeOffType(d.org);
-    await d.org.post(`/users/${d.crew.A}/timeoff/accrual/bank`, { time_off_type_id: vacation, hours: 200, admin_id: d.admin });
+    await d.org.post(`/users/${d.crew.A}/timeoff/accrual/bank`, {
+      time_off_type_id: vacation,
+      hours: 200,
+      admin_id: d.admin,
+    });
     const id = await timeOff(d, d.crew.A, vacation, '2027-03-07 07:00:00', '2027-03-16 07:00:00');
     expect((await segmentsOf(d.org, id)).map((s: any[]) => s[2])).toEqual([24, 24, 23]);
     expect(await bankOf(d.org, d.crew.A, vacation)).toBe(129);
@@ -152,15 +212,28 @@ describe('the bank, the segments and payroll agree', () => {
     ]);
     // worked: Mar 1, 4, 16, 19, 22, 25, 28, 31 at 24 h
     const work = rows.filter((r) => r.type === 'work shift');
-    expect(work.map((r) => r.start.slice(0, 10))).toEqual(['2027-03-01', '2027-03-04', '2027-03-16', '2027-03-19', '2027-03-22', '2027-03-25', '2027-03-28', '2027-03-31']);
+    expect(work.map((r) => r.start.slice(0, 10))).toEqual([
+      '2027-03-01',
+      '2027-03-04',
+      '2027-03-16',
+      '2027-03-19',
+      '2027-03-22',
+      '2027-03-25',
+      '2027-03-28',
+      '2027-03-31',
+    ]);
     expect(sum(work.map((r) => r.total_hours))).toBe(192);
   });
 
-  it('charges a date-only day the 17 h it takes of a 07:00 shift, pays 17 off and 7 worked, and nothing for a day off', async () => {
+  it('charges a date-only day 17 h of a 07:00 shift, pays 17 off and 7 worked, none on a day off', async () => {
     // crew A works Feb 1, 4, 7, 10, 13
     const d = await department('2027-02-01');
     const vacation = await timeOffType(d.org);
-    await d.org.post(`/users/${d.crew.A}/timeoff/accrual/bank`, { time_off_type_id: vacation, hours: 100, admin_id: d.admin });
+    await d.org.post(`/users/${d.crew.A}/timeoff/accrual/bank`, {
+      time_off_type_id: vacation,
+      hours: 100,
+      admin_id: d.admin,
+    });
     await timeOff(d, d.crew.A, vacation, '2027-02-10 00:00:00', '2027-02-11 00:00:00');
     expect(await bankOf(d.org, d.crew.A, vacation)).toBe(83);
     const rows = await payroll(d.org, d.crew.A, '2027-02-10 00:00:00', '2027-02-12 00:00:00');
@@ -183,12 +256,18 @@ describe('the bank, the segments and payroll agree', () => {
     const d = await department('2027-02-01');
     const personal = await timeOffType(d.org, 'Personal', { default_day_hours: 8 });
     const clerk = await d.org.createUser({ first_name: 'Office', last_name: 'Clerk' });
-    await d.org.post(`/users/${clerk}/timeoff/accrual/bank`, { time_off_type_id: personal, hours: 40, admin_id: d.admin });
+    await d.org.post(`/users/${clerk}/timeoff/accrual/bank`, {
+      time_off_type_id: personal,
+      hours: 40,
+      admin_id: d.admin,
+    });
     // Monday to Wednesday, midnight to midnight: 3 days of 8 h
     const id = await timeOff(d, clerk, personal, '2027-02-15 00:00:00', '2027-02-18 00:00:00');
     expect((await segmentsOf(d.org, id)).map((s: any[]) => s[2])).toEqual([8, 8, 8]);
     expect(await bankOf(d.org, clerk, personal)).toBe(16);
-    expect(sum((await payroll(d.org, clerk, '2027-02-01 00:00:00', '2027-03-01 00:00:00')).map((r) => r.total_hours))).toBe(24);
+    expect(
+      sum((await payroll(d.org, clerk, '2027-02-01 00:00:00', '2027-03-01 00:00:00')).map((r) => r.total_hours)),
+    ).toBe(24);
   });
 });
 
@@ -219,7 +298,9 @@ describe('staffing, vacancies and callbacks judge people by their own qualificat
   it('counts a paramedic by their qualifier or a current certification, not by the shift’s tags', async () => {
     const d = await department('2027-01-01');
     const pm = await createQualifier(d.org, 'Paramedic', 'PM');
-    const patched = await d.org.patch(`/assignments/${d.engine}`, { qualifiers_needed: [{ id: pm, minimum_staffing: 1 }] });
+    const patched = await d.org.patch(`/assignments/${d.engine}`, {
+      qualifiers_needed: [{ id: pm, minimum_staffing: 1 }],
+    });
     expect(patched.status, patched.text).toBe(200);
     // crew A holds PM; crew B holds a PM certification expiring Jan 10; crew C holds nothing
     expect((await d.org.post(`/users/${d.crew.A}/qualifiers`, { id: pm })).status).toBe(201);
@@ -228,20 +309,31 @@ describe('staffing, vacancies and callbacks judge people by their own qualificat
     const held = await d.org.post(`/users/${d.crew.B}/certifications`, { id: cert.body.id, expires_on: '2027-01-10' });
     expect(held.status, held.text).toBe(201);
     const { days } = await schedule(d.org, '2027-01-01 00:00:00', '2027-01-15 00:00:00');
-    const staffing = (date: string) => days.find((day) => day.date === date).assignments.find((a: any) => a.id === d.engine).staffing;
+    const staffing = (date: string) =>
+      days.find((day) => day.date === date).assignments.find((a: any) => a.id === d.engine).staffing;
     expect(staffing('2027-01-01')).toMatchObject({ scheduled: 1, open: 0, qualifier_shortfalls: [] }); // A
     expect(staffing('2027-01-02')).toMatchObject({ scheduled: 1, open: 0, qualifier_shortfalls: [] }); // B, certified
     expect(staffing('2027-01-03').qualifier_shortfalls).toEqual([{ id: pm, shortcode: 'PM', needed: 1, have: 0 }]); // C
-    expect(staffing('2027-01-11').qualifier_shortfalls).toEqual([{ id: pm, shortcode: 'PM', needed: 1, have: 0 }]); // B, expired
-    const vacancies = await d.org.get('/vacancies', { query: { start: '2027-01-01 00:00:00', end: '2027-01-07 00:00:00' } });
+    // B, expired
+    expect(staffing('2027-01-11').qualifier_shortfalls).toEqual([{ id: pm, shortcode: 'PM', needed: 1, have: 0 }]);
+    const vacancies = await d.org.get('/vacancies', {
+      query: { start: '2027-01-01 00:00:00', end: '2027-01-07 00:00:00' },
+    });
     expect(vacancies.status, vacancies.text).toBe(200);
-    expect(vacancies.body.map((v: any) => [v.date, v.open, v.qualifier_shortfalls.map((q: any) => q.shortcode), v.people.map((p: any) => p.id)])).toEqual([
+    expect(
+      vacancies.body.map((v: any) => [
+        v.date,
+        v.open,
+        v.qualifier_shortfalls.map((q: any) => q.shortcode),
+        v.people.map((p: any) => p.id),
+      ]),
+    ).toEqual([
       ['2027-01-03', 0, ['PM'], [d.crew.C]],
       ['2027-01-06', 0, ['PM'], [d.crew.C]],
     ]);
   });
 
-  it('offers a callback for a seat short of a paramedic only to free paramedics, and says which vacancy it fills', async () => {
+  it('offers a seat short of a paramedic only to free paramedics, and says which vacancy it fills', async () => {
     const d = await department('2027-01-01');
     const pm = await createQualifier(d.org, 'Paramedic', 'PM');
     await d.org.patch(`/assignments/${d.engine}`, { qualifiers_needed: [{ id: pm, minimum_staffing: 1 }] });
@@ -250,9 +342,16 @@ describe('staffing, vacancies and callbacks judge people by their own qualificat
     expect((await d.org.post(`/users/${medic}/qualifiers`, { id: pm })).status).toBe(201);
     expect((await d.org.post(`/users/${d.crew.A}/qualifiers`, { id: pm })).status).toBe(201);
     const list = await d.org.post('/lists', { name: 'Overtime' });
-    for (const userId of [basic, d.crew.B, medic, d.crew.A]) await d.org.put(`/users/${userId}/titles`, { ids: [list.body.id] });
+    for (const userId of [basic, d.crew.B, medic, d.crew.A])
+      await d.org.put(`/users/${userId}/titles`, { ids: [list.body.id] });
     // Jan 3: crew C (no PM) is on Engine 1, which needs a PM
-    const body = { list_id: list.body.id, initiated_by: d.admin, assignment_id: d.engine, positions_to_fill: 1, deadline: '2027-01-03T06:00:00-06:00' };
+    const body = {
+      list_id: list.body.id,
+      initiated_by: d.admin,
+      assignment_id: d.engine,
+      positions_to_fill: 1,
+      deadline: '2027-01-03T06:00:00-06:00',
+    };
     const short = await d.org.post('/callbacks', { ...body, start: '2027-01-03 07:00:00', end: '2027-01-04 07:00:00' });
     expect(short.status, short.text).toBe(201);
     expect(short.body.vacancy).toEqual({
@@ -281,7 +380,9 @@ describe('staffing, vacancies and callbacks judge people by their own qualificat
     // accepting fills the seat: the vacancy is gone
     const accept = await d.org.post(`/callbacks/${short.body.id}/users`, { user_id: medic, status: 'accepted' });
     expect(accept.status, accept.text).toBe(200);
-    const after = await d.org.get('/vacancies', { query: { start: '2027-01-03 00:00:00', end: '2027-01-04 00:00:00' } });
+    const after = await d.org.get('/vacancies', {
+      query: { start: '2027-01-03 00:00:00', end: '2027-01-04 00:00:00' },
+    });
     expect(after.body).toEqual([]);
   });
 
@@ -289,7 +390,9 @@ describe('staffing, vacancies and callbacks judge people by their own qualificat
     const d = await department('2027-01-01');
     const vacation = await timeOffType(d.org);
     await timeOff(d, d.crew.A, vacation, '2027-01-04 07:00:00', '2027-01-05 07:00:00');
-    const response = await d.org.get('/vacancies/candidates', { query: { assignment_id: d.engine, date: '2027-01-04' } });
+    const response = await d.org.get('/vacancies/candidates', {
+      query: { assignment_id: d.engine, date: '2027-01-04' },
+    });
     expect(response.status, response.text).toBe(200);
     expect(response.body.vacancy).toMatchObject({ date: '2027-01-04', open: 1, people: [] });
     const names = (items: any[]) => items.map((i) => i.user.id);
@@ -309,7 +412,13 @@ describe('Kelly days', () => {
     const kelly = days.filter((day) => day.kelly_days?.some((k: any) => k.user.id === d.crew.A)).map((day) => day.date);
     expect(kelly).toEqual(['2027-01-19']);
     const item = days.find((day) => day.date === '2027-01-19').kelly_days.find((k: any) => k.user.id === d.crew.A);
-    expect(item).toMatchObject({ code: 'KD', name: 'Kelly day', assignment_id: d.engine, start: '2027-01-19 07:00:00', end: '2027-01-20 07:00:00' });
+    expect(item).toMatchObject({
+      code: 'KD',
+      name: 'Kelly day',
+      assignment_id: d.engine,
+      start: '2027-01-19 07:00:00',
+      end: '2027-01-20 07:00:00',
+    });
     expect(shiftsOf(days, '2027-01-19', d.crew.A)).toEqual([]);
     const rows = await payroll(d.org, d.crew.A, '2027-01-19 00:00:00', '2027-01-20 00:00:00');
     expect(rows).toEqual([]);
@@ -360,14 +469,27 @@ describe('one story over a 28-day period', () => {
     const regular = await workTypeId(org);
     const vacation = await timeOffType(org);
     const sick = await timeOffType(org, 'Sick', { force_include: true });
-    const medic = await createAssignment(org, { name: 'Medic 1', start: '2027-03-01 07:00:00', end: '2027-03-01 19:00:00' });
+    const medic = await createAssignment(org, {
+      name: 'Medic 1',
+      start: '2027-03-01 07:00:00',
+      end: '2027-03-01 19:00:00',
+    });
     const relief = await org.createUser({ first_name: 'Relief', last_name: 'Firefighter' });
     const emt = await org.createUser({ first_name: 'Day', last_name: 'Emt' });
     for (const userId of [d.crew.A, d.crew.C]) {
-      for (const type of [vacation, sick]) await org.post(`/users/${userId}/timeoff/accrual/bank`, { time_off_type_id: type, hours: 100, admin_id: d.admin });
+      for (const type of [vacation, sick])
+        await org.post(`/users/${userId}/timeoff/accrual/bank`, {
+          time_off_type_id: type,
+          hours: 100,
+          admin_id: d.admin,
+        });
     }
     // one-off day shifts with a half-hour break on Medic 1, one held over 2 h
-    for (const [date, holdOver] of [['2027-03-08', 0], ['2027-03-15', 2], ['2027-03-22', 0]] as const) {
+    for (const [date, holdOver] of [
+      ['2027-03-08', 0],
+      ['2027-03-15', 2],
+      ['2027-03-22', 0],
+    ] as const) {
       const shift = await org.post('/shifts', {
         assignment_id: medic,
         user_id: emt,
@@ -409,19 +531,31 @@ describe('one story over a 28-day period', () => {
     });
     expect(callback.status, callback.text).toBe(201);
     expect(callback.body.vacancy).toMatchObject({ date: '2027-03-13', open: 1 });
-    expect((await org.post(`/callbacks/${callback.body.id}/users`, { user_id: relief, status: 'accepted' })).status).toBe(200);
+    expect(
+      (await org.post(`/callbacks/${callback.body.id}/users`, { user_id: relief, status: 'accepted' })).status,
+    ).toBe(200);
 
     const period = { start: '2027-03-01 07:00:00', end: '2027-03-29 07:00:00' };
-    const rows = (await org.get('/payroll', { query: period })).body as Array<{ type: string; user_id: string; total_hours: number }>;
+    const rows = (await org.get('/payroll', { query: period })).body as Array<{
+      type: string;
+      user_id: string;
+      total_hours: number;
+    }>;
     const { days } = await schedule(org, '2027-03-01 00:00:00', '2027-03-28 23:59:59');
     const shifts = days.flatMap((day) => day.assignments.flatMap((a: any) => a.shifts));
-    const segments = (await org.get('/time_offs', { query: { ...period, limit: 1000 } })).body.items as Array<{ user: { id: number }; length: number; status: number }>;
+    const segments = (await org.get('/time_offs', { query: { ...period, limit: 1000 } })).body.items as Array<{
+      user: { id: number };
+      length: number;
+      status: number;
+    }>;
     const ledger = async (userId: number) =>
       ((await org.get(`/users/${userId}/timeoff/accrual/transactions`)).body as Array<{ kind: string; hours: number }>)
         .filter((t) => t.kind === 'time_off')
         .map((t) => -t.hours);
-    const paid = (userId: number, type: string) => sum(rows.filter((r) => r.user_id === String(userId) && r.type === type).map((r) => r.total_hours));
-    const shown = (userId: number) => sum(shifts.filter((s: any) => s.user.id === userId).map((s: any) => s.length - s.break_length));
+    const paid = (userId: number, type: string) =>
+      sum(rows.filter((r) => r.user_id === String(userId) && r.type === type).map((r) => r.total_hours));
+    const shown = (userId: number) =>
+      sum(shifts.filter((s: any) => s.user.id === userId).map((s: any) => s.length - s.break_length));
 
     // by hand: A works Mar 1, 4, 7, 10, 16, 19, 22, 25, 28 = 9 × 24 = 216 (Mar 13 on vacation)
     expect(paid(d.crew.A, 'work shift')).toBe(216);
@@ -437,7 +571,11 @@ describe('one story over a 28-day period', () => {
     expect(paid(d.crew.C, 'time off')).toBe(12);
     // the engine's own count: one 28-day work period aligned at shift change
     expect((await org.patch('/work_period', { days: 28, threshold_hours: 212, start: period.start })).status).toBe(200);
-    const overtime = (await org.get('/overtime', { query: period })).body as Array<{ user: { id: number }; worked_hours: number; time_off_hours: number }>;
+    const overtime = (await org.get('/overtime', { query: period })).body as Array<{
+      user: { id: number };
+      worked_hours: number;
+      time_off_hours: number;
+    }>;
     const engine = (userId: number) => overtime.find((row) => row.user.id === userId);
     for (const userId of [d.crew.A, d.crew.B, d.crew.C, relief, emt]) {
       expect(engine(userId)?.worked_hours, `engine hours of user ${userId}`).toBe(paid(userId, 'work shift'));

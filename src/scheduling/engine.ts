@@ -5,7 +5,15 @@ import { occurrencesInRange } from '../resources/time-offs/recurrence.js';
 import type { TimeOffRow } from '../resources/time-offs/table.js';
 import { approvedTimeOffs, closeMinute, type ApprovedTimeOff } from './time-off.js';
 import { splitOccurrence, type Interval, type Segment } from './segments.js';
-import { expandSchedule, LOOKBACK_DAYS, type ExpandedWork, type KellyDay, type SeriesSpan, type WorkItem, type WorkRange } from './work.js';
+import {
+  expandSchedule,
+  LOOKBACK_DAYS,
+  type ExpandedWork,
+  type KellyDay,
+  type SeriesSpan,
+  type WorkItem,
+  type WorkRange,
+} from './work.js';
 import { workedPieces, type WorkedPiece } from './worked.js';
 
 /*
@@ -73,29 +81,43 @@ function segmentsOfOccurrence(
 
 /** Worked pieces of the work, less the approved time off (work booked over time off stays whole). */
 function worked(work: WorkItem[], timeOff: ApprovedTimeOff[], timeZone: string): WorkedPiece[] {
-  const cuts = new Map([...groupByUser(timeOff)].map(([userId, list]) => [userId, list.map((t) => ({ start: t.start, end: t.end }))]));
+  const cuts = new Map(
+    [...groupByUser(timeOff)].map(([userId, list]) => [userId, list.map((t) => ({ start: t.start, end: t.end }))]),
+  );
   const [plain, kept] = [coverable(work), work.filter((item) => item.overrides_time_off)];
-  return [...workedPieces(plain, cuts, timeZone), ...workedPieces(kept, new Map(), timeZone)].sort(
-    (a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : Number(b.recurring) - Number(a.recurring) || a.user_id - b.user_id || a.id - b.id),
+  return [...workedPieces(plain, cuts, timeZone), ...workedPieces(kept, new Map(), timeZone)].sort((a, b) =>
+    a.start < b.start
+      ? -1
+      : a.start > b.start
+        ? 1
+        : Number(b.recurring) - Number(a.recurring) || a.user_id - b.user_id || a.id - b.id,
   );
 }
 
 function widen(range: Interval): Interval {
-  return { start: `${addDays(range.start.slice(0, 10), -LOOKBACK_DAYS)} 00:00:00`, end: `${addDays(range.end.slice(0, 10), LOOKAHEAD_DAYS + 1)} 00:00:00` };
+  return {
+    start: `${addDays(range.start.slice(0, 10), -LOOKBACK_DAYS)} 00:00:00`,
+    end: `${addDays(range.end.slice(0, 10), LOOKAHEAD_DAYS + 1)} 00:00:00`,
+  };
 }
 
 /**
  * Who works when in [start, end): the scheduled work, the work as worked after approved time off,
- * Kelly days, and the time off with its segments. Five statements whatever the range (four for the
+ * Kelly days, and the time off with its segments (`countedAsApproved`: pending entries counted as
+ * approved, what approving them would leave). Five statements whatever the range (four for the
  * work, one for the time off). Segments are exact for work dated in the range; an occurrence of
  * time off reaching beyond it is split along the work loaded here.
  */
-export async function scheduleFacts(db: Db, orgId: number, range: WorkRange & { timezone: string }): Promise<ScheduleFacts> {
+export async function scheduleFacts(
+  db: Db,
+  orgId: number,
+  range: WorkRange & { timezone: string; countedAsApproved?: number[] },
+): Promise<ScheduleFacts> {
   const span = { start: normalizeLocalDateTime(range.start), end: normalizeLocalDateTime(range.end) };
   const wide = widen(span);
   const [expanded, timeOff] = await Promise.all([
     expandSchedule(db, orgId, range),
-    approvedTimeOffs(db, orgId, wide.start, wide.end, range.userIds),
+    approvedTimeOffs(db, orgId, wide.start, wide.end, range.userIds, range.countedAsApproved),
   ]);
   return factsOf(expanded, timeOff, span, range.timezone);
 }
@@ -106,9 +128,21 @@ function factsOf(expanded: ExpandedWork, timeOff: ApprovedTimeOff[], span: Inter
     .filter((t) => t.start < span.end && t.end > span.start)
     .map((t) => ({
       timeOff: t,
-      segments: segmentsOfOccurrence(t, workByUser.get(t.user_id) ?? [], expanded.seriesByUser.get(t.user_id), t.time_off_type.default_day_hours, timeZone),
+      segments: segmentsOfOccurrence(
+        t,
+        workByUser.get(t.user_id) ?? [],
+        expanded.seriesByUser.get(t.user_id),
+        t.time_off_type.default_day_hours,
+        timeZone,
+      ),
     }));
-  return { timeZone, work: expanded.items, worked: worked(expanded.items, timeOff, timeZone), kellyDays: expanded.kellyDays, timeOff: covers };
+  return {
+    timeZone,
+    work: expanded.items,
+    worked: worked(expanded.items, timeOff, timeZone),
+    kellyDays: expanded.kellyDays,
+    timeOff: covers,
+  };
 }
 
 /** What keeps users from taking more work in [start, end): their worked pieces and approved time off there. */
@@ -121,7 +155,13 @@ export interface Commitments {
  * The one definition of "busy": for each user, the work they will actually do in the span (after
  * time off) and the approved time off there. A user with neither is free.
  */
-export async function commitmentsOf(db: Db, orgId: number, span: Interval, userIds: number[], timeZone: string): Promise<Map<number, Commitments>> {
+export async function commitmentsOf(
+  db: Db,
+  orgId: number,
+  span: Interval,
+  userIds: number[],
+  timeZone: string,
+): Promise<Map<number, Commitments>> {
   const facts = await scheduleFacts(db, orgId, { ...span, userIds, timezone: timeZone });
   const work = groupByUser(facts.worked.filter((piece) => piece.start < span.end && piece.end > span.start));
   const off = groupByUser(facts.timeOff.map((c) => c.timeOff));
@@ -142,14 +182,30 @@ const byStartThenId = (a: EntrySegment, b: EntrySegment) =>
  * along its user's work over the whole occurrence (exact, whatever the range). Three to six
  * statements: the types, and the users' work over the occurrences' span.
  */
-export async function segmentsOfEntries(db: Db, orgId: number, entries: TimeOffRow[], rangeStart: string, rangeEnd: string, timeZone: string): Promise<EntrySegment[]> {
+export async function segmentsOfEntries(
+  db: Db,
+  orgId: number,
+  entries: TimeOffRow[],
+  rangeStart: string,
+  rangeEnd: string,
+  timeZone: string,
+): Promise<EntrySegment[]> {
   const occurrences = entries.flatMap((entry) =>
-    occurrencesInRange(entry, rangeStart, rangeEnd).map((o) => ({ entry, occurrence: { start: o.start, end: closeMinute(o.end) } })),
+    occurrencesInRange(entry, rangeStart, rangeEnd).map((o) => ({
+      entry,
+      occurrence: { start: o.start, end: closeMinute(o.end) },
+    })),
   );
   if (occurrences.length === 0) return [];
   const span = {
-    start: occurrences.reduce((min, o) => (o.occurrence.start < min ? o.occurrence.start : min), occurrences[0]!.occurrence.start),
-    end: occurrences.reduce((max, o) => (o.occurrence.end > max ? o.occurrence.end : max), occurrences[0]!.occurrence.end),
+    start: occurrences.reduce(
+      (min, o) => (o.occurrence.start < min ? o.occurrence.start : min),
+      occurrences[0]!.occurrence.start,
+    ),
+    end: occurrences.reduce(
+      (max, o) => (o.occurrence.end > max ? o.occurrence.end : max),
+      occurrences[0]!.occurrence.end,
+    ),
   };
   const userIds = [...new Set(occurrences.map((o) => o.entry.user_id))];
   const [expanded, types] = await Promise.all([
@@ -200,13 +256,17 @@ export async function paidFacts(db: Db, orgId: number, span: Interval, timeZone:
       expandSchedule(db, orgId, { ...wholeSpan, userIds: users, timezone: timeZone }),
       approvedTimeOffs(db, orgId, wholeSpan.start, wholeSpan.end, users),
     ]);
-    const exact = new Map(factsOf(expanded, timeOff, wholeSpan, timeZone).timeOff.map((c) => [`${c.timeOff.id}|${c.timeOff.start}`, c]));
+    const exact = new Map(
+      factsOf(expanded, timeOff, wholeSpan, timeZone).timeOff.map((c) => [`${c.timeOff.id}|${c.timeOff.start}`, c]),
+    );
     covers = facts.timeOff.map((c) => exact.get(`${c.timeOff.id}|${c.timeOff.start}`) ?? c);
   }
   const inSpan = (at: string) => at >= span.start && at < span.end;
   return {
     worked: facts.worked.filter((piece) => inSpan(piece.scheduled_start)),
-    timeOff: covers.flatMap((c) => c.segments.filter((s) => inSpan(s.anchor)).map((segment) => ({ timeOff: c.timeOff, segment }))),
+    timeOff: covers.flatMap((c) =>
+      c.segments.filter((s) => inSpan(s.anchor)).map((segment) => ({ timeOff: c.timeOff, segment })),
+    ),
   };
 }
 

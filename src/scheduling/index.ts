@@ -9,9 +9,23 @@ export { breakWithin, expandSchedule, expandWork, LOOKBACK_DAYS, timezoneOf } fr
 export type { KellyDay, WorkItem, WorkRange } from './work.js';
 export type { Segment } from './segments.js';
 export type { WorkedPiece } from './worked.js';
-export { holds, staffingOf, type Qualification, type Qualifications, type QualifierNeed, type Staffing } from './staffing.js';
+export {
+  holds,
+  staffingOf,
+  type Qualification,
+  type Qualifications,
+  type QualifierNeed,
+  type Staffing,
+} from './staffing.js';
 export { loadQualifications, qualificationColumns, qualificationOf } from './qualifications.js';
 export { adjacentPeriods, periodOf, type Period } from './period.js';
 export { assignmentsForSchedule, type ScheduleAssignments } from './assignments.js';
-export { occurrenceStaffing, vacanciesOf, type OccurrenceStaffing } from './vacancies.js';
+export {
+  approvalImpact,
+  occurrenceStaffing,
+  vacanciesOf,
+  type OccurrenceStaffing,
+  type StaffingChange,
+} from './vacancies.js';
+export { callbackBlocks, MAX_CALLBACK_EXCLUSION_HOURS } from './callback-blocks.js';
 export { overtimeOf, workPeriodsOverlapping, type OvertimeRow, type WorkPeriodSetting } from './overtime.js';

@@ -64,7 +64,13 @@ function workedWithin(piece: WorkedPiece, period: Interval, timeZone: string): n
   const holdOverHere = piece.end >= period.start && piece.end < period.end ? piece.hold_over : 0;
   if (inside(piece, period)) return piece.worked_hours - piece.hold_over + holdOverHere;
   const hours = overlapHours(piece.start, piece.end, period.start, period.end, timeZone);
-  const breakHours = overlapHours(later(piece.start, period.start), earlier(piece.end, period.end), piece.break_start, piece.break_end, timeZone);
+  const breakHours = overlapHours(
+    later(piece.start, period.start),
+    earlier(piece.end, period.end),
+    piece.break_start,
+    piece.break_end,
+    timeZone,
+  );
   return hours - breakHours + holdOverHere;
 }
 
@@ -72,7 +78,9 @@ function workedWithin(piece: WorkedPiece, period: Interval, timeZone: string): n
 function chargedWithin(segment: Segment, period: Interval, timeZone: string): number {
   if (inside(segment, period)) return segment.length;
   const span = hoursBetween(segment.start, segment.end, timeZone);
-  return span > 0 ? (segment.length * overlapHours(segment.start, segment.end, period.start, period.end, timeZone)) / span : 0;
+  return span > 0
+    ? (segment.length * overlapHours(segment.start, segment.end, period.start, period.end, timeZone)) / span
+    : 0;
 }
 
 /**
@@ -108,17 +116,29 @@ export async function overtimeOf(
     if (worked === 0 && timeOff === 0) return;
     const key = `${userId}|${index}`;
     const total = totals.get(key) ?? { worked: 0, timeOff: 0, counted: 0 };
-    totals.set(key, { worked: total.worked + worked, timeOff: total.timeOff + timeOff, counted: total.counted + counted });
+    totals.set(key, {
+      worked: total.worked + worked,
+      timeOff: total.timeOff + timeOff,
+      counted: total.counted + counted,
+    });
   };
   for (const piece of worked) {
     // to the period after the piece's end too: hold-over is worked there when the piece ends at its start
-    for (let index = firstEndingAfter(periods, piece.start); index < periods.length && periods[index]!.start <= piece.end; index += 1) {
+    for (
+      let index = firstEndingAfter(periods, piece.start);
+      index < periods.length && periods[index]!.start <= piece.end;
+      index += 1
+    ) {
       const hours = workedWithin(piece, periods[index]!, timeZone);
       add(piece.user_id, index, hours, 0, hours);
     }
   }
   for (const { timeOff, segment } of paid.timeOff) {
-    for (let index = firstEndingAfter(periods, segment.start); index < periods.length && periods[index]!.start < segment.end; index += 1) {
+    for (
+      let index = firstEndingAfter(periods, segment.start);
+      index < periods.length && periods[index]!.start < segment.end;
+      index += 1
+    ) {
       const hours = chargedWithin(segment, periods[index]!, timeZone);
       add(timeOff.user_id, index, 0, hours, timeOff.time_off_type.counts_as_worked ? hours : 0);
     }

@@ -1,5 +1,14 @@
 import { invalidParams } from '../core/errors.js';
-import { addDays, datesFromTo, hoursBetween, MAX_SPAN_DAYS, normalizeLocalDateTime, parseLocalDateTime, Temporal } from '../core/time.js';
+import {
+  assertPeriod,
+  addDays,
+  datesFromTo,
+  hoursBetween,
+  MAX_SPAN_DAYS,
+  normalizeLocalDateTime,
+  parseLocalDateTime,
+  Temporal,
+} from '../core/time.js';
 
 /** The dates the engine answers for: every occurrence, lookback and lookahead of a period stays within them. */
 const FIRST_SUPPORTED = '1900-01-01 00:00:00';
@@ -13,12 +22,15 @@ const LAST_SUPPORTED = '9999-12-25 00:00:00';
 export function periodOf(query: { start: string; end: string }) {
   const start = normalizeLocalDateTime(query.start);
   const end = normalizeLocalDateTime(query.end);
-  if (end <= start) throw invalidParams('The end must be a date after start.');
+  assertPeriod(start, end);
   if (start < FIRST_SUPPORTED || end > LAST_SUPPORTED) {
-    throw invalidParams(`The period must lie between ${FIRST_SUPPORTED.slice(0, 10)} and ${LAST_SUPPORTED.slice(0, 10)}.`);
+    throw invalidParams(
+      `The period must lie between ${FIRST_SUPPORTED.slice(0, 10)} and ${LAST_SUPPORTED.slice(0, 10)}.`,
+    );
   }
   // before the dates are listed: 1900 to 9999 would be 3 million of them
-  if (hoursBetween(start, end, 'UTC') > (MAX_SPAN_DAYS + 1) * 24) throw invalidParams(`The period may not be longer than ${MAX_SPAN_DAYS} days.`);
+  if (hoursBetween(start, end, 'UTC') > (MAX_SPAN_DAYS + 1) * 24)
+    throw invalidParams(`The period may not be longer than ${MAX_SPAN_DAYS} days.`);
   const endDate = end.slice(0, 10);
   const days = datesFromTo(start.slice(0, 10), end.endsWith(' 00:00:00') ? addDays(endDate, -1) : endDate);
   if (days.length > MAX_SPAN_DAYS) throw invalidParams(`The period may not be longer than ${MAX_SPAN_DAYS} days.`);

@@ -19,7 +19,9 @@ export function qualificationColumns(db: Db, eb: UserEb, orgId: number) {
       db,
       eb
         .selectFrom('user_qualifier as uq')
-        .innerJoin('qualifier as uqq', (join) => join.onRef('uqq.id', '=', 'uq.qualifier_id').onRef('uqq.organization_id', '=', 'uq.organization_id'))
+        .innerJoin('qualifier as uqq', (join) =>
+          join.onRef('uqq.id', '=', 'uq.qualifier_id').onRef('uqq.organization_id', '=', 'uq.organization_id'),
+        )
         .select('uq.qualifier_id')
         .where('uq.organization_id', '=', orgId)
         .whereRef('uq.user_id', '=', 'user_account.id')
@@ -29,9 +31,13 @@ export function qualificationColumns(db: Db, eb: UserEb, orgId: number) {
       db,
       eb
         .selectFrom('user_certification as uc')
-        .innerJoin('certification as c', (join) => join.onRef('c.id', '=', 'uc.certification_id').onRef('c.organization_id', '=', 'uc.organization_id'))
+        .innerJoin('certification as c', (join) =>
+          join.onRef('c.id', '=', 'uc.certification_id').onRef('c.organization_id', '=', 'uc.organization_id'),
+        )
         .innerJoin('qualifier as cq', (join) =>
-          join.onRef('cq.organization_id', '=', 'uc.organization_id').on((e) => e(e.fn('lower', ['cq.shortcode']), '=', e.fn('lower', ['c.cert_id']))),
+          join
+            .onRef('cq.organization_id', '=', 'uc.organization_id')
+            .on((e) => e(e.fn('lower', ['cq.shortcode']), '=', e.fn('lower', ['c.cert_id']))),
         )
         .select(['cq.id as qualifier_id', 'uc.issued_on', 'uc.expires_on'])
         .where('uc.organization_id', '=', orgId)
@@ -46,7 +52,9 @@ export function qualificationColumns(db: Db, eb: UserEb, orgId: number) {
 export function qualificationOf(row: { qualifier_ids: unknown; certified: unknown }): Qualification {
   return {
     qualifierIds: parseJsonArray<{ qualifier_id: number }>(row.qualifier_ids).map((q) => Number(q.qualifier_id)),
-    certifications: parseJsonArray<{ qualifier_id: number; issued_on: string | null; expires_on: string | null }>(row.certified).map((c) => ({
+    certifications: parseJsonArray<{ qualifier_id: number; issued_on: string | null; expires_on: string | null }>(
+      row.certified,
+    ).map((c) => ({
       ...c,
       qualifier_id: Number(c.qualifier_id),
     })),

@@ -15,7 +15,9 @@ const office = { followsSchedule: false, defaultDayHours: 8, timeZone: 'America/
 
 describe('splitOccurrence', () => {
   it('gives a two-week leave on a 24/48 rotation one segment per shift, dated by the shift', () => {
-    const work = ['02', '05', '08', '11', '14'].map((d) => shift(`2026-03-${d}`, `2026-03-${String(Number(d) + 1).padStart(2, '0')}`));
+    const work = ['02', '05', '08', '11', '14'].map((d) =>
+      shift(`2026-03-${d}`, `2026-03-${String(Number(d) + 1).padStart(2, '0')}`),
+    );
     const segments = splitOccurrence({ start: '2026-03-02 07:00:00', end: '2026-03-16 07:00:00' }, work, scheduled);
     expect(segments.map((s) => [s.date, s.start, s.end, s.length, s.real_length])).toEqual([
       ['2026-03-02', '2026-03-02 07:00:00', '2026-03-03 07:00:00', 24, 23.5],
@@ -27,29 +29,59 @@ describe('splitOccurrence', () => {
   });
 
   it('charges only the part of a shift the leave covers, the break inside it counted apart', () => {
-    const segments = splitOccurrence({ start: '2026-03-02 10:00:00', end: '2026-03-02 18:00:00' }, [shift('2026-03-02', '2026-03-03')], scheduled);
+    const segments = splitOccurrence(
+      { start: '2026-03-02 10:00:00', end: '2026-03-02 18:00:00' },
+      [shift('2026-03-02', '2026-03-03')],
+      scheduled,
+    );
     expect(segments).toEqual([
-      { start: '2026-03-02 10:00:00', end: '2026-03-02 18:00:00', length: 8, real_length: 7.5, date: '2026-03-02', anchor: '2026-03-02 07:00:00' },
+      {
+        start: '2026-03-02 10:00:00',
+        end: '2026-03-02 18:00:00',
+        length: 8,
+        real_length: 7.5,
+        date: '2026-03-02',
+        anchor: '2026-03-02 07:00:00',
+      },
     ]);
   });
 
   it('a date-only day on a 07:00 shift charges the 17 hours it covers', () => {
-    const segments = splitOccurrence({ start: '2027-02-10 00:00:00', end: '2027-02-11 00:00:00' }, [{ ...shift('2027-02-10', '2027-02-11'), break_start: null, break_end: null }], scheduled);
+    const segments = splitOccurrence(
+      { start: '2027-02-10 00:00:00', end: '2027-02-11 00:00:00' },
+      [{ ...shift('2027-02-10', '2027-02-11'), break_start: null, break_end: null }],
+      scheduled,
+    );
     expect(segments.map((s) => s.length)).toEqual([17]);
   });
 
   it('charges nothing for leave on the day off of someone who follows a rotation, and shows the day', () => {
     const segments = splitOccurrence({ start: '2026-03-03 07:00:00', end: '2026-03-04 07:00:00' }, [], scheduled);
-    expect(segments).toEqual([{ start: '2026-03-03 07:00:00', end: '2026-03-04 07:00:00', length: 0, real_length: 0, date: '2026-03-03', anchor: '2026-03-03 07:00:00' }]);
+    expect(segments).toEqual([
+      {
+        start: '2026-03-03 07:00:00',
+        end: '2026-03-04 07:00:00',
+        length: 0,
+        real_length: 0,
+        date: '2026-03-03',
+        anchor: '2026-03-03 07:00:00',
+      },
+    ]);
   });
 
   it('charges the default day to someone with no schedule, a shorter day by its real hours', () => {
     const week = splitOccurrence({ start: '2026-03-07 00:00:00', end: '2026-03-09 00:00:00' }, [], office);
-    expect(week.map((s) => [s.date, s.length])).toEqual([['2026-03-07', 8], ['2026-03-08', 8]]);
+    expect(week.map((s) => [s.date, s.length])).toEqual([
+      ['2026-03-07', 8],
+      ['2026-03-08', 8],
+    ]);
     const morning = splitOccurrence({ start: '2026-03-10 08:00:00', end: '2026-03-10 12:00:00' }, [], office);
     expect(morning.map((s) => s.length)).toEqual([4]);
     // the spring change: 02:00–03:00 does not exist on 2026-03-08 in Chicago
-    const night = splitOccurrence({ start: '2026-03-08 00:00:00', end: '2026-03-08 05:00:00' }, [], { ...office, defaultDayHours: 24 });
+    const night = splitOccurrence({ start: '2026-03-08 00:00:00', end: '2026-03-08 05:00:00' }, [], {
+      ...office,
+      defaultDayHours: 24,
+    });
     expect(night.map((s) => s.length)).toEqual([4]);
   });
 

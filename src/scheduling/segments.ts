@@ -35,7 +35,13 @@ export const later = (a: string, b: string) => (a > b ? a : b);
 export const earlier = (a: string, b: string) => (a < b ? a : b);
 
 /** Hours of [start, end) inside [otherStart, otherEnd) (0 when either is missing or they do not meet). */
-export function overlapHours(start: string, end: string, otherStart: string | null, otherEnd: string | null, timeZone: string): number {
+export function overlapHours(
+  start: string,
+  end: string,
+  otherStart: string | null,
+  otherEnd: string | null,
+  timeZone: string,
+): number {
   if (!otherStart || !otherEnd) return 0;
   const from = later(start, otherStart);
   const to = earlier(end, otherEnd);

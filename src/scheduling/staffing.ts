@@ -25,7 +25,10 @@ export function holds(qualifications: Qualifications, userId: number, qualifierI
   if (!held) return false;
   if (held.qualifierIds.includes(qualifierId)) return true;
   return held.certifications.some(
-    (c) => c.qualifier_id === qualifierId && (c.issued_on === null || c.issued_on <= date) && (c.expires_on === null || c.expires_on >= date),
+    (c) =>
+      c.qualifier_id === qualifierId &&
+      (c.issued_on === null || c.issued_on <= date) &&
+      (c.expires_on === null || c.expires_on >= date),
   );
 }
 
@@ -98,7 +101,12 @@ export function staffingOf(input: StaffingInput): Staffing {
   }
   if (!Number.isFinite(scheduled)) scheduled = 0;
   const shortfalls = input.qualifiersNeeded
-    .map((q) => ({ id: q.id, shortcode: q.shortcode, needed: q.minimum_staffing, have: Number.isFinite(have.get(q.id)!) ? have.get(q.id)! : 0 }))
+    .map((q) => ({
+      id: q.id,
+      shortcode: q.shortcode,
+      needed: q.minimum_staffing,
+      have: Number.isFinite(have.get(q.id)!) ? have.get(q.id)! : 0,
+    }))
     .filter((q) => q.have < q.needed);
   return {
     scheduled,

@@ -1,8 +1,8 @@
-import { preparedQuery } from '../core/db/prepared.js';
 import type { Db } from '../core/db/transaction.js';
 import { addDays } from '../core/time.js';
 import { occurrencesInRange } from '../resources/time-offs/recurrence.js';
 import { APPROVED } from '../resources/time-offs/table.js';
+import { compiledOnce } from '../core/db/compiled-once.js';
 
 /** Approved time off as the engine sees it: one item per occurrence, its end closed (closeMinute). */
 export interface ApprovedTimeOff {
@@ -27,6 +27,8 @@ export interface ApprovedTimeOff {
     default_day_hours: number;
     /** its hours count as hours worked for overtime */
     counts_as_worked: boolean;
+    /** no callback offers within this many hours of the time off */
+    callback_exclusion_hours: number;
   };
 }
 
@@ -43,11 +45,13 @@ export function closeMinute(end: string): string {
   return `${addDays(end.slice(0, 10), 1)} 00:00:00`;
 }
 
-function approvedQuery(db: Db, orgId: number, startLocal: string, endLocal: string) {
+function approvedQuery(db: Db, orgId: number, startLocal: string, endLocal: string, countedAsApproved: number[] = []) {
   return db
     .selectFrom('time_off')
     .innerJoin('time_off_type', (join) =>
-      join.onRef('time_off_type.id', '=', 'time_off.time_off_type_id').onRef('time_off_type.organization_id', '=', 'time_off.organization_id'),
+      join
+        .onRef('time_off_type.id', '=', 'time_off.time_off_type_id')
+        .onRef('time_off_type.organization_id', '=', 'time_off.organization_id'),
     )
     .select([
       'time_off.id',
@@ -65,30 +69,49 @@ function approvedQuery(db: Db, orgId: number, startLocal: string, endLocal: stri
       'time_off_type.force_include as type_force_include',
       'time_off_type.default_day_hours as type_default_day_hours',
       'time_off_type.counts_as_worked as type_counts_as_worked',
+      'time_off_type.callback_exclusion_hours as type_callback_exclusion_hours',
     ])
     .where('time_off.organization_id', '=', orgId)
     .where('time_off.deleted_at', 'is', null)
-    .where('time_off.status', '=', APPROVED)
+    .where((eb) =>
+      countedAsApproved.length
+        ? eb.or([eb('time_off.status', '=', APPROVED), eb('time_off.id', 'in', countedAsApproved)])
+        : eb('time_off.status', '=', APPROVED),
+    )
     .where('time_off.start', '<', endLocal)
     .where((eb) => eb.or([eb('time_off.until', 'is', null), eb('time_off.until', '>=', startLocal)]))
     .orderBy('time_off.start')
     .orderBy('time_off.id');
 }
 
-const approvedOfAllQuery = preparedQuery(approvedQuery);
-const approvedOfUsersQuery = preparedQuery((db: Db, orgId: number, startLocal: string, endLocal: string, userIds: number[]) =>
-  approvedQuery(db, orgId, startLocal, endLocal).where('time_off.user_id', 'in', userIds),
+const approvedOfAllQuery = (db: Db, orgId: number, startLocal: string, endLocal: string) =>
+  approvedQuery(db, orgId, startLocal, endLocal).execute();
+const approvedOfUsersQuery = compiledOnce(
+  (db: Db, orgId: number, startLocal: string, endLocal: string, userIds: number[]) =>
+    approvedQuery(db, orgId, startLocal, endLocal).where('time_off.user_id', 'in', userIds),
 );
 
 /**
  * Every occurrence of approved time off overlapping [startLocal, endLocal) (local datetimes),
  * recurring leave expanded, ends closed, ordered by start. One query. `userIds` narrows it to
  * those users (the (organization_id, user_id, start) index then reads only their entries).
+ * `countedAsApproved` names entries (pending ones) to count as approved: what approving them would do.
  */
-export async function approvedTimeOffs(db: Db, orgId: number, startLocal: string, endLocal: string, userIds?: number[]): Promise<ApprovedTimeOff[]> {
-  const rows = userIds
-    ? await approvedOfUsersQuery(db, orgId, startLocal, endLocal, userIds.length ? userIds : [0])
-    : await approvedOfAllQuery(db, orgId, startLocal, endLocal);
+export async function approvedTimeOffs(
+  db: Db,
+  orgId: number,
+  startLocal: string,
+  endLocal: string,
+  userIds?: number[],
+  countedAsApproved: number[] = [],
+): Promise<ApprovedTimeOff[]> {
+  const rows = countedAsApproved.length
+    ? await approvedQuery(db, orgId, startLocal, endLocal, countedAsApproved)
+        .$if(userIds !== undefined, (qb) => qb.where('time_off.user_id', 'in', userIds!.length ? userIds! : [0]))
+        .execute()
+    : userIds
+      ? await approvedOfUsersQuery(db, orgId, startLocal, endLocal, userIds.length ? userIds : [0])
+      : await approvedOfAllQuery(db, orgId, startLocal, endLocal);
   const result = rows.flatMap((row) =>
     occurrencesInRange(row, startLocal, endLocal).flatMap((occurrence) => {
       const end = closeMinute(occurrence.end);
@@ -111,6 +134,7 @@ export async function approvedTimeOffs(db: Db, orgId: number, startLocal: string
             force_include: row.type_force_include === 1,
             default_day_hours: Number(row.type_default_day_hours),
             counts_as_worked: row.type_counts_as_worked === 1,
+            callback_exclusion_hours: Number(row.type_callback_exclusion_hours),
           },
         },
       ];

@@ -23,7 +23,14 @@ export interface OccurrenceStaffing {
  * Staffing of every occurrence of the work-shift assignments (of the named ones, when given) that
  * overlaps the span: the people on it judged by their own qualifications (docs/schedule.md).
  */
-export async function occurrenceStaffing(db: Db, orgId: number, span: Interval, timeZone: string, assignmentIds?: number[]): Promise<OccurrenceStaffing[]> {
+export async function occurrenceStaffing(
+  db: Db,
+  orgId: number,
+  span: Interval,
+  timeZone: string,
+  assignmentIds?: number[],
+  countedAsApproved?: number[],
+): Promise<OccurrenceStaffing[]> {
   const start = normalizeLocalDateTime(span.start);
   const end = normalizeLocalDateTime(span.end);
   const firstDay = addDays(start.slice(0, 10), -1);
@@ -32,15 +39,25 @@ export async function occurrenceStaffing(db: Db, orgId: number, span: Interval, 
   const wanted = assignmentIds ? new Set(assignmentIds) : undefined;
   const assignments = loaded.assignments.filter((a) => a.is_work_shift === 1 && (!wanted || wanted.has(a.id)));
   const occurrences = assignments
-    .flatMap((assignment) => assignmentOccurrences(assignment, firstDay, lastDay, timeZone).map((o) => ({ assignment, occurrence: o })))
+    .flatMap((assignment) =>
+      assignmentOccurrences(assignment, firstDay, lastDay, timeZone).map((o) => ({ assignment, occurrence: o })),
+    )
     .filter(({ occurrence }) => occurrence.start < end && occurrence.end > start);
   if (occurrences.length === 0) return [];
   const widest = {
     start: occurrences.reduce((min, o) => (o.occurrence.start < min ? o.occurrence.start : min), start),
     end: occurrences.reduce((max, o) => (o.occurrence.end > max ? o.occurrence.end : max), end),
   };
-  const facts = await scheduleFacts(db, orgId, { ...widest, timezone: timeZone, assignments: loaded.assignments, assignmentIds: assignments.map((a) => a.id) });
-  const qualifications: Qualifications = await loadQualifications(db, orgId, [...new Set(facts.worked.map((p) => p.user_id))]);
+  const facts = await scheduleFacts(db, orgId, {
+    ...widest,
+    timezone: timeZone,
+    assignments: loaded.assignments,
+    assignmentIds: assignments.map((a) => a.id),
+    countedAsApproved,
+  });
+  const qualifications: Qualifications = await loadQualifications(db, orgId, [
+    ...new Set(facts.worked.map((p) => p.user_id)),
+  ]);
   return occurrences.map(({ assignment, occurrence }) => {
     const pieces = facts.worked.filter((p) => p.assignment_id === assignment.id && p.date === occurrence.date);
     const needs = loaded.qualifiersNeeded.get(assignment.id) ?? [];
@@ -54,7 +71,11 @@ export async function occurrenceStaffing(db: Db, orgId: number, span: Interval, 
         occurrence,
         date: occurrence.date,
         needed: assignment.positions_to_fill,
-        qualifiersNeeded: needs.map((q) => ({ id: q.id, shortcode: q.shortcode ?? '', minimum_staffing: q.minimum_staffing })),
+        qualifiersNeeded: needs.map((q) => ({
+          id: q.id,
+          shortcode: q.shortcode ?? '',
+          minimum_staffing: q.minimum_staffing,
+        })),
         pieces,
         qualifications,
       }),
@@ -63,8 +84,63 @@ export async function occurrenceStaffing(db: Db, orgId: number, span: Interval, 
 }
 
 /** The occurrences in the span that are short: seats open or qualifiers short. */
-export async function vacanciesOf(db: Db, orgId: number, span: Interval, timeZone: string, assignmentIds?: number[]): Promise<OccurrenceStaffing[]> {
+export async function vacanciesOf(
+  db: Db,
+  orgId: number,
+  span: Interval,
+  timeZone: string,
+  assignmentIds?: number[],
+): Promise<OccurrenceStaffing[]> {
   return (await occurrenceStaffing(db, orgId, span, timeZone, assignmentIds)).filter(
     (o) => o.staffing.open > 0 || o.staffing.qualifier_shortfalls.length > 0,
   );
+}
+
+/** One occurrence whose staffing an entry's approval changes. */
+export interface StaffingChange {
+  assignment: { id: number; name: string };
+  date: string;
+  start: string;
+  end: string;
+  before: Staffing;
+  after: Staffing;
+  /** the people on it after the approval */
+  userIds: number[];
+}
+
+const isShort = (s: Staffing) => s.open > 0 || s.qualifier_shortfalls.length > 0;
+
+/**
+ * What approving a time off entry would do to staffing (docs/time-off.md, "Approval impact"): the
+ * occurrences in the span whose staffing changes when the entry counts as approved, each before
+ * and after, judged by the same staffing as GET /vacancies. `seats_opened` adds up the seats
+ * opened; `new_vacancies` counts occurrences short after and not before.
+ */
+export async function approvalImpact(db: Db, orgId: number, entryId: number, span: Interval, timeZone: string) {
+  const [before, after] = await Promise.all([
+    occurrenceStaffing(db, orgId, span, timeZone),
+    occurrenceStaffing(db, orgId, span, timeZone, undefined, [entryId]),
+  ]);
+  const key = (o: OccurrenceStaffing) => `${o.assignment.id}|${o.date}`;
+  const was = new Map(before.map((o) => [key(o), o.staffing]));
+  const changes: StaffingChange[] = after.flatMap((o) => {
+    const previous = was.get(key(o));
+    if (!previous || JSON.stringify(previous) === JSON.stringify(o.staffing)) return [];
+    return [
+      {
+        assignment: o.assignment,
+        date: o.date,
+        start: o.start,
+        end: o.end,
+        before: previous,
+        after: o.staffing,
+        userIds: o.userIds,
+      },
+    ];
+  });
+  return {
+    changes,
+    seats_opened: changes.reduce((sum, c) => sum + Math.max(0, c.after.open - c.before.open), 0),
+    new_vacancies: changes.filter((c) => isShort(c.after) && !isShort(c.before)).length,
+  };
 }

@@ -1,12 +1,20 @@
 import { jsonArrayFrom, parseJsonArray } from '../core/db/json.js';
-import { preparedQuery } from '../core/db/prepared.js';
 import type { Db } from '../core/db/transaction.js';
-import { addDays, datesFromTo, formatLocalDateTime, hoursBetween, normalizeLocalDateTime, parseLocalDateTime, Temporal } from '../core/time.js';
+import {
+  addDays,
+  datesFromTo,
+  formatLocalDateTime,
+  hoursBetween,
+  normalizeLocalDateTime,
+  parseLocalDateTime,
+  Temporal,
+} from '../core/time.js';
 import { findAssignmentsByIds } from '../resources/assignments/repository.js';
 import { assignmentOccurrences, type AssignmentOccurrence } from '../resources/assignments/recurrence.js';
 import type { AssignmentRow } from '../resources/assignments/table.js';
 import { dutyOn } from '../resources/rotations/pattern.js';
 import type { RecurringShiftExceptionRow, RecurringShiftRow } from '../resources/rotations/table.js';
+import { compiledOnce } from '../core/db/compiled-once.js';
 
 /** One piece of scheduled work: a rotation occurrence (after exceptions) or a one-off shift. */
 export interface WorkItem {
@@ -103,10 +111,19 @@ function membersWithExceptions(db: Db, orgId: number, fromDate: string, toDate: 
   return db
     .selectFrom('recurring_shift')
     .innerJoin('rotation', (join) =>
-      join.onRef('rotation.id', '=', 'recurring_shift.rotation_id').onRef('rotation.organization_id', '=', 'recurring_shift.organization_id'),
+      join
+        .onRef('rotation.id', '=', 'recurring_shift.rotation_id')
+        .onRef('rotation.organization_id', '=', 'recurring_shift.organization_id'),
     )
     .selectAll('recurring_shift')
-    .select(['rotation.anchor_date', 'rotation.pattern', 'rotation.kelly_every', 'rotation.name as rotation_name', 'rotation.kelly_code', 'rotation.kelly_name'])
+    .select([
+      'rotation.anchor_date',
+      'rotation.pattern',
+      'rotation.kelly_every',
+      'rotation.name as rotation_name',
+      'rotation.kelly_code',
+      'rotation.kelly_name',
+    ])
     .select((eb) =>
       jsonArrayFrom(
         db,
@@ -123,44 +140,64 @@ function membersWithExceptions(db: Db, orgId: number, fromDate: string, toDate: 
     .orderBy('recurring_shift.id');
 }
 
-const activeMembersQuery = preparedQuery((db: Db, orgId: number, fromDate: string, toDate: string) =>
+const activeMembersQuery = (db: Db, orgId: number, fromDate: string, toDate: string) =>
   membersWithExceptions(db, orgId, fromDate, toDate)
     .where('recurring_shift.start_date', '<=', toDate)
-    .where((eb) => eb.or([eb('recurring_shift.end_date', 'is', null), eb('recurring_shift.end_date', '>=', fromDate)])),
-);
+    .where((eb) => eb.or([eb('recurring_shift.end_date', 'is', null), eb('recurring_shift.end_date', '>=', fromDate)]))
+    .execute();
 
 /**
  * Every membership of the users, whatever its dates: SQLite's planner, given the dates too, would
  * take the date index and read every member of the organization who started before the end date,
  * where the user index reads the few rows of these users. The dates are checked on the rows.
  */
-const membersOfUsersQuery = preparedQuery((db: Db, orgId: number, fromDate: string, toDate: string, userIds: number[]) =>
+const membersOfUsersQuery = compiledOnce((db: Db, orgId: number, fromDate: string, toDate: string, userIds: number[]) =>
   membersWithExceptions(db, orgId, fromDate, toDate).where('recurring_shift.user_id', 'in', userIds),
 );
 
 /** The rotation members active between the dates (of the users, when named), with their exceptions there. */
-async function loadMembers(db: Db, orgId: number, fromDate: string, toDate: string, userIds?: number[]): Promise<MemberRow[]> {
+async function loadMembers(
+  db: Db,
+  orgId: number,
+  fromDate: string,
+  toDate: string,
+  userIds?: number[],
+): Promise<MemberRow[]> {
   if (userIds === undefined) return activeMembersQuery(db, orgId, fromDate, toDate);
   const rows = await membersOfUsersQuery(db, orgId, fromDate, toDate, userIds.length ? userIds : [0]);
   return rows.filter((m) => m.start_date <= toDate && (m.end_date === null || m.end_date >= fromDate));
 }
 
-async function loadAssignmentOccurrences(db: Db, orgId: number, ids: number[], range: { fromDate: string; toDate: string; timeZone: string; loaded?: AssignmentRow[] }) {
+async function loadAssignmentOccurrences(
+  db: Db,
+  orgId: number,
+  ids: number[],
+  range: { fromDate: string; toDate: string; timeZone: string; loaded?: AssignmentRow[] },
+) {
   if (ids.length === 0) return new Map<string, AssignmentOccurrence>();
   const wanted = new Set(ids);
   const assignments = range.loaded
     ? range.loaded.filter((assignment) => wanted.has(assignment.id))
     : [...(await findAssignmentsByIds(db, orgId, ids)).values()];
-  const occurrences = assignments.flatMap((assignment) => assignmentOccurrences(assignment, range.fromDate, range.toDate, range.timeZone));
+  const occurrences = assignments.flatMap((assignment) =>
+    assignmentOccurrences(assignment, range.fromDate, range.toDate, range.timeZone),
+  );
   return new Map(occurrences.map((o) => [`${o.assignment_id}|${o.date}`, o]));
 }
 
-const oneOffShiftsOfUsersQuery = preparedQuery((db: Db, orgId: number, start: string, end: string, userIds: number[]) =>
-  db.selectFrom('shift').selectAll().where('organization_id', '=', orgId).where('start', '<', end).where('end', '>', start).where('user_id', 'in', userIds),
+const oneOffShiftsOfUsersQuery = compiledOnce((db: Db, orgId: number, start: string, end: string, userIds: number[]) =>
+  db
+    .selectFrom('shift')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('start', '<', end)
+    .where('end', '>', start)
+    .where('user_id', 'in', userIds),
 );
 
 function loadOneOffShifts(db: Db, orgId: number, range: WorkRange) {
-  if (range.userIds && !range.assignmentIds) return oneOffShiftsOfUsersQuery(db, orgId, range.start, range.end, range.userIds.length ? range.userIds : [0]);
+  if (range.userIds && !range.assignmentIds)
+    return oneOffShiftsOfUsersQuery(db, orgId, range.start, range.end, range.userIds.length ? range.userIds : [0]);
   return db
     .selectFrom('shift')
     .selectAll()
@@ -168,12 +205,18 @@ function loadOneOffShifts(db: Db, orgId: number, range: WorkRange) {
     .where('start', '<', range.end)
     .where('end', '>', range.start)
     .$if(range.userIds !== undefined, (qb) => qb.where('user_id', 'in', range.userIds!.length ? range.userIds! : [0]))
-    .$if(range.assignmentIds !== undefined, (qb) => qb.where('assignment_id', 'in', range.assignmentIds!.length ? range.assignmentIds! : [0]))
+    .$if(range.assignmentIds !== undefined, (qb) =>
+      qb.where('assignment_id', 'in', range.assignmentIds!.length ? range.assignmentIds! : [0]),
+    )
     .execute();
 }
 
 /** The break of an occurrence: the first time the wall-clock break time comes at or after the start. */
-export function breakWithin(start: string, breakTime: string | null, breakLength: number): { start: string; end: string } | null {
+export function breakWithin(
+  start: string,
+  breakTime: string | null,
+  breakLength: number,
+): { start: string; end: string } | null {
   if (!breakTime || breakLength <= 0) return null;
   const shiftStart = parseLocalDateTime(start)!;
   let breakStart = shiftStart.toPlainDate().toPlainDateTime(Temporal.PlainTime.from(breakTime));
@@ -182,10 +225,7 @@ export function breakWithin(start: string, breakTime: string | null, breakLength
   return { start: formatLocalDateTime(breakStart), end: formatLocalDateTime(breakEnd) };
 }
 
-function workPiece(
-  base: Omit<WorkItem, 'length' | 'break_length'>,
-  timeZone: string,
-): WorkItem {
+function workPiece(base: Omit<WorkItem, 'length' | 'break_length'>, timeZone: string): WorkItem {
   return {
     ...base,
     length: hoursBetween(base.start, base.end, timeZone),
@@ -201,7 +241,11 @@ function occurrencesOfMember(
   kellyDays: KellyDay[],
 ): WorkItem[] {
   const exceptions = new Map(parseJsonArray<ExceptionOfMember>(member.exceptions).map((e) => [e.date, e]));
-  const rotation = { anchorDate: member.anchor_date, pattern: JSON.parse(member.pattern) as number[], kellyEvery: member.kelly_every };
+  const rotation = {
+    anchorDate: member.anchor_date,
+    pattern: JSON.parse(member.pattern) as number[],
+    kellyEvery: member.kelly_every,
+  };
   const assignmentIds = JSON.parse(member.assignment_ids) as number[];
   const items: WorkItem[] = [];
   for (const date of dates) {
@@ -263,7 +307,11 @@ function occurrencesOfMember(
 
 /** By start; at the same start rotation occurrences before one-off shifts, then by user. */
 const byStart = (a: WorkItem, b: WorkItem) =>
-  a.start < b.start ? -1 : a.start > b.start ? 1 : Number(b.recurring) - Number(a.recurring) || a.user_id - b.user_id || a.id - b.id;
+  a.start < b.start
+    ? -1
+    : a.start > b.start
+      ? 1
+      : Number(b.recurring) - Number(a.recurring) || a.user_id - b.user_id || a.id - b.id;
 
 /**
  * Every piece of scheduled work overlapping [start, end): rotation occurrences after their
@@ -272,7 +320,11 @@ const byStart = (a: WorkItem, b: WorkItem) =>
  * number of users or assignments.
  */
 export async function expandSchedule(db: Db, orgId: number, requested: WorkRange): Promise<ExpandedWork> {
-  const range = { ...requested, start: normalizeLocalDateTime(requested.start), end: normalizeLocalDateTime(requested.end) };
+  const range = {
+    ...requested,
+    start: normalizeLocalDateTime(requested.start),
+    end: normalizeLocalDateTime(requested.end),
+  };
   const fromDate = addDays(range.start.slice(0, 10), -LOOKBACK_DAYS);
   const toDate = range.end.slice(0, 10);
   const [timeZone, members, shifts] = await Promise.all([
@@ -281,10 +333,17 @@ export async function expandSchedule(db: Db, orgId: number, requested: WorkRange
     loadOneOffShifts(db, orgId, range),
   ]);
   const assignmentIds = [...new Set(members.flatMap((m) => JSON.parse(m.assignment_ids) as number[]))];
-  const assignmentDays = await loadAssignmentOccurrences(db, orgId, assignmentIds, { fromDate, toDate, timeZone, loaded: range.assignments });
+  const assignmentDays = await loadAssignmentOccurrences(db, orgId, assignmentIds, {
+    fromDate,
+    toDate,
+    timeZone,
+    loaded: range.assignments,
+  });
   const dates = datesFromTo(fromDate, toDate);
   const allKellyDays: KellyDay[] = [];
-  const recurring = members.flatMap((member) => occurrencesOfMember(member, dates, assignmentDays, timeZone, allKellyDays));
+  const recurring = members.flatMap((member) =>
+    occurrencesOfMember(member, dates, assignmentDays, timeZone, allKellyDays),
+  );
   const oneOff = shifts.map((shift) =>
     workPiece(
       {

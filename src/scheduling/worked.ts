@@ -37,7 +37,11 @@ function pieceOf(item: WorkItem, span: Interval, timeZone: string): WorkedPiece 
   const breakStart = item.break_start && item.break_end ? later(item.break_start, span.start) : null;
   const breakEnd = item.break_start && item.break_end ? earlier(item.break_end, span.end) : null;
   const hasBreak = breakStart !== null && breakEnd !== null && breakStart < breakEnd;
-  const breakLength = whole ? item.break_length : hasBreak ? overlapHours(span.start, span.end, breakStart, breakEnd, timeZone) : 0;
+  const breakLength = whole
+    ? item.break_length
+    : hasBreak
+      ? overlapHours(span.start, span.end, breakStart, breakEnd, timeZone)
+      : 0;
   const holdOver = span.end === item.end ? item.hold_over : 0;
   return {
     ...item,
@@ -55,7 +59,11 @@ function pieceOf(item: WorkItem, span: Interval, timeZone: string): WorkedPiece 
 }
 
 /** The work as worked: each item less the approved time off of its user (by user). */
-export function workedPieces(work: WorkItem[], timeOffByUser: Map<number, Interval[]>, timeZone: string): WorkedPiece[] {
+export function workedPieces(
+  work: WorkItem[],
+  timeOffByUser: Map<number, Interval[]>,
+  timeZone: string,
+): WorkedPiece[] {
   return work.flatMap((item) =>
     subtractIntervals(item, timeOffByUser.get(item.user_id) ?? []).map((span) => pieceOf(item, span, timeZone)),
   );

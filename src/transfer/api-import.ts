@@ -35,15 +35,23 @@ async function connect(source: ApiSource) {
   const tokenResponse = await fetch(`${base}/oauth/access_token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: source.clientId, client_secret: source.clientSecret }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: source.clientId,
+      client_secret: source.clientSecret,
+    }),
   });
-  if (!tokenResponse.ok) throw new Error(`${base} refused the credentials: HTTP ${tokenResponse.status} ${await tokenResponse.text()}`);
+  if (!tokenResponse.ok)
+    throw new Error(`${base} refused the credentials: HTTP ${tokenResponse.status} ${await tokenResponse.text()}`);
   const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
   return async function get(pathOrUrl: string, query: Record<string, string> = {}): Promise<Json> {
     const url = new URL(pathOrUrl.startsWith('http') ? pathOrUrl : `${base}/v1${pathOrUrl}`);
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
     const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
-    if (!response.ok) throw new Error(`GET ${url.pathname}${url.search}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`);
+    if (!response.ok)
+      throw new Error(
+        `GET ${url.pathname}${url.search}: HTTP ${response.status} ${(await response.text()).slice(0, 300)}`,
+      );
     return response.json();
   };
 }
@@ -59,9 +67,13 @@ export async function readOrganizationFromApi(source: ApiSource): Promise<ApiRea
   const now = nowUtc();
   const company: Json = await get('/company').catch(() => ({}));
   const timezone: string | undefined = company.timezone ?? source.timezone;
-  if (!timezone || !isValidTimeZone(timezone)) throw new Error('the source does not show its time zone (GET /company): give --timezone');
+  if (!timezone || !isValidTimeZone(timezone))
+    throw new Error('the source does not show its time zone (GET /company): give --timezone');
   const tables: Record<string, Row[]> = {};
-  const add = (table: string, row: Row) => (tables[table] ??= []).push(row);
+  const add = (table: string, row: Row) => {
+    tables[table] ??= [];
+    tables[table].push(row);
+  };
 
   const users: Json[] = await get('/users');
   for (const u of users) {
@@ -132,21 +144,27 @@ export async function readOrganizationFromApi(source: ApiSource): Promise<ApiRea
       deleted_at: null,
     });
   }
-  for (const g of (await get('/groups')) as Json[]) add('user_group', { id: num(g.id), name: g.label ?? g.name, created_at: now });
+  for (const g of (await get('/groups')) as Json[])
+    add('user_group', { id: num(g.id), name: g.label ?? g.name, created_at: now });
 
   let membership = 0;
   let ledger = 0;
   for (const u of users) {
     for (const q of (await get(`/users/${u.user_id}/qualifiers`)) as Json[]) {
-      add('user_qualifier', { id: (membership += 1), user_id: u.user_id, qualifier_id: num(q.id), ranking: num(q.ranking) ?? 0 });
+      add('user_qualifier', {
+        id: ++membership,
+        user_id: u.user_id,
+        qualifier_id: num(q.id),
+        ranking: num(q.ranking) ?? 0,
+      });
     }
     for (const g of (await get(`/users/${u.user_id}/groups`)) as Json[]) {
-      add('user_group_member', { id: (membership += 1), user_id: u.user_id, group_id: num(g.id) });
+      add('user_group_member', { id: ++membership, user_id: u.user_id, group_id: num(g.id) });
     }
     for (const balance of (await get(`/users/${u.user_id}/timeoff/accrual/bank`)) as Json[]) {
       if (!Number(balance.hours)) continue;
       add('accrual_transaction', {
-        id: (ledger += 1),
+        id: ++ledger,
         user_id: u.user_id,
         time_off_type_id: num(balance.time_off_type?.id),
         hours: Number(balance.hours),
@@ -185,7 +203,12 @@ export async function readOrganizationFromApi(source: ApiSource): Promise<ApiRea
       updated_at: now,
     });
     for (const q of (a.qualifiers_needed ?? []) as Json[]) {
-      add('assignment_qualifier', { id: (membership += 1), assignment_id: num(a.id), qualifier_id: num(q.id), minimum_staffing: num(q.minimum_staffing) ?? 1 });
+      add('assignment_qualifier', {
+        id: ++membership,
+        assignment_id: num(a.id),
+        qualifier_id: num(q.id),
+        minimum_staffing: num(q.minimum_staffing) ?? 1,
+      });
     }
   }
 
@@ -264,12 +287,15 @@ export async function readOrganizationFromApi(source: ApiSource): Promise<ApiRea
 
   const counts = Object.fromEntries(Object.entries(tables).map(([table, rows]) => [table, rows.length]));
   const notCarried = [
-    `rotation patterns: the API shows the schedule as it falls, not the rotations, crews and recurring shifts behind it; ` +
-      `${recurring} recurring shift occurrences from ${source.from} to ${source.to} were written as one-off shifts, and nothing is scheduled outside that period`,
+    'rotation patterns: the API shows the schedule as it falls, not the rotations, crews and recurring ' +
+      `shifts behind it; ${recurring} recurring shift occurrences from ${source.from} to ${source.to} ` +
+      'were written as one-off shifts, and nothing is scheduled outside that period',
     `recurring time off: ${repeated} further occurrences of recurring entries were written as entries of their own`,
-    'accrual profiles, tracks and the bank ledger: each user\'s balance per time off type was written as one manual bank entry',
+    "accrual profiles, tracks and the bank ledger: each user's balance per time off type was written as one " +
+      'manual bank entry',
     'passwords and API credentials: users sign in after an administrator sets a password',
-    'the system log, shift labels and qualifiers, work subtypes, callback lists, trades, callbacks, signup events, finalized days, notes and the other extension records',
+    'the system log, shift labels and qualifiers, work subtypes, callback lists, trades, callbacks, signup ' +
+      'events, finalized days, notes and the other extension records',
   ];
   const document: OrganizationDocument = {
     format: FORMAT,

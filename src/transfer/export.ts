@@ -36,15 +36,21 @@ export interface ExportResult {
  * `organization_id` is in neither list (a new table must be classified in src/transfer/tables.ts).
  */
 export function exportedTables(columns: Map<string, ColumnInfo[]>): string[] {
-  const tenant = [...columns].filter(([, cols]) => cols.some((c) => c.name === 'organization_id')).map(([name]) => name);
+  const tenant = [...columns]
+    .filter(([, cols]) => cols.some((c) => c.name === 'organization_id'))
+    .map(([name]) => name);
   const unknown = tenant.filter((name) => !(name in EXPORTED) && !(name in NOT_EXPORTED));
-  if (unknown.length > 0) throw new Error(`tables not covered by the organization export (src/transfer/tables.ts): ${unknown.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`tables not covered by the organization export (src/transfer/tables.ts): ${unknown.join(', ')}`);
   return tenant.filter((name) => name in EXPORTED).sort();
 }
 
 /** Everything the organization owns, as one document, read in one snapshot (a consistent copy of a running server). */
 export async function exportOrganization(db: Db, orgId: number, dataDir: string): Promise<ExportResult> {
-  const transaction = isPostgres(db) ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
+  // read only: on SQLite a deferred transaction, a snapshot that keeps no writer waiting
+  const transaction = isPostgres(db)
+    ? db.transaction().setIsolationLevel('repeatable read')
+    : db.transaction().setAccessMode('read only');
   return transaction.execute(async (trx) => {
     const row = await trx.selectFrom('organization').selectAll().where('id', '=', orgId).executeTakeFirst();
     if (!row) throw new Error(`organization ${orgId} does not exist`);
@@ -61,7 +67,8 @@ export async function exportOrganization(db: Db, orgId: number, dataDir: string)
         .execute();
       tables[table] = rows.map((row: Row) => {
         const copy: Row = {};
-        for (const [key, value] of Object.entries(row)) if (key !== 'organization_id' && !(key in reset)) copy[key] = value;
+        for (const [key, value] of Object.entries(row))
+          if (key !== 'organization_id' && !(key in reset)) copy[key] = value;
         return copy;
       });
     }
@@ -73,7 +80,10 @@ export async function exportOrganization(db: Db, orgId: number, dataDir: string)
       try {
         files[name] = (await readStoredFile(dataDir, name)).toString('base64');
       } catch {
-        warnings.push(`certification file ${name} (user_certification ${String(row.id)}) is missing from the data directory: exported without its file`);
+        warnings.push(
+          `certification file ${name} (user_certification ${String(row.id)}) is missing from the data ` +
+            'directory: exported without its file',
+        );
         row.file_storage_name = null;
         row.file_content_type = null;
         row.file_size = null;

@@ -13,7 +13,11 @@ const DocumentShape = Type.Object({
   format: Type.Literal(FORMAT),
   version: Type.Literal(FORMAT_VERSION),
   schema: Type.Union([Type.String(), Type.Null()]),
-  organization: Type.Object({ name: Type.String({ minLength: 1 }), timezone: Type.String(), created_at: Type.String() }),
+  organization: Type.Object({
+    name: Type.String({ minLength: 1 }),
+    timezone: Type.String(),
+    created_at: Type.String(),
+  }),
   tables: Type.Record(Type.String(), Type.Array(Type.Record(Type.String(), Type.Unknown()))),
   files: Type.Record(Type.String(), Type.String()),
 });
@@ -50,7 +54,9 @@ export function parseDocument(text: string): OrganizationDocument {
   }
   if (!Value.Check(DocumentShape, value)) {
     const problems = [...Value.Errors(DocumentShape, value)].slice(0, 5).map((e) => `${e.path || '/'}: ${e.message}`);
-    throw new Error(`not a crewplan organization export (format ${FORMAT} version ${FORMAT_VERSION}): ${problems.join('; ')}`);
+    throw new Error(
+      `not a crewplan organization export (format ${FORMAT} version ${FORMAT_VERSION}): ${problems.join('; ')}`,
+    );
   }
   return value as OrganizationDocument;
 }
@@ -61,9 +67,13 @@ const OWN_ORGANIZATION_COLUMNS = new Set(['id', 'revision']);
 function checkAgainstSchema(document: OrganizationDocument, columns: Map<string, ColumnInfo[]>): void {
   const problems: string[] = [];
   const organizationColumns = new Set((columns.get('organization') ?? []).map((c) => c.name));
-  const unknownSettings = Object.keys(document.organization).filter((key) => !organizationColumns.has(key) || OWN_ORGANIZATION_COLUMNS.has(key));
-  if (unknownSettings.length > 0) problems.push(`organization has columns this database does not: ${unknownSettings.join(', ')}`);
-  if (!isValidTimeZone(document.organization.timezone)) problems.push(`unknown time zone ${document.organization.timezone}`);
+  const unknownSettings = Object.keys(document.organization).filter(
+    (key) => !organizationColumns.has(key) || OWN_ORGANIZATION_COLUMNS.has(key),
+  );
+  if (unknownSettings.length > 0)
+    problems.push(`organization has columns this database does not: ${unknownSettings.join(', ')}`);
+  if (!isValidTimeZone(document.organization.timezone))
+    problems.push(`unknown time zone ${document.organization.timezone}`);
   for (const [table, rows] of Object.entries(document.tables)) {
     const known = columns.get(table);
     if (!(table in EXPORTED) || !known) {
@@ -79,7 +89,9 @@ function checkAgainstSchema(document: OrganizationDocument, columns: Map<string,
     if (unknown.size > 0) problems.push(`${table} has columns this database does not: ${[...unknown].join(', ')}`);
   }
   if (problems.length > 0) {
-    const schema = document.schema ? ` (exported at schema ${document.schema}: upgrade this crewplan first if it is older)` : '';
+    const schema = document.schema
+      ? ` (exported at schema ${document.schema}: upgrade this crewplan first if it is older)`
+      : '';
     throw new Error(`the export does not fit this database${schema}: ${problems.slice(0, 10).join('; ')}`);
   }
 }
@@ -89,12 +101,17 @@ function checkAgainstSchema(document: OrganizationDocument, columns: Map<string,
  * gets a new id, and every reference (tables.ts) the new id of the row it named. Certification
  * files are stored first and removed again when the transaction fails.
  */
-export async function importOrganization(db: Db, document: OrganizationDocument, options: ImportOptions): Promise<ImportResult> {
+export async function importOrganization(
+  db: Db,
+  document: OrganizationDocument,
+  options: ImportOptions,
+): Promise<ImportResult> {
   const columns = await tableColumns(db);
   checkAgainstSchema(document, columns);
   const storedNames = new Map<string, string>();
   try {
-    for (const [name, data] of Object.entries(document.files)) storedNames.set(name, await storeFile(options.dataDir, Buffer.from(data, 'base64')));
+    for (const [name, data] of Object.entries(document.files))
+      storedNames.set(name, await storeFile(options.dataDir, Buffer.from(data, 'base64')));
     return await withTransaction(db, (trx) => writeOrganization(trx, document, columns, storedNames, options));
   } catch (error) {
     await removeStoredFiles(options.dataDir, [...storedNames.values()]);
@@ -143,7 +160,8 @@ async function writeOrganization(
         if (mapped === undefined) dangling += 1;
         row[column] = mapped ?? (nullable.get(column) ? null : 0);
       }
-      for (const [column, remap] of Object.entries(policy.remap ?? {})) if (column in source) row[column] = remap(source[column], source, lookup);
+      for (const [column, remap] of Object.entries(policy.remap ?? {}))
+        if (column in source) row[column] = remap(source[column], source, lookup);
       Object.assign(row, policy.reset ?? {});
       if (table === 'webhook_endpoint') {
         row.secret = newWebhookSecret();

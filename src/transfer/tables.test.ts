@@ -15,7 +15,9 @@ describe('organization export coverage of the migrated schema', () => {
   afterAll(() => server?.close());
 
   it('classifies every table with organization_id as exported or left out', () => {
-    const tenant = [...columns].filter(([, cols]) => cols.some((c) => c.name === 'organization_id')).map(([name]) => name);
+    const tenant = [...columns]
+      .filter(([, cols]) => cols.some((c) => c.name === 'organization_id'))
+      .map(([name]) => name);
     expect(tenant.length).toBeGreaterThan(50);
     expect(tenant.filter((name) => !(name in EXPORTED) && !(name in NOT_EXPORTED))).toEqual([]);
     expect(exportedTables(columns)).toEqual(Object.keys(EXPORTED).sort());
@@ -24,9 +26,18 @@ describe('organization export coverage of the migrated schema', () => {
   it('names only tables and columns the schema has', () => {
     for (const [table, policy] of Object.entries(EXPORTED)) {
       const names = (columns.get(table) ?? []).map((c) => c.name);
-      const named = [...Object.keys(policy.refs ?? {}), ...Object.keys(policy.remap ?? {}), ...Object.keys(policy.reset ?? {}), ...(policy.external ?? [])];
-      expect(named.filter((column) => !names.includes(column)), table).toEqual([]);
-      for (const target of Object.values(policy.refs ?? {})) expect(EXPORTED, `${table} refers to ${target}`).toHaveProperty(target);
+      const named = [
+        ...Object.keys(policy.refs ?? {}),
+        ...Object.keys(policy.remap ?? {}),
+        ...Object.keys(policy.reset ?? {}),
+        ...(policy.external ?? []),
+      ];
+      expect(
+        named.filter((column) => !names.includes(column)),
+        table,
+      ).toEqual([]);
+      for (const target of Object.values(policy.refs ?? {}))
+        expect(EXPORTED, `${table} refers to ${target}`).toHaveProperty(target);
     }
     for (const table of Object.keys(NOT_EXPORTED)) expect(columns.has(table), table).toBe(true);
   });

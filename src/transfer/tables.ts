@@ -14,13 +14,19 @@ export type IdLookup = (table: string, oldId: number) => number | undefined;
 export type Remap = (value: unknown, row: Record<string, unknown>, lookup: IdLookup) => unknown;
 
 export interface TablePolicy {
-  /** column → the table whose id it holds (ids without a row in the export become null, or 0 when the column is not null) */
+  /**
+   * column → the table whose id it holds (ids without a row in the export become null, or 0 when the
+   * column is not null)
+   */
   refs?: Record<string, string>;
   /** columns holding ids in a shape of their own */
   remap?: Record<string, Remap>;
   /** columns never exported, with the value written in their place on import (secrets, leases, delivery state) */
   reset?: Record<string, unknown>;
-  /** columns named like references that hold no id of this database (a partner's ids, employee numbers), copied as they are */
+  /**
+   * columns named like references that hold no id of this database (a partner's ids, employee numbers),
+   * copied as they are
+   */
   external?: string[];
 }
 
@@ -34,7 +40,9 @@ export const NOT_EXPORTED: Record<string, string> = {
   outbox_event: 'webhook events already created: an imported webhook receives events created after the import',
   webhook_delivery: "the webhooks' delivery log",
   bulletin_board_lock: 'an editing lease of minutes',
-  callback_offer: "callback offer links are secrets (token hashes): the runner makes new ones",
+  callback_offer: 'callback offer links are secrets (token hashes): the runner makes new ones',
+  push_subscription: "a browser's push endpoint and keys belong to that device: members subscribe again",
+  schedule_change: "a count of the organization's changes for the schedule's computed days (SQLite)",
 };
 
 /** A JSON array of ids of one table. */
@@ -62,7 +70,9 @@ function entityTable(type: unknown): string | undefined {
   return ENTITY_TABLES[type] ?? type;
 }
 
-/** An id kept as text or integer next to a column naming its table; kept as it was when the table has no row of that id. */
+/**
+ * An id kept as text or integer next to a column naming its table; kept as it was when the table has no row of that id.
+ */
 const idOfNamedTable =
   (typeColumn: string): Remap =>
   (value, row, lookup) => {
@@ -77,7 +87,8 @@ const idOfNamedTable =
 const callbackVacancy: Remap = (value, _row, lookup) => {
   if (typeof value !== 'string') return value;
   const vacancy = JSON.parse(value) as { assignment_id?: unknown; qualifier_shortfalls?: Array<{ id?: unknown }> };
-  if (typeof vacancy.assignment_id === 'number') vacancy.assignment_id = lookup('assignment', vacancy.assignment_id) ?? vacancy.assignment_id;
+  if (typeof vacancy.assignment_id === 'number')
+    vacancy.assignment_id = lookup('assignment', vacancy.assignment_id) ?? vacancy.assignment_id;
   for (const shortfall of vacancy.qualifier_shortfalls ?? []) {
     if (typeof shortfall.id === 'number') shortfall.id = lookup('qualifier', shortfall.id) ?? shortfall.id;
   }
@@ -103,11 +114,19 @@ const byUsers = (...columns: string[]) => Object.fromEntries(columns.map((column
 
 export const EXPORTED: Record<string, TablePolicy> = {
   // the log keeps its text and its before/after snapshots as written (they name the source's ids)
-  system_log: { refs: byUsers('actor_user_id'), remap: { entity_id: idOfNamedTable('entity_type') }, external: ['client_id'] },
+  system_log: {
+    refs: byUsers('actor_user_id'),
+    remap: { entity_id: idOfNamedTable('entity_type') },
+    external: ['client_id'],
+  },
   accrual_profile: {},
   accrual_track: {},
   // password hashes are credentials: imported users sign in to the web app after a password reset
-  user_account: { refs: { accrual_track_id: 'accrual_track', accrual_profile_id: 'accrual_profile' }, reset: { password_hash: null }, external: ['employee_id'] },
+  user_account: {
+    refs: { accrual_track_id: 'accrual_track', accrual_profile_id: 'accrual_profile' },
+    reset: { password_hash: null },
+    external: ['employee_id'],
+  },
   user_field: {},
   user_field_value: { refs: { user_id: USER, field_id: 'user_field' } },
   work_type: {},
@@ -159,8 +178,12 @@ export const EXPORTED: Record<string, TablePolicy> = {
   user_group_member: { refs: { user_id: USER, group_id: 'user_group' } },
   specialty_filter: { refs: byUsers('created_by') },
   user_filter: { refs: { user_id: USER, filter_id: 'specialty_filter' } },
-  callback_list: {},
+  callback_list: { refs: { notify_group_id: 'user_group' } },
   user_callback_list: { refs: { user_id: USER, list_id: 'callback_list' } },
+  user_callback_setting: { refs: { user_id: USER } },
+  callback_auto_accept: { refs: { user_id: USER }, remap: { assignment_ids: idArray('assignment') } },
+  callback_auto_start: { refs: { initiated_by: USER }, reset: { lease_until: null } },
+  callback_auto_start_list: { refs: { assignment_id: 'assignment', list_id: 'callback_list' } },
   qualifier: {
     refs: { title_id: 'callback_list', ...byUsers('created_by', 'modified_by', 'deleted_by') },
     // a partner credential is not exported
@@ -181,7 +204,14 @@ export const EXPORTED: Record<string, TablePolicy> = {
   ready_alert_delivery: { refs: { alert_id: 'ready_alert', user_id: USER } },
   // the secret is never exported: the import makes a new one and prints it; delivery starts after the import
   webhook_endpoint: {
-    reset: { secret: null, cursor_event_id: 0, failed_attempts: 0, next_attempt_at: null, lease_until: null },
+    reset: {
+      secret: null,
+      cursor_event_id: 0,
+      cursor_tx_id: 0,
+      failed_attempts: 0,
+      next_attempt_at: null,
+      lease_until: null,
+    },
   },
 
   time_off_type: {},
@@ -198,14 +228,26 @@ export const EXPORTED: Record<string, TablePolicy> = {
   unavailability_reason: {},
   availability_period: { refs: { user_id: USER, admin_id: USER, unavailability_reason_id: 'unavailability_reason' } },
 
-  signup_event: { refs: { work_type_id: 'work_type', work_subtype_id: 'work_subtype', ...byUsers('created_by', 'modified_by', 'deleted_by') } },
+  signup_event: {
+    refs: {
+      work_type_id: 'work_type',
+      work_subtype_id: 'work_subtype',
+      ...byUsers('created_by', 'modified_by', 'deleted_by'),
+    },
+  },
   signup_event_user: { refs: { event_id: 'signup_event', user_id: USER, misc_hour_id: 'misc_hour' } },
   callback: {
-    refs: { list_id: 'callback_list', assignment_id: 'assignment', work_type_id: 'work_type', ...byUsers('initiated_by', 'cancelled_by') },
+    refs: {
+      list_id: 'callback_list',
+      assignment_id: 'assignment',
+      work_type_id: 'work_type',
+      ...byUsers('initiated_by', 'cancelled_by'),
+    },
     remap: { vacancy: callbackVacancy },
     reset: { lease_until: null },
   },
   callback_user: { refs: { callback_id: 'callback', user_id: USER, shift_id: 'shift' } },
+  callback_auto_started: { refs: { assignment_id: 'assignment', callback_id: 'callback' } },
   trade: { refs: byUsers('requesting_user_id', 'accepting_user_id', 'approving_user_id', 'approved_by') },
   trade_user: { refs: { trade_id: 'trade', user_id: USER } },
 };

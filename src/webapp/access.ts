@@ -12,9 +12,15 @@ type Check = (request: FastifyRequest, user: SessionUser) => boolean | Promise<b
 
 const anyone: Check = () => true;
 const selfInPath: Check = (request, user) => Number((request.params as { user_id?: unknown }).user_id) === user.userId;
-const selfInBody: Check = (request, user) => Number((request.body as { user_id?: unknown } | undefined)?.user_id) === user.userId;
+const selfInBody: Check = (request, user) =>
+  Number((request.body as { user_id?: unknown } | undefined)?.user_id) === user.userId;
 const ownPendingTimeOff: Check = (request, user) =>
-  isOwnPendingTimeOff(request.server.db, request.auth.orgId, Number((request.params as { id: unknown }).id), user.userId);
+  isOwnPendingTimeOff(
+    request.server.db,
+    request.auth.orgId,
+    Number((request.params as { id: unknown }).id),
+    user.userId,
+  );
 
 const READABLE = [
   '/schedule',
@@ -40,9 +46,20 @@ export const MEMBER_RULES: Record<string, Check> = {
   'GET /v1/users/:user_id': selfInPath,
   'GET /v1/users/:user_id/time_offs': selfInPath,
   'POST /v1/users/:user_id/time_offs': selfInPath,
+  'GET /v1/users/:user_id/timeoff/accrual/bank': selfInPath,
   'DELETE /v1/time_offs/:id': ownPendingTimeOff,
   'POST /v1/signup_events/:id/users': selfInBody,
   'DELETE /v1/signup_events/:id/users/:user_id': selfInPath,
+  'GET /v1/push/key': anyone,
+  'GET /v1/users/:user_id/push_subscriptions': selfInPath,
+  'POST /v1/users/:user_id/push_subscriptions': selfInPath,
+  'DELETE /v1/users/:user_id/push_subscriptions/:id': selfInPath,
+  'GET /v1/users/:user_id/callback_auto_accept': selfInPath,
+  'PUT /v1/users/:user_id/callback_auto_accept': selfInPath,
+  'GET /v1/users/:user_id/callback_settings': selfInPath,
+  'PUT /v1/users/:user_id/callback_settings': selfInPath,
+  'GET /v1/users/:user_id/callback_offers': selfInPath,
+  'POST /v1/users/:user_id/callback_offers/:id': selfInPath,
 };
 
 /** preHandler on /v1: a session user who is not an admin passes only the rules above. */

@@ -6,7 +6,16 @@ export async function findSignInUser(db: Db, organizationId: number, username: s
   return db
     .selectFrom('user_account as u')
     .innerJoin('organization as o', 'o.id', 'u.organization_id')
-    .select(['u.id', 'u.username', 'u.first_name', 'u.last_name', 'u.role', 'u.password_hash', 'o.name as organization_name', 'o.timezone'])
+    .select([
+      'u.id',
+      'u.username',
+      'u.first_name',
+      'u.last_name',
+      'u.role',
+      'u.password_hash',
+      'o.name as organization_name',
+      'o.timezone',
+    ])
     .where('u.organization_id', '=', organizationId)
     .where('u.username', '=', username)
     .where('u.deleted_at', 'is', null)
@@ -15,7 +24,12 @@ export async function findSignInUser(db: Db, organizationId: number, username: s
 }
 
 /** Whether the time off entry is the user's own and still pending (what a non-admin may cancel). */
-export async function isOwnPendingTimeOff(db: Db, organizationId: number, timeOffId: number, userId: number): Promise<boolean> {
+export async function isOwnPendingTimeOff(
+  db: Db,
+  organizationId: number,
+  timeOffId: number,
+  userId: number,
+): Promise<boolean> {
   const row = await db
     .selectFrom('time_off')
     .select('id')

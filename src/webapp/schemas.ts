@@ -21,7 +21,5 @@ export const SessionResponse = Type.Object({
 });
 export type SessionResponse = Static<typeof SessionResponse>;
 
-export const SignedOut = Type.Object({ success: Type.Boolean() });
-
 export const tags = ['Web app'];
 export { EXTENSION };

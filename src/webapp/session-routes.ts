@@ -3,13 +3,22 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clearAttempts, countAttempt, uncountAttempt } from '../core/auth/attempts.js';
 import type { AuthContext } from '../core/auth/context.js';
 import { verifyPassword } from '../core/auth/secrets.js';
-import { createSession, deleteSession, findSession, isAdminRole, SESSION_COOKIE, SESSION_HEADER, SESSION_TTL_SECONDS, type SessionOwner } from '../core/auth/sessions.js';
+import {
+  createSession,
+  deleteSession,
+  findSession,
+  isAdminRole,
+  SESSION_COOKIE,
+  SESSION_HEADER,
+  SESSION_TTL_SECONDS,
+  type SessionOwner,
+} from '../core/auth/sessions.js';
 import { writeLog } from '../core/audit.js';
 import { withTransaction } from '../core/db/transaction.js';
-import { ApiError, unauthorized } from '../core/errors.js';
-import { errorResponses } from '../core/schemas.js';
+import { tooManyRequests, unauthorized } from '../core/errors.js';
+import { errorResponses, SuccessOnly, succeeded } from '../core/schemas.js';
 import { findSignInUser } from './repository.js';
-import { EXTENSION, SessionResponse, SignedOut, SignInBody, tags } from './schemas.js';
+import { EXTENSION, SessionResponse, SignInBody, tags } from './schemas.js';
 
 /**
  * Sign-in attempts allowed per window, per client address and per account (organization and
@@ -24,13 +33,31 @@ const accountKey = (body: SignInBody) => `sign-in-account:${body.organization_id
 
 const FAILED_SIGN_IN = 'The organization, username or password is not correct.';
 
-function sessionAuth(owner: { organizationId: number; organizationName: string; timezone: string; userId: number; username: string }): AuthContext {
-  return { orgId: owner.organizationId, orgName: owner.organizationName, timezone: owner.timezone, clientId: `web:${owner.username}`, credentialId: -owner.userId };
+function sessionAuth(owner: {
+  organizationId: number;
+  organizationName: string;
+  timezone: string;
+  userId: number;
+  username: string;
+}): AuthContext {
+  return {
+    orgId: owner.organizationId,
+    orgName: owner.organizationName,
+    timezone: owner.timezone,
+    clientId: `web:${owner.username}`,
+    credentialId: -owner.userId,
+  };
 }
 
 function sessionBody(owner: SessionOwner): SessionResponse {
   return {
-    user: { id: owner.userId, username: owner.username, name: owner.fullName, role: owner.role, is_admin: owner.isAdmin },
+    user: {
+      id: owner.userId,
+      username: owner.username,
+      name: owner.fullName,
+      role: owner.role,
+      is_admin: owner.isAdmin,
+    },
     organization: { id: owner.organizationId, name: owner.organizationName, timezone: owner.timezone },
     expires_at: owner.expiresAt,
   };
@@ -61,12 +88,13 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const count = await countAttempt(app.db, key, { max, windowMs: SIGN_IN_LIMITS.windowMs });
       if (!count.allowed) {
         reply.header('Retry-After', count.retryAfterSeconds);
-        throw new ApiError(429, 'too_many_requests', `Too many sign-in attempts. Retry in ${count.retryAfterSeconds} seconds.`);
+        throw tooManyRequests(`Too many sign-in attempts. Retry in ${count.retryAfterSeconds} seconds.`);
       }
     }
   }
 
-  const readSession = (request: FastifyRequest) => findSession(app.db, app.config.secretKey, request.cookies[SESSION_COOKIE] ?? '');
+  const readSession = (request: FastifyRequest) =>
+    findSession(app.db, app.config.secretKey, request.cookies[SESSION_COOKIE] ?? '');
 
   app.post(
     '/app/session',
@@ -89,10 +117,22 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!user || !valid) throw unauthorized(FAILED_SIGN_IN);
       await clearAttempts(app.db, accountKey(request.body));
       await uncountAttempt(app.db, addressKey(request));
-      const owner = { organizationId: organization_id, organizationName: user.organization_name, timezone: user.timezone, userId: user.id, username: user.username };
+      const owner = {
+        organizationId: organization_id,
+        organizationName: user.organization_name,
+        timezone: user.timezone,
+        userId: user.id,
+        username: user.username,
+      };
       const session = await withTransaction(app.db, async (trx) => {
         const created = await createSession(trx, app.config.secretKey, organization_id, user.id);
-        await writeLog(trx, sessionAuth(owner), { action: 'web_session.created', description: 'signed in to the web app.', actorUserId: user.id, entityType: 'web_session', entityId: created.id });
+        await writeLog(trx, sessionAuth(owner), {
+          action: 'web_session.created',
+          description: 'signed in to the web app.',
+          actorUserId: user.id,
+          entityType: 'web_session',
+          entityId: created.id,
+        });
         return created;
       });
       setSessionCookie(request, reply, session.token, SESSION_TTL_SECONDS);
@@ -137,7 +177,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: `Web app sign-out: ends the session (needs the ${SESSION_HEADER} header)`,
         tags,
         security: [],
-        response: { 200: SignedOut, ...errorResponses },
+        response: { 200: SuccessOnly, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -146,11 +186,17 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (owner) {
         await withTransaction(app.db, async (trx) => {
           await deleteSession(trx, owner.organizationId, owner.sessionId);
-          await writeLog(trx, sessionAuth(owner), { action: 'web_session.deleted', description: 'signed out of the web app.', actorUserId: owner.userId, entityType: 'web_session', entityId: owner.sessionId });
+          await writeLog(trx, sessionAuth(owner), {
+            action: 'web_session.deleted',
+            description: 'signed out of the web app.',
+            actorUserId: owner.userId,
+            entityType: 'web_session',
+            entityId: owner.sessionId,
+          });
         });
       }
       setSessionCookie(request, reply, '', 0);
-      return { success: true };
+      return succeeded();
     },
   );
 };

@@ -31,7 +31,14 @@ beforeAll(async () => {
   vacationId = (await org.post('/time_off_types', { label: 'Vacation', work_code: 'VAC' })).body.id;
   const workTypeId = (await org.get('/work_types')).body[0].id;
   eventId = (
-    await org.post('/signup_events', { admin_id: adminId, title: 'Open house', start: '2030-05-02 10:00:00', end: '2030-05-02 15:00:00', employees_needed: 3, work_type_id: workTypeId })
+    await org.post('/signup_events', {
+      admin_id: adminId,
+      title: 'Open house',
+      start: '2030-05-02 10:00:00',
+      end: '2030-05-02 15:00:00',
+      employees_needed: 3,
+      work_type_id: workTypeId,
+    })
   ).body.id;
 });
 afterAll(() => Promise.all([server.close(), behindProxy.close()]));
@@ -39,7 +46,10 @@ afterAll(() => Promise.all([server.close(), behindProxy.close()]));
 const SESSION_HEADER = { 'x-crewplan-session': '1' };
 
 function signIn(userId: number, password = PASSWORD, orgId = org.orgId, headers: Record<string, string> = {}) {
-  return server.request('POST', '/app/session', { body: { organization_id: orgId, username: usernames[String(userId)] ?? 'nobody', password }, headers: { ...SESSION_HEADER, ...headers } });
+  return server.request('POST', '/app/session', {
+    body: { organization_id: orgId, username: usernames[String(userId)] ?? 'nobody', password },
+    headers: { ...SESSION_HEADER, ...headers },
+  });
 }
 
 function cookieOf(response: ApiResponse): string {
@@ -53,6 +63,7 @@ function asSession(cookie: string) {
   return {
     get: (path: string, query?: Record<string, string>) => server.request('GET', path, { headers, query }),
     post: (path: string, body: unknown = {}) => server.request('POST', path, { headers, body }),
+    put: (path: string, body: unknown = {}) => server.request('PUT', path, { headers, body }),
     del: (path: string) => server.request('DELETE', path, { headers }),
   };
 }
@@ -64,13 +75,18 @@ async function sessionOf(userId: number) {
 }
 
 async function requestTimeOff(userId: number, start = '2030-07-10 07:00:00', end = '2030-07-11 07:00:00') {
-  const response = await org.post(`/users/${userId}/time_offs`, { time_off_type_id: vacationId, start_date: start, end_date: end, admin_ids: [adminId] });
+  const response = await org.post(`/users/${userId}/time_offs`, {
+    time_off_type_id: vacationId,
+    start_date: start,
+    end_date: end,
+    admin_ids: [adminId],
+  });
   expect(response.status).toBe(201);
   return response.body.id as number;
 }
 
 describe('POST /app/session', () => {
-  it('signs a user in with a session cookie that is HttpOnly, SameSite=Strict and not readable by scripts', async () => {
+  it('signs a user in with a session cookie that is HttpOnly, SameSite=Strict, unreadable by scripts', async () => {
     const response = await signIn(adminId);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -79,11 +95,13 @@ describe('POST /app/session', () => {
       expires_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
     const cookie = response.headers.get('set-cookie') ?? '';
-    expect(cookie).toMatch(/^crewplan_session=cpw_[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(cookie).toMatch(
+      /^crewplan_session=cpw_[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/,
+    );
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('marks the cookie Secure behind a trusted TLS proxy (X-Forwarded-Proto https), not on a forged header', async () => {
+  it('marks the cookie Secure behind a trusted TLS proxy (X-Forwarded-Proto), not on a forged header', async () => {
     const forged = await signIn(colleagueId, PASSWORD, org.orgId, { 'x-forwarded-proto': 'https' });
     expect(forged.status).toBe(200);
     expect(forged.headers.get('set-cookie')).not.toMatch(/Secure/);
@@ -101,13 +119,26 @@ describe('POST /app/session', () => {
 
   it('tells members from admins by role', async () => {
     const response = await signIn(memberId);
-    expect(response.body.user).toEqual({ id: memberId, username: usernames[String(memberId)], name: 'Sam Crew', role: 'Firefighter', is_admin: false });
+    expect(response.body.user).toEqual({
+      id: memberId,
+      username: usernames[String(memberId)],
+      name: 'Sam Crew',
+      role: 'Firefighter',
+      is_admin: false,
+    });
   });
 
   it('refuses a wrong password, an unknown user and another organization alike', async () => {
-    const expected = { status: 401, error: 'unauthorized', error_message: 'The organization, username or password is not correct.' };
+    const expected = {
+      status: 401,
+      error: 'unauthorized',
+      error_message: 'The organization, username or password is not correct.',
+    };
     const wrong = await signIn(colleagueId, 'not-the-password');
-    const unknown = await server.request('POST', '/app/session', { body: { organization_id: org.orgId, username: 'ghost', password: PASSWORD }, headers: SESSION_HEADER });
+    const unknown = await server.request('POST', '/app/session', {
+      body: { organization_id: org.orgId, username: 'ghost', password: PASSWORD },
+      headers: SESSION_HEADER,
+    });
     const otherOrg = await signIn(colleagueId, PASSWORD, other.orgId);
     for (const response of [wrong, unknown, otherOrg]) {
       expect(response.status).toBe(401);
@@ -122,12 +153,19 @@ describe('POST /app/session', () => {
       form: true,
     });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ status: 401, error: 'unauthorized', error_message: 'The x-crewplan-session header is required.' });
+    expect(response.body).toEqual({
+      status: 401,
+      error: 'unauthorized',
+      error_message: 'The x-crewplan-session header is required.',
+    });
     expect(response.headers.get('set-cookie')).toBeNull();
   });
 
   it('answers a malformed body with a 4xx JSON error', async () => {
-    const response = await server.request('POST', '/app/session', { body: { organization_id: 'x', username: '' }, headers: SESSION_HEADER });
+    const response = await server.request('POST', '/app/session', {
+      body: { organization_id: 'x', username: '' },
+      headers: SESSION_HEADER,
+    });
     expect(response.status).toBe(422);
     expect(response.body).toMatchObject({ status: 422, error: 'invalid_params' });
   });
@@ -135,22 +173,28 @@ describe('POST /app/session', () => {
   it('writes a system log entry for the sign-in', async () => {
     await signIn(colleagueId);
     const logs = await org.get('/logs');
-    expect(logs.body.data.map((entry: { event_description: string }) => entry.event_description)).toContain('Lee Crew signed in to the web app.');
+    expect(logs.body.data.map((entry: { event_description: string }) => entry.event_description)).toContain(
+      'Lee Crew signed in to the web app.',
+    );
   });
 });
 
 describe('sign-in rate limits', () => {
-  it(`allows ${SIGN_IN_LIMITS.perUsername} attempts per username in the window, then 429 even with the right password`, async () => {
+  it(`allows ${SIGN_IN_LIMITS.perUsername} attempts per username, then 429 even with the right password`, async () => {
     const target = await org.createUser({ first_name: 'Rate', last_name: 'Limited' });
     usernames[String(target)] = (await org.get(`/users/${target}`)).body.username;
     for (let i = 0; i < SIGN_IN_LIMITS.perUsername; i += 1) expect((await signIn(target, 'wrong')).status).toBe(401);
     const blocked = await signIn(target);
     expect(blocked.status).toBe(429);
-    expect(blocked.body).toEqual({ status: 429, error: 'too_many_requests', error_message: expect.stringMatching(/^Too many sign-in attempts/) });
+    expect(blocked.body).toEqual({
+      status: 429,
+      error: 'too_many_requests',
+      error_message: expect.stringMatching(/^Too many sign-in attempts/),
+    });
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
-  it('forgets an account\'s failed attempts once it signs in', async () => {
+  it("forgets an account's failed attempts once it signs in", async () => {
     const target = await org.createUser({ first_name: 'Often', last_name: 'Wrong' });
     usernames[String(target)] = (await org.get(`/users/${target}`)).body.username;
     for (let round = 0; round < 2; round += 1) {
@@ -189,7 +233,9 @@ describe('GET /app/session and DELETE /app/session', () => {
     expect(out.body).toEqual({ success: true });
     expect(out.headers.get('set-cookie')).toMatch(/^crewplan_session=; Max-Age=0; Path=\/; HttpOnly; SameSite=Strict$/);
     expect((await server.request('GET', '/app/session', { headers: { cookie } })).status).toBe(401);
-    expect((await asSession(cookie).get('/schedule', { start: '2030-05-01 00:00:00', end: '2030-05-01 23:59:59' })).status).toBe(401);
+    expect(
+      (await asSession(cookie).get('/schedule', { start: '2030-05-01 00:00:00', end: '2030-05-01 23:59:59' })).status,
+    ).toBe(401);
     const logs = await org.get('/logs');
     expect(logs.body.data[0].event_description).toBe('Sam Crew signed out of the web app.');
   });
@@ -198,7 +244,10 @@ describe('GET /app/session and DELETE /app/session', () => {
     const userId = await org.createUser({ first_name: 'Pat', last_name: 'Moved', role: 'Firefighter' });
     const username = (await org.get(`/users/${userId}`)).body.username as string;
     const signInAs = (password: string) =>
-      server.request('POST', '/app/session', { body: { organization_id: org.orgId, username, password }, headers: SESSION_HEADER });
+      server.request('POST', '/app/session', {
+        body: { organization_id: org.orgId, username, password },
+        headers: SESSION_HEADER,
+      });
     const cookie = cookieOf(await signInAs(PASSWORD));
     expect((await server.request('GET', '/app/session', { headers: { cookie } })).status).toBe(200);
 
@@ -215,7 +264,12 @@ describe('GET /app/session and DELETE /app/session', () => {
 
   it('ends an expired session', async () => {
     const cookie = cookieOf(await signIn(colleagueId));
-    await server.app.db.updateTable('web_session').set({ expires_at: '2020-01-01T00:00:00.000Z' }).where('organization_id', '=', org.orgId).where('user_id', '=', colleagueId).execute();
+    await server.app.db
+      .updateTable('web_session')
+      .set({ expires_at: '2020-01-01T00:00:00.000Z' })
+      .where('organization_id', '=', org.orgId)
+      .where('user_id', '=', colleagueId)
+      .execute();
     expect((await server.request('GET', '/app/session', { headers: { cookie } })).status).toBe(401);
   });
 });
@@ -227,7 +281,11 @@ describe('/v1 with a session', () => {
     const cookie = cookieOf(await signIn(adminId));
     const withoutHeader = await server.request('GET', '/schedule', { headers: { cookie }, query: day });
     expect(withoutHeader.status).toBe(401);
-    expect(withoutHeader.body).toEqual({ status: 401, error: 'unauthorized', error_message: 'The access token is missing.' });
+    expect(withoutHeader.body).toEqual({
+      status: 401,
+      error: 'unauthorized',
+      error_message: 'The access token is missing.',
+    });
     const withHeader = await asSession(cookie).get('/schedule', day);
     expect(withHeader.status).toBe(200);
     expect(withHeader.body.days).toHaveLength(1);
@@ -236,7 +294,11 @@ describe('/v1 with a session', () => {
   it('refuses a forged or unknown session cookie', async () => {
     const response = await asSession('crewplan_session=cpw_forged').get('/schedule', day);
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ status: 401, error: 'unauthorized', error_message: 'The session has ended; sign in again.' });
+    expect(response.body).toEqual({
+      status: 401,
+      error: 'unauthorized',
+      error_message: 'The session has ended; sign in again.',
+    });
   });
 
   it('scopes a session to its organization', async () => {
@@ -252,7 +314,10 @@ describe('/v1 with a session', () => {
     expect(approved.status).toBe(200);
     const logs = await org.get('/logs');
     expect(logs.body.data[0].event_description).toMatch(/^Dana Chief approved/);
-    expect((await session.get('/time_offs', { start: '2030-08-01 00:00:00', end: '2030-08-03 00:00:00' })).body.items[0].status).toBe(1);
+    expect(
+      (await session.get('/time_offs', { start: '2030-08-01 00:00:00', end: '2030-08-03 00:00:00' })).body.items[0]
+        .status,
+    ).toBe(1);
   });
 });
 
@@ -277,14 +342,40 @@ describe('what a member (not an admin) may do', () => {
     }
   });
 
-  it('is refused the organization-wide time off listing, others\' data and every admin write (403)', async () => {
-    const forbidden = { status: 403, error: 'forbidden', error_message: 'Only an admin may do this; you may read the schedule and act on your own requests.' };
+  it('sets their own callback contact settings and no one else’s', async () => {
+    const own = await member.put(`/v1/users/${memberId}/callback_settings`, {
+      contact_method: 'Text (SMS)',
+      do_not_disturb_start: '22:00',
+      do_not_disturb_end: '07:00',
+    });
+    expect(own.status, own.text).toBe(200);
+    expect((await member.get(`/v1/users/${memberId}/callback_settings`)).body).toMatchObject({
+      contact_method: 'Text (SMS)',
+      do_not_disturb_start: '22:00',
+    });
+    expect((await member.get(`/v1/users/${colleagueId}/callback_settings`)).status).toBe(403);
+    expect((await member.put(`/v1/users/${colleagueId}/callback_settings`, { contact_method: 'Email' })).status).toBe(
+      403,
+    );
+    expect((await org.get(`/users/${colleagueId}/callback_settings`)).body.contact_method).toBeNull();
+  });
+
+  it("is refused the organization-wide time off listing, others' data and every admin write (403)", async () => {
+    const forbidden = {
+      status: 403,
+      error: 'forbidden',
+      error_message: 'Only an admin may do this; you may read the schedule and act on your own requests.',
+    };
     const timeOffId = await requestTimeOff(colleagueId, '2030-09-01 07:00:00', '2030-09-02 07:00:00');
     const attempts = [
       await member.get('/time_offs', { start: '2030-09-01 00:00:00', end: '2030-09-03 00:00:00' }),
       await member.get(`/users/${colleagueId}/time_offs`),
       await member.get(`/users/${colleagueId}`),
-      await member.post(`/users/${colleagueId}/time_offs`, { time_off_type_id: vacationId, start_date: '2030-09-05 07:00:00', end_date: '2030-09-06 07:00:00' }),
+      await member.post(`/users/${colleagueId}/time_offs`, {
+        time_off_type_id: vacationId,
+        start_date: '2030-09-05 07:00:00',
+        end_date: '2030-09-06 07:00:00',
+      }),
       await member.post(`/time_offs/${timeOffId}/approve`, { admin_id: adminId }),
       await member.del(`/time_offs/${timeOffId}`),
       await member.post(`/signup_events/${eventId}/users`, { user_id: colleagueId }),
@@ -300,10 +391,20 @@ describe('what a member (not an admin) may do', () => {
   });
 
   it('requests time off for themselves and cancels it while pending, but not once approved', async () => {
-    const requested = await member.post(`/users/${memberId}/time_offs`, { time_off_type_id: vacationId, start_date: '2030-10-01 07:00:00', end_date: '2030-10-02 07:00:00', admin_ids: [adminId] });
+    const requested = await member.post(`/users/${memberId}/time_offs`, {
+      time_off_type_id: vacationId,
+      start_date: '2030-10-01 07:00:00',
+      end_date: '2030-10-02 07:00:00',
+      admin_ids: [adminId],
+    });
     expect(requested.status).toBe(201);
-    const own = await member.get(`/users/${memberId}/time_offs`, { start: '2030-09-30 00:00:00', end: '2030-10-03 00:00:00' });
-    expect(own.body.map((entry: { id: string; status: string }) => [Number(entry.id), entry.status])).toEqual([[requested.body.id, '0']]);
+    const own = await member.get(`/users/${memberId}/time_offs`, {
+      start: '2030-09-30 00:00:00',
+      end: '2030-10-03 00:00:00',
+    });
+    expect(own.body.map((entry: { id: string; status: string }) => [Number(entry.id), entry.status])).toEqual([
+      [requested.body.id, '0'],
+    ]);
     expect((await member.del(`/time_offs/${requested.body.id}`)).status).toBe(200);
     expect((await org.get(`/time_offs/${requested.body.id}`)).status).toBe(404);
 
@@ -347,11 +448,20 @@ describe('GET /app (the built web app)', () => {
 
   it('starts without a build and answers /app with 503 JSON', async () => {
     // a second app on the same (migrated) database, pointed at a folder with no build
-    const app = await buildApp(server.config, { logger: false, handle: server.app.dbHandle, migrate: false, webDistDir: join(tmpdir(), 'crewplan-no-such-build') });
+    const app = await buildApp(server.config, {
+      logger: false,
+      handle: server.app.dbHandle,
+      migrate: false,
+      webDistDir: join(tmpdir(), 'crewplan-no-such-build'),
+    });
     try {
       const response = await app.inject({ method: 'GET', url: '/app/month' });
       expect(response.statusCode).toBe(503);
-      expect(response.json()).toEqual({ status: 503, error: 'unavailable', error_message: 'The web app is not built on this server (npm run build:web).' });
+      expect(response.json()).toEqual({
+        status: 503,
+        error: 'unavailable',
+        error_message: 'The web app is not built on this server (npm run build:web).',
+      });
       expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     } finally {
       await app.close();

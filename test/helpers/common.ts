@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { TestOrg, TestServer } from './server.js';
+import type { ApiResponse, TestOrg, TestServer } from './server.js';
 
 /**
  * The checks every endpoint shares: no token → 401, a bad token → 401, both in the spec's error
@@ -22,3 +22,8 @@ export async function expectNotFoundForOtherOrg(other: TestOrg, method: string, 
   expect(response.body).toMatchObject({ status: 404, error: 'not found' });
 }
 
+/** A 422 in the spec's format (`invalid_params`) whose error_message is exactly `message`. */
+export function expectInvalid(response: ApiResponse, message: unknown) {
+  expect(response.status, response.text).toBe(422);
+  expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: message });
+}

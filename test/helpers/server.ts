@@ -9,6 +9,9 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createCredential } from '../../src/core/auth/credentials.js';
 import { createOrganization } from '../../src/resources/organizations/repository.js';
 
+/** The PostgreSQL database the tests run against (TEST_DATABASE_URL), or undefined for SQLite. */
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+
 export interface ApiResponse<T = any> {
   status: number;
   body: T;
@@ -81,10 +84,12 @@ async function dropPgSchema(url: string, schema: string): Promise<void> {
  */
 export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'crewplan-test-'));
-  const pgUrl = process.env.TEST_DATABASE_URL;
+  const pgUrl = testDatabaseUrl;
   const pgSchema = pgUrl ? await createPgSchema(pgUrl) : undefined;
   // the mail and webhook worker variables a test stubs (vi.stubEnv) reach the server's config
-  const workerEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => /^(SMTP|WEBHOOK)_/.test(name)));
+  const workerEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => /^(SMTP|WEBHOOK|SMS)_/.test(name)),
+  );
   const config = loadConfig(
     { ...workerEnv, CREWPLAN_DATA_DIR: dir },
     {
@@ -138,16 +143,25 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
 
   async function newOrg(options: { name?: string; timezone?: string } = {}): Promise<TestOrg> {
     const timezone = options.timezone ?? 'America/Chicago';
-    const orgId = await createOrganization(app.db, { name: options.name ?? `Org ${randomBytes(3).toString('hex')}`, timezone });
+    const orgId = await createOrganization(app.db, {
+      name: options.name ?? `Org ${randomBytes(3).toString('hex')}`,
+      timezone,
+    });
     const credential = await createCredential(app.db, config.secretKey, orgId);
     const tokenResponse = await request<{ access_token: string }>('POST', '/oauth/access_token', {
-      body: { grant_type: 'client_credentials', client_id: credential.client_id, client_secret: credential.client_secret },
+      body: {
+        grant_type: 'client_credentials',
+        client_id: credential.client_id,
+        client_secret: credential.client_secret,
+      },
       form: true,
     });
     if (tokenResponse.status !== 200) throw new Error(`token request failed: ${tokenResponse.text}`);
     const token = tokenResponse.body.access_token;
-    const call = (method: string) => <T = any>(path: string, body?: unknown, opts: RequestOptions = {}) =>
-      request<T>(method, path, { token, ...opts, body: body ?? opts.body });
+    const call =
+      (method: string) =>
+      <T = any>(path: string, body?: unknown, opts: RequestOptions = {}) =>
+        request<T>(method, path, { token, ...opts, body: body ?? opts.body });
     const org: TestOrg = {
       orgId,
       timezone,
@@ -191,4 +205,12 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A test server with two organizations: `org` for the suite, `other` for the cross-organization checks. */
+export async function startWithOrgs(
+  overrides: Partial<Config> = {},
+): Promise<{ server: TestServer; org: TestOrg; other: TestOrg }> {
+  const server = await startServer(overrides);
+  return { server, org: await server.newOrg(), other: await server.newOrg() };
 }

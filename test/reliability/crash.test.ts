@@ -65,7 +65,10 @@ async function startChild(): Promise<{ child: ChildProcess; url: string }> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (hasExited(child)) throw new Error(`server exited with ${child.exitCode ?? child.signalCode}: ${stderr}`);
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return { child, url };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -85,7 +88,11 @@ async function accessToken(url: string): Promise<string> {
   const response = await fetch(`${url}/oauth/access_token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: credential.client_id, client_secret: credential.client_secret }),
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: credential.client_id,
+      client_secret: credential.client_secret,
+    }),
   });
   expect(response.status).toBe(200);
   return ((await response.json()) as { access_token: string }).access_token;
@@ -96,12 +103,19 @@ async function streamWrites(url: string, token: string, prefix: string): Promise
   const acknowledged: string[] = [];
   let index = 0;
   for (;;) {
-    const username = `${prefix}_${(index += 1)}`;
+    index += 1;
+    const username = `${prefix}_${index}`;
     try {
       const response = await fetch(`${url}/v1/users`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ username, first_name: 'Crash', last_name: prefix, mail: `${username}@example.com`, password: 'secret-password' }),
+        body: JSON.stringify({
+          username,
+          first_name: 'Crash',
+          last_name: prefix,
+          mail: `${username}@example.com`,
+          password: 'secret-password',
+        }),
       });
       if (response.status === 201) acknowledged.push(username);
       else throw new Error(`unexpected ${response.status}: ${await response.text()}`);
@@ -116,16 +130,27 @@ async function streamWrites(url: string, token: string, prefix: string): Promise
 async function storedState() {
   const handle = createDatabase(config);
   try {
-    const users = await handle.db.selectFrom('user_account').select(['id', 'username', 'first_name', 'last_name']).where('organization_id', '=', orgId).execute();
+    const users = await handle.db
+      .selectFrom('user_account')
+      .select(['id', 'username', 'first_name', 'last_name'])
+      .where('organization_id', '=', orgId)
+      .execute();
     const logs = await handle.db
       .selectFrom('system_log')
       .select('entity_id')
       .where('organization_id', '=', orgId)
       .where('action', '=', 'user.created')
       .execute();
-    const durability = handle.dialect === 'postgres'
-      ? (await sql<{ setting: string }>`select 'synchronous_commit=' || current_setting('synchronous_commit') || ', fsync=' || current_setting('fsync') as setting`.execute(handle.db)).rows[0].setting
-      : `journal_mode=${String(handle.sqlite!.pragma('journal_mode', { simple: true }))}`;
+    const durability =
+      handle.dialect === 'postgres'
+        ? (
+            await sql<{
+              setting: string;
+            }>`select 'synchronous_commit=' || current_setting('synchronous_commit') || ', fsync=' || current_setting('fsync') as setting`.execute(
+              handle.db,
+            )
+          ).rows[0].setting
+        : `journal_mode=${String(handle.sqlite!.pragma('journal_mode', { simple: true }))}`;
     return { users, logs, durability };
   } finally {
     await handle.close();
@@ -163,19 +188,37 @@ describe('SIGKILL in the middle of a stream of writes', () => {
       const users = await fetch(`${url}/v1/users`, { headers: { authorization: `Bearer ${token}` } });
       expect(users.status, 'a token issued before the crash still works').toBe(200);
       const listed = new Set(((await users.json()) as Array<{ username: string }>).map((u) => u.username));
-      expect(acknowledged.filter((name) => !listed.has(name)), `run ${run}: acknowledged writes missing`).toEqual([]);
+      expect(
+        acknowledged.filter((name) => !listed.has(name)),
+        `run ${run}: acknowledged writes missing`,
+      ).toEqual([]);
       token = await accessToken(url);
-      console.info(`[crash] run ${run}: ${written.length} acknowledged writes before SIGKILL, all present after restart`);
+      console.info(
+        `[crash] run ${run}: ${written.length} acknowledged writes before SIGKILL, all present after restart`,
+      );
     }
 
     const { users, logs, durability } = await storedState();
-    console.info(`[crash] ${acknowledged.length} acknowledged writes over ${CRASH_RUNS} kills; durability ${durability}`);
+    console.info(
+      `[crash] ${acknowledged.length} acknowledged writes over ${CRASH_RUNS} kills; durability ${durability}`,
+    );
     expect(acknowledged.length).toBeGreaterThan(0);
     const loggedIds = new Set(logs.map((l) => Number(l.entity_id)));
-    expect(users.filter((u) => !loggedIds.has(u.id)), 'users without their log row').toEqual([]);
-    expect(logs.filter((l) => !users.some((u) => u.id === Number(l.entity_id))), 'log rows without their user').toEqual([]);
+    expect(
+      users.filter((u) => !loggedIds.has(u.id)),
+      'users without their log row',
+    ).toEqual([]);
+    expect(
+      logs.filter((l) => !users.some((u) => u.id === Number(l.entity_id))),
+      'log rows without their user',
+    ).toEqual([]);
     for (const user of users) {
-      expect(user).toEqual({ id: expect.any(Number), username: user.username, first_name: 'Crash', last_name: user.username.split('_')[0] });
+      expect(user).toEqual({
+        id: expect.any(Number),
+        username: user.username,
+        first_name: 'Crash',
+        last_name: user.username.split('_')[0],
+      });
     }
     await killHard(child);
   }, 300_000);

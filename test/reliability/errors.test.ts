@@ -18,7 +18,11 @@ describe('unknown route', () => {
   it('answers 404 in the error format', async () => {
     const response = await org.get('/no-such-resource');
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'The requested route does not exist.' });
+    expect(response.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'The requested route does not exist.',
+    });
   });
 });
 
@@ -27,7 +31,11 @@ describe('a path that is not valid percent-encoding', () => {
     for (const path of ['/v1/%zz', '/v1/signup_events/1/users/%zz', '/v1/logs/%E0%A4%A']) {
       const response = await org.get(path);
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ status: 400, error: 'bad_request', error_message: 'The request URL is not valid.' });
+      expect(response.body).toEqual({
+        status: 400,
+        error: 'bad_request',
+        error_message: 'The request URL is not valid.',
+      });
     }
   });
 });
@@ -49,7 +57,11 @@ describe('malformed JSON body', () => {
   it('answers 400 without touching the handler', async () => {
     const response = await org.put('/users', '{"username": "broken",');
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ status: 400, error: 'bad_request', error_message: 'The request body is not valid JSON.' });
+    expect(response.body).toEqual({
+      status: 400,
+      error: 'bad_request',
+      error_message: 'The request body is not valid JSON.',
+    });
   });
 });
 
@@ -81,13 +93,27 @@ describe('unreadable token request', () => {
 });
 
 describe('the NUL character (U+0000), which PostgreSQL cannot store', () => {
-  const refused = { status: 422, error: 'invalid_params', error_message: ['The request may not contain the NUL character (U+0000).'] };
+  const refused = {
+    status: 422,
+    error: 'invalid_params',
+    error_message: ['The request may not contain the NUL character (U+0000).'],
+  };
 
   it('is refused in a JSON body with 422 on both engines, writing nothing', async () => {
-    const response = await org.put('/users', { username: 'nul_user', first_name: 'A\u0000B', last_name: 'C', mail: 'nul@example.com', password: 'secret-password' });
+    const response = await org.put('/users', {
+      username: 'nul_user',
+      first_name: 'A\u0000B',
+      last_name: 'C',
+      mail: 'nul@example.com',
+      password: 'secret-password',
+    });
     expect(response.status).toBe(422);
     expect(response.body).toEqual(refused);
-    const rows = await server.app.db.selectFrom('user_account').select('id').where('username', '=', 'nul_user').execute();
+    const rows = await server.app.db
+      .selectFrom('user_account')
+      .select('id')
+      .where('username', '=', 'nul_user')
+      .execute();
     expect(rows).toEqual([]);
   });
 
@@ -115,7 +141,12 @@ describe('the NUL character (U+0000), which PostgreSQL cannot store', () => {
       body: { grant_type: 'client_credentials', client_id: 'cp_\u0000', client_secret: 'x' },
     });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ status: 400, error: 'invalid_request', error_message: refused.error_message[0], error_description: refused.error_message[0] });
+    expect(response.body).toEqual({
+      status: 400,
+      error: 'invalid_request',
+      error_message: refused.error_message[0],
+      error_description: refused.error_message[0],
+    });
   });
 });
 
@@ -148,73 +179,125 @@ describe('schema violation', () => {
     expect(response.body.error_message.length).toBeGreaterThan(0);
   });
 
-  it('writes one message per field that matches no branch of a union, in the samples\' style', async () => {
+  it("writes one message per field that matches no branch of a union, in the samples' style", async () => {
     // A status is 0 or 1; admin ids an array or one id: Ajv reports each branch plus the anyOf itself.
     const userId = await org.createUser();
     const typeId = (await org.post('/time_off_types', { label: 'Vacation' })).body.id;
-    const base = { user_id: userId, admin_ids: [userId], start_date: '2031-05-02 07:00:00', end_date: '2031-05-03 07:00:00', time_off_type_id: typeId };
+    const base = {
+      user_id: userId,
+      admin_ids: [userId],
+      start_date: '2031-05-02 07:00:00',
+      end_date: '2031-05-03 07:00:00',
+      time_off_type_id: typeId,
+    };
     const status = await org.post('/time_offs', { ...base, status: 2 });
-    expect(status.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected status is invalid.'] });
+    expect(status.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected status is invalid.'],
+    });
     const admins = await org.post('/time_offs', { ...base, admin_ids: 'x' });
-    expect(admins.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The admin ids field must be a whole number.'] });
+    expect(admins.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The admin ids field must be a whole number.'],
+    });
     const empty = await org.post('/time_offs', { ...base, admin_ids: [] });
     expect(empty.body.error_message).toEqual(['The admin ids must have at least 1 item.']);
     const filter = await org.get('/signup_events', { query: { status: 'bogus' } });
-    expect(filter.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected status parameter is invalid.'] });
+    expect(filter.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected status parameter is invalid.'],
+    });
   });
 
   it('names every field that fails, one message each', async () => {
-    const response = await org.put('/users', { last_name: 'B', mail: 'not-an-address', first_name: 42, phone_numbers: ['a'] });
+    const response = await org.put('/users', {
+      last_name: 'B',
+      mail: 'not-an-address',
+      first_name: 42,
+      phone_numbers: ['a'],
+    });
     expect(response.status).toBe(422);
     expect(response.body.error_message).toEqual(
-      expect.arrayContaining(['The username field is required.', 'The password field is required.', expect.stringMatching(/^The mail /), expect.stringMatching(/^The phone numbers/)]),
+      expect.arrayContaining([
+        'The username field is required.',
+        'The password field is required.',
+        expect.stringMatching(/^The mail /),
+        expect.stringMatching(/^The phone numbers/),
+      ]),
     );
   });
 
   it('says what a field must hold in words, never as a regex or a schema name', async () => {
     const base = { username: 'phone', first_name: 'P', last_name: 'N', mail: 'p@example.org', password: 'secret-pw' };
     const phone = await org.put('/users', { ...base, phone_numbers: '12a' });
-    expect(phone.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The phone numbers must contain only digits (up to 20).'] });
+    expect(phone.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The phone numbers must contain only digits (up to 20).'],
+    });
     const listed = await org.put('/users', { ...base, phone_numbers: ['555', 'x'] });
     expect(listed.body.error_message).toEqual(['The phone numbers (item 2) must contain only digits (up to 20).']);
     const after = await org.get('/logs', { query: { after: 'soon' } });
-    expect(after.body.error_message).toEqual(['The after parameter must be a date and time such as 2026-03-08 07:00:00 (or with its offset: 2026-03-08T07:00:00-06:00).']);
+    expect(after.body.error_message).toEqual([
+      'The after parameter must be a date and time such as 2026-03-08 07:00:00 (or with its offset: 2026-03-08T07:00:00-06:00).',
+    ]);
     const start = await org.get('/time_offs', { query: { start: 'monday', end: '2031-05-03 00:00:00' } });
-    expect(start.body.error_message).toEqual(['The start parameter is not a valid date and time (YYYY-MM-DD hh:mm:ss).']);
+    expect(start.body.error_message).toEqual([
+      'The start parameter is not a valid date and time (YYYY-MM-DD hh:mm:ss).',
+    ]);
     const missing = await org.get('/time_offs', { query: { end: '2031-05-03 00:00:00' } });
     expect(missing.body.error_message).toEqual(['The start parameter is required.']);
-    for (const response of [phone, listed, after, start, missing]) expect(JSON.stringify(response.body)).not.toMatch(/pattern|\^|local-datetime|must match/);
+    for (const response of [phone, listed, after, start, missing])
+      expect(JSON.stringify(response.body)).not.toMatch(/pattern|\^|local-datetime|must match/);
   });
 
   it('reports every failing field of a new time off in one 422: a missing field hides none of the rules', async () => {
     const userId = await org.createUser();
-    const reversed = { user_id: userId, start_date: '2031-05-03 07:00:00', end_date: '2031-05-02 07:00:00', time_off_type_id: 999_999 };
+    const reversed = {
+      user_id: userId,
+      start_date: '2031-05-03 07:00:00',
+      end_date: '2031-05-02 07:00:00',
+      time_off_type_id: 999_999,
+    };
     const withoutAdmins = await org.post('/time_offs', reversed);
     expect(withoutAdmins.status).toBe(422);
     expect(withoutAdmins.body.error_message).toEqual([
       'The admin ids field is required.',
-      'The end date must be a date after start date.',
+      'The end date must be after the start date.',
       'The selected time off type id is invalid.',
     ]);
     const withAdmins = await org.post('/time_offs', { ...reversed, admin_ids: [userId], user_id: 999_998 });
     expect(withAdmins.body.error_message).toEqual([
-      'The end date must be a date after start date.',
+      'The end date must be after the start date.',
       'The selected user id is invalid.',
       'The selected time off type id is invalid.',
     ]);
-    expect((await org.get('/time_offs', { query: { start: '2031-05-01 00:00:00', end: '2031-05-05 00:00:00' } })).body.items).toEqual([]);
+    expect(
+      (await org.get('/time_offs', { query: { start: '2031-05-01 00:00:00', end: '2031-05-05 00:00:00' } })).body.items,
+    ).toEqual([]);
   });
 
   it('answers 404 for an id path parameter that is not a number: no record has it', async () => {
     const response = await org.get('/users/abc');
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [User].' });
+    expect(response.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [User].',
+    });
   });
 
   it('answers 404 for an id beyond the integer range rather than a database error', async () => {
     const response = await org.get('/users/99999999999999999999');
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [User].' });
+    expect(response.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [User].',
+    });
   });
 });
 

@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import type { TestOrg, TestServer } from '../helpers/server.js';
 import { createdId, fillPath, firstWorkTypeId, sampleFromSchema, type Operation, type SampleIds } from './openapi.js';
 
@@ -41,7 +42,11 @@ async function newestListedId(org: TestOrg, path: string): Promise<number | unde
 }
 
 /** POSTs a schema-made sample body (with `overrides`) to a collection; the new record's id. */
-async function createWithSample(ctx: FactoryContext, collection: string, overrides: Record<string, unknown> = {}): Promise<number | undefined> {
+async function createWithSample(
+  ctx: FactoryContext,
+  collection: string,
+  overrides: Record<string, unknown> = {},
+): Promise<number | undefined> {
   const { org, ids, operations, records } = ctx;
   const create = operations.find((op) => op.path === collection && (op.method === 'POST' || op.method === 'PUT'));
   const values = pathValues(collection, records);
@@ -50,12 +55,23 @@ async function createWithSample(ctx: FactoryContext, collection: string, overrid
   const body = sample && typeof sample === 'object' && !Array.isArray(sample) ? { ...sample, ...overrides } : sample;
   const path = fillPath(collection, values);
   const response = await org.request(create.method, path, body);
-  if (process.env.FACTORY_DEBUG) console.info(`[factory] ${create.method} ${path} ${JSON.stringify(body)} → ${response.status} ${response.text.slice(0, 300)}`);
+  if (process.env.FACTORY_DEBUG)
+    console.info(
+      `[factory] ${create.method} ${path} ${JSON.stringify(body)} → ${response.status} ${response.text.slice(0, 300)}`,
+    );
   if (response.status < 200 || response.status >= 300) return undefined;
   return createdId(response.body) ?? (create.method === 'POST' ? newestListedId(org, path) : undefined);
 }
 
 const sampleCreate: Factory = (ctx, collection) => createWithSample(ctx, collection);
+
+/**
+ * Routes no factory can reach, and why; each has its own test of other users and organizations.
+ */
+export const UNREACHABLE: Record<string, string> = {
+  'POST /v1/users/{user_id}/callback_offers/{id}':
+    'an offer exists only once the callback runner has contacted someone (my-offers.test.ts)',
+};
 
 export const FACTORIES: Record<string, Factory> = {
   '/v1/users': ({ org }) => org.createUser(),
@@ -78,11 +94,24 @@ export const FACTORIES: Record<string, Factory> = {
     return createWithSample(ctx, '/v1/trades', { requesting_user: ctx.ids.shiftUserId, accepting_user_id: accepting });
   },
   /** `id` names the catalog entry: the sample's 1 is the first organization's. */
-  '/v1/users/{user_id}/qualifiers': (ctx, collection) => (ctx.ids.qualifier_id ? createWithSample(ctx, collection, { id: ctx.ids.qualifier_id }) : Promise.resolve(undefined)),
+  '/v1/users/{user_id}/qualifiers': (ctx, collection) =>
+    ctx.ids.qualifier_id ? createWithSample(ctx, collection, { id: ctx.ids.qualifier_id }) : Promise.resolve(undefined),
   '/v1/users/{user_id}/certifications': (ctx, collection) =>
-    ctx.ids.certification_id ? createWithSample(ctx, collection, { id: ctx.ids.certification_id }) : Promise.resolve(undefined),
+    ctx.ids.certification_id
+      ? createWithSample(ctx, collection, { id: ctx.ids.certification_id })
+      : Promise.resolve(undefined),
   /** `id` is the partner's own user id, chosen by each organization: give each its own. */
   '/v1/partner/users': (ctx, collection) => createWithSample(ctx, collection, { id: 700_000 + ctx.org.orgId }),
+  /** A device of its own: push endpoints are unique across organizations. */
+  '/v1/users/{user_id}/push_subscriptions': async ({ org, ids }) => {
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    const response = await org.post(`/users/${ids.userId}/push_subscriptions`, {
+      endpoint: `https://push.example.com/isolation-${org.orgId}`,
+      keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+    });
+    return response.status === 201 ? createdId(response.body) : undefined;
+  },
   '/v1/misc_hours': (ctx) => createWithSample(ctx, '/v1/misc_hours', { length: 2 }),
   /** Days of its own: a user's pending and approved time off may not overlap the /v1/time_offs sample's. */
   '/v1/users/{user_id}/time_offs': (ctx, collection) =>
@@ -93,14 +122,22 @@ export const FACTORIES: Record<string, Factory> = {
     return response.status === 201 ? createdId(response.body) : undefined;
   },
   '/v1/rotations': async ({ org }) => {
-    const response = await org.post('/rotations', { name: 'Isolation rotation', anchor_date: '2026-03-02', pattern: [1, 1, 0, 0] });
+    const response = await org.post('/rotations', {
+      name: 'Isolation rotation',
+      anchor_date: '2026-03-02',
+      pattern: [1, 1, 0, 0],
+    });
     return response.status === 201 ? createdId(response.body) : undefined;
   },
 };
 
 /** The name a body uses to refer to a record of a family: `/v1/time_off_types` → `time_off_type_id`. */
 export function referenceName(collection: string): string {
-  const last = collection.split('/').filter((s) => s && !s.startsWith('{')).pop() ?? '';
+  const last =
+    collection
+      .split('/')
+      .filter((s) => s && !s.startsWith('{'))
+      .pop() ?? '';
   return `${last.replace(/ies$/, 'y').replace(/s$/, '')}_id`;
 }
 
@@ -137,7 +174,11 @@ export interface CreatedRecords {
 }
 
 /** Creates one record of every family the route table has, in dependency order (a few passes). */
-export async function createRecords(server: TestServer, org: TestOrg, operations: Operation[]): Promise<CreatedRecords> {
+export async function createRecords(
+  server: TestServer,
+  org: TestOrg,
+  operations: Operation[],
+): Promise<CreatedRecords> {
   const ids: SampleIds = { userId: await org.createUser(), workTypeId: await firstWorkTypeId(server, org) };
   const records = new Map<string, number>([['/v1/users', ids.userId]]);
   const wanted = new Set<string>();
@@ -149,7 +190,13 @@ export async function createRecords(server: TestServer, org: TestOrg, operations
   const referenced = new Set(operations.flatMap((op) => Object.keys(op.body?.properties ?? {})));
   for (const op of operations) {
     // `/callbacks/{id}/users` records a response, not a user: users come from their factory
-    if (op.method === 'POST' && !op.path.endsWith('}') && referenceName(op.path) !== 'user_id' && referenced.has(referenceName(op.path))) wanted.add(op.path);
+    if (
+      op.method === 'POST' &&
+      !op.path.endsWith('}') &&
+      referenceName(op.path) !== 'user_id' &&
+      referenced.has(referenceName(op.path))
+    )
+      wanted.add(op.path);
   }
   const ctx: FactoryContext = { server, org, ids, operations, records };
   for (let pass = 0; pass < 3; pass += 1) {

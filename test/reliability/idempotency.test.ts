@@ -15,8 +15,14 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const newKey = () => `key-${Date.now()}-${(keyCounter += 1)}`;
-const userBody = (username: string) => ({ username, first_name: 'Idem', last_name: 'Potent', mail: `${username}@example.com`, password: 'secret-password' });
+const newKey = () => `key-${Date.now()}-${++keyCounter}`;
+const userBody = (username: string) => ({
+  username,
+  first_name: 'Idem',
+  last_name: 'Potent',
+  mail: `${username}@example.com`,
+  password: 'secret-password',
+});
 const withKey = (key: string) => ({ headers: { 'idempotency-key': key } });
 
 async function usersNamed(target: TestOrg, username: string): Promise<number> {
@@ -27,7 +33,11 @@ async function usersNamed(target: TestOrg, username: string): Promise<number> {
 describe('the replay store', () => {
   it('keeps a secret shown once unreadable in the database, and still replays it', async () => {
     const key = newKey();
-    const first = await org.post('/webhooks', { url: 'https://public.example/hook', event_types: ['isolation.never'] }, withKey(key));
+    const first = await org.post(
+      '/webhooks',
+      { url: 'https://public.example/hook', event_types: ['isolation.never'] },
+      withKey(key),
+    );
     expect(first.status, first.text).toBe(201);
     const secret = first.body.secret as string;
     expect(secret).toMatch(/^whsec_/);
@@ -39,7 +49,11 @@ describe('the replay store', () => {
       .executeTakeFirstOrThrow();
     expect(row.response_body).not.toContain(secret);
     expect(row.response_body).not.toContain('whsec_');
-    const retry = await org.post('/webhooks', { url: 'https://public.example/hook', event_types: ['isolation.never'] }, withKey(key));
+    const retry = await org.post(
+      '/webhooks',
+      { url: 'https://public.example/hook', event_types: ['isolation.never'] },
+      withKey(key),
+    );
     expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body.secret).toBe(secret);
@@ -51,7 +65,9 @@ describe('PUT /users with an Idempotency-Key', () => {
     const key = newKey();
     const first = await org.put('/users', userBody('idem_one'), withKey(key));
     expect(first.status).toBe(201);
-    expect(first.body).toEqual(expect.objectContaining({ success: true, code: 201, status: 'created', id: expect.any(Number) }));
+    expect(first.body).toEqual(
+      expect.objectContaining({ success: true, code: 201, status: 'created', id: expect.any(Number) }),
+    );
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     const writes = await writeCount(server);
 
@@ -83,7 +99,9 @@ describe('PUT /users with an Idempotency-Key', () => {
     expect(refused.status).toBe(422);
     const refusedAgain = await org.put('/users', { ...userBody('idem_fix'), mail: 'not-a-mail' }, withKey(key));
     expect(refusedAgain.status).toBe(422);
-    expect(refusedAgain.body.error_message).not.toEqual(['The Idempotency-Key has already been used with a different request.']);
+    expect(refusedAgain.body.error_message).not.toEqual([
+      'The Idempotency-Key has already been used with a different request.',
+    ]);
     const corrected = await org.put('/users', userBody('idem_fix'), withKey(key));
     expect(corrected.status).toBe(201);
   });
@@ -104,7 +122,11 @@ describe('PUT /users with an Idempotency-Key', () => {
     const key = newKey();
     expect((await org.put('/users', userBody('idem_old'), withKey(key))).status).toBe(201);
     const dayAndAMinuteAgo = new Date(Date.now() - 24 * 3600_000 - 60_000).toISOString();
-    await server.app.db.updateTable('idempotency_key').set({ created_at: dayAndAMinuteAgo }).where('idempotency_key', '=', key).execute();
+    await server.app.db
+      .updateTable('idempotency_key')
+      .set({ created_at: dayAndAMinuteAgo })
+      .where('idempotency_key', '=', key)
+      .execute();
     const later = await org.put('/users', userBody('idem_old'), withKey(key));
     expect(later.status).toBe(422);
     expect(later.body.error_message).toEqual(['The username has already been taken.']);
@@ -113,14 +135,20 @@ describe('PUT /users with an Idempotency-Key', () => {
 
   it('answers 409 while the first request with the key is still running', async () => {
     const key = newKey();
-    const responses = await Promise.all(Array.from({ length: 10 }, () => org.put('/users', userBody('idem_parallel'), withKey(key))));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => org.put('/users', userBody('idem_parallel'), withKey(key))),
+    );
     const created = responses.filter((r) => r.status === 201);
     const inProgress = responses.filter((r) => r.status === 409);
     expect(created.length).toBeGreaterThanOrEqual(1);
     expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
     expect(created.length + inProgress.length).toBe(10);
     for (const response of inProgress) {
-      expect(response.body).toEqual({ status: 409, error: 'conflict', error_message: 'A request with the same Idempotency-Key is still being processed.' });
+      expect(response.body).toEqual({
+        status: 409,
+        error: 'conflict',
+        error_message: 'A request with the same Idempotency-Key is still being processed.',
+      });
     }
     expect(await usersNamed(org, 'idem_parallel')).toBe(1);
   });
@@ -163,8 +191,12 @@ describe('the OpenAPI document', () => {
   it('lists the Idempotency-Key header on POST and PUT routes only and stays a valid document', async () => {
     const document = await server.request('GET', '/v1/openapi.json');
     const headerOf = (method: string, path: string) =>
-      (document.body.paths[path][method].parameters ?? []).find((p: { in: string; name: string }) => p.in === 'header' && p.name === 'idempotency-key');
-    expect(headerOf('put', '/v1/users')).toEqual(expect.objectContaining({ in: 'header', name: 'idempotency-key', required: false }));
+      (document.body.paths[path][method].parameters ?? []).find(
+        (p: { in: string; name: string }) => p.in === 'header' && p.name === 'idempotency-key',
+      );
+    expect(headerOf('put', '/v1/users')).toEqual(
+      expect.objectContaining({ in: 'header', name: 'idempotency-key', required: false }),
+    );
     expect(headerOf('post', '/v1/time_off_types')).toEqual(expect.objectContaining({ name: 'idempotency-key' }));
     expect(headerOf('get', '/v1/users')).toBeUndefined();
     expect(headerOf('patch', '/v1/users/{user_id}')).toBeUndefined();

@@ -55,10 +55,20 @@ describe('rate limit per credential on /v1', () => {
   });
 
   it('counts every route of the credential together and refuses writes too, writing nothing', async () => {
-    const refused = await limited.put('/users', { username: 'over_limit', first_name: 'A', last_name: 'B', mail: 'a@example.com', password: 'secret-password' });
+    const refused = await limited.put('/users', {
+      username: 'over_limit',
+      first_name: 'A',
+      last_name: 'B',
+      mail: 'a@example.com',
+      password: 'secret-password',
+    });
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual(tooManyRequests);
-    const log = await server.app.db.selectFrom('user_account').select('id').where('username', '=', 'over_limit').execute();
+    const log = await server.app.db
+      .selectFrom('user_account')
+      .select('id')
+      .where('username', '=', 'over_limit')
+      .execute();
     expect(log).toEqual([]);
   });
 
@@ -91,9 +101,19 @@ describe('rate limit per address on POST /oauth/access_token', () => {
 
 describe('string length', () => {
   it('refuses a name longer than its maximum with 422', async () => {
-    const response = await other.put('/users', { username: 'long_name', first_name: 'x'.repeat(256), last_name: 'B', mail: 'l@example.com', password: 'secret-password' });
+    const response = await other.put('/users', {
+      username: 'long_name',
+      first_name: 'x'.repeat(256),
+      last_name: 'B',
+      mail: 'l@example.com',
+      password: 'secret-password',
+    });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The first name may not be greater than 255 characters.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The first name may not be greater than 255 characters.'],
+    });
   });
 });
 
@@ -103,14 +123,20 @@ function unboundedNumbers(schema: JsonSchema | undefined, at: string): string[] 
   // a union states its types beside its branches (NullableInput): the branches hold the bounds
   const types = schema.anyOf || schema.oneOf ? [] : ([] as string[]).concat(schema.type ?? []);
   const found: string[] = [];
-  const bounded = (schema.minimum ?? schema.exclusiveMinimum) !== undefined && (schema.maximum ?? schema.exclusiveMaximum) !== undefined;
-  const fitsColumn = (schema.minimum ?? schema.exclusiveMinimum ?? 0) >= -2_147_483_648 && (schema.maximum ?? schema.exclusiveMaximum ?? 0) <= 2_147_483_647;
+  const bounded =
+    (schema.minimum ?? schema.exclusiveMinimum) !== undefined &&
+    (schema.maximum ?? schema.exclusiveMaximum) !== undefined;
+  const fitsColumn =
+    (schema.minimum ?? schema.exclusiveMinimum ?? 0) >= -2_147_483_648 &&
+    (schema.maximum ?? schema.exclusiveMaximum ?? 0) <= 2_147_483_647;
   const fixed = schema.const !== undefined || schema.enum !== undefined;
   if (!fixed && types.includes('integer') && !(bounded && fitsColumn)) found.push(at);
   else if (!fixed && types.includes('number') && !bounded) found.push(at);
-  for (const [name, property] of Object.entries(schema.properties ?? {})) found.push(...unboundedNumbers(property, `${at}.${name}`));
+  for (const [name, property] of Object.entries(schema.properties ?? {}))
+    found.push(...unboundedNumbers(property, `${at}.${name}`));
   found.push(...unboundedNumbers(schema.items, `${at}[]`));
-  for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) found.push(...unboundedNumbers(branch, at));
+  for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])])
+    found.push(...unboundedNumbers(branch, at));
   return found;
 }
 
@@ -118,7 +144,9 @@ describe('numbers', () => {
   it('bounds every number a request may carry, so none overflows a column (a 4xx, not a 500)', async () => {
     const unbounded = (await loadOperations(server)).flatMap((op) => [
       ...unboundedNumbers(op.body, `${describeOperation(op)} body`),
-      ...[...op.pathParams, ...op.queryParams].flatMap((p) => unboundedNumbers(p.schema, `${describeOperation(op)} ${p.in} ${p.name}`)),
+      ...[...op.pathParams, ...op.queryParams].flatMap((p) =>
+        unboundedNumbers(p.schema, `${describeOperation(op)} ${p.in} ${p.name}`),
+      ),
     ]);
     expect(unbounded).toEqual([]);
   });
@@ -134,7 +162,11 @@ describe('page size', () => {
   it('refuses a page larger than the maximum', async () => {
     const response = await other.get('/logs', { query: { limit: 201 } });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The limit parameter may not be greater than 200.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The limit parameter may not be greater than 200.'],
+    });
   });
 
   it('accepts the maximum', async () => {
@@ -175,7 +207,8 @@ describe('TRUST_PROXY and the token endpoint limit', () => {
   it('by default ignores X-Forwarded-For: a forged address does not get a fresh budget', async () => {
     const direct = await startServer({ tokenRateLimitPerMinute: TOKEN_LIMIT }); // TRUST_PROXY unset
     try {
-      for (let i = 0; i < TOKEN_LIMIT; i += 1) expect((await tokenRequest(direct, `203.0.113.${i + 1}`)).status).toBe(401);
+      for (let i = 0; i < TOKEN_LIMIT; i += 1)
+        expect((await tokenRequest(direct, `203.0.113.${i + 1}`)).status).toBe(401);
       const forged = await tokenRequest(direct, '198.51.100.77');
       expect(forged.status).toBe(429);
       expect(forged.body).toEqual(tooManyRequests);
@@ -196,7 +229,8 @@ describe('TRUST_PROXY and the token endpoint limit', () => {
   });
 
   it('reads TRUST_PROXY as off, true, a hop count or a list of addresses and CIDRs', () => {
-    const read = (value: string | undefined) => loadConfig({ CREWPLAN_DATA_DIR: server.config.dataDir, TRUST_PROXY: value }).trustProxy;
+    const read = (value: string | undefined) =>
+      loadConfig({ CREWPLAN_DATA_DIR: server.config.dataDir, TRUST_PROXY: value }).trustProxy;
     expect(read(undefined)).toBe(false);
     expect(read('false')).toBe(false);
     expect(read('true')).toBe(true);

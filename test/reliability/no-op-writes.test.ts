@@ -4,7 +4,7 @@ import { createRecords, pathValues, type CreatedRecords } from './factories.js';
 import { describeOperation, fillPath, loadOperations, sampleQuery, type Operation } from './openapi.js';
 
 /**
- * docs/decisions.md (HTTP): a PATCH that names no field the route knows is a no-op answering 200,
+ * docs/decisions/0016-request-input-forms.md: a PATCH that names no field the route knows is a no-op answering 200,
  * and fields a route does not declare never reach a column. Generated from /v1/openapi.json: every
  * PATCH of a record is sent an empty body and a body of undeclared column names; the record must
  * read the same afterwards.
@@ -24,7 +24,13 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 /** Column names every table has: a body naming them must not write them. */
-const UNDECLARED = { organization_id: 2_000_000_000, id: 2_000_000_000, deleted_at: '2026-01-01T00:00:00Z', created_at: '1999-01-01T00:00:00Z', 'not a column': 1 };
+const UNDECLARED = {
+  organization_id: 2_000_000_000,
+  id: 2_000_000_000,
+  deleted_at: '2026-01-01T00:00:00Z',
+  created_at: '1999-01-01T00:00:00Z',
+  'not a column': 1,
+};
 
 async function readRecord(path: string, op: Operation) {
   const get = operations.find((o) => o.method === 'GET' && o.path === op.path);
@@ -69,7 +75,8 @@ describe('PATCH or PUT of a record with no known field', () => {
         const after = await readRecord(path, op);
         const label = `${describeOperation(op)} ${JSON.stringify(body)} → ${response.status} ${response.text.slice(0, 160)}`;
         if (response.status === 200) answeredOk.add(describeOperation(op));
-        const requiredField = response.status === 422 && response.body.error_message.every((m: string) => / field is required\.$/.test(m));
+        const requiredField =
+          response.status === 422 && response.body.error_message.every((m: string) => / field is required\.$/.test(m));
         if (response.status !== 200 && !requiredField) problems.push(`${label} (expected 200 or a required field)`);
         if (JSON.stringify(after) !== JSON.stringify(before)) problems.push(`${label} (the record changed)`);
       }

@@ -19,8 +19,18 @@ afterAll(() => server?.close());
 
 describe('PATCH /users/{user_id} with null values', () => {
   it('clears nullable text and date fields to null, not ""', async () => {
-    const userId = await org.createUser({ employee_id: 'E-17', role: 'Captain', date_of_birth: '1980-04-02', date_of_hire: '2010-05-01' });
-    const patched = await org.patch(`/users/${userId}`, { employee_id: null, role: null, date_of_birth: null, date_of_hire: null });
+    const userId = await org.createUser({
+      employee_id: 'E-17',
+      role: 'Captain',
+      date_of_birth: '1980-04-02',
+      date_of_hire: '2010-05-01',
+    });
+    const patched = await org.patch(`/users/${userId}`, {
+      employee_id: null,
+      role: null,
+      date_of_birth: null,
+      date_of_hire: null,
+    });
     expect(patched.status).toBe(200);
     const user = await org.get(`/users/${userId}`);
     expect(user.status).toBe(200);
@@ -58,9 +68,14 @@ describe('POST /assignments with "rrule": null', () => {
 /** Where a schema offers null after another type: Ajv would coerce a null into that type first. */
 function nullTriedLate(schema: JsonSchema | undefined, where: string): string[] {
   if (!schema || typeof schema !== 'object') return [];
-  const here = Array.isArray(schema.anyOf) && schema.anyOf.findIndex((branch: JsonSchema) => branch?.type === 'null') > 0 ? [where] : [];
+  const here =
+    Array.isArray(schema.anyOf) && schema.anyOf.findIndex((branch: JsonSchema) => branch?.type === 'null') > 0
+      ? [where]
+      : [];
   const nested = Object.entries(schema).flatMap(([key, value]) =>
-    value && typeof value === 'object' ? nullTriedLate(value as JsonSchema, key === 'properties' || key === 'anyOf' ? where : `${where}.${key}`) : [],
+    value && typeof value === 'object'
+      ? nullTriedLate(value as JsonSchema, key === 'properties' || key === 'anyOf' ? where : `${where}.${key}`)
+      : [],
   );
   return [...here, ...nested];
 }
@@ -83,7 +98,9 @@ describe('every request schema of /v1/openapi.json', () => {
     const operations = await loadOperations(server);
     const late = operations.flatMap((op) => [
       ...nullTriedLate(op.body, `${describeOperation(op)} body`),
-      ...[...op.queryParams, ...op.pathParams].flatMap((p) => nullTriedLate(p.schema, `${describeOperation(op)} ${p.name}`)),
+      ...[...op.queryParams, ...op.pathParams].flatMap((p) =>
+        nullTriedLate(p.schema, `${describeOperation(op)} ${p.name}`),
+      ),
     ]);
     expect(late).toEqual([]);
     expect(operations.length).toBeGreaterThan(100);

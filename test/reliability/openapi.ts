@@ -45,7 +45,17 @@ export interface Operation {
 }
 
 type OpenApiDocument = {
-  paths: Record<string, Record<string, { operationId?: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId?: string;
+        parameters?: Parameter[];
+        requestBody?: { content: Record<string, { schema: JsonSchema }> };
+      }
+    >
+  >;
 };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -89,7 +99,8 @@ export interface SampleIds {
   [name: string]: number | undefined;
 }
 
-const USER_REFERENCES = /^(user_id|service_user_id|admin_id|requesting_user|approving_user_id|accepting_user_id|initiated_by|created_by)$/;
+const USER_REFERENCES =
+  /^(user_id|service_user_id|admin_id|requesting_user|approving_user_id|accepting_user_id|initiated_by|created_by)$/;
 
 function referenceFor(name: string, ids: SampleIds): number | undefined {
   if (USER_REFERENCES.test(name)) return ids.userId;
@@ -97,15 +108,27 @@ function referenceFor(name: string, ids: SampleIds): number | undefined {
   return ids[name];
 }
 
-const DATE_VALUES: Record<string, string> = { end: '2026-03-04', end_date: '2026-03-04', until_date: '2026-03-31', swap_end: '2026-03-05 16:00:00' };
-const DATETIME_VALUES: Record<string, string> = { end_date: '2026-03-04 08:00:00', end: '2026-03-02 16:00:00', deadline: '2026-03-01 12:00:00', swap_start: '2026-03-05 08:00:00', swap_end: '2026-03-05 16:00:00' };
+const DATE_VALUES: Record<string, string> = {
+  end: '2026-03-04',
+  end_date: '2026-03-04',
+  until_date: '2026-03-31',
+  swap_end: '2026-03-05 16:00:00',
+};
+const DATETIME_VALUES: Record<string, string> = {
+  end_date: '2026-03-04 08:00:00',
+  end: '2026-03-02 16:00:00',
+  deadline: '2026-03-01 12:00:00',
+  swap_start: '2026-03-05 08:00:00',
+  swap_end: '2026-03-05 16:00:00',
+};
 
 function sampleString(schema: JsonSchema, name: string): string {
   if (schema.format === 'date') return DATE_VALUES[name] ?? '2026-03-02';
   if (schema.format === 'local-datetime') return DATETIME_VALUES[name] ?? '2026-03-02 08:00:00';
   if (schema.format === 'date-time') return '2026-03-02T08:00:00Z';
   if (name === 'deadline') return DATETIME_VALUES.deadline;
-  if (schema.format === 'email' || name === 'mail') return `sample${Math.random().toString(36).slice(2, 8)}@example.com`;
+  if (schema.format === 'email' || name === 'mail')
+    return `sample${Math.random().toString(36).slice(2, 8)}@example.com`;
   if (schema.format === 'uri' || name === 'url') return 'https://example.com/hook';
   if (schema.pattern?.includes('0-9a-fA-F')) return '#336699';
   if (name === 'username') return `sample_${Math.random().toString(36).slice(2, 10)}`;
@@ -172,8 +195,14 @@ export async function firstWorkTypeId(server: TestServer, org: TestOrg): Promise
 /** Rows written to the system log and the event outbox (all organizations): the write detector. */
 export async function writeCount(server: TestServer): Promise<number> {
   const [log, outbox] = await Promise.all([
-    server.app.db.selectFrom('system_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    server.app.db.selectFrom('outbox_event').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    server.app.db
+      .selectFrom('system_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+    server.app.db
+      .selectFrom('outbox_event')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return Number(log.n) + Number(outbox.n);
 }

@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { startServer, type TestOrg, type TestServer } from '../helpers/server.js';
-import { approvedTimeOff, createAssignment, createRotation, placeOnRotation, workTypeId } from '../../src/resources/rotations/test-fixtures.js';
+import {
+  approvedTimeOff,
+  createAssignment,
+  createRotation,
+  placeOnRotation,
+  workTypeId,
+} from '../../src/resources/rotations/test-fixtures.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -18,7 +24,11 @@ const shiftsOf = (body: ScheduleBody) => body.days.flatMap((d) => d.assignments.
 beforeAll(async () => {
   server = await startServer();
   org = await server.newOrg({ timezone: 'America/Chicago' });
-  stationId = await createAssignment(org, { name: 'Station 9', start: '2027-03-01 07:00:00', end: '2027-03-02 07:00:00' });
+  stationId = await createAssignment(org, {
+    name: 'Station 9',
+    start: '2027-03-01 07:00:00',
+    end: '2027-03-02 07:00:00',
+  });
   const rotationId = await createRotation(org, { anchor_date: '2027-03-01', preset: '24/48' });
   userId = await org.createUser({ first_name: 'Ada', last_name: 'Cached' });
   await placeOnRotation(org, { user_id: userId, rotation_id: rotationId, assignment_id: stationId, crew: 'A' });
@@ -40,7 +50,11 @@ describe('GET /schedule served from the response cache', () => {
   it('shows a change made through the API at once', async () => {
     await org.get('/schedule', { query: period });
     const created = await org.post('/shifts', {
-      assignment_id: await createAssignment(org, { name: 'Rescue 9', start: '2027-03-01 09:00:00', end: '2027-03-01 17:00:00' }),
+      assignment_id: await createAssignment(org, {
+        name: 'Rescue 9',
+        start: '2027-03-01 09:00:00',
+        end: '2027-03-01 17:00:00',
+      }),
       user_id: await org.createUser({ first_name: 'Bo', last_name: 'Fresh' }),
       date: '2027-03-01',
       start: '2027-03-01 09:00:00',

@@ -46,7 +46,15 @@ async function startProcess(): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
-    env: { ...process.env, ...database.env, PORT: String(port), HOST: '127.0.0.1', CREWPLAN_SECRET_KEY: SECRET_KEY, LOG_LEVEL: 'error', TOKEN_RATE_LIMIT_PER_MINUTE: String(TOKEN_LIMIT) },
+    env: {
+      ...process.env,
+      ...database.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CREWPLAN_SECRET_KEY: SECRET_KEY,
+      LOG_LEVEL: 'error',
+      TOKEN_RATE_LIMIT_PER_MINUTE: String(TOKEN_LIMIT),
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.push(child);
@@ -56,7 +64,13 @@ async function startProcess(): Promise<{ child: ChildProcess; url: string }> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (hasExited(child)) throw new Error(`server exited with ${child.exitCode ?? child.signalCode}: ${stderr}`);
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return { child, url };
+    if (
+      await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { child, url };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`server did not start: ${stderr}`);
@@ -91,13 +105,23 @@ beforeAll(async () => {
   const token = await fetch(`${first}/oauth/access_token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: credential.client_id, client_secret: credential.client_secret }),
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: credential.client_id,
+      client_secret: credential.client_secret,
+    }),
   }).then((r) => r.json() as Promise<{ access_token: string }>);
   for (const username of ['locked_out', 'signs_in']) {
     const created = await fetch(`${first}/v1/users`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token.access_token}` },
-      body: JSON.stringify({ username, first_name: 'Sign', last_name: 'In', mail: `${username}@example.com`, password: PASSWORD }),
+      body: JSON.stringify({
+        username,
+        first_name: 'Sign',
+        last_name: 'In',
+        mail: `${username}@example.com`,
+        password: PASSWORD,
+      }),
     });
     expect(created.status).toBe(201);
   }
@@ -112,14 +136,19 @@ afterAll(async () => {
 describe('web app sign-in limits (POST /app/session) across processes', () => {
   it(`counts an account's attempts in both processes, keeps the lockout over a restart, and lets it expire`, async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < SIGN_IN_LIMITS.perUsername; i += 1) statuses.push((await signIn(i % 2 === 0 ? first : second, 'locked_out', 'wrong')).status);
+    for (let i = 0; i < SIGN_IN_LIMITS.perUsername; i += 1)
+      statuses.push((await signIn(i % 2 === 0 ? first : second, 'locked_out', 'wrong')).status);
     expect(statuses).toEqual(Array(SIGN_IN_LIMITS.perUsername).fill(401));
 
     // the right password, in either process: the account is locked for the rest of the window
     for (const url of [first, second]) {
       const blocked = await signIn(url, 'locked_out', PASSWORD);
       expect(blocked.status).toBe(429);
-      expect(await blocked.json()).toEqual({ status: 429, error: 'too_many_requests', error_message: expect.stringMatching(/^Too many sign-in attempts\. Retry in \d+ seconds\.$/) });
+      expect(await blocked.json()).toEqual({
+        status: 429,
+        error: 'too_many_requests',
+        error_message: expect.stringMatching(/^Too many sign-in attempts\. Retry in \d+ seconds\.$/),
+      });
       expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(SIGN_IN_LIMITS.windowMs / 1000 - 120);
     }
     // another account is not affected
@@ -132,7 +161,10 @@ describe('web app sign-in limits (POST /app/session) across processes', () => {
     expect((await signIn(third, 'locked_out', PASSWORD)).status).toBe(429);
 
     // the window ends (moved into the past here rather than waited for): the lockout expires
-    await handle.db.updateTable('sign_in_attempt').set({ window_ends_at: Date.now() - 1000 }).execute();
+    await handle.db
+      .updateTable('sign_in_attempt')
+      .set({ window_ends_at: Date.now() - 1000 })
+      .execute();
     expect((await signIn(third, 'locked_out', PASSWORD)).status).toBe(200);
     second = third;
   }, 120_000);
@@ -140,7 +172,8 @@ describe('web app sign-in limits (POST /app/session) across processes', () => {
   it(`counts a client address's attempts in both processes (${SIGN_IN_LIMITS.perAddress} per window)`, async () => {
     await handle.db.deleteFrom('sign_in_attempt').execute();
     const statuses: number[] = [];
-    for (let i = 0; i <= SIGN_IN_LIMITS.perAddress; i += 1) statuses.push((await signIn(i % 2 === 0 ? first : second, `nobody_${i}`, 'wrong')).status);
+    for (let i = 0; i <= SIGN_IN_LIMITS.perAddress; i += 1)
+      statuses.push((await signIn(i % 2 === 0 ? first : second, `nobody_${i}`, 'wrong')).status);
     expect(statuses).toEqual([...Array(SIGN_IN_LIMITS.perAddress).fill(401), 429]);
     expect((await signIn(second, 'signs_in', PASSWORD)).status).toBe(429);
   }, 120_000);

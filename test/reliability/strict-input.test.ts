@@ -16,7 +16,13 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const userBody = (username: string) => ({ username, first_name: 'Strict', last_name: 'Input', mail: `${username}@example.com`, password: 'secret-password' });
+const userBody = (username: string) => ({
+  username,
+  first_name: 'Strict',
+  last_name: 'Input',
+  mail: `${username}@example.com`,
+  password: 'secret-password',
+});
 
 async function usersNamed(username: string): Promise<number> {
   return (await org.get('/users')).body.filter((u: { username: string }) => u.username === username).length;
@@ -25,16 +31,28 @@ async function usersNamed(username: string): Promise<number> {
 describe('the charset of a JSON body', () => {
   it('refuses a declared charset other than UTF-8 with 415, writing nothing', async () => {
     for (const charset of ['utf-16', 'iso-8859-1', 'UTF-16LE']) {
-      const response = await org.put('/users', JSON.stringify(userBody('charset_user')), { headers: { 'content-type': `application/json; charset=${charset}` } });
+      const response = await org.put('/users', JSON.stringify(userBody('charset_user')), {
+        headers: { 'content-type': `application/json; charset=${charset}` },
+      });
       expect(response.status).toBe(415);
-      expect(response.body).toEqual({ status: 415, error: 'unsupported_media_type', error_message: `A JSON body must be UTF-8; the charset ${charset.toLowerCase()} is not supported.` });
+      expect(response.body).toEqual({
+        status: 415,
+        error: 'unsupported_media_type',
+        error_message: `A JSON body must be UTF-8; the charset ${charset.toLowerCase()} is not supported.`,
+      });
     }
     expect(await usersNamed('charset_user')).toBe(0);
   });
 
   it('accepts UTF-8 declared in any case, or no charset', async () => {
-    for (const [n, type] of ['application/json; charset=UTF-8', 'application/json;charset="utf-8"', 'application/json'].entries()) {
-      const response = await org.put('/users', JSON.stringify({ ...userBody(`utf8_user_${n}`), first_name: 'Zoë' }), { headers: { 'content-type': type } });
+    for (const [n, type] of [
+      'application/json; charset=UTF-8',
+      'application/json;charset="utf-8"',
+      'application/json',
+    ].entries()) {
+      const response = await org.put('/users', JSON.stringify({ ...userBody(`utf8_user_${n}`), first_name: 'Zoë' }), {
+        headers: { 'content-type': type },
+      });
       expect(response.status, response.text).toBe(201);
     }
   });
@@ -48,7 +66,11 @@ describe('the charset of a JSON body', () => {
       body,
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ status: 400, error: 'bad_request', error_message: 'The request body is not valid UTF-8.' });
+    expect(await response.json()).toEqual({
+      status: 400,
+      error: 'bad_request',
+      error_message: 'The request body is not valid UTF-8.',
+    });
     expect(await usersNamed('bad_bytes_user')).toBe(0);
   });
 });
@@ -71,7 +93,7 @@ describe('JSON types in a body', () => {
     expect((await org.get('/bulletin_board')).body.content ?? '').not.toContain('loose');
   });
 
-  it('accepts an id as an integer or as its digits, as the spec\'s clients send it', async () => {
+  it("accepts an id as an integer or as its digits, as the spec's clients send it", async () => {
     const admin = await org.createUser();
     expect((await org.put('/bulletin_board', { admin_id: admin, content: '<p>integer</p>' })).status).toBe(200);
     expect((await org.put('/bulletin_board', { admin_id: String(admin), content: '<p>digits</p>' })).status).toBe(200);
@@ -83,17 +105,22 @@ describe('JSON types in a body', () => {
     expect(await usersNamed('array_name')).toBe(0);
   });
 
-  it('refuses a number or text for a boolean, and accepts 0/1 where the spec\'s samples send them', async () => {
+  it("refuses a number or text for a boolean, and accepts 0/1 where the spec's samples send them", async () => {
     const text = await org.post('/work_types', { label: 'Loose flag', excludes_from_callback: 'true' });
     expect(text.body).toEqual(invalid('The excludes from callback field must be true or false.'));
     const number = await org.post('/work_types', { label: 'Loose flag', excludes_from_callback: 1 });
     expect(number.body).toEqual(invalid('The excludes from callback field must be true or false.'));
-    expect((await org.get('/work_types')).body.some((type: { label: string }) => type.label === 'Loose flag')).toBe(false);
+    expect((await org.get('/work_types')).body.some((type: { label: string }) => type.label === 'Loose flag')).toBe(
+      false,
+    );
 
     // time off types document 1/0 and "true"/"false"; ready alerts send `email: 0` (sample)
     const flags = await org.post('/time_off_types', { label: 'Flags', forward: 1, force_include: 'false' });
     expect(flags.status).toBe(201);
-    expect((await org.get(`/time_off_types/${flags.body.id}`)).body).toMatchObject({ forward: true, force_include: false });
+    expect((await org.get(`/time_off_types/${flags.body.id}`)).body).toMatchObject({
+      forward: true,
+      force_include: false,
+    });
     const other = await org.post('/time_off_types', { label: 'Other flags', forward: 2 });
     expect(other.body).toEqual(invalid('The selected forward is invalid.'));
   });
@@ -116,14 +143,22 @@ describe('numbers in a query string', () => {
     const user = await org.createUser();
     for (const value of ['1e400', '0x10', '1.0', ' 1', '1e1', '+1', '']) {
       const response = await org.get('/shifts', { query: { user_id: value } });
-      expect(response.body, value).toEqual({ status: 422, error: 'invalid_params', error_message: ['The user id parameter must be a whole number.'] });
+      expect(response.body, value).toEqual({
+        status: 422,
+        error: 'invalid_params',
+        error_message: ['The user id parameter must be a whole number.'],
+      });
     }
     expect((await org.get('/shifts', { query: { user_id: String(user) } })).status).toBe(200);
   });
 
   it('applies to every integer parameter, not only ids', async () => {
     const refused = await org.get('/announcements', { query: { limit: '0x10' } });
-    expect(refused.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The limit parameter must be a whole number.'] });
+    expect(refused.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The limit parameter must be a whole number.'],
+    });
     expect((await org.get('/announcements', { query: { limit: '16' } })).status).toBe(200);
   });
 });

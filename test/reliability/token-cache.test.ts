@@ -1,14 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { createCredential, revokeCredential } from '../../src/core/auth/credentials.js';
+import { keyedHash } from '../../src/core/auth/secrets.js';
 import { createDatabase } from '../../src/core/db/index.js';
 import { listenerApplicationName } from '../../src/core/db/change-listener.js';
 import { startServer, type TestOrg, type TestServer } from '../helpers/server.js';
 
 /**
- * Bearer lookups on PostgreSQL are kept in memory while the database announces no change to what
- * they rest on (src/core/auth/token-cache.ts); on SQLite every request reads its token. Either way
- * a change made by another process (the CLI) holds from the next request.
+ * Bearer lookups are kept in memory while nothing they rest on can have changed: on SQLite while
+ * the connection's `data_version` and this process's write count stay put, on PostgreSQL while the
+ * database announces no change (src/core/auth/credentials.ts, src/core/auth/token-cache.ts). Either
+ * way a change made by another process (the CLI) holds from the next request.
  */
 let server: TestServer;
 let org: TestOrg;
@@ -44,7 +46,11 @@ async function inAnotherProcess<T>(change: (db: ReturnType<typeof createDatabase
 async function issue(credential: { client_id: string; client_secret: string }): Promise<string> {
   const response = await server.request('POST', '/oauth/access_token', {
     form: true,
-    body: { grant_type: 'client_credentials', client_id: credential.client_id, client_secret: credential.client_secret },
+    body: {
+      grant_type: 'client_credentials',
+      client_id: credential.client_id,
+      client_secret: credential.client_secret,
+    },
   });
   expect(response.status).toBe(200);
   return response.body.access_token as string;
@@ -60,9 +66,10 @@ async function listenerBackendPid(): Promise<number> {
   const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   await admin.connect();
   try {
-    const { rows } = await admin.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [
-      listenerApplicationName(server.config.pgSchema),
-    ]);
+    const { rows } = await admin.query<{ pid: number }>(
+      'select pid from pg_stat_activity where application_name = $1',
+      [listenerApplicationName(server.config.pgSchema)],
+    );
     expect(rows).toHaveLength(1);
     return rows[0]!.pid;
   } finally {
@@ -71,12 +78,7 @@ async function listenerBackendPid(): Promise<number> {
 }
 
 describe('bearer lookups', () => {
-  it.runIf(!onPostgres)('SQLite: every request reads its token (a local read)', async () => {
-    expect(await tokenReadsOf(org.token)).toBe(1);
-    expect(await tokenReadsOf(org.token)).toBe(1);
-  });
-
-  it.runIf(onPostgres)('PostgreSQL: a known token is answered from memory, another token still read', async () => {
+  it('a known token is answered from memory, another token still read; a write by this process reads it again', async () => {
     await untilServedFromMemory(org.token);
     expect(await tokenReadsOf(org.token)).toBe(0);
     const other = await server.newOrg();
@@ -87,20 +89,67 @@ describe('bearer lookups', () => {
     expect(await tokenReadsOf(org.token)).toBe(0);
   });
 
+  it.runIf(!onPostgres)('SQLite: any commit by another connection reads the token again', async () => {
+    const other = await server.newOrg();
+    await untilServedFromMemory(org.token);
+    await inAnotherProcess((db) =>
+      db.updateTable('organization').set({ name: 'Renamed' }).where('id', '=', other.orgId).execute(),
+    );
+    expect(await tokenReadsOf(org.token)).toBe(1);
+    expect(await tokenReadsOf(org.token)).toBe(0);
+  });
+
+  it('refuses a token kept in memory once it has expired', async () => {
+    await untilServedFromMemory(org.token);
+    const { expires_at } = await server.app.db
+      .selectFrom('access_token')
+      .select('expires_at')
+      .where('token_hash', '=', keyedHash(server.config.secretKey, org.token))
+      .executeTakeFirstOrThrow();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime((expires_at - 1) * 1000);
+      expect(await tokenReadsOf(org.token)).toBe(0);
+      vi.setSystemTime(expires_at * 1000);
+      const refused = await server.request('GET', '/users', { token: org.token });
+      expect(refused.status).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await org.get('/users')).status).toBe(200);
+  });
+
+  it('refuses a token kept in memory once another process deletes it', async () => {
+    const credential = await createCredential(server.app.db, server.config.secretKey, org.orgId, 'token deleted');
+    const token = await issue(credential);
+    await untilServedFromMemory(token);
+    const hash = keyedHash(server.config.secretKey, token);
+    const deleted = await inAnotherProcess((db) =>
+      db.deleteFrom('access_token').where('token_hash', '=', hash).executeTakeFirst(),
+    );
+    expect(deleted.numDeletedRows).toBe(1n);
+    expect((await server.request('GET', '/users', { token })).status).toBe(401);
+    expect((await org.get('/users')).status).toBe(200);
+  });
+
   it('refuses a token at once after another process revokes its credential, and keeps the others', async () => {
     const credential = await createCredential(server.app.db, server.config.secretKey, org.orgId, 'revoked elsewhere');
     const token = await issue(credential);
-    if (onPostgres) await untilServedFromMemory(token);
+    await untilServedFromMemory(token);
     expect(await inAnotherProcess((db) => revokeCredential(db, credential.client_id))).toBe(true);
     const refused = await server.request('GET', '/users', { token });
     expect(refused.status).toBe(401);
-    expect(refused.body).toEqual({ status: 401, error: 'unauthorized', error_message: 'The access token is not valid.' });
+    expect(refused.body).toEqual({
+      status: 401,
+      error: 'unauthorized',
+      error_message: 'The access token is not valid.',
+    });
     expect((await org.get('/users')).status).toBe(200);
   });
 
   it('shows another process’s change of the organization’s time zone on the next request', async () => {
     await org.createUser({ first_name: 'Log', last_name: 'Entry' });
-    if (onPostgres) await untilServedFromMemory(org.token);
+    await untilServedFromMemory(org.token);
     const offsetOfNewestLog = async () => {
       const response = await org.get('/logs', { query: { limit: 1 } });
       expect(response.status, response.text).toBe(200);
@@ -115,61 +164,73 @@ describe('bearer lookups', () => {
     await zone(org.timezone);
   });
 
-  it.runIf(onPostgres)('PostgreSQL: a change whose announcement is held back still holds from the next request', async (context) => {
-    const credential = await createCredential(server.app.db, server.config.secretKey, org.orgId, 'held back');
-    const token = await issue(credential);
-    await org.createUser({ first_name: 'Held', last_name: 'Back' });
-    await untilServedFromMemory(token);
-    // The listener's backend process, stopped: the commit below signals it, but it can announce
-    // nothing until it is let go, well after the request has come.
-    const pid = await listenerBackendPid();
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return context.skip('the database server runs where this process cannot signal its backends');
-    }
-    const offsetOf = async (response: Promise<{ status: number; body: unknown }>) =>
-      JSON.stringify((await response).body).match(/"created":"[^"]+T\d\d:\d\d:\d\d([+-]\d{4})"/)?.[1];
-    const heldBack = async <T>(change: () => Promise<unknown>, request: () => Promise<T>): Promise<T> => {
-      process.kill(pid, 'SIGSTOP');
+  it.runIf(onPostgres)(
+    'PostgreSQL: a change whose announcement is held back still holds from the next request',
+    async (context) => {
+      const credential = await createCredential(server.app.db, server.config.secretKey, org.orgId, 'held back');
+      const token = await issue(credential);
+      await org.createUser({ first_name: 'Held', last_name: 'Back' });
+      await untilServedFromMemory(token);
+      // The listener's backend process, stopped: the commit below signals it, but it can announce
+      // nothing until it is let go, well after the request has come.
+      const pid = await listenerBackendPid();
       try {
-        await change();
-        const answer = request();
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        process.kill(pid, 'SIGCONT');
-        return await answer;
-      } finally {
-        process.kill(pid, 'SIGCONT');
+        process.kill(pid, 0);
+      } catch {
+        return context.skip('the database server runs where this process cannot signal its backends');
       }
-    };
-    const zone = (timezone: string) => () =>
-      inAnotherProcess((db) => db.updateTable('organization').set({ timezone }).where('id', '=', org.orgId).execute());
-    const newestLog = () => server.request('GET', '/logs', { token, query: { limit: 1 } });
-    expect(await heldBack(zone('Asia/Kolkata'), () => offsetOf(newestLog()))).toBe('+0530');
-    await untilServedFromMemory(token);
-    await untilServedFromMemory(token);
-    expect(await heldBack(zone('Asia/Kathmandu'), () => offsetOf(newestLog()))).toBe('+0545');
-    await zone(org.timezone)();
-    await untilServedFromMemory(token);
-    const refused = await heldBack(() => inAnotherProcess((db) => revokeCredential(db, credential.client_id)), () => server.request('GET', '/users', { token }));
-    expect(refused.status).toBe(401);
-  });
+      const offsetOf = async (response: Promise<{ status: number; body: unknown }>) =>
+        JSON.stringify((await response).body).match(/"created":"[^"]+T\d\d:\d\d:\d\d([+-]\d{4})"/)?.[1];
+      const heldBack = async <T>(change: () => Promise<unknown>, request: () => Promise<T>): Promise<T> => {
+        process.kill(pid, 'SIGSTOP');
+        try {
+          await change();
+          const answer = request();
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          process.kill(pid, 'SIGCONT');
+          return await answer;
+        } finally {
+          process.kill(pid, 'SIGCONT');
+        }
+      };
+      const zone = (timezone: string) => () =>
+        inAnotherProcess((db) =>
+          db.updateTable('organization').set({ timezone }).where('id', '=', org.orgId).execute(),
+        );
+      const newestLog = () => server.request('GET', '/logs', { token, query: { limit: 1 } });
+      expect(await heldBack(zone('Asia/Kolkata'), () => offsetOf(newestLog()))).toBe('+0530');
+      await untilServedFromMemory(token);
+      await untilServedFromMemory(token);
+      expect(await heldBack(zone('Asia/Kathmandu'), () => offsetOf(newestLog()))).toBe('+0545');
+      await zone(org.timezone)();
+      await untilServedFromMemory(token);
+      const refused = await heldBack(
+        () => inAnotherProcess((db) => revokeCredential(db, credential.client_id)),
+        () => server.request('GET', '/users', { token }),
+      );
+      expect(refused.status).toBe(401);
+    },
+  );
 
-  it.runIf(onPostgres)('PostgreSQL: serves nothing from memory while the listening connection is lost, and again once it is back', async () => {
-    await untilServedFromMemory(org.token);
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    try {
-      // only this server's listener: its name carries the test's own schema
-      const { rowCount } = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [
-        listenerApplicationName(server.config.pgSchema),
-      ]);
-      expect(rowCount).toBeGreaterThan(0);
-    } finally {
-      await admin.end();
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await tokenReadsOf(org.token)).toBe(1);
-    expect(await untilServedFromMemory(org.token)).toBeGreaterThan(0);
-  });
+  it.runIf(onPostgres)(
+    'PostgreSQL: serves nothing from memory while the listening connection is lost, and again once it is back',
+    async () => {
+      await untilServedFromMemory(org.token);
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      try {
+        // only this server's listener: its name carries the test's own schema
+        const { rowCount } = await admin.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1',
+          [listenerApplicationName(server.config.pgSchema)],
+        );
+        expect(rowCount).toBeGreaterThan(0);
+      } finally {
+        await admin.end();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await tokenReadsOf(org.token)).toBe(1);
+      expect(await untilServedFromMemory(org.token)).toBeGreaterThan(0);
+    },
+  );
 });

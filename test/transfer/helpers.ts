@@ -11,7 +11,11 @@ type CliConfig = Pick<Config, 'dataDir' | 'secretKey' | 'databaseUrl' | 'sqliteP
  * Runs `npm run cli -- …` as a separate process against a test server's database (its SQLite
  * file, or its PostgreSQL schema), with the server's secret key and data directory.
  */
-export async function cli(server: TestServer | { config: CliConfig }, args: string[], input?: string): Promise<{ stdout: string; stderr: string }> {
+export async function cli(
+  server: TestServer | { config: CliConfig },
+  args: string[],
+  input?: string,
+): Promise<{ stdout: string; stderr: string }> {
   const { config } = server;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -20,7 +24,11 @@ export async function cli(server: TestServer | { config: CliConfig }, args: stri
     DATABASE_URL: config.databaseUrl ?? config.sqlitePath,
     ...(config.pgSchema && config.databaseUrl ? { DATABASE_SCHEMA: config.pgSchema } : {}),
   };
-  const child = run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env, maxBuffer: 256 * 1024 * 1024, timeout: 120_000 });
+  const child = run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    env,
+    maxBuffer: 256 * 1024 * 1024,
+    timeout: 120_000,
+  });
   if (input !== undefined) {
     child.child.stdin!.end(input);
   }
@@ -50,7 +58,10 @@ export function normalizeIds(document: unknown, origin: string): unknown {
   const scopes = new Map<string, Map<string, string>>();
   const rename = (scope: string, value: unknown) => {
     let names = scopes.get(scope);
-    if (!names) scopes.set(scope, (names = new Map()));
+    if (!names) {
+      names = new Map<string, string>();
+      scopes.set(scope, names);
+    }
     const key = String(value);
     if (!names.has(key)) names.set(key, `#${names.size + 1}`);
     return names.get(key)!;
@@ -58,8 +69,13 @@ export function normalizeIds(document: unknown, origin: string): unknown {
   const url = (text: string) =>
     text
       .replace(origin, '')
-      .replace(/\/([a-z_]+)\/(\d+)(?=[/?#]|$)/g, (_m, segment: string, id: string) => `/${segment}/${rename(`url:${segment}`, id)}`)
-      .replace(/([?&][a-z_]+)=(\d+)/g, (_m, name: string, id: string) => (/id$/.test(name) ? `${name}=${rename(`url:${name}`, id)}` : `${name}=${id}`));
+      .replace(
+        /\/([a-z_]+)\/(\d+)(?=[/?#]|$)/g,
+        (_m, segment: string, id: string) => `/${segment}/${rename(`url:${segment}`, id)}`,
+      )
+      .replace(/([?&][a-z_]+)=(\d+)/g, (_m, name: string, id: string) =>
+        /id$/.test(name) ? `${name}=${rename(`url:${name}`, id)}` : `${name}=${id}`,
+      );
   const walk = (value: unknown, path: string, key: string): unknown => {
     if (typeof value === 'string') {
       if (value.startsWith(origin)) return url(value);
@@ -71,7 +87,9 @@ export function normalizeIds(document: unknown, origin: string): unknown {
       // a list may mix kinds (one-off and recurring shifts): an object's href names its kind
       const href = (value as { href?: unknown }).href;
       const kind = typeof href === 'string' ? (/\/([a-z_]+)\/\d+$/.exec(href)?.[1] ?? '') : '';
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, `${path}${kind ? `<${kind}>` : ''}.${k}`, k)]));
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, walk(v, `${path}${kind ? `<${kind}>` : ''}.${k}`, k)]),
+      );
     }
     return value;
   };

@@ -23,7 +23,12 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch {
     throw new ApiError(0, 'The server cannot be reached. Check the connection and try again.');
   }
@@ -32,7 +37,10 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
   if (!response.ok) {
     const message = (data as { error_message?: string | string[] } | undefined)?.error_message;
     if (response.status === 401 && path.startsWith('/v1/')) window.dispatchEvent(new Event(SIGNED_OUT_EVENT));
-    throw new ApiError(response.status, Array.isArray(message) ? message.join(' ') : message ?? `The server answered ${response.status}.`);
+    throw new ApiError(
+      response.status,
+      Array.isArray(message) ? message.join(' ') : (message ?? `The server answered ${response.status}.`),
+    );
   }
   return data as T;
 }
@@ -45,8 +53,11 @@ function withQuery(path: string, query?: Record<string, string | number | undefi
 }
 
 export const api = {
-  get: <T>(path: string, query?: Record<string, string | number | undefined>) => request<T>('GET', withQuery(`/v1${path}`, query)),
+  get: <T>(path: string, query?: Record<string, string | number | undefined>) =>
+    request<T>('GET', withQuery(`/v1${path}`, query)),
   post: <T>(path: string, body: unknown = {}) => request<T>('POST', `/v1${path}`, body),
+  put: <T>(path: string, body: unknown = {}) => request<T>('PUT', `/v1${path}`, body),
+  patch: <T>(path: string, body: unknown = {}) => request<T>('PATCH', `/v1${path}`, body),
   del: <T>(path: string) => request<T>('DELETE', `/v1${path}`),
   /** Follows a `next` link of the API (absolute URL) on this origin. */
   follow: <T>(href: string) => {

@@ -1,24 +1,34 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, SIGNED_OUT_EVENT, sessions, type Session } from './api';
+import { type ApiError, SIGNED_OUT_EVENT, sessions, type Session } from './api';
 import { ErrorBox, Loading } from './components';
 import { today } from './dates';
 import { Board } from './views/Board';
 import { Callbacks } from './views/Callbacks';
 import { Events } from './views/Events';
 import { MySchedule } from './views/MySchedule';
+import { Offers } from './views/Offers';
 import { SignIn } from './views/SignIn';
 import { TimeOff } from './views/TimeOff';
 
-type SessionState = { state: 'checking' } | { state: 'signed-out' } | { state: 'error'; message: string } | { state: 'signed-in'; session: Session };
+type SessionState =
+  | { state: 'checking' }
+  | { state: 'signed-out' }
+  | { state: 'error'; message: string }
+  | { state: 'signed-in'; session: Session };
+
+/** The view without a hash: the agenda at phone width, the month elsewhere. */
+export const PHONE_QUERY = '(max-width: 640px)';
+const home = () => (window.matchMedia(PHONE_QUERY).matches ? '#/agenda' : '#/month');
 
 function useHash(): [string, (hash: string) => void] {
-  const [hash, setHash] = useState(location.hash || '#/month');
+  const [hash, setHash] = useState(location.hash || home());
   const current = useRef(hash);
   useEffect(() => {
     const update = () => {
-      const next = location.hash || '#/month';
+      const next = location.hash || home();
       // a new view (not another date of the same one): keyboard users continue at its content
-      if (current.current.split('/')[1] !== next.split('/')[1]) document.getElementById('main')?.focus({ preventScroll: true });
+      if (current.current.split('/')[1] !== next.split('/')[1])
+        document.getElementById('main')?.focus({ preventScroll: true });
       current.current = next;
       setHash(next);
     };
@@ -29,6 +39,7 @@ function useHash(): [string, (hash: string) => void] {
 }
 
 const NAV = [
+  ['#/agenda', 'Agenda'],
   ['#/month', 'Month'],
   ['#/week', 'Week'],
   ['#/roster', 'Roster'],
@@ -36,6 +47,7 @@ const NAV = [
   ['#/time-off', 'Time off'],
   ['#/events', 'Sign-ups'],
   ['#/callbacks', 'Callbacks'],
+  ['#/offers', 'My offers'],
 ] as const;
 
 function Page({ hash, session, navigate }: { hash: string; session: Session; navigate: (hash: string) => void }) {
@@ -43,6 +55,8 @@ function Page({ hash, session, navigate }: { hash: string; session: Session; nav
   switch (route) {
     case 'week':
       return <Board key="week" mode="week" anchor={date || today()} navigate={navigate} session={session} />;
+    case 'agenda':
+      return <Board key="agenda" mode="agenda" anchor={date || today()} navigate={navigate} session={session} />;
     case 'roster':
       return <Board key="roster" mode="roster" anchor={date || today()} navigate={navigate} session={session} />;
     case 'mine':
@@ -51,6 +65,8 @@ function Page({ hash, session, navigate }: { hash: string; session: Session; nav
       return <TimeOff session={session} />;
     case 'events':
       return <Events session={session} />;
+    case 'offers':
+      return <Offers session={session} />;
     case 'callbacks':
       return <Callbacks />;
     default:
@@ -64,7 +80,8 @@ export function App() {
   const check = () =>
     sessions.current().then(
       (current) => setSession({ state: 'signed-in', session: current }),
-      (error: ApiError) => setSession(error.status === 401 ? { state: 'signed-out' } : { state: 'error', message: error.message }),
+      (error: ApiError) =>
+        setSession(error.status === 401 ? { state: 'signed-out' } : { state: 'error', message: error.message }),
     );
   useEffect(() => {
     void check();
@@ -75,14 +92,15 @@ export function App() {
 
   if (session.state === 'checking') return <Loading what="your session" />;
   if (session.state === 'error') return <ErrorBox message={session.message} retry={check} />;
-  if (session.state === 'signed-out') return <SignIn onSignedIn={(current) => setSession({ state: 'signed-in', session: current })} />;
+  if (session.state === 'signed-out')
+    return <SignIn onSignedIn={(current) => setSession({ state: 'signed-in', session: current })} />;
 
   const { user, organization } = session.session;
   const signOut = async () => {
     await sessions.signOut().catch(() => undefined);
     setSession({ state: 'signed-out' });
   };
-  const active = `#/${hash.split('/')[1] ?? 'month'}`;
+  const active = `#/${hash.split('/')[1] || 'month'}`;
   return (
     <>
       <a class="skip-link" href="#main">
@@ -90,7 +108,11 @@ export function App() {
       </a>
       <header class="top no-print">
         <p class="brand">
-          {organization.name} <span class="who">· {user.name}{user.is_admin ? ' (admin)' : ''}</span>
+          {organization.name}{' '}
+          <span class="who">
+            · {user.name}
+            {user.is_admin ? ' (admin)' : ''}
+          </span>
         </p>
         <nav aria-label="Views">
           <ul>
@@ -107,9 +129,7 @@ export function App() {
           Sign out
         </button>
       </header>
-      <p class="print-only print-header">
-        {organization.name}: schedule
-      </p>
+      <p class="print-only print-header">{organization.name}: schedule</p>
       <main id="main" tabIndex={-1}>
         <Page hash={hash} session={session.session} navigate={navigate} />
       </main>

@@ -22,6 +22,22 @@ export function today(): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
+/** Now as a local datetime of the time zone: `2026-11-26 14:05:00`. */
+export function nowIn(timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date());
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')}`;
+}
+
 export function monthRange(anchor: string): { start: string; end: string } {
   const date = parseDate(anchor);
   const start = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
@@ -60,6 +76,7 @@ export const timeOf = (localDateTime: string) => localDateTime.slice(11, 16);
 
 /** A readable span of two local datetimes: `Nov 23 07:00 – Nov 24 07:00`. */
 export function span(start: string, end: string): string {
-  const short = (value: string) => `${new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(parseDate(value.slice(0, 10)))} ${timeOf(value)}`;
+  const short = (value: string) =>
+    `${new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(parseDate(value.slice(0, 10)))} ${timeOf(value)}`;
   return `${short(start)} – ${start.slice(0, 10) === end.slice(0, 10) ? timeOf(end) : short(end)}`;
 }

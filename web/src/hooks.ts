@@ -16,7 +16,6 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): [Loadable<T
     return () => {
       current = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, round]);
   const reload = useCallback(() => setRound((r) => r + 1), []);
   return [value, reload];

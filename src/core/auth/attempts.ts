@@ -42,19 +42,30 @@ export async function countAttempt(db: Db, key: string, limit: AttemptLimit, now
     .values({ attempt_key: key, attempts: 1, window_ends_at: ends })
     .onConflict((conflict) =>
       conflict.column('attempt_key').doUpdateSet({
-        attempts: sql<number>`case when sign_in_attempt.window_ends_at <= ${now} then 1 else sign_in_attempt.attempts + 1 end`,
-        window_ends_at: sql<number>`case when sign_in_attempt.window_ends_at <= ${now} then ${ends} else sign_in_attempt.window_ends_at end`,
+        attempts: sql<number>`case when sign_in_attempt.window_ends_at <= ${now}
+          then 1 else sign_in_attempt.attempts + 1 end`,
+        window_ends_at: sql<number>`case when sign_in_attempt.window_ends_at <= ${now}
+          then ${ends} else sign_in_attempt.window_ends_at end`,
       }),
     )
     .returning(['attempts', 'window_ends_at'])
     .executeTakeFirstOrThrow();
   const attempts = Number(row.attempts);
-  return { attempts, allowed: attempts <= limit.max, retryAfterSeconds: Math.max(1, Math.ceil((Number(row.window_ends_at) - now) / 1000)) };
+  return {
+    attempts,
+    allowed: attempts <= limit.max,
+    retryAfterSeconds: Math.max(1, Math.ceil((Number(row.window_ends_at) - now) / 1000)),
+  };
 }
 
 /** Takes back one counted attempt (a sign-in that succeeded does not use up its address's budget). */
 export async function uncountAttempt(db: Db, key: string): Promise<void> {
-  await db.updateTable('sign_in_attempt').set({ attempts: sql<number>`attempts - 1` }).where('attempt_key', '=', key).where('attempts', '>', 0).execute();
+  await db
+    .updateTable('sign_in_attempt')
+    .set({ attempts: sql<number>`attempts - 1` })
+    .where('attempt_key', '=', key)
+    .where('attempts', '>', 0)
+    .execute();
 }
 
 /** Forgets the attempts of `key` (an account that signed in). */

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
 import type { DatabaseHandle } from '../db/index.js';
 import { withTransaction, type Db } from '../db/transaction.js';
-import { BoundedMemo } from '../memo.js';
+import { LRUCache } from 'lru-cache';
 import { dataRevisionSql } from '../response-cache.js';
 import { TokenCache, type TokenOwner } from './token-cache.js';
 import { nowUtc } from '../time.js';
@@ -13,7 +14,12 @@ export interface IssuedCredential {
   client_secret: string;
 }
 
-export async function createCredential(db: Db, key: Buffer, organizationId: number, name: string | null = null): Promise<IssuedCredential> {
+export async function createCredential(
+  db: Db,
+  key: Buffer,
+  organizationId: number,
+  name: string | null = null,
+): Promise<IssuedCredential> {
   const clientId = `cp_${randomBytes(12).toString('hex')}`;
   const clientSecret = randomSecret('cps_');
   await db
@@ -70,7 +76,12 @@ export interface VerifiedClient {
 }
 
 /** Checks a client id and secret; the secret's keyed hash is compared in constant time. */
-export async function verifyClient(db: Db, key: Buffer, clientId: string, clientSecret: string): Promise<VerifiedClient | undefined> {
+export async function verifyClient(
+  db: Db,
+  key: Buffer,
+  clientId: string,
+  clientSecret: string,
+): Promise<VerifiedClient | undefined> {
   const credential = await db
     .selectFrom('api_credential')
     .select(['id', 'organization_id', 'client_id', 'secret_hash', 'revoked_at'])
@@ -99,26 +110,20 @@ export async function issueToken(db: Db, key: Buffer, client: VerifiedClient, tt
 }
 
 const TOKEN_LOOKUP_SQL = `
-  select t.token_hash, t.expires_at, t.organization_id, t.credential_id, c.client_id, o.timezone, o.name as organization_name, $revision as organization_revision
+  select t.token_hash, t.expires_at, t.organization_id, t.credential_id, c.client_id, o.timezone,
+    o.name as organization_name, $revision as organization_revision
   from access_token t
   join api_credential c on c.id = t.credential_id and c.organization_id = t.organization_id
   join organization o on o.id = t.organization_id
   where t.token_hash $hashes and t.expires_at > $now and c.revoked_at is null`;
 
-/** Distinct tokens one statement looks up at most (SQLite: one prepared statement per count up to this). */
-const BATCH_LIMIT = 32;
-/**
- * PostgreSQL: batches on their way at once (each a round trip on its own pooled connection); a new
- * batch waits for one to come back. 4 measured ~15% more authenticated requests per second than 1
- * and the same as 8. (SQLite reads are synchronous: one is never waiting.)
- */
-const READS_IN_FLIGHT = 4;
-/** Raw token → keyed hash, so that a client's repeated requests skip the HMAC (the oldest dropped first). */
+/** Raw token → keyed hash, so that a client's repeated requests skip the HMAC (least recently used dropped first). */
 const HASH_CACHE_ENTRIES = 10_000;
+/** Owners kept by the SQLite lookup (least recently used dropped first). */
+const KEPT_OWNERS = 10_000;
 
-type Waiter = { resolve: (owner: TokenOwner | undefined) => void; reject: (error: unknown) => void };
 type FoundOwner = TokenOwner & { token_hash: string; expires_at: number };
-type FindOwners = (hashes: string[], nowSeconds: number) => Promise<FoundOwner[]>;
+type FindOwner = (hash: string, nowSeconds: number) => Promise<FoundOwner | undefined>;
 
 export interface TokenLookup {
   find(token: string): Promise<TokenOwner | undefined>;
@@ -126,105 +131,83 @@ export interface TokenLookup {
 }
 
 /**
- * Finds who owns a bearer token. Runs on every request, so lookups that arrive together share one
- * read of the database: those queued while the event loop handled one round of sockets (and, on
- * PostgreSQL, while READS_IN_FLIGHT reads were on their way) go out as one prepared statement. On
- * SQLite every lookup is answered by a read that began after it was asked for, so a revocation by
- * another process (the CLI) holds from the very next request. On PostgreSQL a token already seen is
- * answered from memory while the database has announced no change to what the answer rests on
+ * Finds who owns a bearer token, through the driver (not one of the request's counted Kysely
+ * statements). Both engines keep what they found and serve it again only when nothing it rests on
+ * can have changed since, checked after the request came, so a revocation by another process (the
+ * CLI) holds from the very next request. SQLite: the connection's `data_version` and this process's
+ * write count (see sqliteOwner). PostgreSQL: the database's announcements
  * (src/core/auth/token-cache.ts), once a round trip on the listening connection, sent after the
  * request came, has brought in every announcement committed before it.
  */
 export function createTokenLookup(handle: DatabaseHandle, key: Buffer): TokenLookup {
-  const findOwners = handle.sqlite ? sqliteOwners(handle) : postgresOwners(handle);
+  const findOwner = handle.sqlite ? sqliteOwner(handle) : postgresOwner(handle);
   const cache = handle.pgClientConfig ? new TokenCache(handle) : undefined;
-  const hashes = new BoundedMemo<string>(HASH_CACHE_ENTRIES);
-  const hashOf = (token: string) => hashes.get(token, () => keyedHash(key, token));
-
-  let queued = new Map<string, Waiter[]>();
-  let scheduled = false;
-  let reading = 0;
-
-  /** Takes the lookups the cache knows out of the queue; answers them once the listener has caught up. */
-  const answerFromCache = (cache: TokenCache, now: number) => {
-    const known = new Map<string, Waiter[]>();
-    for (const [hash, waiters] of queued) {
-      if (!cache.get(hash, now)) continue;
-      queued.delete(hash);
-      known.set(hash, waiters);
-    }
-    if (known.size === 0) return;
-    void cache.sync().then((heard) => {
-      for (const [hash, waiters] of known) {
-        const owner = heard ? cache.get(hash, now) : undefined;
-        if (owner) for (const waiter of waiters) waiter.resolve(owner);
-        else queued.set(hash, [...(queued.get(hash) ?? []), ...waiters]);
-      }
-      if (queued.size > 0) schedule();
-    });
-  };
-
-  const flush = async () => {
-    scheduled = false;
-    const now = Math.floor(Date.now() / 1000);
-    if (cache) answerFromCache(cache, now);
-    if (reading >= READS_IN_FLIGHT || queued.size === 0) return;
-    const batch = queued;
-    queued = new Map();
-    reading += 1;
-    const mark = cache?.mark();
-    try {
-      const all = [...batch.keys()];
-      const owners = new Map<string, TokenOwner>();
-      for (let i = 0; i < all.length; i += BATCH_LIMIT) {
-        for (const { token_hash, expires_at, ...owner } of await findOwners(all.slice(i, i + BATCH_LIMIT), now)) {
-          owners.set(token_hash, owner);
-          if (cache && mark) cache.keep(mark, token_hash, { ...owner, expires_at });
-        }
-      }
-      for (const [hash, waiters] of batch) for (const waiter of waiters) waiter.resolve(owners.get(hash));
-    } catch (error) {
-      for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
-    } finally {
-      reading -= 1;
-      if (queued.size > 0) schedule();
-    }
-  };
-  const schedule = () => {
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(() => void flush());
-  };
-
+  const hashes = new LRUCache<string, string>({
+    max: HASH_CACHE_ENTRIES,
+    memoMethod: (token) => keyedHash(key, token),
+  });
   return {
-    find: (token) =>
-      new Promise((resolve, reject) => {
-        const hash = hashOf(token);
-        const waiters = queued.get(hash);
-        if (waiters) waiters.push({ resolve, reject });
-        else queued.set(hash, [{ resolve, reject }]);
-        schedule();
-      }),
+    async find(token) {
+      const hash = hashes.memo(token);
+      const now = Math.floor(Date.now() / 1000);
+      if (cache?.get(hash, now) && (await cache.sync())) {
+        const kept = cache.get(hash, now);
+        if (kept) return kept;
+      }
+      const mark = cache?.mark();
+      const found = await findOwner(hash, now);
+      if (!found) return undefined;
+      const { token_hash: _hash, expires_at, ...owner } = found;
+      if (cache && mark) cache.keep(mark, hash, { ...owner, expires_at });
+      return owner;
+    },
     close: async () => cache?.close(),
   };
 }
 
-function sqliteOwners(handle: DatabaseHandle): FindOwners {
-  const text = TOKEN_LOOKUP_SQL.replace('$revision', dataRevisionSql('sqlite')).replace('$now', '?');
-  const statements: Array<ReturnType<NonNullable<DatabaseHandle['sqlite']>['prepare']>> = [];
-  const statementFor = (count: number) =>
-    (statements[count] ??= handle.sqlite!.prepare(text.replace('$hashes', `in (${Array(count).fill('?').join(', ')})`)));
-  return async (hashes, now) => {
+/** What the SQLite lookup keeps: the owner as read, and this process's write count before the read. */
+type KeptOwner = FoundOwner & { writes: number };
+
+/**
+ * SQLite: an owner found is kept (lru-cache) and served again while the token has not expired,
+ * this process has run no write statement (`stats.writes`: its own commits leave `data_version`
+ * alone) and the connection's `data_version` is still the one the lookup read in the same statement
+ * (`organization_revision`): it moves when any other connection commits (the CLI, another server
+ * process), whatever the table. `pragma data_version` begins a read transaction of its own after the
+ * request came, so it sees every commit made before; it costs a fraction of the lookup's joins
+ * (docs/decisions/0019-token-lookup-on-sqlite.md).
+ */
+function sqliteOwner(handle: DatabaseHandle): FindOwner {
+  const sqlite = handle.sqlite!;
+  const text = TOKEN_LOOKUP_SQL.replace('$revision', dataRevisionSql('sqlite'))
+    .replace('$hashes', '= ?')
+    .replace('$now', '?');
+  let lookup: Statement<[string, number], FoundOwner> | undefined;
+  let dataVersion: Statement<[], number> | undefined;
+  const kept = new LRUCache<string, KeptOwner>({ max: KEPT_OWNERS });
+  return async (hash, now) => {
+    const owner = kept.get(hash);
+    if (owner && owner.writes === handle.stats.writes && owner.expires_at > now) {
+      dataVersion ??= sqlite.prepare<[], number>('pragma data_version').pluck();
+      if (dataVersion.get() === owner.organization_revision) return owner;
+    }
+    kept.delete(hash);
     handle.stats.tokenReads += 1;
-    return statementFor(hashes.length).all([...hashes, now]) as FoundOwner[];
+    lookup ??= sqlite.prepare<[string, number], FoundOwner>(text);
+    const writes = handle.stats.writes;
+    const found = lookup.get(hash, now);
+    if (found) kept.set(hash, { ...found, writes });
+    return found;
   };
 }
 
-function postgresOwners(handle: DatabaseHandle): FindOwners {
-  const text = TOKEN_LOOKUP_SQL.replace('$revision', dataRevisionSql('postgres')).replace('$hashes', '= any($1::text[])').replace('$now', '$2');
-  return async (hashes, now) => {
+function postgresOwner(handle: DatabaseHandle): FindOwner {
+  const text = TOKEN_LOOKUP_SQL.replace('$revision', dataRevisionSql('postgres'))
+    .replace('$hashes', '= $1')
+    .replace('$now', '$2');
+  return async (hash, now) => {
     handle.stats.tokenReads += 1;
-    const result = await handle.pool!.query<FoundOwner>({ name: 'crewplan_token_lookup', text, values: [hashes, now] });
-    return result.rows;
+    const result = await handle.pool!.query<FoundOwner>({ name: 'crewplan_token_lookup', text, values: [hash, now] });
+    return result.rows[0];
   };
 }

@@ -5,7 +5,7 @@ import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../../config.js';
 import type { DatabaseHandle } from '../db/index.js';
-import { ApiError, errorHandler, toApiError, unauthorized } from '../errors.js';
+import { errorHandler, oauthError, toApiError, unauthorized } from '../errors.js';
 import { limitTokenRequests } from '../rate-limit.js';
 import { createTokenLookup, issueToken, verifyClient } from './credentials.js';
 import { findSession, SESSION_COOKIE, SESSION_HEADER } from './sessions.js';
@@ -14,10 +14,6 @@ import './context.js';
 interface AuthPluginOptions {
   config: Readonly<Config>;
   handle: DatabaseHandle;
-}
-
-function oauthError(status: number, code: string, description: string): ApiError {
-  return new ApiError(status, code, description, { error_description: description });
 }
 
 /**
@@ -30,7 +26,10 @@ function tokenErrorHandler(error: FastifyError, request: FastifyRequest, reply: 
   const unreadable = apiError && !('error_description' in apiError.extra) && [400, 422].includes(apiError.statusCode);
   if (!unreadable) return errorHandler(error, request, reply);
   const description = Array.isArray(apiError.errorMessage) ? apiError.errorMessage.join(' ') : apiError.errorMessage;
-  return reply.status(400).type('application/json; charset=utf-8').send(oauthError(400, 'invalid_request', description).body());
+  return reply
+    .status(400)
+    .type('application/json; charset=utf-8')
+    .send(oauthError('invalid_request', description).body());
 }
 
 function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
@@ -78,7 +77,10 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
   // The token request's form may also come as multipart/form-data (what FormData sends): its fields
   // only, in a scope of its own so that no other route takes multipart bodies through it.
   await app.register(async (scope) => {
-    await scope.register(multipart, { attachFieldsToBody: 'keyValues', limits: { files: 0, fields: 8, parts: 8, fieldSize: 1024 } });
+    await scope.register(multipart, {
+      attachFieldsToBody: 'keyValues',
+      limits: { files: 0, fields: 8, parts: 8, fieldSize: 1024 },
+    });
     scope.post(
       '/oauth/access_token',
       {
@@ -106,22 +108,22 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
         const body = (request.body ?? {}) as Record<string, string | undefined>;
         reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
         const basic = basicCredentials(request.headers.authorization);
-        if (!body.grant_type) throw oauthError(400, 'invalid_request', 'The grant_type parameter is required.');
+        if (!body.grant_type) throw oauthError('invalid_request', 'The grant_type parameter is required.');
         if (body.grant_type !== 'client_credentials') {
-          throw oauthError(400, 'unsupported_grant_type', 'Only the client_credentials grant type is supported.');
+          throw oauthError('unsupported_grant_type', 'Only the client_credentials grant type is supported.');
         }
         if (basic && body.client_id && body.client_id !== basic.id) {
-          throw oauthError(400, 'invalid_request', 'The client was identified in two different ways.');
+          throw oauthError('invalid_request', 'The client was identified in two different ways.');
         }
         const clientId = basic?.id ?? body.client_id;
         const clientSecret = basic?.secret ?? body.client_secret;
         if (!clientId || !clientSecret) {
-          throw oauthError(400, 'invalid_request', 'The client_id and client_secret parameters are required.');
+          throw oauthError('invalid_request', 'The client_id and client_secret parameters are required.');
         }
         const client = await verifyClient(app.db, config.secretKey, clientId, clientSecret);
         if (!client) {
           if (basic) reply.header('WWW-Authenticate', 'Basic realm="crewplan"');
-          throw oauthError(401, 'invalid_client', 'Client authentication failed.');
+          throw oauthError('invalid_client', 'Client authentication failed.');
         }
         return issueToken(app.db, config.secretKey, client, config.tokenTtlSeconds);
       },
@@ -146,7 +148,8 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
   /** Registered on the /v1 scope: every route there needs a valid bearer token (or a web app session). */
   app.decorate('requireBearer', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization;
-    if (!header && request.cookies[SESSION_COOKIE] && request.headers[SESSION_HEADER] === '1') return authenticateSession(request);
+    if (!header && request.cookies[SESSION_COOKIE] && request.headers[SESSION_HEADER] === '1')
+      return authenticateSession(request);
     if (!header) throw unauthorized('The access token is missing.');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match || match[1].length > 512) throw unauthorized('The access token is not valid.');

@@ -33,7 +33,7 @@ export async function hashPassword(password: string): Promise<string> {
 
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
   const parts = stored?.split('$');
-  if (!parts || parts.length !== 6 || parts[0] !== 'scrypt') {
+  if (parts?.length !== 6 || parts[0] !== 'scrypt') {
     await scryptAsync(password, randomBytes(16), 32); // same cost whether or not the user exists
     return false;
   }

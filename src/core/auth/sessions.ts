@@ -47,14 +47,30 @@ export interface SessionOwner {
   expiresAt: string;
 }
 
-export async function createSession(db: Db, key: Buffer, organizationId: number, userId: number): Promise<{ id: number; token: string; expiresAt: string }> {
+export async function createSession(
+  db: Db,
+  key: Buffer,
+  organizationId: number,
+  userId: number,
+): Promise<{ id: number; token: string; expiresAt: string }> {
   // the user's expired sessions go when a new one starts, so the table does not grow without bound
-  await db.deleteFrom('web_session').where('organization_id', '=', organizationId).where('user_id', '=', userId).where('expires_at', '<=', new Date().toISOString()).execute();
+  await db
+    .deleteFrom('web_session')
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .where('expires_at', '<=', new Date().toISOString())
+    .execute();
   const token = randomSecret('cpw_');
   const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS * 1000).toISOString();
   const { id } = await db
     .insertInto('web_session')
-    .values({ organization_id: organizationId, user_id: userId, token_hash: keyedHash(key, token), created_at: nowUtc(), expires_at: expiresAt })
+    .values({
+      organization_id: organizationId,
+      user_id: userId,
+      token_hash: keyedHash(key, token),
+      created_at: nowUtc(),
+      expires_at: expiresAt,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id, token, expiresAt };
@@ -65,9 +81,23 @@ export async function findSession(db: Db, key: Buffer, token: string): Promise<S
   if (token.length > 128) return undefined;
   const row = await db
     .selectFrom('web_session as s')
-    .innerJoin('user_account as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.organization_id', '=', 's.organization_id'))
+    .innerJoin('user_account as u', (join) =>
+      join.onRef('u.id', '=', 's.user_id').onRef('u.organization_id', '=', 's.organization_id'),
+    )
     .innerJoin('organization as o', 'o.id', 's.organization_id')
-    .select(['s.id', 's.organization_id', 's.expires_at', 'o.name as organization_name', sql<number>`${sql.raw(dataRevisionSql(isPostgres(db) ? 'postgres' : 'sqlite'))}`.as('revision'), 'o.timezone', 'u.id as user_id', 'u.username', 'u.first_name', 'u.last_name', 'u.role'])
+    .select([
+      's.id',
+      's.organization_id',
+      's.expires_at',
+      'o.name as organization_name',
+      sql<number>`${sql.raw(dataRevisionSql(isPostgres(db) ? 'postgres' : 'sqlite'))}`.as('revision'),
+      'o.timezone',
+      'u.id as user_id',
+      'u.username',
+      'u.first_name',
+      'u.last_name',
+      'u.role',
+    ])
     .where('s.token_hash', '=', keyedHash(key, token))
     .where('s.expires_at', '>', new Date().toISOString())
     .where('u.deleted_at', 'is', null)
@@ -90,10 +120,18 @@ export async function findSession(db: Db, key: Buffer, token: string): Promise<S
 }
 
 export async function deleteSession(db: Db, organizationId: number, sessionId: number): Promise<void> {
-  await db.deleteFrom('web_session').where('organization_id', '=', organizationId).where('id', '=', sessionId).execute();
+  await db
+    .deleteFrom('web_session')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', sessionId)
+    .execute();
 }
 
 /** Signs a user out everywhere: their password changed, so a session opened with the old one must not outlive it. */
 export async function endUserSessions(db: Db, organizationId: number, userId: number): Promise<void> {
-  await db.deleteFrom('web_session').where('organization_id', '=', organizationId).where('user_id', '=', userId).execute();
+  await db
+    .deleteFrom('web_session')
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .execute();
 }

@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from '../db/index.js';
-import { ChangeListener, listenerApplicationName } from '../db/change-listener.js';
+import { subscribeToChanges, type ChangeSubscription } from '../db/change-listener.js';
 
 /** What a bearer lookup tells: the token's credential and its organization as they are now. */
 export interface TokenOwner {
@@ -42,19 +42,20 @@ const MAX_TOKENS = 10_000;
  * An announcement may still be on its way when the next request comes: the lookup serves a kept
  * entry only after {@link TokenCache.sync}, a round trip that brings in all committed before it.
  *
- * SQLite needs none of this: its lookup is a local read (src/core/auth/credentials.ts).
+ * SQLite keeps its lookups with a simpler check, the connection's `data_version` (sqliteOwner in
+ * src/core/auth/credentials.ts).
  */
 export class TokenCache {
   private readonly tokens = new Map<string, TokenEntry>();
   private readonly organizations = new Map<number, OrganizationEntry>();
-  private readonly listener: ChangeListener;
+  private readonly listener: ChangeSubscription;
   private listening = false;
   /** Counts announcements of each kind, and losses of the listener: a lookup compares them before and after. */
   private authEpoch = 0;
   private organizationEpoch = 0;
 
   constructor(private readonly handle: DatabaseHandle) {
-    this.listener = new ChangeListener({ ...handle.pgClientConfig, application_name: listenerApplicationName(handle.pgSchema) }, {
+    this.listener = subscribeToChanges(handle, {
       onListening: (listening) => {
         this.listening = listening;
         this.forgetAll();
@@ -63,13 +64,12 @@ export class TokenCache {
         if (notice.kind === 'auth') {
           this.authEpoch += 1;
           this.tokens.clear();
-        } else {
+        } else if (notice.kind === 'organization') {
           this.organizationEpoch += 1;
           this.organizations.delete(notice.organizationId);
         }
       },
     });
-    this.listener.start();
   }
 
   close(): Promise<void> {
@@ -101,7 +101,12 @@ export class TokenCache {
 
   /** Taken before a lookup reads the database; `keep` stores what it read only if nothing changed meanwhile. */
   mark(): { auth: number; organization: number; writes: number; listening: boolean } {
-    return { auth: this.authEpoch, organization: this.organizationEpoch, writes: this.handle.stats.writes, listening: this.listening };
+    return {
+      auth: this.authEpoch,
+      organization: this.organizationEpoch,
+      writes: this.handle.stats.writes,
+      listening: this.listening,
+    };
   }
 
   keep(mark: ReturnType<TokenCache['mark']>, hash: string, owner: TokenOwner & { expires_at: number }): void {
@@ -113,7 +118,12 @@ export class TokenCache {
     }
     if (mark.organization === this.organizationEpoch) {
       const { timezone, organization_name, organization_revision } = owner;
-      this.organizations.set(owner.organization_id, { timezone, organization_name, organization_revision, writes: mark.writes });
+      this.organizations.set(owner.organization_id, {
+        timezone,
+        organization_name,
+        organization_revision,
+        writes: mark.writes,
+      });
     }
   }
 

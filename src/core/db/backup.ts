@@ -42,7 +42,11 @@ export async function backupSqlite(from: string, to: string): Promise<BackupResu
       copy.close();
     }
     await rename(partial, to);
-    return { file: to, pages: progress.totalPages, bytes: progress.totalPages * (source.pragma('page_size', { simple: true }) as number) };
+    return {
+      file: to,
+      pages: progress.totalPages,
+      bytes: progress.totalPages * (source.pragma('page_size', { simple: true }) as number),
+    };
   } catch (error) {
     await rm(partial, { force: true });
     throw error;
@@ -84,9 +88,13 @@ export async function restoreSqlite(from: string, to: string): Promise<{ file: s
   try {
     const check = integrity(backup);
     if (check !== 'ok') throw new Error(`the backup fails PRAGMA integrity_check: ${check}`);
-    const table = backup.prepare(`select name from sqlite_master where type = 'table' and name = 'kysely_migration'`).get();
+    const table = backup
+      .prepare(`select name from sqlite_master where type = 'table' and name = 'kysely_migration'`)
+      .get();
     if (!table) throw new Error(`${from} is not a crewplan database (no migrations table)`);
-    const newest = backup.prepare('select name from kysely_migration order by name desc limit 1').get() as { name: string } | undefined;
+    const newest = backup.prepare('select name from kysely_migration order by name desc limit 1').get() as
+      | { name: string }
+      | undefined;
     migration = newest?.name ?? null;
   } finally {
     backup.close();

@@ -45,7 +45,9 @@ export async function reserveIds(trx: Kysely<any>, table: string, count: number)
   if (count === 0) return [];
   if (isPostgres(trx)) {
     const { rows } = await sql<{ id: number }>`
-      select nextval(pg_get_serial_sequence(${table}, 'id'))::integer as id from generate_series(1, ${count})`.execute(trx);
+      select nextval(pg_get_serial_sequence(${table}, 'id'))::integer as id from generate_series(1, ${count})`.execute(
+      trx,
+    );
     return rows.map((row) => Number(row.id)).sort((a, b) => a - b);
   }
   const { rows } = await sql<{ top: number | null }>`
@@ -57,6 +59,8 @@ export async function reserveIds(trx: Kysely<any>, table: string, count: number)
 
 /** The name of the newest migration applied (`NNNN-description`), or null on an empty database. */
 export async function latestMigration(db: Kysely<any>): Promise<string | null> {
-  const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name desc limit 1`.execute(db);
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name desc limit 1`.execute(
+    db,
+  );
   return rows[0]?.name ?? null;
 }

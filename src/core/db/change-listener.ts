@@ -1,7 +1,13 @@
 import pg from 'pg';
 
-/** What the triggers of migration 0800 announce: tokens may have ended, or one organization changed. */
-export type ChangeNotice = { kind: 'auth' } | { kind: 'organization'; organizationId: number };
+/**
+ * What the triggers announce: tokens may have ended, or one organization changed (migration 0800);
+ * a table the schedule's engine reads changed for one organization (migration 1000).
+ */
+export type ChangeNotice =
+  | { kind: 'auth' }
+  | { kind: 'organization'; organizationId: number }
+  | { kind: 'schedule'; organizationId: number };
 
 export interface ChangeListenerEvents {
   /** A change was announced for this connection's schema. */
@@ -12,7 +18,8 @@ export interface ChangeListenerEvents {
 
 const CHANNEL = 'crewplan_changes';
 /** How the listening connection names itself in pg_stat_activity (with the configured schema, if any). */
-export const listenerApplicationName = (schema: string | undefined) => `crewplan change listener${schema ? ` ${schema}` : ''}`.slice(0, 63);
+export const listenerApplicationName = (schema: string | undefined) =>
+  `crewplan change listener${schema ? ` ${schema}` : ''}`.slice(0, 63);
 const RECONNECT_DELAY_MS = 1000;
 
 /**
@@ -70,15 +77,21 @@ export class ChangeListener {
     const client = this.client;
     this.nextSync = undefined;
     if (!waiting) return;
-    if (!client) return waiting.resolve(false);
+    if (!client) {
+      waiting.resolve(false);
+      return;
+    }
     this.syncing = true;
-    client.query('').then(
-      () => waiting.resolve(this.client === client),
-      () => waiting.resolve(false),
-    ).finally(() => {
-      this.syncing = false;
-      this.sendSync();
-    });
+    client
+      .query('')
+      .then(
+        () => waiting.resolve(this.client === client),
+        () => waiting.resolve(false),
+      )
+      .finally(() => {
+        this.syncing = false;
+        this.sendSync();
+      });
   }
 
   private async connect(): Promise<void> {
@@ -123,5 +136,65 @@ export class ChangeListener {
     if (schema !== this.schema) return;
     if (kind === 'auth') this.events.onNotice({ kind: 'auth' });
     else if (kind === 'organization' && id) this.events.onNotice({ kind: 'organization', organizationId: Number(id) });
+    else if (kind === 'schedule' && id) this.events.onNotice({ kind: 'schedule', organizationId: Number(id) });
   }
+}
+
+/** A subscriber's hold on a process's shared listener (see {@link subscribeToChanges}). */
+export interface ChangeSubscription {
+  sync(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+interface SharedListener {
+  listener: ChangeListener;
+  subscribers: Set<ChangeListenerEvents>;
+  listening: boolean;
+}
+
+const sharedListeners = new WeakMap<object, SharedListener>();
+
+/**
+ * One listening connection per database handle, whoever needs the announcements (the token cache,
+ * the schedule's computed days): each subscriber hears every notice and every loss. A subscriber
+ * that comes while the connection is up is told so at once. The connection closes with its last
+ * subscriber.
+ */
+export function subscribeToChanges(
+  handle: { pgClientConfig?: pg.ClientConfig; pgSchema?: string },
+  events: ChangeListenerEvents,
+): ChangeSubscription {
+  let shared = sharedListeners.get(handle);
+  if (!shared) {
+    const created: SharedListener = {
+      subscribers: new Set(),
+      listening: false,
+      listener: new ChangeListener(
+        { ...handle.pgClientConfig, application_name: listenerApplicationName(handle.pgSchema) },
+        {
+          onListening: (listening) => {
+            created.listening = listening;
+            for (const subscriber of created.subscribers) subscriber.onListening(listening);
+          },
+          onNotice: (notice) => {
+            for (const subscriber of created.subscribers) subscriber.onNotice(notice);
+          },
+        },
+      ),
+    };
+    shared = created;
+    sharedListeners.set(handle, shared);
+    shared.listener.start();
+  }
+  const current = shared;
+  current.subscribers.add(events);
+  if (current.listening) events.onListening(true);
+  return {
+    sync: () => current.listener.sync(),
+    close: async () => {
+      if (!current.subscribers.delete(events) || current.subscribers.size > 0) return;
+      if (sharedListeners.get(handle) === current) sharedListeners.delete(handle);
+      await current.listener.close();
+    },
+  };
 }

@@ -8,7 +8,10 @@ import { isPostgres } from './schema.js';
  * loader fetch rows with their children in one statement instead of one per child table.
  * Read the column back with {@link parseJsonArray} (SQLite returns it as text, PostgreSQL parsed).
  */
-export function jsonArrayFrom(db: Kysely<any>, subquery: Parameters<typeof sqliteJsonArrayFrom>[0]): RawBuilder<unknown> {
+export function jsonArrayFrom(
+  db: Kysely<any>,
+  subquery: Parameters<typeof sqliteJsonArrayFrom>[0],
+): RawBuilder<unknown> {
   return isPostgres(db) ? postgresJsonArrayFrom(subquery) : sqliteJsonArrayFrom(subquery);
 }
 

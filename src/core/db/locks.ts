@@ -16,14 +16,15 @@ import type { Database } from './types.js';
  *   (no overlapping work, a type's yearly limit, a bank balance).
  *
  * PostgreSQL: `SELECT … FOR UPDATE` on the row, and a transaction-level advisory lock per user.
- * SQLite: the process's write transactions run one at a time on its one connection (inside a group
- * commit, one savepoint after another: src/core/db/transaction.ts), so the read inside the
- * transaction already sees every earlier write; another process's commit between this
- * transaction's read and its first write makes that write fail (SQLITE_BUSY_SNAPSHOT), never pass.
+ * SQLite: the process's write transactions run one at a time on its one connection
+ * (src/core/db/transaction.ts), so the read inside the transaction already sees every earlier write;
+ * another process cannot write in between: the transaction holds the database's write lock from its
+ * `begin immediate` (docs/decisions/0029-sqlite-begin-immediate-driver.md).
  */
 
 function assertInTransaction(trx: Db, what: string) {
-  if (!trx.isTransaction) throw new Error(`${what} must run inside withTransaction: a lock outside a transaction holds nothing`);
+  if (!trx.isTransaction)
+    throw new Error(`${what} must run inside withTransaction: a lock outside a transaction holds nothing`);
 }
 
 /** A row of the organization: its table, id and the model name its 404 gives. */
@@ -37,7 +38,10 @@ export interface RowTarget<TB extends keyof Database> {
 }
 
 /** Reads one row of the organization and holds its lock until the transaction ends; 404 when it is missing. */
-export async function lockRowOrThrow<TB extends keyof Database & string>(trx: Db, target: RowTarget<TB>): Promise<Selectable<Database[TB]>> {
+export async function lockRowOrThrow<TB extends keyof Database & string>(
+  trx: Db,
+  target: RowTarget<TB>,
+): Promise<Selectable<Database[TB]>> {
   assertInTransaction(trx, `locking ${target.table}`);
   const db = trx as unknown as Kysely<any>;
   const query = db
@@ -72,10 +76,13 @@ export async function transition<TB extends keyof Database & string>(
     .where('organization_id', '=', target.orgId)
     .where('id', '=', target.id)
     .$if('status' in read, (qb) => qb.where('status', '=', read.status))
-    .$if('deleted_at' in read, (qb) => (read.deleted_at === null ? qb.where('deleted_at', 'is', null) : qb.where('deleted_at', '=', read.deleted_at)))
+    .$if('deleted_at' in read, (qb) =>
+      read.deleted_at === null ? qb.where('deleted_at', 'is', null) : qb.where('deleted_at', '=', read.deleted_at),
+    )
     .executeTakeFirst();
   // cannot happen while the lock is held; if a flow ever bypassed it, its loser fails here
-  if (Number(result.numUpdatedRows) !== 1) throw conflict(`The ${target.model} changed while this request was handled; try again.`);
+  if (Number(result.numUpdatedRows) !== 1)
+    throw conflict(`The ${target.model} changed while this request was handled; try again.`);
   return { before, changes };
 }
 

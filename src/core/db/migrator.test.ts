@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { testDatabaseUrl } from '../../../test/helpers/server.js';
 import { createDatabase } from './index.js';
 import { migrateToLatest } from './migrator.js';
 
-const pgUrl = process.env.TEST_DATABASE_URL;
+const pgUrl = testDatabaseUrl;
 
 /** Another tenant of the database (a parallel test run) creating and dropping a schema of its own, over and over. */
 async function churnSchemas(name: string, until: () => boolean): Promise<number> {
@@ -13,7 +14,10 @@ async function churnSchemas(name: string, until: () => boolean): Promise<number>
   let rounds = 0;
   try {
     while (!until()) {
-      const tables = Array.from({ length: 40 }, (_, i) => `create table ${name}.t${i} (id serial primary key, a int, b text);`).join('');
+      const tables = Array.from(
+        { length: 40 },
+        (_, i) => `create table ${name}.t${i} (id serial primary key, a int, b text);`,
+      ).join('');
       await client.query(`create schema ${name}; ${tables}`);
       await client.query(`drop schema ${name} cascade`);
       rounds += 1;
@@ -37,7 +41,13 @@ describe('migrateToLatest on PostgreSQL', () => {
         const schema = `m_ours_${suffix}_${run}`;
         schemas.push(schema);
         await admin.query(`create schema ${schema}`);
-        const handle = createDatabase({ databaseUrl: pgUrl!, pgSchema: schema, pgPoolSize: 2, sqlitePath: '', sqliteSynchronous: 'FULL' });
+        const handle = createDatabase({
+          databaseUrl: pgUrl!,
+          pgSchema: schema,
+          pgPoolSize: 2,
+          sqlitePath: '',
+          sqliteSynchronous: 'FULL',
+        });
         try {
           expect(await migrateToLatest(handle.db)).toContain('0800-change-notifications');
           expect(await migrateToLatest(handle.db)).toEqual([]);

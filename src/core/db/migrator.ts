@@ -1,7 +1,15 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider, type TableMetadata } from 'kysely';
+import {
+  Migrator,
+  sql,
+  type DatabaseIntrospector,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  type TableMetadata,
+} from 'kysely';
 import { isPostgres } from './schema.js';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -26,10 +34,16 @@ class FolderMigrationProvider implements MigrationProvider {
  */
 async function migrationSchema(db: Kysely<any>): Promise<string | undefined> {
   if (!isPostgres(db)) return undefined;
-  const { rows } = await sql<{ schema: string | null; path: string }>`select current_schema() as schema, current_setting('search_path') as path`.execute(db);
+  const { rows } = await sql<{
+    schema: string | null;
+    path: string;
+  }>`select current_schema() as schema, current_setting('search_path') as path`.execute(db);
   const schema = rows[0]?.schema;
   // null when no schema of the search path exists: say so rather than migrate into another one
-  if (!schema) throw new Error(`no schema of the search path (${rows[0]?.path ?? '?'}) exists: create the schema DATABASE_SCHEMA names first`);
+  if (!schema)
+    throw new Error(
+      `no schema of the search path (${rows[0]?.path ?? '?'}) exists: create the schema DATABASE_SCHEMA names first`,
+    );
   return schema;
 }
 
@@ -41,7 +55,9 @@ async function migrationSchema(db: Kysely<any>): Promise<string | undefined> {
  */
 function introspectingOnly(db: Kysely<any>, schema: string): Kysely<any> {
   const getTables = async (): Promise<TableMetadata[]> => {
-    const { rows } = await sql<{ name: string }>`select tablename as name from pg_catalog.pg_tables where schemaname = ${schema}`.execute(db);
+    const { rows } = await sql<{
+      name: string;
+    }>`select tablename as name from pg_catalog.pg_tables where schemaname = ${schema}`.execute(db);
     return rows.map(({ name }) => ({ name, schema, isView: false, columns: [] }));
   };
   const introspection: DatabaseIntrospector = {

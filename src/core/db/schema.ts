@@ -7,7 +7,10 @@ export function isPostgres(db: Kysely<any>): boolean {
 }
 
 /** Adds an integer identity primary key named `id`. */
-export function withId<T extends string>(db: Kysely<any>, table: CreateTableBuilder<T, any>): CreateTableBuilder<T, any> {
+export function withId<T extends string>(
+  db: Kysely<any>,
+  table: CreateTableBuilder<T, any>,
+): CreateTableBuilder<T, any> {
   return isPostgres(db)
     ? table.addColumn('id', 'serial', (col) => col.primaryKey())
     : table.addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement());

@@ -11,12 +11,12 @@ import type { Generated } from 'kysely';
  * booleans stored as integers 0/1 (both engines), zone-less datetimes as text
  * `YYYY-MM-DD hh:mm:ss` in the organization's zone, instants as UTC ISO text (`…Z`).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Database {
   organization: OrganizationTable;
   api_credential: ApiCredentialTable;
   access_token: AccessTokenTable;
   system_log: SystemLogTable;
+  schedule_change: ScheduleChangeTable;
 }
 
 export interface OrganizationTable {
@@ -30,6 +30,15 @@ export interface OrganizationTable {
   work_period_days: Generated<number>;
   work_period_hours: Generated<number>;
   work_period_start: Generated<string>;
+}
+
+/**
+ * SQLite: writes to the tables the schedule's engine reads, counted per organization by migration
+ * 1100's triggers (src/resources/schedule/engine-cache.ts). Empty on PostgreSQL.
+ */
+export interface ScheduleChangeTable {
+  organization_id: number;
+  changes: number;
 }
 
 export interface ApiCredentialTable {

@@ -35,18 +35,31 @@ const accrualAnchor = (user: UserRow) => parseDate(user.accrual_start_date ?? us
  * The profile whose rules apply to the user: with a track, the track's step for the user's full
  * years of service (counted from accrual_start_date, else date_of_hire); otherwise the user's profile.
  */
-export async function effectiveProfileId(db: Db, orgId: number, user: UserRow, today = todayIn('UTC')): Promise<number | null> {
+export async function effectiveProfileId(
+  db: Db,
+  orgId: number,
+  user: UserRow,
+  today = todayIn('UTC'),
+): Promise<number | null> {
   if (user.accrual_track_id !== null) {
     const steps = await listSteps(db, orgId, [user.accrual_track_id]);
     const anchor = accrualAnchor(user);
-    const years = anchor && Temporal.PlainDate.compare(anchor, today) <= 0 ? anchor.until(today, { largestUnit: 'years' }).years : 0;
+    const years =
+      anchor && Temporal.PlainDate.compare(anchor, today) <= 0
+        ? anchor.until(today, { largestUnit: 'years' }).years
+        : 0;
     const step = steps.filter((s) => s.from_years <= years).pop();
     if (step) return step.profile_id;
   }
   return user.accrual_profile_id;
 }
 
-export async function effectiveRules(db: Db, orgId: number, user: UserRow, timeZone: string): Promise<AccrualRuleRow[]> {
+export async function effectiveRules(
+  db: Db,
+  orgId: number,
+  user: UserRow,
+  timeZone: string,
+): Promise<AccrualRuleRow[]> {
   const profileId = await effectiveProfileId(db, orgId, user, todayIn(timeZone));
   return profileId === null ? [] : listRules(db, orgId, [profileId]);
 }
@@ -75,7 +88,8 @@ export function describeRule(rule: Pick<AccrualRuleRow, 'method' | 'hours' | 'in
 function lastCredited(rule: AccrualRuleRow, done: Set<string>): string {
   const prefix = `${rule.id}:`;
   let last = '';
-  for (const key of done) if (key.startsWith(prefix) && key.slice(prefix.length) > last) last = key.slice(prefix.length);
+  for (const key of done)
+    if (key.startsWith(prefix) && key.slice(prefix.length) > last) last = key.slice(prefix.length);
   return last;
 }
 
@@ -86,7 +100,9 @@ function duePeriods(rule: AccrualRuleRow, anchor: Temporal.PlainDate, today: Tem
   const unit = step(rule);
   const due: Array<{ key: string; end: Temporal.PlainDate }> = [];
   for (let k = 1; k <= MAX_PERIODS_PER_RULE; k += 1) {
-    const end = anchor.add(Object.fromEntries(Object.entries(unit).map(([name, value]) => [name, (value as number) * k])));
+    const end = anchor.add(
+      Object.fromEntries(Object.entries(unit).map(([name, value]) => [name, (value as number) * k])),
+    );
     if (Temporal.PlainDate.compare(end, today) > 0) break;
     if (formatDate(end) > after) due.push({ key: `${rule.id}:${formatDate(end)}`, end });
   }
@@ -107,7 +123,10 @@ export async function accrueDue(trx: Db, auth: AuthContext, user: UserRow): Prom
   const rules = await effectiveRules(trx, auth.orgId, user, auth.timezone);
   if (!rules.some((rule) => PERIOD_STEP[rule.method])) return;
   const today = todayIn(auth.timezone);
-  const [done, balances] = await Promise.all([accrualPeriodKeys(trx, auth.orgId, user.id), balancesOf(trx, auth.orgId, user.id)]);
+  const [done, balances] = await Promise.all([
+    accrualPeriodKeys(trx, auth.orgId, user.id),
+    balancesOf(trx, auth.orgId, user.id),
+  ]);
   const rows = [];
   const now = nowUtc();
   for (const rule of rules) {
@@ -152,7 +171,10 @@ async function keepsBank(trx: Db, auth: AuthContext, user: UserRow, typeId: numb
 
 function assertCovered(type: TimeOffTypeRow, balance: number, hours: number) {
   if (type.allow_negative !== 1 && round(balance - hours) < 0) {
-    throw invalidParams(`The ${type.label} bank holds ${formatHours(balance)} hours, fewer than the ${formatHours(hours)} hours requested.`);
+    throw invalidParams(
+      `The ${type.label} bank holds ${formatHours(balance)} hours, fewer than the ${formatHours(hours)} ` +
+        'hours requested.',
+    );
   }
 }
 
@@ -220,7 +242,10 @@ export async function adjustBank(
     period_key: null,
     created_at: nowUtc(),
   });
-  const verb = change.hours >= 0 ? `added ${formatHours(change.hours)} hours to` : `deducted ${formatHours(-change.hours)} hours from`;
+  const verb =
+    change.hours >= 0
+      ? `added ${formatHours(change.hours)} hours to`
+      : `deducted ${formatHours(-change.hours)} hours from`;
   await writeLog(trx, auth, {
     action: 'accrual.adjusted',
     description: `${verb} the ${change.type.label} bank of ${fullName(change.user)}.`,

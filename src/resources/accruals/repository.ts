@@ -89,16 +89,42 @@ export async function insertTrack(db: Db, orgId: number, name: string): Promise<
   return id;
 }
 
-export async function renameAccrualRecord(db: Db, orgId: number, table: 'accrual_profile' | 'accrual_track', id: number, name: string) {
+export async function renameAccrualRecord(
+  db: Db,
+  orgId: number,
+  table: 'accrual_profile' | 'accrual_track',
+  id: number,
+  name: string,
+) {
   await db.updateTable(table).set({ name }).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
-export async function softDeleteAccrualRecord(db: Db, orgId: number, table: 'accrual_profile' | 'accrual_track', id: number, at: string) {
-  await db.updateTable(table).set({ deleted_at: at }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+export async function softDeleteAccrualRecord(
+  db: Db,
+  orgId: number,
+  table: 'accrual_profile' | 'accrual_track',
+  id: number,
+  at: string,
+) {
+  await db
+    .updateTable(table)
+    .set({ deleted_at: at })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
-export async function replaceRules(db: Db, orgId: number, profileId: number, rules: Omit<Insertable<AccrualRuleTable>, 'organization_id' | 'profile_id'>[]) {
-  await db.deleteFrom('accrual_rule').where('organization_id', '=', orgId).where('profile_id', '=', profileId).execute();
+export async function replaceRules(
+  db: Db,
+  orgId: number,
+  profileId: number,
+  rules: Omit<Insertable<AccrualRuleTable>, 'organization_id' | 'profile_id'>[],
+) {
+  await db
+    .deleteFrom('accrual_rule')
+    .where('organization_id', '=', orgId)
+    .where('profile_id', '=', profileId)
+    .execute();
   if (rules.length) {
     await db
       .insertInto('accrual_rule')
@@ -107,8 +133,17 @@ export async function replaceRules(db: Db, orgId: number, profileId: number, rul
   }
 }
 
-export async function replaceSteps(db: Db, orgId: number, trackId: number, steps: Omit<Insertable<AccrualTrackStepTable>, 'organization_id' | 'track_id'>[]) {
-  await db.deleteFrom('accrual_track_step').where('organization_id', '=', orgId).where('track_id', '=', trackId).execute();
+export async function replaceSteps(
+  db: Db,
+  orgId: number,
+  trackId: number,
+  steps: Omit<Insertable<AccrualTrackStepTable>, 'organization_id' | 'track_id'>[],
+) {
+  await db
+    .deleteFrom('accrual_track_step')
+    .where('organization_id', '=', orgId)
+    .where('track_id', '=', trackId)
+    .execute();
   if (steps.length) {
     await db
       .insertInto('accrual_track_step')
@@ -117,7 +152,12 @@ export async function replaceSteps(db: Db, orgId: number, trackId: number, steps
   }
 }
 
-export async function existingIds(db: Db, orgId: number, table: 'accrual_profile' | 'time_off_type', ids: number[]): Promise<Set<number>> {
+export async function existingIds(
+  db: Db,
+  orgId: number,
+  table: 'accrual_profile' | 'time_off_type',
+  ids: number[],
+): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
   const rows = await db
     .selectFrom(table)
@@ -161,7 +201,11 @@ export function listTransactions(db: Db, orgId: number, userId: number) {
 }
 
 /** Net hours the ledger holds for one time off entry (negative while its deduction stands). */
-export async function netHoursOfTimeOff(db: Db, orgId: number, timeOffId: number): Promise<{ hours: number; userId: number; typeId: number } | undefined> {
+export async function netHoursOfTimeOff(
+  db: Db,
+  orgId: number,
+  timeOffId: number,
+): Promise<{ hours: number; userId: number; typeId: number } | undefined> {
   const rows = await db
     .selectFrom('accrual_transaction')
     .select(['user_id', 'time_off_type_id', 'hours'])
@@ -169,7 +213,11 @@ export async function netHoursOfTimeOff(db: Db, orgId: number, timeOffId: number
     .where('time_off_id', '=', timeOffId)
     .execute();
   if (rows.length === 0) return undefined;
-  return { hours: rows.reduce((sum, row) => sum + Number(row.hours), 0), userId: rows[0].user_id, typeId: rows[0].time_off_type_id };
+  return {
+    hours: rows.reduce((sum, row) => sum + Number(row.hours), 0),
+    userId: rows[0].user_id,
+    typeId: rows[0].time_off_type_id,
+  };
 }
 
 export async function accrualPeriodKeys(db: Db, orgId: number, userId: number): Promise<Set<string>> {

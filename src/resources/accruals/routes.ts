@@ -3,7 +3,16 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
-import { EXTENSION, errorResponses, IdParams, ok, SuccessBody, SuccessWithId, UserIdParams } from '../../core/schemas.js';
+import {
+  EXTENSION,
+  created,
+  errorResponses,
+  IdParams,
+  ok,
+  SuccessBody,
+  SuccessWithId,
+  UserIdParams,
+} from '../../core/schemas.js';
 import { formatIsoOffset } from '../../core/time.js';
 import { findTimeOffTypeOrInvalid, findTimeOffTypesByIds, listTimeOffTypes } from '../time-off-types/repository.js';
 import { findUserOrInvalid, findUserOrThrow } from '../users/repository.js';
@@ -34,13 +43,22 @@ async function profilesWithRules(db: Db, orgId: number) {
     ...profile,
     rules: rules
       .filter((rule) => rule.profile_id === profile.id)
-      .map((rule) => ({ ...rule, hours: Number(rule.hours), max_hours: rule.max_hours === null ? null : Number(rule.max_hours), accrual_type: describeRule(rule) })),
+      .map((rule) => ({
+        ...rule,
+        hours: Number(rule.hours),
+        max_hours: rule.max_hours === null ? null : Number(rule.max_hours),
+        accrual_type: describeRule(rule),
+      })),
   }));
 }
 
 async function tracksWithSteps(db: Db, orgId: number) {
   const tracks = await listTracks(db, orgId);
-  const steps = await listSteps(db, orgId, tracks.map((track) => track.id));
+  const steps = await listSteps(
+    db,
+    orgId,
+    tracks.map((track) => track.id),
+  );
   return tracks.map((track) => ({ ...track, steps: steps.filter((step) => step.track_id === track.id) }));
 }
 
@@ -58,10 +76,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { orgId } = request.auth;
       const rules = (await profilesWithRules(app.db, orgId)).flatMap((profile) => profile.rules);
-      const types = await findTimeOffTypesByIds(app.db, orgId, rules.map((rule) => rule.time_off_type_id));
+      const types = await findTimeOffTypesByIds(
+        app.db,
+        orgId,
+        rules.map((rule) => rule.time_off_type_id),
+      );
       return rules
         .filter((rule) => types.get(rule.time_off_type_id)?.deleted_at === null)
-        .map((rule) => ({ time_off_type: { id: String(rule.time_off_type_id), name: types.get(rule.time_off_type_id)!.label }, accrual_type: rule.accrual_type }));
+        .map((rule) => ({
+          time_off_type: { id: String(rule.time_off_type_id), name: types.get(rule.time_off_type_id)!.label },
+          accrual_type: rule.accrual_type,
+        }));
     },
   );
 
@@ -71,7 +96,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'getUserAccrualProfile',
         summary: "The user's accrual rule for every time off type",
-        description: 'The profile is the accrual track step for the years of service when the user has a track, else the accrual profile. Types without a rule read "No automatic accrual".',
+        description:
+          'The profile is the accrual track step for the years of service when the user has a track, else ' +
+          'the accrual profile. Types without a rule read "No automatic accrual".',
         tags,
         params: UserIdParams,
         response: { 200: Type.Array(AccrualEntry), ...errorResponses },
@@ -80,12 +107,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { orgId, timezone } = request.auth;
       const user = await findUserOrThrow(app.db, orgId, request.params.user_id);
-      const [rules, types] = await Promise.all([effectiveRules(app.db, orgId, user, timezone), listTimeOffTypes(app.db, orgId)]);
+      const [rules, types] = await Promise.all([
+        effectiveRules(app.db, orgId, user, timezone),
+        listTimeOffTypes(app.db, orgId),
+      ]);
       return [...types]
         .sort((a, b) => a.id - b.id)
         .map((type) => {
           const rule = rules.find((r) => r.time_off_type_id === type.id);
-          return { time_off_type: { id: type.id, name: type.label }, accrual_type: rule ? describeRule(rule) : 'No automatic accrual' };
+          return {
+            time_off_type: { id: type.id, name: type.label },
+            accrual_type: rule ? describeRule(rule) : 'No automatic accrual',
+          };
         });
     },
   );
@@ -96,7 +129,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'getUserAccrualBank',
         summary: "The user's balance per time off type (sum of the bank ledger)",
-        description: 'Calendar accruals that came due are credited first. Lists every type with a ledger row or a rule in the user\'s profile.',
+        description:
+          'Calendar accruals that came due are credited first. Lists every type with a ledger row or a rule ' +
+          "in the user's profile.",
         tags,
         params: UserIdParams,
         response: { 200: Type.Array(BankEntry), ...errorResponses },
@@ -107,12 +142,20 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       return withTransaction(app.db, async (trx) => {
         const user = await findUserOrThrow(trx, orgId, request.params.user_id);
         await accrueDue(trx, request.auth, user);
-        const [balances, rules] = await Promise.all([balancesOf(trx, orgId, user.id), effectiveRules(trx, orgId, user, timezone)]);
-        const typeIds = [...new Set([...balances.keys(), ...rules.map((rule) => rule.time_off_type_id)])].sort((a, b) => a - b);
+        const [balances, rules] = await Promise.all([
+          balancesOf(trx, orgId, user.id),
+          effectiveRules(trx, orgId, user, timezone),
+        ]);
+        const typeIds = [...new Set([...balances.keys(), ...rules.map((rule) => rule.time_off_type_id)])].sort(
+          (a, b) => a - b,
+        );
         const types = await findTimeOffTypesByIds(trx, orgId, typeIds);
         return typeIds
           .filter((id) => types.has(id))
-          .map((id) => ({ hours: balances.get(id) ?? 0, time_off_type: { id: String(id), name: types.get(id)!.label } }));
+          .map((id) => ({
+            hours: balances.get(id) ?? 0,
+            time_off_type: { id: String(id), name: types.get(id)!.label },
+          }));
       });
     },
   );
@@ -128,12 +171,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const type = await findTimeOffTypeOrInvalid(trx, orgId, typeId);
       return adjustBank(trx, request.auth, { user, admin, type, hours: body.hours, notes: body.notes ?? null });
     });
-    return { success: true, code: 201, status: 'created', message: 'Accrual bank updated successfully.', ...result };
+    return created('Accrual bank updated successfully.', result);
   };
   const bankWrite = {
     summary: "Adds (positive hours) to or deducts (negative) from the user's bank for a type",
-    description:
-      'A manual ledger transaction by `admin_id`; a correction may take the balance below zero.',
+    description: 'A manual ledger transaction by `admin_id`; a correction may take the balance below zero.',
     tags,
     body: BankBody,
     response: { 201: BankWriteResponse, ...errorResponses },
@@ -180,7 +222,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { orgId, timezone } = request.auth;
       await findUserOrThrow(app.db, orgId, request.params.user_id);
       const rows = await listTransactions(app.db, orgId, request.params.user_id);
-      const types = await findTimeOffTypesByIds(app.db, orgId, rows.map((row) => row.time_off_type_id));
+      const types = await findTimeOffTypesByIds(
+        app.db,
+        orgId,
+        rows.map((row) => row.time_off_type_id),
+      );
       return rows.map((row) => ({
         id: row.id,
         time_off_type: { id: row.time_off_type_id, name: types.get(row.time_off_type_id)?.label ?? '' },
@@ -196,7 +242,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/accrual_profiles',
-    { schema: { ...EXTENSION, operationId: 'listAccrualProfiles', summary: 'Accrual profiles with their rules (extension)', tags, response: { 200: Type.Array(ProfileResponse), ...errorResponses } } },
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'listAccrualProfiles',
+        summary: 'Accrual profiles with their rules (extension)',
+        tags,
+        response: { 200: Type.Array(ProfileResponse), ...errorResponses },
+      },
+    },
     async (request) => profilesWithRules(app.db, request.auth.orgId),
   );
 
@@ -215,7 +269,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => saveProfile(trx, request.auth, null, request.body));
       reply.status(201);
-      return { success: true, code: 201, status: 'created', message: 'Accrual profile created successfully.', id };
+      return created('Accrual profile created successfully.', { id });
     },
   );
 
@@ -240,16 +294,35 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/accrual_profiles/:id',
-    { schema: { ...EXTENSION, operationId: 'deleteAccrualProfile', summary: 'Soft-deletes an accrual profile (extension)', tags, params: IdParams, response: { 200: SuccessBody, ...errorResponses } } },
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'deleteAccrualProfile',
+        summary: 'Soft-deletes an accrual profile (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
     async (request) => {
-      await withTransaction(app.db, (trx) => deleteAccrualRecord(trx, request.auth, 'accrual_profile', request.params.id));
+      await withTransaction(app.db, (trx) =>
+        deleteAccrualRecord(trx, request.auth, 'accrual_profile', request.params.id),
+      );
       return ok('Accrual profile removed successfully.');
     },
   );
 
   app.get(
     '/accrual_tracks',
-    { schema: { ...EXTENSION, operationId: 'listAccrualTracks', summary: 'Accrual tracks with their steps (extension)', tags, response: { 200: Type.Array(TrackResponse), ...errorResponses } } },
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'listAccrualTracks',
+        summary: 'Accrual tracks with their steps (extension)',
+        tags,
+        response: { 200: Type.Array(TrackResponse), ...errorResponses },
+      },
+    },
     async (request) => tracksWithSteps(app.db, request.auth.orgId),
   );
 
@@ -268,7 +341,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => saveTrack(trx, request.auth, null, request.body));
       reply.status(201);
-      return { success: true, code: 201, status: 'created', message: 'Accrual track created successfully.', id };
+      return created('Accrual track created successfully.', { id });
     },
   );
 
@@ -293,9 +366,20 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/accrual_tracks/:id',
-    { schema: { ...EXTENSION, operationId: 'deleteAccrualTrack', summary: 'Soft-deletes an accrual track (extension)', tags, params: IdParams, response: { 200: SuccessBody, ...errorResponses } } },
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'deleteAccrualTrack',
+        summary: 'Soft-deletes an accrual track (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
     async (request) => {
-      await withTransaction(app.db, (trx) => deleteAccrualRecord(trx, request.auth, 'accrual_track', request.params.id));
+      await withTransaction(app.db, (trx) =>
+        deleteAccrualRecord(trx, request.auth, 'accrual_track', request.params.id),
+      );
       return ok('Accrual track removed successfully.');
     },
   );

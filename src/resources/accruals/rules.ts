@@ -1,7 +1,7 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
+import { checkAll, invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
 import {
   existingIds,
@@ -20,34 +20,59 @@ const INTERVAL_METHODS = new Set(['days', 'hours_worked']);
 
 async function checkRules(trx: Db, orgId: number, rules: RuleInput[]) {
   const typeIds = rules.map((rule) => rule.time_off_type_id);
-  if (new Set(typeIds).size !== typeIds.length) throw invalidParams('A profile holds one rule per time off type.');
-  const found = await existingIds(trx, orgId, 'time_off_type', typeIds);
-  if (typeIds.some((id) => !found.has(id))) throw invalidParams('The selected time off type id is invalid.');
-  for (const rule of rules) {
-    if (INTERVAL_METHODS.has(rule.method) && rule.interval === undefined) {
-      throw invalidParams(`The interval field is required for the ${rule.method} method.`);
-    }
-    if (rule.method !== 'none' && rule.hours === undefined) throw invalidParams(`The hours field is required for the ${rule.method} method.`);
-  }
+  // one 422 naming every failing field of every rule
+  await checkAll([
+    () => {
+      if (new Set(typeIds).size !== typeIds.length) throw invalidParams('A profile holds one rule per time off type.');
+    },
+    async () => {
+      const found = await existingIds(trx, orgId, 'time_off_type', typeIds);
+      if (typeIds.some((id) => !found.has(id))) throw invalidParams('The selected time off type id is invalid.');
+    },
+    ...rules.flatMap((rule) => [
+      () => {
+        if (INTERVAL_METHODS.has(rule.method) && rule.interval === undefined)
+          throw invalidParams(`The interval field is required for the ${rule.method} method.`);
+      },
+      () => {
+        if (rule.method !== 'none' && rule.hours === undefined)
+          throw invalidParams(`The hours field is required for the ${rule.method} method.`);
+      },
+    ]),
+  ]);
 }
 
 const ruleRows = (rules: RuleInput[]) =>
   rules.map((rule) => ({
     time_off_type_id: rule.time_off_type_id,
     method: rule.method,
-    hours: rule.method === 'none' ? 0 : rule.hours ?? 0,
-    interval: INTERVAL_METHODS.has(rule.method) ? rule.interval ?? 1 : 1,
+    hours: rule.method === 'none' ? 0 : (rule.hours ?? 0),
+    interval: INTERVAL_METHODS.has(rule.method) ? (rule.interval ?? 1) : 1,
     max_hours: rule.max_hours ?? null,
   }));
 
 async function checkSteps(trx: Db, orgId: number, steps: StepInput[]) {
   const years = steps.map((step) => step.from_years);
-  if (new Set(years).size !== years.length) throw invalidParams('Each step of a track starts at a different number of years.');
-  const found = await existingIds(trx, orgId, 'accrual_profile', steps.map((step) => step.profile_id));
-  if (steps.some((step) => !found.has(step.profile_id))) throw invalidParams('The selected profile id is invalid.');
+  // one 422 naming every failing field
+  await checkAll([
+    () => {
+      if (new Set(years).size !== years.length)
+        throw invalidParams('Each step of a track starts at a different number of years.');
+    },
+    async () => {
+      const profileIds = steps.map((step) => step.profile_id);
+      const found = await existingIds(trx, orgId, 'accrual_profile', profileIds);
+      if (profileIds.some((id) => !found.has(id))) throw invalidParams('The selected profile id is invalid.');
+    },
+  ] as const);
 }
 
-export async function saveProfile(trx: Db, auth: AuthContext, id: number | null, body: ProfileChangeBody): Promise<number> {
+export async function saveProfile(
+  trx: Db,
+  auth: AuthContext,
+  id: number | null,
+  body: ProfileChangeBody,
+): Promise<number> {
   if (body.rules) await checkRules(trx, auth.orgId, body.rules);
   let profileId: number;
   if (id === null) {
@@ -87,8 +112,16 @@ export async function saveTrack(trx: Db, auth: AuthContext, id: number | null, b
   return trackId;
 }
 
-export async function deleteAccrualRecord(trx: Db, auth: AuthContext, table: 'accrual_profile' | 'accrual_track', id: number) {
-  const record = table === 'accrual_profile' ? await findProfileOrThrow(trx, auth.orgId, id) : await findTrackOrThrow(trx, auth.orgId, id);
+export async function deleteAccrualRecord(
+  trx: Db,
+  auth: AuthContext,
+  table: 'accrual_profile' | 'accrual_track',
+  id: number,
+) {
+  const record =
+    table === 'accrual_profile'
+      ? await findProfileOrThrow(trx, auth.orgId, id)
+      : await findTrackOrThrow(trx, auth.orgId, id);
   await softDeleteAccrualRecord(trx, auth.orgId, table, id, nowUtc());
   await writeLog(trx, auth, {
     action: `${table}.deleted`,

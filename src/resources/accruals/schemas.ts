@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdName, Nullable, NullableInput, PathId, ShortText } from '../../core/schemas.js';
+import { Id, IdName, Nullable, NullableInput, PathId, ShortText, SuccessWith } from '../../core/schemas.js';
 import { nullableText } from '../time-offs/schemas.js';
 import { ACCRUAL_METHODS } from './table.js';
 
@@ -22,11 +22,7 @@ export const BankBody = Type.Object({
   notes: Type.Optional(nullableText(1000, 'at most 1000 characters')),
 });
 export type BankBody = Static<typeof BankBody>;
-export const BankWriteResponse = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
+export const BankWriteResponse = SuccessWith({
   id: Type.Integer({ description: 'the ledger transaction' }),
   balance: Type.Number({ description: 'the new balance of the type' }),
 });
@@ -42,9 +38,14 @@ export const LedgerRow = Type.Object({
   created_at: Type.String(),
 });
 
-const Method = Type.Union(ACCRUAL_METHODS.map((method) => Type.Literal(method)), {
-  description: 'none, pay_period (14 days), days (every `interval` days), week, month, year, hours_worked (every `interval` hours)',
-});
+const Method = Type.Union(
+  ACCRUAL_METHODS.map((method) => Type.Literal(method)),
+  {
+    description:
+      'none, pay_period (14 days), days (every `interval` days), week, month, year, hours_worked (every ' +
+      '`interval` hours)',
+  },
+);
 export const RuleInput = Type.Object({
   time_off_type_id: Id,
   method: Method,
@@ -54,7 +55,10 @@ export const RuleInput = Type.Object({
 });
 export type RuleInput = Static<typeof RuleInput>;
 
-export const ProfileBody = Type.Object({ name: ShortText({ minLength: 1 }), rules: Type.Optional(Type.Array(RuleInput, { maxItems: 100 })) });
+export const ProfileBody = Type.Object({
+  name: ShortText({ minLength: 1 }),
+  rules: Type.Optional(Type.Array(RuleInput, { maxItems: 100 })),
+});
 export type ProfileBody = Static<typeof ProfileBody>;
 export const ProfileChangeBody = Type.Object({
   name: Type.Optional(ShortText({ minLength: 1 })),
@@ -79,7 +83,10 @@ export const ProfileResponse = Type.Object({
 
 export const StepInput = Type.Object({ profile_id: Id, from_years: Type.Integer({ minimum: 0, maximum: 100 }) });
 export type StepInput = Static<typeof StepInput>;
-export const TrackBody = Type.Object({ name: ShortText({ minLength: 1 }), steps: Type.Optional(Type.Array(StepInput, { maxItems: 100 })) });
+export const TrackBody = Type.Object({
+  name: ShortText({ minLength: 1 }),
+  steps: Type.Optional(Type.Array(StepInput, { maxItems: 100 })),
+});
 export type TrackBody = Static<typeof TrackBody>;
 export const TrackChangeBody = Type.Object({
   name: Type.Optional(ShortText({ minLength: 1 })),

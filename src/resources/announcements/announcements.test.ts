@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { expectAuthRequired, expectInvalid, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -8,9 +8,7 @@ let other: TestOrg;
 let bossId: number;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   bossId = await org.createUser({ first_name: 'Boss', last_name: 'Doe' });
 });
 afterAll(() => server.close());
@@ -84,25 +82,18 @@ describe('POST /announcements', () => {
 
   it('requires body', async () => {
     const response = await org.post('/announcements', { title: 'No body' });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The body field is required.'] });
+    expectInvalid(response, ['The body field is required.']);
   });
 
   it('rejects a body that is empty once sanitized', async () => {
     const response = await org.post('/announcements', { body: '<script>alert(1)</script>' });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The body field must contain text after removing disallowed HTML.'],
-    });
+    expectInvalid(response, ['The body field must contain text after removing disallowed HTML.']);
   });
 
   it('rejects an admin_id that is not a user of the organization', async () => {
     const stranger = await other.createUser();
     const response = await org.post('/announcements', { body: '<p>x</p>', admin_id: stranger });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected admin id is invalid.'] });
+    expectInvalid(response, ['The selected admin id is invalid.']);
   });
 
   it('writes a system log entry naming the author', async () => {
@@ -181,7 +172,10 @@ describe('GET /announcements', () => {
 describe('PUT /announcements/{id}', () => {
   it('replaces title and body, sanitizing the body, and keeps the author', async () => {
     const id = await postAnnouncement(org, { title: 'Old', body: '<p>old</p>', admin_id: bossId });
-    const response = await org.put(`/announcements/${id}`, { title: 'New', body: '<p onmouseover="x()">new <em>text</em></p>' });
+    const response = await org.put(`/announcements/${id}`, {
+      title: 'New',
+      body: '<p onmouseover="x()">new <em>text</em></p>',
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       success: true,
@@ -196,8 +190,7 @@ describe('PUT /announcements/{id}', () => {
   it('requires body', async () => {
     const id = await postAnnouncement(org, { body: '<p>x</p>' });
     const response = await org.put(`/announcements/${id}`, { title: 'only title' });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The body field is required.'] });
+    expectInvalid(response, ['The body field is required.']);
   });
 
   it('answers 404 for a missing, deleted or foreign announcement', async () => {
@@ -206,7 +199,11 @@ describe('PUT /announcements/{id}', () => {
     await org.del(`/announcements/${id}`);
     const response = await org.put(`/announcements/${id}`, { body: '<p>y</p>' });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Announcement].' });
+    expect(response.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Announcement].',
+    });
   });
 
   it('requires a token', async () => {
@@ -219,7 +216,13 @@ describe('DELETE /announcements/{id}', () => {
     const id = await postAnnouncement(org, { title: 'Bye', body: '<p>x</p>' });
     const response = await org.del(`/announcements/${id}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Announcement deleted successfully.', id });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Announcement deleted successfully.',
+      id,
+    });
     const list = await org.get('/announcements');
     expect(list.body.data.map((a: { id: number }) => a.id)).not.toContain(id);
     const logs = await org.get('/logs');
@@ -230,7 +233,13 @@ describe('DELETE /announcements/{id}', () => {
     const id = await postAnnouncement(org, { title: 'Old news', body: '<p>x</p>' });
     const response = await org.del(`/announcements/${id}`, undefined, { query: { admin_id: bossId } });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Announcement deleted successfully.', id });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Announcement deleted successfully.',
+      id,
+    });
     const logs = await org.get('/logs');
     expect(logs.body.data[0]).toEqual({
       log_id: expect.any(String),
@@ -246,7 +255,11 @@ describe('DELETE /announcements/{id}', () => {
     expect((await org.del(`/announcements/${id}`)).status).toBe(200);
     const again = await org.del(`/announcements/${id}`);
     expect(again.status).toBe(404);
-    expect(again.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Announcement].' });
+    expect(again.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Announcement].',
+    });
   });
 
   it('requires a token', async () => {

@@ -34,6 +34,11 @@ export async function insertAnnouncement(db: Db, values: Insertable<Announcement
   return id;
 }
 
-export async function updateAnnouncement(db: Db, orgId: number, id: number, values: Updateable<AnnouncementTable>): Promise<void> {
+export async function updateAnnouncement(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Updateable<AnnouncementTable>,
+): Promise<void> {
   await db.updateTable('announcement').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { linkTo } from '../../core/pagination.js';
-import { created, errorResponses, Id, IdParams } from '../../core/schemas.js';
+import { created, errorResponses, Id, IdParams, ok, SuccessWith } from '../../core/schemas.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findAnnouncementOrThrow, listAnnouncementPage } from './repository.js';
 import { changeAnnouncement, createAnnouncement, deleteAnnouncement } from './rules.js';
@@ -12,11 +12,7 @@ import { serializeAnnouncement } from './serialize.js';
 const tags = ['Announcements'];
 const PAGE_SIZE = 50;
 
-const WriteResponse = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
+const WriteResponse = SuccessWith({
   id: Type.Integer(),
   announcement: AnnouncementResponse,
 });
@@ -24,7 +20,11 @@ const DeleteResponse = Type.Omit(WriteResponse, ['announcement']);
 const DeleteQuery = Type.Object({ admin_id: Type.Optional(Id), user_id: Type.Optional(Id) });
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  async function loadAnnouncement(db: Db, request: Parameters<typeof serializeAnnouncement>[0] & { auth: { orgId: number } }, id: number) {
+  async function loadAnnouncement(
+    db: Db,
+    request: Parameters<typeof serializeAnnouncement>[0] & { auth: { orgId: number } },
+    id: number,
+  ) {
     const row = await findAnnouncementOrThrow(db, request.auth.orgId, id);
     const authors = await findUsersByIds(db, request.auth.orgId, row.user_id === null ? [] : [row.user_id]);
     return serializeAnnouncement(request, row, authors);
@@ -36,7 +36,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'listAnnouncements',
         summary: 'Announcements, latest first (non-deleted)',
-        description: 'Pages by `offset` and `limit` (default 50, at most 200); `pagination.prev`/`next` are links or null.',
+        description:
+          'Pages by `offset` and `limit` (default 50, at most 200); `pagination.prev`/`next` are links or null.',
         tags,
         querystring: AnnouncementQuery,
         response: { 200: AnnouncementPage, ...errorResponses },
@@ -47,8 +48,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const offset = request.query.offset ?? 0;
       const limit = request.query.limit ?? PAGE_SIZE;
       const { rows, more } = await listAnnouncementPage(app.db, orgId, offset, limit);
-      const authors = await findUsersByIds(app.db, orgId, rows.flatMap((row) => (row.user_id === null ? [] : [row.user_id])));
-      const prev = offset > 0 ? linkTo(request, '/announcements', { offset: Math.max(0, offset - limit), limit }) : null;
+      const authors = await findUsersByIds(
+        app.db,
+        orgId,
+        rows.flatMap((row) => (row.user_id === null ? [] : [row.user_id])),
+      );
+      const prev =
+        offset > 0 ? linkTo(request, '/announcements', { offset: Math.max(0, offset - limit), limit }) : null;
       const next = more ? linkTo(request, '/announcements', { offset: offset + limit, limit }) : null;
       return { data: rows.map((row) => serializeAnnouncement(request, row, authors)), pagination: { prev, next } };
     },
@@ -60,7 +66,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'createAnnouncement',
         summary: 'Posts an announcement',
-        description: 'The author is `admin_id` (or `user_id`) when given (extension); otherwise the announcement has no user.',
+        description:
+          'The author is `admin_id` (or `user_id`) when given (extension); otherwise the announcement has no user.',
         tags,
         body: AnnouncementBody,
         response: { 201: WriteResponse, ...errorResponses },
@@ -93,7 +100,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         await changeAnnouncement(trx, request.auth, request.params.id, request.body);
         return loadAnnouncement(trx, request, request.params.id);
       });
-      return { success: true, code: 200, status: 'ok', message: 'Announcement updated successfully.', id: announcement.id, announcement };
+      return ok('Announcement updated successfully.', { id: announcement.id, announcement });
     },
   );
 
@@ -113,7 +120,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const id = request.params.id;
       await withTransaction(app.db, (trx) => deleteAnnouncement(trx, request.auth, id, request.query));
-      return { success: true, code: 200, status: 'ok', message: 'Announcement deleted successfully.', id };
+      return ok('Announcement deleted successfully.', { id });
     },
   );
 };

@@ -1,7 +1,7 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
+import { checkAll, invalidParams } from '../../core/errors.js';
 import { sanitize } from '../../core/html.js';
 import { nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
@@ -24,9 +24,13 @@ function cleanBody(html: string): string {
 const cleanTitle = (title: string | null | undefined) => (title?.trim() ? title.trim() : null);
 
 export async function createAnnouncement(trx: Db, auth: AuthContext, body: AnnouncementBody): Promise<number> {
-  const userId = await actingUserId(trx, auth.orgId, body);
+  // one 422 naming every failing field
+  const [userId, clean] = await checkAll([
+    () => actingUserId(trx, auth.orgId, body),
+    () => cleanBody(body.body),
+  ] as const);
   const now = nowUtc();
-  const values = { title: cleanTitle(body.title), body: cleanBody(body.body) };
+  const values = { title: cleanTitle(body.title), body: clean };
   const id = await insertAnnouncement(trx, {
     organization_id: auth.orgId,
     ...values,
@@ -46,10 +50,18 @@ export async function createAnnouncement(trx: Db, auth: AuthContext, body: Annou
   return id;
 }
 
-export async function changeAnnouncement(trx: Db, auth: AuthContext, id: number, body: AnnouncementBody): Promise<void> {
+export async function changeAnnouncement(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  body: AnnouncementBody,
+): Promise<void> {
   const before = await findAnnouncementOrThrow(trx, auth.orgId, id);
-  const userId = await actingUserId(trx, auth.orgId, body);
-  const values = { title: body.title === undefined ? before.title : cleanTitle(body.title), body: cleanBody(body.body) };
+  const [userId, clean] = await checkAll([
+    () => actingUserId(trx, auth.orgId, body),
+    () => cleanBody(body.body),
+  ] as const);
+  const values = { title: body.title === undefined ? before.title : cleanTitle(body.title), body: clean };
   await updateAnnouncement(trx, auth.orgId, id, { ...values, updated_at: nowUtc() });
   await writeLog(trx, auth, {
     action: 'announcement.updated',
@@ -62,7 +74,12 @@ export async function changeAnnouncement(trx: Db, auth: AuthContext, id: number,
   });
 }
 
-export async function deleteAnnouncement(trx: Db, auth: AuthContext, id: number, actor: Pick<AnnouncementBody, 'admin_id' | 'user_id'>) {
+export async function deleteAnnouncement(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  actor: Pick<AnnouncementBody, 'admin_id' | 'user_id'>,
+) {
   const before = await findAnnouncementOrThrow(trx, auth.orgId, id);
   const userId = await actingUserId(trx, auth.orgId, actor);
   await updateAnnouncement(trx, auth.orgId, id, { deleted_at: nowUtc() });

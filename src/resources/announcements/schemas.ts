@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Nullable, NullableInput, ShortText, UserRef } from '../../core/schemas.js';
+import { Id, Nullable, NullableInput, ShortText, UserRef, PageLimit } from '../../core/schemas.js';
 
 export const MAX_PAGE_SIZE = 200;
 
@@ -12,8 +12,10 @@ export const AnnouncementBody = Type.Object({
 export type AnnouncementBody = Static<typeof AnnouncementBody>;
 
 export const AnnouncementQuery = Type.Object({
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'entries to skip, default 0' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: 'page size, default 50' })),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'entries to skip, default 0' }),
+  ),
+  limit: Type.Optional(PageLimit(50, MAX_PAGE_SIZE)),
 });
 export type AnnouncementQuery = Static<typeof AnnouncementQuery>;
 

@@ -1,4 +1,4 @@
-import type { DemoSeedContext } from '../../cli/seed.js';
+import type { DemoSeedContext } from '../../core/seed.js';
 import { writeBulletinBoard } from '../bulletin-board/rules.js';
 import { createForm, submitForm } from '../forms/rules.js';
 import { createAnnouncement } from './rules.js';
@@ -25,12 +25,16 @@ export async function seedDemo(ctx: DemoSeedContext): Promise<Record<string, num
   });
   await createAnnouncement(db, auth, {
     title: 'Quarterly training',
-    body: '<p>Hazmat refresher on the 15th, 09:00, training room. <em>Attendance required</em> for all engine crews.</p>',
+    body:
+      '<p>Hazmat refresher on the 15th, 09:00, training room. <em>Attendance required</em> for all engine ' +
+      'crews.</p>',
     admin_id: adminId,
   });
   await writeBulletinBoard(db, auth, {
     admin_id: adminId,
-    content: '<h1>Welcome to crewplan</h1><p>Trade requests need approval 48 hours ahead. Kelly days are on the shared calendar.</p>',
+    content:
+      '<h1>Welcome to crewplan</h1><p>Trade requests need approval 48 hours ahead. Kelly days are on the ' +
+      'shared calendar.</p>',
   });
   const formId = await createForm(db, auth, { ...TRUCK_CHECK, user_id: adminId });
   const answers = [

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { expectAuthRequired, expectInvalid, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { formatDate, todayIn } from '../../core/time.js';
 import { finalizedDates, findAssignmentOrThrow, findAssignmentsByIds, listAssignmentsForRange } from './repository.js';
 
@@ -10,9 +10,7 @@ let other: TestOrg;
 let adminId: number;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   adminId = await org.createUser({ first_name: 'John', last_name: 'Smith' });
 });
 afterAll(() => server.close());
@@ -136,36 +134,63 @@ describe('POST /assignments', () => {
       rrule: 'FREQ=WEEKLY;BYDAY=WE',
       until: '2030-01-01',
       notes: 'Bring gear',
-      qualifiers_needed: [{ id: captains, name: 'Captains', shortcode: 'CPT', color: '#d81b60', text_color: '#FFFFFF', minimum_staffing: 1 }],
+      qualifiers_needed: [
+        {
+          id: captains,
+          name: 'Captains',
+          shortcode: 'CPT',
+          color: '#d81b60',
+          text_color: '#FFFFFF',
+          minimum_staffing: 1,
+        },
+      ],
     });
     const admins = await org.get(`/assignments/${response.body.id}/admins`);
-    expect(admins.body).toEqual([{ id: String(adminId), name: 'John Smith', href: `${server.url}/v1/users/${adminId}` }]);
+    expect(admins.body).toEqual([
+      { id: String(adminId), name: 'John Smith', href: `${server.url}/v1/users/${adminId}` },
+    ]);
   });
 
   it('requires name, start, end and positions_to_fill', async () => {
     const response = await org.post('/assignments', {});
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The name field is required.', 'The start field is required.', 'The end field is required.', 'The positions to fill field is required.'],
-    });
+    expectInvalid(response, [
+      'The name field is required.',
+      'The start field is required.',
+      'The end field is required.',
+      'The positions to fill field is required.',
+    ]);
   });
 
   it('rejects an end not after the start', async () => {
     const response = await org.post('/assignments', { ...stationBody, end: stationBody.start });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end must be a date after start.'] });
+    expectInvalid(response, ['The end must be after the start.']);
   });
 
   it('rejects a bad rule, an unknown qualifier and an unknown admin', async () => {
     const rule = await org.post('/assignments', { ...stationBody, rrule: 'every day' });
-    expect(rule.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The rrule is not a valid RFC 5545 recurrence rule.'] });
+    expect(rule.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The rrule is not a valid RFC 5545 recurrence rule.'],
+    });
+    const hourly = await org.post('/assignments', { ...stationBody, rrule: 'FREQ=HOURLY' });
+    expect(hourly.body.error_message).toEqual(['The rrule must have a FREQ of DAILY, WEEKLY, MONTHLY or YEARLY.']);
     const foreignQualifier = await qualifier(other, 'Other', 'OTH');
-    const needed = await org.post('/assignments', { ...stationBody, qualifiers_needed: [{ id: foreignQualifier, minimum_staffing: 1 }] });
-    expect(needed.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected qualifier id is invalid.'] });
+    const needed = await org.post('/assignments', {
+      ...stationBody,
+      qualifiers_needed: [{ id: foreignQualifier, minimum_staffing: 1 }],
+    });
+    expect(needed.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected qualifier id is invalid.'],
+    });
     const admin = await org.post('/assignments', { ...stationBody, admin_id: 999999 });
-    expect(admin.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected admin id is invalid.'] });
+    expect(admin.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected admin id is invalid.'],
+    });
   });
 
   it('rejects a malformed datetime and color', async () => {
@@ -182,7 +207,7 @@ describe('GET /assignments', () => {
     const target = await server.newOrg();
     const today = formatDate(todayIn(target.timezone));
     const make = async (body: Record<string, unknown>) => {
-      const created = await target.post("/assignments", { ...stationBody, ...body });
+      const created = await target.post('/assignments', { ...stationBody, ...body });
       expect(created.status, created.text).toBe(201);
       return created.body.id as number;
     };
@@ -190,7 +215,13 @@ describe('GET /assignments', () => {
     const first = await make({ name: 'Station 1', position: 1 });
     await make({ name: 'Ended', position: 3, until: '2013-01-01' });
     await make({ name: 'One-off past', position: 4, rrule: null });
-    const future = await make({ name: 'One-off future', position: 5, rrule: null, start: `${today} 23:59:00`, end: '2099-01-01 08:00:00' });
+    const future = await make({
+      name: 'One-off future',
+      position: 5,
+      rrule: null,
+      start: `${today} 23:59:00`,
+      end: '2099-01-01 08:00:00',
+    });
     const untilToday = await make({ name: 'Until today', position: 6, until: today });
     const deleted = await make({ name: 'Deleted', position: 7 });
     await target.del(`/assignments/${deleted}`);
@@ -238,7 +269,11 @@ describe('GET /assignments/{id}', () => {
   it('is a 404 for a missing or foreign assignment', async () => {
     const response = await org.get('/assignments/999999');
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Assignment].' });
+    expect(response.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Assignment].',
+    });
     await expectNotFoundForOtherOrg(other, 'GET', `/assignments/${await createAssignment()}`);
   });
 
@@ -248,7 +283,12 @@ describe('GET /assignments/{id}', () => {
 describe('PATCH /assignments/{id}', () => {
   it('changes any subset and answers with the assignment', async () => {
     const id = await createAssignment({ position: 9 });
-    const response = await org.patch(`/assignments/${id}`, { name: 'Engine 9', color: '#123456', hide_open_slots: true, start: '2012-12-26 07:00:00' });
+    const response = await org.patch(`/assignments/${id}`, {
+      name: 'Engine 9',
+      color: '#123456',
+      hide_open_slots: true,
+      start: '2012-12-26 07:00:00',
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       success: true,
@@ -281,8 +321,25 @@ describe('PATCH /assignments/{id}', () => {
     expect(response.body).toMatchObject({
       rrule: null,
       until: '2013-01-31',
-      location: { address: null, city: 'Grants Pass', state: null, country: null, zip: null, latitude: null, longitude: null },
-      qualifiers_needed: [{ id: firefighters, name: 'Firefighters', shortcode: 'FF-01', color: '#d81b60', text_color: '#FFFFFF', minimum_staffing: 2 }],
+      location: {
+        address: null,
+        city: 'Grants Pass',
+        state: null,
+        country: null,
+        zip: null,
+        latitude: null,
+        longitude: null,
+      },
+      qualifiers_needed: [
+        {
+          id: firefighters,
+          name: 'Firefighters',
+          shortcode: 'FF-01',
+          color: '#d81b60',
+          text_color: '#FFFFFF',
+          minimum_staffing: 2,
+        },
+      ],
     });
     const cleared = await org.patch(`/assignments/${id}`, { location: null, qualifiers_needed: [] });
     expect(cleared.body).toMatchObject({ location: null, qualifiers_needed: [] });
@@ -291,13 +348,16 @@ describe('PATCH /assignments/{id}', () => {
   it('checks the end against the stored start', async () => {
     const id = await createAssignment();
     const response = await org.patch(`/assignments/${id}`, { end: '2012-12-25 07:00:00' });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end must be a date after start.'] });
+    expectInvalid(response, ['The end must be after the start.']);
   });
 
   it('is a 404 for a missing or foreign assignment', async () => {
     const response = await org.patch('/assignments/999999', { name: 'X' });
-    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Assignment].' });
+    expect(response.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Assignment].',
+    });
     await expectNotFoundForOtherOrg(other, 'PATCH', `/assignments/${await createAssignment()}`, { name: 'X' });
   });
 
@@ -309,7 +369,13 @@ describe('DELETE /assignments/{id}', () => {
     const id = await createAssignment({ name: 'Doomed' });
     const response = await org.del(`/assignments/${id}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Assignment deleted successfully.', id });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Assignment deleted successfully.',
+      id,
+    });
     expect((await org.get(`/assignments/${id}`)).status).toBe(404);
     expect((await org.get('/assignments')).body.map((a: { id: number }) => a.id)).not.toContain(id);
     expect((await org.del(`/assignments/${id}`)).status).toBe(404);
@@ -317,7 +383,8 @@ describe('DELETE /assignments/{id}', () => {
     expect(logs.body.data[0].event_description).toMatch(/deleted assignment Doomed\.$/);
   });
 
-  it('is a 404 for another organization', async () => expectNotFoundForOtherOrg(other, 'DELETE', `/assignments/${await createAssignment()}`));
+  it('is a 404 for another organization', async () =>
+    expectNotFoundForOtherOrg(other, 'DELETE', `/assignments/${await createAssignment()}`));
 
   it('requires a token', () => expectAuthRequired(server, 'DELETE', '/assignments/1'));
 });
@@ -370,23 +437,38 @@ describe('assignment group labels', () => {
 
   it('PUT /assignments/{id}/groups rejects an unknown label', async () => {
     const response = await org.put(`/assignments/${assignmentId}/groups`, { ids: [999999] });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected group id is invalid.'] });
+    expectInvalid(response, ['The selected group id is invalid.']);
   });
 
   it('DELETE /assignments/{id}/groups/{group_id} removes one label; a label not on it is a 404', async () => {
     const response = await org.del(`/assignments/${assignmentId}/groups/${red}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Group label removed successfully.' });
-    expect((await org.get(`/assignments/${assignmentId}/groups`)).body).toEqual([{ id: blue, name: 'Blue', color: '#0000ff' }]);
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Group label removed successfully.',
+    });
+    expect((await org.get(`/assignments/${assignmentId}/groups`)).body).toEqual([
+      { id: blue, name: 'Blue', color: '#0000ff' },
+    ]);
     const again = await org.del(`/assignments/${assignmentId}/groups/${red}`);
-    expect(again.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [AssignmentGroup].' });
+    expect(again.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [AssignmentGroup].',
+    });
   });
 
   it('DELETE /assignments/{id}/groups removes every label', async () => {
     const response = await org.del(`/assignments/${assignmentId}/groups`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Group labels removed successfully.' });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Group labels removed successfully.',
+    });
     expect((await org.get(`/assignments/${assignmentId}/groups`)).body).toEqual([]);
   });
 
@@ -417,7 +499,9 @@ describe('assignment admins', () => {
     const id = await createAssignment({ admin_id: adminId });
     const response = await org.get(`/assignments/${id}/admins`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual([{ id: String(adminId), name: 'John Smith', href: `${server.url}/v1/users/${adminId}` }]);
+    expect(response.body).toEqual([
+      { id: String(adminId), name: 'John Smith', href: `${server.url}/v1/users/${adminId}` },
+    ]);
   });
 
   it('PUT /assignments/{id}/admins replaces them and answers with the list', async () => {
@@ -427,7 +511,9 @@ describe('assignment admins', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual([{ id: String(chief), name: 'Dana Chief', href: `${server.url}/v1/users/${chief}` }]);
     const single = await org.put(`/assignments/${id}/admins`, { admin_id: adminId });
-    expect(single.body).toEqual([{ id: String(adminId), name: 'John Smith', href: `${server.url}/v1/users/${adminId}` }]);
+    expect(single.body).toEqual([
+      { id: String(adminId), name: 'John Smith', href: `${server.url}/v1/users/${adminId}` },
+    ]);
     const bare = await org.put(`/assignments/${id}/admins`, [chief]);
     expect(bare.body).toEqual([{ id: String(chief), name: 'Dana Chief', href: `${server.url}/v1/users/${chief}` }]);
   });
@@ -435,8 +521,7 @@ describe('assignment admins', () => {
   it('PUT /assignments/{id}/admins rejects an unknown user', async () => {
     const id = await createAssignment();
     const response = await org.put(`/assignments/${id}/admins`, { ids: [999999] });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected admin id is invalid.'] });
+    expectInvalid(response, ['The selected admin id is invalid.']);
   });
 
   it('is a 404 for another organization', async () => {
@@ -463,7 +548,11 @@ describe('POST /assignments/{id}/finalization', () => {
 
   it('accepts form fields', async () => {
     const id = await createAssignment();
-    const response = await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: String(adminId) }, { form: true });
+    const response = await org.post(
+      `/assignments/${id}/finalization`,
+      { date: '2015-03-15', admin_id: String(adminId) },
+      { form: true },
+    );
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true });
   });
@@ -473,13 +562,19 @@ describe('POST /assignments/{id}/finalization', () => {
     await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: adminId });
     const response = await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: adminId });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ error: 'invalid_params', status: 422, error_message: [`Assignment (#${id}) has already been finalized on 2015-03-15.`] });
+    expect(response.body).toEqual({
+      error: 'invalid_params',
+      status: 422,
+      error_message: [`Assignment (#${id}) has already been finalized on 2015-03-15.`],
+    });
   });
 
   it('finalizes exactly once under 50 parallel identical requests', async () => {
     const id = await createAssignment();
     const responses = await Promise.all(
-      Array.from({ length: 50 }, () => org.post(`/assignments/${id}/finalization`, { date: '2015-03-16', admin_id: adminId })),
+      Array.from({ length: 50 }, () =>
+        org.post(`/assignments/${id}/finalization`, { date: '2015-03-16', admin_id: adminId }),
+      ),
     );
     expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
     expect(responses.filter((r) => r.status === 422)).toHaveLength(49);
@@ -489,7 +584,11 @@ describe('POST /assignments/{id}/finalization', () => {
     const id = await createAssignment();
     const response = await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: 999999 });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ error: 'invalid_params', status: 422, error_message: ['The selected admin id is invalid.'] });
+    expect(response.body).toEqual({
+      error: 'invalid_params',
+      status: 422,
+      error_message: ['The selected admin id is invalid.'],
+    });
   });
 
   it('rejects a future date', async () => {
@@ -512,11 +611,19 @@ describe('POST /assignments/{id}/finalization', () => {
 
   it('is a 404 for a missing or foreign assignment', async () => {
     const response = await org.post('/assignments/999999/finalization', { date: '2015-03-15', admin_id: adminId });
-    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Assignment].' });
-    await expectNotFoundForOtherOrg(other, 'POST', `/assignments/${await createAssignment()}/finalization`, { date: '2015-03-15', admin_id: adminId });
+    expect(response.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Assignment].',
+    });
+    await expectNotFoundForOtherOrg(other, 'POST', `/assignments/${await createAssignment()}/finalization`, {
+      date: '2015-03-15',
+      admin_id: adminId,
+    });
   });
 
-  it('requires a token', () => expectAuthRequired(server, 'POST', '/assignments/1/finalization', { date: '2015-03-15', admin_id: 1 }));
+  it('requires a token', () =>
+    expectAuthRequired(server, 'POST', '/assignments/1/finalization', { date: '2015-03-15', admin_id: 1 }));
 });
 
 describe('DELETE /assignments/{id}/finalization', () => {
@@ -544,32 +651,44 @@ describe('DELETE /assignments/{id}/finalization', () => {
     const id = await createAssignment();
     const response = await org.del(`/assignments/${id}/finalization`, { date: '2015-03-15' });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ error: 'invalid_params', status: 422, error_message: [`Assignment (#${id}) is not finalized on 2015-03-15.`] });
+    expect(response.body).toEqual({
+      error: 'invalid_params',
+      status: 422,
+      error_message: [`Assignment (#${id}) is not finalized on 2015-03-15.`],
+    });
   });
 
   it('requires the date', async () => {
     const id = await createAssignment();
     const response = await org.del(`/assignments/${id}/finalization`);
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The date field is required.'] });
+    expectInvalid(response, ['The date field is required.']);
   });
 
   it('is a 404 for another organization', async () =>
-    expectNotFoundForOtherOrg(other, 'DELETE', `/assignments/${await createAssignment()}/finalization`, { date: '2015-03-15' }));
+    expectNotFoundForOtherOrg(other, 'DELETE', `/assignments/${await createAssignment()}/finalization`, {
+      date: '2015-03-15',
+    }));
 
-  it('requires a token', () => expectAuthRequired(server, 'DELETE', '/assignments/1/finalization', { date: '2015-03-15' }));
+  it('requires a token', () =>
+    expectAuthRequired(server, 'DELETE', '/assignments/1/finalization', { date: '2015-03-15' }));
 });
 
 describe('contracts for other resources (repository.ts)', () => {
   it('listAssignmentsForRange keeps assignments that may have occurrences in the range', async () => {
     const target = await server.newOrg();
-    const make = async (body: Record<string, unknown>) => (await target.post('/assignments', { ...stationBody, ...body })).body.id as number;
+    const make = async (body: Record<string, unknown>) =>
+      (await target.post('/assignments', { ...stationBody, ...body })).body.id as number;
     const daily = await make({ name: 'Daily' });
     await make({ name: 'Ended', until: '2015-02-28' });
     const endsInside = await make({ name: 'Ends inside', until: '2015-03-05' });
     await make({ name: 'Starts later', start: '2015-04-01 08:00:00', end: '2015-04-02 08:00:00' });
     await make({ name: 'One-off before', rrule: null, start: '2015-02-01 08:00:00', end: '2015-02-02 08:00:00' });
-    const oneOffInto = await make({ name: 'One-off into', rrule: null, start: '2015-02-28 08:00:00', end: '2015-03-01 08:00:00' });
+    const oneOffInto = await make({
+      name: 'One-off into',
+      rrule: null,
+      start: '2015-02-28 08:00:00',
+      end: '2015-03-01 08:00:00',
+    });
     const deleted = await make({ name: 'Deleted' });
     await target.del(`/assignments/${deleted}`);
     const rows = await listAssignmentsForRange(server.app.db, target.orgId, '2015-03-01', '2015-03-31');

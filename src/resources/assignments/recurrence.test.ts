@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { assignmentOccurrences, parseRule } from './recurrence.js';
+import { assignmentOccurrences } from './recurrence.js';
 
-const engine = { id: 7, date: '2026-03-06', start: '2026-03-06 07:00:00', end: '2026-03-07 07:00:00', rrule: 'FREQ=DAILY', until_date: null };
+const engine = {
+  id: 7,
+  date: '2026-03-06',
+  start: '2026-03-06 07:00:00',
+  end: '2026-03-07 07:00:00',
+  rrule: 'FREQ=DAILY',
+  until_date: null,
+};
 
 describe('assignmentOccurrences', () => {
   it('repeats the first wall-clock start and end daily; a 24h occurrence across spring DST lasts 23 hours', () => {
@@ -14,20 +21,37 @@ describe('assignmentOccurrences', () => {
 
   it('lasts 25 hours across the autumn change', () => {
     const [occurrence] = assignmentOccurrences(engine, '2026-10-31', '2026-10-31', 'America/Chicago');
-    expect(occurrence).toEqual({ assignment_id: 7, date: '2026-10-31', start: '2026-10-31 07:00:00', end: '2026-11-01 07:00:00', length: 25 });
+    expect(occurrence).toEqual({
+      assignment_id: 7,
+      date: '2026-10-31',
+      start: '2026-10-31 07:00:00',
+      end: '2026-11-01 07:00:00',
+      length: 25,
+    });
   });
 
   it('has no occurrence before the first one', () => {
-    expect(assignmentOccurrences(engine, '2026-03-01', '2026-03-06', 'America/Chicago').map((o) => o.date)).toEqual(['2026-03-06']);
+    expect(assignmentOccurrences(engine, '2026-03-01', '2026-03-06', 'America/Chicago').map((o) => o.date)).toEqual([
+      '2026-03-06',
+    ]);
   });
 
   it('stops at the until date', () => {
     const limited = { ...engine, until_date: '2026-03-08' };
-    expect(assignmentOccurrences(limited, '2026-03-07', '2026-03-20', 'UTC').map((o) => o.date)).toEqual(['2026-03-07', '2026-03-08']);
+    expect(assignmentOccurrences(limited, '2026-03-07', '2026-03-20', 'UTC').map((o) => o.date)).toEqual([
+      '2026-03-07',
+      '2026-03-08',
+    ]);
   });
 
   it('follows weekly and interval rules', () => {
-    const training = { ...engine, start: '2026-03-03 09:00:00', end: '2026-03-03 12:00:00', date: '2026-03-03', rrule: 'RRULE:FREQ=WEEKLY;BYDAY=TU' };
+    const training = {
+      ...engine,
+      start: '2026-03-03 09:00:00',
+      end: '2026-03-03 12:00:00',
+      date: '2026-03-03',
+      rrule: 'RRULE:FREQ=WEEKLY;BYDAY=TU',
+    };
     expect(assignmentOccurrences(training, '2026-03-01', '2026-03-31', 'UTC')).toEqual(
       ['03', '10', '17', '24', '31'].map((day) => ({
         assignment_id: 7,
@@ -46,18 +70,32 @@ describe('assignmentOccurrences', () => {
     ]);
   });
 
-  it('gives every window, across month and year ends, the dates its rule names (occurrences are kept a month at a time)', () => {
+  it('gives every window, across month and year ends, the dates its rule names (kept a month at a time)', () => {
     const day = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
     const weekday = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
     const rules = [
-      { rrule: 'FREQ=DAILY;INTERVAL=3', until_date: null, names: (date: string) => (day(date) - day('2026-03-06')) % 3 === 0 },
+      {
+        rrule: 'FREQ=DAILY;INTERVAL=3',
+        until_date: null,
+        names: (date: string) => (day(date) - day('2026-03-06')) % 3 === 0,
+      },
       { rrule: 'FREQ=WEEKLY;BYDAY=MO,TH', until_date: null, names: (date: string) => [1, 4].includes(weekday(date)) },
-      { rrule: 'FREQ=MONTHLY;BYMONTHDAY=31', until_date: '2027-03-31', names: (date: string) => date.endsWith('-31') && date <= '2027-03-31' },
+      {
+        rrule: 'FREQ=MONTHLY;BYMONTHDAY=31',
+        until_date: '2027-03-31',
+        names: (date: string) => date.endsWith('-31') && date <= '2027-03-31',
+      },
       { rrule: 'FREQ=DAILY', until_date: '2026-12-30', names: (date: string) => date <= '2026-12-30' },
     ];
     const windows = [
-      ['2026-03-06', '2026-03-06'], ['2026-03-28', '2026-04-03'], ['2026-05-30', '2026-08-02'], ['2026-12-27', '2027-01-05'],
-      ['2026-12-31', '2026-12-31'], ['2027-01-29', '2027-03-02'], ['2026-02-20', '2026-03-10'], ['2027-04-01', '2027-03-31'],
+      ['2026-03-06', '2026-03-06'],
+      ['2026-03-28', '2026-04-03'],
+      ['2026-05-30', '2026-08-02'],
+      ['2026-12-27', '2027-01-05'],
+      ['2026-12-31', '2026-12-31'],
+      ['2027-01-29', '2027-03-02'],
+      ['2026-02-20', '2026-03-10'],
+      ['2027-04-01', '2027-03-31'],
     ];
     for (const { rrule, until_date, names } of rules) {
       const assignment = { ...engine, rrule, until_date };
@@ -68,7 +106,10 @@ describe('assignmentOccurrences', () => {
           if (date >= engine.date && names(date)) expected.push(date);
         }
         const occurrences = assignmentOccurrences(assignment, from!, to!, 'America/Chicago');
-        expect(occurrences.map((o) => o.date), `${rrule} ${from}..${to}`).toEqual(expected);
+        expect(
+          occurrences.map((o) => o.date),
+          `${rrule} ${from}..${to}`,
+        ).toEqual(expected);
         for (const o of occurrences) expect(o.start).toBe(`${o.date} 07:00:00`);
       }
     }
@@ -98,18 +139,5 @@ describe('assignmentOccurrences', () => {
 
   it('expands 90 days of a daily assignment', () => {
     expect(assignmentOccurrences(engine, '2026-03-06', '2026-06-03', 'America/Chicago')).toHaveLength(90);
-  });
-});
-
-describe('parseRule', () => {
-  it('accepts RFC 5545 rules and rejects other text', () => {
-    expect(parseRule('FREQ=DAILY')).toBeDefined();
-    expect(parseRule('RRULE:FREQ=WEEKLY;BYDAY=MO,WE')).toBeDefined();
-    expect(parseRule('daily')).toBeUndefined();
-    expect(parseRule('FREQ=SOMETIMES')).toBeUndefined();
-    expect(parseRule('DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY')).toBeUndefined();
-    expect(parseRule('FREQ=SECONDLY')).toBeUndefined();
-    expect(parseRule('FREQ=HOURLY;INTERVAL=24')).toBeUndefined();
-    expect(parseRule('FREQ=DAILY;BYHOUR=7,19')).toBeUndefined();
   });
 });

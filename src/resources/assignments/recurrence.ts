@@ -1,6 +1,22 @@
-import { BoundedMemo } from '../../core/memo.js';
-import { Frequency, fromFloatingDate, RRule, ruleBody, toFloatingDate, type RRuleOptions as Options } from '../../core/recurrence.js';
-import { epochDayOfText, formatDate, formatLocalDateTime, hoursBetween, monthsFromTo, parseDate, parseLocalDateTime, Temporal } from '../../core/time.js';
+import { LRUCache } from 'lru-cache';
+import {
+  Frequency,
+  fromFloatingDate,
+  parseRule,
+  RRule,
+  toFloatingDate,
+  type RRuleOptions as Options,
+} from '../../core/recurrence.js';
+import {
+  epochDayOfText,
+  formatDate,
+  formatLocalDateTime,
+  hoursBetween,
+  monthsFromTo,
+  parseDate,
+  parseLocalDateTime,
+  Temporal,
+} from '../../core/time.js';
 import type { AssignmentRow } from './table.js';
 
 /** One occurrence of an assignment: wall-clock start and end in the organization's zone. */
@@ -18,41 +34,16 @@ export type RecurringAssignment = Pick<AssignmentRow, 'id' | 'date' | 'start' | 
 
 export const DEFAULT_RRULE = 'FREQ=DAILY';
 
-/** Sub-daily frequencies would make millions of occurrences a month; an assignment repeats by days. */
-const ALLOWED_FREQUENCIES = new Set([Frequency.DAILY, Frequency.WEEKLY, Frequency.MONTHLY, Frequency.YEARLY]);
-
-/**
- * Parses RRULE text (`FREQ=DAILY;INTERVAL=2`, optionally prefixed `RRULE:`); undefined when it is not
- * a rule. DTSTART is not allowed in the text: the assignment's first occurrence is the start, and
- * every occurrence keeps its time of day, so BYHOUR, BYMINUTE and BYSECOND are not allowed either.
- */
-export function parseRule(text: string): Partial<Options> | undefined {
-  return parsedRules.get(text, () => parseRuleText(text));
-}
-
-/** Parsing (and trying) a rule costs more than expanding a week of it; the same few texts recur. */
-const parsedRules = new BoundedMemo<Partial<Options> | undefined>(1000);
-
-function parseRuleText(text: string): Partial<Options> | undefined {
-  const body = ruleBody(text);
-  if (!/^FREQ=/i.test(body) && !/;FREQ=/i.test(body)) return undefined;
-  if (/DTSTART|TZID|BYHOUR|BYMINUTE|BYSECOND|\n/i.test(body)) return undefined;
-  try {
-    const options = RRule.parseString(body);
-    if (options.freq === undefined || !ALLOWED_FREQUENCIES.has(options.freq)) return undefined;
-    new RRule(options).all((_date, index) => index < 1);
-    return options;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Where rrule may start iterating: for DAILY and WEEKLY rules without COUNT, the first start moved
  * forward by whole periods (same phase) to just before the window, so an assignment started years
  * ago does not cost years of iteration. Other rules start at the first occurrence.
  */
-function iterationStart(first: Temporal.PlainDateTime, options: Partial<Options>, from: Temporal.PlainDate): Temporal.PlainDateTime {
+function iterationStart(
+  first: Temporal.PlainDateTime,
+  options: Partial<Options>,
+  from: Temporal.PlainDate,
+): Temporal.PlainDateTime {
   if (options.count) return first;
   const interval = options.interval ?? 1;
   const periodDays = options.freq === Frequency.DAILY ? interval : options.freq === Frequency.WEEKLY ? 7 * interval : 0;
@@ -66,15 +57,29 @@ function isPlainDaily(options: Partial<Options>): boolean {
   return options.freq === Frequency.DAILY && Object.keys(options).every((key) => key === 'freq' || key === 'interval');
 }
 
-function plainDailyStarts(first: Temporal.PlainDateTime, interval: number, from: Temporal.PlainDate, to: Temporal.PlainDate) {
+function plainDailyStarts(
+  first: Temporal.PlainDateTime,
+  interval: number,
+  from: Temporal.PlainDate,
+  to: Temporal.PlainDate,
+) {
   const starts: Temporal.PlainDateTime[] = [];
-  for (let start = iterationStart(first, { freq: Frequency.DAILY, interval }, from); Temporal.PlainDate.compare(start.toPlainDate(), to) <= 0; start = start.add({ days: interval })) {
+  for (
+    let start = iterationStart(first, { freq: Frequency.DAILY, interval }, from);
+    Temporal.PlainDate.compare(start.toPlainDate(), to) <= 0;
+    start = start.add({ days: interval })
+  ) {
     starts.push(start);
   }
   return starts;
 }
 
-function occurrenceStarts(assignment: RecurringAssignment, first: Temporal.PlainDateTime, from: Temporal.PlainDate, to: Temporal.PlainDate) {
+function occurrenceStarts(
+  assignment: RecurringAssignment,
+  first: Temporal.PlainDateTime,
+  from: Temporal.PlainDate,
+  to: Temporal.PlainDate,
+) {
   if (!assignment.rrule) return [first];
   const options = parseRule(assignment.rrule);
   if (!options) return [];
@@ -114,16 +119,30 @@ export function assignmentOccurrences(
  * dates, and the same few assignments and months recur whatever the window asked for (windows
  * moved by a day still share their months).
  */
-function occurrencesInMonth(assignment: RecurringAssignment, [first, last]: [string, string], timeZone: string): readonly AssignmentOccurrence[] {
+function occurrencesInMonth(
+  assignment: RecurringAssignment,
+  [first, last]: [string, string],
+  timeZone: string,
+): readonly AssignmentOccurrence[] {
   const { id, date, start, end, rrule, until_date } = assignment;
   const key = `${id}|${date}|${start}|${end}|${rrule}|${until_date}|${first}|${timeZone}`;
-  return computedOccurrences.get(key, () => Object.freeze(computeOccurrences(assignment, first, last, timeZone).map((o) => Object.freeze(o))));
+  let occurrences = computedOccurrences.get(key);
+  if (!occurrences) {
+    occurrences = Object.freeze(computeOccurrences(assignment, first, last, timeZone).map((o) => Object.freeze(o)));
+    computedOccurrences.set(key, occurrences);
+  }
+  return occurrences;
 }
 
 /** Room for a year of months of 300 assignments (each a month of at most 31 small frozen objects). */
-const computedOccurrences = new BoundedMemo<readonly AssignmentOccurrence[]>(4000);
+const computedOccurrences = new LRUCache<string, readonly AssignmentOccurrence[]>({ max: 4000 });
 
-function computeOccurrences(assignment: RecurringAssignment, startDate: string, endDate: string, timeZone: string): AssignmentOccurrence[] {
+function computeOccurrences(
+  assignment: RecurringAssignment,
+  startDate: string,
+  endDate: string,
+  timeZone: string,
+): AssignmentOccurrence[] {
   const first = parseLocalDateTime(assignment.start);
   const firstEnd = parseLocalDateTime(assignment.end);
   const from = parseDate(startDate);
@@ -135,11 +154,21 @@ function computeOccurrences(assignment: RecurringAssignment, startDate: string, 
     .filter((start) => {
       const date = start.toPlainDate();
       // an occurrence ending after 9999-12-31 cannot be written as a datetime: the calendar ends there
-      return Temporal.PlainDate.compare(date, from) >= 0 && Temporal.PlainDate.compare(date, to) <= 0 && start.add(duration).year <= 9999;
+      return (
+        Temporal.PlainDate.compare(date, from) >= 0 &&
+        Temporal.PlainDate.compare(date, to) <= 0 &&
+        start.add(duration).year <= 9999
+      );
     })
     .map((startDt) => {
       const start = formatLocalDateTime(startDt);
       const end = formatLocalDateTime(startDt.add(duration));
-      return { assignment_id: assignment.id, date: formatDate(startDt), start, end, length: hoursBetween(start, end, timeZone) };
+      return {
+        assignment_id: assignment.id,
+        date: formatDate(startDt),
+        start,
+        end,
+        length: hoursBetween(start, end, timeZone),
+      };
     });
 }

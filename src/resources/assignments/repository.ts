@@ -1,9 +1,9 @@
 import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
-import { preparedQuery } from '../../core/db/prepared.js';
 import type { Db } from '../../core/db/transaction.js';
 import type { Database } from '../../core/db/types.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { AssignmentGroupRow, AssignmentRow, AssignmentTable } from './table.js';
+import { compiledOnce } from '../../core/db/compiled-once.js';
 
 export function findAssignment(db: Db, orgId: number, id: number): Promise<AssignmentRow | undefined> {
   return db
@@ -22,15 +22,24 @@ export async function findAssignmentOrThrow(db: Db, orgId: number, id: number): 
 }
 
 /** Non-deleted assignments by id, in one query; the map is keyed by id. */
-export async function findAssignmentsByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, AssignmentRow>> {
+export async function findAssignmentsByIds(
+  db: Db,
+  orgId: number,
+  ids: Iterable<number>,
+): Promise<Map<number, AssignmentRow>> {
   const unique = [...new Set(ids)].filter((id) => Number.isInteger(id));
   if (unique.length === 0) return new Map();
   const rows = await assignmentsByIdsQuery(db, orgId, unique);
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-const assignmentsByIdsQuery = preparedQuery((db: Db, orgId: number, ids: number[]) =>
-  db.selectFrom('assignment').selectAll().where('organization_id', '=', orgId).where('id', 'in', ids).where('deleted_at', 'is', null),
+const assignmentsByIdsQuery = compiledOnce((db: Db, orgId: number, ids: number[]) =>
+  db
+    .selectFrom('assignment')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null),
 );
 
 /**
@@ -46,7 +55,12 @@ export function mayOccurBetween(eb: ExpressionBuilder<Database, 'assignment'>, s
   ]);
 }
 
-export function listAssignmentsForRange(db: Db, orgId: number, startDate: string, endDate: string): Promise<AssignmentRow[]> {
+export function listAssignmentsForRange(
+  db: Db,
+  orgId: number,
+  startDate: string,
+  endDate: string,
+): Promise<AssignmentRow[]> {
   return db
     .selectFrom('assignment')
     .selectAll()
@@ -58,7 +72,12 @@ export function listAssignmentsForRange(db: Db, orgId: number, startDate: string
 }
 
 /** Assignments that are not archived: the until date is not past, and a one-off has not ended. */
-export function listCurrentAssignments(db: Db, orgId: number, today: string, nowLocal: string): Promise<AssignmentRow[]> {
+export function listCurrentAssignments(
+  db: Db,
+  orgId: number,
+  today: string,
+  nowLocal: string,
+): Promise<AssignmentRow[]> {
   return db
     .selectFrom('assignment')
     .selectAll()
@@ -86,7 +105,12 @@ export async function insertAssignment(db: Db, values: Insertable<AssignmentTabl
   return id;
 }
 
-export async function updateAssignment(db: Db, orgId: number, id: number, values: Updateable<AssignmentTable>): Promise<void> {
+export async function updateAssignment(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Updateable<AssignmentTable>,
+): Promise<void> {
   await db.updateTable('assignment').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
@@ -102,13 +126,19 @@ export interface QualifierNeeded {
 }
 
 /** Qualifier minimums of several assignments in one query, keyed by assignment id. */
-export async function qualifiersNeededOf(db: Db, orgId: number, assignmentIds: number[]): Promise<Map<number, QualifierNeeded[]>> {
+export async function qualifiersNeededOf(
+  db: Db,
+  orgId: number,
+  assignmentIds: number[],
+): Promise<Map<number, QualifierNeeded[]>> {
   const byAssignment = new Map<number, QualifierNeeded[]>();
   if (assignmentIds.length === 0) return byAssignment;
   const rows = await db
     .selectFrom('assignment_qualifier')
     .innerJoin('qualifier', (join) =>
-      join.onRef('qualifier.id', '=', 'assignment_qualifier.qualifier_id').onRef('qualifier.organization_id', '=', 'assignment_qualifier.organization_id'),
+      join
+        .onRef('qualifier.id', '=', 'assignment_qualifier.qualifier_id')
+        .onRef('qualifier.organization_id', '=', 'assignment_qualifier.organization_id'),
     )
     .select([
       'assignment_qualifier.assignment_id',
@@ -148,11 +178,22 @@ export async function replaceQualifiersNeeded(
   assignmentId: number,
   needed: Array<{ id: number; minimum_staffing: number }>,
 ): Promise<void> {
-  await db.deleteFrom('assignment_qualifier').where('organization_id', '=', orgId).where('assignment_id', '=', assignmentId).execute();
+  await db
+    .deleteFrom('assignment_qualifier')
+    .where('organization_id', '=', orgId)
+    .where('assignment_id', '=', assignmentId)
+    .execute();
   if (needed.length === 0) return;
   await db
     .insertInto('assignment_qualifier')
-    .values(needed.map((q) => ({ organization_id: orgId, assignment_id: assignmentId, qualifier_id: q.id, minimum_staffing: q.minimum_staffing })))
+    .values(
+      needed.map((q) => ({
+        organization_id: orgId,
+        assignment_id: assignmentId,
+        qualifier_id: q.id,
+        minimum_staffing: q.minimum_staffing,
+      })),
+    )
     .execute();
 }
 
@@ -189,8 +230,17 @@ export async function insertGroupLabel(db: Db, orgId: number, name: string, colo
 }
 
 export async function softDeleteGroupLabel(db: Db, orgId: number, id: number, deletedAt: string): Promise<void> {
-  await db.updateTable('assignment_group').set({ deleted_at: deletedAt }).where('organization_id', '=', orgId).where('id', '=', id).execute();
-  await db.deleteFrom('assignment_group_member').where('organization_id', '=', orgId).where('group_id', '=', id).execute();
+  await db
+    .updateTable('assignment_group')
+    .set({ deleted_at: deletedAt })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
+  await db
+    .deleteFrom('assignment_group_member')
+    .where('organization_id', '=', orgId)
+    .where('group_id', '=', id)
+    .execute();
 }
 
 export async function assertGroupLabelsExist(db: Db, orgId: number, ids: number[]): Promise<void> {
@@ -209,7 +259,9 @@ export function groupLabelsOf(db: Db, orgId: number, assignmentId: number): Prom
   return db
     .selectFrom('assignment_group_member')
     .innerJoin('assignment_group', (join) =>
-      join.onRef('assignment_group.id', '=', 'assignment_group_member.group_id').onRef('assignment_group.organization_id', '=', 'assignment_group_member.organization_id'),
+      join
+        .onRef('assignment_group.id', '=', 'assignment_group_member.group_id')
+        .onRef('assignment_group.organization_id', '=', 'assignment_group_member.organization_id'),
     )
     .selectAll('assignment_group')
     .where('assignment_group_member.organization_id', '=', orgId)
@@ -219,7 +271,12 @@ export function groupLabelsOf(db: Db, orgId: number, assignmentId: number): Prom
     .execute();
 }
 
-export async function replaceGroupLabels(db: Db, orgId: number, assignmentId: number, groupIds: number[]): Promise<void> {
+export async function replaceGroupLabels(
+  db: Db,
+  orgId: number,
+  assignmentId: number,
+  groupIds: number[],
+): Promise<void> {
   await removeGroupLabels(db, orgId, assignmentId);
   const unique = [...new Set(groupIds)];
   if (unique.length === 0) return;
@@ -230,7 +287,12 @@ export async function replaceGroupLabels(db: Db, orgId: number, assignmentId: nu
 }
 
 /** Removes every group label of the assignment, or only `groupId`; returns how many were removed. */
-export async function removeGroupLabels(db: Db, orgId: number, assignmentId: number, groupId?: number): Promise<number> {
+export async function removeGroupLabels(
+  db: Db,
+  orgId: number,
+  assignmentId: number,
+  groupId?: number,
+): Promise<number> {
   const result = await db
     .deleteFrom('assignment_group_member')
     .where('organization_id', '=', orgId)
@@ -254,7 +316,11 @@ export async function adminIdsOf(db: Db, orgId: number, assignmentId: number): P
 }
 
 export async function replaceAdmins(db: Db, orgId: number, assignmentId: number, userIds: number[]): Promise<void> {
-  await db.deleteFrom('assignment_admin').where('organization_id', '=', orgId).where('assignment_id', '=', assignmentId).execute();
+  await db
+    .deleteFrom('assignment_admin')
+    .where('organization_id', '=', orgId)
+    .where('assignment_id', '=', assignmentId)
+    .execute();
   const unique = [...new Set(userIds)];
   if (unique.length === 0) return;
   await db
@@ -276,7 +342,13 @@ export async function insertFinalization(
 ): Promise<boolean> {
   const inserted = await db
     .insertInto('assignment_finalization')
-    .values({ organization_id: orgId, assignment_id: values.assignmentId, date: values.date, admin_id: values.adminId, created_at: values.createdAt })
+    .values({
+      organization_id: orgId,
+      assignment_id: values.assignmentId,
+      date: values.date,
+      admin_id: values.adminId,
+      created_at: values.createdAt,
+    })
     .onConflict((oc) => oc.columns(['organization_id', 'assignment_id', 'date']).doNothing())
     .returning('id')
     .executeTakeFirst();

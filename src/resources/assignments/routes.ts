@@ -3,7 +3,17 @@ import { Type } from '@sinclair/typebox';
 import { writeLog } from '../../core/audit.js';
 import { withTransaction } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
-import { EXTENSION, errorResponses, IdParams, ok, SuccessBody, SuccessOnly, SuccessWithId } from '../../core/schemas.js';
+import {
+  EXTENSION,
+  created,
+  errorResponses,
+  IdParams,
+  ok,
+  SuccessBody,
+  SuccessOnly,
+  succeeded,
+  SuccessWithId,
+} from '../../core/schemas.js';
 import { nowUtc } from '../../core/time.js';
 import { findGroupLabel, insertGroupLabel, listGroupLabels, softDeleteGroupLabel } from './repository.js';
 import {
@@ -75,7 +85,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createAssignment',
         summary: 'Creates an assignment',
         description:
-          'Answers 201 with the success envelope and the created assignment as GET /assignments/{id} shows it. Extension fields: `rrule` (RFC 5545, default `FREQ=DAILY`, null = does not recur), `until` (date), `notes`, `qualifiers_needed` [{id, minimum_staffing}], `admin_id` (creator).',
+          'Answers 201 with the success envelope and the created assignment as GET /assignments/{id} shows ' +
+          'it. Extension fields: `rrule` (RFC 5545, default `FREQ=DAILY`, null = does not recur), `until` ' +
+          '(date), `notes`, `qualifiers_needed` [{id, minimum_staffing}], `admin_id` (creator).',
         tags,
         body: CreateAssignmentBody,
         response: { 201: AssignmentWriteResponse, ...errorResponses },
@@ -87,7 +99,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         return loadAssignment(trx, request.auth.orgId, id);
       });
       reply.status(201);
-      return { success: true, code: 201, status: 'created', message: 'Assignment created successfully.', ...assignment };
+      return created('Assignment created successfully.', assignment);
     },
   );
 
@@ -109,7 +121,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         await changeAssignment(trx, request.auth, request.params.id, request.body);
         return loadAssignment(trx, request.auth.orgId, request.params.id);
       });
-      return { success: true, code: 200, status: 'ok', message: 'Assignment updated successfully.', ...assignment };
+      return ok('Assignment updated successfully.', assignment);
     },
   );
 
@@ -150,7 +162,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'replaceAssignmentGroups',
         summary: 'Replaces the group labels of an assignment',
-        description: 'Body `{ids: [group label id, …]}` (also `group_ids`, or `groups` of ids or {id}) or the bare array (labels from POST /assignment_groups). Answers with the new list.',
+        description:
+          'Body `{ids: [group label id, …]}` (also `group_ids`, or `groups` of ids or {id}) or the bare ' +
+          'array (labels from POST /assignment_groups). Answers with the new list.',
         tags,
         params: IdParams,
         body: IdsBody,
@@ -221,7 +235,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'replaceAssignmentAdmins',
         summary: 'Replaces the admins of an assignment',
-        description: 'Body `{ids: [user id, …]}` (also `admin_ids`), the bare array, or `{admin_id}`; the first becomes the creator. Answers with the new list.',
+        description:
+          'Body `{ids: [user id, …]}` (also `admin_ids`), the bare array, or `{admin_id}`; the first becomes ' +
+          'the creator. Answers with the new list.',
         tags,
         params: IdParams,
         body: AdminsBody,
@@ -252,7 +268,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { date, admin_id } = request.body;
       await withTransaction(app.db, (trx) => finalizeAssignment(trx, request.auth, request.params.id, date, admin_id));
-      return { success: true };
+      return succeeded();
     },
   );
 
@@ -278,7 +294,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const date = request.body.date ?? request.query.date;
       const adminId = request.body.admin_id ?? request.query.admin_id;
       await withTransaction(app.db, (trx) => unfinalizeAssignment(trx, request.auth, request.params.id, date, adminId));
-      return { success: true };
+      return succeeded();
     },
   );
 

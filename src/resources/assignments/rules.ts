@@ -3,10 +3,11 @@ import type { Updateable } from 'kysely';
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams, notFound } from '../../core/errors.js';
-import { formatDate, normalizeLocalDateTime, nowLocal, nowUtc, todayIn } from '../../core/time.js';
+import { checkAll, invalidParams, notFound } from '../../core/errors.js';
+import { checkRule, ruleBody } from '../../core/recurrence.js';
+import { assertPeriod, formatDate, normalizeLocalDateTime, nowLocal, nowUtc, todayIn } from '../../core/time.js';
 import { findUser, findUsersByIds } from '../users/repository.js';
-import { DEFAULT_RRULE, parseRule } from './recurrence.js';
+import { DEFAULT_RRULE } from './recurrence.js';
 import {
   adminIdsOf,
   assertGroupLabelsExist,
@@ -37,22 +38,39 @@ const flag = (value: boolean | undefined) => (value === undefined ? undefined : 
 function ruleToStore(rrule: string | null | undefined): string | null | undefined {
   if (rrule === undefined || rrule === null) return rrule;
   if (rrule.trim() === '') return null;
-  if (!parseRule(rrule)) throw invalidParams('The rrule is not a valid RFC 5545 recurrence rule.');
-  return rrule.trim().replace(/^RRULE:/i, '');
-}
-
-function checkPeriod(start: string, end: string, until: string | null) {
-  if (end <= start) throw invalidParams('The end must be a date after start.');
-  if (until !== null && until < start.slice(0, 10)) throw invalidParams('The until must be a date after or equal to start.');
+  const { problem } = checkRule(rrule);
+  if (problem) throw invalidParams(problem);
+  return ruleBody(rrule);
 }
 
 async function assertAdmin(db: Db, orgId: number, adminId: number | undefined) {
-  if (adminId !== undefined && !(await findUser(db, orgId, adminId))) throw invalidParams('The selected admin id is invalid.');
+  if (adminId !== undefined && !(await findUser(db, orgId, adminId)))
+    throw invalidParams('The selected admin id is invalid.');
 }
 
-async function checkReferences(db: Db, orgId: number, body: UpdateAssignmentBody) {
-  await assertAdmin(db, orgId, body.admin_id);
-  await assertQualifiersExist(db, orgId, (body.qualifiers_needed ?? []).map((q) => q.id));
+/** The period, the rule and the ids the body names: one 422 naming every failing field (checkAll). */
+async function checkFields(
+  db: Db,
+  orgId: number,
+  body: UpdateAssignmentBody,
+  period: { start: string; end: string; until: string | null },
+) {
+  const { start, end, until } = period;
+  await checkAll([
+    () => assertPeriod(start, end),
+    () =>
+      until !== null
+        ? assertPeriod(start.slice(0, 10), until, { allowEqual: true, fields: { start: 'start', end: 'until' } })
+        : undefined,
+    () => ruleToStore(body.rrule),
+    () => assertAdmin(db, orgId, body.admin_id),
+    () =>
+      assertQualifiersExist(
+        db,
+        orgId,
+        (body.qualifiers_needed ?? []).map((q) => q.id),
+      ),
+  ] as const);
 }
 
 function writableColumns(body: UpdateAssignmentBody): Updateable<AssignmentTable> {
@@ -77,8 +95,7 @@ function writableColumns(body: UpdateAssignmentBody): Updateable<AssignmentTable
 export async function createAssignment(trx: Db, auth: AuthContext, body: CreateAssignmentBody): Promise<number> {
   const start = normalizeLocalDateTime(body.start);
   const end = normalizeLocalDateTime(body.end);
-  checkPeriod(start, end, body.until ?? null);
-  await checkReferences(trx, auth.orgId, body);
+  await checkFields(trx, auth.orgId, body, { start, end, until: body.until ?? null });
   const now = nowUtc();
   const id = await insertAssignment(trx, {
     ...writableColumns(body),
@@ -113,13 +130,24 @@ export async function createAssignment(trx: Db, auth: AuthContext, body: CreateA
   return id;
 }
 
-export async function changeAssignment(trx: Db, auth: AuthContext, id: number, body: UpdateAssignmentBody): Promise<void> {
+export async function changeAssignment(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  body: UpdateAssignmentBody,
+): Promise<void> {
   const before = await findAssignmentOrThrow(trx, auth.orgId, id);
   const start = body.start === undefined ? before.start : normalizeLocalDateTime(body.start);
   const end = body.end === undefined ? before.end : normalizeLocalDateTime(body.end);
-  checkPeriod(start, end, body.until === undefined ? before.until_date : body.until);
-  await checkReferences(trx, auth.orgId, body);
-  await updateAssignment(trx, auth.orgId, id, { ...writableColumns(body), date: start.slice(0, 10), start, end, updated_at: nowUtc() });
+  const until = body.until === undefined ? before.until_date : body.until;
+  await checkFields(trx, auth.orgId, body, { start, end, until });
+  await updateAssignment(trx, auth.orgId, id, {
+    ...writableColumns(body),
+    date: start.slice(0, 10),
+    start,
+    end,
+    updated_at: nowUtc(),
+  });
   if (body.qualifiers_needed) await replaceQualifiersNeeded(trx, auth.orgId, id, body.qualifiers_needed);
   await writeLog(trx, auth, {
     action: 'assignment.updated',
@@ -145,8 +173,17 @@ export async function deleteAssignment(trx: Db, auth: AuthContext, id: number): 
 }
 
 export async function currentAssignments(db: Db, auth: AuthContext) {
-  const rows = await listCurrentAssignments(db, auth.orgId, formatDate(todayIn(auth.timezone)), nowLocal(auth.timezone));
-  const needed = await qualifiersNeededOf(db, auth.orgId, rows.map((row) => row.id));
+  const rows = await listCurrentAssignments(
+    db,
+    auth.orgId,
+    formatDate(todayIn(auth.timezone)),
+    nowLocal(auth.timezone),
+  );
+  const needed = await qualifiersNeededOf(
+    db,
+    auth.orgId,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => serializeAssignment(row, needed.get(row.id) ?? []));
 }
 
@@ -183,7 +220,10 @@ export async function removeAssignmentGroupLabels(trx: Db, auth: AuthContext, id
   if (groupId !== undefined && removed === 0) throw notFound('AssignmentGroup');
   await writeLog(trx, auth, {
     action: 'assignment.groups_removed',
-    description: groupId === undefined ? `removed all group labels of assignment ${assignment.name}.` : `removed group label #${groupId} of assignment ${assignment.name}.`,
+    description:
+      groupId === undefined
+        ? `removed all group labels of assignment ${assignment.name}.`
+        : `removed group label #${groupId} of assignment ${assignment.name}.`,
     entityType: 'assignment',
     entityId: id,
     before: { group_id: groupId ?? 'all' },
@@ -203,7 +243,8 @@ export async function adminsOfAssignment(db: Db, request: FastifyRequest, id: nu
 export async function setAdmins(trx: Db, auth: AuthContext, id: number, userIds: number[]) {
   const assignment = await findAssignmentOrThrow(trx, auth.orgId, id);
   const users = await findUsersByIds(trx, auth.orgId, userIds);
-  if (userIds.some((userId) => !users.get(userId) || users.get(userId)!.deleted_at)) throw invalidParams('The selected admin id is invalid.');
+  if (userIds.some((userId) => !users.get(userId) || users.get(userId)!.deleted_at))
+    throw invalidParams('The selected admin id is invalid.');
   await replaceAdmins(trx, auth.orgId, id, userIds);
   await updateAssignment(trx, auth.orgId, id, { created_by: userIds[0] ?? null, updated_at: nowUtc() });
   await writeLog(trx, auth, {
@@ -218,7 +259,8 @@ export async function setAdmins(trx: Db, auth: AuthContext, id: number, userIds:
 
 // Finalization ------------------------------------------------------------------------------------
 
-export const futureDateMessage = (id: number) => `Assignment (#${id}) Finalization is only allowed on past and current dates.`;
+export const futureDateMessage = (id: number) =>
+  `Assignment (#${id}) Finalization is only allowed on past and current dates.`;
 
 export function isFutureDate(auth: AuthContext, date: string): boolean {
   return date > formatDate(todayIn(auth.timezone));
@@ -234,11 +276,18 @@ export async function finalizeAssignment(trx: Db, auth: AuthContext, id: number,
   await logFinalization(trx, auth, assignment, [date], adminId, true);
 }
 
-export async function unfinalizeAssignment(trx: Db, auth: AuthContext, id: number, date: string | undefined, adminId: number | undefined) {
+export async function unfinalizeAssignment(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  date: string | undefined,
+  adminId: number | undefined,
+) {
   const assignment = await findAssignmentOrThrow(trx, auth.orgId, id);
   if (!date) throw invalidParams('The date field is required.');
   await assertAdmin(trx, auth.orgId, adminId);
-  if (!(await deleteFinalization(trx, auth.orgId, id, date))) throw invalidParams(`Assignment (#${id}) is not finalized on ${date}.`);
+  if (!(await deleteFinalization(trx, auth.orgId, id, date)))
+    throw invalidParams(`Assignment (#${id}) is not finalized on ${date}.`);
   await logFinalization(trx, auth, assignment, [date], adminId, false);
 }
 

@@ -1,5 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Color, DateStr, Id, LocalDateTime, LongText, Nullable, NullableInput, PathId, ShortText } from '../../core/schemas.js';
+import {
+  Color,
+  DateStr,
+  Id,
+  LocalDateTime,
+  LongText,
+  Nullable,
+  NullableInput,
+  PathId,
+  ShortText,
+  SuccessWith,
+} from '../../core/schemas.js';
 
 export const LOCATION_FIELDS = ['address', 'city', 'state', 'country', 'zip', 'latitude', 'longitude'] as const;
 export type LocationField = (typeof LOCATION_FIELDS)[number];
@@ -59,13 +70,7 @@ const assignmentFields = {
 export const AssignmentResponse = Type.Object(assignmentFields);
 export type AssignmentResponse = Static<typeof AssignmentResponse>;
 
-export const AssignmentWriteResponse = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
-  ...assignmentFields,
-});
+export const AssignmentWriteResponse = SuccessWith(assignmentFields);
 
 const QualifierNeededInput = Type.Object({ id: Id, minimum_staffing: Type.Integer({ minimum: 0, maximum: 1000 }) });
 
@@ -82,7 +87,9 @@ const writableFields = {
   hide_open_slots: Type.Optional(Type.Boolean()),
   color: Type.Optional(Color),
   location: Type.Optional(NullableInput(LocationInput)),
-  rrule: Type.Optional(NullableInput(ShortText({ description: 'extension: RFC 5545 rule, default FREQ=DAILY; null = does not recur' }))),
+  rrule: Type.Optional(
+    NullableInput(ShortText({ description: 'extension: RFC 5545 rule, default FREQ=DAILY; null = does not recur' })),
+  ),
   until: Type.Optional(NullableInput(DateStr)),
   notes: Type.Optional(NullableInput(LongText())),
   qualifiers_needed: Type.Optional(Type.Array(QualifierNeededInput, { maxItems: 100 })),

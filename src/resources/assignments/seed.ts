@@ -1,4 +1,4 @@
-import type { DemoSeedContext } from '../../cli/seed.js';
+import type { DemoSeedContext } from '../../core/seed.js';
 import { writeLog } from '../../core/audit.js';
 import { nowUtc, todayIn } from '../../core/time.js';
 import { createWorkSubtype, createWorkType } from '../work-types/rules.js';
@@ -10,18 +10,56 @@ import type { CreateAssignmentBody } from './schemas.js';
 
 export const seedOrder = 20;
 
-const STATION_1 = { address: '120 Main Street', city: 'Springfield', state: 'IL', country: 'United States', zip: '62701', latitude: '39.80172000', longitude: '-89.64371000' };
-const STATION_2 = { address: '455 Oak Avenue', city: 'Springfield', state: 'IL', country: 'United States', zip: '62704', latitude: '39.78250000', longitude: '-89.68100000' };
+const STATION_1 = {
+  address: '120 Main Street',
+  city: 'Springfield',
+  state: 'IL',
+  country: 'United States',
+  zip: '62701',
+  latitude: '39.80172000',
+  longitude: '-89.64371000',
+};
+const STATION_2 = {
+  address: '455 Oak Avenue',
+  city: 'Springfield',
+  state: 'IL',
+  country: 'United States',
+  zip: '62704',
+  latitude: '39.78250000',
+  longitude: '-89.68100000',
+};
 
-type DemoAssignment = Omit<CreateAssignmentBody, 'start' | 'end'> & { hours: [string, string, number]; weekday?: number; group: 'Suppression' | 'EMS' | 'Command'; needs: string[] };
+type DemoAssignment = Omit<CreateAssignmentBody, 'start' | 'end'> & {
+  hours: [string, string, number];
+  weekday?: number;
+  group: 'Suppression' | 'EMS' | 'Command';
+  needs: string[];
+};
 
-/** The 24-hour units come first: the rotations seed spreads the crews over the first four. */
+/** A 24-hour unit: name, positions to fill, color, station, group label, qualifiers needed. */
+type DemoUnit = [string, number, string, typeof STATION_1, DemoAssignment['group'], string[]];
+
+/** The 24-hour units come first; the rotations seed places DEMO_ROSTER's members on them by name. */
+const UNITS: DemoUnit[] = [
+  ['Engine 1', 3, '#E53935', STATION_1, 'Suppression', ['OFF', 'DO']],
+  ['Engine 2', 3, '#FB8C00', STATION_2, 'Suppression', ['OFF', 'DO']],
+  ['Ladder 1', 3, '#8E24AA', STATION_1, 'Suppression', ['OFF', 'DO']],
+  ['Medic 1', 2, '#1E88E5', STATION_2, 'EMS', ['PM']],
+  ['Battalion Chief', 1, '#546E7A', STATION_1, 'Command', ['OFF']],
+];
+
 const ASSIGNMENTS: DemoAssignment[] = [
-  { name: 'Engine 1', positions_to_fill: 3, color: '#E53935', location: STATION_1, hours: ['07:00', '07:00', 1], group: 'Suppression', needs: ['CPT', 'ENG'] },
-  { name: 'Engine 2', positions_to_fill: 3, color: '#FB8C00', location: STATION_2, hours: ['07:00', '07:00', 1], group: 'Suppression', needs: ['CPT', 'ENG'] },
-  { name: 'Ladder 1', positions_to_fill: 3, color: '#8E24AA', location: STATION_1, hours: ['07:00', '07:00', 1], group: 'Suppression', needs: ['CPT'] },
-  { name: 'Medic 1', positions_to_fill: 2, color: '#1E88E5', location: STATION_2, hours: ['07:00', '07:00', 1], group: 'EMS', needs: ['PM'] },
-  { name: 'Battalion Chief', positions_to_fill: 1, color: '#546E7A', location: STATION_1, hours: ['07:00', '07:00', 1], group: 'Command', needs: [] },
+  ...UNITS.map(
+    ([name, positions_to_fill, color, location, group, needs]): DemoAssignment => ({
+      name,
+      positions_to_fill,
+      color,
+      location,
+      hours: ['07:00', '07:00', 1],
+      group,
+      needs,
+    }),
+  ),
   {
     name: 'Training',
     positions_to_fill: 6,
@@ -51,7 +89,13 @@ async function seedGroupLabels(ctx: DemoSeedContext): Promise<Record<DemoAssignm
   const ids = {} as Record<DemoAssignment['group'], number>;
   for (const [name, color] of Object.entries(colors) as Array<[DemoAssignment['group'], string]>) {
     ids[name] = await insertGroupLabel(ctx.db, ctx.auth.orgId, name, color);
-    await writeLog(ctx.db, ctx.auth, { action: 'assignment_group.created', description: `created assignment group label ${name}.`, actorUserId: ctx.adminId, entityType: 'assignment_group', entityId: ids[name] });
+    await writeLog(ctx.db, ctx.auth, {
+      action: 'assignment_group.created',
+      description: `created assignment group label ${name}.`,
+      actorUserId: ctx.adminId,
+      entityType: 'assignment_group',
+      entityId: ids[name],
+    });
   }
   return ids;
 }
@@ -60,19 +104,57 @@ async function seedGroupLabels(ctx: DemoSeedContext): Promise<Record<DemoAssignm
 async function seedDayRecords(ctx: DemoSeedContext, assignmentIds: number[]): Promise<void> {
   const today = todayIn(ctx.auth.timezone);
   const monthStart = today.with({ day: 1 });
-  await replaceDayNotes(ctx.db, ctx.auth.orgId, monthStart.toString(), 'note', ['<p>Hydrant testing all month: report defects to <b>Station 1</b>.</p>']);
-  await replaceDayNotes(ctx.db, ctx.auth.orgId, today.toString(), 'activity', ['<p>Public education visit, Lincoln Elementary, 10:00</p>']);
-  const training = await createWorkType(ctx.db, ctx.auth, { label: 'Training', work_code: 'TRN', primary_color: '#43A047' });
+  await replaceDayNotes(ctx.db, ctx.auth.orgId, monthStart.toString(), 'note', [
+    '<p>Hydrant testing all month: report defects to <b>Station 1</b>.</p>',
+  ]);
+  await replaceDayNotes(ctx.db, ctx.auth.orgId, today.toString(), 'activity', [
+    '<p>Public education visit, Lincoln Elementary, 10:00</p>',
+  ]);
+  const training = await createWorkType(ctx.db, ctx.auth, {
+    label: 'Training',
+    work_code: 'TRN',
+    primary_color: '#43A047',
+  });
   const date = monthStart.add({ days: 1 }).toString();
   for (const userId of ctx.userIds.slice(1, 5)) {
-    const values = { user_id: userId, date, start: `${date} 13:00:00`, end: `${date} 17:00:00`, length: 4, work_type_id: training };
-    await insertMiscHour(ctx.db, ctx.auth.orgId, { ...values, work_subtype_id: null, notes: 'EMS continuing education', source: null, source_id: null });
+    const values = {
+      user_id: userId,
+      date,
+      start: `${date} 13:00:00`,
+      end: `${date} 17:00:00`,
+      length: 4,
+      work_type_id: training,
+    };
+    await insertMiscHour(ctx.db, ctx.auth.orgId, {
+      ...values,
+      work_subtype_id: null,
+      notes: 'EMS continuing education',
+      source: null,
+      source_id: null,
+    });
   }
-  await writeLog(ctx.db, ctx.auth, { action: 'misc_hour.created', description: `added EMS continuing education misc hours on ${date}.`, actorUserId: ctx.adminId });
+  await writeLog(ctx.db, ctx.auth, {
+    action: 'misc_hour.created',
+    description: `added EMS continuing education misc hours on ${date}.`,
+    actorUserId: ctx.adminId,
+  });
   for (const [index, assignmentId] of assignmentIds.slice(0, 5).entries()) {
     const dates = [1, 2, 3].map((back) => today.subtract({ days: back }).toString());
-    for (const date of dates) await insertFinalization(ctx.db, ctx.auth.orgId, { assignmentId, date, adminId: ctx.adminId, createdAt: nowUtc() });
-    await logFinalization(ctx.db, ctx.auth, { id: assignmentId, name: ASSIGNMENTS[index]!.name }, dates, ctx.adminId, true);
+    for (const date of dates)
+      await insertFinalization(ctx.db, ctx.auth.orgId, {
+        assignmentId,
+        date,
+        adminId: ctx.adminId,
+        createdAt: nowUtc(),
+      });
+    await logFinalization(
+      ctx.db,
+      ctx.auth,
+      { id: assignmentId, name: ASSIGNMENTS[index]!.name },
+      dates,
+      ctx.adminId,
+      true,
+    );
   }
 }
 
@@ -104,7 +186,9 @@ export async function seedDemo(ctx: DemoSeedContext): Promise<Record<string, num
       start: `${first.toString()} ${startTime}:00`,
       end: `${first.add({ days: endDayOffset }).toString()} ${endTime}:00`,
       admin_id: ctx.adminId,
-      qualifiers_needed: needs.flatMap((code) => (qualifiers.has(code) ? [{ id: qualifiers.get(code)!, minimum_staffing: 1 }] : [])),
+      qualifiers_needed: needs.flatMap((code) =>
+        qualifiers.has(code) ? [{ id: qualifiers.get(code)!, minimum_staffing: 1 }] : [],
+      ),
     });
     await replaceGroupLabels(ctx.db, ctx.auth.orgId, id, [groups[group]]);
     assignmentIds.push(id);

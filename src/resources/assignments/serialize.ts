@@ -25,7 +25,11 @@ function locationOf(stored: string | null): Location | null {
 }
 
 /** The assignment as GET /assignments lists it; `single` shows `date` as a datetime, as GET /assignments/{id} does. */
-export function serializeAssignment(row: AssignmentRow, qualifiersNeeded: QualifierNeeded[], single = false): AssignmentResponse {
+export function serializeAssignment(
+  row: AssignmentRow,
+  qualifiersNeeded: QualifierNeeded[],
+  single = false,
+): AssignmentResponse {
   return {
     id: row.id,
     position: row.position,

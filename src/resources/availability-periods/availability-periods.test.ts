@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -10,9 +10,7 @@ let adminId: number;
 let reasonId: number;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   userId = await org.createUser({ first_name: 'Boss', last_name: 'Doe' });
   adminId = await org.createUser({ first_name: 'Oliver', last_name: 'Nagy' });
   reasonId = (await org.post('/unavailability_reasons', { name: 'Default' })).body.id;
@@ -32,8 +30,16 @@ describe('POST /availability_periods', () => {
       notes: 'Travelling out of country',
     });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ success: true, code: 201, status: 'created', message: 'Availability period created successfully.', id: expect.any(Number) });
-    const listed = await org.get('/availability_periods', { query: { start: '2030-09-01 00:00:00', end: '2030-10-01 00:00:00' } });
+    expect(response.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Availability period created successfully.',
+      id: expect.any(Number),
+    });
+    const listed = await org.get('/availability_periods', {
+      query: { start: '2030-09-01 00:00:00', end: '2030-10-01 00:00:00' },
+    });
     expect(listed.body).toEqual([
       {
         id: response.body.id,
@@ -46,13 +52,21 @@ describe('POST /availability_periods', () => {
       },
     ]);
     const logs = await org.get('/logs');
-    expect(logs.body.data[0].event_description).toBe('Oliver Nagy entered unavailability (Default) for Boss Doe, 2030-09-04 08:00 to 2030-09-05 08:00.');
+    expect(logs.body.data[0].event_description).toBe(
+      'Oliver Nagy entered unavailability (Default) for Boss Doe, 2030-09-04 08:00 to 2030-09-05 08:00.',
+    );
   });
 
   it('shows the period as entered by the user when admin_id is omitted', async () => {
-    const response = await org.post('/availability_periods', { user_id: userId, start: '2031-01-01 08:00:00', end: '2031-01-02 08:00:00' });
+    const response = await org.post('/availability_periods', {
+      user_id: userId,
+      start: '2031-01-01 08:00:00',
+      end: '2031-01-02 08:00:00',
+    });
     expect(response.status).toBe(201);
-    const listed = await org.get('/availability_periods', { query: { start: '2031-01-01 00:00:00', end: '2031-01-03 00:00:00' } });
+    const listed = await org.get('/availability_periods', {
+      query: { start: '2031-01-01 00:00:00', end: '2031-01-03 00:00:00' },
+    });
     expect(listed.body).toEqual([
       {
         id: response.body.id,
@@ -72,14 +86,18 @@ describe('POST /availability_periods', () => {
       const body: Record<string, unknown> = { ...base };
       delete body[field];
       const response = await org.post('/availability_periods', body);
-      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [`The ${field.replace('_', ' ')} field is required.`] });
+      expect(response.body).toEqual({
+        status: 422,
+        error: 'invalid_params',
+        error_message: [`The ${field.replace('_', ' ')} field is required.`],
+      });
     }
     const foreignReason = (await other.post('/unavailability_reasons', { name: 'Foreign' })).body.id;
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ user_id: 999999 }, 'The selected user id is invalid.'],
       [{ admin_id: 999999 }, 'The selected admin id is invalid.'],
       [{ unavailability_reason_id: foreignReason }, 'The selected unavailability reason id is invalid.'],
-      [{ end: '2031-01-01 08:00:00' }, 'The end must be a date after start.'],
+      [{ end: '2031-01-01 08:00:00' }, 'The end must be after the start.'],
     ];
     for (const [override, message] of cases) {
       const response = await org.post('/availability_periods', { ...base, ...override });
@@ -88,24 +106,44 @@ describe('POST /availability_periods', () => {
   });
 
   it('requires a token', async () => {
-    await expectAuthRequired(server, 'POST', '/availability_periods', { user_id: userId, start: '2031-02-01 08:00:00', end: '2031-02-02 08:00:00' });
+    await expectAuthRequired(server, 'POST', '/availability_periods', {
+      user_id: userId,
+      start: '2031-02-01 08:00:00',
+      end: '2031-02-02 08:00:00',
+    });
   });
 });
 
 describe('GET /availability_periods', () => {
   it('lists periods overlapping the range, in order, for the organization only', async () => {
     const ids = [];
-    for (const [start, end] of [['2032-05-10 08:00:00', '2032-05-12 08:00:00'], ['2032-04-30 08:00:00', '2032-05-01 08:00:00'], ['2032-05-31 20:00:00', '2032-06-02 08:00:00']]) {
+    for (const [start, end] of [
+      ['2032-05-10 08:00:00', '2032-05-12 08:00:00'],
+      ['2032-04-30 08:00:00', '2032-05-01 08:00:00'],
+      ['2032-05-31 20:00:00', '2032-06-02 08:00:00'],
+    ]) {
       ids.push((await org.post('/availability_periods', { user_id: userId, start, end, admin_id: adminId })).body.id);
     }
-    const response = await org.get('/availability_periods', { query: { start: '2032-05-01 00:00:00', end: '2032-06-01 00:00:00' } });
+    const response = await org.get('/availability_periods', {
+      query: { start: '2032-05-01 00:00:00', end: '2032-06-01 00:00:00' },
+    });
     expect(response.body.map((p: { id: number }) => p.id)).toEqual([ids[1], ids[0], ids[2]]);
-    expect((await other.get('/availability_periods', { query: { start: '2032-05-01 00:00:00', end: '2032-06-01 00:00:00' } })).body).toEqual([]);
+    expect(
+      (
+        await other.get('/availability_periods', {
+          query: { start: '2032-05-01 00:00:00', end: '2032-06-01 00:00:00' },
+        })
+      ).body,
+    ).toEqual([]);
   });
 
   it('requires start and end', async () => {
     const response = await org.get('/availability_periods', { query: { start: '2032-05-01 00:00:00' } });
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end parameter is required.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The end parameter is required.'],
+    });
   });
 
   it('requires a token', async () => {
@@ -115,13 +153,31 @@ describe('GET /availability_periods', () => {
 
 describe('DELETE /availability_periods/{id} (extension)', () => {
   it('removes a period; 404 when unknown or of another organization', async () => {
-    const id = (await org.post('/availability_periods', { user_id: userId, start: '2033-01-01 08:00:00', end: '2033-01-02 08:00:00' })).body.id;
+    const id = (
+      await org.post('/availability_periods', {
+        user_id: userId,
+        start: '2033-01-01 08:00:00',
+        end: '2033-01-02 08:00:00',
+      })
+    ).body.id;
     await expectNotFoundForOtherOrg(other, 'DELETE', `/availability_periods/${id}`);
     const response = await org.del(`/availability_periods/${id}`);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Availability period removed successfully.' });
-    expect((await org.get('/availability_periods', { query: { start: '2033-01-01 00:00:00', end: '2033-01-03 00:00:00' } })).body).toEqual([]);
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Availability period removed successfully.',
+    });
+    expect(
+      (await org.get('/availability_periods', { query: { start: '2033-01-01 00:00:00', end: '2033-01-03 00:00:00' } }))
+        .body,
+    ).toEqual([]);
     const again = await org.del(`/availability_periods/${id}`);
-    expect(again.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [AvailabilityPeriod].' });
+    expect(again.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [AvailabilityPeriod].',
+    });
   });
 });
 
@@ -132,11 +188,22 @@ describe('unavailability reasons (extension)', () => {
     const [initial] = (await fresh.get('/unavailability_reasons')).body;
     expect(initial).toEqual({ id: expect.any(Number), name: 'Default' });
     const freshUser = await fresh.createUser();
-    const period = await fresh.post('/availability_periods', { user_id: freshUser, start: '2026-06-01 08:00:00', end: '2026-06-01 12:00:00', unavailability_reason_id: initial.id });
+    const period = await fresh.post('/availability_periods', {
+      user_id: freshUser,
+      start: '2026-06-01 08:00:00',
+      end: '2026-06-01 12:00:00',
+      unavailability_reason_id: initial.id,
+    });
     expect(period.status).toBe(201);
     expect((await fresh.del(`/unavailability_reasons/${initial.id}`)).status).toBe(200);
     const created = await fresh.post('/unavailability_reasons', { name: 'Training' });
-    expect(created.body).toEqual({ success: true, code: 201, status: 'created', message: 'Unavailability reason created successfully.', id: expect.any(Number) });
+    expect(created.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Unavailability reason created successfully.',
+      id: expect.any(Number),
+    });
     const id = created.body.id;
     expect((await fresh.get('/unavailability_reasons')).body).toEqual([{ id, name: 'Training' }]);
     expect((await fresh.patch(`/unavailability_reasons/${id}`, { name: 'School' })).status).toBe(200);
@@ -144,7 +211,11 @@ describe('unavailability reasons (extension)', () => {
     await expectNotFoundForOtherOrg(other, 'PATCH', `/unavailability_reasons/${id}`, { name: 'x' });
     expect((await fresh.del(`/unavailability_reasons/${id}`)).status).toBe(200);
     expect((await fresh.get('/unavailability_reasons')).body).toEqual([]);
-    expect((await fresh.post('/unavailability_reasons', {})).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The name field is required.'] });
+    expect((await fresh.post('/unavailability_reasons', {})).body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The name field is required.'],
+    });
   });
 
   it('PATCH is partial: a body without name leaves the reason as it was', async () => {
@@ -153,12 +224,20 @@ describe('unavailability reasons (extension)', () => {
     for (const body of [{}, { deleted_at: '2026-01-01T00:00:00Z', organization_id: other.orgId }]) {
       const response = await fresh.patch(`/unavailability_reasons/${id}`, body);
       expect(response.status, response.text).toBe(200);
-      expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Unavailability reason updated successfully.', id });
+      expect(response.body).toEqual({
+        success: true,
+        code: 200,
+        status: 'ok',
+        message: 'Unavailability reason updated successfully.',
+        id,
+      });
     }
     expect((await fresh.get('/unavailability_reasons')).body).toContainEqual({ id, name: 'Training' });
     expect((await other.get('/unavailability_reasons')).body).not.toContainEqual({ id, name: 'Training' });
     const log = await fresh.get('/logs', { query: { limit: 1 } });
-    expect(log.body.data[0].event_description).toBe(`API client ${fresh.clientId} updated unavailability reason Training: no fields.`);
+    expect(log.body.data[0].event_description).toBe(
+      `API client ${fresh.clientId} updated unavailability reason Training: no fields.`,
+    );
     expect((await fresh.patch(`/unavailability_reasons/${id}`, { name: '' })).status).toBe(422);
   });
 });

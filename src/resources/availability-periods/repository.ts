@@ -35,7 +35,12 @@ export async function insertPeriod(db: Db, values: Insertable<AvailabilityPeriod
 }
 
 export async function softDeletePeriod(db: Db, orgId: number, id: number, at: string): Promise<void> {
-  await db.updateTable('availability_period').set({ deleted_at: at }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await db
+    .updateTable('availability_period')
+    .set({ deleted_at: at })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export function listReasons(db: Db, orgId: number): Promise<UnavailabilityReasonRow[]> {
@@ -49,10 +54,19 @@ export function listReasons(db: Db, orgId: number): Promise<UnavailabilityReason
 }
 
 /** Reasons by id, deleted ones included (old periods keep their reason). */
-export async function findReasonsByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, UnavailabilityReasonRow>> {
+export async function findReasonsByIds(
+  db: Db,
+  orgId: number,
+  ids: Iterable<number>,
+): Promise<Map<number, UnavailabilityReasonRow>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await db.selectFrom('unavailability_reason').selectAll().where('organization_id', '=', orgId).where('id', 'in', unique).execute();
+  const rows = await db
+    .selectFrom('unavailability_reason')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', unique)
+    .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
 
@@ -89,6 +103,16 @@ export async function insertReason(db: Db, orgId: number, name: string): Promise
   return id;
 }
 
-export async function updateReason(db: Db, orgId: number, id: number, values: { name?: string; deleted_at?: string }): Promise<void> {
-  await db.updateTable('unavailability_reason').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+export async function updateReason(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: { name?: string; deleted_at?: string },
+): Promise<void> {
+  await db
+    .updateTable('unavailability_reason')
+    .set(values)
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }

@@ -1,14 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
 import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
-import { normalizeLocalDateTime } from '../../core/time.js';
+import { assertPeriod, normalizeLocalDateTime } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRef } from '../users/serialize.js';
 import { findReasonsByIds, listPeriods, listReasons } from './repository.js';
 import { createPeriod, createReason, deletePeriod, deleteReason, renameReason } from './rules.js';
-import { CreatePeriodBody, PeriodResponse, PeriodsQuery, ReasonBody, ReasonPatchBody, ReasonResponse } from './schemas.js';
+import {
+  CreatePeriodBody,
+  PeriodResponse,
+  PeriodsQuery,
+  ReasonBody,
+  ReasonPatchBody,
+  ReasonResponse,
+} from './schemas.js';
 
 const tags = ['Availability'];
 
@@ -28,16 +34,25 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { orgId } = request.auth;
       const start = normalizeLocalDateTime(request.query.start);
       const end = normalizeLocalDateTime(request.query.end);
-      if (end <= start) throw invalidParams('The end must be a date after start.');
+      assertPeriod(start, end);
       const periods = await listPeriods(app.db, orgId, start, end);
       const [users, reasons] = await Promise.all([
-        findUsersByIds(app.db, orgId, periods.flatMap((p) => [p.user_id, p.admin_id])),
-        findReasonsByIds(app.db, orgId, periods.flatMap((p) => (p.unavailability_reason_id === null ? [] : [p.unavailability_reason_id]))),
+        findUsersByIds(
+          app.db,
+          orgId,
+          periods.flatMap((p) => [p.user_id, p.admin_id]),
+        ),
+        findReasonsByIds(
+          app.db,
+          orgId,
+          periods.flatMap((p) => (p.unavailability_reason_id === null ? [] : [p.unavailability_reason_id])),
+        ),
       ]);
       return periods
         .filter((period) => users.has(period.user_id) && users.has(period.admin_id))
         .map((period) => {
-          const reason = period.unavailability_reason_id === null ? undefined : reasons.get(period.unavailability_reason_id);
+          const reason =
+            period.unavailability_reason_id === null ? undefined : reasons.get(period.unavailability_reason_id);
           return {
             id: period.id,
             user: userRef(request, users.get(period.user_id)!),
@@ -72,7 +87,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/availability_periods/:id',
-    { schema: { ...EXTENSION, operationId: 'deleteAvailabilityPeriod', summary: 'Removes an availability period (extension)', tags, params: IdParams, response: { 200: SuccessBody, ...errorResponses } } },
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'deleteAvailabilityPeriod',
+        summary: 'Removes an availability period (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
     async (request) => {
       await withTransaction(app.db, (trx) => deletePeriod(trx, request.auth, request.params.id));
       return ok('Availability period removed successfully.');
@@ -81,13 +105,31 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/unavailability_reasons',
-    { schema: { ...EXTENSION, operationId: 'listUnavailabilityReasons', summary: 'Unavailability reasons (extension)', tags, response: { 200: Type.Array(ReasonResponse), ...errorResponses } } },
-    async (request) => (await listReasons(app.db, request.auth.orgId)).map((reason) => ({ id: reason.id, name: reason.name })),
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'listUnavailabilityReasons',
+        summary: 'Unavailability reasons (extension)',
+        tags,
+        response: { 200: Type.Array(ReasonResponse), ...errorResponses },
+      },
+    },
+    async (request) =>
+      (await listReasons(app.db, request.auth.orgId)).map((reason) => ({ id: reason.id, name: reason.name })),
   );
 
   app.post(
     '/unavailability_reasons',
-    { schema: { ...EXTENSION, operationId: 'createUnavailabilityReason', summary: 'Creates an unavailability reason (extension)', tags, body: ReasonBody, response: { 201: SuccessWithId, ...errorResponses } } },
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'createUnavailabilityReason',
+        summary: 'Creates an unavailability reason (extension)',
+        tags,
+        body: ReasonBody,
+        response: { 201: SuccessWithId, ...errorResponses },
+      },
+    },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createReason(trx, request.auth, request.body.name));
       reply.status(201);
@@ -98,7 +140,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/unavailability_reasons/:id',
     {
-      schema: { ...EXTENSION, operationId: 'renameUnavailabilityReason', summary: 'Renames an unavailability reason (extension)', tags, params: IdParams, body: ReasonPatchBody, response: { 200: SuccessWithId, ...errorResponses } },
+      schema: {
+        ...EXTENSION,
+        operationId: 'renameUnavailabilityReason',
+        summary: 'Renames an unavailability reason (extension)',
+        tags,
+        params: IdParams,
+        body: ReasonPatchBody,
+        response: { 200: SuccessWithId, ...errorResponses },
+      },
     },
     async (request) => {
       await withTransaction(app.db, (trx) => renameReason(trx, request.auth, request.params.id, request.body));
@@ -108,7 +158,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/unavailability_reasons/:id',
-    { schema: { ...EXTENSION, operationId: 'deleteUnavailabilityReason', summary: 'Soft-deletes an unavailability reason (extension)', tags, params: IdParams, response: { 200: SuccessBody, ...errorResponses } } },
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'deleteUnavailabilityReason',
+        summary: 'Soft-deletes an unavailability reason (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
     async (request) => {
       await withTransaction(app.db, (trx) => deleteReason(trx, request.auth, request.params.id));
       return ok('Unavailability reason removed successfully.');

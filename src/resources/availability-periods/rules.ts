@@ -1,23 +1,34 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
+import { checkAll } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
-import { assertSpanWithinLimit, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
+import { assertPeriod, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
-import { findPeriodOrThrow, findReasonOrInvalid, findReasonOrThrow, insertPeriod, insertReason, softDeletePeriod, updateReason } from './repository.js';
+import {
+  findPeriodOrThrow,
+  findReasonOrInvalid,
+  findReasonOrThrow,
+  insertPeriod,
+  insertReason,
+  softDeletePeriod,
+  updateReason,
+} from './repository.js';
 import type { CreatePeriodBody, ReasonPatchBody } from './schemas.js';
 
 /** Without admin_id the period is entered by the user: the user is recorded as its admin. */
 export async function createPeriod(trx: Db, auth: AuthContext, body: CreatePeriodBody): Promise<number> {
   const start = normalizeLocalDateTime(body.start);
   const end = normalizeLocalDateTime(body.end);
-  if (end <= start) throw invalidParams('The end must be a date after start.');
-  assertSpanWithinLimit(start, end);
-  const user = await findUserOrInvalid(trx, auth.orgId, body.user_id);
-  const admin = body.admin_id ? await findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id') : user;
-  const reason = body.unavailability_reason_id ? await findReasonOrInvalid(trx, auth.orgId, body.unavailability_reason_id) : null;
+  // one 422 naming every failing field
+  const [, user, namedAdmin, reason] = await checkAll([
+    () => assertPeriod(start, end, { within: 'period' }),
+    () => findUserOrInvalid(trx, auth.orgId, body.user_id),
+    () => (body.admin_id ? findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id') : null),
+    () => (body.unavailability_reason_id ? findReasonOrInvalid(trx, auth.orgId, body.unavailability_reason_id) : null),
+  ] as const);
+  const admin = namedAdmin ?? user;
   const values = {
     organization_id: auth.orgId,
     user_id: user.id,
@@ -32,7 +43,9 @@ export async function createPeriod(trx: Db, auth: AuthContext, body: CreatePerio
   const id = await insertPeriod(trx, values);
   await writeLog(trx, auth, {
     action: 'availability_period.created',
-    description: `entered unavailability${reason ? ` (${reason.name})` : ''} for ${fullName(user)}, ${start.slice(0, 16)} to ${end.slice(0, 16)}.`,
+    description:
+      `entered unavailability${reason ? ` (${reason.name})` : ''} for ${fullName(user)}, ${start.slice(0, 16)} ` +
+      `to ${end.slice(0, 16)}.`,
     actorUserId: admin.id,
     entityType: 'availability_period',
     entityId: id,
@@ -55,7 +68,12 @@ export async function deletePeriod(trx: Db, auth: AuthContext, id: number): Prom
 
 export async function createReason(trx: Db, auth: AuthContext, name: string): Promise<number> {
   const id = await insertReason(trx, auth.orgId, name);
-  await writeLog(trx, auth, { action: 'unavailability_reason.created', description: `created unavailability reason ${name}.`, entityType: 'unavailability_reason', entityId: id });
+  await writeLog(trx, auth, {
+    action: 'unavailability_reason.created',
+    description: `created unavailability reason ${name}.`,
+    entityType: 'unavailability_reason',
+    entityId: id,
+  });
   return id;
 }
 
@@ -66,7 +84,10 @@ export async function renameReason(trx: Db, auth: AuthContext, id: number, body:
   if (hasChanges(changes)) await updateReason(trx, auth.orgId, id, changes);
   await writeLog(trx, auth, {
     action: 'unavailability_reason.updated',
-    description: changes.name === undefined ? `updated unavailability reason ${before.name}: no fields.` : `renamed unavailability reason ${before.name} to ${changes.name}.`,
+    description:
+      changes.name === undefined
+        ? `updated unavailability reason ${before.name}: no fields.`
+        : `renamed unavailability reason ${before.name} to ${changes.name}.`,
     entityType: 'unavailability_reason',
     entityId: id,
     before,
@@ -77,5 +98,11 @@ export async function renameReason(trx: Db, auth: AuthContext, id: number, body:
 export async function deleteReason(trx: Db, auth: AuthContext, id: number): Promise<void> {
   const before = await findReasonOrThrow(trx, auth.orgId, id);
   await updateReason(trx, auth.orgId, id, { deleted_at: nowUtc() });
-  await writeLog(trx, auth, { action: 'unavailability_reason.deleted', description: `deleted unavailability reason ${before.name}.`, entityType: 'unavailability_reason', entityId: id, before });
+  await writeLog(trx, auth, {
+    action: 'unavailability_reason.deleted',
+    description: `deleted unavailability reason ${before.name}.`,
+    entityType: 'unavailability_reason',
+    entityId: id,
+    before,
+  });
 }

@@ -27,7 +27,7 @@ export const PeriodResponse = Type.Object({
 
 export const ReasonBody = Type.Object({ name: ShortText({ minLength: 1 }) });
 export type ReasonBody = Static<typeof ReasonBody>;
-/** Partial: only the fields sent change; `{}` is a no-op (docs/decisions.md, HTTP). */
+/** Partial: only the fields sent change; `{}` is a no-op (docs/decisions/0016-request-input-forms.md). */
 export const ReasonPatchBody = Type.Object({ name: Type.Optional(ShortText({ minLength: 1 })) });
 export type ReasonPatchBody = Static<typeof ReasonPatchBody>;
 export const ReasonResponse = IdName;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired } from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectInvalid } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -12,7 +12,9 @@ const userRef = (id: number, name: string) => ({ id, name, href: `${server.url}/
 const conflictBody = (name: string) => ({
   status: 409,
   error: 'conflict',
-  error_message: expect.stringMatching(new RegExp(`^The bulletin board is open for editing by ${name} until \\d{4}-\\d{2}-\\d{2}T`)),
+  error_message: expect.stringMatching(
+    new RegExp(`^The bulletin board is open for editing by ${name} until \\d{4}-\\d{2}-\\d{2}T`),
+  ),
 });
 
 beforeAll(async () => {
@@ -48,7 +50,13 @@ describe('PUT /bulletin_board', () => {
       last_updated_by: userRef(bossId, 'Boss Doe'),
       last_updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0[12]:00$/),
     };
-    expect(put.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Bulletin board updated successfully.', bulletin_board: board });
+    expect(put.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Bulletin board updated successfully.',
+      bulletin_board: board,
+    });
     const get = await org.get('/bulletin_board');
     expect(get.body).toEqual(board);
     const logs = await org.get('/logs');
@@ -57,17 +65,14 @@ describe('PUT /bulletin_board', () => {
 
   it('requires admin_id and content', async () => {
     const noAdmin = await org.put('/bulletin_board', { content: '<p>x</p>' });
-    expect(noAdmin.status).toBe(422);
-    expect(noAdmin.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The admin id field is required.'] });
+    expectInvalid(noAdmin, ['The admin id field is required.']);
     const noContent = await org.put('/bulletin_board', { admin_id: bossId });
-    expect(noContent.status).toBe(422);
-    expect(noContent.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The content field is required.'] });
+    expectInvalid(noContent, ['The content field is required.']);
   });
 
   it('rejects an unknown admin_id', async () => {
     const response = await org.put('/bulletin_board', { admin_id: 999999, content: '<p>x</p>' });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected admin id is invalid.'] });
+    expectInvalid(response, ['The selected admin id is invalid.']);
   });
 
   it('keeps each organization on its own board', async () => {
@@ -85,13 +90,21 @@ describe('PUT /bulletin_board', () => {
 });
 
 describe('bulletin board editing lease (extension) and the 409 flow', () => {
-  it('answers 409 to others while the board is open for editing, then accepts the re-read and retried PUT after release', async () => {
+  it('answers 409 to others while the board is held, then accepts the re-read, retried PUT after release', async () => {
     const lock = await org.post('/bulletin_board/lock', { admin_id: chiefId });
     expect(lock.status).toBe(201);
-    expect(lock.body).toEqual({ lock_id: expect.any(String), admin: userRef(chiefId, 'Casey Chief'), expires_at: expect.stringMatching(ISO_OFFSET) });
+    expect(lock.body).toEqual({
+      lock_id: expect.any(String),
+      admin: userRef(chiefId, 'Casey Chief'),
+      expires_at: expect.stringMatching(ISO_OFFSET),
+    });
 
     const status = await org.get('/bulletin_board/lock');
-    expect(status.body).toEqual({ locked: true, admin: userRef(chiefId, 'Casey Chief'), expires_at: lock.body.expires_at });
+    expect(status.body).toEqual({
+      locked: true,
+      admin: userRef(chiefId, 'Casey Chief'),
+      expires_at: lock.body.expires_at,
+    });
 
     const blocked = await org.put('/bulletin_board', { admin_id: bossId, content: '<p>boss edit</p>' });
     expect(blocked.status).toBe(409);
@@ -101,14 +114,22 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
     expect(otherLock.status).toBe(409);
     expect(otherLock.body).toEqual(conflictBody('Casey Chief'));
 
-    const holderWrite = await org.put('/bulletin_board', { admin_id: chiefId, content: '<p>chief edit</p>', lock_id: lock.body.lock_id });
+    const holderWrite = await org.put('/bulletin_board', {
+      admin_id: chiefId,
+      content: '<p>chief edit</p>',
+      lock_id: lock.body.lock_id,
+    });
     expect(holderWrite.status).toBe(200);
     expect(holderWrite.body).toEqual({
       success: true,
       code: 200,
       status: 'ok',
       message: 'Bulletin board updated successfully.',
-      bulletin_board: { content: '<p>chief edit</p>', last_updated_by: userRef(chiefId, 'Casey Chief'), last_updated_at: expect.stringMatching(ISO_OFFSET) },
+      bulletin_board: {
+        content: '<p>chief edit</p>',
+        last_updated_by: userRef(chiefId, 'Casey Chief'),
+        last_updated_at: expect.stringMatching(ISO_OFFSET),
+      },
     });
 
     const wrongRelease = await org.del('/bulletin_board/lock', undefined, { query: { admin_id: bossId } });
@@ -116,12 +137,20 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
     expect(wrongRelease.body).toEqual(conflictBody('Casey Chief'));
     const release = await org.del('/bulletin_board/lock', undefined, { query: { lock_id: lock.body.lock_id } });
     expect(release.status).toBe(200);
-    expect(release.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Bulletin board closed for editing.' });
+    expect(release.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Bulletin board closed for editing.',
+    });
     expect((await org.get('/bulletin_board/lock')).body).toEqual({ locked: false, admin: null, expires_at: null });
 
     const reread = await org.get('/bulletin_board');
     expect(reread.body.content).toBe('<p>chief edit</p>');
-    const retried = await org.put('/bulletin_board', { admin_id: bossId, content: `${reread.body.content}<p>boss edit</p>` });
+    const retried = await org.put('/bulletin_board', {
+      admin_id: bossId,
+      content: `${reread.body.content}<p>boss edit</p>`,
+    });
     expect(retried.status).toBe(200);
     expect(retried.body.bulletin_board).toEqual({
       content: '<p>chief edit</p><p>boss edit</p>',
@@ -130,12 +159,16 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
     });
   });
 
-  it('lets the holder write by admin_id, renews its own lease, and frees the board once the lease expires', async () => {
+  it('lets the holder write by admin_id, renews its lease, and frees the board once the lease expires', async () => {
     const first = await org.post('/bulletin_board/lock', { admin_id: chiefId, ttl_seconds: 1 });
     expect(first.status).toBe(201);
     const renewed = await org.post('/bulletin_board/lock', { admin_id: chiefId, ttl_seconds: 1 });
     expect(renewed.status).toBe(200);
-    expect(renewed.body).toEqual({ lock_id: first.body.lock_id, admin: userRef(chiefId, 'Casey Chief'), expires_at: expect.stringMatching(ISO_OFFSET) });
+    expect(renewed.body).toEqual({
+      lock_id: first.body.lock_id,
+      admin: userRef(chiefId, 'Casey Chief'),
+      expires_at: expect.stringMatching(ISO_OFFSET),
+    });
     expect((await org.put('/bulletin_board', { admin_id: chiefId, content: '<p>by holder</p>' })).status).toBe(200);
     const early = await org.put('/bulletin_board', { admin_id: bossId, content: '<p>too early</p>' });
     expect(early.status).toBe(409);
@@ -151,7 +184,11 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
     });
     const release = await org.del('/bulletin_board/lock', undefined, { query: { admin_id: chiefId } });
     expect(release.status).toBe(404);
-    expect(release.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [BulletinBoardLock].' });
+    expect(release.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [BulletinBoardLock].',
+    });
     const next = await org.post('/bulletin_board/lock', { admin_id: bossId });
     expect(next.status).toBe(201);
     expect(next.body.lock_id).not.toBe(first.body.lock_id);
@@ -172,11 +209,9 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
 
   it('rejects a lease for an unknown admin and a too long lease', async () => {
     const unknown = await org.post('/bulletin_board/lock', { admin_id: 999999 });
-    expect(unknown.status).toBe(422);
-    expect(unknown.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected admin id is invalid.'] });
+    expectInvalid(unknown, ['The selected admin id is invalid.']);
     const tooLong = await org.post('/bulletin_board/lock', { admin_id: bossId, ttl_seconds: 7200 });
-    expect(tooLong.status).toBe(422);
-    expect(tooLong.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The ttl seconds may not be greater than 3600.'] });
+    expectInvalid(tooLong, ['The ttl seconds may not be greater than 3600.']);
   });
 
   it('requires a token', async () => {

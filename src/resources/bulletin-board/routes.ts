@@ -53,7 +53,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'putBulletinBoard',
         summary: 'Replaces the bulletin board',
         description:
-          'Answers 409 while another admin holds the editing lease (POST /bulletin_board/lock); the holder writes by naming its `admin_id` or `lock_id`. After a 409, re-read the board, reapply the change and retry.',
+          'Answers 409 while another admin holds the editing lease (POST /bulletin_board/lock); the holder ' +
+          'writes by naming its `admin_id` or `lock_id`. After a 409, re-read the board, reapply the change ' +
+          'and retry.',
         tags,
         body: PutBulletinBoardBody,
         response: { 200: PutBulletinBoardResponse, ...errorResponses },
@@ -98,16 +100,23 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         ...EXTENSION,
         operationId: 'lockBulletinBoard',
         summary: 'Opens the bulletin board for editing: a lease with an expiry (extension)',
-        description: '201 with a new lease; 200 when the same admin renews its lease; 409 while another admin holds one.',
+        description:
+          '201 with a new lease; 200 when the same admin renews its lease; 409 while another admin holds one.',
         tags,
         body: LockBody,
         response: { 200: LockResponse, 201: LockResponse, ...errorResponses },
       },
     },
     async (request, reply) => {
-      const { lease, admin, renewed } = await withTransaction(app.db, (trx) => acquireBoardLock(trx, request.auth, request.body));
+      const { lease, admin, renewed } = await withTransaction(app.db, (trx) =>
+        acquireBoardLock(trx, request.auth, request.body),
+      );
       reply.status(renewed ? 200 : 201);
-      return { lock_id: lease.lock_id, admin: userRef(request, admin), expires_at: formatIsoOffset(lease.expires_at, request.auth.timezone)! };
+      return {
+        lock_id: lease.lock_id,
+        admin: userRef(request, admin),
+        expires_at: formatIsoOffset(lease.expires_at, request.auth.timezone)!,
+      };
     },
   );
 
@@ -118,7 +127,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         ...EXTENSION,
         operationId: 'unlockBulletinBoard',
         summary: 'Closes the bulletin board for editing (extension)',
-        description: 'Name the lease by `lock_id` or its holder by `admin_id`. 404 when no lease is in force; 409 when it is held by another admin.',
+        description:
+          'Name the lease by `lock_id` or its holder by `admin_id`. 404 when no lease is in force; 409 when ' +
+          'it is held by another admin.',
         tags,
         querystring: ReleaseQuery,
         response: { 200: SuccessBody, ...errorResponses },

@@ -15,12 +15,15 @@ const isActive = (lock: BulletinBoardLockRow | undefined, now: string): lock is 
   lock !== undefined && lock.expires_at > now;
 
 const isHolder = (lock: BulletinBoardLockRow, who: { adminId?: number; lockId?: string }) =>
-  (who.lockId !== undefined && who.lockId === lock.lock_id) || (who.adminId !== undefined && who.adminId === lock.admin_id);
+  (who.lockId !== undefined && who.lockId === lock.lock_id) ||
+  (who.adminId !== undefined && who.adminId === lock.admin_id);
 
 async function openForEditing(db: Db, auth: AuthContext, lock: BulletinBoardLockRow) {
   const holder = (await findUsersByIds(db, auth.orgId, [lock.admin_id])).get(lock.admin_id);
   const name = holder ? fullName(holder) : `user #${lock.admin_id}`;
-  return conflict(`The bulletin board is open for editing by ${name} until ${formatIsoOffset(lock.expires_at, auth.timezone)}.`);
+  return conflict(
+    `The bulletin board is open for editing by ${name} until ${formatIsoOffset(lock.expires_at, auth.timezone)}.`,
+  );
 }
 
 /** Replaces the board; 409 while another admin holds an unexpired editing lease. */
@@ -28,7 +31,8 @@ export async function writeBulletinBoard(trx: Db, auth: AuthContext, body: PutBu
   const admin = await findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id');
   const now = nowUtc();
   const lock = await findBoardLock(trx, auth.orgId, { lock: true });
-  if (isActive(lock, now) && !isHolder(lock, { adminId: admin.id, lockId: body.lock_id })) throw await openForEditing(trx, auth, lock);
+  if (isActive(lock, now) && !isHolder(lock, { adminId: admin.id, lockId: body.lock_id }))
+    throw await openForEditing(trx, auth, lock);
   const content = sanitize(body.content);
   await saveBulletinBoard(trx, auth.orgId, { content, last_updated_by: admin.id, last_updated_at: now });
   await writeLog(trx, auth, {
@@ -69,7 +73,8 @@ export async function acquireBoardLock(trx: Db, auth: AuthContext, body: LockBod
 export async function releaseBoardLock(trx: Db, auth: AuthContext, query: ReleaseQuery): Promise<void> {
   const current = await findBoardLock(trx, auth.orgId, { lock: true });
   if (!isActive(current, nowUtc())) throw notFound('BulletinBoardLock');
-  if (!isHolder(current, { adminId: query.admin_id, lockId: query.lock_id })) throw await openForEditing(trx, auth, current);
+  if (!isHolder(current, { adminId: query.admin_id, lockId: query.lock_id }))
+    throw await openForEditing(trx, auth, current);
   await deleteBoardLock(trx, auth.orgId);
   await writeLog(trx, auth, {
     action: 'bulletin_board.released',

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IsoDateTime, Nullable, UserRef } from '../../core/schemas.js';
+import { Id, IsoDateTime, Nullable, UserRef, SuccessWith } from '../../core/schemas.js';
 
 export const DEFAULT_LEASE_SECONDS = 300;
 export const MAX_LEASE_SECONDS = 3600;
@@ -14,22 +14,24 @@ export type BulletinBoardResponse = Static<typeof BulletinBoardResponse>;
 export const PutBulletinBoardBody = Type.Object({
   admin_id: Id,
   content: Type.String({ maxLength: 65_535, description: 'HTML; sanitized on input' }),
-  lock_id: Type.Optional(Type.String({ maxLength: 64, description: 'the editing lease this write is made under (extension)' })),
+  lock_id: Type.Optional(
+    Type.String({ maxLength: 64, description: 'the editing lease this write is made under (extension)' }),
+  ),
 });
 export type PutBulletinBoardBody = Static<typeof PutBulletinBoardBody>;
 
-export const PutBulletinBoardResponse = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
+export const PutBulletinBoardResponse = SuccessWith({
   bulletin_board: BulletinBoardResponse,
 });
 
 export const LockBody = Type.Object({
   admin_id: Id,
   ttl_seconds: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: MAX_LEASE_SECONDS, description: `lease length, default ${DEFAULT_LEASE_SECONDS}` }),
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_LEASE_SECONDS,
+      description: `lease length, default ${DEFAULT_LEASE_SECONDS}`,
+    }),
   ),
 });
 export type LockBody = Static<typeof LockBody>;

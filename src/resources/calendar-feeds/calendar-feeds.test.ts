@@ -3,7 +3,13 @@ import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { approvedTimeOff, createAssignment, createRotation, placeOnRotation, workTypeId } from '../rotations/test-fixtures.js';
+import {
+  approvedTimeOff,
+  createAssignment,
+  createRotation,
+  placeOnRotation,
+  workTypeId,
+} from '../rotations/test-fixtures.js';
 
 /**
  * The feed is computed for "today - 30 days .. today + 180 days", so the test picks a zone with a
@@ -36,13 +42,29 @@ beforeAll(async () => {
   server = await startServer();
   org = await server.newOrg({ timezone });
   other = await server.newOrg({ timezone: 'UTC' });
-  stationId = await createAssignment(org, { name: 'Station 9', start: `${day(-3)} 07:00:00`, end: `${day(-2)} 07:00:00` });
+  stationId = await createAssignment(org, {
+    name: 'Station 9',
+    start: `${day(-3)} 07:00:00`,
+    end: `${day(-2)} 07:00:00`,
+  });
   const rotationId = await createRotation(org, { anchor_date: day(-1), preset: '24/48' });
   const admin = await org.createUser({ first_name: 'Ada', last_name: 'Admin' });
   crewA = await org.createUser({ first_name: 'Avery', last_name: 'Alpha' });
   crewB = await org.createUser({ first_name: 'Blair', last_name: 'Bravo' });
-  await placeOnRotation(org, { user_id: crewA, rotation_id: rotationId, assignment_id: stationId, crew: 'A', start_date: day(-3) });
-  await placeOnRotation(org, { user_id: crewB, rotation_id: rotationId, assignment_id: stationId, crew: 'B', start_date: day(-3) });
+  await placeOnRotation(org, {
+    user_id: crewA,
+    rotation_id: rotationId,
+    assignment_id: stationId,
+    crew: 'A',
+    start_date: day(-3),
+  });
+  await placeOnRotation(org, {
+    user_id: crewB,
+    rotation_id: rotationId,
+    assignment_id: stationId,
+    crew: 'B',
+    start_date: day(-3),
+  });
   // crew A works day -1 (07:00 to 07:00 across the change), day +2, +5, …; a one-off shift on its day off
   const shift = await org.post('/shifts', {
     assignment_id: stationId,
@@ -87,7 +109,11 @@ function parseFeed(text: string): { events: ParsedEvent[]; zones: string[] } {
 }
 
 /** An organization-zone datetime `YYYY-MM-DD hh:mm:ss` as a UTC instant, computed independently of the feed. */
-const utc = (local: string) => Temporal.PlainDateTime.from(local.replace(' ', 'T')).toZonedDateTime(timezone).toInstant().toString({ fractionalSecondDigits: 3 });
+const utc = (local: string) =>
+  Temporal.PlainDateTime.from(local.replace(' ', 'T'))
+    .toZonedDateTime(timezone)
+    .toInstant()
+    .toString({ fractionalSecondDigits: 3 });
 
 function feedWindow() {
   const today = Temporal.Now.plainDateISO(timezone);
@@ -135,7 +161,10 @@ describe('calendar feeds (extension)', () => {
   it('needs exactly one existing user or assignment', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{}, 'Exactly one of the user id and assignment id fields is required.'],
-      [{ user_id: crewA, assignment_id: stationId }, 'Exactly one of the user id and assignment id fields is required.'],
+      [
+        { user_id: crewA, assignment_id: stationId },
+        'Exactly one of the user id and assignment id fields is required.',
+      ],
       [{ user_id: 999999 }, 'The selected user id is invalid.'],
       [{ assignment_id: 999999 }, 'The selected assignment id is invalid.'],
     ];
@@ -148,7 +177,7 @@ describe('calendar feeds (extension)', () => {
     expect(foreign.status).toBe(422);
   });
 
-  it("serves a user's shifts as GET /schedule computes them, at the right UTC instants across the DST change", async () => {
+  it("serves a user's shifts as GET /schedule computes them, at the right UTC instants across DST", async () => {
     const feed = await createFeed({ user_id: crewA, name: 'phone' });
     expect(feed.url).toMatch(new RegExp(`^${server.url}/feeds/cpf_[A-Za-z0-9_-]{43}\\.ics$`));
     const response = await fetchFeed(feed.url);
@@ -181,7 +210,11 @@ describe('calendar feeds (extension)', () => {
     expect(timeOff[0]!.summary).toMatch(/^Time off: Vacation/);
 
     const oneOff = shiftEvents.find((e) => e.uid.startsWith('shift-'))!;
-    expect(oneOff).toMatchObject({ start: utc(`${day(1)} 10:00:00`), end: utc(`${day(1)} 14:00:00`), summary: 'Station 9 (Overtime)' });
+    expect(oneOff).toMatchObject({
+      start: utc(`${day(1)} 10:00:00`),
+      end: utc(`${day(1)} 14:00:00`),
+      summary: 'Station 9 (Overtime)',
+    });
   });
 
   it("serves an assignment's shifts of every user and the time off that takes someone off it", async () => {
@@ -192,7 +225,9 @@ describe('calendar feeds (extension)', () => {
     const shiftEvents = events.filter((e) => !e.uid.startsWith('time-off-'));
     expect(instants(shiftEvents)).toEqual(instants(expected.map((s) => ({ start: utc(s.start), end: utc(s.end) }))));
     expect(shiftEvents.find((e) => e.start === utc(`${day(0)} 07:00:00`))?.summary).toBe('Blair Bravo (Regular Time)');
-    expect(events.filter((e) => e.uid.startsWith('time-off-')).map((e) => e.summary)).toEqual([expect.stringMatching(/^Avery Alpha off: Vacation/)]);
+    expect(events.filter((e) => e.uid.startsWith('time-off-')).map((e) => e.summary)).toEqual([
+      expect.stringMatching(/^Avery Alpha off: Vacation/),
+    ]);
   });
 
   it('lists and shows feeds without their URL, only within the organization', async () => {
@@ -215,7 +250,11 @@ describe('calendar feeds (extension)', () => {
     expect((await other.del(`/calendar_feeds/${feed.id}`)).status).toBe(404);
     expect((await other.get('/calendar_feeds')).body).toEqual([]);
     const log = await org.get('/logs');
-    expect(log.body.data.some((entry: { event_description: string }) => entry.event_description.includes('created a calendar feed of Blair Bravo'))).toBe(true);
+    expect(
+      log.body.data.some((entry: { event_description: string }) =>
+        entry.event_description.includes('created a calendar feed of Blair Bravo'),
+      ),
+    ).toBe(true);
   });
 
   it('answers 404 for a revoked feed and for an unknown token', async () => {
@@ -226,7 +265,11 @@ describe('calendar feeds (extension)', () => {
     expect(revoked.body.revoked_at).toEqual(expect.any(String));
     const after = await fetchFeed(feed.url);
     expect(after.status).toBe(404);
-    expect(JSON.parse(after.text)).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [CalendarFeed].' });
+    expect(JSON.parse(after.text)).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [CalendarFeed].',
+    });
     expect((await org.del(`/calendar_feeds/${feed.id}`)).status).toBe(409);
     for (const path of ['/feeds/cpf_unknown.ics', `/feeds/${'x'.repeat(43)}.ics`, '/feeds/.ics']) {
       expect((await fetchFeed(`${server.url}${path}`)).status, path).toBe(404);
@@ -241,7 +284,11 @@ describe('calendar feeds (extension)', () => {
     expect((await org.del(`/users/${leaving}`)).status).toBe(200);
     const after = await fetchFeed(feed.url);
     expect(after.status).toBe(404);
-    expect(JSON.parse(after.text)).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [CalendarFeed].' });
+    expect(JSON.parse(after.text)).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [CalendarFeed].',
+    });
     expect((await fetchFeed(kept.url)).status).toBe(200);
   });
 
@@ -253,7 +300,11 @@ describe('calendar feeds (extension)', () => {
     expect((await org.del(`/assignments/${closing}`)).status).toBe(200);
     const after = await fetchFeed(feed.url);
     expect(after.status).toBe(404);
-    expect(JSON.parse(after.text)).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [CalendarFeed].' });
+    expect(JSON.parse(after.text)).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [CalendarFeed].',
+    });
     expect((await fetchFeed(kept.url)).status).toBe(200);
   });
 });

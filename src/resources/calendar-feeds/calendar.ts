@@ -25,7 +25,10 @@ export interface FeedWindow {
 
 export function feedWindow(timezone: string, today: Temporal.PlainDate = todayIn(timezone)): FeedWindow {
   const midnight = (date: Temporal.PlainDate) => `${date.toString()} 00:00:00`;
-  return { start: midnight(today.subtract({ days: FEED_DAYS_BACK })), end: midnight(today.add({ days: FEED_DAYS_AHEAD + 1 })) };
+  return {
+    start: midnight(today.subtract({ days: FEED_DAYS_BACK })),
+    end: midnight(today.add({ days: FEED_DAYS_AHEAD + 1 })),
+  };
 }
 
 interface FeedContent {
@@ -45,7 +48,12 @@ async function feedContent(db: Db, feed: CalendarFeedRow, timezone: string, wind
   const shifts = facts.worked.filter((piece) => piece.start < window.end && piece.end > window.start);
   const timeOff = facts.timeOff.map((c) => c.timeOff);
   if (feed.user_id !== null) return { shifts, timeOff: timeOff.filter((t) => t.user_id === feed.user_id) };
-  return { shifts, timeOff: timeOff.filter((t) => facts.work.some((w) => w.user_id === t.user_id && w.start < t.end && w.end > t.start)) };
+  return {
+    shifts,
+    timeOff: timeOff.filter((t) =>
+      facts.work.some((w) => w.user_id === t.user_id && w.start < t.end && w.end > t.start),
+    ),
+  };
 }
 
 function locationText(location: string | null): string | null {
@@ -76,18 +84,29 @@ function addShift(calendar: ICalCalendar, item: WorkedPiece, names: Names, timez
   const where = assignment?.name ?? `Assignment ${item.assignment_id}`;
   calendar.createEvent({
     // a shift cut by time off is more than one piece: pieces after the first carry their start
-    id: `${item.recurring ? `rotation-${item.id}-${item.date}` : `shift-${item.id}`}${item.start === item.scheduled_start ? '' : `-${item.start.replace(/\D/g, '')}`}@crewplan`,
+    id:
+      (item.recurring ? `rotation-${item.id}-${item.date}` : `shift-${item.id}`) +
+      (item.start === item.scheduled_start ? '' : `-${item.start.replace(/\D/g, '')}`) +
+      '@crewplan',
     start: localToZoned(item.start, timezone),
     end: localToZoned(item.end, timezone),
     timezone,
     summary: `${perUser ? where : who} (${workType})`,
-    description: [`${who}: ${where}`, `Work type: ${workType}`, item.notes ? `Notes: ${item.notes}` : ''].filter(Boolean).join('\n'),
+    description: [`${who}: ${where}`, `Work type: ${workType}`, item.notes ? `Notes: ${item.notes}` : '']
+      .filter(Boolean)
+      .join('\n'),
     location: locationText(assignment?.location ?? null),
     categories: [{ name: 'Shift' }],
   });
 }
 
-function addTimeOff(calendar: ICalCalendar, timeOff: ApprovedTimeOff, names: Names, timezone: string, perUser: boolean): void {
+function addTimeOff(
+  calendar: ICalCalendar,
+  timeOff: ApprovedTimeOff,
+  names: Names,
+  timezone: string,
+  perUser: boolean,
+): void {
   const user = names.users.get(timeOff.user_id);
   const who = user ? fullName(user) : `User ${timeOff.user_id}`;
   calendar.createEvent({
@@ -110,12 +129,20 @@ export async function renderFeed(
   const { timezone } = feed;
   const orgId = feed.organization_id;
   const content = await feedContent(db, feed, timezone, window);
-  const userIds = [...content.shifts.map((i) => i.user_id), ...content.timeOff.map((t) => t.user_id), feed.user_id ?? 0];
+  const userIds = [
+    ...content.shifts.map((i) => i.user_id),
+    ...content.timeOff.map((t) => t.user_id),
+    feed.user_id ?? 0,
+  ];
   const assignmentIds = [...content.shifts.map((i) => i.assignment_id), feed.assignment_id ?? 0];
   const [users, assignments, workTypes] = await Promise.all([
     findUsersByIds(db, orgId, userIds),
     findAssignmentsByIds(db, orgId, assignmentIds),
-    workTypesByIds(db, orgId, content.shifts.map((i) => i.work_type_id)),
+    workTypesByIds(
+      db,
+      orgId,
+      content.shifts.map((i) => i.work_type_id),
+    ),
   ]);
   const names: Names = { users, assignments, workTypes: workTypes.types };
   const perUser = feed.user_id !== null;

@@ -4,12 +4,21 @@ import { notFound } from '../../core/errors.js';
 import type { CalendarFeedRow, CalendarFeedTable } from './table.js';
 
 export async function findFeedOrThrow(db: Db, orgId: number, id: number): Promise<CalendarFeedRow> {
-  const row = await db.selectFrom('calendar_feed').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('calendar_feed')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound('CalendarFeed');
   return row;
 }
 
-export function listFeeds(db: Db, orgId: number, filter: { userId?: number; assignmentId?: number }): Promise<CalendarFeedRow[]> {
+export function listFeeds(
+  db: Db,
+  orgId: number,
+  filter: { userId?: number; assignmentId?: number },
+): Promise<CalendarFeedRow[]> {
   return db
     .selectFrom('calendar_feed')
     .selectAll()
@@ -26,7 +35,12 @@ export async function insertFeed(db: Db, values: Insertable<CalendarFeedTable>):
 }
 
 export async function markRevoked(db: Db, orgId: number, id: number, revokedAt: string): Promise<void> {
-  await db.updateTable('calendar_feed').set({ revoked_at: revokedAt }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await db
+    .updateTable('calendar_feed')
+    .set({ revoked_at: revokedAt })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /**
@@ -40,10 +54,14 @@ export function findActiveFeedByTokenHash(db: Db, tokenHash: string) {
     .selectFrom('calendar_feed')
     .innerJoin('organization', 'organization.id', 'calendar_feed.organization_id')
     .leftJoin('user_account', (join) =>
-      join.onRef('user_account.id', '=', 'calendar_feed.user_id').onRef('user_account.organization_id', '=', 'calendar_feed.organization_id'),
+      join
+        .onRef('user_account.id', '=', 'calendar_feed.user_id')
+        .onRef('user_account.organization_id', '=', 'calendar_feed.organization_id'),
     )
     .leftJoin('assignment', (join) =>
-      join.onRef('assignment.id', '=', 'calendar_feed.assignment_id').onRef('assignment.organization_id', '=', 'calendar_feed.organization_id'),
+      join
+        .onRef('assignment.id', '=', 'calendar_feed.assignment_id')
+        .onRef('assignment.organization_id', '=', 'calendar_feed.organization_id'),
     )
     .selectAll('calendar_feed')
     .select(['organization.name as organization_name', 'organization.timezone'])
@@ -51,8 +69,16 @@ export function findActiveFeedByTokenHash(db: Db, tokenHash: string) {
     .where('calendar_feed.revoked_at', 'is', null)
     .where((eb) =>
       eb.or([
-        eb.and([eb('calendar_feed.user_id', 'is not', null), eb('user_account.id', 'is not', null), eb('user_account.deleted_at', 'is', null)]),
-        eb.and([eb('calendar_feed.assignment_id', 'is not', null), eb('assignment.id', 'is not', null), eb('assignment.deleted_at', 'is', null)]),
+        eb.and([
+          eb('calendar_feed.user_id', 'is not', null),
+          eb('user_account.id', 'is not', null),
+          eb('user_account.deleted_at', 'is', null),
+        ]),
+        eb.and([
+          eb('calendar_feed.assignment_id', 'is not', null),
+          eb('assignment.id', 'is not', null),
+          eb('assignment.deleted_at', 'is', null),
+        ]),
       ]),
     )
     .executeTakeFirst();

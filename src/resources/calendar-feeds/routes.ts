@@ -17,8 +17,16 @@ const tags = ['Calendar feeds'];
 
 async function subjectsOf(db: Db, orgId: number, rows: CalendarFeedRow[]): Promise<FeedSubjects> {
   const [users, assignments] = await Promise.all([
-    findUsersByIds(db, orgId, rows.flatMap((row) => (row.user_id === null ? [] : [row.user_id]))),
-    findAssignmentsByIds(db, orgId, rows.flatMap((row) => (row.assignment_id === null ? [] : [row.assignment_id]))),
+    findUsersByIds(
+      db,
+      orgId,
+      rows.flatMap((row) => (row.user_id === null ? [] : [row.user_id])),
+    ),
+    findAssignmentsByIds(
+      db,
+      orgId,
+      rows.flatMap((row) => (row.assignment_id === null ? [] : [row.assignment_id])),
+    ),
   ]);
   return { users, assignments };
 }
@@ -35,7 +43,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         ...EXTENSION,
         operationId: 'createCalendarFeed',
         summary: 'Creates an iCalendar feed of a user or an assignment (extension)',
-        description: `The response's \`url\` (\`/feeds/<token>.ics\`, no bearer token needed) is shown only once: crewplan keeps a keyed hash of its token. The feed has the scheduled shifts (as GET /schedule computes them) and approved time off from ${FEED_DAYS_BACK} days before today to ${FEED_DAYS_AHEAD} days after it.`,
+        description:
+          `The response's \`url\` (\`/feeds/<token>.ics\`, no bearer token needed) is shown only once: ` +
+          'crewplan keeps a keyed hash of its token. The feed has the scheduled shifts (as GET /schedule ' +
+          `computes them) and approved time off from ${FEED_DAYS_BACK} days before today to ${FEED_DAYS_AHEAD} ` +
+          'days after it.',
         tags,
         body: CreateFeedBody,
         response: { 201: CreatedFeedResponse, ...errorResponses },
@@ -64,7 +76,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const rows = await listFeeds(app.db, request.auth.orgId, { userId: request.query.user_id, assignmentId: request.query.assignment_id });
+      const rows = await listFeeds(app.db, request.auth.orgId, {
+        userId: request.query.user_id,
+        assignmentId: request.query.assignment_id,
+      });
       const subjects = await subjectsOf(app.db, request.auth.orgId, rows);
       return rows.map((row) => serializeFeed(request, row, subjects));
     },
@@ -82,7 +97,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: FeedResponse, ...errorResponses },
       },
     },
-    async (request) => serializeOne(app.db, request, await findFeedOrThrow(app.db, request.auth.orgId, request.params.id)),
+    async (request) =>
+      serializeOne(app.db, request, await findFeedOrThrow(app.db, request.auth.orgId, request.params.id)),
   );
 
   app.delete(

@@ -15,7 +15,11 @@ import type { CalendarFeedRow } from './table.js';
 const TOKEN_PREFIX = 'cpf_';
 
 /** "the calendar feed of John Doe" / "the calendar feed of assignment Station 1", for the log. */
-async function subjectOf(trx: Db, orgId: number, body: Pick<CreateFeedBody, 'user_id' | 'assignment_id'>): Promise<string> {
+async function subjectOf(
+  trx: Db,
+  orgId: number,
+  body: Pick<CreateFeedBody, 'user_id' | 'assignment_id'>,
+): Promise<string> {
   if ((body.user_id === undefined) === (body.assignment_id === undefined)) {
     throw invalidParams('Exactly one of the user id and assignment id fields is required.');
   }
@@ -26,7 +30,12 @@ async function subjectOf(trx: Db, orgId: number, body: Pick<CreateFeedBody, 'use
 }
 
 /** Creates a feed; the token is returned once and only its keyed hash is stored. */
-export async function createFeed(trx: Db, auth: AuthContext, secretKey: Buffer, body: CreateFeedBody): Promise<{ id: number; token: string }> {
+export async function createFeed(
+  trx: Db,
+  auth: AuthContext,
+  secretKey: Buffer,
+  body: CreateFeedBody,
+): Promise<{ id: number; token: string }> {
   const subject = await subjectOf(trx, auth.orgId, body);
   const token = randomSecret(TOKEN_PREFIX);
   const id = await insertFeed(trx, {

@@ -7,7 +7,9 @@ export const CreateFeedBody = Type.Object(
     assignment_id: Type.Optional(Id),
     name: Type.Optional(ShortText({ description: 'a note to recognise the feed by' })),
   },
-  { description: 'Exactly one of user_id (the user\'s shifts and time off) and assignment_id (the assignment\'s shifts).' },
+  {
+    description: "Exactly one of user_id (the user's shifts and time off) and assignment_id (the assignment's shifts).",
+  },
 );
 export type CreateFeedBody = Static<typeof CreateFeedBody>;
 

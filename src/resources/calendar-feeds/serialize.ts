@@ -19,7 +19,9 @@ export function serializeFeed(request: FastifyRequest, row: CalendarFeedRow, sub
     id: row.id,
     kind: row.user_id !== null ? 'user' : 'assignment',
     user: user ? userRef(request, user) : null,
-    assignment: assignment ? { id: assignment.id, name: assignment.name, href: href(request, `/assignments/${assignment.id}`) } : null,
+    assignment: assignment
+      ? { id: assignment.id, name: assignment.name, href: href(request, `/assignments/${assignment.id}`) }
+      : null,
     name: row.name,
     created_at: formatIsoOffset(row.created_at, request.auth.timezone)!,
     revoked_at: formatIsoOffset(row.revoked_at, request.auth.timezone),

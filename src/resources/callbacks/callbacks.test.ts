@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { expectAuthRequired, expectInvalid, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment, workTypeId as firstWorkTypeId } from '../rotations/test-fixtures.js';
 import { callbacksForSchedule } from './day-items.js';
 
@@ -22,7 +22,12 @@ interface ListLimits {
 }
 
 /** A callback list (title) with members in the given order: each member joins at the bottom. */
-async function makeList(name: string, members: number[], limits: ListLimits & { ordering?: 'rotating' | 'hours' | 'seniority' } = {}, as: TestOrg = org): Promise<number> {
+async function makeList(
+  name: string,
+  members: number[],
+  limits: ListLimits & { ordering?: 'rotating' | 'hours' | 'seniority' } = {},
+  as: TestOrg = org,
+): Promise<number> {
   const list = await as.post('/lists', { name, ...limits });
   if (list.status !== 201) throw new Error(`list creation failed: ${list.text}`);
   for (const userId of members) {
@@ -33,14 +38,28 @@ async function makeList(name: string, members: number[], limits: ListLimits & { 
 }
 
 /** A one-off shift: work that makes a member ineligible or counts toward the limits. */
-async function giveShift(userId: number, start: string, end: string, ofType = workTypeId, onAssignment = stationId): Promise<void> {
-  const response = await org.post('/shifts', { assignment_id: onAssignment, user_id: userId, date: start.slice(0, 10), start, end, work_type_id: ofType });
+async function giveShift(
+  userId: number,
+  start: string,
+  end: string,
+  ofType = workTypeId,
+  onAssignment = stationId,
+): Promise<void> {
+  const response = await org.post('/shifts', {
+    assignment_id: onAssignment,
+    user_id: userId,
+    date: start.slice(0, 10),
+    start,
+    end,
+    work_type_id: ofType,
+  });
   if (response.status !== 201) throw new Error(`shift creation failed: ${response.text}`);
 }
 
 async function crew(count: number, prefix = 'Crew'): Promise<number[]> {
   const ids: number[] = [];
-  for (let i = 0; i < count; i += 1) ids.push(await org.createUser({ first_name: prefix, last_name: `Member${i + 1}` }));
+  for (let i = 0; i < count; i += 1)
+    ids.push(await org.createUser({ first_name: prefix, last_name: `Member${i + 1}` }));
   return ids;
 }
 
@@ -59,19 +78,25 @@ function callbackBody(listId: number, overrides: Record<string, unknown> = {}) {
 async function startCallback(listId: number, overrides: Record<string, unknown> = {}, as: TestOrg = org) {
   const response = await as.post('/callbacks', callbackBody(listId, overrides));
   expect(response.status, response.text).toBe(201);
-  return response.body as { id: number; candidates: Array<{ user_id: number; position: number }>; skipped: Array<{ user_id: number; reason: string }> };
+  return response.body as {
+    id: number;
+    candidates: Array<{ user_id: number; position: number }>;
+    skipped: Array<{ user_id: number; reason: string }>;
+  };
 }
 
 const respond = (callbackId: number, userId: number, status: string, extra: Record<string, unknown> = {}) =>
   org.post(`/callbacks/${callbackId}/users`, { user_id: userId, status, ...extra });
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   adminId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
   workTypeId = await firstWorkTypeId(org);
-  stationId = await createAssignment(org, { name: 'Engine 3', start: '2032-01-01 08:00:00', end: '2032-01-02 08:00:00' });
+  stationId = await createAssignment(org, {
+    name: 'Engine 3',
+    start: '2032-01-01 08:00:00',
+    end: '2032-01-02 08:00:00',
+  });
 });
 afterAll(() => server.close());
 
@@ -97,10 +122,19 @@ describe('POST /callbacks (extension)', () => {
     const [away, forced, free] = await crew(3, 'Leave');
     const listId = await makeList('Leave list', [away, forced, free]);
     const vacation = (await org.post('/time_off_types', { label: 'Vacation', work_code: 'VAC' })).body.id;
-    const kelly = (await org.post('/time_off_types', { label: 'Kelly', work_code: 'KEL', force_include: true })).body.id;
-    for (const [userId, typeId] of [[away, vacation], [forced, kelly]] as const) {
+    const kelly = (await org.post('/time_off_types', { label: 'Kelly', work_code: 'KEL', force_include: true })).body
+      .id;
+    for (const [userId, typeId] of [
+      [away, vacation],
+      [forced, kelly],
+    ] as const) {
       const created = await org.post('/time_offs', {
-        user_id: userId, admin_ids: [adminId], start_date: '2032-03-10 00:00:00', end_date: '2032-03-11 00:00:00', time_off_type_id: typeId, status: 1,
+        user_id: userId,
+        admin_ids: [adminId],
+        start_date: '2032-03-10 00:00:00',
+        end_date: '2032-03-11 00:00:00',
+        time_off_type_id: typeId,
+        status: 1,
       });
       expect(created.status, created.text).toBe(201);
     }
@@ -132,7 +166,11 @@ describe('POST /callbacks (extension)', () => {
     await giveShift(weekly, '2032-03-08 08:00:00', '2032-03-09 08:00:00');
     await giveShift(monthly, '2032-03-01 08:00:00', '2032-03-02 08:00:00');
     await giveShift(monthly, '2032-03-03 08:00:00', '2032-03-04 08:00:00');
-    const listId = await makeList('Limit list', [weekly, monthly, fine], { weekly_limit: 30, monthly_limit: 56, yearly_limit: 0 });
+    const listId = await makeList('Limit list', [weekly, monthly, fine], {
+      weekly_limit: 30,
+      monthly_limit: 56,
+      yearly_limit: 0,
+    });
     const started = await startCallback(listId);
     expect(started.candidates.map((c) => c.user_id)).toEqual([fine]);
     expect(started.skipped).toEqual([
@@ -152,7 +190,12 @@ describe('POST /callbacks (extension)', () => {
 
   it('does not count hours on an assignment that is not a work shift toward the limits', async () => {
     const [member] = await crew(1, 'Training');
-    const training = await createAssignment(org, { name: 'Training', start: '2032-03-08 08:00:00', end: '2032-03-09 08:00:00', is_work_shift: false });
+    const training = await createAssignment(org, {
+      name: 'Training',
+      start: '2032-03-08 08:00:00',
+      end: '2032-03-09 08:00:00',
+      is_work_shift: false,
+    });
     await giveShift(member, '2032-03-08 08:00:00', '2032-03-09 08:00:00', workTypeId, training);
     const listId = await makeList('Training list', [member], { weekly_limit: 30 });
     const started = await startCallback(listId);
@@ -188,7 +231,11 @@ describe('POST /callbacks (extension)', () => {
   it('hours: fewest accepted callback hours on the list first', async () => {
     const [worked, idle] = await crew(2, 'Hours');
     const listId = await makeList('Hours list', [worked, idle]);
-    const callback = await startCallback(listId, { positions_to_fill: 1, start: '2032-02-10 08:00:00', end: '2032-02-10 20:00:00' });
+    const callback = await startCallback(listId, {
+      positions_to_fill: 1,
+      start: '2032-02-10 08:00:00',
+      end: '2032-02-10 20:00:00',
+    });
     await respond(callback.id, worked, 'accepted');
     const next = await startCallback(listId, { ordering: 'hours' });
     expect(next.candidates.map((c) => c.user_id)).toEqual([idle, worked]);
@@ -201,13 +248,16 @@ describe('POST /callbacks (extension)', () => {
       [{ list_id: foreignList }, 'The selected list id is invalid.'],
       [{ initiated_by: 999_999 }, 'The selected initiated by is invalid.'],
       [{ work_type_id: 999_999 }, 'The selected work type id is invalid.'],
-      [{ end: '2032-03-10 08:00:00' }, 'The end must be a date after start.'],
-      [{ deadline: 'soon' }, 'The deadline must be a date and time such as 2026-03-08 07:00:00 (or with its offset: 2026-03-08T07:00:00-06:00).'],
+      [{ end: '2032-03-10 08:00:00' }, 'The end must be after the start.'],
+      [
+        { deadline: 'soon' },
+        'The deadline must be a date and time such as 2026-03-08 07:00:00 (or with its offset: ' +
+          '2026-03-08T07:00:00-06:00).',
+      ],
     ];
     for (const [overrides, message] of cases) {
       const response = await org.post('/callbacks', callbackBody(listId, overrides));
-      expect(response.status).toBe(422);
-      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
+      expectInvalid(response, [message]);
     }
   });
 
@@ -216,7 +266,8 @@ describe('POST /callbacks (extension)', () => {
     const started = await startCallback(listId);
     const logs = await org.get('/logs');
     expect(logs.body.data[0].event_description).toBe(
-      `John Doe started callback #${started.id} on list Logged list for 2032-03-10 08:00:00 to 2032-03-10 20:00:00: 2 position(s), 0 candidate(s), 0 skipped.`,
+      `John Doe started callback #${started.id} on list Logged list for 2032-03-10 08:00:00 to 2032-03-10 ` +
+        '20:00:00: 2 position(s), 0 candidate(s), 0 skipped.',
     );
     await expectAuthRequired(server, 'POST', '/callbacks', callbackBody(listId));
   });
@@ -240,6 +291,8 @@ describe('GET /callbacks/{id}', () => {
       ended_at: null,
       deadline: '2035-01-01T10:00:00-06:00',
       status: 'active',
+      // the one extension field (docs/extensions.md): the sample's fields are all there, unchanged
+      assignment_id: null,
     });
   });
 
@@ -248,7 +301,11 @@ describe('GET /callbacks/{id}', () => {
     const started = await startCallback(listId);
     const missing = await org.get('/callbacks/999999');
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Callback].' });
+    expect(missing.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Callback].',
+    });
     await expectNotFoundForOtherOrg(other, 'GET', `/callbacks/${started.id}`);
     await expectAuthRequired(server, 'GET', `/callbacks/${started.id}`);
   });
@@ -261,7 +318,11 @@ describe('GET /callbacks', () => {
     const listId = await makeList('Paged', [], {}, pageOrg);
     const ids: number[] = [];
     for (const day of ['01', '02', '03']) {
-      const started = await startCallback(listId, { initiated_by: admin, start: `2032-05-${day} 08:00:00`, end: `2032-05-${day} 20:00:00` }, pageOrg);
+      const started = await startCallback(
+        listId,
+        { initiated_by: admin, start: `2032-05-${day} 08:00:00`, end: `2032-05-${day} 20:00:00` },
+        pageOrg,
+      );
       ids.push(started.id);
     }
     const first = await pageOrg.get('/callbacks', { query: { limit: 2 } });
@@ -281,10 +342,23 @@ describe('GET /callbacks', () => {
     const pageOrg = await server.newOrg();
     const admin = await pageOrg.createUser();
     const listId = await makeList('Filtered', [], {}, pageOrg);
-    const early = await startCallback(listId, { initiated_by: admin, start: '2032-06-01 08:00:00', end: '2032-06-01 20:00:00' }, pageOrg);
-    const late = await startCallback(listId, { initiated_by: admin, start: '2032-07-01 08:00:00', end: '2032-07-01 20:00:00' }, pageOrg);
-    const june = await pageOrg.get('/callbacks', { query: { start: '2032-06-01 00:00:00', end: '2032-06-30 00:00:00' } });
-    expect(june.body).toEqual({ data: [expect.objectContaining({ id: early.id })], pagination: { prev: null, next: null } });
+    const early = await startCallback(
+      listId,
+      { initiated_by: admin, start: '2032-06-01 08:00:00', end: '2032-06-01 20:00:00' },
+      pageOrg,
+    );
+    const late = await startCallback(
+      listId,
+      { initiated_by: admin, start: '2032-07-01 08:00:00', end: '2032-07-01 20:00:00' },
+      pageOrg,
+    );
+    const june = await pageOrg.get('/callbacks', {
+      query: { start: '2032-06-01 00:00:00', end: '2032-06-30 00:00:00' },
+    });
+    expect(june.body).toEqual({
+      data: [expect.objectContaining({ id: early.id })],
+      pagination: { prev: null, next: null },
+    });
     const july = await pageOrg.get('/callbacks', { query: { start: '2032-06-15 00:00:00' } });
     expect(july.body.data.map((c: { id: number }) => c.id)).toEqual([late.id]);
   });
@@ -299,18 +373,43 @@ describe('GET /callbacks/{id}/users', () => {
     const [first, second] = await crew(2, 'Contact');
     const listId = await makeList('Contact list', [first, second]);
     const started = await startCallback(listId);
-    await respond(started.id, first, 'denied', { contact_method: 'Mobile App', contact_time: '2032-03-01 12:52:21', response_time: '2032-03-01 13:00:39' });
-    await respond(started.id, second, 'no answer', { contact_method: 'Text (SMS)', contact_time: '2032-03-01 12:58:25' });
+    await respond(started.id, first, 'denied', {
+      contact_method: 'Mobile App',
+      contact_time: '2032-03-01 12:52:21',
+      response_time: '2032-03-01 13:00:39',
+    });
+    await respond(started.id, second, 'no answer', {
+      contact_method: 'Text (SMS)',
+      contact_time: '2032-03-01 12:58:25',
+    });
     const response = await org.get(`/callbacks/${started.id}/users`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
       {
-        id: String(first), position: '1', status: 'denied', contact_method: 'Mobile App', contact_time: '2032-03-01 12:52:21',
-        response_time: '2032-03-01 13:00:39', start_time: null, end_time: null, uses_opportunity: '1', do_not_disturb: '0', auto_accepted: '0',
+        id: String(first),
+        position: '1',
+        status: 'denied',
+        contact_method: 'Mobile App',
+        contact_time: '2032-03-01 12:52:21',
+        response_time: '2032-03-01 13:00:39',
+        start_time: null,
+        end_time: null,
+        uses_opportunity: '1',
+        do_not_disturb: '0',
+        auto_accepted: '0',
       },
       {
-        id: String(second), position: '2', status: 'no answer', contact_method: 'Text (SMS)', contact_time: '2032-03-01 12:58:25',
-        response_time: null, start_time: null, end_time: null, uses_opportunity: '1', do_not_disturb: '0', auto_accepted: '0',
+        id: String(second),
+        position: '2',
+        status: 'no answer',
+        contact_method: 'Text (SMS)',
+        contact_time: '2032-03-01 12:58:25',
+        response_time: null,
+        start_time: null,
+        end_time: null,
+        uses_opportunity: '1',
+        do_not_disturb: '0',
+        auto_accepted: '0',
       },
     ]);
   });
@@ -322,8 +421,17 @@ describe('GET /callbacks/{id}/users', () => {
     const response = await org.get(`/callbacks/${started.id}/users`);
     expect(response.body).toEqual([
       {
-        id: String(member), position: '1', status: 'pending', contact_method: null, contact_time: null, response_time: null,
-        start_time: null, end_time: null, uses_opportunity: '0', do_not_disturb: '0', auto_accepted: '0',
+        id: String(member),
+        position: '1',
+        status: 'pending',
+        contact_method: null,
+        contact_time: null,
+        response_time: null,
+        start_time: null,
+        end_time: null,
+        uses_opportunity: '0',
+        do_not_disturb: '0',
+        auto_accepted: '0',
       },
     ]);
   });
@@ -344,19 +452,25 @@ describe('POST /callbacks/{id}/users (extension)', () => {
     const first = await respond(started.id, a, 'accepted');
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
-      success: true, code: 200, status: 'ok', message: 'Recorded Fill Member1: accepted', id: started.id, callback_status: 'active', shift_id: null,
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Recorded Fill Member1: accepted',
+      id: started.id,
+      callback_status: 'active',
+      shift_id: null,
     });
     const second = await respond(started.id, b, 'accepted');
     expect(second.body.callback_status).toBe('filled');
     const logs = await org.get('/logs');
     expect(logs.body.data[0].event_description).toBe(
-      `Fill Member2 accepted callback #${started.id} (2032-03-10 08:00:00 to 2032-03-10 20:00:00); the callback is filled.`,
+      `Fill Member2 accepted callback #${started.id} (2032-03-10 08:00:00 to 2032-03-10 20:00:00); the ` +
+        'callback is filled.',
     );
     const detail = await org.get(`/callbacks/${started.id}`);
     expect(detail.body).toMatchObject({ status: 'filled', ended_at: ISO });
     const late = await respond(started.id, c, 'accepted');
-    expect(late.status).toBe(422);
-    expect(late.body).toEqual({ status: 422, error: 'invalid_params', error_message: [`Callback #${started.id} is filled.`] });
+    expectInvalid(late, [`Callback #${started.id} is filled.`]);
   });
 
   it('refuses a user who is not a candidate and a user who already accepted', async () => {
@@ -378,12 +492,7 @@ describe('POST /callbacks/{id}/users (extension)', () => {
     const started = await startCallback(listId);
     await giveShift(member, '2032-03-10 18:00:00', '2032-03-11 06:00:00');
     const response = await respond(started.id, member, 'accepted');
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: [`Since Member1 can no longer take callback #${started.id}: already working.`],
-    });
+    expectInvalid(response, [`Since Member1 can no longer take callback #${started.id}: already working.`]);
   });
 
   it('accepts part of the callback within its span only', async () => {
@@ -415,16 +524,28 @@ describe('POST /callbacks/{id}/users (extension)', () => {
     const listId = await makeList('Deadline list', [a, b]);
     const soon = new Date(Date.now() + 1500).toISOString();
     const partial = await startCallback(listId, { deadline: soon });
-    const none = await startCallback(listId, { deadline: soon, start: '2032-03-11 08:00:00', end: '2032-03-11 20:00:00' });
+    const none = await startCallback(listId, {
+      deadline: soon,
+      start: '2032-03-11 08:00:00',
+      end: '2032-03-11 20:00:00',
+    });
     await respond(partial.id, a, 'accepted');
     await new Promise((resolve) => setTimeout(resolve, 1600));
-    expect((await org.get(`/callbacks/${partial.id}`)).body).toMatchObject({ status: 'partially filled', ended_at: ISO });
+    expect((await org.get(`/callbacks/${partial.id}`)).body).toMatchObject({
+      status: 'partially filled',
+      ended_at: ISO,
+    });
     expect((await org.get(`/callbacks/${none.id}`)).body.status).toBe('not filled');
     const late = await respond(none.id, b, 'accepted');
     expect(late.status).toBe(422);
     expect(late.body.error_message).toEqual([`Callback #${none.id} is not filled.`]);
 
-    const schedule = await callbacksForSchedule(server.app.db, { auth: { orgId: org.orgId } as never, baseUrl: server.url }, '2032-03-10 00:00:00', '2032-03-12 00:00:00');
+    const schedule = await callbacksForSchedule(
+      server.app.db,
+      { auth: { orgId: org.orgId } as never, baseUrl: server.url },
+      '2032-03-10 00:00:00',
+      '2032-03-12 00:00:00',
+    );
     const listed = schedule.filter((item) => item.id === partial.id || item.id === none.id);
     expect(listed).toEqual([
       {
@@ -451,17 +572,24 @@ describe('POST /callbacks/{id}/users (extension)', () => {
   it('answers 404 for another organization and 401 without a token', async () => {
     const listId = await makeList('Respond tenancy', []);
     const started = await startCallback(listId);
-    await expectNotFoundForOtherOrg(other, 'POST', `/callbacks/${started.id}/users`, { user_id: adminId, status: 'denied' });
+    await expectNotFoundForOtherOrg(other, 'POST', `/callbacks/${started.id}/users`, {
+      user_id: adminId,
+      status: 'denied',
+    });
     await expectAuthRequired(server, 'POST', `/callbacks/${started.id}/users`, { user_id: adminId, status: 'denied' });
   });
 });
 
 describe('GET /schedule (day.callbacks)', () => {
-  it('runs a callback end to end: candidates in list order, limits respected, the filled callback on its day', async () => {
+  it('runs a callback end to end: list order, limits respected, the filled callback on its day', async () => {
     const [overLimit, first, second, third] = await crew(4, 'E2E');
     await giveShift(overLimit, '2032-08-02 08:00:00', '2032-08-03 08:00:00');
     const listId = await makeList('E2E list', [overLimit, first, second, third], { weekly_limit: 30 });
-    const started = await startCallback(listId, { start: '2032-08-04 08:00:00', end: '2032-08-04 20:00:00', positions_to_fill: 2 });
+    const started = await startCallback(listId, {
+      start: '2032-08-04 08:00:00',
+      end: '2032-08-04 20:00:00',
+      positions_to_fill: 2,
+    });
     expect(started.candidates.map((c) => c.user_id)).toEqual([first, second, third]);
     expect(started.skipped).toEqual([{ user_id: overLimit, reason: 'over the weekly limit (36 > 30)' }]);
     const period = { start: '2032-08-04 00:00:00', end: '2032-08-05 00:00:00' };
@@ -495,26 +623,48 @@ describe('GET /schedule (day.callbacks)', () => {
 describe('callbacks placed on an assignment', () => {
   it('gives each accepting user a shift on the assignment with from_callback, shown under the assignment', async () => {
     const [a, b] = await crew(2, 'Placed');
-    const stationId = await createAssignment(org, { name: 'Ladder 2', start: '2032-09-01 08:00:00', end: '2032-09-01 20:00:00' });
+    const stationId = await createAssignment(org, {
+      name: 'Ladder 2',
+      start: '2032-09-01 08:00:00',
+      end: '2032-09-01 20:00:00',
+    });
     const listId = await makeList('Placed list', [a, b]);
-    const started = await startCallback(listId, { start: '2032-09-01 08:00:00', end: '2032-09-01 20:00:00', positions_to_fill: 1, assignment_id: stationId });
+    const started = await startCallback(listId, {
+      start: '2032-09-01 08:00:00',
+      end: '2032-09-01 20:00:00',
+      positions_to_fill: 1,
+      assignment_id: stationId,
+    });
+    // the callback names its seat's assignment (an extension field), in the listing and by id
+    expect((await org.get(`/callbacks/${started.id}`)).body.assignment_id).toBe(stationId);
+    const listed = await org.get('/callbacks', { query: { start: '2032-09-01 00:00:00', end: '2032-09-01 23:59:59' } });
+    expect(listed.body.data.find((c: { id: number }) => c.id === started.id)?.assignment_id).toBe(stationId);
     const accepted = await respond(started.id, a, 'accepted');
     expect(accepted.status, accepted.text).toBe(200);
     expect(accepted.body).toMatchObject({ callback_status: 'filled', shift_id: expect.any(Number) });
     const shift = await org.get(`/shifts/${accepted.body.shift_id}`);
-    expect(shift.body).toMatchObject({ assignment_id: stationId, start: '2032-09-01 08:00:00', end: '2032-09-01 20:00:00', from_callback: started.id, traded_with: null });
-    const schedule = await org.get('/schedule', { query: { start: '2032-09-01 00:00:00', end: '2032-09-02 00:00:00' } });
+    expect(shift.body).toMatchObject({
+      assignment_id: stationId,
+      start: '2032-09-01 08:00:00',
+      end: '2032-09-01 20:00:00',
+      from_callback: started.id,
+      traded_with: null,
+    });
+    const schedule = await org.get('/schedule', {
+      query: { start: '2032-09-01 00:00:00', end: '2032-09-02 00:00:00' },
+    });
     const day = schedule.body.days[0];
     expect(day.callbacks).toEqual([]);
     const ladder = day.assignments.find((item: { id: number }) => item.id === stationId);
-    expect(ladder.shifts).toEqual([expect.objectContaining({ id: accepted.body.shift_id, user: expect.objectContaining({ id: a }) })]);
+    expect(ladder.shifts).toEqual([
+      expect.objectContaining({ id: accepted.body.shift_id, user: expect.objectContaining({ id: a }) }),
+    ]);
   });
 
   it('rejects an unknown assignment', async () => {
     const listId = await makeList('Placed invalid', []);
     const response = await org.post('/callbacks', callbackBody(listId, { assignment_id: 999_999 }));
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected assignment id is invalid.'] });
+    expectInvalid(response, ['The selected assignment id is invalid.']);
   });
 });
 
@@ -523,9 +673,16 @@ describe('POST /callbacks/{id}/cancel (extension)', () => {
     const [a] = await crew(1, 'Cancel');
     const listId = await makeList('Cancel list', [a]);
     const started = await startCallback(listId);
+    // a callback not placed on an assignment names none
+    expect((await org.get(`/callbacks/${started.id}`)).body.assignment_id).toBeNull();
     const response = await org.post(`/callbacks/${started.id}/cancel`, { admin_id: adminId });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: `Cancelled callback #${started.id}` });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: `Cancelled callback #${started.id}`,
+    });
     expect((await org.get(`/callbacks/${started.id}`)).body).toMatchObject({ status: 'cancelled', ended_at: ISO });
     const again = await org.post(`/callbacks/${started.id}/cancel`, { admin_id: adminId });
     expect(again.status).toBe(422);

@@ -1,8 +1,15 @@
 import type { Db } from '../../core/db/transaction.js';
-import { formatDate, hoursBetween, parseLocalDateTime, Temporal } from '../../core/time.js';
-import { holds, loadQualifications, scheduleFacts, type WorkItem } from '../../scheduling/index.js';
+import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../../core/time.js';
+import { callbackBlocks, holds, loadQualifications, scheduleFacts, type WorkItem } from '../../scheduling/index.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
-import { acceptedCallbackSpans, lastContacts, listMembers, workTypesExcludedFromCallbacks, type CallbackListRow, type ListMember } from './repository.js';
+import {
+  acceptedCallbackSpans,
+  lastContacts,
+  listMembers,
+  workTypesExcludedFromCallbacks,
+  type CallbackListRow,
+  type ListMember,
+} from './repository.js';
 import type { CallbackOrdering } from './table.js';
 
 /** A span of local datetimes [start, end); `counted` false for work that does not count toward the hour limits. */
@@ -55,7 +62,10 @@ function consecutiveHours(callback: Span, work: Span[], timeZone: string): numbe
     for (const item of work) {
       const touches = item.start <= block.end && item.end >= block.start;
       if (touches && (item.start < block.start || item.end > block.end)) {
-        block = { start: item.start < block.start ? item.start : block.start, end: item.end > block.end ? item.end : block.end };
+        block = {
+          start: item.start < block.start ? item.start : block.start,
+          end: item.end > block.end ? item.end : block.end,
+        };
         grown = true;
       }
     }
@@ -80,19 +90,29 @@ function workRange(callback: Span, list: CallbackListRow): Span {
   if (list.yearly_limit > 0) candidates.push(periods.year);
   return {
     start: candidates.map((s) => s.start).sort()[0]!,
-    end: candidates.map((s) => s.end).sort().at(-1)!,
+    end: candidates
+      .map((s) => s.end)
+      .sort()
+      .at(-1)!,
   };
 }
 
 /** Why a user may not take the callback, or null when eligible (DOMAIN.md, Callbacks). */
-function ineligibility(callback: Span, list: CallbackListRow, work: Span[], onTimeOff: boolean, timeZone: string): string | null {
+function ineligibility(
+  callback: Span,
+  list: CallbackListRow,
+  work: Span[],
+  onTimeOff: boolean,
+  timeZone: string,
+): string | null {
   if (onTimeOff) return 'on approved time off';
   if (work.some((item) => overlaps(item, callback))) return 'already working';
   const callbackHours = hoursBetween(callback.start, callback.end, timeZone);
   const counted = work.filter((item) => item.counted !== false);
   if (list.max_consecutive_hours > 0) {
     const hours = consecutiveHours(callback, counted, timeZone);
-    if (hours > list.max_consecutive_hours) return `over the max consecutive hours (${hours} > ${list.max_consecutive_hours})`;
+    if (hours > list.max_consecutive_hours)
+      return `over the max consecutive hours (${hours} > ${list.max_consecutive_hours})`;
   }
   const periods = periodsOf(callback.start);
   const limits = [
@@ -122,7 +142,15 @@ function byHireThenName(a: ListMember, b: ListMember): number {
  * - hours: fewest callback hours accepted from this list in the past year first, ties by date of hire, then last name;
  * - seniority: earliest date of hire first, then last name.
  */
-async function orderMembers(db: Db, orgId: number, listId: number, members: ListMember[], ordering: CallbackOrdering, callback: Span, timeZone: string) {
+async function orderMembers(
+  db: Db,
+  orgId: number,
+  listId: number,
+  members: ListMember[],
+  ordering: CallbackOrdering,
+  callback: Span,
+  timeZone: string,
+) {
   if (ordering === 'seniority') return [...members].sort(byHireThenName);
   if (ordering === 'hours') {
     const day = parseLocalDateTime(callback.start)!.toPlainDate();
@@ -134,7 +162,11 @@ async function orderMembers(db: Db, orgId: number, listId: number, members: List
     });
     const hours = new Map<number, number>();
     for (const span of spans) {
-      hours.set(span.user_id, (hours.get(span.user_id) ?? 0) + hoursBetween(span.start_time ?? span.start, span.end_time ?? span.end, timeZone));
+      hours.set(
+        span.user_id,
+        (hours.get(span.user_id) ?? 0) +
+          hoursBetween(span.start_time ?? span.start, span.end_time ?? span.end, timeZone),
+      );
     }
     return [...members].sort((a, b) => (hours.get(a.id) ?? 0) - (hours.get(b.id) ?? 0) || byHireThenName(a, b));
   }
@@ -155,8 +187,9 @@ export interface RequiredQualifiers {
 
 /**
  * Why each user may not take the callback span (null when eligible), from the scheduling engine's
- * commitments (work as worked after time off, approved time off), the list's hour limits and the
- * qualifiers the vacancy needs. Loads everyone's work at once.
+ * commitments (work as worked after time off, approved time off), the list's hour limits, the
+ * qualifiers the vacancy needs, and the engine's callback blocks (a "not available" period, a time
+ * off type's exclusion window). Loads everyone's work at once.
  */
 export async function ineligibilityOf(
   db: Db,
@@ -168,28 +201,42 @@ export async function ineligibilityOf(
   required?: RequiredQualifiers,
 ): Promise<Map<number, string | null>> {
   const range = workRange(callback, list);
-  const [facts, unplacedCallbacks, excludedTypes, qualifications] = await Promise.all([
+  const [facts, unplacedCallbacks, excludedTypes, qualifications, blocks] = await Promise.all([
     scheduleFacts(db, orgId, { start: range.start, end: range.end, userIds, timezone: timeZone }),
     acceptedCallbackSpans(db, orgId, { userIds, start: range.start, end: range.end, unplacedOnly: true }),
     workTypesExcludedFromCallbacks(db, orgId),
     required?.qualifiers.length ? loadQualifications(db, orgId, userIds) : undefined,
+    callbackBlocks(db, orgId, userIds, callback),
   ]);
-  const assignments = await findAssignmentsByIds(db, orgId, facts.worked.map((item) => item.assignment_id));
-  const countsForLimits = (item: WorkItem) => !excludedTypes.has(item.work_type_id) && assignments.get(item.assignment_id)?.is_work_shift !== 0;
+  const assignments = await findAssignmentsByIds(
+    db,
+    orgId,
+    facts.worked.map((item) => item.assignment_id),
+  );
+  const countsForLimits = (item: WorkItem) =>
+    !excludedTypes.has(item.work_type_id) && assignments.get(item.assignment_id)?.is_work_shift !== 0;
   const workByUser = new Map<number, Span[]>();
   const addWork = (userId: number, span: Span) => workByUser.set(userId, [...(workByUser.get(userId) ?? []), span]);
-  for (const item of facts.worked) addWork(item.user_id, { start: item.start, end: item.end, counted: countsForLimits(item) });
-  for (const span of unplacedCallbacks) addWork(span.user_id, { start: span.start_time ?? span.start, end: span.end_time ?? span.end });
+  for (const item of facts.worked)
+    addWork(item.user_id, { start: item.start, end: item.end, counted: countsForLimits(item) });
+  for (const span of unplacedCallbacks)
+    addWork(span.user_id, { start: span.start_time ?? span.start, end: span.end_time ?? span.end });
   const offUsers = new Set(
-    facts.timeOff.map((c) => c.timeOff).filter((t) => !t.time_off_type.force_include && overlaps(t, callback)).map((t) => t.user_id),
+    facts.timeOff
+      .map((c) => c.timeOff)
+      .filter((t) => !t.time_off_type.force_include && overlaps(t, callback))
+      .map((t) => t.user_id),
   );
   const lacking = (userId: number) =>
-    !required || !qualifications ? [] : required.qualifiers.filter((q) => !holds(qualifications, userId, q.id, required.date)).map((q) => q.shortcode);
+    !required || !qualifications
+      ? []
+      : required.qualifiers.filter((q) => !holds(qualifications, userId, q.id, required.date)).map((q) => q.shortcode);
   return new Map(
     userIds.map((id) => {
       const missing = lacking(id);
       if (missing.length > 0) return [id, `lacks ${missing.join(', ')}, which the vacancy needs`];
-      return [id, ineligibility(callback, list, workByUser.get(id) ?? [], offUsers.has(id), timeZone)];
+      const reason = ineligibility(callback, list, workByUser.get(id) ?? [], offUsers.has(id), timeZone);
+      return [id, reason ?? blocks.get(id) ?? null];
     }),
   );
 }
@@ -209,7 +256,15 @@ export async function selectCandidates(
   if (members.length === 0) return { userIds: [], skipped: [] };
   const [ordered, reasons] = await Promise.all([
     orderMembers(db, orgId, list.id, members, callback.ordering, callback, timeZone),
-    ineligibilityOf(db, orgId, list, callback, members.map((m) => m.id), timeZone, required),
+    ineligibilityOf(
+      db,
+      orgId,
+      list,
+      callback,
+      members.map((m) => m.id),
+      timeZone,
+      required,
+    ),
   ]);
   const selection: CandidateSelection = { userIds: [], skipped: [] };
   for (const member of ordered) {

@@ -24,41 +24,73 @@ interface AcceptedRecord {
  * are not placed on an assignment, overlapping [startLocal, endLocal); `date` is the start date.
  * Callbacks placed on an assignment show as that assignment's shifts instead. One query.
  */
-export async function callbacksForSchedule(db: Db, request: Request, startLocal: string, endLocal: string): Promise<ScheduleCallbackItem[]> {
-  const orgId = request.auth.orgId;
-  const now = nowUtc();
-  const callbacks = await db
-    .selectFrom('callback')
-    .innerJoin('callback_list', (join) =>
-      join.onRef('callback_list.id', '=', 'callback.list_id').onRef('callback_list.organization_id', '=', 'callback.organization_id'),
-    )
-    .select(['callback.id', 'callback.start', 'callback.end', 'callback.positions_to_fill', 'callback.list_id', 'callback_list.name as list_name'])
-    // the accepted responders come with their callback, in the same statement
-    .select((eb) =>
-      jsonArrayFrom(
-        db,
-        eb
-          .selectFrom('callback_user as r')
-          .innerJoin('user_account as u', (join) => join.onRef('u.id', '=', 'r.user_id').onRef('u.organization_id', '=', 'r.organization_id'))
-          .select(['r.id', 'r.user_id', 'r.start_time', 'r.end_time', 'u.first_name', 'u.last_name'])
-          .where('r.organization_id', '=', orgId)
-          .whereRef('r.callback_id', '=', 'callback.id')
-          .where('r.status', '=', 'accepted')
-          .orderBy('r.position'),
-      ).as('records'),
-    )
-    .where('callback.organization_id', '=', orgId)
-    .where('callback.assignment_id', 'is', null)
-    .where('callback.accepted_count', '>', 0)
-    .where('callback.start', '<', endLocal)
-    .where('callback.end', '>', startLocal)
-    .where((eb) =>
-      eb.or([eb('callback.status', '=', 'filled'), eb.and([eb('callback.status', '=', 'active'), eb('callback.deadline', '<=', now)])]),
-    )
-    .orderBy('callback.start')
-    .orderBy('callback.id')
-    .execute();
+export async function callbacksForSchedule(
+  db: Db,
+  request: Request,
+  startLocal: string,
+  endLocal: string,
+): Promise<ScheduleCallbackItem[]> {
+  return scheduleCallbackItems(
+    request,
+    await scheduleCallbacksQuery(db, request.auth.orgId, startLocal, endLocal).execute(),
+  );
+}
 
+/** The statement of {@link callbacksForSchedule}, for GET /schedule to read with others in one. */
+export function scheduleCallbacksQuery(db: Db, orgId: number, startLocal: string, endLocal: string) {
+  const now = nowUtc();
+  return (
+    db
+      .selectFrom('callback')
+      .innerJoin('callback_list', (join) =>
+        join
+          .onRef('callback_list.id', '=', 'callback.list_id')
+          .onRef('callback_list.organization_id', '=', 'callback.organization_id'),
+      )
+      .select([
+        'callback.id',
+        'callback.start',
+        'callback.end',
+        'callback.positions_to_fill',
+        'callback.list_id',
+        'callback_list.name as list_name',
+      ])
+      // the accepted responders come with their callback, in the same statement
+      .select((eb) =>
+        jsonArrayFrom(
+          db,
+          eb
+            .selectFrom('callback_user as r')
+            .innerJoin('user_account as u', (join) =>
+              join.onRef('u.id', '=', 'r.user_id').onRef('u.organization_id', '=', 'r.organization_id'),
+            )
+            .select(['r.id', 'r.user_id', 'r.start_time', 'r.end_time', 'u.first_name', 'u.last_name'])
+            .where('r.organization_id', '=', orgId)
+            .whereRef('r.callback_id', '=', 'callback.id')
+            .where('r.status', '=', 'accepted')
+            .orderBy('r.position'),
+        ).as('records'),
+      )
+      .where('callback.organization_id', '=', orgId)
+      .where('callback.assignment_id', 'is', null)
+      .where('callback.accepted_count', '>', 0)
+      .where('callback.start', '<', endLocal)
+      .where('callback.end', '>', startLocal)
+      .where((eb) =>
+        eb.or([
+          eb('callback.status', '=', 'filled'),
+          eb.and([eb('callback.status', '=', 'active'), eb('callback.deadline', '<=', now)]),
+        ]),
+      )
+      .orderBy('callback.start')
+      .orderBy('callback.id')
+  );
+}
+
+type ScheduleCallbackRow = Awaited<ReturnType<ReturnType<typeof scheduleCallbacksQuery>['execute']>>[number];
+
+/** day.callbacks items of the rows {@link scheduleCallbacksQuery} read. */
+export function scheduleCallbackItems(request: Request, callbacks: ScheduleCallbackRow[]): ScheduleCallbackItem[] {
   return callbacks.map((callback) => ({
     date: callback.start.slice(0, 10),
     id: callback.id,

@@ -2,34 +2,34 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import escapeHtml from 'escape-html';
 import { keyedHash } from '../../core/auth/secrets.js';
-import { writeLog } from '../../core/audit.js';
-import { withTransaction } from '../../core/db/transaction.js';
-import { ApiError, conflict } from '../../core/errors.js';
 import { nowUtc, utcToLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
-import { findCallbackOrThrow, findOfferByTokenHash, findOrganization, listNames, useOffer } from './repository.js';
-import { recordResponse } from './rules.js';
+import { answerOffer, logRefusal, refusalOf, type Refusal } from './offers.js';
+import { findCallbackOrThrow, findOfferByTokenHash, findOrganization, listNames } from './repository.js';
 import type { CallbackOfferRow } from './table.js';
 
 const OfferParams = Type.Object({ token: Type.String({ maxLength: 200 }) });
 const AnswerBody = Type.Object({ answer: Type.Union([Type.Literal('accept'), Type.Literal('decline')]) });
 
-/** Why a link can no longer be used, or null when it can. */
-function refusalOf(offer: CallbackOfferRow | undefined, now: string): { status: number; reason: string } | null {
-  if (!offer) return { status: 404, reason: 'This link is not valid.' };
-  if (offer.used_at) return { status: 410, reason: 'This link has already been used.' };
-  if (offer.revoked_at) return { status: 410, reason: 'This offer has been withdrawn.' };
-  if (offer.expires_at <= now) return { status: 410, reason: 'This offer has expired.' };
-  return null;
-}
-
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}button{font-size:1.1rem;padding:.6rem 1.4rem;margin-right:1rem}</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+  return (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">' +
+    `<title>${escapeHtml(title)}</title>` +
+    '<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}' +
+    'button{font-size:1.1rem;padding:.6rem 1.4rem;margin-right:1rem}</style>' +
+    `</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`
+  );
 }
 
 const send = (reply: FastifyReply, status: number, html: string) =>
-  reply.status(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send(html);
+  reply
+    .status(status)
+    .type('text/html; charset=utf-8')
+    .header('Cache-Control', 'no-store')
+    .header('Referrer-Policy', 'no-referrer')
+    .send(html);
 
 /**
  * The callback runner's accept/decline links, outside /v1 and its bearer hook: the unguessable,
@@ -40,21 +40,9 @@ const send = (reply: FastifyReply, status: number, html: string) =>
 const offerRoutes: FastifyPluginAsync = async (app) => {
   const lookup = (token: string) => findOfferByTokenHash(app.db, keyedHash(app.config.secretKey, token));
 
-  async function refuse(reply: FastifyReply, offer: CallbackOfferRow | undefined, refusal: { status: number; reason: string }, attempt: string) {
-    if (!offer) {
-      app.log.warn({ attempt }, 'callback offer link refused: unknown token');
-    } else {
-      const org = await findOrganization(app.db, offer.organization_id);
-      await withTransaction(app.db, (trx) =>
-        writeLog(trx, { orgId: org.id, orgName: org.name, timezone: org.timezone, clientId: 'offer-link', credentialId: 0 }, {
-          action: 'callback.offer_refused',
-          description: `refused a callback #${offer.callback_id} offer link of user #${offer.user_id} (${attempt}): ${refusal.reason}`,
-          entityType: 'callback',
-          entityId: offer.callback_id,
-          after: { offer_id: offer.id, user_id: offer.user_id, attempt, reason: refusal.reason },
-        }),
-      );
-    }
+  async function refuse(reply: FastifyReply, offer: CallbackOfferRow | undefined, refusal: Refusal, attempt: string) {
+    if (!offer) app.log.warn({ attempt }, 'callback offer link refused: unknown token');
+    else await logRefusal(app.db, offer, refusal, attempt, 'offer-link');
     return send(reply, refusal.status, page('Link refused', `<p>${escapeHtml(refusal.reason)}</p>`));
   }
 
@@ -62,18 +50,29 @@ const offerRoutes: FastifyPluginAsync = async (app) => {
     '/offers/:token',
     { schema: { hide: true, params: OfferParams }, config: { rateLimitScope: 'token' } },
     async (request, reply) => {
+      const chosen = (request.query as { answer?: string }).answer;
       const offer = await lookup(request.params.token);
       const refusal = refusalOf(offer, nowUtc());
       if (refusal || !offer) return refuse(reply, offer, refusal!, 'view');
-      const [org, callback] = await Promise.all([findOrganization(app.db, offer.organization_id), findCallbackOrThrow(app.db, offer.organization_id, offer.callback_id)]);
-      const [lists, users] = await Promise.all([listNames(app.db, org.id, [callback.list_id]), findUsersByIds(app.db, org.id, [offer.user_id])]);
+      const [org, callback] = await Promise.all([
+        findOrganization(app.db, offer.organization_id),
+        findCallbackOrThrow(app.db, offer.organization_id, offer.callback_id),
+      ]);
+      const [lists, users] = await Promise.all([
+        listNames(app.db, org.id, [callback.list_id]),
+        findUsersByIds(app.db, org.id, [offer.user_id]),
+      ]);
       const user = users.get(offer.user_id);
       const body = [
-        `<p>${escapeHtml(user ? fullName(user) : '')}, ${escapeHtml(org.name)} offers you a callback on ${escapeHtml(lists[0]?.name ?? '')}:</p>`,
+        `<p>${escapeHtml(user ? fullName(user) : '')}, ${escapeHtml(org.name)} offers you a callback on ` +
+          `${escapeHtml(lists[0]?.name ?? '')}:</p>`,
         `<p><strong>${escapeHtml(callback.start)} to ${escapeHtml(callback.end)}</strong></p>`,
         callback.notes ? `<p>${escapeHtml(callback.notes)}</p>` : '',
         `<p>Answer by ${escapeHtml(utcToLocal(offer.expires_at, org.timezone))}.</p>`,
-        `<form method="post"><button name="answer" value="accept">Accept</button><button name="answer" value="decline">Decline</button></form>`,
+        // ?answer=… (a push notification's action): that button has the focus
+        `<form method="post"><button name="answer" value="accept"${chosen === 'accept' ? ' autofocus' : ''}>` +
+          `Accept</button><button name="answer" value="decline"${chosen === 'decline' ? ' autofocus' : ''}>` +
+          'Decline</button></form>',
       ].join('');
       return send(reply, 200, page('Callback offer', body));
     },
@@ -85,20 +84,13 @@ const offerRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const { answer } = request.body;
       const offer = await lookup(request.params.token);
-      const refusal = refusalOf(offer, nowUtc());
-      if (refusal || !offer) return refuse(reply, offer, refusal!, answer);
-      const org = await findOrganization(app.db, offer.organization_id);
-      const auth = { orgId: org.id, orgName: org.name, timezone: org.timezone, clientId: 'offer-link', credentialId: 0 };
-      try {
-        await withTransaction(app.db, async (trx) => {
-          if (!(await useOffer(trx, offer, nowUtc()))) throw conflict('This link has already been used.');
-          await recordResponse(trx, auth, offer.callback_id, { user_id: offer.user_id, status: answer === 'accept' ? 'accepted' : 'denied' });
-        });
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        return refuse(reply, offer, { status: error.statusCode === 404 ? 410 : error.statusCode, reason: error.message }, answer);
-      }
-      const text = answer === 'accept' ? 'You accepted the callback. A confirmation follows by e-mail.' : 'You declined the callback. Thank you for answering.';
+      if (!offer) return refuse(reply, offer, refusalOf(offer, nowUtc())!, answer);
+      const refusal = await answerOffer(app.db, offer, answer, 'offer-link', nowUtc());
+      if (refusal) return send(reply, refusal.status, page('Link refused', `<p>${escapeHtml(refusal.reason)}</p>`));
+      const text =
+        answer === 'accept'
+          ? 'You accepted the callback. A confirmation follows by e-mail.'
+          : 'You declined the callback. Thank you for answering.';
       return send(reply, 200, page(answer === 'accept' ? 'Accepted' : 'Declined', `<p>${escapeHtml(text)}</p>`));
     },
   );

@@ -1,12 +1,25 @@
-import type { Insertable, Updateable } from 'kysely';
-import type { Db } from '../../core/db/transaction.js';
+import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
+import { type Db, withTransaction } from '../../core/db/transaction.js';
 import { transition } from '../../core/db/locks.js';
 import { invalidParams, notFound } from '../../core/errors.js';
+import type { Database } from '../../core/db/types.js';
 import { findAssignment } from '../assignments/repository.js';
-import type { CallbackOfferRow, CallbackOfferTable, CallbackRow, CallbackTable, CallbackUserRow, CallbackUserTable } from './table.js';
+import type {
+  CallbackOfferRow,
+  CallbackOfferTable,
+  CallbackRow,
+  CallbackTable,
+  CallbackUserRow,
+  CallbackUserTable,
+} from './table.js';
 
 export function findCallback(db: Db, orgId: number, id: number): Promise<CallbackRow | undefined> {
-  return db.selectFrom('callback').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('callback')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function findCallbackOrThrow(db: Db, orgId: number, id: number): Promise<CallbackRow> {
@@ -16,7 +29,11 @@ export async function findCallbackOrThrow(db: Db, orgId: number, id: number): Pr
 }
 
 /** Callbacks overlapping [start, end) when given, by start then id; one extra row tells whether more follow. */
-export function listCallbacks(db: Db, orgId: number, filter: { start?: string; end?: string; offset: number; limit: number }) {
+export function listCallbacks(
+  db: Db,
+  orgId: number,
+  filter: { start?: string; end?: string; offset: number; limit: number },
+) {
   return db
     .selectFrom('callback')
     .selectAll()
@@ -49,7 +66,12 @@ export function listCallbackUsers(db: Db, orgId: number, callbackId: number): Pr
     .execute();
 }
 
-export function findCallbackUser(db: Db, orgId: number, callbackId: number, userId: number): Promise<CallbackUserRow | undefined> {
+export function findCallbackUser(
+  db: Db,
+  orgId: number,
+  callbackId: number,
+  userId: number,
+): Promise<CallbackUserRow | undefined> {
   return db
     .selectFrom('callback_user')
     .selectAll()
@@ -59,14 +81,28 @@ export function findCallbackUser(db: Db, orgId: number, callbackId: number, user
     .executeTakeFirst();
 }
 
-export async function updateCallbackUser(db: Db, orgId: number, id: number, values: Updateable<CallbackUserTable>): Promise<void> {
+export async function updateCallbackUser(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Updateable<CallbackUserTable>,
+): Promise<void> {
   await db.updateTable('callback_user').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
 function selectList(db: Db, orgId: number, listId: number) {
   return db
     .selectFrom('callback_list')
-    .select(['id', 'name', 'max_consecutive_hours', 'weekly_limit', 'monthly_limit', 'yearly_limit', 'ordering', 'deleted_at'])
+    .select([
+      'id',
+      'name',
+      'max_consecutive_hours',
+      'weekly_limit',
+      'monthly_limit',
+      'yearly_limit',
+      'ordering',
+      'deleted_at',
+    ])
     .where('organization_id', '=', orgId)
     .where('id', '=', listId);
 }
@@ -85,7 +121,12 @@ export function findCallbackList(db: Db, orgId: number, listId: number): Promise
 }
 export function listNames(db: Db, orgId: number, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom('callback_list').select(['id', 'name']).where('organization_id', '=', orgId).where('id', 'in', [...new Set(ids)]).execute();
+  return db
+    .selectFrom('callback_list')
+    .select(['id', 'name'])
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
 }
 
 /** Active members of a list with what the orderings need. */
@@ -93,7 +134,9 @@ export function listMembers(db: Db, orgId: number, listId: number) {
   return db
     .selectFrom('user_callback_list')
     .innerJoin('user_account', (join) =>
-      join.onRef('user_account.id', '=', 'user_callback_list.user_id').onRef('user_account.organization_id', '=', 'user_callback_list.organization_id'),
+      join
+        .onRef('user_account.id', '=', 'user_callback_list.user_id')
+        .onRef('user_account.organization_id', '=', 'user_callback_list.organization_id'),
     )
     .select([
       'user_account.id',
@@ -117,7 +160,9 @@ export async function lastContacts(db: Db, orgId: number, listId: number): Promi
   const rows = await db
     .selectFrom('callback_user')
     .innerJoin('callback', (join) =>
-      join.onRef('callback.id', '=', 'callback_user.callback_id').onRef('callback.organization_id', '=', 'callback_user.organization_id'),
+      join
+        .onRef('callback.id', '=', 'callback_user.callback_id')
+        .onRef('callback.organization_id', '=', 'callback_user.organization_id'),
     )
     .select(['callback_user.user_id', (eb) => eb.fn.max('callback_user.contact_time').as('last_contact')])
     .where('callback_user.organization_id', '=', orgId)
@@ -129,14 +174,26 @@ export async function lastContacts(db: Db, orgId: number, listId: number): Promi
 }
 
 /** Accepted callback hours (spans) of the users since a date: hours-based order and unplaced work. */
-export function acceptedCallbackSpans(db: Db, orgId: number, filter: { userIds: number[]; start: string; end: string; listId?: number; unplacedOnly?: boolean }) {
+export function acceptedCallbackSpans(
+  db: Db,
+  orgId: number,
+  filter: { userIds: number[]; start: string; end: string; listId?: number; unplacedOnly?: boolean },
+) {
   if (filter.userIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('callback_user')
     .innerJoin('callback', (join) =>
-      join.onRef('callback.id', '=', 'callback_user.callback_id').onRef('callback.organization_id', '=', 'callback_user.organization_id'),
+      join
+        .onRef('callback.id', '=', 'callback_user.callback_id')
+        .onRef('callback.organization_id', '=', 'callback_user.organization_id'),
     )
-    .select(['callback_user.user_id', 'callback.start', 'callback.end', 'callback_user.start_time', 'callback_user.end_time'])
+    .select([
+      'callback_user.user_id',
+      'callback.start',
+      'callback.end',
+      'callback_user.start_time',
+      'callback_user.end_time',
+    ])
     .where('callback_user.organization_id', '=', orgId)
     .where('callback_user.status', '=', 'accepted')
     .where('callback_user.user_id', 'in', filter.userIds)
@@ -145,20 +202,6 @@ export function acceptedCallbackSpans(db: Db, orgId: number, filter: { userIds: 
     .$if(filter.listId !== undefined, (qb) => qb.where('callback.list_id', '=', filter.listId!))
     .$if(filter.unplacedOnly === true, (qb) => qb.where('callback.assignment_id', 'is', null))
     .execute();
-}
-
-export async function defaultCallbackWorkType(db: Db, orgId: number): Promise<number> {
-  const types = await db
-    .selectFrom('work_type')
-    .select(['id', 'label'])
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
-  const callbackType = types.find((t) => t.label.toLowerCase() === 'callback') ?? types[0];
-  if (!callbackType) throw invalidParams('The work type id field is required.');
-  return callbackType.id;
 }
 
 export async function assertWorkType(db: Db, orgId: number, id: number): Promise<void> {
@@ -189,22 +232,42 @@ export async function workTypesExcludedFromCallbacks(db: Db, orgId: number): Pro
   return new Set(rows.map((row) => row.id));
 }
 
-/** Callbacks the runner still has to handle (open, or closed but not yet reported) on lists with a contact window. */
-export function callbacksForRunner(db: Db, now: string, limit: number) {
+/** The callbacks the runner handles (open, or closed but not yet reported) on lists with a contact window. */
+function runnerCallbacks(db: Db) {
   return db
     .selectFrom('callback')
     .innerJoin('callback_list', (join) =>
-      join.onRef('callback_list.id', '=', 'callback.list_id').onRef('callback_list.organization_id', '=', 'callback.organization_id'),
+      join
+        .onRef('callback_list.id', '=', 'callback.list_id')
+        .onRef('callback_list.organization_id', '=', 'callback.organization_id'),
     )
     .selectAll('callback')
-    .select(['callback_list.contact_window_minutes', 'callback_list.contact_at_once', 'callback_list.name as list_name'])
+    .select([
+      'callback_list.contact_window_minutes',
+      'callback_list.contact_at_once',
+      'callback_list.name as list_name',
+      'callback_list.notify_group_id',
+    ])
     .where('callback.runner_closed_at', 'is', null)
-    .where('callback_list.contact_window_minutes', 'is not', null)
+    .where('callback_list.contact_window_minutes', 'is not', null);
+}
+
+/** Callbacks the runner still has to handle, due at `now` and held by no runner. */
+export function callbacksForRunner(db: Db, now: string, limit: number) {
+  return runnerCallbacks(db)
     .where('callback.scheduled_to', '<=', now)
     .where((eb) => eb.or([eb('callback.lease_until', 'is', null), eb('callback.lease_until', '<=', now)]))
     .orderBy('callback.id')
     .limit(limit)
     .execute();
+}
+
+/** One callback as the runner sees it now; undefined once another runner has closed it. */
+export function findRunnerCallback(db: Db, orgId: number, id: number) {
+  return runnerCallbacks(db)
+    .where('callback.organization_id', '=', orgId)
+    .where('callback.id', '=', id)
+    .executeTakeFirst();
 }
 export type RunnerCallbackRow = Awaited<ReturnType<typeof callbacksForRunner>>[number];
 
@@ -217,11 +280,15 @@ export function findOfferByTokenHash(db: Db, tokenHash: string): Promise<Callbac
   return db.selectFrom('callback_offer').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
-/** Marks the offer used; false when it was used or revoked meanwhile (single use). */
-export async function useOffer(db: Db, offer: CallbackOfferRow, now: string): Promise<boolean> {
+/** Closes one offer with these values; false when it was used or revoked meanwhile (single use). */
+async function closeOffer(
+  db: Db,
+  offer: CallbackOfferRow,
+  values: { used_at: string } | { revoked_at: string; revoked_by: number },
+): Promise<boolean> {
   const result = await db
     .updateTable('callback_offer')
-    .set({ used_at: now })
+    .set(values)
     .where('organization_id', '=', offer.organization_id)
     .where('id', '=', offer.id)
     .where('used_at', 'is', null)
@@ -230,8 +297,19 @@ export async function useOffer(db: Db, offer: CallbackOfferRow, now: string): Pr
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Marks the offer used; false when it was used or revoked meanwhile (single use). */
+export function useOffer(db: Db, offer: CallbackOfferRow, now: string): Promise<boolean> {
+  return closeOffer(db, offer, { used_at: now });
+}
+
 /** Revokes the callback's open offers (all of them, or one callback user's). */
-export async function revokeOffers(db: Db, orgId: number, callbackId: number, now: string, callbackUserId?: number): Promise<void> {
+export async function revokeOffers(
+  db: Db,
+  orgId: number,
+  callbackId: number,
+  now: string,
+  callbackUserId?: number,
+): Promise<void> {
   await db
     .updateTable('callback_offer')
     .set({ revoked_at: now })
@@ -244,15 +322,152 @@ export async function revokeOffers(db: Db, orgId: number, callbackId: number, no
 }
 
 export function findOrganization(db: Db, orgId: number) {
-  return db.selectFrom('organization').select(['id', 'name', 'timezone']).where('id', '=', orgId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('organization')
+    .select(['id', 'name', 'timezone'])
+    .where('id', '=', orgId)
+    .executeTakeFirstOrThrow();
 }
 
 /** Whether the organization has a webhook endpoint (the runner's webhook channel is on). */
 export function webhookEndpointsOf(db: Db, orgId: number) {
-  return db.selectFrom('webhook_endpoint').select(['id', 'event_types']).where('organization_id', '=', orgId).where('deleted_at', 'is', null).execute();
+  return db
+    .selectFrom('webhook_endpoint')
+    .select(['id', 'event_types'])
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 /** The runner handled the callback's end (its links withdrawn, the admin told); in a transaction. */
 export async function markRunnerClosed(trx: Db, orgId: number, id: number, now: string): Promise<void> {
   await transition(trx, { table: 'callback', orgId, id, model: 'Callback' }, () => ({ runner_closed_at: now }));
+}
+
+/** The runner told that the callback reached the end of its list: true for the first telling only. */
+export function markListEnded(db: Db, orgId: number, id: number, now: string): Promise<boolean> {
+  return withTransaction(db, async (trx) => {
+    let first = false;
+    await transition(trx, { table: 'callback', orgId, id, model: 'Callback' }, (row) => {
+      first = row.list_ended_at === null;
+      return { list_ended_at: row.list_ended_at ?? now };
+    });
+    return first;
+  });
+}
+
+/** Active members of a group (the notice group of a list). */
+export async function groupMemberIds(db: Db, orgId: number, groupId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('user_group_member')
+    .innerJoin('user_account', (join) =>
+      join
+        .onRef('user_account.id', '=', 'user_group_member.user_id')
+        .onRef('user_account.organization_id', '=', 'user_group_member.organization_id'),
+    )
+    .select('user_group_member.user_id')
+    .where('user_group_member.organization_id', '=', orgId)
+    .where('user_group_member.group_id', '=', groupId)
+    .where('user_account.deleted_at', 'is', null)
+    .orderBy('user_group_member.user_id')
+    .execute();
+  return rows.map((row) => row.user_id);
+}
+
+/** The condition on an offer (`o`) that can still be answered: not used, not revoked, not expired. */
+function isOpenOffer(now: string) {
+  return (eb: ExpressionBuilder<Database & { o: Database['callback_offer'] }, 'o'>) =>
+    eb.and([eb('o.used_at', 'is', null), eb('o.revoked_at', 'is', null), eb('o.expires_at', '>', now)]);
+}
+
+/** Offers that can still be answered. */
+function openOffers(db: Db, now: string) {
+  return db.selectFrom('callback_offer as o').selectAll('o').where(isOpenOffer(now));
+}
+
+/** The newest offer to an address that can still be answered (an inbound SMS reply finds its offer so). */
+export function findOpenOfferByReplyAddress(
+  db: Db,
+  address: string,
+  now: string,
+): Promise<CallbackOfferRow | undefined> {
+  return openOffers(db, now)
+    .where('reply_address', '=', address)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The user's offer on the callback that can still be answered. */
+export function findOpenOffer(
+  db: Db,
+  orgId: number,
+  callbackId: number,
+  userId: number,
+  now: string,
+): Promise<CallbackOfferRow | undefined> {
+  return openOffers(db, now)
+    .where('organization_id', '=', orgId)
+    .where('callback_id', '=', callbackId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Revokes one offer by an admin; false when it was used or revoked meanwhile. */
+export function revokeOffer(db: Db, offer: CallbackOfferRow, adminId: number, now: string): Promise<boolean> {
+  return closeOffer(db, offer, { revoked_at: now, revoked_by: adminId });
+}
+
+/** A user's offers that can still be answered, soonest first, with what the board shows of each. */
+export function listOpenOffersOf(db: Db, orgId: number, userId: number, now: string) {
+  return db
+    .selectFrom('callback_offer as o')
+    .innerJoin('callback as c', (join) =>
+      join.onRef('c.id', '=', 'o.callback_id').onRef('c.organization_id', '=', 'o.organization_id'),
+    )
+    .innerJoin('callback_user as cu', (join) =>
+      join.onRef('cu.id', '=', 'o.callback_user_id').onRef('cu.organization_id', '=', 'o.organization_id'),
+    )
+    .innerJoin('callback_list as l', (join) =>
+      join.onRef('l.id', '=', 'c.list_id').onRef('l.organization_id', '=', 'c.organization_id'),
+    )
+    .leftJoin('assignment as a', (join) =>
+      join.onRef('a.id', '=', 'c.assignment_id').onRef('a.organization_id', '=', 'c.organization_id'),
+    )
+    .select([
+      'o.id',
+      'o.callback_id',
+      'o.expires_at',
+      'c.start',
+      'c.end',
+      'c.notes',
+      'c.list_id',
+      'l.name as list_name',
+      'c.assignment_id',
+      'a.name as assignment_name',
+    ])
+    .where('o.organization_id', '=', orgId)
+    .where('o.user_id', '=', userId)
+    .where(isOpenOffer(now))
+    .where('cu.status', '=', 'pending')
+    .orderBy('c.start')
+    .orderBy('o.id')
+    .execute();
+}
+
+/** One offer made to the user (any state), or undefined: another user's offer is not found either. */
+export function findOfferOfUser(
+  db: Db,
+  orgId: number,
+  userId: number,
+  offerId: number,
+): Promise<CallbackOfferRow | undefined> {
+  return db
+    .selectFrom('callback_offer')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .where('id', '=', offerId)
+    .executeTakeFirst();
 }

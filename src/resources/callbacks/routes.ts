@@ -7,17 +7,19 @@ import { created, EXTENSION, errorResponses, IdParams, ok, SuccessBody } from '.
 import { normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findCallbackOrThrow, listCallbacks, listCallbackUsers, listNames } from './repository.js';
+import { revokeOpenOffer } from './offers.js';
 import { cancelCallback, recordResponse, startCallback } from './rules.js';
-import { createCallbackRunner } from './runner.js';
 import {
   CallbackPage,
   CallbackResponse,
+  CallbackUserParams,
   CallbackUserResponse,
   CancelCallbackBody,
   ListCallbacksQuery,
   PAGE_SIZE,
   RecordResponseBody,
   RecordResponseResult,
+  RevokeOfferQuery,
   StartCallbackBody,
   StartCallbackResponse,
 } from './schemas.js';
@@ -28,17 +30,21 @@ const tags = ['Callbacks'];
 
 async function namesOf(db: Db, orgId: number, callbacks: CallbackRow[]): Promise<CallbackNames> {
   const [lists, users] = await Promise.all([
-    listNames(db, orgId, callbacks.map((c) => c.list_id)),
-    findUsersByIds(db, orgId, callbacks.map((c) => c.initiated_by)),
+    listNames(
+      db,
+      orgId,
+      callbacks.map((c) => c.list_id),
+    ),
+    findUsersByIds(
+      db,
+      orgId,
+      callbacks.map((c) => c.initiated_by),
+    ),
   ]);
   return { lists: new Map(lists.map((l) => [l.id, l])), users };
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const runner = createCallbackRunner(app);
-  app.addHook('onReady', async () => runner.start());
-  app.addHook('onClose', () => runner.stop());
-
   app.get(
     '/callbacks',
     {
@@ -65,7 +71,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const link = (at: number) => linkTo(request, '/callbacks', { start, end, limit, offset: at });
       const prev = offset > 0 ? link(Math.max(0, offset - limit)) : null;
       const next = rows.length > limit ? link(offset + limit) : null;
-      return dataEnvelope(page.map((c) => serializeCallback(c, names, timezone, now)), prev, next);
+      return dataEnvelope(
+        page.map((c) => serializeCallback(c, names, timezone, now)),
+        prev,
+        next,
+      );
     },
   );
 
@@ -112,7 +122,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         ...EXTENSION,
         operationId: 'startCallback',
-        summary: 'Starts a callback on a list (extension): eligible members in contact order, skipped ones with the reason',
+        summary:
+          'Starts a callback on a list (extension): eligible members in contact order, skipped ones with the reason',
         tags,
         body: StartCallbackBody,
         response: { 201: StartCallbackResponse, ...errorResponses },
@@ -150,6 +161,26 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  app.delete(
+    '/callbacks/:id/users/:user_id/offer',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'revokeCallbackOffer',
+        summary: "Revokes the user's open offer link of a callback: the link and SMS replies are refused from now on",
+        tags,
+        params: CallbackUserParams,
+        querystring: RevokeOfferQuery,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { id, user_id: userId } = request.params;
+      await withTransaction(app.db, (trx) => revokeOpenOffer(trx, request.auth, id, userId, request.query.admin_id));
+      return ok(`Revoked the offer link of user #${userId} on callback #${id}`);
+    },
+  );
+
   app.post(
     '/callbacks/:id/cancel',
     {
@@ -164,7 +195,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await withTransaction(app.db, (trx) => cancelCallback(trx, request.auth, request.params.id, request.body.admin_id));
+      await withTransaction(app.db, (trx) =>
+        cancelCallback(trx, request.auth, request.params.id, request.body.admin_id),
+      );
       return ok(`Cancelled callback #${request.params.id}`);
     },
   );

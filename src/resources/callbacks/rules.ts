@@ -1,9 +1,10 @@
+import { defaultWorkTypeId } from '../work-types/repository.js';
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import { lockUsers, transition } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams, notADateTime } from '../../core/errors.js';
-import { assertSpanWithinLimit, normalizeLocalDateTime, nowLocal, nowUtc, parseInstantInput } from '../../core/time.js';
+import { checkAll, invalidParams, notADateTime } from '../../core/errors.js';
+import { assertPeriod, normalizeLocalDateTime, nowLocal, nowUtc, parseInstantInput } from '../../core/time.js';
 import { hoursBetween } from '../../core/time.js';
 import { occurrenceStaffing } from '../../scheduling/index.js';
 import { findUserOrInvalid } from '../users/repository.js';
@@ -13,7 +14,6 @@ import { ineligibilityOf, selectCandidates, type SkippedCandidate } from './cand
 import { insertShift } from './contracts.js';
 import {
   assertWorkType,
-  defaultCallbackWorkType,
   findAssignmentOrInvalid,
   findCallbackList,
   findCallbackUser,
@@ -61,14 +61,22 @@ export interface StartedCallback {
 export function requiredOf(callback: Pick<CallbackRow, 'vacancy'>) {
   const vacancy = callback.vacancy ? (JSON.parse(callback.vacancy) as CallbackVacancy) : null;
   if (!vacancy?.qualifier_shortfalls.length) return undefined;
-  return { date: vacancy.date, qualifiers: vacancy.qualifier_shortfalls.map((q) => ({ id: q.id, shortcode: q.shortcode ?? `#${q.id}` })) };
+  return {
+    date: vacancy.date,
+    qualifiers: vacancy.qualifier_shortfalls.map((q) => ({ id: q.id, shortcode: q.shortcode ?? `#${q.id}` })),
+  };
 }
 
 /**
  * The vacancy a callback on an assignment fills: the assignment's occurrence the callback's span
  * overlaps most, with its staffing from the engine. `extra_staffing` when nothing is short there.
  */
-async function vacancyOf(trx: Db, auth: AuthContext, assignmentId: number, span: { start: string; end: string }): Promise<CallbackVacancy | null> {
+async function vacancyOf(
+  trx: Db,
+  auth: AuthContext,
+  assignmentId: number,
+  span: { start: string; end: string },
+): Promise<CallbackVacancy | null> {
   const occurrences = await occurrenceStaffing(trx, auth.orgId, span, auth.timezone, [assignmentId]);
   const overlap = (o: { start: string; end: string }) =>
     hoursBetween(o.start > span.start ? o.start : span.start, o.end < span.end ? o.end : span.end, auth.timezone);
@@ -90,18 +98,20 @@ async function vacancyOf(trx: Db, auth: AuthContext, assignmentId: number, span:
 
 export async function startCallback(trx: Db, auth: AuthContext, body: StartCallbackBody): Promise<StartedCallback> {
   const { orgId, timezone } = auth;
-  const admin = await findUserOrInvalid(trx, orgId, body.initiated_by, 'initiated by');
-  const list = await findListOrInvalid(trx, orgId, body.list_id);
   const start = normalizeLocalDateTime(body.start);
   const end = normalizeLocalDateTime(body.end);
-  if (end <= start) throw invalidParams('The end must be a date after start.');
-  assertSpanWithinLimit(start, end, 'callback');
-  const deadline = instantOrInvalid(body.deadline, 'deadline', timezone);
-  const scheduledTo = body.scheduled_to ? instantOrInvalid(body.scheduled_to, 'scheduled to', timezone) : nowUtc();
   const assignmentId = body.assignment_id ?? null;
-  if (assignmentId !== null) await findAssignmentOrInvalid(trx, orgId, assignmentId);
-  if (body.work_type_id) await assertWorkType(trx, orgId, body.work_type_id);
-  const workTypeId = body.work_type_id ?? (await defaultCallbackWorkType(trx, orgId));
+  // one 422 naming every failing field
+  const [admin, list, , deadline, scheduledTo] = await checkAll([
+    () => findUserOrInvalid(trx, orgId, body.initiated_by, 'initiated by'),
+    () => findListOrInvalid(trx, orgId, body.list_id),
+    () => assertPeriod(start, end, { within: 'callback' }),
+    () => instantOrInvalid(body.deadline, 'deadline', timezone),
+    () => (body.scheduled_to ? instantOrInvalid(body.scheduled_to, 'scheduled to', timezone) : nowUtc()),
+    () => (assignmentId !== null ? findAssignmentOrInvalid(trx, orgId, assignmentId) : undefined),
+    () => (body.work_type_id ? assertWorkType(trx, orgId, body.work_type_id) : undefined),
+  ] as const);
+  const workTypeId = body.work_type_id ?? (await defaultWorkTypeId(trx, orgId, 'Callback'));
   const ordering: CallbackOrdering = body.ordering ?? list.ordering;
 
   const vacancy = assignmentId === null ? null : await vacancyOf(trx, auth, assignmentId, { start, end });
@@ -152,7 +162,9 @@ export async function startCallback(trx: Db, auth: AuthContext, body: StartCallb
   );
   await writeLog(trx, auth, {
     action: 'callback.started',
-    description: `started callback #${id} on list ${list.name} for ${start} to ${end}: ${body.positions_to_fill} position(s), ${candidates.length} candidate(s), ${selection.skipped.length} skipped.`,
+    description:
+      `started callback #${id} on list ${list.name} for ${start} to ${end}: ${body.positions_to_fill} ` +
+      `position(s), ${candidates.length} candidate(s), ${selection.skipped.length} skipped.`,
     actorUserId: admin.id,
     entityType: 'callback',
     entityId: id,
@@ -166,13 +178,19 @@ function partOfCallback(callback: CallbackRow, body: RecordResponseBody) {
   const end = body.end_time ? normalizeLocalDateTime(body.end_time) : null;
   const from = start ?? callback.start;
   const to = end ?? callback.end;
-  if (from < callback.start || to > callback.end || to <= from) {
-    throw invalidParams('The start time and end time must lie within the callback and end after they start.');
-  }
+  assertPeriod(from, to, { fields: { start: 'start time', end: 'end time' } });
+  if (from < callback.start || to > callback.end)
+    throw invalidParams('The start time and end time must lie within the callback.');
   return { start, end, from, to };
 }
 
-async function placeShift(trx: Db, auth: AuthContext, callback: CallbackRow, userId: number, span: { from: string; to: string }) {
+async function placeShift(
+  trx: Db,
+  auth: AuthContext,
+  callback: CallbackRow,
+  userId: number,
+  span: { from: string; to: string },
+) {
   if (callback.assignment_id === null) return null;
   const vacancy = callback.vacancy ? (JSON.parse(callback.vacancy) as CallbackVacancy) : null;
   return insertShift(trx, auth.orgId, {
@@ -194,82 +212,123 @@ async function placeShift(trx: Db, auth: AuthContext, callback: CallbackRow, use
 }
 
 /** Work, time off or hours taken on since the callback started can make a candidate ineligible. */
-async function assertStillEligible(trx: Db, auth: AuthContext, callback: CallbackRow, user: UserRow, span: { from: string; to: string }) {
+async function assertStillEligible(
+  trx: Db,
+  auth: AuthContext,
+  callback: CallbackRow,
+  user: UserRow,
+  span: { from: string; to: string },
+) {
   const list = await findCallbackList(trx, auth.orgId, callback.list_id);
-  const reasons = await ineligibilityOf(trx, auth.orgId, list, { start: span.from, end: span.to }, [user.id], auth.timezone, requiredOf(callback));
+  const reasons = await ineligibilityOf(
+    trx,
+    auth.orgId,
+    list,
+    { start: span.from, end: span.to },
+    [user.id],
+    auth.timezone,
+    requiredOf(callback),
+  );
   const reason = reasons.get(user.id);
   if (reason) throw invalidParams(`${fullName(user)} can no longer take callback #${callback.id}: ${reason}.`);
 }
 
 /**
  * Records a contacted user's answer, as a transition of the callback's row: concurrent answers
- * queue on its lock and no more than positions_to_fill of them are taken.
+ * queue on its lock and no more than positions_to_fill of them are taken. `beforeAccept` runs
+ * once the user's schedule is locked and their eligibility re-checked (the runner's auto-accept
+ * limits); it throws to refuse.
  */
-export async function recordResponse(trx: Db, auth: AuthContext, callbackId: number, body: RecordResponseBody) {
+export async function recordResponse(
+  trx: Db,
+  auth: AuthContext,
+  callbackId: number,
+  body: RecordResponseBody,
+  beforeAccept?: (callback: CallbackRow) => Promise<void>,
+) {
   let result: { name: string; callbackStatus: CallbackStatus; shiftId: number | null } | undefined;
-  await transition(trx, { table: 'callback', orgId: auth.orgId, id: callbackId, model: 'Callback' }, async (callback) => {
-    const user = await findUserOrInvalid(trx, auth.orgId, body.user_id);
-    const candidate = await findCallbackUser(trx, auth.orgId, callbackId, body.user_id);
-    if (!candidate) throw invalidParams(`User #${body.user_id} is not on the contact list of callback #${callbackId}.`);
-    if (candidate.status === 'accepted') throw invalidParams(`User #${body.user_id} has already accepted callback #${callbackId}.`);
-    const status = callbackStatus(callback, nowUtc());
-    if (status !== 'active') throw invalidParams(`Callback #${callbackId} is ${status}.`);
+  await transition(
+    trx,
+    { table: 'callback', orgId: auth.orgId, id: callbackId, model: 'Callback' },
+    async (callback) => {
+      const user = await findUserOrInvalid(trx, auth.orgId, body.user_id);
+      const candidate = await findCallbackUser(trx, auth.orgId, callbackId, body.user_id);
+      if (!candidate)
+        throw invalidParams(`User #${body.user_id} is not on the contact list of callback #${callbackId}.`);
+      if (candidate.status === 'accepted')
+        throw invalidParams(`User #${body.user_id} has already accepted callback #${callbackId}.`);
+      const status = callbackStatus(callback, nowUtc());
+      if (status !== 'active') throw invalidParams(`Callback #${callbackId} is ${status}.`);
 
-    const now = nowLocal(auth.timezone);
-    const span = partOfCallback(callback, body);
-    const accepted = body.status === 'accepted';
-    if (accepted) {
-      // the user's schedule stays as checked until the shift is placed
-      await lockUsers(trx, [user.id]);
-      await assertStillEligible(trx, auth, callback, user, span);
-    }
-    const shiftId = accepted ? await placeShift(trx, auth, callback, user.id, span) : null;
-    await updateCallbackUser(trx, auth.orgId, candidate.id, {
-      status: body.status,
-      contact_method: body.contact_method ?? candidate.contact_method,
-      contact_time: body.contact_time ? normalizeLocalDateTime(body.contact_time) : (candidate.contact_time ?? now),
-      response_time: body.response_time ? normalizeLocalDateTime(body.response_time) : body.status === 'no answer' ? null : now,
-      start_time: accepted ? span.start : null,
-      end_time: accepted ? span.end : null,
-      uses_opportunity: 1,
-      do_not_disturb: body.do_not_disturb ? 1 : 0,
-      auto_accepted: body.auto_accepted ? 1 : 0,
-      shift_id: shiftId,
-      updated_at: nowUtc(),
-    });
-    const acceptedCount = callback.accepted_count + (accepted ? 1 : 0);
-    const filled = accepted && acceptedCount >= callback.positions_to_fill;
-    const callbackStatusAfter: CallbackStatus = filled ? 'filled' : status;
-    const name = fullName(user);
-    await writeLog(trx, auth, {
-      action: `callback.${body.status.replace(' ', '_')}`,
-      description: `${accepted ? 'accepted' : body.status === 'denied' ? 'denied' : 'did not answer'} callback #${callbackId} (${callback.start} to ${callback.end})${callbackStatusAfter === 'filled' ? '; the callback is filled' : ''}.`,
-      actorUserId: user.id,
-      entityType: 'callback',
-      entityId: callbackId,
-      before: candidate,
-      after: { ...body, shift_id: shiftId },
-    });
-    result = { name, callbackStatus: callbackStatusAfter, shiftId };
-    return { accepted_count: acceptedCount, ...(filled ? { status: 'filled' as const, ended_at: nowUtc() } : {}) };
-  });
+      const now = nowLocal(auth.timezone);
+      const span = partOfCallback(callback, body);
+      const accepted = body.status === 'accepted';
+      if (accepted) {
+        // the user's schedule stays as checked until the shift is placed
+        await lockUsers(trx, [user.id]);
+        await assertStillEligible(trx, auth, callback, user, span);
+        await beforeAccept?.(callback);
+      }
+      const shiftId = accepted ? await placeShift(trx, auth, callback, user.id, span) : null;
+      await updateCallbackUser(trx, auth.orgId, candidate.id, {
+        status: body.status,
+        contact_method: body.contact_method ?? candidate.contact_method,
+        contact_time: body.contact_time ? normalizeLocalDateTime(body.contact_time) : (candidate.contact_time ?? now),
+        response_time: body.response_time
+          ? normalizeLocalDateTime(body.response_time)
+          : body.status === 'no answer'
+            ? null
+            : now,
+        start_time: accepted ? span.start : null,
+        end_time: accepted ? span.end : null,
+        uses_opportunity: 1,
+        do_not_disturb: body.do_not_disturb ? 1 : 0,
+        auto_accepted: body.auto_accepted ? 1 : 0,
+        shift_id: shiftId,
+        updated_at: nowUtc(),
+      });
+      const acceptedCount = callback.accepted_count + (accepted ? 1 : 0);
+      const filled = accepted && acceptedCount >= callback.positions_to_fill;
+      const callbackStatusAfter: CallbackStatus = filled ? 'filled' : status;
+      const name = fullName(user);
+      const verb = accepted ? (body.auto_accepted ? 'auto-accepted' : 'accepted') : undefined;
+      await writeLog(trx, auth, {
+        action: `callback.${body.status.replace(' ', '_')}`,
+        description:
+          `${verb ?? (body.status === 'denied' ? 'denied' : 'did not answer')} callback ` +
+          `#${callbackId} (${callback.start} to ` +
+          `${callback.end})${callbackStatusAfter === 'filled' ? '; the callback is filled' : ''}.`,
+        actorUserId: user.id,
+        entityType: 'callback',
+        entityId: callbackId,
+        before: candidate,
+        after: { ...body, shift_id: shiftId },
+      });
+      result = { name, callbackStatus: callbackStatusAfter, shiftId };
+      return { accepted_count: acceptedCount, ...(filled ? { status: 'filled' as const, ended_at: nowUtc() } : {}) };
+    },
+  );
   return result!;
 }
 
-
 export async function cancelCallback(trx: Db, auth: AuthContext, callbackId: number, adminId: number): Promise<void> {
-  const { before: callback } = await transition(trx, { table: 'callback', orgId: auth.orgId, id: callbackId, model: 'Callback' }, async (callback) => {
-    await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
-    const status = callbackStatus(callback, nowUtc());
-    if (status !== 'active') throw invalidParams(`Callback #${callbackId} is ${status}.`);
-    return { status: 'cancelled' as const, cancelled_by: adminId, ended_at: nowUtc() };
-  });
+  const { before: callback } = await transition(
+    trx,
+    { table: 'callback', orgId: auth.orgId, id: callbackId, model: 'Callback' },
+    async (callback) => {
+      await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
+      const status = callbackStatus(callback, nowUtc());
+      if (status !== 'active') throw invalidParams(`Callback #${callbackId} is ${status}.`);
+      return { status: 'cancelled' as const, cancelled_by: adminId, ended_at: nowUtc() };
+    },
+  );
   await writeLog(trx, auth, {
     action: 'callback.cancelled',
-    description: `cancelled callback #${callbackId} (${callback.start} to ${callback.end}, ${callback.accepted_count} of ${callback.positions_to_fill} accepted).`,
+    description:
+      `cancelled callback #${callbackId} (${callback.start} to ${callback.end}, ${callback.accepted_count} of ` +
+      `${callback.positions_to_fill} accepted).`,
     actorUserId: adminId,
     entityType: 'callback',
     entityId: callbackId,
   });
 }
-

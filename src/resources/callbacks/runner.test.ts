@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
+import type { KyselyPlugin } from 'kysely';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { Temporal } from '../../core/time.js';
+import { createDatabase } from '../../core/db/index.js';
 import { createAssignment, workTypeId } from '../rotations/test-fixtures.js';
 import { createCallbackRunner, type CallbackRunner } from './runner.js';
+import { at, listOf, startCallbackOn, usersOf } from './test-fixtures.js';
 
 interface Mail {
   to: string[];
@@ -24,7 +26,14 @@ const runners: CallbackRunner[] = [];
 function parse(raw: string, to: string[]): Mail {
   const unfolded = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
   const subject = /^Subject: (.*)$/m.exec(unfolded)?.[1]?.trim() ?? '';
-  return { to, subject, text: unfolded.split(/\r?\n\r?\n/).slice(1).join('\n\n') };
+  return {
+    to,
+    subject,
+    text: unfolded
+      .split(/\r?\n\r?\n/)
+      .slice(1)
+      .join('\n\n'),
+  };
 }
 
 beforeAll(async () => {
@@ -36,7 +45,12 @@ beforeAll(async () => {
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
       stream.on('end', () => {
-        mails.push(parse(raw, session.envelope.rcptTo.map((r) => r.address)));
+        mails.push(
+          parse(
+            raw,
+            session.envelope.rcptTo.map((r) => r.address),
+          ),
+        );
         callback();
       });
     },
@@ -48,7 +62,11 @@ beforeAll(async () => {
   server = await startServer();
   org = await server.newOrg({ name: 'Station Nine' });
   adminId = await org.createUser({ first_name: 'Chief', last_name: 'Admin', mail: 'chief@example.com' });
-  stationId = await createAssignment(org, { name: 'Engine 9', start: '2032-03-01 07:00:00', end: '2032-03-02 07:00:00' });
+  stationId = await createAssignment(org, {
+    name: 'Engine 9',
+    start: '2032-03-01 07:00:00',
+    end: '2032-03-02 07:00:00',
+  });
 });
 afterAll(async () => {
   for (const runner of runners) await runner.stop();
@@ -57,12 +75,12 @@ afterAll(async () => {
   vi.unstubAllEnvs();
 });
 
-const at = (base: string, minutes: number) => Temporal.Instant.from(base).add({ minutes }).toString({ fractionalSecondDigits: 3 });
-
 /** A runner of the test server; `withoutSmtp`: as if no SMTP server were configured. */
 function runner(options: { withoutSmtp?: boolean } = {}): CallbackRunner {
   const { db, log, config } = server.app;
-  const app = options.withoutSmtp ? { db, log, config: { ...config, smtp: { ...config.smtp, host: undefined } } } : server.app;
+  const app = options.withoutSmtp
+    ? { db, log, config: { ...config, smtp: { ...config.smtp, host: undefined } } }
+    : server.app;
   const created = createCallbackRunner(app, { baseUrl: server.url });
   runners.push(created);
   return created;
@@ -70,52 +88,37 @@ function runner(options: { withoutSmtp?: boolean } = {}): CallbackRunner {
 
 async function crew(prefix: string, count: number): Promise<number[]> {
   const ids: number[] = [];
-  for (let i = 1; i <= count; i += 1) ids.push(await org.createUser({ first_name: prefix, last_name: `M${i}`, mail: `${prefix.toLowerCase()}${i}@example.com` }));
+  for (let i = 1; i <= count; i += 1)
+    ids.push(
+      await org.createUser({ first_name: prefix, last_name: `M${i}`, mail: `${prefix.toLowerCase()}${i}@example.com` }),
+    );
   return ids;
 }
 
-async function listOf(name: string, members: number[], settings: Record<string, unknown> = {}): Promise<number> {
-  const list = await org.post('/lists', { name, contact_window_minutes: 30, ...settings });
-  expect(list.status, list.text).toBe(201);
-  for (const id of members) expect((await org.put(`/users/${id}/titles`, { ids: [list.body.id] })).status).toBe(200);
-  return list.body.id as number;
-}
-
-async function callbackOn(listId: number, date: string, extra: Record<string, unknown> = {}): Promise<number> {
-  const next = Temporal.PlainDate.from(date).add({ days: 1 }).toString();
-  const response = await org.post('/callbacks', {
-    list_id: listId,
-    initiated_by: adminId,
-    assignment_id: stationId,
-    start: `${date} 07:00:00`,
-    end: `${next} 07:00:00`,
-    positions_to_fill: 1,
-    deadline: '2035-01-01T00:00:00+00:00',
-    ...extra,
-  });
-  expect(response.status, response.text).toBe(201);
-  return response.body.id as number;
-}
+const callbackOn = async (listId: number, date: string, extra: Record<string, unknown> = {}) =>
+  (await startCallbackOn({ org, adminId, stationId }, listId, date, extra)).id;
 
 const mailsTo = (address: string) => mails.filter((m) => m.to.includes(address));
 const linkIn = (mail: Mail) => /\/offers\/(cpo_[A-Za-z0-9_-]+)/.exec(mail.text)![1];
 const offerLink = (address: string) => linkIn(mailsTo(address).find((m) => m.subject.startsWith('Callback offer'))!);
-const answer = (token: string, value: 'accept' | 'decline') => server.request('POST', `${server.url}/offers/${token}`, { body: { answer: value }, form: true, token: null });
+const answer = (token: string, value: 'accept' | 'decline') =>
+  server.request('POST', `${server.url}/offers/${token}`, { body: { answer: value }, form: true, token: null });
 const view = (token: string) => server.request('GET', `${server.url}/offers/${token}`, { token: null });
-const usersOf = async (id: number) => (await org.get(`/callbacks/${id}/users`)).body as Array<Record<string, string | null>>;
 
 /** Mail goes out after the runner's pass returns: wait for it to arrive. */
 async function arrived(address: string, count: number): Promise<void> {
   await vi.waitFor(() => expect(mailsTo(address)).toHaveLength(count), { timeout: 5000, interval: 20 });
 }
 
-/** Which of the callback's users have been contacted, in position order (each runner pass serves every due callback). */
-const contacted = async (id: number) => (await usersOf(id)).map((u) => u.contact_time !== null);
+/**
+ * Which of the callback's users have been contacted, in position order (each runner pass serves every due callback).
+ */
+const contacted = async (id: number) => (await usersOf(org, id)).map((u) => u.contact_time !== null);
 
 describe('the callback runner', () => {
   it('offers in order, moves on after the window, fills by link, tells the admin, leaves the rest alone', async () => {
     const [first, second, third] = await crew('Fill', 3);
-    const listId = await listOf('Fill list', [first, second, third]);
+    const listId = await listOf(org, 'Fill list', [first, second, third]);
     const id = await callbackOn(listId, '2032-03-10');
     const clock = new Date().toISOString();
     const run = runner();
@@ -123,8 +126,13 @@ describe('the callback runner', () => {
     expect(await run.runOnce(clock)).toEqual({ contacted: 1 });
     await arrived('fill1@example.com', 1);
     const firstLink = offerLink('fill1@example.com');
-    let users = await usersOf(id);
-    expect(users[0]).toMatchObject({ id: String(first), status: 'pending', contact_method: 'Email', uses_opportunity: '1' });
+    let users = await usersOf(org, id);
+    expect(users[0]).toMatchObject({
+      id: String(first),
+      status: 'pending',
+      contact_method: 'Email',
+      uses_opportunity: '1',
+    });
     expect(users[0].contact_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(users[1].contact_time).toBeNull();
 
@@ -133,7 +141,7 @@ describe('the callback runner', () => {
     // the window passes: no answer, the next one is offered
     expect(await run.runOnce(at(clock, 31))).toEqual({ contacted: 1 });
     await arrived('fill2@example.com', 1);
-    users = await usersOf(id);
+    users = await usersOf(org, id);
     expect(users.map((u) => u.status)).toEqual(['no answer', 'pending', 'pending']);
     expect((await view(firstLink)).status).toBe(410);
 
@@ -147,14 +155,18 @@ describe('the callback runner', () => {
     expect(accepted.text).toContain('You accepted');
 
     expect((await org.get(`/callbacks/${id}`)).body.status).toBe('filled');
-    users = await usersOf(id);
+    users = await usersOf(org, id);
     expect(users.map((u) => u.status)).toEqual(['no answer', 'accepted', 'pending']);
     expect(users[1].response_time).not.toBeNull();
 
-    const schedule = await org.get('/schedule', { query: { start: '2032-03-10 00:00:00', end: '2032-03-11 00:00:00' } });
+    const schedule = await org.get('/schedule', {
+      query: { start: '2032-03-10 00:00:00', end: '2032-03-11 00:00:00' },
+    });
     const day = schedule.body.days.find((d: any) => d.date === '2032-03-10');
     expect(day.assignments.flatMap((a: any) => a.shifts).map((s: any) => s.user.id)).toContain(second);
-    const vacancies = await org.get('/vacancies', { query: { start: '2032-03-10 00:00:00', end: '2032-03-11 00:00:00' } });
+    const vacancies = await org.get('/vacancies', {
+      query: { start: '2032-03-10 00:00:00', end: '2032-03-11 00:00:00' },
+    });
     expect(vacancies.status, vacancies.text).toBe(200);
     expect(vacancies.body.filter((v: any) => v.date === '2032-03-10' && v.assignment.id === stationId)).toEqual([]);
 
@@ -162,7 +174,10 @@ describe('the callback runner', () => {
     expect(await run.runOnce(at(clock, 32))).toEqual({ contacted: 0 });
     await arrived('fill2@example.com', 2);
     await arrived('chief@example.com', 1);
-    expect(mailsTo('fill2@example.com').map((m) => m.subject)).toEqual(['Callback offer: 2032-03-10 07:00:00 to 2032-03-11 07:00:00', 'Confirmed: callback 2032-03-10 07:00:00 to 2032-03-11 07:00:00']);
+    expect(mailsTo('fill2@example.com').map((m) => m.subject)).toEqual([
+      'Callback offer: 2032-03-10 07:00:00 to 2032-03-11 07:00:00',
+      'Confirmed: callback 2032-03-10 07:00:00 to 2032-03-11 07:00:00',
+    ]);
     expect(mailsTo('chief@example.com').map((m) => m.subject)).toEqual([`Callback #${id} filled: 1 of 1`]);
     expect(await run.runOnce(at(clock, 120))).toEqual({ contacted: 0 });
     expect(mailsTo('fill3@example.com')).toEqual([]);
@@ -170,7 +185,7 @@ describe('the callback runner', () => {
 
   it('ends at the deadline: the admin is told it was not filled and the open link is withdrawn', async () => {
     const members = await crew('Late', 2);
-    const listId = await listOf('Late list', members);
+    const listId = await listOf(org, 'Late list', members);
     const id = await callbackOn(listId, '2032-03-12', { deadline: at(new Date().toISOString(), 45) });
     const clock = new Date().toISOString();
     const run = runner();
@@ -178,17 +193,19 @@ describe('the callback runner', () => {
     await vi.waitFor(() => expect(mailsTo('late1@example.com')).toHaveLength(1));
     await run.runOnce(at(clock, 60));
     expect(await contacted(id)).toEqual([true, false]);
-    await vi.waitFor(() => expect(mailsTo('chief@example.com').map((m) => m.subject)).toContain(`Callback #${id} not filled: 0 of 1`));
+    await vi.waitFor(() =>
+      expect(mailsTo('chief@example.com').map((m) => m.subject)).toContain(`Callback #${id} not filled: 0 of 1`),
+    );
     expect((await view(offerLink('late1@example.com'))).status).toBe(410);
     expect(mailsTo('late2@example.com')).toEqual([]);
   });
 
   it('refuses reused, altered and expired links, and logs the refusals', async () => {
     const members = await crew('Link', 2);
-    const listId = await listOf('Link list', members);
+    const listId = await listOf(org, 'Link list', members);
     const clock = new Date().toISOString();
     const id = await callbackOn(listId, '2032-03-14', { positions_to_fill: 2, scheduled_to: at(clock, -180) });
-    await listOf('unused', []);
+    await listOf(org, 'unused', []);
     const run = runner();
     // an offer made two hours ago with a 30-minute window has expired by now
     await run.runOnce(at(clock, -120));
@@ -206,7 +223,7 @@ describe('the callback runner', () => {
     const reused = await answer(link, 'accept');
     expect(reused.status).toBe(410);
     expect(reused.text).toContain('already been used');
-    expect((await usersOf(id))[1].status).toBe('denied');
+    expect((await usersOf(org, id))[1].status).toBe('denied');
 
     const log = await org.get('/logs', { query: { limit: 200 } });
     const refused = JSON.stringify(log.body).match(/refused a callback/g) ?? [];
@@ -216,7 +233,7 @@ describe('the callback runner', () => {
 
   it('two runners over one database contact each person once', async () => {
     const members = await crew('Pair', 4);
-    const listId = await listOf('Pair list', members, { contact_at_once: 2 });
+    const listId = await listOf(org, 'Pair list', members, { contact_at_once: 2 });
     const id = await callbackOn(listId, '2032-03-16', { positions_to_fill: 2 });
     const clock = new Date().toISOString();
     const [a, b] = [runner(), runner()];
@@ -229,9 +246,50 @@ describe('the callback runner', () => {
     expect(mailsTo('pair3@example.com')).toEqual([]);
   });
 
+  it('an answer between selecting a callback and leasing it is seen: no false end-of-list notice', async () => {
+    const [only] = await crew('Stale', 1);
+    const listId = await listOf(org, 'Stale list', [only]);
+    const id = await callbackOn(listId, '2032-03-17');
+    const clock = new Date().toISOString();
+    await runner().runOnce(clock);
+    await arrived('stale1@example.com', 1);
+    // the next pass selects the callback as it is, then the person accepts by link before the pass
+    // takes the lease (a request to another process): the pass must go by the callback as it is then
+    let answered = false;
+    const acceptAfterSelection: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      async transformResult({ result }) {
+        const rows = result.rows as Array<Record<string, unknown>>;
+        if (!answered && rows.some((row) => row.id === id && 'contact_window_minutes' in row)) {
+          answered = true;
+          expect((await answer(offerLink('stale1@example.com'), 'accept')).status).toBe(200);
+        }
+        return result;
+      },
+    };
+    // a connection of its own, as another process has: the link's answer does not wait for it
+    const own = createDatabase(server.app.config);
+    const racing = createCallbackRunner(server.app, {
+      baseUrl: server.url,
+      db: own.db.withPlugin(acceptAfterSelection),
+    });
+    runners.push(racing);
+    try {
+      await racing.runOnce(at(clock, 1));
+      expect(answered).toBe(true);
+      await arrived('stale1@example.com', 2);
+    } finally {
+      await own.db.destroy();
+    }
+    await runner().runOnce(at(clock, 2));
+    const told = () => mailsTo('chief@example.com').filter((m) => m.subject.startsWith(`Callback #${id} `));
+    await vi.waitFor(() => expect(told().map((m) => m.subject)).toContain(`Callback #${id} filled: 1 of 1`));
+    expect(told().map((m) => m.subject)).toEqual([`Callback #${id} filled: 1 of 1`]);
+  });
+
   it('a restarted runner resumes from the database', async () => {
     const members = await crew('Again', 3);
-    const listId = await listOf('Again list', members);
+    const listId = await listOf(org, 'Again list', members);
     const id = await callbackOn(listId, '2032-03-18');
     const clock = new Date().toISOString();
     const before = runner();
@@ -245,14 +303,21 @@ describe('the callback runner', () => {
     expect(await contacted(id)).toEqual([true, true, false]);
     await vi.waitFor(() => expect(mailsTo('again2@example.com')).toHaveLength(1));
     expect(mailsTo('again1@example.com')).toHaveLength(1);
-    expect((await usersOf(id)).map((u) => u.status)).toEqual(['no answer', 'pending', 'pending']);
+    expect((await usersOf(org, id)).map((u) => u.status)).toEqual(['no answer', 'pending', 'pending']);
   });
 
   it('passes over someone who took other work since the callback started, with the reason', async () => {
     const [busy, free] = await crew('Skip', 2);
-    const listId = await listOf('Skip list', [busy, free]);
+    const listId = await listOf(org, 'Skip list', [busy, free]);
     const id = await callbackOn(listId, '2032-03-20');
-    const shift = await org.post('/shifts', { assignment_id: stationId, user_id: busy, date: '2032-03-20', start: '2032-03-20 07:00:00', end: '2032-03-20 19:00:00', work_type_id: await workTypeId(org) });
+    const shift = await org.post('/shifts', {
+      assignment_id: stationId,
+      user_id: busy,
+      date: '2032-03-20',
+      start: '2032-03-20 07:00:00',
+      end: '2032-03-20 19:00:00',
+      work_type_id: await workTypeId(org),
+    });
     expect(shift.status, shift.text).toBe(201);
     await runner().runOnce(new Date().toISOString());
     expect(await contacted(id)).toEqual([false, true]);
@@ -267,7 +332,7 @@ describe('channels without configuration', () => {
   it('records in the callback log that e-mail and webhooks are off', async () => {
     const run = runner({ withoutSmtp: true });
     const [member] = await crew('Quiet', 1);
-    const listId = await listOf('Quiet list', [member]);
+    const listId = await listOf(org, 'Quiet list', [member]);
     const id = await callbackOn(listId, '2032-03-22');
     await run.runOnce(new Date().toISOString());
     expect(await contacted(id)).toEqual([true]);

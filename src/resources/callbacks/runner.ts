@@ -1,3 +1,4 @@
+import type { AgentOptions } from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { AuthContext } from '../../core/auth/context.js';
@@ -6,22 +7,38 @@ import { writeLog } from '../../core/audit.js';
 import { claimLease, releaseLease } from '../../core/db/lease.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { nowUtc, Temporal, utcToLocal } from '../../core/time.js';
+import { ApiError, invalidParams } from '../../core/errors.js';
+import { findAssignmentsByIds } from '../assignments/repository.js';
+import { findCallbackSettings, type CallbackSettings } from '../callback-settings/repository.js';
+import { CONTACT_METHODS } from '../callback-settings/schemas.js';
+import { findAutoAccept } from '../user-auto-accept/repository.js';
+import { autoAcceptRefusal } from '../user-auto-accept/rules.js';
 import { findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
+import { WebhookTargets } from '../webhooks/targets.js';
+import { callbackEvent } from './calendar.js';
+import { AutoStarter } from './auto-start.js';
 import { ineligibilityOf } from './candidates.js';
-import { EmailChannel, OFFER_EVENT, WebhookChannel, type Channel, type Message, type Recipient } from './channels.js';
+import type { Channel, Message, Recipient } from './channels/channel.js';
+import { EmailChannel } from './channels/email.js';
+import { PushChannel } from './channels/push.js';
+import { SmsChannel } from './channels/sms.js';
+import { OFFER_EVENT, WebhookChannel } from './channels/webhook.js';
 import {
   callbacksForRunner,
   findCallbackList,
   findOrganization,
+  findRunnerCallback,
+  groupMemberIds,
   insertOffer,
   listCallbackUsers,
-  revokeOffers,
+  markListEnded,
   markRunnerClosed,
+  revokeOffers,
   updateCallbackUser,
   type RunnerCallbackRow,
 } from './repository.js';
-import { callbackStatus, requiredOf, type CallbackStatus } from './rules.js';
+import { callbackStatus, recordResponse, requiredOf, type CallbackStatus } from './rules.js';
 import type { CallbackUserRow } from './table.js';
 
 export interface RunnerOptions {
@@ -29,7 +46,10 @@ export interface RunnerOptions {
   secretKey: Buffer;
   /** Base of the accept/decline links (PUBLIC_BASE_URL). */
   baseUrl: string;
-  /** The ways offers go out; an offer goes out on every channel that can reach the person. */
+  /**
+   * The ways offers go out: of the personal channels the person's preferred one, else the first of
+   * the fallback order that can reach them (`pickChannel`); every non-personal channel that is on.
+   */
   channels: Channel[];
   /** Channels for notices (the admin's report, the confirmation): e-mail. */
   notices: Channel | undefined;
@@ -42,7 +62,27 @@ export interface RunnerOptions {
 }
 
 const BATCH = 20;
-const plus = (utc: string, ms: number) => Temporal.Instant.from(utc).add({ milliseconds: ms }).toString({ fractionalSecondDigits: 3 });
+const plus = (utc: string, ms: number) =>
+  Temporal.Instant.from(utc).add({ milliseconds: ms }).toString({ fractionalSecondDigits: 3 });
+
+/** The personal channels in the order they are tried: the preferred one, then Mobile App, Text (SMS), Email. */
+export function fallbackOrder(channels: Channel[], preferred: string | null): Channel[] {
+  const order: string[] = preferred
+    ? [preferred, ...CONTACT_METHODS.filter((m) => m !== preferred)]
+    : [...CONTACT_METHODS];
+  const rank = (channel: Channel) => {
+    const index = order.indexOf(channel.method);
+    return index < 0 ? order.length : index;
+  };
+  return channels.filter((c) => c.personal).sort((a, b) => rank(a) - rank(b));
+}
+
+/** Whether the local clock time `HH:MM` falls in the person's daily do-not-disturb hours (which may span midnight). */
+export function inDoNotDisturb(settings: CallbackSettings, clock: string): boolean {
+  const { do_not_disturb_start: start, do_not_disturb_end: end } = settings;
+  if (!start || !end) return false;
+  return start < end ? clock >= start && clock < end : clock >= start || clock < end;
+}
 
 /** The runner acts as the system, not as an API client of the organization. */
 function runnerAuth(org: { id: number; name: string; timezone: string }): AuthContext {
@@ -64,8 +104,11 @@ export class CallbackRunner {
   private running: Promise<unknown> | undefined;
   private stopped = true;
 
+  private readonly autoStarter: AutoStarter;
+
   constructor(private readonly options: RunnerOptions) {
     this.now = options.now ?? nowUtc;
+    this.autoStarter = new AutoStarter(options.db, options.log, runnerAuth);
   }
 
   start(): void {
@@ -94,12 +137,22 @@ export class CallbackRunner {
     this.timer.unref();
   }
 
-  /** One pass over the callbacks due at `now`; answers how many people were offered a callback. */
+  /**
+   * One pass at `now`: starts the callbacks of new vacancies (auto-start), then advances the
+   * callbacks due; answers how many people were offered a callback.
+   */
   async runOnce(now = this.now()): Promise<{ contacted: number }> {
     let contacted = 0;
+    await this.autoStarter.runOnce(now, plus(now, this.options.leaseMs ?? 120_000));
     const due = await callbacksForRunner(this.options.db, now, BATCH);
-    for (const callback of due) {
-      if (!(await claimLease(this.options.db, 'callback', callback, now, plus(now, this.options.leaseMs ?? 120_000)))) continue;
+    for (const listed of due) {
+      const until = plus(now, this.options.leaseMs ?? 120_000);
+      // the callback as claimed: another process may have advanced or closed it since `due` was read
+      const claimed = await claimLease(this.options.db, 'callback', listed, now, until, (eb) =>
+        eb('runner_closed_at', 'is', null),
+      );
+      if (!claimed) continue;
+      const callback = { ...listed, ...claimed };
       try {
         contacted += await this.advance(callback, now);
       } catch (error) {
@@ -111,37 +164,138 @@ export class CallbackRunner {
     return { contacted };
   }
 
-  private async advance(callback: RunnerCallbackRow, now: string): Promise<number> {
+  private async advance(selected: RunnerCallbackRow, now: string): Promise<number> {
     const { db } = this.options;
-    const auth = runnerAuth(await findOrganization(db, callback.organization_id));
-    const users = await listCallbackUsers(db, auth.orgId, callback.id);
+    const auth = runnerAuth(await findOrganization(db, selected.organization_id));
+    const users = await listCallbackUsers(db, auth.orgId, selected.id);
+    // Read again under the lease, after its users: the row selected before the lease may predate
+    // another runner's pass (closed and reported already) or an answer the users already show.
+    const callback = await findRunnerCallback(db, auth.orgId, selected.id);
+    if (!callback) return 0;
     await this.confirmAccepted(auth, callback, users, now);
     const status = callbackStatus(callback, now);
     if (status !== 'active') {
       await this.close(auth, callback, status, now);
       return 0;
     }
-    const lapsed = users.filter((u) => u.status === 'pending' && u.offer_expires_at !== null && u.offer_expires_at <= now);
+    const lapsed = users.filter(
+      (u) => u.status === 'pending' && u.offer_expires_at !== null && u.offer_expires_at <= now,
+    );
     for (const user of lapsed) await this.markNoAnswer(auth, callback, user, now);
-    const waiting = users.filter((u) => u.status === 'pending' && u.offer_expires_at !== null && u.offer_expires_at > now).length;
+    const waiting = users.filter(
+      (u) => u.status === 'pending' && u.offer_expires_at !== null && u.offer_expires_at > now,
+    ).length;
     let slots = Math.min(callback.contact_at_once, callback.positions_to_fill - callback.accepted_count) - waiting;
     let contacted = 0;
+    let autoAccepted = 0;
+    let remaining = 0;
     for (const user of users) {
-      if (slots <= 0) break;
       if (user.status !== 'pending' || user.contact_time !== null || user.skip_reason !== null) continue;
+      if (slots <= 0) {
+        remaining += 1;
+        continue;
+      }
       if (await this.skipIfIneligible(auth, callback, user, now)) continue;
-      await this.offer(auth, callback, user, now);
+      if (await this.autoAccept(auth, callback, user)) {
+        slots -= 1;
+        autoAccepted += 1;
+        continue;
+      }
+      const settings = await findCallbackSettings(this.options.db, auth.orgId, user.user_id);
+      if (inDoNotDisturb(settings, utcToLocal(now, auth.timezone).slice(11, 16))) {
+        await this.holdForDoNotDisturb(auth, callback, user, settings, now);
+        remaining += 1;
+        continue;
+      }
+      await this.offer(auth, callback, user, settings, now);
       slots -= 1;
       contacted += 1;
     }
+    if (remaining === 0 && waiting === 0 && contacted === 0 && autoAccepted === 0 && callback.list_ended_at === null)
+      await this.endOfList(auth, callback, now);
     return contacted;
   }
 
+  /**
+   * Someone in their do-not-disturb hours is not contacted now: the runner moves on to the next
+   * person and offers them on a later pass once their hours end, if positions are still open. The
+   * callback user's `do_not_disturb` becomes 1; logged once.
+   */
+  private async holdForDoNotDisturb(
+    auth: AuthContext,
+    callback: RunnerCallbackRow,
+    user: CallbackUserRow,
+    settings: CallbackSettings,
+    now: string,
+  ): Promise<void> {
+    if (user.do_not_disturb) return;
+    await withTransaction(this.options.db, async (trx) => {
+      await updateCallbackUser(trx, auth.orgId, user.id, { do_not_disturb: 1, updated_at: now });
+      await writeLog(trx, auth, {
+        action: 'callback.do_not_disturb',
+        description:
+          `did not contact user #${user.user_id} on callback #${callback.id} during their do-not-disturb hours ` +
+          `(${settings.do_not_disturb_start} to ${settings.do_not_disturb_end}); moved on to the next person.`,
+        entityType: 'callback',
+        entityId: callback.id,
+        after: {
+          user_id: user.user_id,
+          position: user.position,
+          do_not_disturb_start: settings.do_not_disturb_start,
+          do_not_disturb_end: settings.do_not_disturb_end,
+        },
+      });
+    });
+  }
+
+  /**
+   * Nobody is left to offer and no offer is open while positions are: the admin and the list's
+   * group are told, once.
+   */
+  private async endOfList(auth: AuthContext, callback: RunnerCallbackRow, now: string): Promise<void> {
+    if (callback.accepted_count >= callback.positions_to_fill) return;
+    if (!(await markListEnded(this.options.db, auth.orgId, callback.id, now))) return;
+    await withTransaction(this.options.db, (trx) =>
+      writeLog(trx, auth, {
+        action: 'callback.list_ended',
+        description:
+          `callback #${callback.id} reached the end of its list with ${callback.accepted_count} of ` +
+          `${callback.positions_to_fill} position(s) accepted.`,
+        entityType: 'callback',
+        entityId: callback.id,
+      }),
+    );
+    await this.tell(auth, callback, {
+      subject:
+        `Callback #${callback.id} reached the end of its list: ` +
+        `${callback.accepted_count} of ${callback.positions_to_fill}`,
+      text:
+        `Callback #${callback.id} on ${callback.list_name} (${callback.start} to ${callback.end}) has offered ` +
+        `everyone it can: ${callback.accepted_count} of ${callback.positions_to_fill} position(s) accepted. ` +
+        'It stays open until its deadline.',
+    });
+  }
+
   /** Someone who took other work or time off since the callback started is passed over, with the reason. */
-  private async skipIfIneligible(auth: AuthContext, callback: RunnerCallbackRow, user: CallbackUserRow, now: string): Promise<boolean> {
+  private async skipIfIneligible(
+    auth: AuthContext,
+    callback: RunnerCallbackRow,
+    user: CallbackUserRow,
+    now: string,
+  ): Promise<boolean> {
     const list = await findCallbackList(this.options.db, auth.orgId, callback.list_id);
     const span = { start: callback.start, end: callback.end };
-    const reason = (await ineligibilityOf(this.options.db, auth.orgId, list, span, [user.user_id], auth.timezone, requiredOf(callback))).get(user.user_id);
+    const reason = (
+      await ineligibilityOf(
+        this.options.db,
+        auth.orgId,
+        list,
+        span,
+        [user.user_id],
+        auth.timezone,
+        requiredOf(callback),
+      )
+    ).get(user.user_id);
     if (!reason) return false;
     await withTransaction(this.options.db, async (trx) => {
       await updateCallbackUser(trx, auth.orgId, user.id, { skip_reason: reason, updated_at: now });
@@ -156,11 +310,63 @@ export class CallbackRunner {
     return true;
   }
 
-  private async offer(auth: AuthContext, callback: RunnerCallbackRow, user: CallbackUserRow, now: string): Promise<void> {
+  /**
+   * A user who opted in to auto-accepted offers gets the callback at once when it is within their
+   * limits (recorded with `auto_accepted`); otherwise the reason is logged and they are offered it.
+   */
+  private async autoAccept(auth: AuthContext, callback: RunnerCallbackRow, user: CallbackUserRow): Promise<boolean> {
+    const { db } = this.options;
+    if ((await findAutoAccept(db, auth.orgId, user.user_id))?.enabled !== 1) return false;
+    let refusal: string | null = null;
+    try {
+      await withTransaction(db, (trx) =>
+        recordResponse(
+          trx,
+          auth,
+          callback.id,
+          { user_id: user.user_id, status: 'accepted', auto_accepted: true },
+          async (locked) => {
+            refusal = await autoAcceptRefusal(trx, auth.orgId, user.user_id, locked, auth.timezone);
+            if (refusal) throw invalidParams(refusal);
+          },
+        ),
+      );
+      return true;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const reason = refusal ?? error.message;
+      await withTransaction(db, (trx) =>
+        writeLog(trx, auth, {
+          action: 'callback.auto_accept_skipped',
+          description:
+            `did not auto-accept callback #${callback.id} for user #${user.user_id}: ${reason}; ` +
+            'offering it instead.',
+          entityType: 'callback',
+          entityId: callback.id,
+          after: { user_id: user.user_id, position: user.position, reason },
+        }),
+      );
+      return false;
+    }
+  }
+
+  private async offer(
+    auth: AuthContext,
+    callback: RunnerCallbackRow,
+    user: CallbackUserRow,
+    settings: CallbackSettings,
+    now: string,
+  ): Promise<void> {
     const { db, channels, secretKey, baseUrl } = this.options;
     const recipient = (await findUsersByIds(db, auth.orgId, [user.user_id])).get(user.user_id)!;
-    const reach = await Promise.all(channels.map(async (channel) => ({ channel, off: await channel.unavailable(db, auth.orgId, recipient) })));
-    const on = reach.filter((r) => r.off === null).map((r) => r.channel);
+    const ordered = [...fallbackOrder(channels, settings.contact_method), ...channels.filter((c) => !c.personal)];
+    const reach = await Promise.all(
+      ordered.map(async (channel) => ({ channel, off: await channel.unavailable(db, auth.orgId, recipient) })),
+    );
+    const personal = reach.find((r) => r.channel.personal && r.off === null)?.channel;
+    const on = reach
+      .filter((r) => r.off === null && (!r.channel.personal || r.channel === personal))
+      .map((r) => r.channel);
     const off = reach.filter((r) => r.off !== null).map((r) => r.off!);
     const token = randomSecret('cpo_');
     const expiresAt = plus(now, callback.contact_window_minutes! * 60_000);
@@ -176,10 +382,12 @@ export class CallbackRunner {
         used_at: null,
         revoked_at: null,
         created_at: now,
+        reply_address: personal?.replyAddress?.(recipient) ?? null,
+        revoked_by: null,
       });
       await updateCallbackUser(trx, auth.orgId, user.id, {
         contact_time: utcToLocal(now, auth.timezone),
-        contact_method: on.map((c) => c.method).join(', ') || null,
+        contact_method: (personal ?? on[0])?.method ?? null,
         offer_expires_at: expiresAt,
         uses_opportunity: 1,
         updated_at: now,
@@ -187,7 +395,10 @@ export class CallbackRunner {
       const channelsText = on.length ? `by ${on.map((c) => c.method).join(', ')}` : 'on no channel';
       await writeLog(trx, auth, {
         action: OFFER_EVENT,
-        description: `offered callback #${callback.id} (${callback.start} to ${callback.end}) to ${fullName(recipient)} ${channelsText}, answer by ${utcToLocal(expiresAt, auth.timezone)}${off.length ? `; ${off.join('; ')}` : ''}.`,
+        description:
+          `offered callback #${callback.id} (${callback.start} to ${callback.end}) to ${fullName(recipient)} ` +
+          `${channelsText}, answer by ` +
+          `${utcToLocal(expiresAt, auth.timezone)}${off.length ? `; ${off.join('; ')}` : ''}.`,
         entityType: 'callback',
         entityId: callback.id,
         after: {
@@ -203,6 +414,7 @@ export class CallbackRunner {
         },
       });
     });
+    const answerBy = utcToLocal(expiresAt, auth.timezone);
     const message: Message = {
       subject: `Callback offer: ${callback.start} to ${callback.end}`,
       text: [
@@ -216,17 +428,31 @@ export class CallbackRunner {
       ]
         .filter((line, i, all) => line !== '' || all[i - 1] !== '')
         .join('\n'),
+      short: `${callback.list_name}: ${callback.start} to ${callback.end}. Answer by ${answerBy}.`,
+      link,
+      expiresAt,
     };
     for (const channel of on) await this.deliver(auth, callback.id, channel, recipient, message, 'offer');
   }
 
-  private async markNoAnswer(auth: AuthContext, callback: RunnerCallbackRow, user: CallbackUserRow, now: string): Promise<void> {
+  private async markNoAnswer(
+    auth: AuthContext,
+    callback: RunnerCallbackRow,
+    user: CallbackUserRow,
+    now: string,
+  ): Promise<void> {
     await withTransaction(this.options.db, async (trx) => {
-      await updateCallbackUser(trx, auth.orgId, user.id, { status: 'no answer', response_time: null, uses_opportunity: 1, updated_at: now });
+      await updateCallbackUser(trx, auth.orgId, user.id, {
+        status: 'no answer',
+        response_time: null,
+        uses_opportunity: 1,
+        updated_at: now,
+      });
       await revokeOffers(trx, auth.orgId, callback.id, now, user.id);
       await writeLog(trx, auth, {
         action: 'callback.no_answer',
-        description: `recorded no answer from user #${user.user_id} on callback #${callback.id}: the contact window passed.`,
+        description:
+          `recorded no answer from user #${user.user_id} on callback #${callback.id}: ` + 'the contact window passed.',
         entityType: 'callback',
         entityId: callback.id,
         after: { user_id: user.user_id, position: user.position, status: 'no answer' },
@@ -235,15 +461,40 @@ export class CallbackRunner {
   }
 
   /** The accepted people get a confirmation with the shift's details, once. */
-  private async confirmAccepted(auth: AuthContext, callback: RunnerCallbackRow, users: CallbackUserRow[], now: string): Promise<void> {
+  private async confirmAccepted(
+    auth: AuthContext,
+    callback: RunnerCallbackRow,
+    users: CallbackUserRow[],
+    now: string,
+  ): Promise<void> {
     const toConfirm = users.filter((u) => u.status === 'accepted' && u.confirmed_at === null);
     if (toConfirm.length === 0) return;
-    const people = await findUsersByIds(this.options.db, auth.orgId, toConfirm.map((u) => u.user_id));
+    const people = await findUsersByIds(
+      this.options.db,
+      auth.orgId,
+      toConfirm.map((u) => u.user_id),
+    );
     for (const user of toConfirm) {
       await updateCallbackUser(this.options.db, auth.orgId, user.id, { confirmed_at: now });
       const start = user.start_time ?? callback.start;
       const end = user.end_time ?? callback.end;
+      const assignment = callback.assignment_id
+        ? (await findAssignmentsByIds(this.options.db, auth.orgId, [callback.assignment_id])).get(
+            callback.assignment_id,
+          )
+        : undefined;
       await this.notify(auth, callback.id, people.get(user.user_id)!, {
+        calendar: callbackEvent({
+          callbackId: callback.id,
+          userId: user.user_id,
+          start,
+          end,
+          timezone: auth.timezone,
+          summary: `Callback: ${assignment?.name ?? callback.list_name}`,
+          description:
+            `Callback #${callback.id} on ${callback.list_name} for ${auth.orgName}.` +
+            (callback.notes ? `\n${callback.notes}` : ''),
+        }),
         subject: `Confirmed: callback ${start} to ${end}`,
         text: [
           `You accepted callback #${callback.id} on ${callback.list_name} for ${auth.orgName}.`,
@@ -257,28 +508,53 @@ export class CallbackRunner {
   }
 
   /** The callback is over: open links are revoked and the initiating admin is told how it ended. */
-  private async close(auth: AuthContext, callback: RunnerCallbackRow, status: CallbackStatus, now: string): Promise<void> {
+  private async close(
+    auth: AuthContext,
+    callback: RunnerCallbackRow,
+    status: CallbackStatus,
+    now: string,
+  ): Promise<void> {
     await withTransaction(this.options.db, async (trx) => {
       await revokeOffers(trx, auth.orgId, callback.id, now);
       await markRunnerClosed(trx, auth.orgId, callback.id, now);
     });
     if (status === 'cancelled') return;
-    const admin = (await findUsersByIds(this.options.db, auth.orgId, [callback.initiated_by])).get(callback.initiated_by);
-    if (!admin) return;
-    await this.notify(auth, callback.id, admin, {
+    await this.tell(auth, callback, {
       subject: `Callback #${callback.id} ${status}: ${callback.accepted_count} of ${callback.positions_to_fill}`,
-      text: `Callback #${callback.id} on ${callback.list_name} (${callback.start} to ${callback.end}) is ${status}: ${callback.accepted_count} of ${callback.positions_to_fill} position(s) accepted.`,
+      text:
+        `Callback #${callback.id} on ${callback.list_name} (${callback.start} to ${callback.end}) is ` +
+        `${status}: ${callback.accepted_count} of ${callback.positions_to_fill} position(s) accepted.`,
     });
+  }
+
+  /** A notice to the initiating admin and the members of the list's notice group (`notify_group_id`). */
+  private async tell(auth: AuthContext, callback: RunnerCallbackRow, message: Message): Promise<void> {
+    const { db } = this.options;
+    const group = callback.notify_group_id ? await groupMemberIds(db, auth.orgId, callback.notify_group_id) : [];
+    const ids = [...new Set([callback.initiated_by, ...group])];
+    const people = await findUsersByIds(db, auth.orgId, ids);
+    for (const id of ids) {
+      const person = people.get(id);
+      if (person && person.deleted_at === null) await this.notify(auth, callback.id, person, message);
+    }
   }
 
   private async notify(auth: AuthContext, callbackId: number, recipient: Recipient, message: Message): Promise<void> {
     const { notices, db } = this.options;
     const off = notices ? await notices.unavailable(db, auth.orgId, recipient) : 'no notice channel';
-    if (off || !notices) return this.logNotSent(auth, callbackId, recipient, message.subject, off ?? 'no notice channel');
+    if (off || !notices)
+      return this.logNotSent(auth, callbackId, recipient, message.subject, off ?? 'no notice channel');
     await this.deliver(auth, callbackId, notices, recipient, message, 'notice');
   }
 
-  private async deliver(auth: AuthContext, callbackId: number, channel: Channel, recipient: Recipient, message: Message, what: string): Promise<void> {
+  private async deliver(
+    auth: AuthContext,
+    callbackId: number,
+    channel: Channel,
+    recipient: Recipient,
+    message: Message,
+    what: string,
+  ): Promise<void> {
     try {
       await channel.send(recipient, message);
     } catch (error) {
@@ -288,7 +564,13 @@ export class CallbackRunner {
     }
   }
 
-  private async logNotSent(auth: AuthContext, callbackId: number, recipient: Recipient, subject: string, reason: string): Promise<void> {
+  private async logNotSent(
+    auth: AuthContext,
+    callbackId: number,
+    recipient: Recipient,
+    subject: string,
+    reason: string,
+  ): Promise<void> {
     await withTransaction(this.options.db, (trx) =>
       writeLog(trx, auth, {
         action: 'callback.message_not_sent',
@@ -301,14 +583,22 @@ export class CallbackRunner {
   }
 }
 
-/** The server's runner: e-mail (SMTP settings) and webhook channels, polling every CALLBACK_RUNNER_POLL_MS. */
-export function createCallbackRunner(app: { db: Db; config: Readonly<Config>; log: FastifyBaseLogger }, options: Partial<RunnerOptions> = {}): CallbackRunner {
+/**
+ * The server's runner: e-mail (SMTP settings), Web Push (VAPID settings), SMS (SMS settings) and
+ * webhook channels, polling every CALLBACK_RUNNER_POLL_MS. `pushAgent`: TLS options towards push
+ * services (tests).
+ */
+export function createCallbackRunner(
+  app: { db: Db; config: Readonly<Config>; log: FastifyBaseLogger },
+  { pushAgent, ...options }: Partial<RunnerOptions> & { pushAgent?: AgentOptions } = {},
+): CallbackRunner {
   const email = new EmailChannel(app.config.smtp);
+  const push = new PushChannel(app.db, app.config.push, new WebhookTargets(app.config), pushAgent);
   return new CallbackRunner({
     db: app.db,
     secretKey: app.config.secretKey,
     baseUrl: app.config.publicBaseUrl ?? `http://localhost:${app.config.port}`,
-    channels: [email, new WebhookChannel()],
+    channels: [email, push, new SmsChannel(app.config.sms), new WebhookChannel()],
     notices: email,
     log: app.log,
     pollMs: app.config.callbackRunnerPollMs,

@@ -1,11 +1,26 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdName, LocalDateTime, LongText, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
+import {
+  Id,
+  IdName,
+  PathId,
+  LocalDateTime,
+  LongText,
+  Nullable,
+  NullableInput,
+  ShortText,
+  SuccessWith,
+  LinkRef,
+  PageLimit,
+} from '../../core/schemas.js';
 
 export const CALLBACK_ORDERINGS = ['rotating', 'hours', 'seniority'] as const;
 export const RESPONSE_STATUSES = ['accepted', 'denied', 'no answer'] as const;
 export const PAGE_SIZE = 50;
 
-const Instant = Type.String({ maxLength: 40, description: 'iso_datetime with offset, or a datetime read in the organization zone' });
+const Instant = Type.String({
+  maxLength: 40,
+  description: 'iso_datetime with offset, or a datetime read in the organization zone',
+});
 
 export const StartCallbackBody = Type.Object({
   list_id: Id,
@@ -16,7 +31,12 @@ export const StartCallbackBody = Type.Object({
   deadline: Instant,
   assignment_id: Type.Optional(NullableInput(Id)),
   work_type_id: Type.Optional(NullableInput(Id)),
-  ordering: Type.Optional(Type.Union(CALLBACK_ORDERINGS.map((o) => Type.Literal(o)), { description: 'default rotating' })),
+  ordering: Type.Optional(
+    Type.Union(
+      CALLBACK_ORDERINGS.map((o) => Type.Literal(o)),
+      { description: 'default rotating' },
+    ),
+  ),
   scheduled_to: Type.Optional(Instant),
   notes: Type.Optional(NullableInput(LongText({ maxLength: 2000 }))),
 });
@@ -32,18 +52,23 @@ export const CallbackVacancy = Type.Object(
     needed: Type.Integer(),
     scheduled: Type.Integer(),
     open: Type.Integer(),
-    qualifier_shortfalls: Type.Array(Type.Object({ id: Type.Integer(), shortcode: Nullable(Type.String()), needed: Type.Integer(), have: Type.Integer() })),
-    extra_staffing: Type.Boolean({ description: 'true: the occurrence had no open seat and no qualifier short; the callback adds staff' }),
+    qualifier_shortfalls: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        shortcode: Nullable(Type.String()),
+        needed: Type.Integer(),
+        have: Type.Integer(),
+      }),
+    ),
+    extra_staffing: Type.Boolean({
+      description: 'true: the occurrence had no open seat and no qualifier short; the callback adds staff',
+    }),
   },
   { 'x-crewplan-extension': true },
 );
 export type CallbackVacancy = Static<typeof CallbackVacancy>;
 
-export const StartCallbackResponse = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
+export const StartCallbackResponse = SuccessWith({
   id: Type.Integer(),
   candidates: Type.Array(Type.Object({ user_id: Type.Integer(), position: Type.Integer() })),
   skipped: Type.Array(Type.Object({ user_id: Type.Integer(), reason: Type.String() })),
@@ -53,7 +78,9 @@ export const StartCallbackResponse = Type.Object({
 export const RecordResponseBody = Type.Object({
   user_id: Id,
   status: Type.Union(RESPONSE_STATUSES.map((s) => Type.Literal(s))),
-  contact_method: Type.Optional(NullableInput(ShortText({ maxLength: 50, description: 'e.g. Mobile App, Text (SMS), Phone' }))),
+  contact_method: Type.Optional(
+    NullableInput(ShortText({ maxLength: 50, description: 'e.g. Mobile App, Text (SMS), Phone' })),
+  ),
   contact_time: Type.Optional(NullableInput(LocalDateTime)),
   response_time: Type.Optional(NullableInput(LocalDateTime)),
   start_time: Type.Optional(NullableInput(LocalDateTime)),
@@ -63,11 +90,7 @@ export const RecordResponseBody = Type.Object({
 });
 export type RecordResponseBody = Static<typeof RecordResponseBody>;
 
-export const RecordResponseResult = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
+export const RecordResponseResult = SuccessWith({
   id: Type.Integer(),
   callback_status: Type.String(),
   shift_id: Nullable(Type.Integer()),
@@ -75,11 +98,18 @@ export const RecordResponseResult = Type.Object({
 
 export const CancelCallbackBody = Type.Object({ admin_id: Id });
 
+export const CallbackUserParams = Type.Object({ id: PathId, user_id: PathId });
+export const RevokeOfferQuery = Type.Object({
+  admin_id: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'the admin revoking the link (logged)' }),
+  ),
+});
+
 export const ListCallbacksQuery = Type.Object({
   start: Type.Optional(LocalDateTime),
   end: Type.Optional(LocalDateTime),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+  limit: Type.Optional(PageLimit(PAGE_SIZE)),
 });
 
 export const CallbackResponse = Type.Object({
@@ -94,6 +124,12 @@ export const CallbackResponse = Type.Object({
   ended_at: Nullable(Type.String()),
   deadline: Type.String(),
   status: Type.String({ description: 'active, filled, partially filled, not filled or cancelled' }),
+  assignment_id: Nullable(
+    Type.Integer({
+      description:
+        'extension: the assignment the accepted users are placed on (the seat the callback fills); null when none',
+    }),
+  ),
 });
 export type CallbackResponse = Static<typeof CallbackResponse>;
 
@@ -126,12 +162,12 @@ export const ScheduleCallback = Type.Object({
   records: Type.Array(
     Type.Object({
       id: Type.Integer(),
-      user: Type.Object({ id: Type.Integer(), href: Type.String(), name: Type.String() }),
+      user: LinkRef,
       start: Type.String(),
       end: Type.String(),
       work_site: Type.Null(),
     }),
   ),
-  title: Type.Object({ id: Type.Integer(), href: Type.String(), name: Type.String() }),
+  title: LinkRef,
 });
 export type ScheduleCallback = Static<typeof ScheduleCallback>;

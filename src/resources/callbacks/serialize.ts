@@ -10,7 +10,12 @@ export interface CallbackNames {
   users: Map<number, UserRow>;
 }
 
-export function serializeCallback(callback: CallbackRow, names: CallbackNames, timeZone: string, nowInstant: string): CallbackResponse {
+export function serializeCallback(
+  callback: CallbackRow,
+  names: CallbackNames,
+  timeZone: string,
+  nowInstant: string,
+): CallbackResponse {
   const list = names.lists.get(callback.list_id);
   const admin = names.users.get(callback.initiated_by);
   return {
@@ -25,6 +30,7 @@ export function serializeCallback(callback: CallbackRow, names: CallbackNames, t
     ended_at: formatIsoOffset(endedAt(callback, nowInstant), timeZone),
     deadline: formatIsoOffset(callback.deadline, timeZone)!,
     status: callbackStatus(callback, nowInstant),
+    assignment_id: callback.assignment_id,
   };
 }
 

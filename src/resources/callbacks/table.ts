@@ -36,6 +36,8 @@ export interface CallbackTable {
   lease_until: string | null;
   /** UTC instant the runner handled the callback's end (the initiating admin told); null while open. */
   runner_closed_at: string | null;
+  /** UTC instant the runner told that the callback reached the end of its list; null until then. */
+  list_ended_at: string | null;
 }
 
 export interface CallbackUserTable {
@@ -79,6 +81,13 @@ export interface CallbackOfferTable {
   used_at: string | null;
   revoked_at: string | null;
   created_at: string;
+  /** where the person's replies come from (the E.164 number the SMS went to); inbound replies find the offer by it */
+  reply_address: string | null;
+  /**
+   * who revoked this one link (DELETE /callbacks/{id}/users/{user_id}/offer): the admin id, 0 for
+   * the API client; null when the runner withdrew it
+   */
+  revoked_by: number | null;
 }
 
 export type CallbackRow = Selectable<CallbackTable>;

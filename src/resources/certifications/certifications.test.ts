@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -12,9 +12,7 @@ let responderId: number;
 const creator = () => ({ id: creatorId, name: 'Hass Brycen', href: `${server.url}/v1/users/${creatorId}` });
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   creatorId = await org.createUser({ first_name: 'Hass', last_name: 'Brycen' });
 });
 afterAll(() => server.close());
@@ -23,19 +21,36 @@ describe('POST /certifications', () => {
   it('creates a certification', async () => {
     const response = await org.post('/certifications', { name: 'Emergency', cert_id: 'EMERG', created_by: creatorId });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ success: true, code: 201, status: 'created', message: 'Added new certification Emergency.', id: expect.any(Number) });
+    expect(response.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Added new certification Emergency.',
+      id: expect.any(Number),
+    });
     emergencyId = response.body.id;
-    responderId = (await org.post('/certifications', { name: 'First Responder', cert_id: 'FRS', created_by: creatorId })).body.id;
+    responderId = (
+      await org.post('/certifications', { name: 'First Responder', cert_id: 'FRS', created_by: creatorId })
+    ).body.id;
   });
 
   it('requires name, cert_id and a valid created_by', async () => {
-    expect((await org.post('/certifications', { cert_id: 'X', created_by: creatorId })).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The name field is required.'] });
+    expect((await org.post('/certifications', { cert_id: 'X', created_by: creatorId })).body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The name field is required.'],
+    });
     expect((await org.post('/certifications', { name: 'X', created_by: creatorId })).status).toBe(422);
     expect((await org.post('/certifications', { name: 'X', cert_id: 'X' })).status).toBe(422);
-    expect((await org.post('/certifications', { name: 'X', cert_id: 'X', created_by: 999999 })).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected created by is invalid.'] });
+    expect((await org.post('/certifications', { name: 'X', cert_id: 'X', created_by: 999999 })).body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected created by is invalid.'],
+    });
   });
 
-  it('requires a token', () => expectAuthRequired(server, 'POST', '/certifications', { name: 'X', cert_id: 'X', created_by: 1 }));
+  it('requires a token', () =>
+    expectAuthRequired(server, 'POST', '/certifications', { name: 'X', cert_id: 'X', created_by: 1 }));
 });
 
 describe('GET /certifications', () => {
@@ -60,7 +75,11 @@ describe('GET /certifications/{id}', () => {
   });
 
   it('answers 404 for a missing certification and another organization', async () => {
-    expect((await org.get('/certifications/999999')).body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Certification].' });
+    expect((await org.get('/certifications/999999')).body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Certification].',
+    });
     await expectNotFoundForOtherOrg(other, 'GET', `/certifications/${responderId}`);
   });
 });
@@ -69,22 +88,41 @@ describe('PUT /certifications/{id}', () => {
   it('changes only the fields sent', async () => {
     const response = await org.put(`/certifications/${responderId}`, { name: 'Second Responder' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Updated certification Second Responder.', id: responderId });
-    expect((await org.get(`/certifications/${responderId}`)).body).toMatchObject({ name: 'Second Responder', cert_id: 'FRS' });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Updated certification Second Responder.',
+      id: responderId,
+    });
+    expect((await org.get(`/certifications/${responderId}`)).body).toMatchObject({
+      name: 'Second Responder',
+      cert_id: 'FRS',
+    });
     await org.put(`/certifications/${responderId}`, { cert_id: 'SRS' });
-    expect((await org.get(`/certifications/${responderId}`)).body).toMatchObject({ name: 'Second Responder', cert_id: 'SRS' });
+    expect((await org.get(`/certifications/${responderId}`)).body).toMatchObject({
+      name: 'Second Responder',
+      cert_id: 'SRS',
+    });
   });
 
-  it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'PUT', `/certifications/${responderId}`, { name: 'X' }));
+  it('answers 404 for another organization', () =>
+    expectNotFoundForOtherOrg(other, 'PUT', `/certifications/${responderId}`, { name: 'X' }));
 });
 
 describe('DELETE /certifications/{id}', () => {
-  it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'DELETE', `/certifications/${emergencyId}`));
+  it('answers 404 for another organization', () =>
+    expectNotFoundForOtherOrg(other, 'DELETE', `/certifications/${emergencyId}`));
 
   it('soft-deletes: the certification vanishes from reads', async () => {
     const response = await org.del(`/certifications/${emergencyId}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Deleted certification Emergency.' });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Deleted certification Emergency.',
+    });
     expect((await org.get(`/certifications/${emergencyId}`)).status).toBe(404);
     expect((await org.get('/certifications')).body.map((c: { id: number }) => c.id)).toEqual([responderId]);
     expect((await org.put(`/certifications/${emergencyId}`, { name: 'X' })).status).toBe(404);
@@ -93,6 +131,10 @@ describe('DELETE /certifications/{id}', () => {
   it('answers 400 when deleting again', async () => {
     const response = await org.del(`/certifications/${emergencyId}`);
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ status: 400, error: 'bad_request', error_message: 'Certification already deleted.' });
+    expect(response.body).toEqual({
+      status: 400,
+      error: 'bad_request',
+      error_message: 'Certification already deleted.',
+    });
   });
 });

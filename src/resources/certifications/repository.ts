@@ -14,7 +14,12 @@ export function listCertifications(db: Db, orgId: number): Promise<Certification
 
 /** Any certification of the organization, deleted or not (DELETE tells the two apart). */
 export function findCertificationAnyState(db: Db, orgId: number, id: number): Promise<CertificationRow | undefined> {
-  return db.selectFrom('certification').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('certification')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Deleted certifications vanish from reads: they are a 404 like a missing one. */
@@ -31,10 +36,19 @@ export async function findCertificationOrInvalid(db: Db, orgId: number, id: numb
 }
 
 /** Loads certifications (deleted ones too) by ids in one query. */
-export async function findCertificationsByIds(db: Db, orgId: number, ids: number[]): Promise<Map<number, CertificationRow>> {
+export async function findCertificationsByIds(
+  db: Db,
+  orgId: number,
+  ids: number[],
+): Promise<Map<number, CertificationRow>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await db.selectFrom('certification').selectAll().where('organization_id', '=', orgId).where('id', 'in', unique).execute();
+  const rows = await db
+    .selectFrom('certification')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', unique)
+    .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
 

@@ -13,8 +13,16 @@ import type { CertificationRow } from './table.js';
 
 const tags = ['Certifications'];
 
-async function serializeCertifications(db: Db, request: FastifyRequest, rows: CertificationRow[]): Promise<CertificationResponse[]> {
-  const creators = await findUsersByIds(db, request.auth.orgId, rows.map((row) => row.created_by));
+async function serializeCertifications(
+  db: Db,
+  request: FastifyRequest,
+  rows: CertificationRow[],
+): Promise<CertificationResponse[]> {
+  const creators = await findUsersByIds(
+    db,
+    request.auth.orgId,
+    rows.map((row) => row.created_by),
+  );
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -85,7 +93,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const name = await withTransaction(app.db, (trx) => changeCertification(trx, request.auth, request.params.id, request.body));
+      const name = await withTransaction(app.db, (trx) =>
+        changeCertification(trx, request.auth, request.params.id, request.body),
+      );
       return { ...ok(`Updated certification ${name}.`), id: request.params.id };
     },
   );

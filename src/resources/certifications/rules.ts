@@ -4,14 +4,25 @@ import type { Db } from '../../core/db/transaction.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
-import { findCertificationAnyState, findCertificationOrThrow, insertCertification, updateCertification } from './repository.js';
+import {
+  findCertificationAnyState,
+  findCertificationOrThrow,
+  insertCertification,
+  updateCertification,
+} from './repository.js';
 import type { ChangeCertificationBody, CreateCertificationBody } from './schemas.js';
 
 export async function createCertification(trx: Db, auth: AuthContext, body: CreateCertificationBody): Promise<number> {
   await findUserOrInvalid(trx, auth.orgId, body.created_by, 'created by');
   const now = nowUtc();
   const values = { name: body.name, cert_id: body.cert_id, created_by: body.created_by };
-  const id = await insertCertification(trx, { organization_id: auth.orgId, ...values, created_at: now, updated_at: now, deleted_at: null });
+  const id = await insertCertification(trx, {
+    organization_id: auth.orgId,
+    ...values,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  });
   await writeLog(trx, auth, {
     action: 'certification.created',
     description: `added certification ${body.name} [${body.cert_id}]`,
@@ -24,9 +35,17 @@ export async function createCertification(trx: Db, auth: AuthContext, body: Crea
 }
 
 /** Only the fields sent change; returns the name after the change. */
-export async function changeCertification(trx: Db, auth: AuthContext, id: number, body: ChangeCertificationBody): Promise<string> {
+export async function changeCertification(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  body: ChangeCertificationBody,
+): Promise<string> {
   const before = await findCertificationOrThrow(trx, auth.orgId, id);
-  const changes = { ...(body.name === undefined ? {} : { name: body.name }), ...(body.cert_id === undefined ? {} : { cert_id: body.cert_id }) };
+  const changes = {
+    ...(body.name === undefined ? {} : { name: body.name }),
+    ...(body.cert_id === undefined ? {} : { cert_id: body.cert_id }),
+  };
   await updateCertification(trx, auth.orgId, id, { ...changes, updated_at: nowUtc() });
   await writeLog(trx, auth, {
     action: 'certification.updated',

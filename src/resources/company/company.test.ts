@@ -6,7 +6,16 @@ let server: TestServer;
 let org: TestOrg;
 let other: TestOrg;
 
-const empty = { address: null, city: null, state: null, country: null, zip: null, phone: null, email: null, website: null };
+const empty = {
+  address: null,
+  city: null,
+  state: null,
+  country: null,
+  zip: null,
+  phone: null,
+  email: null,
+  website: null,
+};
 
 beforeAll(async () => {
   server = await startServer();
@@ -27,14 +36,39 @@ describe('GET /company', () => {
 
 describe('PATCH /company (extension)', () => {
   it('sets contact details, only those sent', async () => {
-    const first = await org.patch('/company', { address: '1 Main St', city: 'Springfield', email: 'chief@example.com' });
+    const first = await org.patch('/company', {
+      address: '1 Main St',
+      city: 'Springfield',
+      email: 'chief@example.com',
+    });
     expect(first.status).toBe(200);
-    const expected = { id: org.orgId, name: 'Station County Fire', timezone: 'America/Denver', ...empty, address: '1 Main St', city: 'Springfield', email: 'chief@example.com' };
-    expect(first.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Company updated successfully.', company: expected });
+    const expected = {
+      id: org.orgId,
+      name: 'Station County Fire',
+      timezone: 'America/Denver',
+      ...empty,
+      address: '1 Main St',
+      city: 'Springfield',
+      email: 'chief@example.com',
+    };
+    expect(first.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Company updated successfully.',
+      company: expected,
+    });
     await org.patch('/company', { zip: '12345', city: null });
     expect((await org.get('/company')).body).toEqual({ ...expected, zip: '12345', city: null });
-    expect((await other.get('/company')).body).toEqual({ id: other.orgId, name: 'Other Org', timezone: 'America/Chicago', ...empty });
-    expect((await org.get('/logs')).body.data[0].event_description).toMatch(/updated the company details \(zip, city\)$/);
+    expect((await other.get('/company')).body).toEqual({
+      id: other.orgId,
+      name: 'Other Org',
+      timezone: 'America/Chicago',
+      ...empty,
+    });
+    expect((await org.get('/logs')).body.data[0].event_description).toMatch(
+      /updated the company details \(zip, city\)$/,
+    );
   });
 
   it('refuses an invalid e-mail address', async () => {

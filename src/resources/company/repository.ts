@@ -8,17 +8,38 @@ export type ProfileValues = Partial<Record<(typeof PROFILE_FIELDS)[number], stri
 
 /** The organization row with its contact details (absent until first written). */
 export async function findCompany(db: Db, orgId: number) {
-  const organization = await db.selectFrom('organization').select(['id', 'name', 'timezone']).where('id', '=', orgId).executeTakeFirst();
+  const organization = await db
+    .selectFrom('organization')
+    .select(['id', 'name', 'timezone'])
+    .where('id', '=', orgId)
+    .executeTakeFirst();
   if (!organization) throw notFound('Company');
-  const profile = await db.selectFrom('company_profile').selectAll().where('organization_id', '=', orgId).executeTakeFirst();
+  const profile = await db
+    .selectFrom('company_profile')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .executeTakeFirst();
   return { organization, profile };
 }
 
-export async function saveProfile(db: Db, orgId: number, existing: CompanyProfileRow | undefined, body: ProfileValues, now: string) {
+export async function saveProfile(
+  db: Db,
+  orgId: number,
+  existing: CompanyProfileRow | undefined,
+  body: ProfileValues,
+  now: string,
+) {
   const values = sentFields(body, PROFILE_FIELDS);
   if (existing) {
-    await db.updateTable('company_profile').set({ ...values, updated_at: now }).where('organization_id', '=', orgId).execute();
+    await db
+      .updateTable('company_profile')
+      .set({ ...values, updated_at: now })
+      .where('organization_id', '=', orgId)
+      .execute();
   } else {
-    await db.insertInto('company_profile').values({ ...values, organization_id: orgId, updated_at: now }).execute();
+    await db
+      .insertInto('company_profile')
+      .values({ ...values, organization_id: orgId, updated_at: now })
+      .execute();
   }
 }

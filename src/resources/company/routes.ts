@@ -11,7 +11,12 @@ const tags = ['Company'];
 async function loadCompany(db: Db, orgId: number): Promise<CompanyResponse> {
   const { organization, profile } = await findCompany(db, orgId);
   const details = Object.fromEntries(PROFILE_FIELDS.map((field) => [field, profile?.[field] ?? null]));
-  return { id: organization.id, name: organization.name, timezone: organization.timezone, ...details } as CompanyResponse;
+  return {
+    id: organization.id,
+    name: organization.name,
+    timezone: organization.timezone,
+    ...details,
+  } as CompanyResponse;
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, NullableInput, ShortText } from '../../core/schemas.js';
+import { Nullable, NullableInput, ShortText, SuccessWith } from '../../core/schemas.js';
 
 export const CompanyResponse = Type.Object({
   id: Type.Integer(),
@@ -16,7 +16,8 @@ export const CompanyResponse = Type.Object({
 });
 export type CompanyResponse = Static<typeof CompanyResponse>;
 
-const Field = (maxLength: number, extra: { format?: string } = {}) => Type.Optional(NullableInput(ShortText({ maxLength, ...extra })));
+const Field = (maxLength: number, extra: { format?: string } = {}) =>
+  Type.Optional(NullableInput(ShortText({ maxLength, ...extra })));
 
 export const ChangeCompanyBody = Type.Object(
   {
@@ -33,10 +34,6 @@ export const ChangeCompanyBody = Type.Object(
 );
 export type ChangeCompanyBody = Static<typeof ChangeCompanyBody>;
 
-export const CompanyWriteResponse = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
+export const CompanyWriteResponse = SuccessWith({
   company: CompanyResponse,
 });

@@ -18,7 +18,13 @@ describe('PUT /day_labels/{date} (extension)', () => {
   it('sets and replaces the label of a date', async () => {
     const response = await org.put('/day_labels/2019-10-01', { label: 'A Shift', color: '#00acc1' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Set the day label of 2019-10-01.', date: '2019-10-01' });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Set the day label of 2019-10-01.',
+      date: '2019-10-01',
+    });
     await org.put('/day_labels/2019-10-01', { label: 'C Shift', color: '#00acc1' });
     await org.put('/day_labels/2019-10-02', { label: 'B Shift', color: '#753254' });
     await org.put('/day_labels/2019-10-04', { label: 'A Shift', color: '#111111' });
@@ -30,7 +36,8 @@ describe('PUT /day_labels/{date} (extension)', () => {
     expect((await org.put('/day_labels/2019-10-01', { color: '#000000' })).status).toBe(422);
   });
 
-  it('requires a token', () => expectAuthRequired(server, 'PUT', '/day_labels/2019-10-01', { label: 'X', color: '#000000' }));
+  it('requires a token', () =>
+    expectAuthRequired(server, 'PUT', '/day_labels/2019-10-01', { label: 'X', color: '#000000' }));
 });
 
 describe('GET /day_labels', () => {
@@ -43,7 +50,9 @@ describe('GET /day_labels', () => {
         '2019-10-02': { color: '#753254', label: 'B Shift' },
       },
     });
-    expect((await other.get('/day_labels', { query: { start: '2019-10-01', end: '2019-10-03' } })).body).toEqual({ days: {} });
+    expect((await other.get('/day_labels', { query: { start: '2019-10-01', end: '2019-10-03' } })).body).toEqual({
+      days: {},
+    });
   });
 
   it('defaults to today in the organization zone', async () => {
@@ -54,7 +63,11 @@ describe('GET /day_labels', () => {
   });
 
   it('refuses an end before the start and periods over a year', async () => {
-    expect((await org.get('/day_labels', { query: { start: '2019-10-03', end: '2019-10-01' } })).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end must be a date after or equal to start.'] });
+    expect((await org.get('/day_labels', { query: { start: '2019-10-03', end: '2019-10-01' } })).body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The end must be after the start.'],
+    });
     expect((await org.get('/day_labels', { query: { start: '2019-01-01', end: '2021-01-01' } })).status).toBe(422);
     expect((await org.get('/day_labels', { query: { start: 'yesterday' } })).status).toBe(422);
   });
@@ -65,13 +78,26 @@ describe('GET /day_labels', () => {
 describe('DELETE /day_labels/{date} (extension)', () => {
   it('removes the label of a date and logs it', async () => {
     const response = await org.del('/day_labels/2019-10-04');
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Removed the day label of 2019-10-04.' });
-    expect((await org.get('/day_labels', { query: { start: '2019-10-04', end: '2019-10-04' } })).body).toEqual({ days: {} });
-    expect((await org.get('/logs')).body.data[0].event_description).toMatch(/removed the day label A Shift of 2019-10-04$/);
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Removed the day label of 2019-10-04.',
+    });
+    expect((await org.get('/day_labels', { query: { start: '2019-10-04', end: '2019-10-04' } })).body).toEqual({
+      days: {},
+    });
+    expect((await org.get('/logs')).body.data[0].event_description).toMatch(
+      /removed the day label A Shift of 2019-10-04$/,
+    );
   });
 
   it('answers 404 when the date has no label, also for another organization', async () => {
-    expect((await org.del('/day_labels/2019-10-04')).body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [DayLabel].' });
+    expect((await org.del('/day_labels/2019-10-04')).body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [DayLabel].',
+    });
     expect((await other.del('/day_labels/2019-10-01')).status).toBe(404);
   });
 });

@@ -13,13 +13,28 @@ export function listDayLabels(db: Db, orgId: number, start: string, end: string)
 }
 
 export function findDayLabel(db: Db, orgId: number, date: string): Promise<DayLabelRow | undefined> {
-  return db.selectFrom('day_label').selectAll().where('organization_id', '=', orgId).where('date', '=', date).executeTakeFirst();
+  return db
+    .selectFrom('day_label')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('date', '=', date)
+    .executeTakeFirst();
 }
 
-export async function upsertDayLabel(db: Db, orgId: number, date: string, { label, color }: { label: string; color: string }): Promise<void> {
+export async function upsertDayLabel(
+  db: Db,
+  orgId: number,
+  date: string,
+  { label, color }: { label: string; color: string },
+): Promise<void> {
   const existing = await findDayLabel(db, orgId, date);
   if (existing) {
-    await db.updateTable('day_label').set({ label, color }).where('organization_id', '=', orgId).where('id', '=', existing.id).execute();
+    await db
+      .updateTable('day_label')
+      .set({ label, color })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', existing.id)
+      .execute();
   } else {
     await db.insertInto('day_label').values({ organization_id: orgId, date, label, color }).execute();
   }

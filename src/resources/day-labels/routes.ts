@@ -3,7 +3,7 @@ import { writeLog } from '../../core/audit.js';
 import { withTransaction } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { errorResponses, EXTENSION, ok, SuccessBody } from '../../core/schemas.js';
-import { MAX_SPAN_DAYS, parseDate, todayIn } from '../../core/time.js';
+import { assertPeriod, MAX_SPAN_DAYS, parseDate, todayIn } from '../../core/time.js';
 import { deleteDayLabel, findDayLabel, listDayLabels, upsertDayLabel } from './repository.js';
 import { DateParams, DayLabelBody, DayLabelMap, DayLabelQuery, DayLabelWriteResponse } from './schemas.js';
 
@@ -16,7 +16,7 @@ function checkedPeriod(query: DayLabelQuery, timeZone: string): { start: string;
   const startDate = parseDate(start);
   const endDate = parseDate(end);
   if (!startDate || !endDate) throw invalidParams('The start and end must be valid dates.');
-  if (end < start) throw invalidParams('The end must be a date after or equal to start.');
+  assertPeriod(start, end, { allowEqual: true });
   if (startDate.until(endDate).total({ unit: 'days' }) >= MAX_SPAN_DAYS) {
     throw invalidParams(`The period may not be longer than ${MAX_SPAN_DAYS} days.`);
   }
@@ -33,7 +33,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'listDayLabels',
-        summary: 'Color and label per date (default: today in the organization zone); dates without a label are left out',
+        summary:
+          'Color and label per date (default: today in the organization zone); dates without a label are left out',
         tags,
         querystring: DayLabelQuery,
         response: { 200: DayLabelMap, ...errorResponses },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Color, DateStr, ShortText } from '../../core/schemas.js';
+import { Color, DateStr, ShortText, SuccessWith } from '../../core/schemas.js';
 
 export const DayLabelQuery = Type.Object({
   start: Type.Optional(DateStr),
@@ -19,10 +19,6 @@ export type DateParams = Static<typeof DateParams>;
 export const DayLabelBody = Type.Object({ label: ShortText({ minLength: 1, maxLength: 100 }), color: Color });
 export type DayLabelBody = Static<typeof DayLabelBody>;
 
-export const DayLabelWriteResponse = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
+export const DayLabelWriteResponse = SuccessWith({
   date: Type.String(),
 });

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 let org: TestOrg;
 let other: TestOrg;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
 });
 afterAll(() => server.close());
 
@@ -38,7 +36,11 @@ describe('PUT /day_notes/{date}', () => {
   it('requires notes or activities and a real date', async () => {
     const empty = await org.put('/day_notes/2015-03-16', {});
     expect(empty.status).toBe(422);
-    expect(empty.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The notes or activities field is required.'] });
+    expect(empty.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The notes or activities field is required.'],
+    });
     expect((await org.put('/day_notes/2015-02-30', { notes: [] })).status).toBe(422);
   });
 
@@ -48,7 +50,11 @@ describe('PUT /day_notes/{date}', () => {
 describe('GET /day_notes/{date}', () => {
   it('shows the notes of one date, empty lists when none; other organizations see nothing', async () => {
     await org.put('/day_notes/2015-04-01', { notes: ['April'] });
-    expect((await org.get('/day_notes/2015-04-01')).body).toEqual({ date: '2015-04-01', notes: ['April'], activities: [] });
+    expect((await org.get('/day_notes/2015-04-01')).body).toEqual({
+      date: '2015-04-01',
+      notes: ['April'],
+      activities: [],
+    });
     expect((await org.get('/day_notes/2015-04-02')).body).toEqual({ date: '2015-04-02', notes: [], activities: [] });
     expect((await other.get('/day_notes/2015-04-01')).body).toEqual({ date: '2015-04-01', notes: [], activities: [] });
   });

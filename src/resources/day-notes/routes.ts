@@ -5,7 +5,7 @@ import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { sanitize } from '../../core/html.js';
 import { EXTENSION, errorResponses } from '../../core/schemas.js';
-import { formatDate, todayIn } from '../../core/time.js';
+import { assertPeriod, formatDate, todayIn } from '../../core/time.js';
 import { notesForRange, replaceDayNotes } from './repository.js';
 import { DateParams, DayNotesBody, DayNotesQuery, DayNotesResponse } from './schemas.js';
 
@@ -32,7 +32,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const start = request.query.start ?? formatDate(todayIn(request.auth.timezone));
       const end = request.query.end ?? start;
-      if (end < start) throw invalidParams('The end must be a date after or equal to start.');
+      assertPeriod(start, end, { allowEqual: true });
       const byDate = await notesForRange(app.db, request.auth.orgId, start, end);
       return [...byDate].map(([date, day]) => ({ date, ...day }));
     },
@@ -70,7 +70,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { date } = request.params;
       const { notes, activities } = request.body;
-      if (notes === undefined && activities === undefined) throw invalidParams('The notes or activities field is required.');
+      if (notes === undefined && activities === undefined)
+        throw invalidParams('The notes or activities field is required.');
       return withTransaction(app.db, async (trx) => {
         if (notes) await replaceDayNotes(trx, request.auth.orgId, date, 'note', notes.map(sanitize));
         if (activities) await replaceDayNotes(trx, request.auth.orgId, date, 'activity', activities.map(sanitize));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -12,9 +12,7 @@ let diveId: number;
 const ISO_NO_COLON = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4}$/;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   userId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
 });
 afterAll(() => server.close());
@@ -23,25 +21,44 @@ describe('POST /filters', () => {
   it('creates a filter whose creator is the user_id sent', async () => {
     const response = await org.post('/filters', { label: 'Rescue Certified', user_id: userId });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ success: true, code: 201, status: 'created', message: 'Added new filter Rescue Certified.', id: expect.any(Number) });
+    expect(response.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Added new filter Rescue Certified.',
+      id: expect.any(Number),
+    });
     rescueId = response.body.id;
     diveId = (await org.post('/filters', { label: 'Dive Team' })).body.id;
   });
 
   it('requires a label and a valid user', async () => {
-    expect((await org.post('/filters', {})).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The label field is required.'] });
-    expect((await org.post('/filters', { label: 'X', user_id: 999999 })).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected user id is invalid.'] });
+    expect((await org.post('/filters', {})).body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The label field is required.'],
+    });
+    expect((await org.post('/filters', { label: 'X', user_id: 999999 })).body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected user id is invalid.'],
+    });
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/filters', { label: 'X' }));
 });
 
 describe('GET /filters', () => {
-  it('lists active filters with string ids, offset without colon and the creator (null for the API client)', async () => {
+  it('lists active filters with string ids, offset without colon and the creator (null for a client)', async () => {
     const response = await org.get('/filters');
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
-      { id: String(rescueId), label: 'Rescue Certified', created_on: expect.stringMatching(ISO_NO_COLON), user: { id: String(userId), name: 'John Doe' } },
+      {
+        id: String(rescueId),
+        label: 'Rescue Certified',
+        created_on: expect.stringMatching(ISO_NO_COLON),
+        user: { id: String(userId), name: 'John Doe' },
+      },
       { id: String(diveId), label: 'Dive Team', created_on: expect.stringMatching(ISO_NO_COLON), user: null },
     ]);
     expect((await other.get('/filters')).body).toEqual([]);
@@ -64,7 +81,11 @@ describe('GET /filters/{id}', () => {
   });
 
   it('answers 404 for a missing filter and another organization', async () => {
-    expect((await org.get('/filters/999999')).body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Filter].' });
+    expect((await org.get('/filters/999999')).body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Filter].',
+    });
     await expectNotFoundForOtherOrg(other, 'GET', `/filters/${rescueId}`);
   });
 });
@@ -73,7 +94,13 @@ describe('POST /filters/{id}', () => {
   it('renames a filter', async () => {
     const response = await org.post(`/filters/${diveId}`, { label: 'Dive Rescue' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Updated filter Dive Rescue.', id: diveId });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Updated filter Dive Rescue.',
+      id: diveId,
+    });
     expect((await org.get(`/filters/${diveId}`)).body.label).toBe('Dive Rescue');
   });
 
@@ -81,7 +108,8 @@ describe('POST /filters/{id}', () => {
     expect((await org.post(`/filters/${diveId}`, {})).status).toBe(422);
   });
 
-  it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'POST', `/filters/${diveId}`, { label: 'X' }));
+  it('answers 404 for another organization', () =>
+    expectNotFoundForOtherOrg(other, 'POST', `/filters/${diveId}`, { label: 'X' }));
 });
 
 describe('DELETE /filters/{id}', () => {
@@ -96,7 +124,11 @@ describe('DELETE /filters/{id}', () => {
   });
 
   it('answers 400 when already deleted, and a deleted filter cannot be renamed', async () => {
-    expect((await org.del(`/filters/${diveId}`)).body).toEqual({ status: 400, error: 'bad_request', error_message: 'Filter already deleted.' });
+    expect((await org.del(`/filters/${diveId}`)).body).toEqual({
+      status: 400,
+      error: 'bad_request',
+      error_message: 'Filter already deleted.',
+    });
     expect((await org.post(`/filters/${diveId}`, { label: 'Back' })).status).toBe(404);
   });
 });

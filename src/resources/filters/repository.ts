@@ -24,7 +24,11 @@ export async function findFilterOrThrow(db: Db, orgId: number, id: number): Prom
   return row;
 }
 
-export async function insertFilter(db: Db, orgId: number, values: { label: string; created_by: number | null; created_at: string }) {
+export async function insertFilter(
+  db: Db,
+  orgId: number,
+  values: { label: string; created_by: number | null; created_at: string },
+) {
   const { id } = await db
     .insertInto('specialty_filter')
     .values({ ...values, organization_id: orgId })
@@ -34,7 +38,12 @@ export async function insertFilter(db: Db, orgId: number, values: { label: strin
 }
 
 export async function updateFilter(db: Db, orgId: number, id: number, values: { label?: string; deleted_at?: string }) {
-  await db.updateTable('specialty_filter').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await db
+    .updateTable('specialty_filter')
+    .set(values)
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function assertActiveFiltersExist(db: Db, orgId: number, ids: number[]): Promise<void> {

@@ -24,7 +24,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { orgId, timezone } = request.auth;
       const rows = await listActiveFilters(app.db, orgId);
-      const users = await findUsersByIds(app.db, orgId, rows.flatMap((row) => (row.created_by === null ? [] : [row.created_by])));
+      const users = await findUsersByIds(
+        app.db,
+        orgId,
+        rows.flatMap((row) => (row.created_by === null ? [] : [row.created_by])),
+      );
       return rows.map((row) => serializeFilter(row, users, timezone));
     },
   );

@@ -10,7 +10,11 @@ import type { FilterBody } from './schemas.js';
 /** The creator is the `user_id` of the request when given; otherwise the API client (user null). */
 export async function createFilter(trx: Db, auth: AuthContext, body: FilterBody): Promise<number> {
   if (body.user_id !== undefined) await findUserOrInvalid(trx, auth.orgId, body.user_id);
-  const id = await insertFilter(trx, auth.orgId, { label: body.label, created_by: body.user_id ?? null, created_at: nowUtc() });
+  const id = await insertFilter(trx, auth.orgId, {
+    label: body.label,
+    created_by: body.user_id ?? null,
+    created_at: nowUtc(),
+  });
   await writeLog(trx, auth, {
     action: 'filter.created',
     description: `created specialty filter ${body.label}`,

@@ -13,7 +13,12 @@ function creator(row: SpecialtyFilterRow, users: Creators) {
 
 /** `created_on` is written with the offset without a colon, as the spec says for filters. */
 export function serializeFilter(row: SpecialtyFilterRow, users: Creators, tz: string): FilterResponse {
-  return { id: String(row.id), label: row.label, created_on: formatIsoOffset(row.created_at, tz, false)!, user: creator(row, users) };
+  return {
+    id: String(row.id),
+    label: row.label,
+    created_on: formatIsoOffset(row.created_at, tz, false)!,
+    user: creator(row, users),
+  };
 }
 
 export function serializeFilterSingle(row: SpecialtyFilterRow, users: Creators, tz: string): FilterSingleResponse {

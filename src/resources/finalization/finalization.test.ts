@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { formatDate, todayIn } from '../../core/time.js';
 
 let server: TestServer;
@@ -9,20 +9,28 @@ let other: TestOrg;
 let adminId: number;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   adminId = await org.createUser({ first_name: 'Jane', last_name: 'Admin' });
 });
 afterAll(() => server.close());
 
 async function createAssignment(target: TestOrg = org): Promise<number> {
-  const response = await target.post('/assignments', { name: 'Engine 1', start: '2018-11-01 07:00:00', end: '2018-11-02 07:00:00', positions_to_fill: 3 });
+  const response = await target.post('/assignments', {
+    name: 'Engine 1',
+    start: '2018-11-01 07:00:00',
+    end: '2018-11-02 07:00:00',
+    positions_to_fill: 3,
+  });
   return response.body.id as number;
 }
 
 const allOk = { success: true, code: 200, status: 'ok', message: 'All finaliziations processed successfully.' };
-const withErrors = { success: true, code: 200, status: 'ok', message: 'Finalizations processed with errors. See the error_messages field.' };
+const withErrors = {
+  success: true,
+  code: 200,
+  status: 'ok',
+  message: 'Finalizations processed with errors. See the error_messages field.',
+};
 
 describe('POST /finalization', () => {
   it('finalizes the listed dates and the start..end range, merged', async () => {
@@ -36,13 +44,18 @@ describe('POST /finalization', () => {
     const again = await org.post(`/assignments/${id}/finalization`, { date: '2018-12-04', admin_id: adminId });
     expect(again.body.error_message).toEqual([`Assignment (#${id}) has already been finalized on 2018-12-04.`]);
     const logs = await org.get('/logs');
-    expect(logs.body.data[0].event_description).toBe('Jane Admin finalized assignment Engine 1 on 2018-12-01, 2018-12-03, 2018-12-04.');
+    expect(logs.body.data[0].event_description).toBe(
+      'Jane Admin finalized assignment Engine 1 on 2018-12-01, 2018-12-03, 2018-12-04.',
+    );
   });
 
   it('reports mixed results with success_messages and error_messages', async () => {
     const id = await createAssignment();
     await org.post(`/assignments/${id}/finalization`, { date: '2018-12-05', admin_id: adminId });
-    const response = await org.post('/finalization', { assignments: [{ id, dates: ['2018-12-01', '2018-12-05', '2099-01-01'] }], admin_id: adminId });
+    const response = await org.post('/finalization', {
+      assignments: [{ id, dates: ['2018-12-01', '2018-12-05', '2099-01-01'] }],
+      admin_id: adminId,
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       ...withErrors,
@@ -57,8 +70,13 @@ describe('POST /finalization', () => {
   it('accepts today but not a future date; nothing succeeded is a 422', async () => {
     const id = await createAssignment();
     const today = formatDate(todayIn(org.timezone));
-    expect((await org.post('/finalization', { assignments: [{ id, dates: [today] }], admin_id: adminId })).body).toEqual(allOk);
-    const response = await org.post('/finalization', { assignments: [{ id, dates: ['2099-01-01'] }], admin_id: adminId });
+    expect(
+      (await org.post('/finalization', { assignments: [{ id, dates: [today] }], admin_id: adminId })).body,
+    ).toEqual(allOk);
+    const response = await org.post('/finalization', {
+      assignments: [{ id, dates: ['2099-01-01'] }],
+      admin_id: adminId,
+    });
     expect(response.status).toBe(422);
     expect(response.body).toEqual({
       error: 'invalid_params',
@@ -86,9 +104,16 @@ describe('POST /finalization', () => {
 
   it('is a 404 for an unknown admin', async () => {
     const id = await createAssignment();
-    const response = await org.post('/finalization', { assignments: [{ id, dates: ['2018-12-01'] }], admin_id: 999999 });
+    const response = await org.post('/finalization', {
+      assignments: [{ id, dates: ['2018-12-01'] }],
+      admin_id: 999999,
+    });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ error: 'not found', status: 404, error_message: 'No query results for model [User].' });
+    expect(response.body).toEqual({
+      error: 'not found',
+      status: 404,
+      error_message: 'No query results for model [User].',
+    });
   });
 
   it('requires dates or start and end for each assignment', async () => {
@@ -98,11 +123,15 @@ describe('POST /finalization', () => {
     expect(response.body).toEqual({
       status: 422,
       error: 'invalid_params',
-      error_message: ['The assignments.0.dates field is required when assignments.0.start and assignments.0.end are not present.'],
+      error_message: [
+        'The assignments.0.dates field is required when assignments.0.start and assignments.0.end are not present.',
+      ],
     });
     // an empty list of dates names no date either (it had answered 422 with no message)
     const noDates = await org.post('/finalization', { assignments: [{ id, dates: [] }], admin_id: adminId });
-    expect(noDates.body.error_message).toEqual(['The assignments.0.dates field is required when assignments.0.start and assignments.0.end are not present.']);
+    expect(noDates.body.error_message).toEqual([
+      'The assignments.0.dates field is required when assignments.0.start and assignments.0.end are not present.',
+    ]);
     const missing = await org.post('/finalization', { admin_id: adminId });
     expect(missing.status).toBe(422);
     expect(missing.body.error_message).toEqual(['The assignments field is required.']);
@@ -110,20 +139,44 @@ describe('POST /finalization', () => {
 
   it('rejects a reversed or overlong range', async () => {
     const id = await createAssignment();
-    const reversed = await org.post('/finalization', { assignments: [{ id, start: '2018-12-05', end: '2018-12-01' }], admin_id: adminId });
-    expect(reversed.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The assignments.0.end must be a date after or equal to assignments.0.start.'] });
-    const long = await org.post('/finalization', { assignments: [{ id, start: '2010-01-01', end: '2018-12-01' }], admin_id: adminId });
-    expect(long.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The assignments.0 period may not be longer than 366 days.'] });
+    const reversed = await org.post('/finalization', {
+      assignments: [{ id, start: '2018-12-05', end: '2018-12-01' }],
+      admin_id: adminId,
+    });
+    expect(reversed.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The assignments.0.end must be after the assignments.0.start.'],
+    });
+    const long = await org.post('/finalization', {
+      assignments: [{ id, start: '2010-01-01', end: '2018-12-01' }],
+      admin_id: adminId,
+    });
+    expect(long.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The assignments.0 period may not be longer than 366 days.'],
+    });
   });
 
-  it('requires a token', () => expectAuthRequired(server, 'POST', '/finalization', { assignments: [{ id: 1, dates: ['2018-12-01'] }], admin_id: 1 }));
+  it('requires a token', () =>
+    expectAuthRequired(server, 'POST', '/finalization', {
+      assignments: [{ id: 1, dates: ['2018-12-01'] }],
+      admin_id: 1,
+    }));
 });
 
 describe('DELETE /finalization', () => {
   it('removes finalizations of every listed date', async () => {
     const id = await createAssignment();
-    await org.post('/finalization', { assignments: [{ id, start: '2018-12-01', end: '2018-12-02' }], admin_id: adminId });
-    const response = await org.del('/finalization', { assignments: [{ id, start: '2018-12-01', end: '2018-12-02' }], admin_id: adminId });
+    await org.post('/finalization', {
+      assignments: [{ id, start: '2018-12-01', end: '2018-12-02' }],
+      admin_id: adminId,
+    });
+    const response = await org.del('/finalization', {
+      assignments: [{ id, start: '2018-12-01', end: '2018-12-02' }],
+      admin_id: adminId,
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual(allOk);
     const again = await org.del(`/assignments/${id}/finalization`, { date: '2018-12-01' });
@@ -133,7 +186,10 @@ describe('DELETE /finalization', () => {
   it('reports mixed results', async () => {
     const id = await createAssignment();
     await org.post(`/assignments/${id}/finalization`, { date: '2018-12-01', admin_id: adminId });
-    const response = await org.del('/finalization', { assignments: [{ id, dates: ['2018-12-01', '2018-12-05'] }], admin_id: adminId });
+    const response = await org.del('/finalization', {
+      assignments: [{ id, dates: ['2018-12-01', '2018-12-05'] }],
+      admin_id: adminId,
+    });
     expect(response.body).toEqual({
       ...withErrors,
       success_messages: [`Assignment (#${id}) finalized on 2018-12-01.`],
@@ -143,7 +199,10 @@ describe('DELETE /finalization', () => {
 
   it('rejects future dates; nothing succeeded is a 422', async () => {
     const id = await createAssignment();
-    const response = await org.del('/finalization', { assignments: [{ id, dates: ['2099-01-01'] }], admin_id: adminId });
+    const response = await org.del('/finalization', {
+      assignments: [{ id, dates: ['2099-01-01'] }],
+      admin_id: adminId,
+    });
     expect(response.status).toBe(422);
     expect(response.body).toEqual({
       error: 'invalid_params',
@@ -156,8 +215,16 @@ describe('DELETE /finalization', () => {
     const id = await createAssignment();
     const response = await org.del('/finalization', { assignments: [{ id, dates: ['2018-12-01'] }], admin_id: 999999 });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ error: 'not found', status: 404, error_message: 'No query results for model [User].' });
+    expect(response.body).toEqual({
+      error: 'not found',
+      status: 404,
+      error_message: 'No query results for model [User].',
+    });
   });
 
-  it('requires a token', () => expectAuthRequired(server, 'DELETE', '/finalization', { assignments: [{ id: 1, dates: ['2018-12-01'] }], admin_id: 1 }));
+  it('requires a token', () =>
+    expectAuthRequired(server, 'DELETE', '/finalization', {
+      assignments: [{ id: 1, dates: ['2018-12-01'] }],
+      admin_id: 1,
+    }));
 });

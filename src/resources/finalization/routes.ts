@@ -7,7 +7,8 @@ import { BatchBody, BatchResult } from './schemas.js';
 const tags = ['Assignments'];
 const description =
   'Each item names an assignment and `dates` and/or `start`..`end` (merged). Future dates are rejected. ' +
-  'Mixed results list `success_messages` and `error_messages`; 422 when nothing succeeded; 404 for an unknown `admin_id`.';
+  'Mixed results list `success_messages` and `error_messages`; 422 when nothing succeeded; 404 for an ' +
+  'unknown `admin_id`.';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Id } from '../../core/schemas.js';
+import { DateStr, Id, SuccessWith } from '../../core/schemas.js';
 
 export const BatchItem = Type.Object({
   id: Id,
@@ -15,11 +15,7 @@ export const BatchBody = Type.Object({
 });
 export type BatchBody = Static<typeof BatchBody>;
 
-export const BatchResult = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
+export const BatchResult = SuccessWith({
   success_messages: Type.Optional(Type.Array(Type.String())),
   error_messages: Type.Optional(Type.Array(Type.String())),
 });

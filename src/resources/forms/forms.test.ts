@@ -37,7 +37,13 @@ describe('POST /forms (extension)', () => {
   it('defines a form and answers with its id', async () => {
     const response = await org.post('/forms', { ...exposureForm, user_id: creatorId });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ success: true, code: 201, status: 'created', message: 'Form created successfully.', id: expect.any(Number) });
+    expect(response.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Form created successfully.',
+      id: expect.any(Number),
+    });
     const form = await org.get(`/forms/${response.body.id}`);
     expect(form.body).toEqual({
       id: response.body.id,
@@ -56,16 +62,28 @@ describe('POST /forms (extension)', () => {
   it('rejects a form without fields or with a repeated field title', async () => {
     const empty = await org.post('/forms', { title: 'Empty', fields: [] });
     expect(empty.status).toBe(422);
-    expect(empty.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The fields must have at least 1 item.'] });
+    expect(empty.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The fields must have at least 1 item.'],
+    });
     const repeated = await org.post('/forms', { title: 'Twice', fields: [{ title: 'A' }, { title: 'A' }] });
     expect(repeated.status).toBe(422);
-    expect(repeated.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The field title "A" appears more than once.'] });
+    expect(repeated.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The field title "A" appears more than once.'],
+    });
   });
 
   it('rejects an unknown user_id', async () => {
     const response = await org.post('/forms', { ...exposureForm, user_id: 999999 });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected user id is invalid.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected user id is invalid.'],
+    });
   });
 
   it('requires a token', async () => {
@@ -82,7 +100,11 @@ describe('GET /forms/', () => {
     const datetime = expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     const expected = {
       [String(first)]: { title: 'Test form', created_at: datetime, created_by: 'John Doe' },
-      [String(second)]: { title: 'Truck Check - Daily', created_at: datetime, created_by: `API client ${fresh.clientId}` },
+      [String(second)]: {
+        title: 'Truck Check - Daily',
+        created_at: datetime,
+        created_by: `API client ${fresh.clientId}`,
+      },
     };
     const withSlash = await fresh.get('/forms/');
     expect(withSlash.status).toBe(200);
@@ -117,7 +139,13 @@ describe('POST /forms/{id}/submissions (extension) and GET /forms/{id}/submissio
       ],
     });
     expect(submit.status).toBe(201);
-    expect(submit.body).toEqual({ success: true, code: 201, status: 'created', message: 'Form submitted successfully.', id: expect.any(Number) });
+    expect(submit.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Form submitted successfully.',
+      id: expect.any(Number),
+    });
 
     const list = await org.get(`/forms/${formId}/submissions`);
     expect(list.status).toBe(200);
@@ -147,18 +175,46 @@ describe('POST /forms/{id}/submissions (extension) and GET /forms/{id}/submissio
     const formId = await createForm(org, exposureForm);
     const cases: Array<[unknown[], string]> = [
       [[{ title: 'Type of Exposure', value: 'Chemical' }], 'The submission field "Date of Exposure" is required.'],
-      [[{ title: 'Date of Exposure', value: 'x' }, { title: 'Shoe size', value: '9' }], 'The submission field "Shoe size" is not a field of this form.'],
-      [[{ title: 'Date of Exposure', value: 'x' }, { title: 'PPE Worn', value: 'Gloves' }], 'The submission field "PPE Worn" must be answered with values (an array of strings).'],
-      [[{ title: 'Date of Exposure', values: ['x'] }], 'The submission field "Date of Exposure" must be answered with value (a string).'],
-      [[{ title: 'Date of Exposure', value: 'x' }, { title: 'Type of Exposure', value: 'Noise' }], 'The submission field "Type of Exposure" must be one of: Chemical, Biological.'],
+      [
+        [
+          { title: 'Date of Exposure', value: 'x' },
+          { title: 'Shoe size', value: '9' },
+        ],
+        'The submission field "Shoe size" is not a field of this form.',
+      ],
+      [
+        [
+          { title: 'Date of Exposure', value: 'x' },
+          { title: 'PPE Worn', value: 'Gloves' },
+        ],
+        'The submission field "PPE Worn" must be answered with values (an array of strings).',
+      ],
+      [
+        [{ title: 'Date of Exposure', values: ['x'] }],
+        'The submission field "Date of Exposure" must be answered with value (a string).',
+      ],
+      [
+        [
+          { title: 'Date of Exposure', value: 'x' },
+          { title: 'Type of Exposure', value: 'Noise' },
+        ],
+        'The submission field "Type of Exposure" must be one of: Chemical, Biological.',
+      ],
     ];
     for (const [submission, message] of cases) {
       const response = await org.post(`/forms/${formId}/submissions`, { user_id: caseyId, submission });
       expect(response.status, message).toBe(422);
       expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
     }
-    const unknownUser = await org.post(`/forms/${formId}/submissions`, { user_id: 999999, submission: [{ title: 'Date of Exposure', value: 'x' }] });
-    expect(unknownUser.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected user id is invalid.'] });
+    const unknownUser = await org.post(`/forms/${formId}/submissions`, {
+      user_id: 999999,
+      submission: [{ title: 'Date of Exposure', value: 'x' }],
+    });
+    expect(unknownUser.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected user id is invalid.'],
+    });
     expect((await org.get(`/forms/${formId}/submissions`)).body).toEqual([]);
   });
 
@@ -168,17 +224,25 @@ describe('POST /forms/{id}/submissions (extension) and GET /forms/{id}/submissio
     await expectNotFoundForOtherOrg(other, 'POST', `/forms/${formId}/submissions`, { user_id: 1, submission: [] });
     const missing = await org.get('/forms/999999/submissions');
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Form].' });
+    expect(missing.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Form].',
+    });
   });
 
   it('loads the submitting users in a number of queries that does not grow with the submissions', async () => {
     const formId = await createForm(org, { title: 'Count', fields: [{ title: 'Q' }] });
     const submitters = [await org.createUser(), await org.createUser(), await org.createUser()];
-    await org.post(`/forms/${formId}/submissions`, { user_id: submitters[0], submission: [{ title: 'Q', value: 'a' }] });
+    await org.post(`/forms/${formId}/submissions`, {
+      user_id: submitters[0],
+      submission: [{ title: 'Q', value: 'a' }],
+    });
     let start = server.queryCount();
     await org.get(`/forms/${formId}/submissions`);
     const withOne = server.queryCount() - start;
-    for (const id of submitters) await org.post(`/forms/${formId}/submissions`, { user_id: id, submission: [{ title: 'Q', value: 'b' }] });
+    for (const id of submitters)
+      await org.post(`/forms/${formId}/submissions`, { user_id: id, submission: [{ title: 'Q', value: 'b' }] });
     start = server.queryCount();
     const response = await org.get(`/forms/${formId}/submissions`);
     expect(response.body).toHaveLength(4);

@@ -16,7 +16,13 @@ export async function findFormOrThrow(db: Db, orgId: number, id: number): Promis
 }
 
 export function listForms(db: Db, orgId: number): Promise<FormRow[]> {
-  return db.selectFrom('form').selectAll().where('organization_id', '=', orgId).where('deleted_at', 'is', null).orderBy('id').execute();
+  return db
+    .selectFrom('form')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
 }
 
 export async function insertForm(db: Db, values: Insertable<FormTable>): Promise<number> {
@@ -25,7 +31,12 @@ export async function insertForm(db: Db, values: Insertable<FormTable>): Promise
 }
 
 export async function markFormDeleted(db: Db, orgId: number, id: number, deletedAt: string): Promise<void> {
-  await db.updateTable('form').set({ deleted_at: deletedAt }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await db
+    .updateTable('form')
+    .set({ deleted_at: deletedAt })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function insertSubmission(db: Db, values: Insertable<FormSubmissionTable>): Promise<number> {

@@ -7,7 +7,14 @@ import { findUsersByIds } from '../users/repository.js';
 import { userRefStrId } from '../users/serialize.js';
 import { findFormOrThrow, listForms, listSubmissions } from './repository.js';
 import { createForm, deleteForm, parseFields, submitForm } from './rules.js';
-import { CreateFormBody, FormListResponse, FormResponse, SubmissionResponse, SubmitFormBody, type SubmissionAnswer } from './schemas.js';
+import {
+  CreateFormBody,
+  FormListResponse,
+  FormResponse,
+  SubmissionResponse,
+  SubmitFormBody,
+  type SubmissionAnswer,
+} from './schemas.js';
 
 const tags = ['Forms'];
 
@@ -28,7 +35,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       return Object.fromEntries(
         forms.map((form) => [
           String(form.id),
-          { title: form.title, created_at: utcToLocal(form.created_at, request.auth.timezone), created_by: form.created_by_name },
+          {
+            title: form.title,
+            created_at: utcToLocal(form.created_at, request.auth.timezone),
+            created_by: form.created_by_name,
+          },
         ]),
       );
     },
@@ -49,7 +60,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { orgId, timezone } = request.auth;
       await findFormOrThrow(app.db, orgId, request.params.id);
       const submissions = await listSubmissions(app.db, orgId, request.params.id);
-      const users = await findUsersByIds(app.db, orgId, submissions.map((s) => s.user_id));
+      const users = await findUsersByIds(
+        app.db,
+        orgId,
+        submissions.map((s) => s.user_id),
+      );
       return submissions.flatMap((submission) => {
         const user = users.get(submission.user_id);
         if (!user) return [];

@@ -1,7 +1,7 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
+import { checkAll, invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
@@ -19,13 +19,21 @@ function normalizeFields(fields: FormField[]): FormField[] {
     if (!title) throw invalidParams('The fields title must not be blank.');
     if (seen.has(title)) throw invalidParams(`The field title "${title}" appears more than once.`);
     seen.add(title);
-    return { title, multiple: field.multiple ?? false, required: field.required ?? false, ...(field.options ? { options: field.options } : {}) };
+    return {
+      title,
+      multiple: field.multiple ?? false,
+      required: field.required ?? false,
+      ...(field.options ? { options: field.options } : {}),
+    };
   });
 }
 
 export async function createForm(trx: Db, auth: AuthContext, body: CreateFormBody): Promise<number> {
-  const creator = body.user_id === undefined ? undefined : await findUserOrInvalid(trx, auth.orgId, body.user_id);
-  const fields = normalizeFields(body.fields);
+  // one 422 naming every failing field
+  const [creator, fields] = await checkAll([
+    () => (body.user_id === undefined ? undefined : findUserOrInvalid(trx, auth.orgId, body.user_id)),
+    () => normalizeFields(body.fields),
+  ] as const);
   const title = body.title.trim();
   const id = await insertForm(trx, {
     organization_id: auth.orgId,
@@ -50,7 +58,12 @@ export async function createForm(trx: Db, auth: AuthContext, body: CreateFormBod
 export async function deleteForm(trx: Db, auth: AuthContext, id: number): Promise<void> {
   const form = await findFormOrThrow(trx, auth.orgId, id);
   await markFormDeleted(trx, auth.orgId, id, nowUtc());
-  await writeLog(trx, auth, { action: 'form.deleted', description: `deleted form ${form.title}.`, entityType: 'form', entityId: id });
+  await writeLog(trx, auth, {
+    action: 'form.deleted',
+    description: `deleted form ${form.title}.`,
+    entityType: 'form',
+    entityId: id,
+  });
 }
 
 /** Checks answers against the form's fields and returns them in the form's field order. */
@@ -62,8 +75,15 @@ function checkAnswers(fields: FormField[], submission: SubmitFormBody['submissio
     const field = byTitle.get(title);
     if (!field) throw invalidParams(`The submission field "${title}" is not a field of this form.`);
     if (given.has(title)) throw invalidParams(`The submission field "${title}" is answered more than once.`);
-    if (field.multiple ? answer.values === undefined || answer.value !== undefined : answer.value === undefined || answer.values !== undefined) {
-      throw invalidParams(`The submission field "${title}" must be answered with ${field.multiple ? 'values (an array of strings)' : 'value (a string)'}.`);
+    if (
+      field.multiple
+        ? answer.values === undefined || answer.value !== undefined
+        : answer.value === undefined || answer.values !== undefined
+    ) {
+      throw invalidParams(
+        `The submission field "${title}" must be answered with ` +
+          `${field.multiple ? 'values (an array of strings)' : 'value (a string)'}.`,
+      );
     }
     const chosen = field.multiple ? answer.values! : [answer.value!];
     if (field.options && chosen.some((value) => !field.options!.includes(value))) {
@@ -78,7 +98,9 @@ function checkAnswers(fields: FormField[], submission: SubmitFormBody['submissio
       if (field.required) throw invalidParams(`The submission field "${field.title}" is required.`);
       continue;
     }
-    answers.push(field.multiple ? { title: field.title, values: answer.values! } : { title: field.title, value: answer.value! });
+    answers.push(
+      field.multiple ? { title: field.title, values: answer.values! } : { title: field.title, value: answer.value! },
+    );
   }
   return answers;
 }

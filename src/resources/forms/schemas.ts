@@ -5,7 +5,9 @@ export const FormField = Type.Object({
   title: ShortText({ minLength: 1 }),
   multiple: Type.Optional(Type.Boolean({ description: 'answered with `values` (several strings) instead of `value`' })),
   required: Type.Optional(Type.Boolean()),
-  options: Type.Optional(Type.Array(ShortText(), { maxItems: 100, description: 'allowed answers; any text when absent' })),
+  options: Type.Optional(
+    Type.Array(ShortText(), { maxItems: 100, description: 'allowed answers; any text when absent' }),
+  ),
 });
 export type FormField = Static<typeof FormField>;
 
@@ -37,7 +39,11 @@ export type SubmitFormBody = Static<typeof SubmitFormBody>;
 
 export const FormListResponse = Type.Record(
   Type.String({ pattern: '^[0-9]+$' }),
-  Type.Object({ title: Type.String(), created_at: Type.String({ description: 'datetime' }), created_by: Type.String() }),
+  Type.Object({
+    title: Type.String(),
+    created_at: Type.String({ description: 'datetime' }),
+    created_by: Type.String(),
+  }),
 );
 
 export const SubmissionResponse = Type.Object({

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 let org: TestOrg;
 let other: TestOrg;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
 });
 afterAll(() => server.close());
 
@@ -17,7 +15,13 @@ describe('POST /groups', () => {
   it('creates a group and logs it', async () => {
     const response = await org.post('/groups', { name: 'B Shift' });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ success: true, code: 201, status: 'created', message: 'Added new group B Shift.', id: expect.any(Number) });
+    expect(response.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Added new group B Shift.',
+      id: expect.any(Number),
+    });
     const logs = await org.get('/logs');
     expect(logs.body.data[0].event_description).toMatch(/created group B Shift$/);
   });
@@ -25,7 +29,11 @@ describe('POST /groups', () => {
   it('requires a name', async () => {
     const response = await org.post('/groups', {});
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The name field is required.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The name field is required.'],
+    });
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/groups', { name: 'X' }));

@@ -3,7 +3,13 @@ import { invalidParams } from '../../core/errors.js';
 import type { UserGroupRow } from './table.js';
 
 export function listGroups(db: Db, orgId: number): Promise<UserGroupRow[]> {
-  return db.selectFrom('user_group').selectAll().where('organization_id', '=', orgId).orderBy('name').orderBy('id').execute();
+  return db
+    .selectFrom('user_group')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
 }
 
 export async function insertGroup(db: Db, orgId: number, name: string, createdAt: string): Promise<number> {
@@ -19,7 +25,12 @@ export async function insertGroup(db: Db, orgId: number, name: string, createdAt
 export async function assertGroupsExist(db: Db, orgId: number, ids: number[]): Promise<void> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return;
-  const rows = await db.selectFrom('user_group').select('id').where('organization_id', '=', orgId).where('id', 'in', unique).execute();
+  const rows = await db
+    .selectFrom('user_group')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', unique)
+    .execute();
   if (rows.length !== unique.length) throw invalidParams('The selected group id is invalid.');
 }
 
@@ -43,5 +54,16 @@ export async function replaceGroupsOfUser(db: Db, orgId: number, userId: number,
   await db
     .insertInto('user_group_member')
     .values(unique.map((group_id) => ({ organization_id: orgId, user_id: userId, group_id })))
+    .execute();
+}
+
+/** The organization's groups among the ids (missing ones left out). */
+export function findGroupsByIds(db: Db, orgId: number, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('user_group')
+    .select(['id', 'name'])
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', ids)
     .execute();
 }

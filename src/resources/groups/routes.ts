@@ -19,7 +19,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(GroupResponse), ...errorResponses },
       },
     },
-    async (request) => (await listGroups(app.db, request.auth.orgId)).map((row) => ({ id: String(row.id), label: row.name })),
+    async (request) =>
+      (await listGroups(app.db, request.auth.orgId)).map((row) => ({ id: String(row.id), label: row.name })),
   );
 
   app.post(

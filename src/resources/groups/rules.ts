@@ -6,6 +6,12 @@ import { insertGroup } from './repository.js';
 
 export async function createGroup(trx: Db, auth: AuthContext, name: string): Promise<number> {
   const id = await insertGroup(trx, auth.orgId, name, nowUtc());
-  await writeLog(trx, auth, { action: 'group.created', description: `created group ${name}`, entityType: 'group', entityId: id, after: { name } });
+  await writeLog(trx, auth, {
+    action: 'group.created',
+    description: `created group ${name}`,
+    entityType: 'group',
+    entityId: id,
+    after: { name },
+  });
   return id;
 }

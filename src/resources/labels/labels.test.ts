@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -9,9 +9,7 @@ let captainId: number;
 let engineId: number;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
 });
 afterAll(() => server.close());
 
@@ -19,7 +17,13 @@ describe('POST /labels', () => {
   it('creates a label at the end of the list and logs it', async () => {
     const first = await org.post('/labels', { label: 'CPT', color: '#CCCCCC', text_color: '#333333' });
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ success: true, code: 201, status: 'created', message: 'Added new label CPT.', id: expect.any(Number) });
+    expect(first.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Added new label CPT.',
+      id: expect.any(Number),
+    });
     captainId = first.body.id;
     const second = await org.post('/labels', { label: 'ENG', color: '#ff0000', text_color: '#ffffff' });
     engineId = second.body.id;
@@ -33,13 +37,18 @@ describe('POST /labels', () => {
     expect(missing.body).toEqual({
       status: 422,
       error: 'invalid_params',
-      error_message: ['The label field is required.', 'The color field is required.', 'The text color field is required.'],
+      error_message: [
+        'The label field is required.',
+        'The color field is required.',
+        'The text color field is required.',
+      ],
     });
     const badColor = await org.post('/labels', { label: 'X', color: 'red', text_color: '#fff' });
     expect(badColor.status).toBe(422);
   });
 
-  it('requires a token', () => expectAuthRequired(server, 'POST', '/labels', { label: 'A', color: '#000000', text_color: '#ffffff' }));
+  it('requires a token', () =>
+    expectAuthRequired(server, 'POST', '/labels', { label: 'A', color: '#000000', text_color: '#ffffff' }));
 });
 
 describe('GET /labels', () => {
@@ -64,13 +73,23 @@ describe('GET /labels/{id}', () => {
   it('returns one label', async () => {
     const response = await org.get(`/labels/${captainId}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ id: String(captainId), label: 'CPT', color: '#CCCCCC', text_color: '#333333', position: '1' });
+    expect(response.body).toEqual({
+      id: String(captainId),
+      label: 'CPT',
+      color: '#CCCCCC',
+      text_color: '#333333',
+      position: '1',
+    });
   });
 
   it('answers 404 for a missing label and for another organization', async () => {
     const response = await org.get('/labels/999999');
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Label].' });
+    expect(response.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Label].',
+    });
     await expectNotFoundForOtherOrg(other, 'GET', `/labels/${captainId}`);
   });
 });
@@ -79,9 +98,21 @@ describe('POST /labels/{id}', () => {
   it('changes a label and keeps its position when omitted', async () => {
     const response = await org.post(`/labels/${captainId}`, { label: 'CAPT', color: '#111111', text_color: '#eeeeee' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Updated label CAPT.', id: captainId });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Updated label CAPT.',
+      id: captainId,
+    });
     const read = await org.get(`/labels/${captainId}`);
-    expect(read.body).toEqual({ id: String(captainId), label: 'CAPT', color: '#111111', text_color: '#eeeeee', position: '1' });
+    expect(read.body).toEqual({
+      id: String(captainId),
+      label: 'CAPT',
+      color: '#111111',
+      text_color: '#eeeeee',
+      position: '1',
+    });
   });
 
   it('moves a label when position is given', async () => {
@@ -96,7 +127,11 @@ describe('POST /labels/{id}', () => {
   });
 
   it('answers 404 for another organization', () =>
-    expectNotFoundForOtherOrg(other, 'POST', `/labels/${captainId}`, { label: 'X', color: '#000000', text_color: '#ffffff' }));
+    expectNotFoundForOtherOrg(other, 'POST', `/labels/${captainId}`, {
+      label: 'X',
+      color: '#000000',
+      text_color: '#ffffff',
+    }));
 });
 
 describe('DELETE /labels/{id}', () => {

@@ -22,7 +22,12 @@ export async function createLabel(trx: Db, auth: AuthContext, body: LabelBody): 
 
 export async function changeLabel(trx: Db, auth: AuthContext, id: number, body: LabelBody): Promise<void> {
   const before = await findLabelOrThrow(trx, auth.orgId, id);
-  const values = { label: body.label, color: body.color, text_color: body.text_color, position: body.position ?? before.position };
+  const values = {
+    label: body.label,
+    color: body.color,
+    text_color: body.text_color,
+    position: body.position ?? before.position,
+  };
   await updateLabel(trx, auth.orgId, id, values);
   await writeLog(trx, auth, {
     action: 'label.updated',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -8,14 +8,20 @@ let other: TestOrg;
 let captainId: number;
 let firefighterId: number;
 
-const captain = (id: number) => ({ id, name: 'Captain', max_consecutive_hours: 0, weekly_limit: 0, monthly_limit: 0, yearly_limit: 1560, position: 1 });
+const captain = (id: number) => ({
+  id,
+  name: 'Captain',
+  max_consecutive_hours: 0,
+  weekly_limit: 0,
+  monthly_limit: 0,
+  yearly_limit: 1560,
+  position: 1,
+});
 /** The callback runner's settings of a list that is answered by hand (extension). */
-const manual = { contact_window_minutes: null, contact_at_once: 1 };
+const manual = { contact_window_minutes: null, contact_at_once: 1, notify_group_id: null };
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
 });
 afterAll(() => server.close());
 
@@ -40,7 +46,11 @@ describe('POST /lists (extension)', () => {
   it('refuses an unknown ordering, negative limits and a missing name', async () => {
     expect((await org.post('/lists', { name: 'X', ordering: 'random' })).status).toBe(422);
     expect((await org.post('/lists', { name: 'X', weekly_limit: -1 })).status).toBe(422);
-    expect((await org.post('/lists', {})).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The name field is required.'] });
+    expect((await org.post('/lists', {})).body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The name field is required.'],
+    });
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/lists', { name: 'X' }));
@@ -52,7 +62,15 @@ describe('GET /lists', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
       captain(captainId),
-      { id: firefighterId, name: 'Firefighter', max_consecutive_hours: 48, weekly_limit: 0, monthly_limit: 0, yearly_limit: 0, position: 2 },
+      {
+        id: firefighterId,
+        name: 'Firefighter',
+        max_consecutive_hours: 48,
+        weekly_limit: 0,
+        monthly_limit: 0,
+        yearly_limit: 0,
+        position: 2,
+      },
     ]);
     expect((await other.get('/lists')).body).toEqual([]);
   });
@@ -78,7 +96,11 @@ describe('GET /lists/{id}', () => {
   });
 
   it('answers 404 for a missing list and another organization', async () => {
-    expect((await org.get('/lists/999999')).body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Title].' });
+    expect((await org.get('/lists/999999')).body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Title].',
+    });
     await expectNotFoundForOtherOrg(other, 'GET', `/lists/${captainId}`);
   });
 });
@@ -100,25 +122,47 @@ describe('PATCH /lists/{id} (extension)', () => {
       status: 'ok',
       message: 'Updated callback list Firefighter.',
       id: firefighterId,
-      list: { id: firefighterId, name: 'Firefighter', max_consecutive_hours: 48, weekly_limit: 56, monthly_limit: 0, yearly_limit: 0, position: 2, deleted: false, ordering: 'hours', ...manual },
+      list: {
+        id: firefighterId,
+        name: 'Firefighter',
+        max_consecutive_hours: 48,
+        weekly_limit: 56,
+        monthly_limit: 0,
+        yearly_limit: 0,
+        position: 2,
+        deleted: false,
+        ordering: 'hours',
+        ...manual,
+      },
     });
   });
 
-  it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'PATCH', `/lists/${firefighterId}`, { name: 'X' }));
+  it('answers 404 for another organization', () =>
+    expectNotFoundForOtherOrg(other, 'PATCH', `/lists/${firefighterId}`, { name: 'X' }));
 });
 
 describe('DELETE /lists/{id} (extension)', () => {
-  it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'DELETE', `/lists/${firefighterId}`));
+  it('answers 404 for another organization', () =>
+    expectNotFoundForOtherOrg(other, 'DELETE', `/lists/${firefighterId}`));
 
   it('soft-deletes: gone from the list, single read shows deleted true', async () => {
     const response = await org.del(`/lists/${firefighterId}`);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Deleted callback list Firefighter.' });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Deleted callback list Firefighter.',
+    });
     expect((await org.get('/lists')).body.map((l: { id: number }) => l.id)).toEqual([captainId]);
     expect((await org.get(`/titles/${firefighterId}`)).body).toMatchObject({ deleted: true });
   });
 
   it('answers 400 when already deleted and 404 when changing a deleted list', async () => {
-    expect((await org.del(`/lists/${firefighterId}`)).body).toEqual({ status: 400, error: 'bad_request', error_message: 'Title already deleted.' });
+    expect((await org.del(`/lists/${firefighterId}`)).body).toEqual({
+      status: 400,
+      error: 'bad_request',
+      error_message: 'Title already deleted.',
+    });
     expect((await org.patch(`/lists/${firefighterId}`, { name: 'Back' })).status).toBe(404);
   });
 });
@@ -130,10 +174,29 @@ describe('callback runner settings (extension)', () => {
     expect(created.body.list).toMatchObject({ contact_window_minutes: 20, contact_at_once: 3 });
     const changed = await org.patch(`/lists/${created.body.id}`, { contact_window_minutes: null });
     expect(changed.body.list).toMatchObject({ contact_window_minutes: null, contact_at_once: 3 });
-    expect((await org.get(`/lists/${created.body.id}`)).body).toMatchObject({ contact_window_minutes: null, contact_at_once: 3 });
+    expect((await org.get(`/lists/${created.body.id}`)).body).toMatchObject({
+      contact_window_minutes: null,
+      contact_at_once: 3,
+    });
     const bad = await org.post('/lists', { name: 'Bad', contact_window_minutes: 10_081, contact_at_once: 0 });
     expect(bad.status).toBe(422);
     expect(JSON.stringify(bad.body.error_message)).toMatch(/contact window minutes/i);
     expect(JSON.stringify(bad.body.error_message)).toMatch(/contact at once/i);
+  });
+
+  it('names a notice group; a group of another organization or none is refused and nothing changes', async () => {
+    const group = await org.post('/groups', { name: 'Duty officers' });
+    expect(group.status, group.text).toBe(201);
+    const created = await org.post('/lists', { name: 'Told', notify_group_id: group.body.id });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.list.notify_group_id).toBe(group.body.id);
+    const foreign = await other.post('/groups', { name: 'Elsewhere' });
+    const refused = await org.patch(`/lists/${created.body.id}`, { notify_group_id: foreign.body.id });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error_message).toEqual(['The selected notify group id is invalid.']);
+    expect((await org.get(`/lists/${created.body.id}`)).body.notify_group_id).toBe(group.body.id);
+    expect((await org.post('/lists', { name: 'Nobody', notify_group_id: 999_999 })).status).toBe(422);
+    const cleared = await org.patch(`/lists/${created.body.id}`, { notify_group_id: null });
+    expect(cleared.body.list.notify_group_id).toBeNull();
   });
 });

@@ -41,7 +41,12 @@ export async function insertList(db: Db, values: Insertable<CallbackListTable>):
   return id;
 }
 
-export async function updateList(db: Db, orgId: number, id: number, values: Updateable<CallbackListTable>): Promise<void> {
+export async function updateList(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Updateable<CallbackListTable>,
+): Promise<void> {
   await db.updateTable('callback_list').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
@@ -85,7 +90,8 @@ export async function replaceListsOfUser(db: Db, orgId: number, userId: number, 
     .where('user_id', '=', userId)
     .execute();
   const dropped = current.filter((row) => !wanted.includes(row.list_id)).map((row) => row.id);
-  if (dropped.length > 0) await db.deleteFrom('user_callback_list').where('organization_id', '=', orgId).where('id', 'in', dropped).execute();
+  if (dropped.length > 0)
+    await db.deleteFrom('user_callback_list').where('organization_id', '=', orgId).where('id', 'in', dropped).execute();
   const joined = wanted.filter((listId) => !current.some((row) => row.list_id === listId));
   if (joined.length === 0) return;
   const bottoms = await db
@@ -98,6 +104,13 @@ export async function replaceListsOfUser(db: Db, orgId: number, userId: number, 
   const bottomOf = new Map(bottoms.map((row) => [row.list_id, Number(row.max ?? 0)]));
   await db
     .insertInto('user_callback_list')
-    .values(joined.map((list_id) => ({ organization_id: orgId, user_id: userId, list_id, position: (bottomOf.get(list_id) ?? 0) + 1 })))
+    .values(
+      joined.map((list_id) => ({
+        organization_id: orgId,
+        user_id: userId,
+        list_id,
+        position: (bottomOf.get(list_id) ?? 0) + 1,
+      })),
+    )
     .execute();
 }

@@ -1,10 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { errorResponses, EXTENSION, IdParams, ok, SuccessBody } from '../../core/schemas.js';
+import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody } from '../../core/schemas.js';
 import { findListOrThrow, listActiveLists } from './repository.js';
 import { changeList, createList, deleteList } from './rules.js';
-import { CallbackListResponse, CallbackListSingleResponse, ChangeListBody, CreateListBody, ListWriteResponse } from './schemas.js';
+import {
+  CallbackListResponse,
+  CallbackListSingleResponse,
+  ChangeListBody,
+  CreateListBody,
+  ListWriteResponse,
+} from './schemas.js';
 import { serializeList, serializeListSingle } from './serialize.js';
 
 const tags = ['Callback lists'];
@@ -65,7 +71,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         return listWithOrdering(trx, request.auth.orgId, id);
       });
       reply.status(201);
-      return { success: true, code: 201, status: 'created', message: `Added new callback list ${list.name}.`, id: list.id, list };
+      return created(`Added new callback list ${list.name}.`, { id: list.id, list });
     },
   );
 

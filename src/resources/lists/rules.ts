@@ -1,9 +1,10 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { badRequest, notFound } from '../../core/errors.js';
+import { badRequest, invalidParams, notFound } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
 import { nowUtc } from '../../core/time.js';
+import { findGroupsByIds } from '../groups/repository.js';
 import { findListOrThrow, insertList, nextListPosition, updateList } from './repository.js';
 import type { ChangeListBody, CreateListBody } from './schemas.js';
 import { serializeListSingle } from './serialize.js';
@@ -19,7 +20,14 @@ const LIST_FIELDS = [
   'ordering',
   'contact_window_minutes',
   'contact_at_once',
+  'notify_group_id',
 ] as const;
+
+/** The notice group a list names must be one of the organization's groups (422 naming the field). */
+async function assertNoticeGroup(trx: Db, orgId: number, groupId: number): Promise<void> {
+  const [group] = await findGroupsByIds(trx, orgId, [groupId]);
+  if (!group) throw invalidParams('The selected notify group id is invalid.');
+}
 
 export async function createList(trx: Db, auth: AuthContext, body: CreateListBody): Promise<number> {
   const values = {
@@ -32,7 +40,9 @@ export async function createList(trx: Db, auth: AuthContext, body: CreateListBod
     ordering: body.ordering ?? 'rotating',
     contact_window_minutes: body.contact_window_minutes ?? null,
     contact_at_once: body.contact_at_once ?? 1,
+    notify_group_id: body.notify_group_id ?? null,
   };
+  if (values.notify_group_id !== null) await assertNoticeGroup(trx, auth.orgId, values.notify_group_id);
   const id = await insertList(trx, { organization_id: auth.orgId, ...values, created_at: nowUtc(), deleted_at: null });
   await writeLog(trx, auth, {
     action: 'callback_list.created',
@@ -48,6 +58,7 @@ export async function changeList(trx: Db, auth: AuthContext, id: number, body: C
   const before = await findListOrThrow(trx, auth.orgId, id);
   if (before.deleted_at) throw notFound('Title');
   const changes = sentFields(body, LIST_FIELDS);
+  if (changes.notify_group_id) await assertNoticeGroup(trx, auth.orgId, changes.notify_group_id);
   if (hasChanges(changes)) await updateList(trx, auth.orgId, id, changes);
   await writeLog(trx, auth, {
     action: 'callback_list.updated',

@@ -19,5 +19,6 @@ export function serializeListSingle(row: CallbackListRow): CallbackListSingleRes
     deleted: row.deleted_at !== null,
     contact_window_minutes: row.contact_window_minutes === null ? null : Number(row.contact_window_minutes),
     contact_at_once: Number(row.contact_at_once),
+    notify_group_id: row.notify_group_id === null ? null : Number(row.notify_group_id),
   };
 }

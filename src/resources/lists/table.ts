@@ -18,6 +18,8 @@ export interface CallbackListTable {
   contact_window_minutes: number | null;
   /** How many people the runner offers a callback to at the same time. */
   contact_at_once: Generated<number>;
+  /** The group told, besides the initiating admin, when a callback on the list ends or runs out of people. */
+  notify_group_id: number | null;
   created_at: string;
   deleted_at: string | null;
 }

@@ -82,7 +82,9 @@ describe('GET /logs', () => {
   });
 
   it('keeps `after` and `limit` through the pages both ways, with the same entries as without the filter', async () => {
-    const unfiltered = (await org.get('/logs', { query: { limit: 100 } })).body.data.map((e: { log_id: string }) => e.log_id);
+    const unfiltered = (await org.get('/logs', { query: { limit: 100 } })).body.data.map(
+      (e: { log_id: string }) => e.log_id,
+    );
     const page1 = await org.get('/logs', { query: { after: '2000-01-01 00:00:00', limit: 40 } });
     expect(new URL(page1.body.next).searchParams.get('after')).toBe('2000-01-01 00:00:00');
     const page2 = await org.get(page1.body.next);

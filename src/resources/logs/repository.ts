@@ -1,5 +1,3 @@
-import { preparedQuery } from '../../core/db/prepared.js';
-import { BoundedMemo } from '../../core/memo.js';
 import type { Db } from '../../core/db/transaction.js';
 
 export interface LogPageQuery {
@@ -23,7 +21,15 @@ export interface LogPageQuery {
 export async function listLogPage(db: Db, q: LogPageQuery) {
   const key = q.sinceId ?? q.beforeId;
   const direction = q.sinceId !== undefined ? 'since' : q.beforeId !== undefined ? 'before' : 'none';
-  const rows = await pageQueryOf(direction, q.createdAfter !== undefined)(db, q.orgId, key ?? 0, q.createdAfter ?? '', q.limit + 1);
+  const rows = await buildPageQuery(
+    db,
+    direction,
+    q.createdAfter !== undefined,
+    q.orgId,
+    key ?? 0,
+    q.createdAfter ?? '',
+    q.limit + 1,
+  ).execute();
   const more = rows.length > q.limit;
   const page = rows.slice(0, q.limit);
   if (q.sinceId !== undefined) page.reverse();
@@ -33,7 +39,15 @@ export async function listLogPage(db: Db, q: LogPageQuery) {
 
 type Direction = 'none' | 'before' | 'since';
 
-function buildPageQuery(db: Db, direction: Direction, filtered: boolean, orgId: number, key: number, createdAfter: string, limit: number) {
+function buildPageQuery(
+  db: Db,
+  direction: Direction,
+  filtered: boolean,
+  orgId: number,
+  key: number,
+  createdAfter: string,
+  limit: number,
+) {
   return db
     .selectFrom('system_log')
     .select(['id', 'created_at', 'description', 'actor_user_id', 'actor_name'])
@@ -59,15 +73,4 @@ function buildPageQuery(db: Db, direction: Direction, filtered: boolean, orgId: 
     .limit(limit);
 }
 
-type PageQuery = (db: Db, orgId: number, key: number, createdAfter: string, limit: number) => Promise<Array<LogRow & { beyond_key: unknown }>>;
 type LogRow = { id: number; created_at: string; description: string; actor_user_id: number | null; actor_name: string };
-
-/** Each of the six shapes (direction, filtered by date or not) compiled once: a deep page costs what the first does. */
-const pageQueries = new BoundedMemo<PageQuery>(6);
-function pageQueryOf(direction: Direction, filtered: boolean): PageQuery {
-  return pageQueries.get(`${direction}|${filtered}`, () =>
-    preparedQuery((db: Db, orgId: number, key: number, createdAfter: string, limit: number) =>
-      buildPageQuery(db, direction, filtered, orgId, key, createdAfter, limit),
-    ) as PageQuery,
-  );
-}

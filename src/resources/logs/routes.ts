@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { invalidParams, notADateTime } from '../../core/errors.js';
+import { notADateTime } from '../../core/errors.js';
 import { href, linkTo } from '../../core/pagination.js';
-import { errorResponses, Id, Nullable } from '../../core/schemas.js';
+import { errorResponses, Id, Nullable, PageLimit } from '../../core/schemas.js';
 import { formatIsoOffset, parseInstantInput } from '../../core/time.js';
 import { listLogPage } from './repository.js';
 
@@ -16,11 +16,16 @@ const LogEntry = Type.Object({
   user: Type.Object({ id: Nullable(Type.String()), name: Type.String(), href: Nullable(Type.String()) }),
 });
 const Links = Type.Object({ prev: Nullable(Type.String()), next: Nullable(Type.String()) });
-const LogPage = Type.Object({ data: Type.Array(LogEntry), pagination: Links, prev: Nullable(Type.String()), next: Nullable(Type.String()) });
+const LogPage = Type.Object({
+  data: Type.Array(LogEntry),
+  pagination: Links,
+  prev: Nullable(Type.String()),
+  next: Nullable(Type.String()),
+});
 
 const LogQuery = Type.Object({
   after: Type.Optional(Type.String({ maxLength: 40, description: 'date or date/time: only entries created after it' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `page size, default ${PAGE_SIZE}` })),
+  limit: Type.Optional(PageLimit(PAGE_SIZE, MAX_PAGE_SIZE)),
   before_id: Type.Optional(Id),
   since_id: Type.Optional(Id),
 });
@@ -33,7 +38,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listLogs',
         summary: 'The system log, newest first, 50 entries per page',
         description:
-          'Keyset pages: `next` carries `before_id`, `prev` carries `since_id`. Entries written by an API client without a named user have `user.id` and `user.href` null.',
+          'Keyset pages: `next` carries `before_id`, `prev` carries `since_id`. Entries written by an API ' +
+          'client without a named user have `user.id` and `user.href` null.',
         tags: ['Logs'],
         querystring: LogQuery,
         response: { 200: LogPage, ...errorResponses },
@@ -45,11 +51,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const createdAfter = q.after === undefined ? undefined : parseInstantInput(q.after, timezone);
       if (q.after !== undefined && !createdAfter) throw notADateTime('after parameter');
       const limit = q.limit ?? PAGE_SIZE;
-      const { rows, more, beyondKey } = await listLogPage(app.db, { orgId, createdAfter, beforeId: q.before_id, sinceId: q.since_id, limit });
+      const { rows, more, beyondKey } = await listLogPage(app.db, {
+        orgId,
+        createdAfter,
+        beforeId: q.before_id,
+        sinceId: q.since_id,
+        limit,
+      });
 
       const newest = rows[0]?.id;
       const oldest = rows[rows.length - 1]?.id;
-      // Pagination links carry `limit` (spec, Limits: "Pagination links carry a `limit` parameter"), the default 50 too.
+      // Pagination links carry `limit` (spec, Limits: "Pagination links carry a `limit` parameter"),
+      // the default 50 too.
       const base = { after: q.after, limit };
       const hasOlder = q.since_id !== undefined ? beyondKey : more;
       const hasNewer = q.since_id !== undefined ? more : q.before_id !== undefined && beyondKey;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -10,9 +10,7 @@ let trainingId: number;
 let subtypeId: number;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   userId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
   trainingId = (await org.post('/work_types', { label: 'Training' })).body.id;
   subtypeId = (await org.post('/work_subtypes', { work_type_id: trainingId, label: 'EMS' })).body.id;
@@ -23,7 +21,13 @@ const userRef = () => ({ id: userId, name: 'John Doe', href: `${server.url}/v1/u
 
 describe('POST /misc_hours', () => {
   it('adds hours of a length on a date', async () => {
-    const response = await org.post('/misc_hours', { user_id: userId, date: '2015-03-16', length: 4.5, work_type_id: trainingId, notes: 'CPR' });
+    const response = await org.post('/misc_hours', {
+      user_id: userId,
+      date: '2015-03-16',
+      length: 4.5,
+      work_type_id: trainingId,
+      notes: 'CPR',
+    });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       id: expect.any(Number),
@@ -39,7 +43,9 @@ describe('POST /misc_hours', () => {
       notes: 'CPR',
     });
     const logs = await org.get('/logs');
-    expect(logs.body.data[0].event_description).toMatch(/added 4\.5 misc hours \(Training\) for John Doe on 2015-03-16\.$/);
+    expect(logs.body.data[0].event_description).toMatch(
+      /added 4\.5 misc hours \(Training\) for John Doe on 2015-03-16\.$/,
+    );
   });
 
   it('takes the length from start and end, in real hours across DST', async () => {
@@ -52,7 +58,12 @@ describe('POST /misc_hours', () => {
       work_subtype_id: subtypeId,
     });
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ length: 11, start: '2026-03-07 20:00:00', end: '2026-03-08 08:00:00', work_subtype_id: subtypeId });
+    expect(response.body).toMatchObject({
+      length: 11,
+      start: '2026-03-07 20:00:00',
+      end: '2026-03-08 08:00:00',
+      work_subtype_id: subtypeId,
+    });
   });
 
   it('validates the length, the period and every id', async () => {
@@ -60,7 +71,7 @@ describe('POST /misc_hours', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [base, 'The length field is required when start and end are not present.'],
       [{ ...base, start: '2015-03-16 10:00:00' }, 'The start and end fields must be given together.'],
-      [{ ...base, start: '2015-03-16 10:00:00', end: '2015-03-16 09:00:00' }, 'The end must be a date after start.'],
+      [{ ...base, start: '2015-03-16 10:00:00', end: '2015-03-16 09:00:00' }, 'The end must be after the start.'],
       [{ ...base, length: 1, user_id: 999999 }, 'The selected user id is invalid.'],
       [{ ...base, length: 1, work_type_id: 999999 }, 'The selected work type id is invalid.'],
       [{ ...base, length: 1, work_subtype_id: 999999 }, 'The selected work subtype id is invalid.'],
@@ -72,7 +83,8 @@ describe('POST /misc_hours', () => {
     }
   });
 
-  it('requires a token', () => expectAuthRequired(server, 'POST', '/misc_hours', { user_id: 1, date: '2015-03-16', length: 1, work_type_id: 1 }));
+  it('requires a token', () =>
+    expectAuthRequired(server, 'POST', '/misc_hours', { user_id: 1, date: '2015-03-16', length: 1, work_type_id: 1 }));
 });
 
 describe('GET /misc_hours', () => {
@@ -102,7 +114,12 @@ describe('GET /misc_hours', () => {
 
 describe('GET /misc/{id}', () => {
   it('answers at the href the schedule gives', async () => {
-    const created = await org.post('/misc_hours', { user_id: userId, date: '2015-03-16', length: 1, work_type_id: trainingId });
+    const created = await org.post('/misc_hours', {
+      user_id: userId,
+      date: '2015-03-16',
+      length: 1,
+      work_type_id: trainingId,
+    });
     const response = await org.get(`/misc/${created.body.id}`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual(created.body);
@@ -113,16 +130,36 @@ describe('GET /misc/{id}', () => {
 
 describe('DELETE /misc_hours/{id}', () => {
   it('removes the entry', async () => {
-    const created = await org.post('/misc_hours', { user_id: userId, date: '2015-03-16', length: 1, work_type_id: trainingId });
+    const created = await org.post('/misc_hours', {
+      user_id: userId,
+      date: '2015-03-16',
+      length: 1,
+      work_type_id: trainingId,
+    });
     const response = await org.del(`/misc_hours/${created.body.id}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Misc hours removed successfully.', id: created.body.id });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Misc hours removed successfully.',
+      id: created.body.id,
+    });
     const again = await org.get(`/misc_hours/${created.body.id}`);
-    expect(again.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [MiscHour].' });
+    expect(again.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [MiscHour].',
+    });
   });
 
   it('is a 404 for another organization', async () => {
-    const created = await org.post('/misc_hours', { user_id: userId, date: '2015-03-16', length: 1, work_type_id: trainingId });
+    const created = await org.post('/misc_hours', {
+      user_id: userId,
+      date: '2015-03-16',
+      length: 1,
+      work_type_id: trainingId,
+    });
     await expectNotFoundForOtherOrg(other, 'DELETE', `/misc_hours/${created.body.id}`);
   });
 

@@ -36,7 +36,9 @@ function selectWithType(db: Db, orgId: number) {
   return db
     .selectFrom('misc_hour')
     .leftJoin('work_type', (join) =>
-      join.onRef('work_type.id', '=', 'misc_hour.work_type_id').onRef('work_type.organization_id', '=', 'misc_hour.organization_id'),
+      join
+        .onRef('work_type.id', '=', 'misc_hour.work_type_id')
+        .onRef('work_type.organization_id', '=', 'misc_hour.organization_id'),
     )
     .selectAll('misc_hour')
     .select('work_type.label as work_type')
@@ -44,7 +46,13 @@ function selectWithType(db: Db, orgId: number) {
 }
 
 /** Misc hours dated in [startDate, endDate] with their work type name, optionally of one user. */
-export function miscForRange(db: Db, orgId: number, startDate: string, endDate: string, userId?: number): Promise<MiscHourWithType[]> {
+export function miscForRange(
+  db: Db,
+  orgId: number,
+  startDate: string,
+  endDate: string,
+  userId?: number,
+): Promise<MiscHourWithType[]> {
   return selectWithType(db, orgId)
     .where('misc_hour.date', '>=', startDate)
     .where('misc_hour.date', '<=', endDate)
@@ -52,6 +60,23 @@ export function miscForRange(db: Db, orgId: number, startDate: string, endDate: 
     .orderBy('misc_hour.date')
     .orderBy('misc_hour.id')
     .execute();
+}
+
+/** Misc hours dated in [startDate, endDate] as GET /schedule shows them (read with its other items at once). */
+export function scheduleMiscQuery(db: Db, orgId: number, startDate: string, endDate: string) {
+  return db
+    .selectFrom('misc_hour')
+    .leftJoin('work_type', (join) =>
+      join
+        .onRef('work_type.id', '=', 'misc_hour.work_type_id')
+        .onRef('work_type.organization_id', '=', 'misc_hour.organization_id'),
+    )
+    .select(['misc_hour.id', 'misc_hour.user_id', 'misc_hour.date', 'misc_hour.length', 'work_type.label as work_type'])
+    .where('misc_hour.organization_id', '=', orgId)
+    .where('misc_hour.date', '>=', startDate)
+    .where('misc_hour.date', '<=', endDate)
+    .orderBy('misc_hour.date')
+    .orderBy('misc_hour.id');
 }
 
 export async function findMiscHourOrThrow(db: Db, orgId: number, id: number): Promise<MiscHourWithType> {

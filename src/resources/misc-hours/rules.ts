@@ -2,16 +2,26 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
+import { checkAll, invalidParams } from '../../core/errors.js';
 import { href } from '../../core/pagination.js';
-import { assertSpanWithinLimit, formatDate, hoursBetween, normalizeLocalDateTime, todayIn } from '../../core/time.js';
+import { assertPeriod, formatDate, hoursBetween, normalizeLocalDateTime, todayIn } from '../../core/time.js';
 import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import { findWorkSubtype, findWorkTypeOrInvalid } from '../work-types/repository.js';
-import { deleteMiscHour, findMiscHourOrThrow, insertMiscHour, miscForRange, type MiscHourWithType } from './repository.js';
+import {
+  deleteMiscHour,
+  findMiscHourOrThrow,
+  insertMiscHour,
+  miscForRange,
+  type MiscHourWithType,
+} from './repository.js';
 import type { CreateMiscHourBody, MiscHourResponse, MiscHoursQuery } from './schemas.js';
 
-function serializeMiscHour(request: Pick<FastifyRequest, 'baseUrl'>, row: MiscHourWithType, userName: string): MiscHourResponse {
+function serializeMiscHour(
+  request: Pick<FastifyRequest, 'baseUrl'>,
+  row: MiscHourWithType,
+  userName: string,
+): MiscHourResponse {
   return {
     id: row.id,
     href: href(request, `/misc/${row.id}`),
@@ -28,7 +38,11 @@ function serializeMiscHour(request: Pick<FastifyRequest, 'baseUrl'>, row: MiscHo
 }
 
 async function serializeAll(db: Db, request: FastifyRequest, rows: MiscHourWithType[]) {
-  const users = await findUsersByIds(db, request.auth.orgId, rows.map((row) => row.user_id));
+  const users = await findUsersByIds(
+    db,
+    request.auth.orgId,
+    rows.map((row) => row.user_id),
+  );
   return rows.map((row) => {
     const user = users.get(row.user_id);
     return serializeMiscHour(request, row, user ? fullName(user) : '');
@@ -37,25 +51,38 @@ async function serializeAll(db: Db, request: FastifyRequest, rows: MiscHourWithT
 
 /** `start`/`end` give the length unless `length` is sent; without them `length` is required. */
 function periodOf(body: CreateMiscHourBody): { start: string | null; end: string | null; length: number | undefined } {
-  if ((body.start === undefined) !== (body.end === undefined)) throw invalidParams('The start and end fields must be given together.');
+  if ((body.start === undefined) !== (body.end === undefined))
+    throw invalidParams('The start and end fields must be given together.');
   if (body.start === undefined || body.end === undefined) return { start: null, end: null, length: body.length };
   const start = normalizeLocalDateTime(body.start);
   const end = normalizeLocalDateTime(body.end);
-  if (end <= start) throw invalidParams('The end must be a date after start.');
-  assertSpanWithinLimit(start, end);
+  assertPeriod(start, end, { within: 'period' });
   return { start, end, length: body.length };
 }
 
 export async function createMiscHour(trx: Db, auth: AuthContext, body: CreateMiscHourBody): Promise<number> {
-  const period = periodOf(body);
-  const length = period.length ?? (period.start && period.end ? hoursBetween(period.start, period.end, auth.timezone) : undefined);
-  if (length === undefined) throw invalidParams('The length field is required when start and end are not present.');
-  const user = await findUserOrInvalid(trx, auth.orgId, body.user_id);
-  const workType = await findWorkTypeOrInvalid(trx, auth.orgId, body.work_type_id);
-  if (body.work_subtype_id) {
-    const subtype = await findWorkSubtype(trx, auth.orgId, body.work_subtype_id);
-    if (!subtype || subtype.work_type_id !== workType.id) throw invalidParams('The selected work subtype id is invalid.');
-  }
+  // one 422 naming every failing field
+  const [period, user, workType] = await checkAll([
+    () => {
+      const period = periodOf(body);
+      const length =
+        period.length ??
+        (period.start && period.end ? hoursBetween(period.start, period.end, auth.timezone) : undefined);
+      if (length === undefined) throw invalidParams('The length field is required when start and end are not present.');
+      return { ...period, length };
+    },
+    () => findUserOrInvalid(trx, auth.orgId, body.user_id),
+    async () => {
+      const workType = await findWorkTypeOrInvalid(trx, auth.orgId, body.work_type_id);
+      if (body.work_subtype_id) {
+        const subtype = await findWorkSubtype(trx, auth.orgId, body.work_subtype_id);
+        if (!subtype || subtype.work_type_id !== workType.id)
+          throw invalidParams('The selected work subtype id is invalid.');
+      }
+      return workType;
+    },
+  ] as const);
+  const { length } = period;
   const values = {
     user_id: user.id,
     date: body.date,
@@ -84,7 +111,9 @@ export async function removeMiscHour(trx: Db, auth: AuthContext, id: number): Pr
   await deleteMiscHour(trx, auth.orgId, id);
   await writeLog(trx, auth, {
     action: 'misc_hour.deleted',
-    description: `removed ${before.length} misc hours (${before.work_type ?? 'work'}) of user #${before.user_id} on ${before.date}.`,
+    description:
+      `removed ${before.length} misc hours (${before.work_type ?? 'work'}) of user #${before.user_id} on ` +
+      `${before.date}.`,
     entityType: 'misc_hour',
     entityId: id,
     before,
@@ -95,7 +124,7 @@ export async function listMiscHours(db: Db, request: FastifyRequest, query: Misc
   const today = formatDate(todayIn(request.auth.timezone));
   const start = query.start ?? today;
   const end = query.end ?? start;
-  if (end < start) throw invalidParams('The end must be a date after or equal to start.');
+  assertPeriod(start, end, { allowEqual: true });
   return serializeAll(db, request, await miscForRange(db, request.auth.orgId, start, end, query.user_id));
 }
 

@@ -18,7 +18,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         ...EXTENSION,
         operationId: 'listOvertime',
         summary: 'Regular and overtime hours per user and work period overlapping start to end (extension)',
-        description: 'One row per user with hours and per work period (GET /work_period) overlapping [start, end). Rules: docs/schedule.md, "Work periods and overtime".',
+        description:
+          'One row per user with hours and per work period (GET /work_period) overlapping [start, end). ' +
+          'Rules: docs/schedule.md, "Work periods and overtime".',
         tags,
         querystring: OvertimeQuery,
         response: { 200: Type.Array(OvertimeRowResponse), ...errorResponses },
@@ -29,11 +31,22 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const period = periodOf(request.query);
       const userId = request.query.user_id;
       if (userId !== undefined) await findUserOrInvalid(app.db, orgId, userId);
-      const rows = await overtimeOf(app.db, orgId, timezone, await findWorkPeriod(app.db, orgId), { ...period, userId });
-      const users = await findUsersByIds(app.db, orgId, rows.map((row) => row.user_id));
+      const rows = await overtimeOf(app.db, orgId, timezone, await findWorkPeriod(app.db, orgId), {
+        ...period,
+        userId,
+      });
+      const users = await findUsersByIds(
+        app.db,
+        orgId,
+        rows.map((row) => row.user_id),
+      );
       return rows.map(({ user_id: id, ...row }) => {
         const user = users.get(id);
-        return { user: { id, href: href(request, `/users/${id}`), name: user ? fullName(user) : '' }, employee_id: user?.employee_id ?? null, ...row };
+        return {
+          user: { id, href: href(request, `/users/${id}`), name: user ? fullName(user) : '' },
+          employee_id: user?.employee_id ?? null,
+          ...row,
+        };
       });
     },
   );

@@ -6,9 +6,12 @@ export const OvertimeQuery = Type.Object({ start: LocalDateTime, end: LocalDateT
 export const OvertimeRowResponse = Type.Object({
   user: UserRef,
   employee_id: Nullable(Type.String()),
-  period_start: Type.String({ description: 'YYYY-MM-DD hh:mm:ss: the work period\'s start (organization time zone)' }),
-  period_end: Type.String({ description: 'YYYY-MM-DD hh:mm:ss: the next period\'s start' }),
-  worked_hours: { ...Hours, description: 'worked shift hours inside the period (breaks out, hold-over in) plus misc hours dated in it' },
+  period_start: Type.String({ description: "YYYY-MM-DD hh:mm:ss: the work period's start (organization time zone)" }),
+  period_end: Type.String({ description: "YYYY-MM-DD hh:mm:ss: the next period's start" }),
+  worked_hours: {
+    ...Hours,
+    description: 'worked shift hours inside the period (breaks out, hold-over in) plus misc hours dated in it',
+  },
   time_off_hours: { ...Hours, description: 'approved time off hours charged inside the period, of every type' },
   counted_hours: { ...Hours, description: 'worked_hours + time_off_hours of types that count as worked' },
   threshold_hours: Hours,

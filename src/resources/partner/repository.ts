@@ -26,12 +26,20 @@ export function listPartnerUsers(db: Db, orgId: number) {
 }
 
 export async function findPartnerUserOrThrow(db: Db, orgId: number, partnerUserId: number) {
-  const row = await mappingQuery(db, orgId).where('partner_user.partner_user_id', '=', partnerUserId).executeTakeFirst();
+  const row = await mappingQuery(db, orgId)
+    .where('partner_user.partner_user_id', '=', partnerUserId)
+    .executeTakeFirst();
   if (!row) throw notFound('PartnerUser');
   return row;
 }
 
-export async function mappingTaken(db: Db, orgId: number, column: 'partner_user_id' | 'service_user_id', value: number, exceptPartnerId?: number) {
+export async function mappingTaken(
+  db: Db,
+  orgId: number,
+  column: 'partner_user_id' | 'service_user_id',
+  value: number,
+  exceptPartnerId?: number,
+) {
   const row = await db
     .selectFrom('partner_user')
     .select('id')
@@ -44,7 +52,13 @@ export async function mappingTaken(db: Db, orgId: number, column: 'partner_user_
 
 export async function insertPartnerUser(
   db: Db,
-  values: { organization_id: number; partner_user_id: number; service_user_id: number; partner_customer_id: number; created_at: string },
+  values: {
+    organization_id: number;
+    partner_user_id: number;
+    service_user_id: number;
+    partner_customer_id: number;
+    created_at: string;
+  },
 ) {
   await db.insertInto('partner_user').values(values).execute();
 }
@@ -55,9 +69,18 @@ export async function updatePartnerUser(
   partnerUserId: number,
   values: { service_user_id?: number; partner_customer_id?: number },
 ) {
-  await db.updateTable('partner_user').set(values).where('organization_id', '=', orgId).where('partner_user_id', '=', partnerUserId).execute();
+  await db
+    .updateTable('partner_user')
+    .set(values)
+    .where('organization_id', '=', orgId)
+    .where('partner_user_id', '=', partnerUserId)
+    .execute();
 }
 
 export async function deletePartnerUser(db: Db, orgId: number, partnerUserId: number) {
-  await db.deleteFrom('partner_user').where('organization_id', '=', orgId).where('partner_user_id', '=', partnerUserId).execute();
+  await db
+    .deleteFrom('partner_user')
+    .where('organization_id', '=', orgId)
+    .where('partner_user_id', '=', partnerUserId)
+    .execute();
 }

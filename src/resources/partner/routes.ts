@@ -4,7 +4,12 @@ import { withTransaction } from '../../core/db/transaction.js';
 import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody } from '../../core/schemas.js';
 import { findPartnerUserOrThrow, listPartnerUsers, type PartnerMapping } from './repository.js';
 import { changePartnerUser, mapPartnerUser, unmapPartnerUser } from './rules.js';
-import { ChangePartnerUserBody, CreatePartnerUserBody, PartnerUserResponse, PartnerUserWriteResponse } from './schemas.js';
+import {
+  ChangePartnerUserBody,
+  CreatePartnerUserBody,
+  PartnerUserResponse,
+  PartnerUserWriteResponse,
+} from './schemas.js';
 
 const tags = ['Partner'];
 

@@ -1,12 +1,18 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
+import { checkAll, invalidParams } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
 import { nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
-import { deletePartnerUser, findPartnerUserOrThrow, insertPartnerUser, mappingTaken, updatePartnerUser } from './repository.js';
+import {
+  deletePartnerUser,
+  findPartnerUserOrThrow,
+  insertPartnerUser,
+  mappingTaken,
+  updatePartnerUser,
+} from './repository.js';
 import type { ChangePartnerUserBody, CreatePartnerUserBody } from './schemas.js';
 
 async function assertServiceUserFree(trx: Db, orgId: number, serviceUserId: number, exceptPartnerId?: number) {
@@ -17,8 +23,14 @@ async function assertServiceUserFree(trx: Db, orgId: number, serviceUserId: numb
 }
 
 export async function mapPartnerUser(trx: Db, auth: AuthContext, body: CreatePartnerUserBody) {
-  if (await mappingTaken(trx, auth.orgId, 'partner_user_id', body.id)) throw invalidParams('The id has already been taken.');
-  await assertServiceUserFree(trx, auth.orgId, body.service_user_id);
+  // one 422 naming every failing field
+  await checkAll([
+    async () => {
+      if (await mappingTaken(trx, auth.orgId, 'partner_user_id', body.id))
+        throw invalidParams('The id has already been taken.');
+    },
+    () => assertServiceUserFree(trx, auth.orgId, body.service_user_id),
+  ] as const);
   await insertPartnerUser(trx, {
     organization_id: auth.orgId,
     partner_user_id: body.id,
@@ -36,9 +48,15 @@ export async function mapPartnerUser(trx: Db, auth: AuthContext, body: CreatePar
   });
 }
 
-export async function changePartnerUser(trx: Db, auth: AuthContext, partnerUserId: number, body: ChangePartnerUserBody) {
+export async function changePartnerUser(
+  trx: Db,
+  auth: AuthContext,
+  partnerUserId: number,
+  body: ChangePartnerUserBody,
+) {
   const before = await findPartnerUserOrThrow(trx, auth.orgId, partnerUserId);
-  if (body.service_user_id !== undefined) await assertServiceUserFree(trx, auth.orgId, body.service_user_id, partnerUserId);
+  if (body.service_user_id !== undefined)
+    await assertServiceUserFree(trx, auth.orgId, body.service_user_id, partnerUserId);
   const changes = sentFields(body, ['service_user_id', 'partner_customer_id']);
   if (hasChanges(changes)) await updatePartnerUser(trx, auth.orgId, partnerUserId, changes);
   await writeLog(trx, auth, {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id } from '../../core/schemas.js';
+import { Id, SuccessWithId } from '../../core/schemas.js';
 
 export const PartnerUserResponse = Type.Object({
   id: Type.Integer({ description: 'partner user id' }),
@@ -24,10 +24,4 @@ export const ChangePartnerUserBody = Type.Object({
 });
 export type ChangePartnerUserBody = Static<typeof ChangePartnerUserBody>;
 
-export const PartnerUserWriteResponse = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
-  id: Type.Integer(),
-});
+export const PartnerUserWriteResponse = SuccessWithId;

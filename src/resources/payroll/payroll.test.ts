@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { approvedTimeOff, createAssignment, createLabel, createRotation, placeOnRotation, workTypeId } from '../rotations/test-fixtures.js';
+import {
+  approvedTimeOff,
+  createAssignment,
+  createLabel,
+  createRotation,
+  placeOnRotation,
+  workTypeId,
+} from '../rotations/test-fixtures.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -18,13 +25,31 @@ beforeAll(async () => {
   org = await server.newOrg({ timezone: 'America/Chicago' });
   other = await server.newOrg();
   engineId = await createAssignment(org, { name: 'Engine 1' });
-  const trainingId = await createAssignment(org, { name: 'Training', start: '2027-01-01 08:00:00', end: '2027-01-01 12:00:00', is_work_shift: false });
+  const trainingId = await createAssignment(org, {
+    name: 'Training',
+    start: '2027-01-01 08:00:00',
+    end: '2027-01-01 12:00:00',
+    is_work_shift: false,
+  });
   const admin = await org.createUser({ first_name: 'Pay', last_name: 'Master' });
   crewA = await org.createUser({ first_name: 'David', last_name: 'Smith', employee_id: '417' });
   crewB = await org.createUser({ first_name: 'Ann', last_name: 'Jones', employee_id: '418' });
   const rotationId = await createRotation(org);
-  await placeOnRotation(org, { user_id: crewA, rotation_id: rotationId, assignment_id: engineId, crew: 'A', break_start: '12:00', break_length: 0.5 });
-  await placeOnRotation(org, { user_id: crewB, rotation_id: rotationId, assignment_id: engineId, crew: 'B', end_date: '2027-01-02' });
+  await placeOnRotation(org, {
+    user_id: crewA,
+    rotation_id: rotationId,
+    assignment_id: engineId,
+    crew: 'A',
+    break_start: '12:00',
+    break_length: 0.5,
+  });
+  await placeOnRotation(org, {
+    user_id: crewB,
+    rotation_id: rotationId,
+    assignment_id: engineId,
+    crew: 'B',
+    end_date: '2027-01-02',
+  });
   await approvedTimeOff(org, crewA, admin, '2027-01-04 07:00:00', '2027-01-05 07:00:00');
   const labelId = await createLabel(org, 'CPT');
   const regular = await workTypeId(org);
@@ -50,7 +75,13 @@ beforeAll(async () => {
     work_type_id: regular,
   });
   expect(training.status, training.text).toBe(201);
-  const misc = await org.post('/misc_hours', { user_id: crewA, date: '2027-01-06', work_type_id: regular, length: 4, notes: 'Station cleanup' });
+  const misc = await org.post('/misc_hours', {
+    user_id: crewA,
+    date: '2027-01-06',
+    work_type_id: regular,
+    length: 4,
+    notes: 'Station cleanup',
+  });
   expect(misc.status, misc.text).toBe(201);
 });
 afterAll(() => server.close());
@@ -76,7 +107,14 @@ describe('GET /payroll', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
       workRow({ start: '2027-01-01 07:00:00', end: '2027-01-02 07:00:00', total_hours: 23.5 }),
-      workRow({ user_id: String(crewB), employee_id: '418', name: 'Ann Jones', start: '2027-01-02 07:00:00', end: '2027-01-03 07:00:00', total_hours: 24 }),
+      workRow({
+        user_id: String(crewB),
+        employee_id: '418',
+        name: 'Ann Jones',
+        start: '2027-01-02 07:00:00',
+        end: '2027-01-03 07:00:00',
+        total_hours: 24,
+      }),
       workRow({
         user_id: String(crewB),
         employee_id: '418',
@@ -129,11 +167,26 @@ describe('GET /payroll', () => {
   it('takes partial time off off the worked hours', async () => {
     const member = await org.createUser();
     const admin = await org.createUser();
-    await placeOnRotation(org, { user_id: member, rotation_id: await createRotation(org), assignment_id: engineId, crew: 'C', break_start: '12:00', break_length: 0.5 });
+    await placeOnRotation(org, {
+      user_id: member,
+      rotation_id: await createRotation(org),
+      assignment_id: engineId,
+      crew: 'C',
+      break_start: '12:00',
+      break_length: 0.5,
+    });
     await approvedTimeOff(org, member, admin, '2027-01-03 07:00:00', '2027-01-03 11:00:00');
-    const response = await org.get('/payroll', { query: { start: '2027-01-03 00:00:00', end: '2027-01-04 00:00:00', user_id: member } });
+    const response = await org.get('/payroll', {
+      query: { start: '2027-01-03 00:00:00', end: '2027-01-04 00:00:00', user_id: member },
+    });
     expect(response.status).toBe(200);
-    expect(response.body.map((row: { type: string; start: string; total_hours: number }) => [row.type, row.start, row.total_hours])).toEqual([
+    expect(
+      response.body.map((row: { type: string; start: string; total_hours: number }) => [
+        row.type,
+        row.start,
+        row.total_hours,
+      ]),
+    ).toEqual([
       ['time off', '2027-01-03 07:00:00', 4],
       ['work shift', '2027-01-03 11:00:00', 19.5],
     ]);
@@ -142,17 +195,32 @@ describe('GET /payroll', () => {
   it('keeps one user with user_id', async () => {
     const response = await org.get('/payroll', { query: { ...period, user_id: crewB } });
     expect(response.status).toBe(200);
-    expect(response.body.map((row: { start: string }) => row.start)).toEqual(['2027-01-02 07:00:00', '2027-01-03 08:00:00']);
+    expect(response.body.map((row: { start: string }) => row.start)).toEqual([
+      '2027-01-02 07:00:00',
+      '2027-01-03 08:00:00',
+    ]);
   });
 
   it('requires start and end, a valid user and the end after the start', async () => {
     const missing = await org.get('/payroll', { query: { start: period.start } });
     expect(missing.status).toBe(422);
-    expect(missing.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end parameter is required.'] });
+    expect(missing.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The end parameter is required.'],
+    });
     const reversed = await org.get('/payroll', { query: { start: period.end, end: period.start } });
-    expect(reversed.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end must be a date after start.'] });
+    expect(reversed.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The end must be after the start.'],
+    });
     const unknown = await org.get('/payroll', { query: { ...period, user_id: 999999 } });
-    expect(unknown.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected user id is invalid.'] });
+    expect(unknown.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected user id is invalid.'],
+    });
   });
 
   it('shows nothing of another organization', async () => {
@@ -178,10 +246,18 @@ describe('GET /payroll/{user_id}', () => {
     ]);
   });
 
-  it('answers 404 for an unknown user or another organization\'s', async () => {
+  it("answers 404 for an unknown user or another organization's", async () => {
     const response = await org.get('/payroll/999999', { query: period });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [User].' });
-    await expectNotFoundForOtherOrg(other, 'GET', `/payroll/${crewA}?start=2027-01-01%2000:00:00&end=2027-01-08%2000:00:00`);
+    expect(response.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [User].',
+    });
+    await expectNotFoundForOtherOrg(
+      other,
+      'GET',
+      `/payroll/${crewA}?start=2027-01-01%2000:00:00&end=2027-01-08%2000:00:00`,
+    );
   });
 });

@@ -7,7 +7,9 @@ import { PayrollQuery, PayrollRow, UserPayrollQuery } from './schemas.js';
 
 const tags = ['Payroll'];
 const description =
-  'Rows: `work shift` (worked shifts of work-shift assignments starting in the period, less approved time off, breaks not counted), `time off` (approved time off starting in the period), `misc` (misc hours dated in the period).';
+  'Rows: `work shift` (worked shifts of work-shift assignments starting in the period, less approved time ' +
+  'off, breaks not counted), `time off` (approved time off starting in the period), `misc` (misc hours dated ' +
+  'in the period).';
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -45,7 +47,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       await findUserOrThrow(app.db, request.auth.orgId, request.params.user_id);
       const { start, end } = request.query;
-      return payrollRows(app.db, request.auth.orgId, request.auth.timezone, { start, end, userId: request.params.user_id });
+      return payrollRows(app.db, request.auth.orgId, request.auth.timezone, {
+        start,
+        end,
+        userId: request.params.user_id,
+      });
     },
   );
 };

@@ -23,7 +23,12 @@ function personOf(users: Map<number, UserRow>, userId: number) {
  * time off placed in the period, with the hours it charges; `misc` rows for misc hours dated in
  * it. Ordered by start, then user.
  */
-export async function payrollRows(db: Db, orgId: number, timeZone: string, query: { start: string; end: string; userId?: number }): Promise<PayrollRow[]> {
+export async function payrollRows(
+  db: Db,
+  orgId: number,
+  timeZone: string,
+  query: { start: string; end: string; userId?: number },
+): Promise<PayrollRow[]> {
   const period = periodOf(query);
   const userIds = query.userId === undefined ? undefined : [query.userId];
   const [paid, misc] = await Promise.all([
@@ -33,16 +38,24 @@ export async function payrollRows(db: Db, orgId: number, timeZone: string, query
   const miscRows = misc.filter((m) => !userIds || userIds.includes(m.user_id));
   const assignmentIds = [...new Set(paid.worked.map((i) => i.assignment_id))];
   const [users, workTypes, labels, assignments] = await Promise.all([
-    findUsersByIds(db, orgId, [...paid.worked.map((i) => i.user_id), ...paid.timeOff.map((t) => t.timeOff.user_id), ...miscRows.map((m) => m.user_id)]),
+    findUsersByIds(db, orgId, [
+      ...paid.worked.map((i) => i.user_id),
+      ...paid.timeOff.map((t) => t.timeOff.user_id),
+      ...miscRows.map((m) => m.user_id),
+    ]),
     workTypesByIds(db, orgId, [...paid.worked.map((i) => i.work_type_id), ...miscRows.map((m) => m.work_type_id)]),
-    labelsOfShifts(db, orgId, paid.worked.flatMap((i) => (i.shift_id === null ? [] : [i.shift_id]))),
+    labelsOfShifts(
+      db,
+      orgId,
+      paid.worked.flatMap((i) => (i.shift_id === null ? [] : [i.shift_id])),
+    ),
     findAssignmentsByIds(db, orgId, assignmentIds),
   ]);
   const subtypeById = new Map(workTypes.subtypes.map((s) => [s.id, s]));
 
   const shiftRows = paid.worked.flatMap((item): PayrollRow[] => {
     const assignment = assignments.get(item.assignment_id);
-    if (!assignment || !assignment.is_work_shift) return [];
+    if (!assignment?.is_work_shift) return [];
     const type = workTypes.types.get(item.work_type_id);
     const subtype = item.work_subtype_id === null ? undefined : subtypeById.get(item.work_subtype_id);
     const labelText = labels.filter((l) => l.shift_id !== null && l.shift_id === item.shift_id).map((l) => l.label);
@@ -65,22 +78,24 @@ export async function payrollRows(db: Db, orgId: number, timeZone: string, query
     ];
   });
   // a segment that takes no hours (leave on a day off) pays nothing: no row
-  const timeOffRows = paid.timeOff.filter(({ segment }) => segment.length > 0).map(
-    ({ timeOff, segment }): PayrollRow => ({
-      type: 'time off',
-      ...personOf(users, timeOff.user_id),
-      work_type: timeOff.time_off_type.name,
-      work_subtype: null,
-      work_code: timeOff.time_off_type.work_code,
-      start: segment.start,
-      end: segment.end,
-      assignment_id: null,
-      assignment_name: null,
-      labels: null,
-      notes: null,
-      total_hours: segment.length,
-    }),
-  );
+  const timeOffRows = paid.timeOff
+    .filter(({ segment }) => segment.length > 0)
+    .map(
+      ({ timeOff, segment }): PayrollRow => ({
+        type: 'time off',
+        ...personOf(users, timeOff.user_id),
+        work_type: timeOff.time_off_type.name,
+        work_subtype: null,
+        work_code: timeOff.time_off_type.work_code,
+        start: segment.start,
+        end: segment.end,
+        assignment_id: null,
+        assignment_name: null,
+        labels: null,
+        notes: null,
+        total_hours: segment.length,
+      }),
+    );
   const miscPayRows = miscRows.map((m: MiscHourWithType): PayrollRow => {
     const type = workTypes.types.get(m.work_type_id);
     const subtype = m.work_subtype_id ? subtypeById.get(m.work_subtype_id) : undefined;
@@ -100,6 +115,9 @@ export async function payrollRows(db: Db, orgId: number, timeZone: string, query
     };
   });
   return [...shiftRows, ...timeOffRows, ...miscPayRows].sort(
-    (a, b) => (a.start ?? '').localeCompare(b.start ?? '') || Number(a.user_id) - Number(b.user_id) || a.type.localeCompare(b.type),
+    (a, b) =>
+      (a.start ?? '').localeCompare(b.start ?? '') ||
+      Number(a.user_id) - Number(b.user_id) ||
+      a.type.localeCompare(b.type),
   );
 }

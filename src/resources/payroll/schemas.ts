@@ -20,7 +20,12 @@ export const PayrollRow = Type.Object({
   notes: Nullable(Type.String()),
   total_hours: Hours,
   hold_over: Type.Optional(
-    Type.Number({ description: 'Extension: hours held over past the scheduled end, included in total_hours (work shift rows held over; absent otherwise).', 'x-crewplan-extension': true }),
+    Type.Number({
+      description:
+        'Extension: hours held over past the scheduled end, included in total_hours (work shift rows held ' +
+        'over; absent otherwise).',
+      'x-crewplan-extension': true,
+    }),
   ),
 });
 export type PayrollRow = Static<typeof PayrollRow>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -12,9 +12,7 @@ let firefighterId: number;
 const LOCAL_DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   adminId = await org.createUser({ first_name: 'Hass', last_name: 'Brycen' });
 });
 afterAll(() => server.close());
@@ -26,7 +24,14 @@ async function idOf(name: string): Promise<number> {
 
 describe('POST /qualifiers', () => {
   it('creates a qualifier and answers {inserted: 1} with a Location', async () => {
-    const response = await org.post('/qualifiers', { name: 'Captain', shortcode: 'CPT', partner_credential_id: 1234, color: '#d81b60', text_color: '#FFFFFF', admin_id: adminId });
+    const response = await org.post('/qualifiers', {
+      name: 'Captain',
+      shortcode: 'CPT',
+      partner_credential_id: 1234,
+      color: '#d81b60',
+      text_color: '#FFFFFF',
+      admin_id: adminId,
+    });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ inserted: 1 });
     captainId = await idOf('Captain');
@@ -36,9 +41,21 @@ describe('POST /qualifiers', () => {
   });
 
   it('requires a name and checks referenced ids', async () => {
-    expect((await org.post('/qualifiers', { shortcode: 'X' })).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The name field is required.'] });
-    expect((await org.post('/qualifiers', { name: 'X', title_id: 999999 })).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected title id is invalid.'] });
-    expect((await org.post('/qualifiers', { name: 'X', admin_id: 999999 })).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected admin id is invalid.'] });
+    expect((await org.post('/qualifiers', { shortcode: 'X' })).body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The name field is required.'],
+    });
+    expect((await org.post('/qualifiers', { name: 'X', title_id: 999999 })).body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected title id is invalid.'],
+    });
+    expect((await org.post('/qualifiers', { name: 'X', admin_id: 999999 })).body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected admin id is invalid.'],
+    });
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/qualifiers', { name: 'X' }));
@@ -49,8 +66,26 @@ describe('GET /qualifiers', () => {
     const response = await org.get('/qualifiers');
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
-      { id: captainId, name: 'Captain', shortcode: 'CPT', color: '#d81b60', text_color: '#FFFFFF', modified_by: null, modified_on: null, partner_credential_id: 1234 },
-      { id: firefighterId, name: 'Firefighter', shortcode: 'FF', color: null, text_color: null, modified_by: null, modified_on: null, partner_credential_id: null },
+      {
+        id: captainId,
+        name: 'Captain',
+        shortcode: 'CPT',
+        color: '#d81b60',
+        text_color: '#FFFFFF',
+        modified_by: null,
+        modified_on: null,
+        partner_credential_id: 1234,
+      },
+      {
+        id: firefighterId,
+        name: 'Firefighter',
+        shortcode: 'FF',
+        color: null,
+        text_color: null,
+        modified_by: null,
+        modified_on: null,
+        partner_credential_id: null,
+      },
     ]);
     expect((await other.get('/qualifiers')).body).toEqual([]);
   });
@@ -77,11 +112,29 @@ describe('GET /qualifiers/{id}', () => {
       deleted_by: null,
       partner_credential_id: 1234,
     });
-    expect(Object.keys(response.body)).toEqual(['id', 'name', 'shortcode', 'color', 'text_color', 'title_id', 'created_by', 'created_on', 'modified_by', 'modified_on', 'deleted_at', 'deleted_by', 'partner_credential_id']);
+    expect(Object.keys(response.body)).toEqual([
+      'id',
+      'name',
+      'shortcode',
+      'color',
+      'text_color',
+      'title_id',
+      'created_by',
+      'created_on',
+      'modified_by',
+      'modified_on',
+      'deleted_at',
+      'deleted_by',
+      'partner_credential_id',
+    ]);
   });
 
   it('answers 404 for a missing qualifier and another organization', async () => {
-    expect((await org.get('/qualifiers/999999')).body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Qualifier].' });
+    expect((await org.get('/qualifiers/999999')).body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Qualifier].',
+    });
     await expectNotFoundForOtherOrg(other, 'GET', `/qualifiers/${captainId}`);
   });
 });
@@ -104,36 +157,63 @@ describe('GET /qualifiers/{id}/users', () => {
     await org.post(`/users/${inactive}/qualifiers`, { id: captainId });
     expect((await org.get(`/qualifiers/${captainId}/users`)).body.map((u: { id: number }) => u.id)).toContain(inactive);
     expect((await org.patch(`/users/${inactive}`, { active: false })).status).toBe(200);
-    expect((await org.get(`/qualifiers/${captainId}/users`)).body.map((u: { id: number }) => u.id)).not.toContain(inactive);
+    expect((await org.get(`/qualifiers/${captainId}/users`)).body.map((u: { id: number }) => u.id)).not.toContain(
+      inactive,
+    );
   });
 
-  it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'GET', `/qualifiers/${captainId}/users`));
+  it('answers 404 for another organization', () =>
+    expectNotFoundForOtherOrg(other, 'GET', `/qualifiers/${captainId}/users`));
 });
 
 describe('PATCH /qualifiers/{id} (extension)', () => {
   it('changes only the fields sent and records who modified it', async () => {
     const response = await org.patch(`/qualifiers/${firefighterId}`, { shortcode: 'FF-01', admin_id: adminId });
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Qualifier Firefighter [FF-01] updated successfully.', id: firefighterId });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Qualifier Firefighter [FF-01] updated successfully.',
+      id: firefighterId,
+    });
     const read = await org.get(`/qualifiers/${firefighterId}`);
-    expect(read.body).toMatchObject({ name: 'Firefighter', shortcode: 'FF-01', modified_by: adminId, modified_on: expect.stringMatching(LOCAL_DATETIME) });
+    expect(read.body).toMatchObject({
+      name: 'Firefighter',
+      shortcode: 'FF-01',
+      modified_by: adminId,
+      modified_on: expect.stringMatching(LOCAL_DATETIME),
+    });
   });
 });
 
 describe('DELETE /qualifiers/{id}', () => {
-  it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'DELETE', `/qualifiers/${captainId}`));
+  it('answers 404 for another organization', () =>
+    expectNotFoundForOtherOrg(other, 'DELETE', `/qualifiers/${captainId}`));
 
   it('soft-deletes: gone from the list, still readable by id with deleted_at', async () => {
     const response = await org.del(`/qualifiers/${captainId}`, undefined, { query: { admin_id: adminId } });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Qualifier Captain [CPT] deleted successfully.' });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Qualifier Captain [CPT] deleted successfully.',
+    });
     expect((await org.get('/qualifiers')).body.map((q: { id: number }) => q.id)).toEqual([firefighterId]);
-    expect((await org.get(`/qualifiers/${captainId}`)).body).toMatchObject({ deleted_at: expect.stringMatching(LOCAL_DATETIME), deleted_by: adminId });
+    expect((await org.get(`/qualifiers/${captainId}`)).body).toMatchObject({
+      deleted_at: expect.stringMatching(LOCAL_DATETIME),
+      deleted_by: adminId,
+    });
   });
 
   it('answers 409 when already deleted', async () => {
     const response = await org.del(`/qualifiers/${captainId}`);
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ status: 409, error: 'conflict', error_message: 'Qualifier Captain [CPT] is already deleted.' });
+    expect(response.body).toEqual({
+      status: 409,
+      error: 'conflict',
+      error_message: 'Qualifier Captain [CPT] is already deleted.',
+    });
   });
 });
 
@@ -141,7 +221,11 @@ describe('PUT /qualifiers/{id}', () => {
   it('refuses a falsy undelete', async () => {
     const response = await org.put(`/qualifiers/${captainId}`, { undelete: 0 });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The undelete field must be true.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The undelete field must be true.'],
+    });
   });
 
   it('restores a deleted qualifier and returns its summary', async () => {
@@ -161,14 +245,24 @@ describe('PUT /qualifiers/{id}', () => {
   it('answers 409 when the qualifier is not deleted', async () => {
     const response = await org.put(`/qualifiers/${captainId}`, { undelete: true });
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ status: 409, error: 'conflict', error_message: 'Qualifier Captain [CPT] is not deleted, cannot restore.' });
+    expect(response.body).toEqual({
+      status: 409,
+      error: 'conflict',
+      error_message: 'Qualifier Captain [CPT] is not deleted, cannot restore.',
+    });
   });
 
-  it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'PUT', `/qualifiers/${captainId}`, { undelete: 1 }));
+  it('answers 404 for another organization', () =>
+    expectNotFoundForOtherOrg(other, 'PUT', `/qualifiers/${captainId}`, { undelete: 1 }));
 
   it('logs every change', async () => {
     const logs = await org.get('/logs');
     const texts = logs.body.data.map((entry: { event_description: string }) => entry.event_description);
-    expect(texts).toEqual(expect.arrayContaining(['API client ' + org.clientId + ' restored qualifier Captain [CPT]', 'Hass Brycen deleted qualifier Captain [CPT]']));
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        `API client ${org.clientId} restored qualifier Captain [CPT]`,
+        'Hass Brycen deleted qualifier Captain [CPT]',
+      ]),
+    );
   });
 });

@@ -27,7 +27,11 @@ export async function findQualifierOrThrow(db: Db, orgId: number, id: number): P
 }
 
 /** Loads the active qualifiers named by ids in one query; 422 when one is missing or deleted. */
-export async function findActiveQualifiersOrInvalid(db: Db, orgId: number, ids: number[]): Promise<Map<number, QualifierRow>> {
+export async function findActiveQualifiersOrInvalid(
+  db: Db,
+  orgId: number,
+  ids: number[],
+): Promise<Map<number, QualifierRow>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
   const rows = await db
@@ -46,7 +50,12 @@ export async function insertQualifier(db: Db, values: Omit<QualifierRow, 'id'>):
   return id;
 }
 
-export async function updateQualifier(db: Db, orgId: number, id: number, values: Updateable<QualifierTable>): Promise<void> {
+export async function updateQualifier(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Updateable<QualifierTable>,
+): Promise<void> {
   await db.updateTable('qualifier').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 

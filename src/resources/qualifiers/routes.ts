@@ -50,7 +50,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      serializeQualifierSingle(await findQualifierOrThrow(app.db, request.auth.orgId, request.params.id), request.auth.timezone),
+      serializeQualifierSingle(
+        await findQualifierOrThrow(app.db, request.auth.orgId, request.params.id),
+        request.auth.timezone,
+      ),
   );
 
   app.post(

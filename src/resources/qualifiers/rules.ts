@@ -1,7 +1,7 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { conflict, invalidParams } from '../../core/errors.js';
+import { checkAll, conflict, invalidParams } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
 import { nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
@@ -14,10 +14,14 @@ import type { QualifierRow } from './table.js';
 const QUALIFIER_FIELDS = ['name', 'shortcode', 'color', 'text_color', 'title_id', 'partner_credential_id'] as const;
 
 async function checkReferences(trx: Db, orgId: number, body: { title_id?: number | null; admin_id?: number }) {
-  if (body.admin_id !== undefined) await findUserOrInvalid(trx, orgId, body.admin_id, 'admin id');
-  if (body.title_id && !(await callbackListExists(trx, orgId, body.title_id))) {
-    throw invalidParams('The selected title id is invalid.');
-  }
+  // one 422 naming every failing field
+  await checkAll([
+    () => (body.admin_id !== undefined ? findUserOrInvalid(trx, orgId, body.admin_id, 'admin id') : undefined),
+    async () => {
+      if (body.title_id && !(await callbackListExists(trx, orgId, body.title_id)))
+        throw invalidParams('The selected title id is invalid.');
+    },
+  ] as const);
 }
 
 export async function createQualifier(trx: Db, auth: AuthContext, body: CreateQualifierBody): Promise<number> {
@@ -56,12 +60,18 @@ export async function createQualifier(trx: Db, auth: AuthContext, body: CreateQu
   return id;
 }
 
-export async function changeQualifier(trx: Db, auth: AuthContext, id: number, body: ChangeQualifierBody): Promise<void> {
+export async function changeQualifier(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  body: ChangeQualifierBody,
+): Promise<void> {
   const before = await findQualifierOrThrow(trx, auth.orgId, id);
   await checkReferences(trx, auth.orgId, body);
   const adminId = body.admin_id;
   const changes = sentFields(body, QUALIFIER_FIELDS);
-  if (hasChanges(changes)) await updateQualifier(trx, auth.orgId, id, { ...changes, modified_by: adminId ?? null, modified_at: nowUtc() });
+  if (hasChanges(changes))
+    await updateQualifier(trx, auth.orgId, id, { ...changes, modified_by: adminId ?? null, modified_at: nowUtc() });
   await writeLog(trx, auth, {
     action: 'qualifier.updated',
     description: `changed qualifier ${qualifierTitle(before)}`,
@@ -93,11 +103,21 @@ export function isTruthy(value: boolean | number | string): boolean {
   return value === true || (typeof value === 'number' && value !== 0);
 }
 
-export async function restoreQualifier(trx: Db, auth: AuthContext, id: number, adminId?: number): Promise<QualifierRow> {
+export async function restoreQualifier(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  adminId?: number,
+): Promise<QualifierRow> {
   const qualifier = await findQualifierOrThrow(trx, auth.orgId, id);
   if (!qualifier.deleted_at) throw conflict(`Qualifier ${qualifierTitle(qualifier)} is not deleted, cannot restore.`);
   if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
-  await updateQualifier(trx, auth.orgId, id, { deleted_at: null, deleted_by: null, modified_by: adminId ?? null, modified_at: nowUtc() });
+  await updateQualifier(trx, auth.orgId, id, {
+    deleted_at: null,
+    deleted_by: null,
+    modified_by: adminId ?? null,
+    modified_at: nowUtc(),
+  });
   await writeLog(trx, auth, {
     action: 'qualifier.restored',
     description: `restored qualifier ${qualifierTitle(qualifier)}`,

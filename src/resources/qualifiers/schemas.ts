@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Color, Id, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
+import { Color, Id, Nullable, NullableInput, ShortText, SuccessWith } from '../../core/schemas.js';
 
 export const QualifierListItem = Type.Object({
   id: Type.Integer(),
@@ -45,20 +45,23 @@ export type CreateQualifierBody = Static<typeof CreateQualifierBody>;
 
 /** A truthy `undelete` (1, true, "1", "true") restores; anything else is refused. */
 export const RestoreQualifierBody = Type.Object({
-  undelete: Type.Union([Type.Boolean(), Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 }), Type.String({ maxLength: 10 })]),
+  undelete: Type.Union([
+    Type.Boolean(),
+    Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 }),
+    Type.String({ maxLength: 10 }),
+  ]),
   admin_id: Type.Optional(Id),
 });
 export type RestoreQualifierBody = Static<typeof RestoreQualifierBody>;
 
 export const ChangeQualifierBody = Type.Partial(Type.Omit(CreateQualifierBody, ['admin_id']));
-export const ChangeQualifierWithAdmin = Type.Composite([ChangeQualifierBody, Type.Object({ admin_id: Type.Optional(Id) })]);
+export const ChangeQualifierWithAdmin = Type.Composite([
+  ChangeQualifierBody,
+  Type.Object({ admin_id: Type.Optional(Id) }),
+]);
 export type ChangeQualifierBody = Static<typeof ChangeQualifierWithAdmin>;
 
-export const RestoreResponse = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
+export const RestoreResponse = SuccessWith({
   qualifier: Type.Object({ id: Type.Integer(), name: Type.String(), shortcode: Nullable(Type.String()) }),
 });
 

@@ -1,9 +1,13 @@
-import type { DemoSeedContext } from '../../cli/seed.js';
+import type { DemoSeedContext } from '../../core/seed.js';
 import { createLabel } from '../labels/rules.js';
 import { createList } from '../lists/rules.js';
 import { addUserQualifier, MEMBERSHIPS, replaceMemberships } from '../user-memberships/rules.js';
 import { createGroup } from '../groups/rules.js';
 import { createQualifier } from './rules.js';
+import { createCertification } from '../certifications/rules.js';
+import { addUserCertification } from '../user-memberships/certification-rules.js';
+import { todayIn } from '../../core/time.js';
+import { DEMO_ROSTER } from '../users/seed.js';
 
 export const seedOrder = 10;
 
@@ -25,33 +29,60 @@ const GROUPS = ['A Shift', 'B Shift', 'C Shift'];
 
 /**
  * Catalogs of the demo organization and who belongs where: everyone is a firefighter on the
- * Firefighter list and in a shift group (A/B/C in turn); paramedics and officers by role.
+ * Firefighter list and in their platoon's group (A/B/C Shift); officers and drivers hold OFF and
+ * DO as user qualifiers (and officers are on the Officer list); paramedics hold PM through a
+ * current paramedic licence (certification `PM`) and are on the Paramedic list; the others are EMTs.
  */
 export async function seedDemo(ctx: DemoSeedContext): Promise<Record<string, number>> {
   const { db, auth, adminId, userIds } = ctx;
   const qualifierIds: number[] = [];
   for (const [name, shortcode, color] of QUALIFIERS) {
-    qualifierIds.push(await createQualifier(db, auth, { name, shortcode, color, text_color: '#FFFFFF', admin_id: adminId }));
+    qualifierIds.push(
+      await createQualifier(db, auth, { name, shortcode, color, text_color: '#FFFFFF', admin_id: adminId }),
+    );
   }
   const labelIds: number[] = [];
-  for (const [label, color, textColor] of LABELS) labelIds.push(await createLabel(db, auth, { label, color, text_color: textColor }));
+  for (const [label, color, textColor] of LABELS)
+    labelIds.push(await createLabel(db, auth, { label, color, text_color: textColor }));
   const groupIds: number[] = [];
   for (const name of GROUPS) groupIds.push(await createGroup(db, auth, name));
   const listIds = [
     await createList(db, auth, { name: 'Firefighter', max_consecutive_hours: 48 }),
     await createList(db, auth, { name: 'Paramedic', yearly_limit: 1560, ordering: 'hours' }),
+    await createList(db, auth, { name: 'Officer', max_consecutive_hours: 48 }),
   ];
-  const [firefighter, emt, paramedic, driver, officer] = qualifierIds;
+  const licence = await createCertification(db, auth, {
+    name: 'Paramedic licence',
+    cert_id: 'PM',
+    created_by: adminId,
+  });
+  const [firefighter, emt, , driver, officer] = qualifierIds;
+  const today = todayIn(auth.timezone);
   for (const [index, userId] of userIds.entries()) {
-    const isParamedic = index >= userIds.length - 3;
-    const isOfficer = index <= 3;
+    const held = DEMO_ROSTER[index]?.qualifiers ?? [];
+    const isParamedic = held.includes('PM');
     await addUserQualifier(db, auth, userId, { id: firefighter, ranking: 1 });
-    await addUserQualifier(db, auth, userId, { id: isParamedic ? paramedic : emt, ranking: 2 });
-    if (index % 3 === 1) await addUserQualifier(db, auth, userId, { id: driver, ranking: 3 });
-    if (isOfficer) await addUserQualifier(db, auth, userId, { id: officer, ranking: 4 });
-    await replaceMemberships(db, auth, MEMBERSHIPS.groups, userId, [groupIds[index % groupIds.length]]);
-    await replaceMemberships(db, auth, MEMBERSHIPS.titles, userId, isParamedic ? listIds : [listIds[0]]);
+    await addUserQualifier(db, auth, userId, { id: emt, ranking: 2 });
+    if (held.includes('DO')) await addUserQualifier(db, auth, userId, { id: driver, ranking: 3 });
+    if (held.includes('OFF')) await addUserQualifier(db, auth, userId, { id: officer, ranking: 4 });
+    if (isParamedic)
+      await addUserCertification(db, auth, userId, {
+        id: licence,
+        number: `PM-${String(4100 + index)}`,
+        issued_on: today.subtract({ years: 1 + (index % 3) }).toString(),
+        expires_on: today.add({ years: 1, days: index * 11 }).toString(),
+      });
+    const platoon = GROUPS.indexOf(`${DEMO_ROSTER[index]?.platoon ?? 'A'} Shift`);
+    await replaceMemberships(db, auth, MEMBERSHIPS.groups, userId, [groupIds[platoon]!]);
+    const lists = [listIds[0]!, ...(isParamedic ? [listIds[1]!] : []), ...(held.includes('OFF') ? [listIds[2]!] : [])];
+    await replaceMemberships(db, auth, MEMBERSHIPS.titles, userId, lists);
   }
   Object.assign(ctx.shared, { qualifierIds, labelIds, listIds, groupIds });
-  return { qualifiers: qualifierIds.length, labels: labelIds.length, groups: groupIds.length, lists: listIds.length };
+  return {
+    qualifiers: qualifierIds.length,
+    labels: labelIds.length,
+    groups: groupIds.length,
+    lists: listIds.length,
+    certifications: 1,
+  };
 }

@@ -59,7 +59,10 @@ export class AlertMailer {
       });
       return { state: 'sent' as const, error: null };
     } catch (error) {
-      return { state: 'failed' as const, error: (error instanceof Error ? error.message : String(error)).slice(0, 500) };
+      return {
+        state: 'failed' as const,
+        error: (error instanceof Error ? error.message : String(error)).slice(0, 500),
+      };
     }
   }
 }

@@ -75,7 +75,11 @@ async function addToGroup(target: TestOrg, userIds: number[]): Promise<number> {
     .values({ organization_id: target.orgId, name: 'Engine 9', created_at: new Date().toISOString() })
     .returning('id')
     .executeTakeFirstOrThrow();
-  for (const userId of userIds) await db.insertInto('user_group_member').values({ organization_id: target.orgId, user_id: userId, group_id: id }).execute();
+  for (const userId of userIds)
+    await db
+      .insertInto('user_group_member')
+      .values({ organization_id: target.orgId, user_id: userId, group_id: id })
+      .execute();
   return id;
 }
 
@@ -98,14 +102,19 @@ async function addToList(target: TestOrg, userIds: number[]): Promise<number> {
     .returning('id')
     .executeTakeFirstOrThrow();
   for (const [position, userId] of userIds.entries()) {
-    await db.insertInto('user_callback_list').values({ organization_id: target.orgId, user_id: userId, list_id: id, position }).execute();
+    await db
+      .insertInto('user_callback_list')
+      .values({ organization_id: target.orgId, user_id: userId, list_id: id, position })
+      .execute();
   }
   return id;
 }
 
 async function alertRecipients(target: TestOrg, id: number): Promise<number[]> {
   const alert = await target.get(`/ready_alerts/${id}`);
-  return alert.body.deliveries.filter((d: { channel: string }) => d.channel === 'app').map((d: { user: { id: number } }) => d.user.id);
+  return alert.body.deliveries
+    .filter((d: { channel: string }) => d.channel === 'app')
+    .map((d: { user: { id: number } }) => d.user.id);
 }
 
 describe('POST /ready_alerts', () => {
@@ -131,7 +140,14 @@ describe('POST /ready_alerts', () => {
     });
     const alert = await fresh.get(`/ready_alerts/${response.body.id}`);
     const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
-    const recorded = (id: number, name: string) => ({ user: userRef(id, name), channel: 'app', address: null, state: 'recorded', error: null, updated_at: iso });
+    const recorded = (id: number, name: string) => ({
+      user: userRef(id, name),
+      channel: 'app',
+      address: null,
+      state: 'recorded',
+      error: null,
+      updated_at: iso,
+    });
     expect(alert.body).toEqual({
       id: response.body.id,
       type: 'all',
@@ -161,7 +177,12 @@ describe('POST /ready_alerts', () => {
     const medic = await fresh.createUser({ role: 'Paramedic' });
     const captain = await fresh.createUser({ role: 'Captain' });
     await fresh.createUser({ role: 'Engineer' });
-    const response = await fresh.post('/ready_alerts', { type: 'classification', ids: ['paramedic', 'Captain', 'Astronaut'], body: 'x', user_id: sender });
+    const response = await fresh.post('/ready_alerts', {
+      type: 'classification',
+      ids: ['paramedic', 'Captain', 'Astronaut'],
+      body: 'x',
+      user_id: sender,
+    });
     expect(response.status).toBe(201);
     expect(response.body.recipients).toBe(2);
     expect(await alertRecipients(fresh, response.body.id)).toEqual([medic, captain]);
@@ -172,7 +193,12 @@ describe('POST /ready_alerts', () => {
     const b = await org.createUser();
     await org.createUser();
     const groupId = await addToGroup(org, [a, b]);
-    const response = await org.post('/ready_alerts', { type: 'group', ids: [groupId], body: 'Engine 9 needed', user_id: senderId });
+    const response = await org.post('/ready_alerts', {
+      type: 'group',
+      ids: [groupId],
+      body: 'Engine 9 needed',
+      user_id: senderId,
+    });
     expect(response.status).toBe(201);
     expect(await alertRecipients(org, response.body.id)).toEqual([a, b]);
   });
@@ -181,7 +207,12 @@ describe('POST /ready_alerts', () => {
     const a = await org.createUser();
     const b = await org.createUser();
     const listId = await addToList(org, [b, a]);
-    const response = await org.post('/ready_alerts', { type: 'title', ids: [String(listId)], body: 'Medics needed', user_id: senderId });
+    const response = await org.post('/ready_alerts', {
+      type: 'title',
+      ids: [String(listId)],
+      body: 'Medics needed',
+      user_id: senderId,
+    });
     expect(response.status).toBe(201);
     expect(await alertRecipients(org, response.body.id)).toEqual([a, b]);
   });
@@ -207,13 +238,33 @@ describe('POST /ready_alerts', () => {
   it('validates type, body and the sender', async () => {
     const badType = await org.post('/ready_alerts', { type: 'everyone', body: 'x', user_id: senderId });
     expect(badType.status).toBe(422);
-    expect(badType.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected type is invalid.'] });
+    expect(badType.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected type is invalid.'],
+    });
     const noBody = await org.post('/ready_alerts', { type: 'all', user_id: senderId });
-    expect(noBody.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The body field is required.'] });
+    expect(noBody.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The body field is required.'],
+    });
     const noSender = await org.post('/ready_alerts', { type: 'all', body: 'x' });
-    expect(noSender.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The user id field is required.'] });
-    const foreignSender = await org.post('/ready_alerts', { type: 'all', body: 'x', user_id: await other.createUser() });
-    expect(foreignSender.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected user id is invalid.'] });
+    expect(noSender.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The user id field is required.'],
+    });
+    const foreignSender = await org.post('/ready_alerts', {
+      type: 'all',
+      body: 'x',
+      user_id: await other.createUser(),
+    });
+    expect(foreignSender.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected user id is invalid.'],
+    });
   });
 
   it('sends e-mail through the SMTP server when email is true, and records each outcome', async () => {
@@ -221,7 +272,13 @@ describe('POST /ready_alerts', () => {
     const sender = await fresh.createUser({ first_name: 'Ann', last_name: 'Chief', mail: 'ann@example.com' });
     const reachable = await fresh.createUser({ first_name: 'Rea', last_name: 'Chable', mail: 'rea@example.com' });
     const bouncing = await fresh.createUser({ first_name: 'Bo', last_name: 'Unce', mail: 'bounce@example.com' });
-    const response = await fresh.post('/ready_alerts', { type: 'user', ids: [reachable, bouncing], body: 'Structure fire, report to Station 10.', user_id: sender, email: true });
+    const response = await fresh.post('/ready_alerts', {
+      type: 'user',
+      ids: [reachable, bouncing],
+      body: 'Structure fire, report to Station 10.',
+      user_id: sender,
+      email: true,
+    });
     expect(response.status).toBe(201);
 
     const deliveries = await waitFor(async () => {
@@ -231,10 +288,38 @@ describe('POST /ready_alerts', () => {
     });
     const iso = expect.any(String);
     expect(deliveries).toEqual([
-      { user: userRef(reachable, 'Rea Chable'), channel: 'app', address: null, state: 'recorded', error: null, updated_at: iso },
-      { user: userRef(reachable, 'Rea Chable'), channel: 'email', address: 'rea@example.com', state: 'sent', error: null, updated_at: iso },
-      { user: userRef(bouncing, 'Bo Unce'), channel: 'app', address: null, state: 'recorded', error: null, updated_at: iso },
-      { user: userRef(bouncing, 'Bo Unce'), channel: 'email', address: 'bounce@example.com', state: 'failed', error: expect.stringContaining('mailbox unavailable'), updated_at: iso },
+      {
+        user: userRef(reachable, 'Rea Chable'),
+        channel: 'app',
+        address: null,
+        state: 'recorded',
+        error: null,
+        updated_at: iso,
+      },
+      {
+        user: userRef(reachable, 'Rea Chable'),
+        channel: 'email',
+        address: 'rea@example.com',
+        state: 'sent',
+        error: null,
+        updated_at: iso,
+      },
+      {
+        user: userRef(bouncing, 'Bo Unce'),
+        channel: 'app',
+        address: null,
+        state: 'recorded',
+        error: null,
+        updated_at: iso,
+      },
+      {
+        user: userRef(bouncing, 'Bo Unce'),
+        channel: 'email',
+        address: 'bounce@example.com',
+        state: 'failed',
+        error: expect.stringContaining('mailbox unavailable'),
+        updated_at: iso,
+      },
     ]);
     const mail = mails.find((m) => m.to.includes('rea@example.com'));
     expect(mail).toBeDefined();
@@ -243,15 +328,29 @@ describe('POST /ready_alerts', () => {
     expect(mail!.raw).toContain('Structure fire, report to Station 10.');
   });
 
-  it('records an e-mail delivery as skipped for a user without an address, and sends none when email is false', async () => {
+  it('records an e-mail as skipped for a user without an address, and sends none when email is false', async () => {
     const fresh = await server.newOrg();
     const sender = await fresh.createUser();
     // a new user needs an address; one may remove it later
     expect((await fresh.patch(`/users/${sender}`, { mail: [] })).status).toBe(200);
     const before = mails.length;
-    const silent = await fresh.post('/ready_alerts', { type: 'user', ids: [sender], body: 'x', user_id: sender, email: false });
-    const withEmail = await fresh.post('/ready_alerts', { type: 'user', ids: [sender], body: 'y', user_id: sender, email: true });
-    expect((await fresh.get(`/ready_alerts/${silent.body.id}`)).body.deliveries.map((d: { channel: string }) => d.channel)).toEqual(['app']);
+    const silent = await fresh.post('/ready_alerts', {
+      type: 'user',
+      ids: [sender],
+      body: 'x',
+      user_id: sender,
+      email: false,
+    });
+    const withEmail = await fresh.post('/ready_alerts', {
+      type: 'user',
+      ids: [sender],
+      body: 'y',
+      user_id: sender,
+      email: true,
+    });
+    expect(
+      (await fresh.get(`/ready_alerts/${silent.body.id}`)).body.deliveries.map((d: { channel: string }) => d.channel),
+    ).toEqual(['app']);
     const alert = await fresh.get(`/ready_alerts/${withEmail.body.id}`);
     expect(alert.body.deliveries[1]).toEqual({
       user: expect.any(Object),
@@ -274,7 +373,11 @@ describe('GET /ready_alerts/{id} (extension)', () => {
     const response = await org.post('/ready_alerts', { type: 'all', body: 'x', user_id: senderId });
     await expectNotFoundForOtherOrg(other, 'GET', `/ready_alerts/${response.body.id}`);
     const missing = await org.get('/ready_alerts/999999');
-    expect(missing.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [ReadyAlert].' });
+    expect(missing.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [ReadyAlert].',
+    });
   });
 
   it('requires a token', async () => {

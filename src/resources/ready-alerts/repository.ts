@@ -28,7 +28,13 @@ export function usersByIds(db: Db, orgId: number, ids: number[]): Promise<Recipi
 /** Users whose `role` is one of the given names, compared without case. */
 export function usersByRoles(db: Db, orgId: number, roles: string[]): Promise<Recipient[]> {
   return activeUsers(db, orgId)
-    .where((eb) => eb(eb.fn('lower', ['user_account.role']), 'in', roles.map((role) => role.toLowerCase())))
+    .where((eb) =>
+      eb(
+        eb.fn('lower', ['user_account.role']),
+        'in',
+        roles.map((role) => role.toLowerCase()),
+      ),
+    )
     .orderBy('user_account.id')
     .execute();
 }
@@ -77,7 +83,12 @@ export async function existingListIds(db: Db, orgId: number, ids: number[]): Pro
 }
 
 export async function existingGroupIds(db: Db, orgId: number, ids: number[]): Promise<Set<number>> {
-  const rows = await db.selectFrom('user_group').select('id').where('organization_id', '=', orgId).where('id', 'in', ids).execute();
+  const rows = await db
+    .selectFrom('user_group')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', ids)
+    .execute();
   return new Set(rows.map((row) => row.id));
 }
 
@@ -89,12 +100,20 @@ export async function insertAlert(db: Db, values: Insertable<ReadyAlertTable>): 
 export async function insertDeliveries(db: Db, rows: Insertable<ReadyAlertDeliveryTable>[]): Promise<void> {
   const CHUNK = 200;
   for (let start = 0; start < rows.length; start += CHUNK) {
-    await db.insertInto('ready_alert_delivery').values(rows.slice(start, start + CHUNK)).execute();
+    await db
+      .insertInto('ready_alert_delivery')
+      .values(rows.slice(start, start + CHUNK))
+      .execute();
   }
 }
 
 export async function findAlertOrThrow(db: Db, orgId: number, id: number): Promise<ReadyAlertRow> {
-  const row = await db.selectFrom('ready_alert').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('ready_alert')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound('ReadyAlert');
   return row;
 }
@@ -110,7 +129,12 @@ export function listDeliveries(db: Db, orgId: number, alertId: number): Promise<
 }
 
 export async function hasPendingEmails(db: Db): Promise<boolean> {
-  const row = await db.selectFrom('ready_alert_delivery').select('id').where('state', '=', 'pending').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('ready_alert_delivery')
+    .select('id')
+    .where('state', '=', 'pending')
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -119,7 +143,9 @@ export function pendingEmails(db: Db, filter: { orgId: number; alertId: number }
   return db
     .selectFrom('ready_alert_delivery')
     .innerJoin('ready_alert', (join) =>
-      join.onRef('ready_alert.id', '=', 'ready_alert_delivery.alert_id').onRef('ready_alert.organization_id', '=', 'ready_alert_delivery.organization_id'),
+      join
+        .onRef('ready_alert.id', '=', 'ready_alert_delivery.alert_id')
+        .onRef('ready_alert.organization_id', '=', 'ready_alert_delivery.organization_id'),
     )
     .innerJoin('organization', 'organization.id', 'ready_alert_delivery.organization_id')
     .select([
@@ -131,7 +157,9 @@ export function pendingEmails(db: Db, filter: { orgId: number; alertId: number }
     ])
     .where('ready_alert_delivery.state', '=', 'pending')
     .$if(filter !== undefined, (qb) =>
-      qb.where('ready_alert_delivery.organization_id', '=', filter!.orgId).where('ready_alert_delivery.alert_id', '=', filter!.alertId),
+      qb
+        .where('ready_alert_delivery.organization_id', '=', filter!.orgId)
+        .where('ready_alert_delivery.alert_id', '=', filter!.alertId),
     )
     .orderBy('ready_alert_delivery.id')
     .limit(limit)

@@ -4,29 +4,25 @@ import { created, EXTENSION, errorResponses, IdParams } from '../../core/schemas
 import { formatIsoOffset } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRefOrNull } from '../users/serialize.js';
-import { AlertMailer } from './mailer.js';
-import { findAlertOrThrow, hasPendingEmails, listDeliveries } from './repository.js';
+import { findAlertOrThrow, listDeliveries } from './repository.js';
 import { sendReadyAlert } from './rules.js';
 import { ReadyAlertBody, ReadyAlertCreated, ReadyAlertResponse } from './schemas.js';
 
 const tags = ['Ready alerts'];
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const mailer = new AlertMailer(app.db, app.config.smtp, app.log);
-  // E-mails left pending by a stopped process are sent once the server is up again.
-  app.addHook('onReady', async () => {
-    if (await hasPendingEmails(app.db)) mailer.dispatch();
-  });
-  app.addHook('onClose', () => mailer.close());
-
   app.post(
     '/ready_alerts',
     {
       schema: {
         operationId: 'sendReadyAlert',
-        summary: 'Sends a ready alert to all users, the users of callback lists (title), groups, roles (classification) or given users',
+        summary:
+          'Sends a ready alert to all users, the users of callback lists (title), groups, roles ' +
+          '(classification) or given users',
         description:
-          'Answers 201 with the alert id and the number of recipients. Every delivery is recorded (GET /ready_alerts/{id}); with `email` true an e-mail goes to each recipient\'s first address after the request, through the configured SMTP server.',
+          'Answers 201 with the alert id and the number of recipients. Every delivery is recorded (GET ' +
+          "/ready_alerts/{id}); with `email` true an e-mail goes to each recipient's first address after the " +
+          'request, through the configured SMTP server.',
         tags,
         body: ReadyAlertBody,
         response: { 201: ReadyAlertCreated, ...errorResponses },
@@ -34,10 +30,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const alert = await withTransaction(app.db, (trx) => sendReadyAlert(trx, request.auth, request.body));
-      if (alert.email) mailer.dispatch({ orgId: request.auth.orgId, alertId: alert.id });
+      if (alert.email) app.workers.alertMailer.dispatch({ orgId: request.auth.orgId, alertId: alert.id });
       reply.status(201);
       const noun = alert.recipients === 1 ? 'user' : 'users';
-      return created(`Ready alert sent to ${alert.recipients} ${noun}.`, { id: alert.id, recipients: alert.recipients });
+      return created(`Ready alert sent to ${alert.recipients} ${noun}.`, {
+        id: alert.id,
+        recipients: alert.recipients,
+      });
     },
   );
 

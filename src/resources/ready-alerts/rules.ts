@@ -1,7 +1,7 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
+import { checkAll, invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import {
@@ -25,7 +25,8 @@ const FIELD_BY_TYPE = { title: 'title id', group: 'group id', user: 'user id' } 
 function integerIds(ids: Array<number | string>, field: string): number[] {
   return ids.map((id) => {
     const value = typeof id === 'number' ? id : /^\d{1,10}$/.test(id.trim()) ? Number(id.trim()) : NaN;
-    if (!Number.isInteger(value) || value < 1 || value > 2_147_483_647) throw invalidParams(`The selected ${field} is invalid.`);
+    if (!Number.isInteger(value) || value < 1 || value > 2_147_483_647)
+      throw invalidParams(`The selected ${field} is invalid.`);
     return value;
   });
 }
@@ -35,7 +36,12 @@ function assertAllFound(ids: number[], found: Set<number>, field: string): void 
 }
 
 /** Who receives the alert, by its type; ids naming nothing of the organization are a 422. */
-export async function resolveRecipients(db: Db, orgId: number, type: ReadyAlertBody['type'], rawIds: Array<number | string>) {
+export async function resolveRecipients(
+  db: Db,
+  orgId: number,
+  type: ReadyAlertBody['type'],
+  rawIds: Array<number | string>,
+) {
   if (type === 'all') return allUsers(db, orgId);
   if (type === 'classification') return usersByRoles(db, orgId, [...new Set(rawIds.map((id) => String(id).trim()))]);
   const field = FIELD_BY_TYPE[type];
@@ -72,7 +78,14 @@ function deliveryRows(orgId: number, alertId: number, recipients: Recipient[], e
     rows.push(
       address
         ? { ...base, user_id: recipient.id, channel: 'email', address, state: 'pending' }
-        : { ...base, user_id: recipient.id, channel: 'email', address: null, state: 'skipped', error: 'The user has no e-mail address.' },
+        : {
+            ...base,
+            user_id: recipient.id,
+            channel: 'email',
+            address: null,
+            state: 'skipped',
+            error: 'The user has no e-mail address.',
+          },
     );
   }
   return rows;
@@ -80,10 +93,15 @@ function deliveryRows(orgId: number, alertId: number, recipients: Recipient[], e
 
 /** Records the alert and one delivery per recipient and channel; e-mails are sent after commit. */
 export async function sendReadyAlert(trx: Db, auth: AuthContext, body: ReadyAlertBody) {
-  const sender = await findUserOrInvalid(trx, auth.orgId, body.user_id);
   const ids = body.type === 'all' ? [] : (body.ids ?? []);
-  if (body.type !== 'all' && ids.length === 0) throw invalidParams('The ids field is required unless type is all.');
-  const recipients = await resolveRecipients(trx, auth.orgId, body.type, ids);
+  // one 422 naming every failing field
+  const [sender, recipients] = await checkAll([
+    () => findUserOrInvalid(trx, auth.orgId, body.user_id),
+    () => {
+      if (body.type !== 'all' && ids.length === 0) throw invalidParams('The ids field is required unless type is all.');
+      return resolveRecipients(trx, auth.orgId, body.type, ids);
+    },
+  ] as const);
   const now = nowUtc();
   const email = body.email ?? false;
   const id = await insertAlert(trx, {
@@ -98,11 +116,19 @@ export async function sendReadyAlert(trx: Db, auth: AuthContext, body: ReadyAler
   await insertDeliveries(trx, deliveryRows(auth.orgId, id, recipients, email, now));
   await writeLog(trx, auth, {
     action: 'ready_alert.sent',
-    description: `sent a ready alert (${body.type}) to ${recipients.length} ${recipients.length === 1 ? 'user' : 'users'}${email ? ' with e-mail' : ''}.`,
+    description:
+      `sent a ready alert (${body.type}) to ${recipients.length} ` +
+      `${recipients.length === 1 ? 'user' : 'users'}${email ? ' with e-mail' : ''}.`,
     actorUserId: sender.id,
     entityType: 'ready_alert',
     entityId: id,
-    after: { type: body.type, ids: body.type === 'all' ? null : ids, body: body.body, email, recipients: recipients.map((r) => r.id) },
+    after: {
+      type: body.type,
+      ids: body.type === 'all' ? null : ids,
+      body: body.body,
+      email,
+      recipients: recipients.map((r) => r.id),
+    },
   });
   return { id, recipients: recipients.length, email };
 }

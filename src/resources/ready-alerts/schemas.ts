@@ -1,9 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Flag, Id, IsoDateTime, Nullable, NullableInput, UserRef } from '../../core/schemas.js';
+import { Flag, Id, IsoDateTime, Nullable, NullableInput, UserRef, SuccessWith } from '../../core/schemas.js';
 import { ALERT_TYPES, type AlertType } from './table.js';
 
 export const ReadyAlertBody = Type.Object({
-  type: Type.Unsafe<AlertType>({ type: 'string', enum: [...ALERT_TYPES], description: 'all, title, group, classification or user' }),
+  type: Type.Unsafe<AlertType>({
+    type: 'string',
+    enum: [...ALERT_TYPES],
+    description: 'all, title, group, classification or user',
+  }),
   ids: Type.Optional(
     NullableInput(
       Type.Array(Type.Union([Id, Type.String({ minLength: 1, maxLength: 255 })]), {
@@ -18,11 +22,7 @@ export const ReadyAlertBody = Type.Object({
 });
 export type ReadyAlertBody = Static<typeof ReadyAlertBody>;
 
-export const ReadyAlertCreated = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
+export const ReadyAlertCreated = SuccessWith({
   id: Type.Integer(),
   recipients: Type.Integer(),
 });

@@ -44,9 +44,9 @@ describe('slotOn', () => {
   it('takes every 7th on-duty shift off with Kelly days: a 21-day cycle', () => {
     const rotation = rotationOf('24/48', 7);
     const member = { crewOffset: 0, kellyOffset: 0 };
-    const worked = Array.from({ length: 42 }, (_, d) => Temporal.PlainDate.from(anchor).add({ days: d }).toString()).filter(
-      (date) => slotOn(rotation, member, date) > 0,
-    );
+    const worked = Array.from({ length: 42 }, (_, d) =>
+      Temporal.PlainDate.from(anchor).add({ days: d }).toString(),
+    ).filter((date) => slotOn(rotation, member, date) > 0);
     expect(worked).toHaveLength(12);
     expect(worked).not.toContain('2026-03-19');
     expect(worked).not.toContain('2026-04-09');
@@ -62,6 +62,8 @@ describe('slotOn', () => {
   it('names the assignment slot of a compound rotation', () => {
     const rotation: RotationPattern = { anchorDate: anchor, pattern: [1, 0, 0, 2, 0, 0], kellyEvery: null };
     const member = { crewOffset: 0, kellyOffset: 0 };
-    expect(['2026-03-01', '2026-03-04', '2026-03-07', '2026-03-02'].map((d) => slotOn(rotation, member, d))).toEqual([1, 2, 1, 0]);
+    expect(['2026-03-01', '2026-03-04', '2026-03-07', '2026-03-02'].map((d) => slotOn(rotation, member, d))).toEqual([
+      1, 2, 1, 0,
+    ]);
   });
 });

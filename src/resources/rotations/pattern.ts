@@ -57,7 +57,9 @@ export function dutyOn(rotation: RotationPattern, member: Membership, date: stri
   const onPerCycle = rotation.pattern.filter((entry) => entry !== 0).length;
   const onBefore = rotation.pattern.slice(0, position).filter((entry) => entry !== 0).length;
   const shiftIndex = Math.floor(dayInRun / cycle) * onPerCycle + onBefore + member.kellyOffset;
-  return floorMod(shiftIndex, rotation.kellyEvery) === rotation.kellyEvery - 1 ? { slot, kelly: true } : { slot, kelly: false };
+  return floorMod(shiftIndex, rotation.kellyEvery) === rotation.kellyEvery - 1
+    ? { slot, kelly: true }
+    : { slot, kelly: false };
 }
 
 /** The assignment slot (1-based) the member works on `date`, or 0 when off duty or on a Kelly day. */

@@ -1,15 +1,27 @@
 import type { Insertable, Updateable } from 'kysely';
-import { preparedQuery } from '../../core/db/prepared.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { nowUtc, Temporal } from '../../core/time.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
 import { expandWork } from '../../scheduling/index.js';
-import type { RecurringShiftExceptionRow, RecurringShiftRow, RecurringShiftTable, RotationRow, RotationTable } from './table.js';
+import type {
+  RecurringShiftExceptionRow,
+  RecurringShiftRow,
+  RecurringShiftTable,
+  RotationRow,
+  RotationTable,
+} from './table.js';
 import type { WorkTypeRow } from '../work-types/table.js';
+import { compiledOnce } from '../../core/db/compiled-once.js';
 
 export function listRotations(db: Db, orgId: number): Promise<RotationRow[]> {
-  return db.selectFrom('rotation').selectAll().where('organization_id', '=', orgId).where('deleted_at', 'is', null).orderBy('id').execute();
+  return db
+    .selectFrom('rotation')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
 }
 
 export function findRotationsByIds(db: Db, orgId: number, ids: number[]): Promise<RotationRow[]> {
@@ -44,7 +56,12 @@ export async function insertRotation(db: Db, values: Insertable<RotationTable>):
   return id;
 }
 
-export async function updateRotation(db: Db, orgId: number, id: number, values: Updateable<RotationTable>): Promise<void> {
+export async function updateRotation(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Updateable<RotationTable>,
+): Promise<void> {
   await db.updateTable('rotation').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
@@ -60,7 +77,11 @@ export async function countActiveMembers(db: Db, orgId: number, rotationId: numb
   return rows.length;
 }
 
-export function listRecurringShifts(db: Db, orgId: number, filter: { userId?: number; rotationId?: number }): Promise<RecurringShiftRow[]> {
+export function listRecurringShifts(
+  db: Db,
+  orgId: number,
+  filter: { userId?: number; rotationId?: number },
+): Promise<RecurringShiftRow[]> {
   return db
     .selectFrom('recurring_shift')
     .selectAll()
@@ -73,7 +94,12 @@ export function listRecurringShifts(db: Db, orgId: number, filter: { userId?: nu
 }
 
 export async function findRecurringShiftOrThrow(db: Db, orgId: number, id: number): Promise<RecurringShiftRow> {
-  const row = await db.selectFrom('recurring_shift').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('recurring_shift')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound('RecurringShift');
   return row;
 }
@@ -83,17 +109,35 @@ export async function insertRecurringShift(db: Db, values: Insertable<RecurringS
   return id;
 }
 
-export async function updateRecurringShift(db: Db, orgId: number, id: number, values: Updateable<RecurringShiftTable>): Promise<void> {
-  await db.updateTable('recurring_shift').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+export async function updateRecurringShift(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Updateable<RecurringShiftTable>,
+): Promise<void> {
+  await db
+    .updateTable('recurring_shift')
+    .set(values)
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Removes a series and its exceptions (only for a series that has not started). */
 export async function deleteRecurringShift(db: Db, orgId: number, id: number): Promise<void> {
-  await db.deleteFrom('recurring_shift_exception').where('organization_id', '=', orgId).where('recurring_shift_id', '=', id).execute();
+  await db
+    .deleteFrom('recurring_shift_exception')
+    .where('organization_id', '=', orgId)
+    .where('recurring_shift_id', '=', id)
+    .execute();
   await db.deleteFrom('recurring_shift').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
-export function exceptionsOf(db: Db, orgId: number, recurringShiftIds: number[]): Promise<RecurringShiftExceptionRow[]> {
+export function exceptionsOf(
+  db: Db,
+  orgId: number,
+  recurringShiftIds: number[],
+): Promise<RecurringShiftExceptionRow[]> {
   if (recurringShiftIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('recurring_shift_exception')
@@ -173,34 +217,34 @@ export async function removeOccurrence(
 }
 
 /** Checks that every id names a live assignment of the organization. */
-export async function assertAssignmentsExist(db: Db, orgId: number, ids: number[], field = 'assignment id'): Promise<void> {
+export async function assertAssignmentsExist(
+  db: Db,
+  orgId: number,
+  ids: number[],
+  field = 'assignment id',
+): Promise<void> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return;
   const found = await findAssignmentsByIds(db, orgId, unique);
   if (found.size !== unique.length) throw invalidParams(`The selected ${field} is invalid.`);
 }
 
-/** The organization's default work type: "Regular Time", else the first one. */
-export async function defaultWorkTypeId(db: Db, orgId: number): Promise<number> {
-  const types = await db
+const liveWorkTypeQuery = compiledOnce((db: Db, orgId: number, id: number) =>
+  db
     .selectFrom('work_type')
-    .select(['id', 'label'])
+    .selectAll()
     .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
-  const regular = types.find((t) => t.label.toLowerCase() === 'regular time') ?? types[0];
-  if (!regular) throw invalidParams('The work type id field is required.');
-  return regular.id;
-}
-
-const liveWorkTypeQuery = preparedQuery((db: Db, orgId: number, id: number) =>
-  db.selectFrom('work_type').selectAll().where('organization_id', '=', orgId).where('id', '=', id).where('deleted_at', 'is', null),
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null),
 );
 
 /** 422 unless the work type (and the subtype, which must belong to it) exist in the organization; the work type. */
-export async function assertWorkType(db: Db, orgId: number, workTypeId: number, subtypeId: number | null): Promise<WorkTypeRow> {
+export async function assertWorkType(
+  db: Db,
+  orgId: number,
+  workTypeId: number,
+  subtypeId: number | null,
+): Promise<WorkTypeRow> {
   const [type] = await liveWorkTypeQuery(db, orgId, workTypeId);
   if (!type) throw invalidParams('The selected work type id is invalid.');
   if (subtypeId === null) return type;

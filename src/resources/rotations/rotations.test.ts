@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment, createRotation, placeOnRotation, workTypeId } from './test-fixtures.js';
 
 let server: TestServer;
@@ -13,9 +13,7 @@ let adminId: number;
 let userId: number;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   stationId = await createAssignment(org, { name: 'Station 1' });
   station2Id = await createAssignment(org, { name: 'Station 2' });
   regularTime = await workTypeId(org);
@@ -30,13 +28,27 @@ const userRef = (id: number, name: string) => ({ id, name, href: `${server.url}/
 async function workedDays(start: string, end: string, user: number) {
   const response = await org.get('/schedule', { query: { start: `${start} 00:00:00`, end: `${end} 00:00:00` } });
   expect(response.status).toBe(200);
-  return (response.body.days as Array<{ date: string; assignments: Array<{ id: number; shifts: Array<{ user: { id: number }; start: string; end: string }> }> }>)
-    .flatMap((day) => day.assignments.flatMap((a) => a.shifts.filter((s) => s.user.id === user).map((s) => ({ date: day.date, assignment: a.id, start: s.start, end: s.end }))));
+  return (
+    response.body.days as Array<{
+      date: string;
+      assignments: Array<{ id: number; shifts: Array<{ user: { id: number }; start: string; end: string }> }>;
+    }>
+  ).flatMap((day) =>
+    day.assignments.flatMap((a) =>
+      a.shifts
+        .filter((s) => s.user.id === user)
+        .map((s) => ({ date: day.date, assignment: a.id, start: s.start, end: s.end })),
+    ),
+  );
 }
 
 describe('POST /rotations', () => {
   it('creates a rotation from a preset, with its crews and cycle length', async () => {
-    const response = await org.post('/rotations', { name: 'Kelly 24/48', anchor_date: '2027-01-01', preset: '24/48-kelly' });
+    const response = await org.post('/rotations', {
+      name: 'Kelly 24/48',
+      anchor_date: '2027-01-01',
+      preset: '24/48-kelly',
+    });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       id: expect.any(Number),
@@ -53,7 +65,11 @@ describe('POST /rotations', () => {
   });
 
   it('creates a compound rotation from a pattern', async () => {
-    const response = await org.post('/rotations', { name: 'Alternating', anchor_date: '2027-01-01', pattern: [1, 0, 0, 2, 0, 0] });
+    const response = await org.post('/rotations', {
+      name: 'Alternating',
+      anchor_date: '2027-01-01',
+      pattern: [1, 0, 0, 2, 0, 0],
+    });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ pattern: [1, 0, 0, 2, 0, 0], crews: {}, kelly_every: null, cycle_days: 6 });
   });
@@ -61,7 +77,11 @@ describe('POST /rotations', () => {
   it('requires a pattern or a preset', async () => {
     const response = await org.post('/rotations', { name: 'Empty', anchor_date: '2027-01-01' });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The pattern field is required when preset is not present.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The pattern field is required when preset is not present.'],
+    });
   });
 
   it('rejects a pattern without an on-duty day and an unknown preset', async () => {
@@ -73,7 +93,11 @@ describe('POST /rotations', () => {
   });
 
   it('requires a token', async () => {
-    await expectAuthRequired(server, 'POST', '/v1/rotations', { name: 'x', anchor_date: '2027-01-01', preset: '24/48' });
+    await expectAuthRequired(server, 'POST', '/v1/rotations', {
+      name: 'x',
+      anchor_date: '2027-01-01',
+      preset: '24/48',
+    });
   });
 });
 
@@ -96,12 +120,16 @@ describe('GET /rotations/{id}', () => {
     });
     await expectNotFoundForOtherOrg(other, 'GET', `/rotations/${id}`);
     const missing = await org.get('/rotations/999999');
-    expect(missing.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Rotation].' });
+    expect(missing.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Rotation].',
+    });
   });
 });
 
 describe('GET /rotations', () => {
-  it('lists the organization\'s rotations only', async () => {
+  it("lists the organization's rotations only", async () => {
     const response = await other.get('/rotations');
     expect(response.status).toBe(200);
     expect(response.body).toEqual([]);
@@ -128,7 +156,9 @@ describe('PATCH /rotations/{id}', () => {
     }
     expect((await org.get(`/rotations/${id}`)).body).toEqual(before.body);
     const log = await org.get('/logs', { query: { limit: 1 } });
-    expect(log.body.data[0].event_description).toBe(`API client ${org.clientId} updated rotation ${before.body.name}: no fields.`);
+    expect(log.body.data[0].event_description).toBe(
+      `API client ${org.clientId} updated rotation ${before.body.name}: no fields.`,
+    );
     const empty = await org.patch(`/rotations/${id}`, { name: '' });
     expect(empty.status).toBe(422);
   });
@@ -136,7 +166,13 @@ describe('PATCH /rotations/{id}', () => {
 
 describe('Kelly day code and name', () => {
   it('are set on creation and changed by PATCH', async () => {
-    const created = await org.post('/rotations', { name: 'Kelly', anchor_date: '2027-01-01', preset: '24/48-kelly', kelly_code: 'K', kelly_name: 'Kelly shift' });
+    const created = await org.post('/rotations', {
+      name: 'Kelly',
+      anchor_date: '2027-01-01',
+      preset: '24/48-kelly',
+      kelly_code: 'K',
+      kelly_name: 'Kelly shift',
+    });
     expect(created.body).toMatchObject({ kelly_code: 'K', kelly_name: 'Kelly shift' });
     const changed = await org.patch(`/rotations/${created.body.id}`, { kelly_name: 'Kelly off' });
     expect(changed.body).toMatchObject({ name: 'Kelly', kelly_code: 'K', kelly_name: 'Kelly off' });
@@ -149,7 +185,12 @@ describe('DELETE /rotations/{id}', () => {
     const id = await createRotation(org);
     const response = await org.del(`/rotations/${id}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Rotation deleted successfully.' });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Rotation deleted successfully.',
+    });
     expect((await org.get(`/rotations/${id}`)).status).toBe(404);
   });
 
@@ -159,7 +200,9 @@ describe('DELETE /rotations/{id}', () => {
     await placeOnRotation(org, { user_id: member, rotation_id: id, assignment_id: stationId, crew: 'A' });
     const response = await org.del(`/rotations/${id}`);
     expect(response.status).toBe(422);
-    expect(response.body.error_message).toEqual(['The rotation still has scheduled members: end their recurring shifts first.']);
+    expect(response.body.error_message).toEqual([
+      'The rotation still has scheduled members: end their recurring shifts first.',
+    ]);
   });
 });
 
@@ -198,7 +241,12 @@ describe('POST /recurring_shifts', () => {
     });
     const days = await workedDays('2027-01-01', '2027-01-08', userId);
     expect(days.map((d) => d.date)).toEqual(['2027-01-02', '2027-01-05']);
-    expect(days[0]).toEqual({ date: '2027-01-02', assignment: stationId, start: '2027-01-02 07:00:00', end: '2027-01-03 07:00:00' });
+    expect(days[0]).toEqual({
+      date: '2027-01-02',
+      assignment: stationId,
+      start: '2027-01-02 07:00:00',
+      end: '2027-01-03 07:00:00',
+    });
     const log = await org.get('/logs');
     expect(log.body.data[0].event_description).toBe('Joe Boss placed John Doe on rotation 24/48 from 2027-01-01.');
   });
@@ -212,19 +260,26 @@ describe('POST /recurring_shifts', () => {
       [{ assignment_id: 999999 }, 'The selected assignment id is invalid.'],
       [{ crew: 'Z' }, 'The selected crew is invalid.'],
       [{ work_type_id: 999999 }, 'The selected work type id is invalid.'],
-      [{ end_date: '2026-12-01' }, 'The end date must be a date after or equal to start date.'],
+      [{ end_date: '2026-12-01' }, 'The end date must be after the start date.'],
     ];
     for (const [change, message] of cases) {
       const response = await org.post('/recurring_shifts', { ...base, ...change });
       expect(response.status, message).toBe(422);
       expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
     }
-    const foreignAssignment = await org.post('/recurring_shifts', { ...base, assignment_id: await createAssignment(other) });
+    const foreignAssignment = await org.post('/recurring_shifts', {
+      ...base,
+      assignment_id: await createAssignment(other),
+    });
     expect(foreignAssignment.status).toBe(422);
   });
 
   it('links several assignments in a compound rotation', async () => {
-    const rotationId = await createRotation(org, { name: 'Alternating', preset: undefined, pattern: [1, 0, 0, 2, 0, 0] });
+    const rotationId = await createRotation(org, {
+      name: 'Alternating',
+      preset: undefined,
+      pattern: [1, 0, 0, 2, 0, 0],
+    });
     const member = await org.createUser();
     await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_ids: [stationId, station2Id] });
     const days = await workedDays('2027-01-01', '2027-01-10', member);
@@ -233,7 +288,12 @@ describe('POST /recurring_shifts', () => {
       ['2027-01-04', station2Id],
       ['2027-01-07', stationId],
     ]);
-    const tooFew = await org.post('/recurring_shifts', { user_id: member, rotation_id: rotationId, assignment_id: stationId, start_date: '2027-01-01' });
+    const tooFew = await org.post('/recurring_shifts', {
+      user_id: member,
+      rotation_id: rotationId,
+      assignment_id: stationId,
+      start_date: '2027-01-01',
+    });
     expect(tooFew.body.error_message).toEqual(['The rotation needs 2 assignment ids.']);
   });
 
@@ -242,7 +302,14 @@ describe('POST /recurring_shifts', () => {
     const member = await org.createUser();
     await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: station2Id, crew: 'A' });
     const days = await workedDays('2027-01-01', '2027-01-22', member);
-    expect(days.map((d) => d.date)).toEqual(['2027-01-01', '2027-01-04', '2027-01-07', '2027-01-10', '2027-01-13', '2027-01-16']);
+    expect(days.map((d) => d.date)).toEqual([
+      '2027-01-01',
+      '2027-01-04',
+      '2027-01-07',
+      '2027-01-10',
+      '2027-01-13',
+      '2027-01-16',
+    ]);
   });
 });
 
@@ -251,34 +318,60 @@ describe('double booking (POST/PATCH /recurring_shifts, moved occurrences)', () 
   async function crewAMember() {
     const rotationId = await createRotation(org);
     const member = await org.createUser({ first_name: 'Double', last_name: 'Booked' });
-    const firstId = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId, crew: 'A' });
+    const firstId = await placeOnRotation(org, {
+      user_id: member,
+      rotation_id: rotationId,
+      assignment_id: stationId,
+      crew: 'A',
+    });
     return { rotationId, member, firstId };
   }
 
-  const seriesOf = async (member: number) => ((await org.get('/recurring_shifts', { query: { user_id: member } })).body as Array<{ id: number }>).map((s) => s.id);
+  const seriesOf = async (member: number) =>
+    ((await org.get('/recurring_shifts', { query: { user_id: member } })).body as Array<{ id: number }>).map(
+      (s) => s.id,
+    );
 
-  it('refuses a second series whose occurrences overlap the user\'s rotation, and keeps nothing of it', async () => {
+  it("refuses a second series whose occurrences overlap the user's rotation, and keeps nothing of it", async () => {
     const { rotationId, member, firstId } = await crewAMember();
     const logsBefore = (await org.get('/logs')).body.data[0].id;
-    const response = await org.post('/recurring_shifts', { user_id: member, rotation_id: rotationId, assignment_id: station2Id, crew: 'A', start_date: '2027-01-04' });
+    const response = await org.post('/recurring_shifts', {
+      user_id: member,
+      rotation_id: rotationId,
+      assignment_id: station2Id,
+      crew: 'A',
+      start_date: '2027-01-04',
+    });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The user is already scheduled from 2027-01-04 07:00 to 2027-01-05 07:00.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The user is already scheduled from 2027-01-04 07:00 to 2027-01-05 07:00.'],
+    });
     expect(await seriesOf(member)).toEqual([firstId]);
     expect((await org.get('/logs')).body.data[0].id).toBe(logsBefore);
   });
 
   it('accepts back-to-back work: crew B starts when crew A ends', async () => {
     const { rotationId, member, firstId } = await crewAMember();
-    const response = await org.post('/recurring_shifts', { user_id: member, rotation_id: rotationId, assignment_id: station2Id, crew: 'B', start_date: '2027-01-01' });
+    const response = await org.post('/recurring_shifts', {
+      user_id: member,
+      rotation_id: rotationId,
+      assignment_id: station2Id,
+      crew: 'B',
+      start_date: '2027-01-01',
+    });
     expect(response.status, response.text).toBe(201);
     expect(await seriesOf(member)).toEqual([firstId, response.body.id]);
-    expect((await workedDays('2027-01-01', '2027-01-03', member)).map((d) => [d.date, d.assignment, d.start, d.end])).toEqual([
+    expect(
+      (await workedDays('2027-01-01', '2027-01-03', member)).map((d) => [d.date, d.assignment, d.start, d.end]),
+    ).toEqual([
       ['2027-01-01', stationId, '2027-01-01 07:00:00', '2027-01-02 07:00:00'],
       ['2027-01-02', station2Id, '2027-01-02 07:00:00', '2027-01-03 07:00:00'],
     ]);
   });
 
-  it('refuses a series over one of the user\'s one-off shifts, months after its start', async () => {
+  it("refuses a series over one of the user's one-off shifts, months after its start", async () => {
     const rotationId = await createRotation(org);
     const member = await org.createUser();
     const shift = await org.post('/shifts', {
@@ -291,9 +384,17 @@ describe('double booking (POST/PATCH /recurring_shifts, moved occurrences)', () 
     });
     expect(shift.status, shift.text).toBe(201);
     // 2027-06-02 is day 152 after the anchor 2027-01-01, and 152 mod 3 = 2: crew C works 07:00 to 07:00 that day
-    const onC = await org.post('/recurring_shifts', { user_id: member, rotation_id: rotationId, assignment_id: stationId, crew: 'C', start_date: '2027-01-01' });
+    const onC = await org.post('/recurring_shifts', {
+      user_id: member,
+      rotation_id: rotationId,
+      assignment_id: stationId,
+      crew: 'C',
+      start_date: '2027-01-01',
+    });
     expect(onC.status).toBe(422);
-    expect(onC.body.error_message).toEqual(['The user is already scheduled from 2027-06-02 10:00 to 2027-06-02 18:00.']);
+    expect(onC.body.error_message).toEqual([
+      'The user is already scheduled from 2027-06-02 10:00 to 2027-06-02 18:00.',
+    ]);
     const ending = await org.post('/recurring_shifts', {
       user_id: member,
       rotation_id: rotationId,
@@ -307,10 +408,17 @@ describe('double booking (POST/PATCH /recurring_shifts, moved occurrences)', () 
 
   it('refuses a "this and following" change that lands on the user\'s other series, and changes nothing', async () => {
     const { rotationId, member, firstId } = await crewAMember();
-    const second = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: station2Id, crew: 'B' });
+    const second = await placeOnRotation(org, {
+      user_id: member,
+      rotation_id: rotationId,
+      assignment_id: station2Id,
+      crew: 'B',
+    });
     const response = await org.patch(`/recurring_shifts/${second}`, { effective_date: '2027-01-05', crew: 'A' });
     expect(response.status).toBe(422);
-    expect(response.body.error_message).toEqual(['The user is already scheduled from 2027-01-07 07:00 to 2027-01-08 07:00.']);
+    expect(response.body.error_message).toEqual([
+      'The user is already scheduled from 2027-01-07 07:00 to 2027-01-08 07:00.',
+    ]);
     expect(await seriesOf(member)).toEqual([firstId, second]);
     expect((await org.get(`/recurring_shifts/${second}`)).body).toMatchObject({ end_date: null, crew_offset: 1 });
   });
@@ -326,9 +434,16 @@ describe('double booking (POST/PATCH /recurring_shifts, moved occurrences)', () 
       work_type_id: regularTime,
     });
     expect(shift.status, shift.text).toBe(201);
-    const response = await org.post(`/recurring_shifts/${firstId}/exceptions`, { date: '2027-01-07', action: 'move', start: '2027-01-07 19:00:00', end: '2027-01-08 09:00:00' });
+    const response = await org.post(`/recurring_shifts/${firstId}/exceptions`, {
+      date: '2027-01-07',
+      action: 'move',
+      start: '2027-01-07 19:00:00',
+      end: '2027-01-08 09:00:00',
+    });
     expect(response.status).toBe(422);
-    expect(response.body.error_message).toEqual(['The user is already scheduled from 2027-01-08 08:00 to 2027-01-08 12:00.']);
+    expect(response.body.error_message).toEqual([
+      'The user is already scheduled from 2027-01-08 08:00 to 2027-01-08 12:00.',
+    ]);
     expect((await org.get(`/recurring_shifts/${firstId}`)).body.exceptions).toEqual([]);
   });
 });
@@ -351,13 +466,34 @@ describe('PATCH /recurring_shifts/{id}', () => {
     const rotationId = await createRotation(org);
     const member = await org.createUser({ first_name: 'Series', last_name: 'Member' });
     const memberName = 'Series Member';
-    const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId, crew: 'A' });
-    const response = await org.patch(`/recurring_shifts/${id}`, { effective_date: '2027-01-05', crew: 'C', assignment_id: station2Id });
+    const id = await placeOnRotation(org, {
+      user_id: member,
+      rotation_id: rotationId,
+      assignment_id: stationId,
+      crew: 'A',
+    });
+    const response = await org.patch(`/recurring_shifts/${id}`, {
+      effective_date: '2027-01-05',
+      crew: 'C',
+      assignment_id: station2Id,
+    });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ previous_id: id, start_date: '2027-01-05', end_date: null, crew_offset: 2, assignment_ids: [station2Id] });
-    expect((await org.get(`/recurring_shifts/${id}`)).body).toMatchObject({ start_date: '2027-01-01', end_date: '2027-01-04', crew_offset: 0 });
+    expect(response.body).toMatchObject({
+      previous_id: id,
+      start_date: '2027-01-05',
+      end_date: null,
+      crew_offset: 2,
+      assignment_ids: [station2Id],
+    });
+    expect((await org.get(`/recurring_shifts/${id}`)).body).toMatchObject({
+      start_date: '2027-01-01',
+      end_date: '2027-01-04',
+      crew_offset: 0,
+    });
     const log = await org.get('/logs');
-    expect(log.body.data[0].event_description).toBe(`API client ${org.clientId} changed the recurring shift ${id} of ${memberName} from 2027-01-05 on.`);
+    expect(log.body.data[0].event_description).toBe(
+      `API client ${org.clientId} changed the recurring shift ${id} of ${memberName} from 2027-01-05 on.`,
+    );
     const days = await workedDays('2027-01-01', '2027-01-10', member);
     expect(days.map((d) => [d.date, d.assignment])).toEqual([
       ['2027-01-01', stationId],
@@ -373,7 +509,9 @@ describe('PATCH /recurring_shifts/{id}', () => {
     const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId });
     const response = await org.patch(`/recurring_shifts/${id}`, { effective_date: '2020-01-01', crew: 'B' });
     expect(response.status).toBe(422);
-    expect(response.body.error_message).toEqual(['The effective date must be today or later: past occurrences never change.']);
+    expect(response.body.error_message).toEqual([
+      'The effective date must be today or later: past occurrences never change.',
+    ]);
   });
 });
 
@@ -384,15 +522,25 @@ describe('DELETE /recurring_shifts/{id}', () => {
     const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId });
     const response = await org.del(`/recurring_shifts/${id}`, undefined, { query: { effective_date: '2027-01-05' } });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Recurring shift ended successfully.' });
-    expect((await workedDays('2027-01-01', '2027-01-10', member)).map((d) => d.date)).toEqual(['2027-01-01', '2027-01-04']);
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Recurring shift ended successfully.',
+    });
+    expect((await workedDays('2027-01-01', '2027-01-10', member)).map((d) => d.date)).toEqual([
+      '2027-01-01',
+      '2027-01-04',
+    ]);
   });
 
   it('removes a series that has not started yet', async () => {
     const rotationId = await createRotation(org);
     const member = await org.createUser();
     const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId });
-    expect((await org.del(`/recurring_shifts/${id}`, undefined, { query: { effective_date: '2027-01-01' } })).status).toBe(200);
+    expect(
+      (await org.del(`/recurring_shifts/${id}`, undefined, { query: { effective_date: '2027-01-01' } })).status,
+    ).toBe(200);
     expect((await org.get(`/recurring_shifts/${id}`)).status).toBe(404);
     await expectNotFoundForOtherOrg(other, 'DELETE', `/recurring_shifts/${id}`);
   });
@@ -402,10 +550,21 @@ describe('POST /recurring_shifts/{id}/exceptions', () => {
   it('removes one occurrence, moves another, and restores them', async () => {
     const rotationId = await createRotation(org);
     const member = await org.createUser();
-    const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId, crew: 'A' });
-    const removed = await org.post(`/recurring_shifts/${id}/exceptions`, { date: '2027-01-04', action: 'remove', reason: 'Trade' });
+    const id = await placeOnRotation(org, {
+      user_id: member,
+      rotation_id: rotationId,
+      assignment_id: stationId,
+      crew: 'A',
+    });
+    const removed = await org.post(`/recurring_shifts/${id}/exceptions`, {
+      date: '2027-01-04',
+      action: 'remove',
+      reason: 'Trade',
+    });
     expect(removed.status).toBe(201);
-    expect(removed.body.exceptions).toEqual([{ date: '2027-01-04', kind: 'removed', assignment_id: null, start: null, end: null, reason: 'Trade' }]);
+    expect(removed.body.exceptions).toEqual([
+      { date: '2027-01-04', kind: 'removed', assignment_id: null, start: null, end: null, reason: 'Trade' },
+    ]);
     const moved = await org.post(`/recurring_shifts/${id}/exceptions`, {
       date: '2027-01-07',
       action: 'move',
@@ -427,10 +586,18 @@ describe('POST /recurring_shifts/{id}/exceptions', () => {
   it('rejects a date without an occurrence', async () => {
     const rotationId = await createRotation(org);
     const member = await org.createUser();
-    const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId, crew: 'A' });
+    const id = await placeOnRotation(org, {
+      user_id: member,
+      rotation_id: rotationId,
+      assignment_id: stationId,
+      crew: 'A',
+    });
     const response = await org.post(`/recurring_shifts/${id}/exceptions`, { date: '2027-01-02', action: 'remove' });
     expect(response.status).toBe(422);
     expect(response.body.error_message).toEqual(['The recurring shift has no occurrence on that date.']);
-    await expectNotFoundForOtherOrg(other, 'POST', `/recurring_shifts/${id}/exceptions`, { date: '2027-01-01', action: 'remove' });
+    await expectNotFoundForOtherOrg(other, 'POST', `/recurring_shifts/${id}/exceptions`, {
+      date: '2027-01-01',
+      action: 'remove',
+    });
   });
 });

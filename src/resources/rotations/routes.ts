@@ -39,12 +39,24 @@ import type { RecurringShiftRow } from './table.js';
 const tags = ['Rotations'];
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  async function serializeSeries(db: Db, request: { auth: { orgId: number }; baseUrl: string }, rows: RecurringShiftRow[]) {
+  async function serializeSeries(
+    db: Db,
+    request: { auth: { orgId: number }; baseUrl: string },
+    rows: RecurringShiftRow[],
+  ) {
     const orgId = request.auth.orgId;
     const [users, rotations, exceptions] = await Promise.all([
-      findUsersByIds(db, orgId, rows.flatMap((r) => [r.user_id, r.scheduled_by ?? 0])),
+      findUsersByIds(
+        db,
+        orgId,
+        rows.flatMap((r) => [r.user_id, r.scheduled_by ?? 0]),
+      ),
       findRotationsByIds(db, orgId, [...new Set(rows.map((r) => r.rotation_id))]),
-      exceptionsOf(db, orgId, rows.map((r) => r.id)),
+      exceptionsOf(
+        db,
+        orgId,
+        rows.map((r) => r.id),
+      ),
     ]);
     const context = { users, rotations: new Map(rotations.map((r) => [r.id, r])), exceptions };
     return rows.map((row) => serializeRecurringShift(request, row, context));
@@ -54,7 +66,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/rotations',
-    { schema: { ...EXTENSION, operationId: 'listRotations', summary: 'Rotation patterns (extension)', tags, response: { 200: Type.Array(RotationResponse), ...errorResponses } } },
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'listRotations',
+        summary: 'Rotation patterns (extension)',
+        tags,
+        response: { 200: Type.Array(RotationResponse), ...errorResponses },
+      },
+    },
     async (request) => (await listRotations(app.db, request.auth.orgId)).map((row) => serializeRotation(request, row)),
   );
 
@@ -71,7 +91,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const row = await withTransaction(app.db, async (trx) => findRotationOrThrow(trx, request.auth.orgId, await createRotation(trx, request.auth, request.body)));
+      const row = await withTransaction(app.db, async (trx) =>
+        findRotationOrThrow(trx, request.auth.orgId, await createRotation(trx, request.auth, request.body)),
+      );
       reply.status(201);
       return serializeRotation(request, row);
     },
@@ -79,8 +101,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/rotations/:id',
-    { schema: { ...EXTENSION, operationId: 'getRotation', summary: 'One rotation (extension)', tags, params: IdParams, response: { 200: RotationResponse, ...errorResponses } } },
-    async (request) => serializeRotation(request, await findRotationOrThrow(app.db, request.auth.orgId, request.params.id)),
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'getRotation',
+        summary: 'One rotation (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: RotationResponse, ...errorResponses },
+      },
+    },
+    async (request) =>
+      serializeRotation(request, await findRotationOrThrow(app.db, request.auth.orgId, request.params.id)),
   );
 
   app.patch(
@@ -107,7 +139,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/rotations/:id',
-    { schema: { ...EXTENSION, operationId: 'deleteRotation', summary: 'Deletes a rotation no one is scheduled on (extension)', tags, params: IdParams, response: { 200: SuccessBody, ...errorResponses } } },
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'deleteRotation',
+        summary: 'Deletes a rotation no one is scheduled on (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
     async (request) => {
       await withTransaction(app.db, (trx) => deleteRotation(trx, request.auth, request.params.id));
       return ok('Rotation deleted successfully.');
@@ -127,7 +168,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const rows = await listRecurringShifts(app.db, request.auth.orgId, { userId: request.query.user_id, rotationId: request.query.rotation_id });
+      const rows = await listRecurringShifts(app.db, request.auth.orgId, {
+        userId: request.query.user_id,
+        rotationId: request.query.rotation_id,
+      });
       return serializeSeries(app.db, request, rows);
     },
   );
@@ -145,7 +189,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const series = await withTransaction(app.db, async (trx) => loadSeries(trx, request, await createRecurringShift(trx, request.auth, request.body)));
+      const series = await withTransaction(app.db, async (trx) =>
+        loadSeries(trx, request, await createRecurringShift(trx, request.auth, request.body)),
+      );
       reply.status(201);
       return series;
     },
@@ -153,7 +199,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/recurring_shifts/:id',
-    { schema: { ...EXTENSION, operationId: 'getRecurringShift', summary: 'One recurring shift with its exceptions (extension)', tags, params: IdParams, response: { 200: RecurringShiftResponse, ...errorResponses } } },
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'getRecurringShift',
+        summary: 'One recurring shift with its exceptions (extension)',
+        tags,
+        params: IdParams,
+        response: { 200: RecurringShiftResponse, ...errorResponses },
+      },
+    },
     async (request) => loadSeries(app.db, request, request.params.id),
   );
 
@@ -164,7 +219,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         ...EXTENSION,
         operationId: 'updateRecurringShift',
         summary: 'Changes a recurring shift from effective_date on ("this and following") (extension)',
-        description: 'The series ends the day before effective_date (default today) and a new series with the change starts on it; the response is the series holding the change.',
+        description:
+          'The series ends the day before effective_date (default today) and a new series with the change ' +
+          'starts on it; the response is the series holding the change.',
         tags,
         params: IdParams,
         body: RecurringShiftPatchBody,
@@ -172,7 +229,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      withTransaction(app.db, async (trx) => loadSeries(trx, request, await editRecurringShift(trx, request.auth, request.params.id, request.body))),
+      withTransaction(app.db, async (trx) =>
+        loadSeries(trx, request, await editRecurringShift(trx, request.auth, request.params.id, request.body)),
+      ),
   );
 
   app.delete(

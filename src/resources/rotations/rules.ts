@@ -1,9 +1,10 @@
+import { defaultWorkTypeId } from '../work-types/repository.js';
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
+import { checkAll, invalidParams } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
-import { assertSpanWithinLimit, formatLocalDateTime, nowUtc, parseLocalDateTime, Temporal, todayIn } from '../../core/time.js';
+import { assertPeriod, formatLocalDateTime, nowUtc, parseLocalDateTime, Temporal, todayIn } from '../../core/time.js';
 import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import { expandWork } from '../../scheduling/index.js';
@@ -12,7 +13,6 @@ import {
   assertAssignmentsExist,
   assertWorkType,
   countActiveMembers,
-  defaultWorkTypeId,
   deleteException,
   deleteRecurringShift,
   findRecurringShiftOrThrow,
@@ -24,7 +24,13 @@ import {
   updateRotation,
   upsertException,
 } from './repository.js';
-import type { ExceptionBody, RecurringShiftBody, RecurringShiftPatchBody, RotationBody, RotationPatchBody } from './schemas.js';
+import type {
+  ExceptionBody,
+  RecurringShiftBody,
+  RecurringShiftPatchBody,
+  RotationBody,
+  RotationPatchBody,
+} from './schemas.js';
 import type { RecurringShiftRow, RotationRow } from './table.js';
 
 const dayBefore = (date: string) => Temporal.PlainDate.from(date).subtract({ days: 1 }).toString();
@@ -40,7 +46,14 @@ const BOOKING_HORIZON_DAYS = 366;
  * POST /shifts refuses it. Runs after the write, inside its transaction, so the series is read
  * exactly as it will be stored; the error rolls the write back.
  */
-async function assertSeriesIsFree(trx: Db, auth: AuthContext, seriesId: number, userId: number, start: string, end: string): Promise<void> {
+async function assertSeriesIsFree(
+  trx: Db,
+  auth: AuthContext,
+  seriesId: number,
+  userId: number,
+  start: string,
+  end: string,
+): Promise<void> {
   const work = await expandWork(trx, auth.orgId, { start, end, userIds: [userId], timezone: auth.timezone });
   const isOwn = (item: (typeof work)[number]) => item.kind === 'recurring' && item.id === seriesId;
   const others = work.filter((item) => !isOwn(item));
@@ -57,14 +70,19 @@ function seriesWindow(fromDate: string, endDate: string | null): { start: string
   return { start: `${fromDate} 00:00:00`, end: `${dayAfter(lastDate)} 00:00:00` };
 }
 
-function rotationShape(body: RotationBody): { pattern: number[]; crews: Record<string, number>; kellyEvery: number | null } {
+function rotationShape(body: RotationBody): {
+  pattern: number[];
+  crews: Record<string, number>;
+  kellyEvery: number | null;
+} {
   const preset = body.preset ? PRESETS[body.preset] : undefined;
   const pattern = body.pattern ?? preset?.pattern;
   if (!pattern) throw invalidParams('The pattern field is required when preset is not present.');
   if (!pattern.some((entry) => entry > 0)) throw invalidParams('The pattern must have at least one on-duty day.');
-  const crews = body.crews ?? (body.pattern ? {} : preset?.crews ?? {});
-  if (Object.values(crews).some((offset) => offset >= pattern.length)) throw invalidParams('Every crew offset must be smaller than the pattern length.');
-  const kellyEvery = body.kelly_every !== undefined ? body.kelly_every : preset?.kellyEvery ?? null;
+  const crews = body.crews ?? (body.pattern ? {} : (preset?.crews ?? {}));
+  if (Object.values(crews).some((offset) => offset >= pattern.length))
+    throw invalidParams('Every crew offset must be smaller than the pattern length.');
+  const kellyEvery = body.kelly_every !== undefined ? body.kelly_every : (preset?.kellyEvery ?? null);
   return { pattern, crews, kellyEvery };
 }
 
@@ -94,7 +112,10 @@ export async function createRotation(trx: Db, auth: AuthContext, body: RotationB
   return id;
 }
 
-/** A PATCH changes only the fields sent (the name, the Kelly day's code and name; the pattern never changes); `{}` is a logged no-op. */
+/**
+ * A PATCH changes only the fields sent (the name, the Kelly day's code and name; the pattern never changes); `{}` is a
+ * logged no-op.
+ */
 export async function renameRotation(trx: Db, auth: AuthContext, id: number, body: RotationPatchBody): Promise<void> {
   const rotation = await findRotationOrThrow(trx, auth.orgId, id);
   const changes = sentFields(body, ['name', 'kelly_code', 'kelly_name']);
@@ -119,7 +140,12 @@ export async function deleteRotation(trx: Db, auth: AuthContext, id: number): Pr
     throw invalidParams('The rotation still has scheduled members: end their recurring shifts first.');
   }
   await updateRotation(trx, auth.orgId, id, { deleted_at: nowUtc() });
-  await writeLog(trx, auth, { action: 'rotation.deleted', description: `deleted rotation ${rotation.name}.`, entityType: 'rotation', entityId: id });
+  await writeLog(trx, auth, {
+    action: 'rotation.deleted',
+    description: `deleted rotation ${rotation.name}.`,
+    entityType: 'rotation',
+    entityId: id,
+  });
 }
 
 type MemberInput = Partial<RecurringShiftBody> & Partial<RecurringShiftPatchBody>;
@@ -131,50 +157,89 @@ function crewOffsetOf(rotation: RotationRow, input: MemberInput, fallback: numbe
     return crews[input.crew]!;
   }
   const offset = input.crew_offset ?? fallback;
-  if (offset >= (JSON.parse(rotation.pattern) as number[]).length) throw invalidParams('The crew offset must be smaller than the pattern length.');
+  if (offset >= (JSON.parse(rotation.pattern) as number[]).length)
+    throw invalidParams('The crew offset must be smaller than the pattern length.');
   return offset;
 }
 
-function assignmentIdsOf(rotation: RotationRow, input: MemberInput, fallback: number[] | undefined): number[] {
-  const ids = input.assignment_ids ?? (input.assignment_id !== undefined ? [input.assignment_id] : fallback);
-  if (!ids) throw invalidParams('The assignment id field is required.');
+function assertEnoughAssignments(rotation: RotationRow, ids: number[] | undefined): void {
   const slots = Math.max(...(JSON.parse(rotation.pattern) as number[]));
-  if (ids.length < slots) throw invalidParams(`The rotation needs ${slots} assignment ids.`);
-  return ids;
+  if (ids && ids.length < slots) throw invalidParams(`The rotation needs ${slots} assignment ids.`);
 }
 
-/** Validates a member's fields against the rotation and the organization; returns the stored values. */
+/**
+ * Validates a member's fields against the rotation and the organization: one 422 naming every
+ * failing field (checkAll); returns the stored values.
+ */
 async function memberValues(trx: Db, auth: AuthContext, input: MemberInput, current?: RecurringShiftRow) {
-  const rotation = await findRotationOrInvalid(trx, auth.orgId, input.rotation_id ?? current!.rotation_id);
-  const assignmentIds = assignmentIdsOf(rotation, input, current ? (JSON.parse(current.assignment_ids) as number[]) : undefined);
-  await assertAssignmentsExist(trx, auth.orgId, assignmentIds);
-  const workTypeId = input.work_type_id ?? current?.work_type_id ?? (await defaultWorkTypeId(trx, auth.orgId));
-  const subtypeId = input.work_subtype_id !== undefined ? input.work_subtype_id : input.work_type_id !== undefined ? null : current?.work_subtype_id ?? null;
-  await assertWorkType(trx, auth.orgId, workTypeId, subtypeId);
-  if (input.admin_id !== undefined) await findUserOrInvalid(trx, auth.orgId, input.admin_id, 'admin id');
-  const breakStart = input.break_start !== undefined ? input.break_start : current?.break_start ?? null;
+  const assignmentIds =
+    input.assignment_ids ??
+    (input.assignment_id !== undefined
+      ? [input.assignment_id]
+      : current
+        ? (JSON.parse(current.assignment_ids) as number[])
+        : undefined);
+  const subtypeId =
+    input.work_subtype_id !== undefined
+      ? input.work_subtype_id
+      : input.work_type_id !== undefined
+        ? null
+        : (current?.work_subtype_id ?? null);
+  const [member, , workTypeId] = await checkAll([
+    // the crew and the number of assignments are judged against the rotation, when it exists
+    async () => {
+      const rotation = await findRotationOrInvalid(trx, auth.orgId, input.rotation_id ?? current!.rotation_id);
+      const fallback = input.rotation_id === undefined ? (current?.crew_offset ?? 0) : 0;
+      const [, crewOffset] = await checkAll([
+        () => assertEnoughAssignments(rotation, assignmentIds),
+        () => crewOffsetOf(rotation, input, fallback),
+      ] as const);
+      return { rotation, crewOffset };
+    },
+    () => {
+      if (!assignmentIds) throw invalidParams('The assignment id field is required.');
+      return assertAssignmentsExist(trx, auth.orgId, assignmentIds);
+    },
+    async () => {
+      const id =
+        input.work_type_id ?? current?.work_type_id ?? (await defaultWorkTypeId(trx, auth.orgId, 'Regular Time'));
+      await assertWorkType(trx, auth.orgId, id, subtypeId);
+      return id;
+    },
+    () => (input.admin_id !== undefined ? findUserOrInvalid(trx, auth.orgId, input.admin_id, 'admin id') : undefined),
+  ] as const);
+  const { rotation, crewOffset } = member;
+  const breakStart = input.break_start !== undefined ? input.break_start : (current?.break_start ?? null);
   return {
     rotation,
     values: {
       rotation_id: rotation.id,
       assignment_ids: JSON.stringify(assignmentIds),
-      crew_offset: crewOffsetOf(rotation, input, input.rotation_id === undefined ? current?.crew_offset ?? 0 : 0),
+      crew_offset: crewOffset,
       kelly_offset: input.kelly_offset ?? current?.kelly_offset ?? 0,
-      end_date: input.end_date !== undefined ? input.end_date : current?.end_date ?? null,
+      end_date: input.end_date !== undefined ? input.end_date : (current?.end_date ?? null),
       work_type_id: workTypeId,
       work_subtype_id: subtypeId,
       break_start: breakStart && breakStart.length === 5 ? `${breakStart}:00` : breakStart,
-      break_length: breakStart ? input.break_length ?? current?.break_length ?? 0 : 0,
-      notes: input.notes !== undefined ? input.notes : current?.notes ?? null,
+      break_length: breakStart ? (input.break_length ?? current?.break_length ?? 0) : 0,
+      notes: input.notes !== undefined ? input.notes : (current?.notes ?? null),
       scheduled_by: input.admin_id ?? current?.scheduled_by ?? null,
     },
   };
 }
 
 export async function createRecurringShift(trx: Db, auth: AuthContext, body: RecurringShiftBody): Promise<number> {
-  const user = await findUserOrInvalid(trx, auth.orgId, body.user_id);
-  const { rotation, values } = await memberValues(trx, auth, body);
-  if (values.end_date !== null && values.end_date < body.start_date) throw invalidParams('The end date must be a date after or equal to start date.');
+  const [user, { rotation, values }] = await checkAll([
+    () => findUserOrInvalid(trx, auth.orgId, body.user_id),
+    () => memberValues(trx, auth, body),
+    () =>
+      body.end_date
+        ? assertPeriod(body.start_date, body.end_date, {
+            allowEqual: true,
+            fields: { start: 'start date', end: 'end date' },
+          })
+        : undefined,
+  ] as const);
   const now = nowUtc();
   const id = await insertRecurringShift(trx, {
     organization_id: auth.orgId,
@@ -189,7 +254,9 @@ export async function createRecurringShift(trx: Db, auth: AuthContext, body: Rec
   await assertSeriesIsFree(trx, auth, id, body.user_id, window.start, window.end);
   await writeLog(trx, auth, {
     action: 'recurring_shift.created',
-    description: `placed ${fullName(user)} on rotation ${rotation.name} from ${body.start_date}${values.end_date ? ` to ${values.end_date}` : ''}.`,
+    description:
+      `placed ${fullName(user)} on rotation ${rotation.name} from ` +
+      `${body.start_date}${values.end_date ? ` to ${values.end_date}` : ''}.`,
     actorUserId: body.admin_id,
     entityType: 'recurring_shift',
     entityId: id,
@@ -213,8 +280,18 @@ function effectiveDateOf(auth: AuthContext, requested: string | undefined): stri
 
 /** The fields of a PATCH that change a series; with none of them the PATCH is a no-op (no split). */
 const SERIES_FIELDS = [
-  'rotation_id', 'assignment_id', 'assignment_ids', 'crew', 'crew_offset', 'kelly_offset',
-  'end_date', 'work_type_id', 'work_subtype_id', 'break_start', 'break_length', 'notes',
+  'rotation_id',
+  'assignment_id',
+  'assignment_ids',
+  'crew',
+  'crew_offset',
+  'kelly_offset',
+  'end_date',
+  'work_type_id',
+  'work_subtype_id',
+  'break_start',
+  'break_length',
+  'notes',
 ] as const;
 
 /**
@@ -222,7 +299,12 @@ const SERIES_FIELDS = [
  * changes starts on it (exceptions from that date move along). A series that has not started by then
  * is changed in place. Returns the id of the series that holds the change.
  */
-export async function editRecurringShift(trx: Db, auth: AuthContext, id: number, body: RecurringShiftPatchBody): Promise<number> {
+export async function editRecurringShift(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  body: RecurringShiftPatchBody,
+): Promise<number> {
   const current = await findRecurringShiftOrThrow(trx, auth.orgId, id);
   if (!hasChanges(sentFields(body, SERIES_FIELDS))) {
     await writeLog(trx, auth, {
@@ -234,11 +316,21 @@ export async function editRecurringShift(trx: Db, auth: AuthContext, id: number,
     });
     return id;
   }
-  const effective = effectiveDateOf(auth, body.effective_date);
-  if (current.end_date !== null && effective > current.end_date) throw invalidParams('The effective date is after the end of the series.');
-  const { values } = await memberValues(trx, auth, body, current);
+  const [effective, { values }] = await checkAll([
+    () => {
+      const date = effectiveDateOf(auth, body.effective_date);
+      if (current.end_date !== null && date > current.end_date)
+        throw invalidParams('The effective date is after the end of the series.');
+      return date;
+    },
+    () => memberValues(trx, auth, body, current),
+  ] as const);
   const startDate = effective > current.start_date ? effective : current.start_date;
-  if (values.end_date !== null && values.end_date < startDate) throw invalidParams('The end date must be a date after or equal to the effective date.');
+  if (values.end_date !== null)
+    assertPeriod(startDate, values.end_date, {
+      allowEqual: true,
+      fields: { start: 'effective date', end: 'end date' },
+    });
   const now = nowUtc();
   let targetId = id;
   if (effective <= current.start_date) {
@@ -277,7 +369,12 @@ export async function editRecurringShift(trx: Db, auth: AuthContext, id: number,
 }
 
 /** Ends the series before the effective date; a series that starts on or after it is removed. */
-export async function endRecurringShift(trx: Db, auth: AuthContext, id: number, query: { effective_date?: string; admin_id?: number }) {
+export async function endRecurringShift(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  query: { effective_date?: string; admin_id?: number },
+) {
   const current = await findRecurringShiftOrThrow(trx, auth.orgId, id);
   const effective = effectiveDateOf(auth, query.effective_date);
   if (effective <= current.start_date) {
@@ -298,13 +395,24 @@ export async function endRecurringShift(trx: Db, auth: AuthContext, id: number, 
 /** "This occurrence": removes or moves the series' occurrence on one date. */
 export async function addException(trx: Db, auth: AuthContext, id: number, body: ExceptionBody): Promise<void> {
   const series = await findRecurringShiftOrThrow(trx, auth.orgId, id);
-  const hasOccurrence = (
-    await expandWork(trx, auth.orgId, { start: `${body.date} 00:00:00`, end: `${dayAfter(body.date)} 00:00:00`, userIds: [series.user_id], timezone: auth.timezone })
-  ).some((item) => item.kind === 'recurring' && item.id === id && item.date === body.date);
-  const existing = await deleteException(trx, auth.orgId, id, body.date);
-  if (!hasOccurrence && existing === 0) throw invalidParams('The recurring shift has no occurrence on that date.');
-  if (body.admin_id !== undefined) await findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id');
-  const moved = body.action === 'move' ? await movedValues(trx, auth, body) : { assignmentId: null, start: null, end: null };
+  // one 422 naming every failing field; the user's other work once every field is sound
+  const [, , moved] = await checkAll([
+    async () => {
+      const hasOccurrence = (
+        await expandWork(trx, auth.orgId, {
+          start: `${body.date} 00:00:00`,
+          end: `${dayAfter(body.date)} 00:00:00`,
+          userIds: [series.user_id],
+          timezone: auth.timezone,
+        })
+      ).some((item) => item.kind === 'recurring' && item.id === id && item.date === body.date);
+      // in the request's transaction: a refused request puts the exception back
+      const existing = await deleteException(trx, auth.orgId, id, body.date);
+      if (!hasOccurrence && existing === 0) throw invalidParams('The recurring shift has no occurrence on that date.');
+    },
+    () => (body.admin_id !== undefined ? findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id') : undefined),
+    () => (body.action === 'move' ? movedValues(trx, auth, body) : { assignmentId: null, start: null, end: null }),
+  ] as const);
   await upsertException(trx, auth.orgId, {
     recurringShiftId: id,
     date: body.date,
@@ -315,7 +423,9 @@ export async function addException(trx: Db, auth: AuthContext, id: number, body:
   if (moved.start && moved.end) await assertSeriesIsFree(trx, auth, id, series.user_id, moved.start, moved.end);
   await writeLog(trx, auth, {
     action: body.action === 'move' ? 'recurring_shift.occurrence_moved' : 'recurring_shift.occurrence_removed',
-    description: `${body.action === 'move' ? 'moved' : 'removed'} the ${body.date} occurrence of ${(await seriesName(trx, auth, series)).replace(/^the /, '')}.`,
+    description:
+      `${body.action === 'move' ? 'moved' : 'removed'} the ${body.date} occurrence of ` +
+      `${(await seriesName(trx, auth, series)).replace(/^the /, '')}.`,
     actorUserId: body.admin_id,
     entityType: 'recurring_shift',
     entityId: id,
@@ -325,17 +435,20 @@ export async function addException(trx: Db, auth: AuthContext, id: number, body:
 
 async function movedValues(trx: Db, auth: AuthContext, body: ExceptionBody) {
   if (!body.start || !body.end) throw invalidParams('The start and end fields are required to move an occurrence.');
-  const start = parseLocalDateTime(body.start)!;
-  const end = parseLocalDateTime(body.end)!;
-  if (Temporal.PlainDateTime.compare(end, start) <= 0) throw invalidParams('The end must be a date after start.');
-  assertSpanWithinLimit(formatLocalDateTime(start), formatLocalDateTime(end), 'occurrence');
-  if (body.assignment_id !== undefined) await assertAssignmentsExist(trx, auth.orgId, [body.assignment_id]);
-  return { assignmentId: body.assignment_id ?? null, start: formatLocalDateTime(start), end: formatLocalDateTime(end) };
+  const start = formatLocalDateTime(parseLocalDateTime(body.start)!);
+  const end = formatLocalDateTime(parseLocalDateTime(body.end)!);
+  await checkAll([
+    () => assertPeriod(start, end, { within: 'occurrence' }),
+    () =>
+      body.assignment_id !== undefined ? assertAssignmentsExist(trx, auth.orgId, [body.assignment_id]) : undefined,
+  ] as const);
+  return { assignmentId: body.assignment_id ?? null, start, end };
 }
 
 export async function removeException(trx: Db, auth: AuthContext, id: number, date: string): Promise<void> {
   const series = await findRecurringShiftOrThrow(trx, auth.orgId, id);
-  if ((await deleteException(trx, auth.orgId, id, date)) === 0) throw invalidParams('The recurring shift has no exception on that date.');
+  if ((await deleteException(trx, auth.orgId, id, date)) === 0)
+    throw invalidParams('The recurring shift has no exception on that date.');
   await writeLog(trx, auth, {
     action: 'recurring_shift.occurrence_restored',
     description: `restored the ${date} occurrence of ${(await seriesName(trx, auth, series)).replace(/^the /, '')}.`,

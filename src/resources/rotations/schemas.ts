@@ -1,5 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Hours, Id, LongText, Nullable, NullableInput, PathId, ShortText, UserRef } from '../../core/schemas.js';
+import {
+  DateStr,
+  Hours,
+  Id,
+  LongText,
+  Nullable,
+  NullableInput,
+  PathId,
+  ShortText,
+  UserRef,
+} from '../../core/schemas.js';
 import { PRESETS } from './pattern.js';
 
 const PatternEntry = Type.Integer({ minimum: 0, maximum: 20 });
@@ -7,16 +17,29 @@ const PatternEntry = Type.Integer({ minimum: 0, maximum: 20 });
 export const RotationBody = Type.Object({
   name: ShortText({ minLength: 1 }),
   anchor_date: DateStr,
-  preset: Type.Optional(Type.Union(Object.keys(PRESETS).map((key) => Type.Literal(key)), { description: 'a shipped pattern with its crews' })),
-  pattern: Type.Optional(Type.Array(PatternEntry, { minItems: 1, maxItems: 366, description: '0 off, k ≥ 1 on at the member\'s k-th assignment' })),
+  preset: Type.Optional(
+    Type.Union(
+      Object.keys(PRESETS).map((key) => Type.Literal(key)),
+      { description: 'a shipped pattern with its crews' },
+    ),
+  ),
+  pattern: Type.Optional(
+    Type.Array(PatternEntry, {
+      minItems: 1,
+      maxItems: 366,
+      description: "0 off, k ≥ 1 on at the member's k-th assignment",
+    }),
+  ),
   crews: Type.Optional(Type.Record(Type.String({ maxLength: 20 }), Type.Integer({ minimum: 0 }))),
   kelly_every: Type.Optional(NullableInput(Type.Integer({ minimum: 2, maximum: 100 }))),
-  kelly_code: Type.Optional(ShortText({ minLength: 1, maxLength: 10, description: 'how a Kelly day shows on the schedule (default KD)' })),
+  kelly_code: Type.Optional(
+    ShortText({ minLength: 1, maxLength: 10, description: 'how a Kelly day shows on the schedule (default KD)' }),
+  ),
   kelly_name: Type.Optional(ShortText({ minLength: 1, maxLength: 100, description: 'default: Kelly day' })),
 });
 export type RotationBody = Static<typeof RotationBody>;
 
-/** Partial: only the fields sent change; `{}` is a no-op (docs/decisions.md, HTTP). */
+/** Partial: only the fields sent change; `{}` is a no-op (docs/decisions/0016-request-input-forms.md). */
 export const RotationPatchBody = Type.Object({
   name: Type.Optional(ShortText({ minLength: 1 })),
   kelly_code: Type.Optional(ShortText({ minLength: 1, maxLength: 10 })),
@@ -42,7 +65,9 @@ const Time = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d)?$', d
 
 const memberFields = {
   assignment_id: Type.Optional(Id),
-  assignment_ids: Type.Optional(Type.Array(Id, { minItems: 1, maxItems: 20, description: 'compound rotation: slot k works at the k-th' })),
+  assignment_ids: Type.Optional(
+    Type.Array(Id, { minItems: 1, maxItems: 20, description: 'compound rotation: slot k works at the k-th' }),
+  ),
   crew: Type.Optional(Type.String({ maxLength: 20, description: 'crew name of the rotation, e.g. B' })),
   crew_offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
   kelly_offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),

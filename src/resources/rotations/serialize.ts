@@ -30,7 +30,11 @@ export interface RecurringShiftContext {
   exceptions: RecurringShiftExceptionRow[];
 }
 
-export function serializeRecurringShift(request: BaseUrl, row: RecurringShiftRow, context: RecurringShiftContext): RecurringShiftResponse {
+export function serializeRecurringShift(
+  request: BaseUrl,
+  row: RecurringShiftRow,
+  context: RecurringShiftContext,
+): RecurringShiftResponse {
   const user = context.users.get(row.user_id);
   const rotation = context.rotations.get(row.rotation_id);
   return {
@@ -52,6 +56,13 @@ export function serializeRecurringShift(request: BaseUrl, row: RecurringShiftRow
     previous_id: row.previous_id,
     exceptions: context.exceptions
       .filter((e) => e.recurring_shift_id === row.id)
-      .map((e) => ({ date: e.date, kind: e.kind, assignment_id: e.assignment_id, start: e.start, end: e.end, reason: e.reason })),
+      .map((e) => ({
+        date: e.date,
+        kind: e.kind,
+        assignment_id: e.assignment_id,
+        start: e.start,
+        end: e.end,
+        reason: e.reason,
+      })),
   };
 }

@@ -34,7 +34,13 @@ export async function workTypeId(org: TestOrg, label = 'Regular Time'): Promise<
   return found.id;
 }
 
-export async function approvedTimeOff(org: TestOrg, userId: number, adminId: number, start: string, end: string): Promise<number> {
+export async function approvedTimeOff(
+  org: TestOrg,
+  userId: number,
+  adminId: number,
+  start: string,
+  end: string,
+): Promise<number> {
   const type = await org.post('/time_off_types', {
     label: `Vacation ${Math.random().toString(36).slice(2, 6)}`,
     work_code: 'VAC',
@@ -55,7 +61,12 @@ export async function approvedTimeOff(org: TestOrg, userId: number, adminId: num
   return (response.body.id ?? response.body.items?.[0]?.id) as number;
 }
 
-export async function createLabel(org: TestOrg, label: string, color = '#CCCCCC', textColor = '#333333'): Promise<number> {
+export async function createLabel(
+  org: TestOrg,
+  label: string,
+  color = '#CCCCCC',
+  textColor = '#333333',
+): Promise<number> {
   const response = await org.post('/labels', { label, color, text_color: textColor });
   if (response.status !== 201) throw new Error(`label creation failed: ${response.text}`);
   return response.body.id as number;

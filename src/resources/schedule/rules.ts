@@ -1,8 +1,21 @@
 import type { FastifyRequest } from 'fastify';
+import type { DatabaseHandle } from '../../core/db/index.js';
 import type { Db } from '../../core/db/transaction.js';
 import { href } from '../../core/pagination.js';
 import { addDays, datesFromTo, formatLocalDateTime, type Temporal } from '../../core/time.js';
-import { adjacentPeriods, assignmentsForSchedule, LOOKBACK_DAYS, periodOf, scheduleFacts, staffingOf, type ApprovedTimeOff, type KellyDay, type Qualifications, type WorkedPiece } from '../../scheduling/index.js';
+import {
+  adjacentPeriods,
+  assignmentsForSchedule,
+  LOOKBACK_DAYS,
+  periodOf,
+  scheduleFacts,
+  staffingOf,
+  type ApprovedTimeOff,
+  type KellyDay,
+  type Period,
+  type Qualifications,
+  type WorkedPiece,
+} from '../../scheduling/index.js';
 import type { QualifierNeeded } from '../assignments/repository.js';
 import { assignmentOccurrences, type AssignmentOccurrence } from '../assignments/recurrence.js';
 import type { AssignmentRow } from '../assignments/table.js';
@@ -10,12 +23,17 @@ import { tagsOfShifts, workTypesByIds, type LabelOfShift, type QualifierOfShift 
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import type { WorkSubtypeRow, WorkTypeRow } from '../work-types/table.js';
-import { callbacksForSchedule } from '../callbacks/day-items.js';
-import { notesForRange } from '../day-notes/repository.js';
-import { miscForRange } from '../misc-hours/repository.js';
-import { tradesForSchedule } from '../trades/day-items.js';
-import { peopleByIds } from './repository.js';
-import type { ScheduleAssignment, ScheduleDay, ScheduleKellyDay, ScheduleResponse, ScheduleShift, ScheduleTimeOff, ScheduleUserRef } from './schemas.js';
+import type { ComputedPeriod, EngineCache } from './engine-cache.js';
+import { peopleByIds, scheduleDayItems } from './repository.js';
+import type {
+  ScheduleAssignment,
+  ScheduleKellyDay,
+  ScheduleMisc,
+  ScheduleResponse,
+  ScheduleShift,
+  ScheduleTimeOff,
+  ScheduleUserRef,
+} from './schemas.js';
 
 type Request = FastifyRequest;
 
@@ -67,8 +85,8 @@ function userRefOf(request: Request, users: Map<number, UserRow>, id: number): S
 
 function shiftItem(request: Request, item: WorkedPiece, lookups: Lookups): ScheduleShift {
   const workType = lookups.workTypes.get(item.work_type_id);
-  const shiftLabels = item.shift_id === null ? [] : lookups.labelsByShift.get(item.shift_id) ?? [];
-  const shiftQualifiers = item.shift_id === null ? [] : lookups.qualifiersByShift.get(item.shift_id) ?? [];
+  const shiftLabels = item.shift_id === null ? [] : (lookups.labelsByShift.get(item.shift_id) ?? []);
+  const shiftQualifiers = item.shift_id === null ? [] : (lookups.qualifiersByShift.get(item.shift_id) ?? []);
   return {
     id: item.id,
     href: href(request, item.recurring ? `/recurring_shifts/${item.id}` : `/shifts/${item.id}`),
@@ -91,7 +109,13 @@ function shiftItem(request: Request, item: WorkedPiece, lookups: Lookups): Sched
       text_color: workType?.secondary_color ?? '',
       subtypes: (lookups.subtypesByType.get(item.work_type_id) ?? []).map((s) => ({ id: s.id, label: s.label })),
     },
-    labels: shiftLabels.map((l) => ({ id: l.id, href: href(request, `/labels/${l.id}`), label: l.label, color: l.color, text_color: l.text_color })),
+    labels: shiftLabels.map((l) => ({
+      id: l.id,
+      href: href(request, `/labels/${l.id}`),
+      label: l.label,
+      color: l.color,
+      text_color: l.text_color,
+    })),
     qualifiers: shiftQualifiers.map((q) => ({
       id: q.id,
       href: href(request, `/qualifiers/${q.id}`),
@@ -148,7 +172,10 @@ interface DayContext {
   lookups: Lookups;
 }
 
-/** The day's assignments: every assignment with an occurrence or a shift on the date, in position order, with its staffing. */
+/**
+ * The day's assignments: every assignment with an occurrence or a shift on the date, in position order, with its
+ * staffing.
+ */
 function assignmentsOfDay(request: Request, date: string, context: DayContext): ScheduleAssignment[] {
   return context.assignments.flatMap((assignment) => {
     const key = `${assignment.id}|${date}`;
@@ -161,7 +188,9 @@ function assignmentsOfDay(request: Request, date: string, context: DayContext): 
       occurrence: occurrence ?? null,
       date,
       needed: counts ? assignment.positions_to_fill : 0,
-      qualifiersNeeded: counts ? needs.map((q) => ({ id: q.id, shortcode: q.shortcode ?? '', minimum_staffing: q.minimum_staffing })) : [],
+      qualifiersNeeded: counts
+        ? needs.map((q) => ({ id: q.id, shortcode: q.shortcode ?? '', minimum_staffing: q.minimum_staffing }))
+        : [],
       pieces: pieces ?? [],
       qualifications: context.qualifications,
     });
@@ -180,7 +209,10 @@ function assignmentsOfDay(request: Request, date: string, context: DayContext): 
         shifts: (pieces ?? []).map((piece) => shiftItem(request, piece, context.lookups)),
         staffing: {
           ...staffing,
-          qualifier_shortfalls: staffing.qualifier_shortfalls.map((q) => ({ ...q, shortcode: needs.find((n) => n.id === q.id)?.shortcode ?? null })),
+          qualifier_shortfalls: staffing.qualifier_shortfalls.map((q) => ({
+            ...q,
+            shortcode: needs.find((n) => n.id === q.id)?.shortcode ?? null,
+          })),
           short_from,
           short_until,
         },
@@ -189,42 +221,71 @@ function assignmentsOfDay(request: Request, date: string, context: DayContext): 
   });
 }
 
+/** Turns values into JSON with the response's own serializers (fast-json-stringify, by schema). */
+export interface ScheduleJson {
+  assignments(items: ScheduleAssignment[]): string;
+  timeOff(items: ScheduleTimeOff[]): string;
+  kellyDays(items: ScheduleKellyDay[]): string;
+  callbacks(items: unknown[]): string;
+  trades(items: unknown[]): string;
+  misc(items: ScheduleMisc[]): string;
+  strings(items: string[]): string;
+  /** the response with `days: []` */
+  envelope(response: ScheduleResponse): string;
+}
+
 /**
- * GET /schedule: every day of the period with its assignments (shifts and staffing), time off,
- * callbacks, trades, misc hours, notes, activities and Kelly days, from the scheduling engine. The
- * number of queries does not depend on the period.
+ * What the engine computes for the period: each day's assignments (shifts, staffing), time off and
+ * Kelly days as JSON, and the users named. The users of `extraUserIds` (misc hours) are loaded in
+ * the same statement as the engine's.
  */
-export async function buildSchedule(db: Db, request: Request, query: { start: string; end: string }): Promise<ScheduleResponse> {
+async function computePeriod(
+  db: Db,
+  request: Request,
+  period: Period,
+  json: ScheduleJson,
+  extraUserIds: () => Promise<number[]>,
+): Promise<ComputedPeriod> {
   const { orgId, timezone } = request.auth;
-  const period = periodOf(query);
   const firstDay = period.days[0]!;
   const lastDay = period.days[period.days.length - 1]!;
   // Assignments from the lookback on, so that the engine can reuse them for occurrences that began before the period.
   const assignmentsFrom = addDays(firstDay, -LOOKBACK_DAYS);
   const assignmentsTo = period.end.slice(0, 10);
-  const { assignments, finalized, qualifiersNeeded } = await assignmentsForSchedule(db, orgId, assignmentsFrom, assignmentsTo);
-  const [facts, callbacks, trades, misc, notes] = await Promise.all([
+  const { assignments, finalized, qualifiersNeeded } = await assignmentsForSchedule(
+    db,
+    orgId,
+    assignmentsFrom,
+    assignmentsTo,
+  );
+  const [facts, extraUsers] = await Promise.all([
     scheduleFacts(db, orgId, { start: period.start, end: period.end, timezone, assignments }),
-    callbacksForSchedule(db, request, period.start, period.end),
-    tradesForSchedule(db, request, period.start, period.end),
-    miscForRange(db, orgId, firstDay, lastDay),
-    notesForRange(db, orgId, firstDay, lastDay),
+    extraUserIds(),
   ]);
   const days = new Set(period.days);
   // work dated in the period, as worked (time off cuts it), for every item that meets the period
-  const pieces = facts.worked.filter((p) => days.has(p.date) && p.scheduled_start < period.end && p.scheduled_end > period.start);
-  const timeOff = facts.timeOff.map((cover) => ({ ...cover, dates: [...new Set(cover.segments.map((s) => s.date))].filter((d) => days.has(d)) }));
+  const pieces = facts.worked.filter(
+    (p) => days.has(p.date) && p.scheduled_start < period.end && p.scheduled_end > period.start,
+  );
+  const timeOff = facts.timeOff.map((cover) => ({
+    ...cover,
+    dates: [...new Set(cover.segments.map((s) => s.date))].filter((d) => days.has(d)),
+  }));
   const kellyDays = facts.kellyDays.filter((k) => days.has(k.date));
   const shiftIds = pieces.flatMap((item) => (item.shift_id === null ? [] : [item.shift_id]));
   const userIds = [
     ...pieces.flatMap((i) => [i.user_id, i.scheduled_by ?? 0]),
     ...timeOff.flatMap((t) => [t.timeOff.user_id, t.timeOff.admin_id ?? 0]),
-    ...misc.map((m) => m.user_id),
+    ...extraUsers,
     ...kellyDays.map((k) => k.user_id),
   ];
   const [people, workTypes, tags] = await Promise.all([
     peopleByIds(db, orgId, userIds),
-    workTypesByIds(db, orgId, pieces.map((i) => i.work_type_id)),
+    workTypesByIds(
+      db,
+      orgId,
+      pieces.map((i) => i.work_type_id),
+    ),
     tagsOfShifts(db, orgId, shiftIds),
   ]);
   const users = new Map([...people].map(([id, person]) => [id, person.user]));
@@ -236,10 +297,16 @@ export async function buildSchedule(db: Db, request: Request, query: { start: st
     qualifiersByShift: tags.qualifiers,
     groupsByUser: new Map([...people].map(([id, person]) => [id, person.groups])),
   };
-  const occurrenceList = assignments.flatMap((assignment) => assignmentOccurrences(assignment, firstDay, lastDay, timezone));
+  const occurrenceList = assignments.flatMap((assignment) =>
+    assignmentOccurrences(assignment, firstDay, lastDay, timezone),
+  );
   const context: DayContext = {
     assignments,
-    occurrences: new Map(occurrenceList.filter((o) => o.start < period.end && o.end > period.start).map((o) => [`${o.assignment_id}|${o.date}`, o])),
+    occurrences: new Map(
+      occurrenceList
+        .filter((o) => o.start < period.end && o.end > period.start)
+        .map((o) => [`${o.assignment_id}|${o.date}`, o]),
+    ),
     piecesByKey: groupBy(pieces, (item) => [`${item.assignment_id}|${item.date}`]),
     finalized,
     qualifiersNeeded,
@@ -247,37 +314,99 @@ export async function buildSchedule(db: Db, request: Request, query: { start: st
     lookups,
   };
   const timeOffByDate = groupBy(timeOff, (t) => t.dates);
+  const kellyByDate = groupBy(kellyDays, (k) => [k.date]);
+  return {
+    users,
+    days: period.days.map((date) => {
+      const kelly = kellyByDate.get(date);
+      return {
+        assignments: Buffer.from(json.assignments(assignmentsOfDay(request, date, context))),
+        timeOff: Buffer.from(
+          json.timeOff((timeOffByDate.get(date) ?? []).map((t) => timeOffItem(request, t.timeOff, users))),
+        ),
+        kellyDays: kelly ? Buffer.from(json.kellyDays(kelly.map((k) => kellyDayItem(request, k, users)))) : undefined,
+      };
+    }),
+  };
+}
+
+/**
+ * GET /schedule as JSON: every day of the period with its assignments (shifts and staffing), time
+ * off, callbacks, trades, misc hours, notes, activities and Kelly days. What the engine computes
+ * comes from `cache` while nothing it reads has changed (src/resources/schedule/engine-cache.ts);
+ * callbacks, trades, misc hours and notes are read every time, in one statement. The number of statements does not
+ * depend on the period.
+ */
+export async function buildScheduleJson(
+  handle: DatabaseHandle,
+  request: Request,
+  query: { start: string; end: string },
+  json: ScheduleJson,
+  cache: EngineCache,
+): Promise<Buffer> {
+  const { orgId, timezone } = request.auth;
+  const period = periodOf(query);
+  const firstDay = period.days[0]!;
+  const lastDay = period.days[period.days.length - 1]!;
+  const key = `${orgId}|${request.baseUrl}|${timezone}|${period.start}|${period.end}`;
+  const db = handle.db;
+  // read while the stamp is taken (on PostgreSQL a round trip of its own): none of it is the engine's
+  const others = scheduleDayItems(handle, request, { start: period.start, end: period.end, firstDay, lastDay });
+  others.catch(() => undefined); // awaited below; a failure of the engine's reads comes first
+  const stamp = await cache.stamp(orgId, request.auth.orgRevision);
+  let computed = cache.get(key, stamp);
+  if (!computed) {
+    computed = await computePeriod(db, request, period, json, async () => (await others).misc.map((m) => m.user_id));
+    cache.set(key, stamp, computed);
+  }
+  const { callbacks, trades, misc, notes } = await others;
+  let users = computed.users;
+  const unnamed = misc.map((m) => m.user_id).filter((id) => !users.has(id));
+  if (unnamed.length > 0) {
+    const people = await peopleByIds(db, orgId, unnamed);
+    users = new Map([...users, ...[...people].map(([id, person]) => [id, person.user] as const)]);
+  }
   const callbacksByDate = groupBy(callbacks.map(withoutDate), (c) => datesCovered(c.start, c.end));
   const tradesByDate = groupBy(trades.map(withoutDate), (t) => datesCovered(t.start, t.end));
   const miscByDate = groupBy(misc, (m) => [m.date]);
-  const kellyByDate = groupBy(kellyDays, (k) => [k.date]);
-  const scheduleDays: ScheduleDay[] = period.days.map((date) => {
-    const kelly = kellyByDate.get(date);
-    return {
-    date,
-    assignments: assignmentsOfDay(request, date, context),
-    time_off: (timeOffByDate.get(date) ?? []).map((t) => timeOffItem(request, t.timeOff, users)),
-    callbacks: callbacksByDate.get(date) ?? [],
-    trades: tradesByDate.get(date) ?? [],
-    misc: (miscByDate.get(date) ?? []).map((m) => ({
+  const none = json.strings([]);
+  // the days as pieces of one buffer: the engine's parts were encoded once, when they were computed
+  const chunks: Buffer[] = [];
+  period.days.forEach((date, i) => {
+    const day = computed.days[i]!;
+    const items = notes.get(date);
+    const misc = (miscByDate.get(date) ?? []).map((m) => ({
       id: m.id,
       href: href(request, `/misc/${m.id}`),
       date: m.date,
       length: m.length,
       user: userRefOf(request, users, m.user_id),
       work_type: m.work_type,
-    })),
-    notes: notes.get(date)?.notes ?? [],
-    activities: notes.get(date)?.activities ?? [],
-    ...(kelly ? { kelly_days: kelly.map((k) => kellyDayItem(request, k, users)) } : {}),
-    };
+    }));
+    // the properties in ScheduleDay's order, as the response's serializer writes them
+    chunks.push(
+      Buffer.from(`${i === 0 ? '' : ','}{"date":${JSON.stringify(date)},"assignments":`),
+      day.assignments,
+      Buffer.from(',"time_off":'),
+      day.timeOff,
+      Buffer.from(
+        `,"callbacks":${json.callbacks(callbacksByDate.get(date) ?? [])}` +
+          `,"trades":${json.trades(tradesByDate.get(date) ?? [])}` +
+          `,"misc":${json.misc(misc)},"notes":${items ? json.strings(items.notes) : none}` +
+          `,"activities":${items ? json.strings(items.activities) : none}${day.kellyDays ? ',"kelly_days":' : ''}`,
+      ),
+      ...(day.kellyDays ? [day.kellyDays] : []),
+      Buffer.from('}'),
+    );
   });
   const links = adjacentPeriods(period);
-  return {
+  const envelope = json.envelope({
     start: period.start,
     end: period.end,
-    days: scheduleDays,
+    days: [],
     prev: scheduleLink(request, ...links.prev),
     next: scheduleLink(request, ...links.next),
-  };
+  });
+  const at = envelope.indexOf('"days":[]') + '"days":['.length;
+  return Buffer.concat([Buffer.from(envelope.slice(0, at)), ...chunks, Buffer.from(envelope.slice(at))]);
 }

@@ -1,12 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Hours, LocalDateTime, Nullable } from '../../core/schemas.js';
+import { Hours, LocalDateTime, Nullable, LinkRef } from '../../core/schemas.js';
 import { ScheduleCallback } from '../callbacks/schemas.js';
 import { ScheduleTrade } from '../trades/schemas.js';
 
 export const ScheduleQuery = Type.Object({ start: LocalDateTime, end: LocalDateTime });
 
 /** `{id, href, name}` in the order the schedule samples write it. */
-export const ScheduleUserRef = Type.Object({ id: Type.Integer(), href: Type.String(), name: Type.String() });
+export const ScheduleUserRef = LinkRef;
 export type ScheduleUserRef = Static<typeof ScheduleUserRef>;
 
 const Subtype = Type.Object({ id: Type.Integer(), label: Type.String() });
@@ -35,7 +35,15 @@ export const ScheduleShift = Type.Object({
   user: ScheduleUserRef,
   scheduled_by: Nullable(ScheduleUserRef),
   work_type: ScheduleWorkType,
-  labels: Type.Array(Type.Object({ id: Type.Integer(), href: Type.String(), label: Type.String(), color: Type.String(), text_color: Type.String() })),
+  labels: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      href: Type.String(),
+      label: Type.String(),
+      color: Type.String(),
+      text_color: Type.String(),
+    }),
+  ),
   qualifiers: Type.Array(
     Type.Object({
       id: Type.Integer(),
@@ -62,11 +70,20 @@ export const QualifierNeeded = Type.Object({
 /** Extension: the occurrence's staffing as the engine judges it (docs/schedule.md, "Staffing and vacancies"). */
 export const Staffing = Type.Object(
   {
-    scheduled: Type.Integer({ description: 'People on the occurrence for all of it (the fewest on duty at any moment).' }),
-    needed: Type.Integer({ description: "The assignment's positions to fill; 0 when it is not a work shift or does not occur that day." }),
+    scheduled: Type.Integer({
+      description: 'People on the occurrence for all of it (the fewest on duty at any moment).',
+    }),
+    needed: Type.Integer({
+      description: "The assignment's positions to fill; 0 when it is not a work shift or does not occur that day.",
+    }),
     open: Type.Integer({ description: 'Seats open: needed − scheduled, at least 0.' }),
     qualifier_shortfalls: Type.Array(
-      Type.Object({ id: Type.Integer(), shortcode: Nullable(Type.String()), needed: Type.Integer(), have: Type.Integer() }),
+      Type.Object({
+        id: Type.Integer(),
+        shortcode: Nullable(Type.String()),
+        needed: Type.Integer(),
+        have: Type.Integer(),
+      }),
       { description: 'Qualifiers held by fewer people on duty than the assignment needs.' },
     ),
     short_from: Nullable(Type.String({ description: 'First moment the occurrence is short (null when it is not).' })),
@@ -111,7 +128,7 @@ export const ScheduleMisc = Type.Object({
   user: ScheduleUserRef,
   work_type: Nullable(Type.String()),
 });
-
+export type ScheduleMisc = Static<typeof ScheduleMisc>;
 
 /** Extension: a rotation member's Kelly day (a skipped occurrence, never worked or paid). */
 export const ScheduleKellyDay = Type.Object(
@@ -138,7 +155,11 @@ export const ScheduleDay = Type.Object({
   misc: Type.Array(ScheduleMisc),
   notes: Type.Array(Type.String()),
   activities: Type.Array(Type.String()),
-  kelly_days: Type.Optional(Type.Array(ScheduleKellyDay, { description: 'Extension: Kelly days of rotation members that day (absent when none).' })),
+  kelly_days: Type.Optional(
+    Type.Array(ScheduleKellyDay, {
+      description: 'Extension: Kelly days of rotation members that day (absent when none).',
+    }),
+  ),
 });
 export type ScheduleDay = Static<typeof ScheduleDay>;
 

@@ -1,6 +1,6 @@
-import type { Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
+import { compiledOnce } from '../../core/db/compiled-once.js';
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
-import { preparedInsert } from '../../core/db/prepared.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
@@ -31,27 +31,6 @@ export async function insertShift(trx: Db, orgId: number, values: NewShift): Pro
   return (await insertShiftRow(trx, orgId, values)).id;
 }
 
-const insertShiftStatement = preparedInsert('shift', [
-  'organization_id',
-  'assignment_id',
-  'user_id',
-  'date',
-  'start',
-  'end',
-  'work_type_id',
-  'work_subtype_id',
-  'break_start',
-  'break_end',
-  'hold_over',
-  'overrides_time_off',
-  'notes',
-  'from_callback',
-  'traded_with',
-  'scheduled_by',
-  'created_at',
-  'updated_at',
-]);
-
 /** Inserts a shift and returns the row as stored, without reading it back. */
 export async function insertShiftRow(trx: Db, orgId: number, values: NewShift): Promise<ShiftRow> {
   const now = nowUtc();
@@ -75,11 +54,21 @@ export async function insertShiftRow(trx: Db, orgId: number, values: NewShift): 
     created_at: now,
     updated_at: now,
   };
-  return { id: await insertShiftStatement(trx, row), ...row };
+  const [{ id }] = (await insertShiftQuery(trx, row)) as [{ id: number }];
+  return { id, ...row };
 }
 
+const insertShiftQuery = compiledOnce((db: Db, row: Insertable<ShiftTable>) =>
+  db.insertInto('shift').values(row).returning('id'),
+);
+
 export async function updateShift(trx: Db, orgId: number, id: number, values: Updateable<ShiftTable>): Promise<void> {
-  await trx.updateTable('shift').set({ ...values, updated_at: nowUtc() }).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await trx
+    .updateTable('shift')
+    .set({ ...values, updated_at: nowUtc() })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteShift(trx: Db, orgId: number, id: number): Promise<void> {
@@ -89,12 +78,22 @@ export async function deleteShift(trx: Db, orgId: number, id: number): Promise<v
 }
 
 export async function findShiftOrThrow(db: Db, orgId: number, id: number): Promise<ShiftRow> {
-  const row = await db.selectFrom('shift').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('shift')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound('Shift');
   return row;
 }
 
-export function listShiftsOfUser(db: Db, orgId: number, userId: number, range: { start?: string; end?: string }): Promise<ShiftRow[]> {
+export function listShiftsOfUser(
+  db: Db,
+  orgId: number,
+  userId: number,
+  range: { start?: string; end?: string },
+): Promise<ShiftRow[]> {
   return db
     .selectFrom('shift')
     .selectAll()
@@ -129,7 +128,11 @@ export function labelsOfShifts(db: Db, orgId: number, shiftIds: number[]): Promi
   if (shiftIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('shift_label')
-    .innerJoin('label', (join) => join.onRef('label.id', '=', 'shift_label.label_id').onRef('label.organization_id', '=', 'shift_label.organization_id'))
+    .innerJoin('label', (join) =>
+      join
+        .onRef('label.id', '=', 'shift_label.label_id')
+        .onRef('label.organization_id', '=', 'shift_label.organization_id'),
+    )
     .select(['shift_label.shift_id', 'label.id', 'label.label', 'label.color', 'label.text_color'])
     .where('shift_label.organization_id', '=', orgId)
     .where('shift_label.shift_id', 'in', shiftIds)
@@ -145,9 +148,18 @@ export function qualifiersOfShifts(db: Db, orgId: number, shiftIds: number[]): P
   return db
     .selectFrom('shift_qualifier')
     .innerJoin('qualifier', (join) =>
-      join.onRef('qualifier.id', '=', 'shift_qualifier.qualifier_id').onRef('qualifier.organization_id', '=', 'shift_qualifier.organization_id'),
+      join
+        .onRef('qualifier.id', '=', 'shift_qualifier.qualifier_id')
+        .onRef('qualifier.organization_id', '=', 'shift_qualifier.organization_id'),
     )
-    .select(['shift_qualifier.shift_id', 'qualifier.id', 'qualifier.name', 'qualifier.shortcode', 'qualifier.color', 'qualifier.text_color'])
+    .select([
+      'shift_qualifier.shift_id',
+      'qualifier.id',
+      'qualifier.name',
+      'qualifier.shortcode',
+      'qualifier.color',
+      'qualifier.text_color',
+    ])
     .where('shift_qualifier.organization_id', '=', orgId)
     .where('shift_qualifier.shift_id', 'in', shiftIds)
     .where('qualifier.deleted_at', 'is', null)
@@ -156,7 +168,13 @@ export function qualifiersOfShifts(db: Db, orgId: number, shiftIds: number[]): P
     .execute();
 }
 
-async function assertCatalogIds(db: Db, orgId: number, table: 'label' | 'qualifier', ids: number[], field: string): Promise<void> {
+async function assertCatalogIds(
+  db: Db,
+  orgId: number,
+  table: 'label' | 'qualifier',
+  ids: number[],
+  field: string,
+): Promise<void> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return;
   const rows = await db
@@ -169,20 +187,38 @@ async function assertCatalogIds(db: Db, orgId: number, table: 'label' | 'qualifi
   if (rows.length !== unique.length) throw invalidParams(`The selected ${field} is invalid.`);
 }
 
-export const assertLabelsExist = (db: Db, orgId: number, ids: number[]) => assertCatalogIds(db, orgId, 'label', ids, 'label id');
-export const assertQualifiersExist = (db: Db, orgId: number, ids: number[]) => assertCatalogIds(db, orgId, 'qualifier', ids, 'qualifier id');
+export const assertLabelsExist = (db: Db, orgId: number, ids: number[]) =>
+  assertCatalogIds(db, orgId, 'label', ids, 'label id');
+export const assertQualifiersExist = (db: Db, orgId: number, ids: number[]) =>
+  assertCatalogIds(db, orgId, 'qualifier', ids, 'qualifier id');
 
 export async function replaceShiftLabels(trx: Db, orgId: number, shiftId: number, labelIds: number[]): Promise<void> {
   await trx.deleteFrom('shift_label').where('organization_id', '=', orgId).where('shift_id', '=', shiftId).execute();
   const unique = [...new Set(labelIds)];
-  if (unique.length) await trx.insertInto('shift_label').values(unique.map((label_id) => ({ organization_id: orgId, shift_id: shiftId, label_id }))).execute();
+  if (unique.length)
+    await trx
+      .insertInto('shift_label')
+      .values(unique.map((label_id) => ({ organization_id: orgId, shift_id: shiftId, label_id })))
+      .execute();
 }
 
-export async function replaceShiftQualifiers(trx: Db, orgId: number, shiftId: number, qualifierIds: number[]): Promise<void> {
-  await trx.deleteFrom('shift_qualifier').where('organization_id', '=', orgId).where('shift_id', '=', shiftId).execute();
+export async function replaceShiftQualifiers(
+  trx: Db,
+  orgId: number,
+  shiftId: number,
+  qualifierIds: number[],
+): Promise<void> {
+  await trx
+    .deleteFrom('shift_qualifier')
+    .where('organization_id', '=', orgId)
+    .where('shift_id', '=', shiftId)
+    .execute();
   const unique = [...new Set(qualifierIds)];
   if (unique.length) {
-    await trx.insertInto('shift_qualifier').values(unique.map((qualifier_id) => ({ organization_id: orgId, shift_id: shiftId, qualifier_id }))).execute();
+    await trx
+      .insertInto('shift_qualifier')
+      .values(unique.map((qualifier_id) => ({ organization_id: orgId, shift_id: shiftId, qualifier_id })))
+      .execute();
   }
 }
 
@@ -197,7 +233,12 @@ export async function removeShiftLabel(trx: Db, orgId: number, shiftId: number, 
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function removeShiftQualifier(trx: Db, orgId: number, shiftId: number, qualifierId: number): Promise<boolean> {
+export async function removeShiftQualifier(
+  trx: Db,
+  orgId: number,
+  shiftId: number,
+  qualifierId: number,
+): Promise<boolean> {
   const result = await trx
     .deleteFrom('shift_qualifier')
     .where('organization_id', '=', orgId)
@@ -225,7 +266,11 @@ export interface SubtypeOfType {
 }
 
 /** Work types keyed by id, and their live subtypes, in one query. */
-export async function workTypesByIds(db: Db, orgId: number, ids: number[]): Promise<{ types: Map<number, WorkTypeRow>; subtypes: SubtypeOfType[] }> {
+export async function workTypesByIds(
+  db: Db,
+  orgId: number,
+  ids: number[],
+): Promise<{ types: Map<number, WorkTypeRow>; subtypes: SubtypeOfType[] }> {
   const unique = [...new Set(ids)];
   // no early return when there is none: GET /schedule runs the same statements whatever it holds
   const rows = await db
@@ -237,7 +282,11 @@ export async function workTypesByIds(db: Db, orgId: number, ids: number[]): Prom
         .on('work_subtype.deleted_at', 'is', null),
     )
     .selectAll('work_type')
-    .select(['work_subtype.id as subtype_id', 'work_subtype.label as subtype_label', 'work_subtype.work_code as subtype_work_code'])
+    .select([
+      'work_subtype.id as subtype_id',
+      'work_subtype.label as subtype_label',
+      'work_subtype.work_code as subtype_work_code',
+    ])
     .where('work_type.organization_id', '=', orgId)
     .where('work_type.id', 'in', unique.length ? unique : [0])
     .orderBy('work_subtype.id')
@@ -270,7 +319,9 @@ export async function tagsOfShifts(db: Db, orgId: number, shiftIds: number[]): P
         db,
         eb
           .selectFrom('shift_label as sl')
-          .innerJoin('label as l', (join) => join.onRef('l.id', '=', 'sl.label_id').onRef('l.organization_id', '=', 'sl.organization_id'))
+          .innerJoin('label as l', (join) =>
+            join.onRef('l.id', '=', 'sl.label_id').onRef('l.organization_id', '=', 'sl.organization_id'),
+          )
           .select(['sl.shift_id', 'l.id', 'l.label', 'l.color', 'l.text_color'])
           .where('sl.organization_id', '=', orgId)
           .whereRef('sl.shift_id', '=', 'shift.id')
@@ -282,7 +333,9 @@ export async function tagsOfShifts(db: Db, orgId: number, shiftIds: number[]): P
         db,
         eb
           .selectFrom('shift_qualifier as sq')
-          .innerJoin('qualifier as q', (join) => join.onRef('q.id', '=', 'sq.qualifier_id').onRef('q.organization_id', '=', 'sq.organization_id'))
+          .innerJoin('qualifier as q', (join) =>
+            join.onRef('q.id', '=', 'sq.qualifier_id').onRef('q.organization_id', '=', 'sq.organization_id'),
+          )
           .select(['sq.shift_id', 'q.id', 'q.name', 'q.shortcode', 'q.color', 'q.text_color'])
           .where('sq.organization_id', '=', orgId)
           .whereRef('sq.shift_id', '=', 'shift.id')

@@ -4,7 +4,14 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { errorResponses, IdParams, ok, SuccessBody } from '../../core/schemas.js';
 import { findUsersByIds } from '../users/repository.js';
-import { findShiftOrThrow, labelsOfShifts, listShiftsOfUser, qualifiersOfShifts, tagsOfShifts, workTypesByIds } from './repository.js';
+import {
+  findShiftOrThrow,
+  labelsOfShifts,
+  listShiftsOfUser,
+  qualifiersOfShifts,
+  tagsOfShifts,
+  workTypesByIds,
+} from './repository.js';
 import { changeShift, createShift, removeFromCatalog, removeShift, replaceCatalog } from './rules.js';
 import {
   CreateShiftBody,
@@ -32,8 +39,16 @@ async function serializeShifts(db: Db, request: Caller, rows: ShiftRow[]) {
   const orgId = request.auth.orgId;
   const ids = rows.map((r) => r.id);
   const [users, workTypes, tags] = await Promise.all([
-    findUsersByIds(db, orgId, rows.flatMap((r) => [r.user_id, r.scheduled_by ?? 0])),
-    workTypesByIds(db, orgId, rows.map((r) => r.work_type_id)),
+    findUsersByIds(
+      db,
+      orgId,
+      rows.flatMap((r) => [r.user_id, r.scheduled_by ?? 0]),
+    ),
+    workTypesByIds(
+      db,
+      orgId,
+      rows.map((r) => r.work_type_id),
+    ),
     tagsOfShifts(db, orgId, ids),
   ]);
   const labels = [...tags.labels.values()].flat();
@@ -42,7 +57,8 @@ async function serializeShifts(db: Db, request: Caller, rows: ShiftRow[]) {
   return rows.map((row) => serializeShift(request, row, context));
 }
 
-const loadShift = async (db: Db, request: Caller, id: number) => (await serializeShifts(db, request, [await findShiftOrThrow(db, request.auth.orgId, id)]))[0]!;
+const loadShift = async (db: Db, request: Caller, id: number) =>
+  (await serializeShifts(db, request, [await findShiftOrThrow(db, request.auth.orgId, id)]))[0]!;
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -59,7 +75,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { user_id: userId, start, end } = request.query;
-      return serializeShifts(app.db, request, await listShiftsOfUser(app.db, request.auth.orgId, userId, { start, end }));
+      return serializeShifts(
+        app.db,
+        request,
+        await listShiftsOfUser(app.db, request.auth.orgId, userId, { start, end }),
+      );
     },
   );
 
@@ -69,7 +89,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'createShift',
         summary: 'Schedules a one-off shift',
-        description: '422 when the user already works overlapping hours, or is on approved time off (unless force is true).',
+        description:
+          '422 when the user already works overlapping hours, or is on approved time off (unless force is true).',
         tags,
         body: CreateShiftBody,
         response: { 201: ShiftResponse, ...errorResponses },
@@ -84,7 +105,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/shifts/:id',
-    { schema: { operationId: 'getShift', summary: 'One one-off shift', tags, params: IdParams, response: { 200: ShiftResponse, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'getShift',
+        summary: 'One one-off shift',
+        tags,
+        params: IdParams,
+        response: { 200: ShiftResponse, ...errorResponses },
+      },
+    },
     async (request) => loadShift(app.db, request, request.params.id),
   );
 
@@ -109,7 +138,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/shifts/:id',
-    { schema: { operationId: 'deleteShift', summary: 'Removes a one-off shift permanently', tags, params: IdParams, response: { 200: SuccessBody, ...errorResponses } } },
+    {
+      schema: {
+        operationId: 'deleteShift',
+        summary: 'Removes a one-off shift permanently',
+        tags,
+        params: IdParams,
+        response: { 200: SuccessBody, ...errorResponses },
+      },
+    },
     async (request) => {
       await withTransaction(app.db, (trx) => removeShift(trx, request.auth, request.params.id));
       return ok('Shift deleted successfully.');
@@ -158,7 +195,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
     app.delete(
       `/shifts/:id/${catalog.name}`,
-      { schema: { operationId: `removeAllShift${title}`, summary: `Removes every one of the shift's ${catalog.name}`, tags, params: IdParams, response } },
+      {
+        schema: {
+          operationId: `removeAllShift${title}`,
+          summary: `Removes every one of the shift's ${catalog.name}`,
+          tags,
+          params: IdParams,
+          response,
+        },
+      },
       async (request) =>
         withTransaction(app.db, async (trx) => {
           await replaceCatalog(trx, request.auth, request.params.id, catalog.name, []);
@@ -168,7 +213,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
     app.delete(
       `/shifts/:id/${catalog.name}/:${catalog.param}`,
-      { schema: { operationId: `removeShift${title.slice(0, -1)}`, summary: `Removes one of the shift's ${catalog.name}`, tags, params: catalog.params, response } },
+      {
+        schema: {
+          operationId: `removeShift${title.slice(0, -1)}`,
+          summary: `Removes one of the shift's ${catalog.name}`,
+          tags,
+          params: catalog.params,
+          response,
+        },
+      },
       async (request) =>
         withTransaction(app.db, async (trx) => {
           const params = request.params as { id: number; labelId?: number; qualifierId?: number };

@@ -1,9 +1,9 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
-import { lockUsers } from '../../core/db/locks.js';
+import { lockRowOrThrow, lockUsers } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams, notFound } from '../../core/errors.js';
-import { assertSpanWithinLimit, normalizeLocalDateTime } from '../../core/time.js';
+import { checkAll, invalidParams, notFound } from '../../core/errors.js';
+import { assertPeriod, normalizeLocalDateTime } from '../../core/time.js';
 import { commitmentsOf } from '../../scheduling/index.js';
 import { assertAssignmentsExist, assertWorkType } from '../rotations/repository.js';
 import { findUserOrInvalid, findUsersByIds, liveUserIn } from '../users/repository.js';
@@ -35,11 +35,11 @@ const short = (datetime: string) => datetime.slice(0, 16);
 function timesOf(body: { start: string; end: string; break_start?: string | null; break_end?: string | null }) {
   const start = normalizeLocalDateTime(body.start);
   const end = normalizeLocalDateTime(body.end);
-  if (end <= start) throw invalidParams('The end must be a date after start.');
-  assertSpanWithinLimit(start, end, 'shift');
+  assertPeriod(start, end, { within: 'shift' });
   const breakStart = body.break_start ? normalizeLocalDateTime(body.break_start) : null;
   const breakEnd = body.break_end ? normalizeLocalDateTime(body.break_end) : null;
-  if ((breakStart === null) !== (breakEnd === null)) throw invalidParams('The break start and break end fields must be given together.');
+  if ((breakStart === null) !== (breakEnd === null))
+    throw invalidParams('The break start and break end fields must be given together.');
   if (breakStart && breakEnd && (breakEnd <= breakStart || breakStart < start || breakEnd > end)) {
     throw invalidParams('The break must lie within the shift.');
   }
@@ -54,19 +54,33 @@ interface References {
   workType: WorkTypeRow;
 }
 
-/** Every referenced id must exist in the organization (422 naming the field, in this order). */
-async function validateReferences(trx: Db, auth: AuthContext, values: ShiftValues, body: Partial<CreateShiftBody>): Promise<References> {
-  await assertAssignmentsExist(trx, auth.orgId, [values.assignment_id]);
-  const named = [values.user_id, values.traded_with, body.admin_id].filter((id): id is number => typeof id === 'number');
+/**
+ * Every referenced id must exist in the organization: one 422 naming each unknown one (checkAll),
+ * with the times' problems (an end before its start, a break outside the shift) when `times` is given.
+ */
+async function validateReferences(
+  trx: Db,
+  auth: AuthContext,
+  values: Omit<ShiftValues, 'start' | 'end' | 'break_start' | 'break_end'>,
+  body: Partial<CreateShiftBody>,
+  times: () => ReturnType<typeof timesOf>,
+): Promise<References & { times: ReturnType<typeof timesOf> }> {
+  const named = [values.user_id, values.traded_with, body.admin_id].filter(
+    (id): id is number => typeof id === 'number',
+  );
   const users = await findUsersByIds(trx, auth.orgId, named);
-  const user = liveUserIn(users, values.user_id, 'user id');
-  const workType = await assertWorkType(trx, auth.orgId, values.work_type_id, values.work_subtype_id);
-  if (values.traded_with !== null) liveUserIn(users, values.traded_with, 'traded with');
-  if (values.from_callback !== null) await assertCallbackExists(trx, auth.orgId, values.from_callback);
-  if (body.admin_id !== undefined) liveUserIn(users, body.admin_id, 'admin id');
-  if (body.labels) await assertLabelsExist(trx, auth.orgId, body.labels);
-  if (body.qualifiers) await assertQualifiersExist(trx, auth.orgId, body.qualifiers);
-  return { user, users, workType };
+  const [checkedTimes, , user, workType] = await checkAll([
+    times,
+    () => assertAssignmentsExist(trx, auth.orgId, [values.assignment_id]),
+    () => liveUserIn(users, values.user_id, 'user id'),
+    () => assertWorkType(trx, auth.orgId, values.work_type_id, values.work_subtype_id),
+    () => (values.traded_with !== null ? liveUserIn(users, values.traded_with, 'traded with') : undefined),
+    () => (values.from_callback !== null ? assertCallbackExists(trx, auth.orgId, values.from_callback) : undefined),
+    () => (body.admin_id !== undefined ? liveUserIn(users, body.admin_id, 'admin id') : undefined),
+    () => (body.labels ? assertLabelsExist(trx, auth.orgId, body.labels) : undefined),
+    () => (body.qualifiers ? assertQualifiersExist(trx, auth.orgId, body.qualifiers) : undefined),
+  ] as const);
+  return { user, users, workType, times: checkedTimes };
 }
 
 /**
@@ -75,15 +89,25 @@ async function validateReferences(trx: Db, auth: AuthContext, values: ShiftValue
  * too, unless the request says `force: true`: the shift is then worked over the time off.
  * Answers whether the shift meets approved time off.
  */
-async function assertUserIsFree(trx: Db, auth: AuthContext, values: ShiftValues, force: boolean, exceptShiftId?: number): Promise<boolean> {
+async function assertUserIsFree(
+  trx: Db,
+  auth: AuthContext,
+  values: ShiftValues,
+  force: boolean,
+  exceptShiftId?: number,
+): Promise<boolean> {
   // under the user's lock until the transaction ends: the check and the write it allows are one step
   await lockUsers(trx, [values.user_id]);
   const span = { start: values.start, end: values.end };
-  const { work, timeOff } = (await commitmentsOf(trx, auth.orgId, span, [values.user_id], auth.timezone)).get(values.user_id)!;
+  const { work, timeOff } = (await commitmentsOf(trx, auth.orgId, span, [values.user_id], auth.timezone)).get(
+    values.user_id,
+  )!;
   const clash = work.find((item) => !(item.kind === 'one_off' && item.id === exceptShiftId));
   if (clash) throw invalidParams(`The user is already scheduled from ${short(clash.start)} to ${short(clash.end)}.`);
   if (force || timeOff.length === 0) return timeOff.length > 0;
-  throw invalidParams(`The user has approved time off from ${short(timeOff[0]!.start)} to ${short(timeOff[0]!.written_end)}.`);
+  throw invalidParams(
+    `The user has approved time off from ${short(timeOff[0]!.start)} to ${short(timeOff[0]!.written_end)}.`,
+  );
 }
 
 async function describeShift(trx: Db, auth: AuthContext, values: ShiftValues, knownUser?: UserRow): Promise<string> {
@@ -98,11 +122,10 @@ export interface CreatedShift {
 }
 
 export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftBody): Promise<CreatedShift> {
-  const values: ShiftValues = {
+  const references = {
     assignment_id: body.assignment_id,
     user_id: body.user_id,
     date: body.date,
-    ...timesOf(body),
     work_type_id: body.work_type_id,
     work_subtype_id: body.work_subtype_id ?? null,
     hold_over: body.hold_over ?? 0,
@@ -111,7 +134,8 @@ export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftB
     traded_with: body.traded_with ?? null,
     scheduled_by: body.admin_id ?? null,
   };
-  const { user, users, workType } = await validateReferences(trx, auth, values, body);
+  const { user, users, workType, times } = await validateReferences(trx, auth, references, body, () => timesOf(body));
+  const values: ShiftValues = { ...references, ...times };
   const overTimeOff = await assertUserIsFree(trx, auth, values, body.force === true);
   const row = await insertShiftRow(trx, auth.orgId, { ...values, overrides_time_off: overTimeOff });
   const tagged = Boolean(body.labels?.length || body.qualifiers?.length);
@@ -141,18 +165,13 @@ export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftB
 const pick = <T>(given: T | undefined, current: T): T => (given === undefined ? current : given);
 
 export async function changeShift(trx: Db, auth: AuthContext, id: number, body: UpdateShiftBody): Promise<void> {
-  const current = await findShiftOrThrow(trx, auth.orgId, id);
+  // read under the row's lock: an edit racing a deletion finds the shift whole or answers 404
+  const current = await lockRowOrThrow(trx, { table: 'shift', orgId: auth.orgId, id, model: 'Shift' });
   const keepBreak = body.break_start === undefined && body.break_end === undefined;
-  const values: ShiftValues = {
+  const references = {
     assignment_id: pick(body.assignment_id, current.assignment_id),
     user_id: pick(body.user_id, current.user_id),
     date: body.date,
-    ...timesOf({
-      start: body.start,
-      end: body.end,
-      break_start: keepBreak ? current.break_start : body.break_start,
-      break_end: keepBreak ? current.break_end : body.break_end,
-    }),
     work_type_id: pick(body.work_type_id, current.work_type_id),
     work_subtype_id: pick(body.work_subtype_id, body.work_type_id !== undefined ? null : current.work_subtype_id),
     hold_over: pick(body.hold_over, current.hold_over),
@@ -161,7 +180,15 @@ export async function changeShift(trx: Db, auth: AuthContext, id: number, body: 
     traded_with: pick(body.traded_with, current.traded_with),
     scheduled_by: pick(body.admin_id, current.scheduled_by),
   };
-  const { user } = await validateReferences(trx, auth, values, body);
+  const { user, times } = await validateReferences(trx, auth, references, body, () =>
+    timesOf({
+      start: body.start,
+      end: body.end,
+      break_start: keepBreak ? current.break_start : body.break_start,
+      break_end: keepBreak ? current.break_end : body.break_end,
+    }),
+  );
+  const values: ShiftValues = { ...references, ...times };
   const overTimeOff = await assertUserIsFree(trx, auth, values, body.force === true, id);
   await updateShift(trx, auth.orgId, id, { ...values, overrides_time_off: overTimeOff ? 1 : 0 });
   if (body.labels !== undefined) await replaceShiftLabels(trx, auth.orgId, id, body.labels ?? []);
@@ -178,7 +205,8 @@ export async function changeShift(trx: Db, auth: AuthContext, id: number, body: 
 }
 
 export async function removeShift(trx: Db, auth: AuthContext, id: number): Promise<void> {
-  const current = await findShiftOrThrow(trx, auth.orgId, id);
+  // read under the row's lock: of concurrent deletions, one finds the shift and the rest a 404
+  const current = await lockRowOrThrow(trx, { table: 'shift', orgId: auth.orgId, id, model: 'Shift' });
   await deleteShift(trx, auth.orgId, id);
   await writeLog(trx, auth, {
     action: 'shift.deleted',
@@ -192,7 +220,13 @@ export async function removeShift(trx: Db, auth: AuthContext, id: number): Promi
 type Catalog = 'labels' | 'qualifiers';
 
 /** Replaces (ids), removes all (ids = []) of the shift's labels or qualifiers. */
-export async function replaceCatalog(trx: Db, auth: AuthContext, shiftId: number, catalog: Catalog, ids: number[]): Promise<void> {
+export async function replaceCatalog(
+  trx: Db,
+  auth: AuthContext,
+  shiftId: number,
+  catalog: Catalog,
+  ids: number[],
+): Promise<void> {
   const shift = await findShiftOrThrow(trx, auth.orgId, shiftId);
   if (catalog === 'labels') {
     await assertLabelsExist(trx, auth.orgId, ids);
@@ -205,20 +239,32 @@ export async function replaceCatalog(trx: Db, auth: AuthContext, shiftId: number
     action: `shift.${catalog}_replaced`,
     description: ids.length
       ? `set the ${catalog} of the shift of ${await describeShift(trx, auth, shift)} to ${ids.join(', ')}.`
-      : `removed every ${catalog === 'labels' ? 'label' : 'qualifier'} from the shift of ${await describeShift(trx, auth, shift)}.`,
+      : `removed every ${catalog === 'labels' ? 'label' : 'qualifier'} from the shift of ` +
+        `${await describeShift(trx, auth, shift)}.`,
     entityType: 'shift',
     entityId: shiftId,
     after: { [catalog]: ids },
   });
 }
 
-export async function removeFromCatalog(trx: Db, auth: AuthContext, shiftId: number, catalog: Catalog, id: number): Promise<void> {
+export async function removeFromCatalog(
+  trx: Db,
+  auth: AuthContext,
+  shiftId: number,
+  catalog: Catalog,
+  id: number,
+): Promise<void> {
   const shift = await findShiftOrThrow(trx, auth.orgId, shiftId);
-  const removed = catalog === 'labels' ? await removeShiftLabel(trx, auth.orgId, shiftId, id) : await removeShiftQualifier(trx, auth.orgId, shiftId, id);
+  const removed =
+    catalog === 'labels'
+      ? await removeShiftLabel(trx, auth.orgId, shiftId, id)
+      : await removeShiftQualifier(trx, auth.orgId, shiftId, id);
   if (!removed) throw notFound(catalog === 'labels' ? 'Label' : 'Qualifier');
   await writeLog(trx, auth, {
     action: `shift.${catalog === 'labels' ? 'label' : 'qualifier'}_removed`,
-    description: `removed ${catalog === 'labels' ? 'label' : 'qualifier'} ${id} from the shift of ${await describeShift(trx, auth, shift)}.`,
+    description:
+      `removed ${catalog === 'labels' ? 'label' : 'qualifier'} ${id} from the shift of ` +
+      `${await describeShift(trx, auth, shift)}.`,
     entityType: 'shift',
     entityId: shiftId,
   });

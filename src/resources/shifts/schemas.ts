@@ -1,5 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Id, IsoDateTime, LocalDateTime, LongText, Nullable, NullableInput, PathId, UserRef } from '../../core/schemas.js';
+import {
+  DateStr,
+  Id,
+  IsoDateTime,
+  LocalDateTime,
+  LongText,
+  Nullable,
+  NullableInput,
+  PathId,
+  UserRef,
+} from '../../core/schemas.js';
 
 const IdList = Type.Array(Id, { maxItems: 100 });
 
@@ -13,7 +23,9 @@ const optionalFields = {
   qualifiers: Type.Optional(NullableInput(IdList)),
   break_start: Type.Optional(NullableInput(LocalDateTime)),
   break_end: Type.Optional(NullableInput(LocalDateTime)),
-  hold_over: Type.Optional(Type.Integer({ minimum: 0, maximum: 48, description: 'extension: hours held over past the end' })),
+  hold_over: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 48, description: 'extension: hours held over past the end' }),
+  ),
   admin_id: Type.Optional(Id),
   force: Type.Optional(Type.Boolean({ description: 'extension: schedule the shift even over approved time off' })),
 };
@@ -47,7 +59,12 @@ export const ListShiftsQuery = Type.Object({
 });
 
 export const ShiftLabel = Type.Object({ id: Type.Integer(), href: Type.String(), label: Type.String() });
-export const ShiftQualifier = Type.Object({ id: Type.Integer(), href: Type.String(), shortcode: Nullable(Type.String()), name: Type.String() });
+export const ShiftQualifier = Type.Object({
+  id: Type.Integer(),
+  href: Type.String(),
+  shortcode: Nullable(Type.String()),
+  name: Type.String(),
+});
 
 export const ShiftResponse = Type.Object({
   id: Type.Integer(),

@@ -18,7 +18,11 @@ export interface ShiftContext {
   qualifiers: QualifierOfShift[];
 }
 
-export const labelItem = (request: BaseUrl, label: LabelOfShift) => ({ id: label.id, href: href(request, `/labels/${label.id}`), label: label.label });
+export const labelItem = (request: BaseUrl, label: LabelOfShift) => ({
+  id: label.id,
+  href: href(request, `/labels/${label.id}`),
+  label: label.label,
+});
 export const qualifierItem = (request: BaseUrl, q: QualifierOfShift) => ({
   id: q.id,
   href: href(request, `/qualifiers/${q.id}`),

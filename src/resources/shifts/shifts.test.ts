@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import {
   approvedTimeOff,
   createAssignment,
@@ -23,9 +23,7 @@ let label2Id: number;
 let qualifierId: number;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   assignmentId = await createAssignment(org, { name: 'Engine 1' });
   regularTime = await workTypeId(org);
   adminId = await org.createUser({ first_name: 'Hass', last_name: 'Brycen' });
@@ -82,9 +80,22 @@ describe('POST /shifts', () => {
       end: `${date} 19:00:00`,
       user: ref(userId, 'Boss Doe'),
       scheduled_by: ref(adminId, 'Hass Brycen'),
-      work_type: { id: regularTime, href: `${server.url}/v1/work_types/${regularTime}`, name: 'Regular Time', work_code: 'REG', subtype_id: null },
+      work_type: {
+        id: regularTime,
+        href: `${server.url}/v1/work_types/${regularTime}`,
+        name: 'Regular Time',
+        work_code: 'REG',
+        subtype_id: null,
+      },
       labels: [{ id: labelId, href: `${server.url}/v1/labels/${labelId}`, label: 'A Shift' }],
-      qualifiers: [{ id: qualifierId, href: `${server.url}/v1/qualifiers/${qualifierId}`, shortcode: 'FF-01', name: 'Firefighters' }],
+      qualifiers: [
+        {
+          id: qualifierId,
+          href: `${server.url}/v1/qualifiers/${qualifierId}`,
+          shortcode: 'FF-01',
+          name: 'Firefighters',
+        },
+      ],
       traded_with: null,
       from_callback: null,
       notes: 'Covering',
@@ -92,14 +103,22 @@ describe('POST /shifts', () => {
       updated_at: ISO,
     });
     const log = await org.get('/logs');
-    expect(log.body.data[0].event_description).toBe(`Hass Brycen scheduled a shift for Boss Doe, ${date} 07:00 to ${date} 19:00.`);
+    expect(log.body.data[0].event_description).toBe(
+      `Hass Brycen scheduled a shift for Boss Doe, ${date} 07:00 to ${date} 19:00.`,
+    );
   });
 
   it('answers exactly what GET /shifts/{id} reads back (the answer is built from what was written)', async () => {
     const tradedWith = await org.createUser({ first_name: 'Tess', last_name: 'Trade' });
     const [first, second, third] = [nextDate(), nextDate(), nextDate()];
     const bodies = [
-      shiftBody(first, { labels: [label2Id, labelId], qualifiers: [qualifierId], admin_id: adminId, traded_with: tradedWith, hold_over: 2 }),
+      shiftBody(first, {
+        labels: [label2Id, labelId],
+        qualifiers: [qualifierId],
+        admin_id: adminId,
+        traded_with: tradedWith,
+        hold_over: 2,
+      }),
       shiftBody(second, { break_start: `${second} 12:00:00`, break_end: `${second} 12:30:00`, notes: null }),
       shiftBody(third, { start: `${third}T20:00:00`, end: `${nextDate()} 06:00:00`, admin_id: userId }),
     ];
@@ -111,7 +130,7 @@ describe('POST /shifts', () => {
     }
   });
 
-  it('refuses a deleted user, as the shift\'s user and as admin', async () => {
+  it("refuses a deleted user, as the shift's user and as admin", async () => {
     const gone = await org.createUser({ first_name: 'Gone', last_name: 'Away' });
     expect((await org.del(`/users/${gone}`)).status).toBe(200);
     for (const [change, message] of [
@@ -157,7 +176,11 @@ describe('POST /shifts', () => {
     const date = nextDate();
     const response = await org.post('/shifts', shiftBody(date, { end: `${date} 06:00:00` }));
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end must be a date after start.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The end must be after the start.'],
+    });
   });
 
   it('rejects ids that do not exist in the organization', async () => {
@@ -191,9 +214,14 @@ describe('POST /shifts', () => {
     const member = await org.createUser();
     const rotationId = await createRotation(org);
     await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: assignmentId, crew: 'A' });
-    const response = await org.post('/shifts', shiftBody('2027-01-04', { user_id: member, start: '2027-01-04 12:00:00', end: '2027-01-04 16:00:00' }));
+    const response = await org.post(
+      '/shifts',
+      shiftBody('2027-01-04', { user_id: member, start: '2027-01-04 12:00:00', end: '2027-01-04 16:00:00' }),
+    );
     expect(response.status).toBe(422);
-    expect(response.body.error_message).toEqual(['The user is already scheduled from 2027-01-04 07:00 to 2027-01-05 07:00.']);
+    expect(response.body.error_message).toEqual([
+      'The user is already scheduled from 2027-01-04 07:00 to 2027-01-05 07:00.',
+    ]);
   });
 
   it('refuses a shift over approved time off unless forced', async () => {
@@ -212,15 +240,26 @@ describe('POST /shifts', () => {
     const rotationId = await createRotation(org);
     await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: assignmentId, crew: 'A' });
     await approvedTimeOff(org, member, adminId, '2027-01-07 07:00:00', '2027-01-08 07:00:00');
-    const overtime = shiftBody('2027-01-07', { user_id: member, start: '2027-01-07 12:00:00', end: '2027-01-07 16:00:00' });
+    const overtime = shiftBody('2027-01-07', {
+      user_id: member,
+      start: '2027-01-07 12:00:00',
+      end: '2027-01-07 16:00:00',
+    });
     const refused = await org.post('/shifts', overtime);
     expect(refused.status).toBe(422);
-    expect(refused.body.error_message).toEqual(['The user has approved time off from 2027-01-07 07:00 to 2027-01-08 07:00.']);
+    expect(refused.body.error_message).toEqual([
+      'The user has approved time off from 2027-01-07 07:00 to 2027-01-08 07:00.',
+    ]);
     const forced = await org.post('/shifts', { ...overtime, force: true });
     expect(forced.status, forced.text).toBe(201);
-    const onDuty = await org.post('/shifts', { ...shiftBody('2027-01-10', { user_id: member, start: '2027-01-10 12:00:00', end: '2027-01-10 16:00:00' }), force: true });
+    const onDuty = await org.post('/shifts', {
+      ...shiftBody('2027-01-10', { user_id: member, start: '2027-01-10 12:00:00', end: '2027-01-10 16:00:00' }),
+      force: true,
+    });
     expect(onDuty.status).toBe(422);
-    expect(onDuty.body.error_message).toEqual(['The user is already scheduled from 2027-01-10 07:00 to 2027-01-11 07:00.']);
+    expect(onDuty.body.error_message).toEqual([
+      'The user is already scheduled from 2027-01-10 07:00 to 2027-01-11 07:00.',
+    ]);
   });
 
   it('requires a token', async () => {
@@ -242,10 +281,14 @@ describe('GET /shifts', () => {
   it('requires user_id', async () => {
     const response = await org.get('/shifts');
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The user id parameter is required.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The user id parameter is required.'],
+    });
   });
 
-  it('answers nothing for another organization\'s user', async () => {
+  it("answers nothing for another organization's user", async () => {
     const response = await other.get('/shifts', { query: { user_id: userId } });
     expect(response.status).toBe(200);
     expect(response.body).toEqual([]);
@@ -253,14 +296,18 @@ describe('GET /shifts', () => {
 });
 
 describe('GET /shifts/{id}', () => {
-  it('answers the shift, 404 when missing or another organization\'s', async () => {
+  it("answers the shift, 404 when missing or another organization's", async () => {
     const { id, date } = await newShift();
     const response = await org.get(`/shifts/${id}`);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id, date, user: ref(userId, 'Boss Doe') });
     const missing = await org.get('/shifts/999999');
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Shift].' });
+    expect(missing.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Shift].',
+    });
     await expectNotFoundForOtherOrg(other, 'GET', `/shifts/${id}`);
   });
 });
@@ -269,36 +316,74 @@ describe('PATCH /shifts/{id}', () => {
   it('changes the shift as the sample does', async () => {
     const { id } = await newShift();
     const date = nextDate();
-    const response = await org.patch(`/shifts/${id}`, { date, start: `${date} 08:00:00`, end: `${date} 20:00:00`, notes: 'Changed to AM shift' });
+    const response = await org.patch(`/shifts/${id}`, {
+      date,
+      start: `${date} 08:00:00`,
+      end: `${date} 20:00:00`,
+      notes: 'Changed to AM shift',
+    });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ id, date, start: `${date} 08:00:00`, end: `${date} 20:00:00`, notes: 'Changed to AM shift' });
+    expect(response.body).toMatchObject({
+      id,
+      date,
+      start: `${date} 08:00:00`,
+      end: `${date} 20:00:00`,
+      notes: 'Changed to AM shift',
+    });
   });
 
   it('always requires date, start and end', async () => {
     const { id } = await newShift();
     const response = await org.patch(`/shifts/${id}`, { notes: 'x' });
     expect(response.status).toBe(422);
-    expect(response.body.error_message).toEqual(['The date field is required.', 'The start field is required.', 'The end field is required.']);
+    expect(response.body.error_message).toEqual([
+      'The date field is required.',
+      'The start field is required.',
+      'The end field is required.',
+    ]);
     const date = nextDate();
     for (const [missing, body] of [
       ['start', { date, end: `${date} 19:00:00` }],
       ['end', { date, start: `${date} 07:00:00` }],
     ] as const) {
       const partial = await org.patch(`/shifts/${id}`, body);
-      expect(partial.body).toEqual({ status: 422, error: 'invalid_params', error_message: [`The ${missing} field is required.`] });
+      expect(partial.body).toEqual({
+        status: 422,
+        error: 'invalid_params',
+        error_message: [`The ${missing} field is required.`],
+      });
     }
   });
 
   it('replaces labels and qualifiers given in the body and keeps the rest', async () => {
     const { id, date } = await newShift({ labels: [labelId], notes: 'Keep me' });
-    const response = await org.patch(`/shifts/${id}`, { date, start: `${date} 07:00:00`, end: `${date} 19:00:00`, labels: [label2Id], qualifiers: [qualifierId] });
+    const response = await org.patch(`/shifts/${id}`, {
+      date,
+      start: `${date} 07:00:00`,
+      end: `${date} 19:00:00`,
+      labels: [label2Id],
+      qualifiers: [qualifierId],
+    });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       notes: 'Keep me',
       labels: [{ id: label2Id, href: `${server.url}/v1/labels/${label2Id}`, label: 'ENG' }],
-      qualifiers: [{ id: qualifierId, href: `${server.url}/v1/qualifiers/${qualifierId}`, shortcode: 'FF-01', name: 'Firefighters' }],
+      qualifiers: [
+        {
+          id: qualifierId,
+          href: `${server.url}/v1/qualifiers/${qualifierId}`,
+          shortcode: 'FF-01',
+          name: 'Firefighters',
+        },
+      ],
     });
-    const cleared = await org.patch(`/shifts/${id}`, { date, start: `${date} 07:00:00`, end: `${date} 19:00:00`, labels: null, qualifiers: null });
+    const cleared = await org.patch(`/shifts/${id}`, {
+      date,
+      start: `${date} 07:00:00`,
+      end: `${date} 19:00:00`,
+      labels: null,
+      qualifiers: null,
+    });
     expect(cleared.status).toBe(200);
     expect(cleared.body).toMatchObject({ notes: 'Keep me', labels: null, qualifiers: null });
   });
@@ -311,7 +396,11 @@ describe('PATCH /shifts/{id}', () => {
 
   it('answers 404 for another organization', async () => {
     const { id, date } = await newShift();
-    await expectNotFoundForOtherOrg(other, 'PATCH', `/shifts/${id}`, { date, start: `${date} 06:00:00`, end: `${date} 19:00:00` });
+    await expectNotFoundForOtherOrg(other, 'PATCH', `/shifts/${id}`, {
+      date,
+      start: `${date} 06:00:00`,
+      end: `${date} 19:00:00`,
+    });
   });
 });
 
@@ -350,7 +439,11 @@ describe('shift labels', () => {
     expect(invalid.status).toBe(422);
     expect(invalid.body.error_message).toEqual(['The selected label id is invalid.']);
     const notCarried = await org.del(`/shifts/${id}/labels/${labelId}`);
-    expect(notCarried.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Label].' });
+    expect(notCarried.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Label].',
+    });
     await expectNotFoundForOtherOrg(other, 'GET', `/shifts/${id}/labels`);
     await expectNotFoundForOtherOrg(other, 'POST', `/shifts/${id}/labels`, []);
   });
@@ -360,7 +453,12 @@ describe('shift qualifiers', () => {
   it('GET lists, POST replaces, DELETE one and DELETE all remove', async () => {
     const { id } = await newShift();
     expect((await org.get(`/shifts/${id}/qualifiers`)).body).toEqual([]);
-    const item = { id: qualifierId, href: `${server.url}/v1/qualifiers/${qualifierId}`, shortcode: 'FF-01', name: 'Firefighters' };
+    const item = {
+      id: qualifierId,
+      href: `${server.url}/v1/qualifiers/${qualifierId}`,
+      shortcode: 'FF-01',
+      name: 'Firefighters',
+    };
     const replaced = await org.post(`/shifts/${id}/qualifiers`, [qualifierId]);
     expect(replaced.status).toBe(200);
     expect(replaced.body).toEqual([item]);

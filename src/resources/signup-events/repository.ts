@@ -9,7 +9,12 @@ import type { SignupEventRow, SignupEventTable, SignupEventUserRow } from './tab
 type EventEb = ExpressionBuilder<Database, 'signup_event'>;
 
 export function findSignupEvent(db: Db, orgId: number, id: number): Promise<SignupEventRow | undefined> {
-  return db.selectFrom('signup_event').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('signup_event')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Deleted events are found too: they stay readable by id. */
@@ -51,7 +56,8 @@ export interface SignupEventFilter {
 
 export async function listSignupEvents(db: Db, orgId: number, filter: SignupEventFilter): Promise<SignupEventRow[]> {
   // status, archived, start and end each keep non-deleted events only: with deleted, nothing is left
-  const nonDeletedOnly = filter.archived || filter.status !== undefined || filter.start !== undefined || filter.end !== undefined;
+  const nonDeletedOnly =
+    filter.archived || filter.status !== undefined || filter.start !== undefined || filter.end !== undefined;
   if (filter.deleted && nonDeletedOnly) return [];
   return db
     .selectFrom('signup_event')
@@ -71,7 +77,12 @@ export async function insertSignupEvent(db: Db, values: Insertable<SignupEventTa
   return id;
 }
 
-export async function updateSignupEvent(db: Db, orgId: number, id: number, values: Updateable<SignupEventTable>): Promise<void> {
+export async function updateSignupEvent(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Updateable<SignupEventTable>,
+): Promise<void> {
   await db.updateTable('signup_event').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
@@ -85,7 +96,12 @@ export function listEventUsers(db: Db, orgId: number, eventId: number): Promise<
     .execute();
 }
 
-export function findEventUser(db: Db, orgId: number, eventId: number, userId: number): Promise<SignupEventUserRow | undefined> {
+export function findEventUser(
+  db: Db,
+  orgId: number,
+  eventId: number,
+  userId: number,
+): Promise<SignupEventUserRow | undefined> {
   return db
     .selectFrom('signup_event_user')
     .selectAll()
@@ -104,7 +120,12 @@ export async function deleteEventUser(db: Db, orgId: number, id: number): Promis
   await db.deleteFrom('signup_event_user').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
-export async function assertWorkTypeAndSubtype(db: Db, orgId: number, workTypeId: number, subtypeId: number | null): Promise<void> {
+export async function assertWorkTypeAndSubtype(
+  db: Db,
+  orgId: number,
+  workTypeId: number,
+  subtypeId: number | null,
+): Promise<void> {
   const workType = await db
     .selectFrom('work_type')
     .select('id')

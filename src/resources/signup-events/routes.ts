@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, errorResponses, IdParams, SuccessWithId } from '../../core/schemas.js';
+import { created, EXTENSION, errorResponses, IdParams, ok, SuccessWithId } from '../../core/schemas.js';
 import { normalizeLocalDateTime, nowLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findSignupEventOrThrow, listEventUsers, listSignupEvents } from './repository.js';
@@ -19,8 +19,8 @@ import {
 import { serializeEventUser, serializeSignupEvent, serializeSignupEventDetail } from './serialize.js';
 
 const tags = ['Signup events'];
-const isTruthy = (value: string | undefined) => value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
-const okWithId = (message: string, id: number) => ({ success: true, code: 200, status: 'ok', message, id });
+const isTruthy = (value: string | undefined) =>
+  value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -28,7 +28,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'listSignupEvents',
-        summary: 'Signup events (non-deleted unless `deleted` is set), filtered by deleted, archived, status, start, end',
+        summary:
+          'Signup events (non-deleted unless `deleted` is set), filtered by deleted, archived, status, start, end',
         tags,
         querystring: SignupEventListQuery,
         response: { 200: Type.Array(SignupEventResponse), ...errorResponses },
@@ -101,7 +102,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { id } = request.params;
       const title = await withTransaction(app.db, (trx) => replaceSignupEvent(trx, request.auth, id, request.body));
-      return okWithId(`Updated signup event ${title}`, id);
+      return ok(`Updated signup event ${title}`, { id });
     },
   );
 
@@ -120,8 +121,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { id } = request.params;
-      const title = await withTransaction(app.db, (trx) => deleteSignupEvent(trx, request.auth, id, request.query.admin_id));
-      return okWithId(`Deleted signup event ${title}`, id);
+      const title = await withTransaction(app.db, (trx) =>
+        deleteSignupEvent(trx, request.auth, id, request.query.admin_id),
+      );
+      return ok(`Deleted signup event ${title}`, { id });
     },
   );
 
@@ -140,7 +143,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { orgId } = request.auth;
       await findSignupEventOrThrow(app.db, orgId, request.params.id);
       const signups = await listEventUsers(app.db, orgId, request.params.id);
-      const users = await findUsersByIds(app.db, orgId, signups.map((s) => s.user_id));
+      const users = await findUsersByIds(
+        app.db,
+        orgId,
+        signups.map((s) => s.user_id),
+      );
       return signups.map((signup) => serializeEventUser(request, signup, users.get(signup.user_id)));
     },
   );
@@ -160,7 +167,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { id } = request.params;
-      const { name, title } = await withTransaction(app.db, (trx) => signUpUser(trx, request.auth, id, request.body.user_id));
+      const { name, title } = await withTransaction(app.db, (trx) =>
+        signUpUser(trx, request.auth, id, request.body.user_id),
+      );
       reply.status(201);
       return created(`Signed ${name} up for event ${title}`, { id });
     },
@@ -180,8 +189,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { id, user_id } = request.params;
-      const { name, title } = await withTransaction(app.db, (trx) => removeSignedUpUser(trx, request.auth, id, user_id));
-      return okWithId(`Removed ${name} from event ${title}`, id);
+      const { name, title } = await withTransaction(app.db, (trx) =>
+        removeSignedUpUser(trx, request.auth, id, user_id),
+      );
+      return ok(`Removed ${name} from event ${title}`, { id });
     },
   );
 };

@@ -1,9 +1,9 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
+import { checkAll, invalidParams } from '../../core/errors.js';
 import { sanitize } from '../../core/html.js';
-import { assertSpanWithinLimit, hoursBetween, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
+import { assertPeriod, hoursBetween, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { deleteMiscHour, insertMiscHour } from '../misc-hours/repository.js';
 import { findUser, findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
@@ -32,13 +32,15 @@ export function signupStatus(event: SignupEventRow, nowLocal: string): SignupSta
 }
 
 async function checkedFields(trx: Db, orgId: number, body: SignupEventBody) {
-  await findUserOrInvalid(trx, orgId, body.admin_id, 'admin id');
   const start = normalizeLocalDateTime(body.start);
   const end = normalizeLocalDateTime(body.end);
-  if (end <= start) throw invalidParams('The end must be a date after start.');
-  assertSpanWithinLimit(start, end, 'event');
   const workSubtypeId = body.work_subtype_id ?? null;
-  await assertWorkTypeAndSubtype(trx, orgId, body.work_type_id, workSubtypeId);
+  // one 422 naming every failing field
+  await checkAll([
+    () => findUserOrInvalid(trx, orgId, body.admin_id, 'admin id'),
+    () => assertPeriod(start, end, { within: 'event' }),
+    () => assertWorkTypeAndSubtype(trx, orgId, body.work_type_id, workSubtypeId),
+  ] as const);
   return {
     title: body.title.trim(),
     start,
@@ -66,7 +68,8 @@ export async function createSignupEvent(trx: Db, auth: AuthContext, body: Signup
   });
   await writeLog(trx, auth, {
     action: 'signup_event.created',
-    description: `added signup event ${fields.title} (${fields.start} to ${fields.end}, ${fields.employees_needed} needed).`,
+    description:
+      `added signup event ${fields.title} (${fields.start} to ${fields.end}, ` + `${fields.employees_needed} needed).`,
     actorUserId: body.admin_id,
     entityType: 'signup_event',
     entityId: id,
@@ -76,14 +79,21 @@ export async function createSignupEvent(trx: Db, auth: AuthContext, body: Signup
 }
 
 /** PUT replaces every field: an omitted work_subtype_id or description is cleared. */
-export async function replaceSignupEvent(trx: Db, auth: AuthContext, id: number, body: SignupEventBody): Promise<string> {
+export async function replaceSignupEvent(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  body: SignupEventBody,
+): Promise<string> {
   const before = await lockSignupEventOrThrow(trx, auth.orgId, id);
   if (before.deleted_at) throw invalidParams(`Signup event #${id} is deleted.`);
   const fields = await checkedFields(trx, auth.orgId, body);
   await updateSignupEvent(trx, auth.orgId, id, { ...fields, modified_by: body.admin_id, modified_at: nowUtc() });
   await writeLog(trx, auth, {
     action: 'signup_event.updated',
-    description: `updated signup event ${fields.title} (${fields.start} to ${fields.end}, ${fields.employees_needed} needed).`,
+    description:
+      `updated signup event ${fields.title} (${fields.start} to ${fields.end}, ` +
+      `${fields.employees_needed} needed).`,
     actorUserId: body.admin_id,
     entityType: 'signup_event',
     entityId: id,
@@ -93,7 +103,12 @@ export async function replaceSignupEvent(trx: Db, auth: AuthContext, id: number,
   return fields.title;
 }
 
-export async function deleteSignupEvent(trx: Db, auth: AuthContext, id: number, adminId: number | undefined): Promise<string> {
+export async function deleteSignupEvent(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  adminId: number | undefined,
+): Promise<string> {
   const event = await lockSignupEventOrThrow(trx, auth.orgId, id);
   if (event.deleted_at) throw invalidParams(`Signup event #${id} is already deleted.`);
   if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
@@ -121,7 +136,8 @@ export async function signUpUser(trx: Db, auth: AuthContext, eventId: number, us
   if (await findEventUser(trx, auth.orgId, eventId, userId)) {
     throw invalidParams(`User #${userId} is already signed up for event #${eventId}`);
   }
-  if (event.signed_up_count >= event.employees_needed) throw invalidParams(`Signup event #${eventId} is already filled.`);
+  if (event.signed_up_count >= event.employees_needed)
+    throw invalidParams(`Signup event #${eventId} is already filled.`);
 
   const miscHourId = await insertMiscHour(trx, auth.orgId, {
     user_id: userId,
@@ -135,7 +151,13 @@ export async function signUpUser(trx: Db, auth: AuthContext, eventId: number, us
     source: 'signup_event',
     source_id: eventId,
   });
-  await insertEventUser(trx, { organization_id: auth.orgId, event_id: eventId, user_id: userId, misc_hour_id: miscHourId, created_at: nowUtc() });
+  await insertEventUser(trx, {
+    organization_id: auth.orgId,
+    event_id: eventId,
+    user_id: userId,
+    misc_hour_id: miscHourId,
+    created_at: nowUtc(),
+  });
   await updateSignupEvent(trx, auth.orgId, eventId, { signed_up_count: event.signed_up_count + 1 });
   const name = fullName(user);
   await writeLog(trx, auth, {
@@ -168,4 +190,3 @@ export async function removeSignedUpUser(trx: Db, auth: AuthContext, eventId: nu
   });
   return { name, title: event.title };
 }
-

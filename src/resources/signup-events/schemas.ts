@@ -1,5 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, LocalDateTime, LongText, Nullable, NullableInput, PathId, ShortText, UserRef } from '../../core/schemas.js';
+import {
+  Id,
+  LocalDateTime,
+  LongText,
+  Nullable,
+  NullableInput,
+  PathId,
+  ShortText,
+  UserRef,
+} from '../../core/schemas.js';
 
 export const SIGNUP_STATUSES = ['active', 'partially_filled', 'filled', 'not_filled'] as const;
 export type OpenStatus = (typeof SIGNUP_STATUSES)[number];

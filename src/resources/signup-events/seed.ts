@@ -1,12 +1,10 @@
-import type { DemoSeedContext } from '../../cli/seed.js';
-import type { Db } from '../../core/db/transaction.js';
+import type { DemoSeedContext } from '../../core/seed.js';
 import { ApiError } from '../../core/errors.js';
-import { formatLocalDateTime, todayIn, type Temporal } from '../../core/time.js';
-import { expandWork } from '../../scheduling/index.js';
+import { formatLocalDateTime, Temporal, todayIn } from '../../core/time.js';
+import { expandWork, vacanciesOf } from '../../scheduling/index.js';
+import { DEMO_ROSTER, type DemoUnit } from '../users/seed.js';
 import { recordResponse, startCallback } from '../callbacks/rules.js';
-import { createList } from '../lists/rules.js';
 import { actOnTrade, createTrade } from '../trades/rules.js';
-import { MEMBERSHIPS, replaceMemberships } from '../user-memberships/rules.js';
 import { createSignupEvent, signUpUser } from './rules.js';
 
 export const seedOrder = 50;
@@ -25,10 +23,29 @@ async function optional<T>(step: () => Promise<T>): Promise<T | undefined> {
 
 async function seedSignupEvents(ctx: DemoSeedContext, today: Temporal.PlainDate): Promise<number> {
   const { db, auth, adminId, userIds } = ctx;
-  const workType = await db.selectFrom('work_type').select('id').where('organization_id', '=', auth.orgId).orderBy('position').executeTakeFirstOrThrow();
+  const workType = await db
+    .selectFrom('work_type')
+    .select('id')
+    .where('organization_id', '=', auth.orgId)
+    .orderBy('position')
+    .executeTakeFirstOrThrow();
   const events = [
-    { title: 'Station open house', day: today.add({ days: 10 }), from: 10, to: 15, needed: 4, description: '<p>Tours, engine demos and smoke-alarm sign-ups.</p>' },
-    { title: 'CPR class instructors', day: today.add({ days: 17 }), from: 18, to: 21, needed: 2, description: '<p>Two instructors for the community CPR class.</p>' },
+    {
+      title: 'Station open house',
+      day: today.add({ days: 10 }),
+      from: 10,
+      to: 15,
+      needed: 4,
+      description: '<p>Tours, engine demos and smoke-alarm sign-ups.</p>',
+    },
+    {
+      title: 'CPR class instructors',
+      day: today.add({ days: 17 }),
+      from: 18,
+      to: 21,
+      needed: 2,
+      description: '<p>Two instructors for the community CPR class.</p>',
+    },
   ];
   const crew = userIds.filter((id) => id !== adminId);
   let signups = 0;
@@ -50,59 +67,69 @@ async function seedSignupEvents(ctx: DemoSeedContext, today: Temporal.PlainDate)
   return signups;
 }
 
-async function firstListWithMembers(db: Db, orgId: number) {
-  return db
-    .selectFrom('callback_list')
-    .innerJoin('user_callback_list', (join) =>
-      join.onRef('user_callback_list.list_id', '=', 'callback_list.id').onRef('user_callback_list.organization_id', '=', 'callback_list.organization_id'),
-    )
-    .select('callback_list.id')
-    .where('callback_list.organization_id', '=', orgId)
-    .where('callback_list.deleted_at', 'is', null)
-    .orderBy('callback_list.position')
-    .orderBy('callback_list.id')
-    .executeTakeFirst();
-}
-
-/** The first list with members, or a new overtime list holding the crew when there is none. */
-async function overtimeList(ctx: DemoSeedContext): Promise<number> {
-  const { db, auth, adminId, userIds } = ctx;
-  const existing = await firstListWithMembers(db, auth.orgId);
-  if (existing) return existing.id;
-  const listId = await createList(db, auth, { name: 'Firefighter overtime', weekly_limit: 96, max_consecutive_hours: 48 });
-  for (const userId of userIds.filter((id) => id !== adminId)) await replaceMemberships(db, auth, MEMBERSHIPS.titles, userId, [listId]);
-  return listId;
-}
-
-/** A callback on an overtime list: the first candidate denies, the next accepts and fills it. */
-async function seedCallback(ctx: DemoSeedContext, today: Temporal.PlainDate): Promise<number> {
+/**
+ * Callbacks for the Battalion Chief's vacancies of the coming week (Kelly days, as the engine names
+ * them) on the Officer list: the first filled (the first candidate declines, the next accepts), the
+ * second still open with its first candidate declined; any later one is left without a callback.
+ */
+async function seedCallbacks(ctx: DemoSeedContext, today: Temporal.PlainDate): Promise<number> {
   const { db, auth, adminId } = ctx;
-  const listId = await overtimeList(ctx);
-  const day = today.add({ days: 5 });
-  const started = await startCallback(db, auth, {
-    list_id: listId,
-    initiated_by: adminId,
-    start: at(day, 8),
-    end: at(day, 20),
-    positions_to_fill: 1,
-    deadline: at(today.add({ days: 4 }), 12),
-  });
-  const [first, second] = started.candidates;
-  if (!first) return 1;
-  if (second) await recordResponse(db, auth, started.id, { user_id: first.user_id, status: 'denied', contact_method: 'Text (SMS)' });
-  const taker = second ?? first;
-  await recordResponse(db, auth, started.id, { user_id: taker.user_id, status: 'accepted', contact_method: 'Mobile App' });
-  return 1;
+  const units = ctx.shared.units as Record<DemoUnit, number> | undefined;
+  const listIds = (ctx.shared.listIds as number[] | undefined) ?? [];
+  const listId = listIds[2];
+  if (!units || listId === undefined) return 0;
+  const span = { start: at(today.add({ days: 1 }), 0), end: at(today.add({ days: 8 }), 0) };
+  const vacancies = await vacanciesOf(db, auth.orgId, span, auth.timezone, [units['Battalion Chief']]);
+  let callbacks = 0;
+  for (const [index, vacancy] of vacancies.slice(0, 2).entries()) {
+    const started = await startCallback(db, auth, {
+      list_id: listId,
+      assignment_id: units['Battalion Chief'],
+      initiated_by: adminId,
+      start: vacancy.start,
+      end: vacancy.end,
+      positions_to_fill: 1,
+      deadline: at(Temporal.PlainDate.from(vacancy.date).subtract({ days: 1 }), 12),
+      notes: 'Acting Battalion Chief for a Kelly day',
+    });
+    callbacks += 1;
+    const [first, second] = started.candidates;
+    if (first && second)
+      await recordResponse(db, auth, started.id, {
+        user_id: first.user_id,
+        status: 'denied',
+        contact_method: 'Text (SMS)',
+      });
+    if (index === 0 && (second ?? first))
+      await recordResponse(db, auth, started.id, {
+        user_id: (second ?? first)!.user_id,
+        status: 'accepted',
+        contact_method: 'Mobile App',
+      });
+  }
+  return callbacks;
 }
 
-/** A filled trade: the first scheduled piece of work next week taken over by an eligible crew member. */
+/** A filled trade: the first scheduled piece of work next week taken over by an eligible member of the same rank. */
 async function seedTrade(ctx: DemoSeedContext, today: Temporal.PlainDate): Promise<number> {
   const { db, auth, adminId, userIds } = ctx;
-  const work = await expandWork(db, auth.orgId, { start: at(today.add({ days: 7 }), 0), end: at(today.add({ days: 14 }), 0), userIds });
+  const work = await expandWork(db, auth.orgId, {
+    start: at(today.add({ days: 7 }), 0),
+    end: at(today.add({ days: 14 }), 0),
+    userIds,
+  });
   for (const item of work.slice(0, 10)) {
-    for (const takerId of userIds.filter((id) => id !== item.user_id && id !== adminId)) {
+    const role = DEMO_ROSTER[userIds.indexOf(item.user_id)]?.role;
+    const sameRole = (id: number) => DEMO_ROSTER[userIds.indexOf(id)]?.role === role;
+    for (const takerId of userIds.filter((id) => id !== item.user_id && id !== adminId && sameRole(id))) {
       const trade = await optional(() =>
-        createTrade(db, auth, { requesting_user: item.user_id, start: item.start, end: item.end, approving_user_id: adminId, accepting_user_id: takerId }),
+        createTrade(db, auth, {
+          requesting_user: item.user_id,
+          start: item.start,
+          end: item.end,
+          approving_user_id: adminId,
+          accepting_user_id: takerId,
+        }),
       );
       if (!trade) continue;
       await actOnTrade(db, auth, trade.id, { action: 'approve', admin_id: adminId });
@@ -112,12 +139,12 @@ async function seedTrade(ctx: DemoSeedContext, today: Temporal.PlainDate): Promi
   return 0;
 }
 
-/** Demo workflows: two signup events with sign-ups, a filled callback, a filled trade. */
+/** Demo workflows: two signup events with sign-ups, a filled and an open callback, a filled trade. */
 export async function seedDemo(ctx: DemoSeedContext): Promise<Record<string, number>> {
   const today = todayIn(ctx.auth.timezone);
   return {
     signup_event_users: await seedSignupEvents(ctx, today),
-    callbacks: await seedCallback(ctx, today),
+    callbacks: await seedCallbacks(ctx, today),
     trades: await seedTrade(ctx, today),
   };
 }

@@ -27,7 +27,11 @@ export function serializeSignupEvent(event: SignupEventRow, timeZone: string, no
 }
 
 /** The single-record form adds deleted_by and deleted_at (null while not deleted). */
-export function serializeSignupEventDetail(event: SignupEventRow, timeZone: string, nowLocal: string): SignupEventDetailResponse {
+export function serializeSignupEventDetail(
+  event: SignupEventRow,
+  timeZone: string,
+  nowLocal: string,
+): SignupEventDetailResponse {
   const { employees_needed, status, ...head } = serializeSignupEvent(event, timeZone, nowLocal);
   return {
     ...head,
@@ -38,7 +42,13 @@ export function serializeSignupEventDetail(event: SignupEventRow, timeZone: stri
   };
 }
 
-export function serializeEventUser(request: Pick<FastifyRequest, 'baseUrl'>, signup: SignupEventUserRow, user: UserRow | undefined) {
-  const ref = user ? userRef(request, user) : { id: signup.user_id, name: `User #${signup.user_id}`, href: href(request, `/users/${signup.user_id}`) };
+export function serializeEventUser(
+  request: Pick<FastifyRequest, 'baseUrl'>,
+  signup: SignupEventUserRow,
+  user: UserRow | undefined,
+) {
+  const ref = user
+    ? userRef(request, user)
+    : { id: signup.user_id, name: `User #${signup.user_id}`, href: href(request, `/users/${signup.user_id}`) };
   return { id: signup.id, user: ref, misc_hour_id: signup.misc_hour_id };
 }

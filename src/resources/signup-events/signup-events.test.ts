@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { expectAuthRequired, expectInvalid, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -41,15 +41,19 @@ async function signUp(eventId: number, userId: number) {
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   adminId = await org.createUser({ first_name: 'Hass', last_name: 'Brycen' });
   workTypeId = await firstWorkTypeId(org);
   otherWorkTypeId = await firstWorkTypeId(other);
   const subtype = await server.app.db
     .insertInto('work_subtype')
-    .values({ organization_id: org.orgId, work_type_id: workTypeId, label: 'Parade', work_code: 'PAR', deleted_at: null })
+    .values({
+      organization_id: org.orgId,
+      work_type_id: workTypeId,
+      label: 'Parade',
+      work_code: 'PAR',
+      deleted_at: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   subtypeId = subtype.id;
@@ -60,7 +64,13 @@ describe('POST /signup_events', () => {
   it('creates an active event and answers with the sample envelope', async () => {
     const response = await org.post('/signup_events', eventBody({ title: 'My Signup Event' }));
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ success: true, code: 201, status: 'created', message: 'Added signup event My Signup Event', id: expect.any(Number) });
+    expect(response.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Added signup event My Signup Event',
+      id: expect.any(Number),
+    });
     const event = await org.get(`/signup_events/${response.body.id}`);
     expect(event.body.status).toBe('active');
   });
@@ -71,7 +81,11 @@ describe('POST /signup_events', () => {
       delete body[field];
       const response = await org.post('/signup_events', body);
       expect(response.status, field).toBe(422);
-      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [`The ${field.replace(/_/g, ' ')} field is required.`] });
+      expect(response.body).toEqual({
+        status: 422,
+        error: 'invalid_params',
+        error_message: [`The ${field.replace(/_/g, ' ')} field is required.`],
+      });
     }
   });
 
@@ -83,15 +97,13 @@ describe('POST /signup_events', () => {
     ];
     for (const [overrides, message] of cases) {
       const response = await org.post('/signup_events', eventBody(overrides));
-      expect(response.status).toBe(422);
-      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
+      expectInvalid(response, [message]);
     }
   });
 
   it('rejects an end that is not after the start', async () => {
     const response = await org.post('/signup_events', eventBody({ end: '2030-05-04 08:00:00' }));
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end must be a date after start.'] });
+    expectInvalid(response, ['The end must be after the start.']);
   });
 
   it('sanitizes the description HTML', async () => {
@@ -103,7 +115,9 @@ describe('POST /signup_events', () => {
   it('writes a system log entry naming the admin', async () => {
     await createEvent({ title: 'Logged event' });
     const logs = await org.get('/logs');
-    expect(logs.body.data[0].event_description).toBe('Hass Brycen added signup event Logged event (2030-05-04 08:00:00 to 2030-05-04 12:30:00, 2 needed).');
+    expect(logs.body.data[0].event_description).toBe(
+      'Hass Brycen added signup event Logged event (2030-05-04 08:00:00 to 2030-05-04 12:30:00, 2 needed).',
+    );
     expect(logs.body.data[0].user.id).toBe(String(adminId));
   });
 
@@ -135,8 +149,21 @@ describe('GET /signup_events/{id}', () => {
       status: 'active',
     });
     expect(Object.keys(response.body)).toEqual([
-      'id', 'work_type_id', 'work_subtype_id', 'title', 'start', 'end', 'description', 'created_by', 'created_at',
-      'modified_by', 'modified_at', 'deleted_by', 'deleted_at', 'employees_needed', 'status',
+      'id',
+      'work_type_id',
+      'work_subtype_id',
+      'title',
+      'start',
+      'end',
+      'description',
+      'created_by',
+      'created_at',
+      'modified_by',
+      'modified_at',
+      'deleted_by',
+      'deleted_at',
+      'employees_needed',
+      'status',
     ]);
   });
 
@@ -144,7 +171,11 @@ describe('GET /signup_events/{id}', () => {
     const id = await createEvent();
     const missing = await org.get('/signup_events/999999');
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [SignupEvent].' });
+    expect(missing.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [SignupEvent].',
+    });
     await expectNotFoundForOtherOrg(other, 'GET', `/signup_events/${id}`);
   });
 
@@ -164,7 +195,7 @@ describe('DELETE /signup_events/{id} (extension)', () => {
     expect(event.body).toMatchObject({ id, status: 'deleted', deleted_by: adminId, deleted_at: isoOffset });
   });
 
-  it('records the event\'s creator as deleted_by when no admin_id is given: never null on a deleted event', async () => {
+  it("records the event's creator as deleted_by when no admin_id is given: never null on a deleted event", async () => {
     const id = await createEvent({ title: 'Gone too' });
     expect((await org.del(`/signup_events/${id}`)).status).toBe(200);
     const event = await org.get(`/signup_events/${id}`);
@@ -176,12 +207,10 @@ describe('DELETE /signup_events/{id} (extension)', () => {
     const id = await createEvent();
     await org.del(`/signup_events/${id}`);
     const again = await org.del(`/signup_events/${id}`);
-    expect(again.status).toBe(422);
-    expect(again.body).toEqual({ status: 422, error: 'invalid_params', error_message: [`Signup event #${id} is already deleted.`] });
+    expectInvalid(again, [`Signup event #${id} is already deleted.`]);
     const user = await org.createUser();
     const signup = await signUp(id, user);
-    expect(signup.status).toBe(422);
-    expect(signup.body).toEqual({ status: 422, error: 'invalid_params', error_message: [`Signup event #${id} is deleted.`] });
+    expectInvalid(signup, [`Signup event #${id} is deleted.`]);
     const put = await org.put(`/signup_events/${id}`, eventBody());
     expect(put.status).toBe(422);
   });
@@ -197,11 +226,23 @@ describe('PUT /signup_events/{id}', () => {
   it('replaces every field and answers with the sample envelope', async () => {
     const id = await createEvent({ work_subtype_id: subtypeId });
     const editor = await org.createUser({ first_name: 'Edna', last_name: 'Editor' });
-    const body = eventBody({ admin_id: editor, title: 'My Changed Signup Event', start: '2030-06-01 09:00:00', end: '2030-06-01 17:00:00', employees_needed: 4 });
+    const body = eventBody({
+      admin_id: editor,
+      title: 'My Changed Signup Event',
+      start: '2030-06-01 09:00:00',
+      end: '2030-06-01 17:00:00',
+      employees_needed: 4,
+    });
     delete (body as Record<string, unknown>).description;
     const response = await org.put(`/signup_events/${id}`, body);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Updated signup event My Changed Signup Event', id });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Updated signup event My Changed Signup Event',
+      id,
+    });
     const event = await org.get(`/signup_events/${id}`);
     expect(event.body).toMatchObject({
       title: 'My Changed Signup Event',
@@ -226,7 +267,11 @@ describe('PUT /signup_events/{id}', () => {
     const id = await createEvent();
     const missing = await org.put('/signup_events/999999', eventBody());
     expect(missing.status).toBe(404);
-    await expectNotFoundForOtherOrg(other, 'PUT', `/signup_events/${id}`, { ...eventBody(), admin_id: adminId, work_type_id: otherWorkTypeId });
+    await expectNotFoundForOtherOrg(other, 'PUT', `/signup_events/${id}`, {
+      ...eventBody(),
+      admin_id: adminId,
+      work_type_id: otherWorkTypeId,
+    });
     await expectAuthRequired(server, 'PUT', `/signup_events/${id}`, eventBody());
   });
 });
@@ -237,9 +282,17 @@ describe('POST /signup_events/{id}/users', () => {
     const user = await org.createUser({ first_name: 'Oliver', last_name: 'Nagy' });
     const response = await signUp(id, user);
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ success: true, code: 201, status: 'created', message: 'Signed Oliver Nagy up for event My Changed Signup Event', id });
+    expect(response.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Signed Oliver Nagy up for event My Changed Signup Event',
+      id,
+    });
     const logs = await org.get('/logs');
-    expect(logs.body.data[0].event_description).toBe('Oliver Nagy signed up for event My Changed Signup Event (2030-05-04 08:00:00 to 2030-05-04 12:30:00).');
+    expect(logs.body.data[0].event_description).toBe(
+      'Oliver Nagy signed up for event My Changed Signup Event (2030-05-04 08:00:00 to 2030-05-04 12:30:00).',
+    );
     const users = await org.get(`/signup_events/${id}/users`);
     const miscHourId = users.body[0].misc_hour_id;
     expect(miscHourId).toEqual(expect.any(Number));
@@ -254,7 +307,9 @@ describe('POST /signup_events/{id}/users', () => {
       start: '2030-05-04 08:00:00',
       end: '2030-05-04 12:30:00',
     });
-    const schedule = await org.get('/schedule', { query: { start: '2030-05-04 00:00:00', end: '2030-05-05 00:00:00' } });
+    const schedule = await org.get('/schedule', {
+      query: { start: '2030-05-04 00:00:00', end: '2030-05-05 00:00:00' },
+    });
     expect(schedule.body.days[0].misc).toContainEqual({
       id: miscHourId,
       href: `${server.url}/v1/misc/${miscHourId}`,
@@ -270,8 +325,7 @@ describe('POST /signup_events/{id}/users', () => {
     const user = await org.createUser();
     await signUp(id, user);
     const response = await signUp(id, user);
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [`User #${user} is already signed up for event #${id}`] });
+    expectInvalid(response, [`User #${user} is already signed up for event #${id}`]);
   });
 
   it('becomes filled at employees_needed and refuses further sign-ups', async () => {
@@ -280,8 +334,7 @@ describe('POST /signup_events/{id}/users', () => {
     expect((await signUp(id, first)).status).toBe(201);
     expect((await org.get(`/signup_events/${id}`)).body.status).toBe('filled');
     const response = await signUp(id, second);
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [`Signup event #${id} is already filled.`] });
+    expectInvalid(response, [`Signup event #${id} is already filled.`]);
   });
 
   it('refuses an unknown user with 422 and a user of another organization the same way', async () => {
@@ -289,8 +342,7 @@ describe('POST /signup_events/{id}/users', () => {
     const stranger = await other.createUser();
     for (const userId of [999_999, stranger]) {
       const response = await signUp(id, userId);
-      expect(response.status).toBe(422);
-      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected user id is invalid.'] });
+      expectInvalid(response, ['The selected user id is invalid.']);
     }
   });
 
@@ -326,8 +378,16 @@ describe('GET /signup_events/{id}/users', () => {
     const response = await org.get(`/signup_events/${id}/users`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
-      { id: expect.any(Number), user: { id: first, name: 'Olivér Nagy', href: `${server.url}/v1/users/${first}` }, misc_hour_id: expect.any(Number) },
-      { id: expect.any(Number), user: { id: second, name: 'Boss Doe', href: `${server.url}/v1/users/${second}` }, misc_hour_id: expect.any(Number) },
+      {
+        id: expect.any(Number),
+        user: { id: first, name: 'Olivér Nagy', href: `${server.url}/v1/users/${first}` },
+        misc_hour_id: expect.any(Number),
+      },
+      {
+        id: expect.any(Number),
+        user: { id: second, name: 'Boss Doe', href: `${server.url}/v1/users/${second}` },
+        misc_hour_id: expect.any(Number),
+      },
     ]);
   });
 
@@ -347,7 +407,13 @@ describe('DELETE /signup_events/{id}/users/{user_id}', () => {
     const [signup] = (await org.get(`/signup_events/${id}/users`)).body;
     const response = await org.del(`/signup_events/${id}/users/${user}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Removed Hass Brycen from event My Changed Signup Event', id });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Removed Hass Brycen from event My Changed Signup Event',
+      id,
+    });
     expect((await org.get(`/signup_events/${id}/users`)).body).toEqual([]);
     expect((await org.get(`/misc_hours/${signup.misc_hour_id}`)).status).toBe(404);
     const logs = await org.get('/logs');
@@ -358,8 +424,7 @@ describe('DELETE /signup_events/{id}/users/{user_id}', () => {
   it('refuses a user who is not signed up with the sample message', async () => {
     const id = await createEvent();
     const response = await org.del(`/signup_events/${id}/users/${adminId}`);
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [`User #${adminId} not found in Signup Event.`] });
+    expectInvalid(response, [`User #${adminId} not found in Signup Event.`]);
   });
 
   it('answers 404 for another organization and 401 without a token', async () => {
@@ -379,7 +444,14 @@ describe('GET /signup_events', () => {
     const workType = await firstWorkTypeId(listOrg);
     const users = [await listOrg.createUser(), await listOrg.createUser()];
     const make = async (title: string, start: string, end: string, needed: number) => {
-      const response = await listOrg.post('/signup_events', { admin_id: admin, title, start, end, employees_needed: needed, work_type_id: workType });
+      const response = await listOrg.post('/signup_events', {
+        admin_id: admin,
+        title,
+        start,
+        end,
+        employees_needed: needed,
+        work_type_id: workType,
+      });
       return response.body.id as number;
     };
     ids.active = await make('active', '2031-01-10 08:00:00', '2031-01-10 16:00:00', 2);
@@ -398,7 +470,12 @@ describe('GET /signup_events', () => {
     const response = await listOrg.get('/signup_events');
     expect(response.status).toBe(200);
     expect(titles(response.body)).toEqual(['active', 'filled', 'partial', 'not filled']);
-    expect(response.body.map((e: { status: string }) => e.status)).toEqual(['active', 'filled', 'partially_filled', 'not_filled']);
+    expect(response.body.map((e: { status: string }) => e.status)).toEqual([
+      'active',
+      'filled',
+      'partially_filled',
+      'not_filled',
+    ]);
     expect(response.body[0]).toEqual({
       id: ids.active,
       work_type_id: expect.any(Number),
@@ -424,8 +501,14 @@ describe('GET /signup_events', () => {
     }
   });
 
-  it('deleted with status, archived, start or end returns nothing: each of those keeps non-deleted events only', async () => {
-    for (const other of [{ status: 'active' }, { status: 'not_filled' }, { archived: 1 }, { start: '2000-01-01 00:00:00' }, { end: '2100-01-01 00:00:00' }]) {
+  it('deleted with status, archived, start or end returns nothing: those keep non-deleted events only', async () => {
+    for (const other of [
+      { status: 'active' },
+      { status: 'not_filled' },
+      { archived: 1 },
+      { start: '2000-01-01 00:00:00' },
+      { end: '2100-01-01 00:00:00' },
+    ]) {
       const response = await listOrg.get('/signup_events', { query: { deleted: 1, ...other } });
       expect(response.status).toBe(200);
       expect(response.body).toEqual([]);
@@ -460,7 +543,9 @@ describe('GET /signup_events', () => {
     expect(titles(fromStart.body)).toEqual(['active', 'filled']);
     const untilEnd = await listOrg.get('/signup_events', { query: { end: '2020-04-10 16:00:00' } });
     expect(titles(untilEnd.body)).toEqual(['partial', 'not filled']);
-    const both = await listOrg.get('/signup_events', { query: { start: '2020-04-01 00:00:00', end: '2031-01-31 00:00:00' } });
+    const both = await listOrg.get('/signup_events', {
+      query: { start: '2020-04-01 00:00:00', end: '2031-01-31 00:00:00' },
+    });
     expect(titles(both.body)).toEqual(['active', 'not filled']);
   });
 

@@ -27,10 +27,19 @@ export async function findTimeOffTypeOrInvalid(db: Db, orgId: number, id: number
 }
 
 /** Types by id, deleted ones included (old entries keep showing their type). */
-export async function findTimeOffTypesByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, TimeOffTypeRow>> {
+export async function findTimeOffTypesByIds(
+  db: Db,
+  orgId: number,
+  ids: Iterable<number>,
+): Promise<Map<number, TimeOffTypeRow>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await db.selectFrom('time_off_type').selectAll().where('organization_id', '=', orgId).where('id', 'in', unique).execute();
+  const rows = await db
+    .selectFrom('time_off_type')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', unique)
+    .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
 
@@ -50,6 +59,11 @@ export async function insertTimeOffType(db: Db, values: Insertable<TimeOffTypeTa
   return id;
 }
 
-export async function updateTimeOffType(db: Db, orgId: number, id: number, values: Updateable<TimeOffTypeTable>): Promise<void> {
+export async function updateTimeOffType(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Updateable<TimeOffTypeTable>,
+): Promise<void> {
   await db.updateTable('time_off_type').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }

@@ -4,7 +4,12 @@ import { withTransaction } from '../../core/db/transaction.js';
 import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
 import { findTimeOffTypeOrThrow, listTimeOffTypes } from './repository.js';
 import { changeTimeOffType, createTimeOffType, deleteTimeOffType } from './rules.js';
-import { CreateTimeOffTypeBody, TimeOffTypeDetailResponse, TimeOffTypeResponse, UpdateTimeOffTypeBody } from './schemas.js';
+import {
+  CreateTimeOffTypeBody,
+  TimeOffTypeDetailResponse,
+  TimeOffTypeResponse,
+  UpdateTimeOffTypeBody,
+} from './schemas.js';
 import { serializeTimeOffType, serializeTimeOffTypeDetail } from './serialize.js';
 
 const tags = ['Time off types'];
@@ -20,7 +25,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(TimeOffTypeResponse), ...errorResponses },
       },
     },
-    async (request) => (await listTimeOffTypes(app.db, request.auth.orgId)).map((row) => serializeTimeOffType(request, row)),
+    async (request) =>
+      (await listTimeOffTypes(app.db, request.auth.orgId)).map((row) => serializeTimeOffType(request, row)),
   );
 
   app.post(
@@ -29,7 +35,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'createTimeOffType',
         summary: 'Creates a time off type',
-        description: '`label` is required; the other fields default to no work code, no buffer, no limit, #3f5647 on #FFFFFF, false.',
+        description:
+          '`label` is required; the other fields default to no work code, no buffer, no limit, #3f5647 on ' +
+          '#FFFFFF, false.',
         tags,
         body: CreateTimeOffTypeBody,
         response: { 201: SuccessWithId, ...errorResponses },
@@ -54,7 +62,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TimeOffTypeDetailResponse, ...errorResponses },
       },
     },
-    async (request) => serializeTimeOffTypeDetail(request, await findTimeOffTypeOrThrow(app.db, request.auth.orgId, request.params.id)),
+    async (request) =>
+      serializeTimeOffTypeDetail(request, await findTimeOffTypeOrThrow(app.db, request.auth.orgId, request.params.id)),
   );
 
   app.patch(

@@ -25,6 +25,7 @@ function columnsOf(body: UpdateTimeOffTypeBody): Updateable<TimeOffTypeTable> {
     allow_negative: bit(body.allow_negative),
     default_day_hours: body.default_day_hours,
     counts_as_worked: bit(body.counts_as_worked),
+    callback_exclusion_hours: body.callback_exclusion_hours,
   };
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 }
@@ -43,6 +44,7 @@ export async function createTimeOffType(trx: Db, auth: AuthContext, body: Create
     allow_negative: bit(body.allow_negative) ?? 0,
     default_day_hours: body.default_day_hours ?? 24,
     counts_as_worked: bit(body.counts_as_worked) ?? 0,
+    callback_exclusion_hours: body.callback_exclusion_hours ?? 0,
     deleted_at: null,
     created_at: nowUtc(),
   });
@@ -56,7 +58,12 @@ export async function createTimeOffType(trx: Db, auth: AuthContext, body: Create
   return id;
 }
 
-export async function changeTimeOffType(trx: Db, auth: AuthContext, id: number, body: UpdateTimeOffTypeBody): Promise<void> {
+export async function changeTimeOffType(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  body: UpdateTimeOffTypeBody,
+): Promise<void> {
   const before = await findTimeOffTypeOrThrow(trx, auth.orgId, id);
   const changes = columnsOf(body);
   if (Object.keys(changes).length > 0) await updateTimeOffType(trx, auth.orgId, id, changes);

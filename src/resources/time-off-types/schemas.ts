@@ -2,8 +2,12 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Color, Flag, Nullable, NullableInput, NumberOrText, ShortText } from '../../core/schemas.js';
 
 const TypeFlag = Flag({ description: 'boolean (1/0 and "true"/"false" are accepted)' });
-const BufferHours = NumberOrText(Type.Number({ minimum: 0, maximum: 8760, description: 'hours needed between the request and the start' }));
-const InstanceLimit = NumberOrText(Type.Integer({ minimum: 0, maximum: 10_000, description: 'entries per user and calendar year; 0 = unlimited' }));
+const BufferHours = NumberOrText(
+  Type.Number({ minimum: 0, maximum: 8760, description: 'hours needed between the request and the start' }),
+);
+const InstanceLimit = NumberOrText(
+  Type.Integer({ minimum: 0, maximum: 10_000, description: 'entries per user and calendar year; 0 = unlimited' }),
+);
 
 const typeFields = {
   work_code: Type.Optional(NullableInput(ShortText())),
@@ -15,9 +19,24 @@ const typeFields = {
   forward: Type.Optional(TypeFlag),
   allow_negative: Type.Optional(Type.Boolean({ description: 'extension: approvals may take the bank below zero' })),
   default_day_hours: Type.Optional(
-    Type.Number({ exclusiveMinimum: 0, maximum: 24, description: 'extension: hours charged per day to a user with no scheduled work (default 24)' }),
+    Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 24,
+      description: 'extension: hours charged per day to a user with no scheduled work (default 24)',
+    }),
   ),
-  counts_as_worked: Type.Optional(Type.Boolean({ description: 'extension: its hours count as hours worked for overtime (default false)' })),
+  counts_as_worked: Type.Optional(
+    Type.Boolean({ description: 'extension: its hours count as hours worked for overtime (default false)' }),
+  ),
+  callback_exclusion_hours: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 168,
+      description:
+        'extension: no callback is offered to a user within this many hours before or after ' +
+        'their approved time off of this type (default 0)',
+    }),
+  ),
 };
 
 export const CreateTimeOffTypeBody = Type.Object({ label: ShortText({ minLength: 1 }), ...typeFields });
@@ -45,4 +64,5 @@ export const TimeOffTypeDetailResponse = Type.Object({
   allow_negative: Type.Boolean(),
   default_day_hours: Type.Number(),
   counts_as_worked: Type.Boolean(),
+  callback_exclusion_hours: Type.Number(),
 });

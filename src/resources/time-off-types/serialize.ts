@@ -3,7 +3,10 @@ import { href } from '../../core/pagination.js';
 import type { TimeOffTypeResponse } from './schemas.js';
 import type { TimeOffTypeRow } from './table.js';
 
-export function serializeTimeOffType(request: Pick<FastifyRequest, 'baseUrl'>, row: TimeOffTypeRow): TimeOffTypeResponse {
+export function serializeTimeOffType(
+  request: Pick<FastifyRequest, 'baseUrl'>,
+  row: TimeOffTypeRow,
+): TimeOffTypeResponse {
   return {
     id: String(row.id),
     label: row.label,
@@ -24,5 +27,6 @@ export function serializeTimeOffTypeDetail(request: Pick<FastifyRequest, 'baseUr
     allow_negative: row.allow_negative === 1,
     default_day_hours: Number(row.default_day_hours),
     counts_as_worked: row.counts_as_worked === 1,
+    callback_exclusion_hours: Number(row.callback_exclusion_hours),
   };
 }

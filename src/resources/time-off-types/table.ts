@@ -19,6 +19,8 @@ export interface TimeOffTypeTable {
   default_day_hours: Generated<number>;
   /** extension: hours of this type count as hours worked for overtime */
   counts_as_worked: Generated<number>;
+  /** extension: no callback offers within this many hours of approved time off of this type */
+  callback_exclusion_hours: Generated<number>;
   deleted_at: string | null;
   created_at: string;
 }

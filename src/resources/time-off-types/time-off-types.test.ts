@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 let org: TestOrg;
 let other: TestOrg;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
 });
 afterAll(() => server.close());
 
@@ -28,13 +26,21 @@ describe('POST /time_off_types', () => {
   it('creates a type with all fields and answers 201 with its id', async () => {
     const response = await org.post('/time_off_types', sick);
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ success: true, code: 201, status: 'created', message: 'Time off type created successfully.', id: expect.any(Number) });
+    expect(response.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Time off type created successfully.',
+      id: expect.any(Number),
+    });
   });
 
   it('requires only a label and fills the documented defaults', async () => {
     const response = await org.post('/time_off_types', { label: 'Comp Time' });
     expect(response.status).toBe(201);
-    const listed = (await org.get('/time_off_types')).body.find((t: { id: string }) => t.id === String(response.body.id));
+    const listed = (await org.get('/time_off_types')).body.find(
+      (t: { id: string }) => t.id === String(response.body.id),
+    );
     expect(listed).toEqual({
       id: String(response.body.id),
       label: 'Comp Time',
@@ -51,16 +57,31 @@ describe('POST /time_off_types', () => {
 
   it('rejects a missing label, a bad color and a negative buffer', async () => {
     const missing = await org.post('/time_off_types', { work_code: 'X' });
-    expect(missing.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The label field is required.'] });
+    expect(missing.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The label field is required.'],
+    });
     expect((await org.post('/time_off_types', { label: 'X', primary_color: 'red' })).status).toBe(422);
     expect((await org.post('/time_off_types', { label: 'X', required_buffer: -1 })).status).toBe(422);
   });
 
   it('accepts numbers and flags sent as strings', async () => {
-    const response = await org.post('/time_off_types', { label: 'Vacation', required_buffer: '12.5', instance_limit: '3', forward: 'true', force_include: 0 });
+    const response = await org.post('/time_off_types', {
+      label: 'Vacation',
+      required_buffer: '12.5',
+      instance_limit: '3',
+      forward: 'true',
+      force_include: 0,
+    });
     expect(response.status).toBe(201);
     const detail = await org.get(`/time_off_types/${response.body.id}`);
-    expect(detail.body).toMatchObject({ required_buffer: '12.50', instance_limit: '3', forward: true, force_include: false });
+    expect(detail.body).toMatchObject({
+      required_buffer: '12.50',
+      instance_limit: '3',
+      forward: true,
+      force_include: false,
+    });
   });
 
   it('requires a token', async () => {
@@ -117,10 +138,15 @@ describe('GET /time_off_types/{id} (extension)', () => {
       allow_negative: true,
       default_day_hours: 24,
       counts_as_worked: false,
+      callback_exclusion_hours: 0,
     });
     await expectNotFoundForOtherOrg(other, 'GET', `/time_off_types/${id}`);
     const missing = await org.get('/time_off_types/999999');
-    expect(missing.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [TimeOffType].' });
+    expect(missing.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [TimeOffType].',
+    });
   });
 });
 
@@ -129,24 +155,53 @@ describe('PATCH /time_off_types/{id} (extension)', () => {
     const id = (await org.post('/time_off_types', sick)).body.id;
     const response = await org.patch(`/time_off_types/${id}`, { label: 'Sick Leave', instance_limit: 2 });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Time off type updated successfully.', id });
-    expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({ label: 'Sick Leave', instance_limit: '2', work_code: 'SL', force_include: true });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Time off type updated successfully.',
+      id,
+    });
+    expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({
+      label: 'Sick Leave',
+      instance_limit: '2',
+      work_code: 'SL',
+      force_include: true,
+    });
     expect((await org.get('/logs')).body.data[0].event_description).toMatch(/updated time off type Sick Leave\.$/);
     await expectNotFoundForOtherOrg(other, 'PATCH', `/time_off_types/${id}`, { label: 'Hacked' });
   });
 
   it('sets the default day length and whether the hours count as worked; 422 naming each bad field', async () => {
-    const created = await org.post('/time_off_types', { label: 'Training leave', default_day_hours: 8, counts_as_worked: true });
+    const created = await org.post('/time_off_types', {
+      label: 'Training leave',
+      default_day_hours: 8,
+      counts_as_worked: true,
+    });
     expect(created.status, created.text).toBe(201);
     const id = created.body.id;
-    expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({ default_day_hours: 8, counts_as_worked: true });
-    expect((await org.patch(`/time_off_types/${id}`, { default_day_hours: 10.5, counts_as_worked: false })).status).toBe(200);
-    expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({ default_day_hours: 10.5, counts_as_worked: false });
+    expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({
+      default_day_hours: 8,
+      counts_as_worked: true,
+    });
+    expect(
+      (await org.patch(`/time_off_types/${id}`, { default_day_hours: 10.5, counts_as_worked: false })).status,
+    ).toBe(200);
+    expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({
+      default_day_hours: 10.5,
+      counts_as_worked: false,
+    });
     const bad = await org.patch(`/time_off_types/${id}`, { default_day_hours: 0, counts_as_worked: 'sometimes' });
     expect(bad.status).toBe(422);
-    expect(bad.body.error_message).toEqual(['The default day hours must be greater than 0.', 'The counts as worked field must be true or false.']);
+    expect(bad.body.error_message).toEqual([
+      'The default day hours must be greater than 0.',
+      'The counts as worked field must be true or false.',
+    ]);
     expect((await org.patch(`/time_off_types/${id}`, { default_day_hours: 25 })).status).toBe(422);
-    expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({ default_day_hours: 10.5, counts_as_worked: false });
+    expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({
+      default_day_hours: 10.5,
+      counts_as_worked: false,
+    });
   });
 });
 
@@ -154,11 +209,26 @@ describe('DELETE /time_off_types/{id} (extension)', () => {
   it('soft-deletes: gone from the list, unusable for new time off', async () => {
     const id = (await org.post('/time_off_types', { label: 'Temporary' })).body.id;
     const response = await org.del(`/time_off_types/${id}`);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Time off type removed successfully.' });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Time off type removed successfully.',
+    });
     expect((await org.get('/time_off_types')).body.map((t: { id: string }) => t.id)).not.toContain(String(id));
     const user = await org.createUser();
-    const create = await org.post('/time_offs', { user_id: user, admin_ids: [user], start_date: '2030-01-01 08:00:00', end_date: '2030-01-02 08:00:00', time_off_type_id: id });
-    expect(create.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected time off type id is invalid.'] });
+    const create = await org.post('/time_offs', {
+      user_id: user,
+      admin_ids: [user],
+      start_date: '2030-01-01 08:00:00',
+      end_date: '2030-01-02 08:00:00',
+      time_off_type_id: id,
+    });
+    expect(create.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected time off type id is invalid.'],
+    });
     expect((await org.del(`/time_off_types/${id}`)).status).toBe(404);
   });
 });

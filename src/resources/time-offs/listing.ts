@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { linkTo } from '../../core/pagination.js';
-import { formatLocalDateTime, normalizeLocalDateTime, parseLocalDateTime } from '../../core/time.js';
+import { assertPeriod, formatLocalDateTime, normalizeLocalDateTime, parseLocalDateTime } from '../../core/time.js';
 import { findTimeOffTypesByIds } from '../time-off-types/repository.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findTimeOffOrThrow, listTimeOffsOverlapping } from './repository.js';
@@ -23,7 +23,11 @@ const later = (a: string, b: string) => (a > b ? a : b);
 export async function loadRelated(db: Db, orgId: number, entries: TimeOffRow[]): Promise<Related> {
   const [users, types] = await Promise.all([
     findUsersByIds(db, orgId, userIdsOf(entries)),
-    findTimeOffTypesByIds(db, orgId, entries.map((entry) => entry.time_off_type_id)),
+    findTimeOffTypesByIds(
+      db,
+      orgId,
+      entries.map((entry) => entry.time_off_type_id),
+    ),
   ]);
   return { users, types };
 }
@@ -44,7 +48,7 @@ export async function readTimeOffPage(db: Db, request: Request, query: ListTimeO
   const { orgId, timezone } = request.auth;
   const start = normalizeLocalDateTime(query.start);
   const end = normalizeLocalDateTime(query.end);
-  if (end <= start) throw invalidParams('The end must be a date after start.');
+  assertPeriod(start, end);
   const pageStart = query.after === undefined ? start : normalizeLocalDateTime(query.after);
   if (pageStart < start || pageStart >= end) throw invalidParams('The after must be a date within start and end.');
   const limit = query.limit ?? DEFAULT_PAGE_ITEMS;
@@ -58,7 +62,11 @@ export async function readTimeOffPage(db: Db, request: Request, query: ListTimeO
     ({ segment }) => segment.start < monthEnd && segment.end > pageStart && (isFirstPage || segment.start >= pageStart),
   );
   const { kept, pageEnd } = cutToLimit(onPage, pageStart, monthEnd, limit);
-  const related = await loadRelated(db, orgId, kept.map((s) => s.entry));
+  const related = await loadRelated(
+    db,
+    orgId,
+    kept.map((s) => s.entry),
+  );
 
   const link = (after: string) => linkTo(request, '/time_offs', { start, end, after, limit, status: query.status });
   return {
@@ -81,6 +89,9 @@ export async function readTimeOff(db: Db, request: Request, id: number) {
   const { orgId, timezone } = request.auth;
   const entry = await findTimeOffOrThrow(db, orgId, id);
   const until = entry.until ?? addMonths(entry.start, UNBOUNDED_SHOWN_MONTHS);
-  const [segments, related] = await Promise.all([segmentsOf(db, orgId, [entry], entry.start, until, timezone), loadRelated(db, orgId, [entry])]);
+  const [segments, related] = await Promise.all([
+    segmentsOf(db, orgId, [entry], entry.start, until, timezone),
+    loadRelated(db, orgId, [entry]),
+  ]);
   return { items: segments.map(({ segment }) => serializeSegment(request, entry, segment, related)), metadata: [] };
 }

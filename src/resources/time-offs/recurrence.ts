@@ -1,6 +1,13 @@
-import { Frequency, fromFloatingDate, RRule, ruleBody, toFloatingDate, type RRuleOptions as Options } from '../../core/recurrence.js';
+import {
+  checkRule,
+  fromFloatingDate,
+  RRule,
+  ruleBody,
+  toFloatingDate,
+  type RRuleOptions as Options,
+} from '../../core/recurrence.js';
 import { invalidParams } from '../../core/errors.js';
-import { formatLocalDateTime, parseLocalDateTime, Temporal } from '../../core/time.js';
+import { formatLocalDateTime, parseLocalDateTime, type Temporal } from '../../core/time.js';
 
 /**
  * Recurring leave (extension): an entry's first occurrence is [start, end) and an RFC 5545 RRULE
@@ -13,23 +20,15 @@ export interface Occurrence {
   end: string;
 }
 
-const ALLOWED_FREQUENCIES = new Set([Frequency.DAILY, Frequency.WEEKLY, Frequency.MONTHLY, Frequency.YEARLY]);
+/** A rule without end is expanded whole to find its last occurrence: COUNT is bounded. */
 const MAX_COUNT = 1000;
+const TIME_OFF_RULES = { maxCount: MAX_COUNT };
 
-function parseRule(text: string): Partial<Options> {
-  const body = ruleBody(text);
-  let options: Partial<Options>;
-  try {
-    options = RRule.parseString(body);
-  } catch {
-    throw invalidParams('The rrule is not a valid RFC 5545 recurrence rule.');
-  }
-  if (options.freq === undefined || !ALLOWED_FREQUENCIES.has(options.freq)) {
-    throw invalidParams('The rrule must have a FREQ of DAILY, WEEKLY, MONTHLY or YEARLY.');
-  }
-  if (options.dtstart) throw invalidParams('The rrule may not carry DTSTART: the start date is the first occurrence.');
-  if (options.count && options.count > MAX_COUNT) throw invalidParams(`The rrule COUNT may not be greater than ${MAX_COUNT}.`);
-  return options;
+/** The entry's rule options; 422 naming what is wrong when it is not usable. */
+function parseRule(text: string): Readonly<Partial<Options>> {
+  const checked = checkRule(text, TIME_OFF_RULES);
+  if (checked.problem !== undefined) throw invalidParams(checked.problem);
+  return checked.rule;
 }
 
 function ruleFor(text: string, start: string): RRule {

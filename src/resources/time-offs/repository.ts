@@ -68,7 +68,11 @@ export async function countEntriesInYear(
 }
 
 /** The user's pending and approved entries that may overlap [start, end) (recurring ones by their whole reach). */
-export function entriesMeeting(db: Db, orgId: number, filter: { userId: number; start: string; end: string; exceptId?: number }): Promise<TimeOffRow[]> {
+export function entriesMeeting(
+  db: Db,
+  orgId: number,
+  filter: { userId: number; start: string; end: string; exceptId?: number },
+): Promise<TimeOffRow[]> {
   return db
     .selectFrom('time_off')
     .selectAll()

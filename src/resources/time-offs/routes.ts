@@ -1,10 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, errorResponses, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { readTimeOffImpact } from './impact.js';
 import { normalizeLocalDateTime } from '../../core/time.js';
 import { readTimeOff, readTimeOffPage } from './listing.js';
 import { approveTimeOff, checkNewTimeOff, createTimeOff, deleteTimeOff, denyTimeOff } from './rules.js';
-import { CreateTimeOffBody, DecisionBody, ListTimeOffsQuery, SingleTimeOffResponse, TimeOffPage } from './schemas.js';
+import {
+  CreateTimeOffBody,
+  DecisionBody,
+  ListTimeOffsQuery,
+  SingleTimeOffResponse,
+  TimeOffImpact,
+  TimeOffPage,
+} from './schemas.js';
 import { PENDING } from './table.js';
 
 const tags = ['Time off'];
@@ -15,15 +23,19 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         operationId: 'listTimeOffs',
-        summary: 'Time off overlapping a period, split along each user\'s rotation (pagination pattern 1)',
+        summary: "Time off overlapping a period, split along each user's rotation (pagination pattern 1)",
         description:
-          'At most one month and `limit` items (default 500, maximum 1000) per page; `metadata.links.next` continues with `after`. Pending and approved entries; `status=2` (extension) lists denied ones.',
+          'At most one month and `limit` items (default 500, maximum 1000) per page; `metadata.links.next` ' +
+          'continues with `after`. Pending and approved entries; `status=2` (extension) lists denied ones.',
         tags,
         querystring: ListTimeOffsQuery,
         response: { 200: TimeOffPage, ...errorResponses },
       },
     },
-    async (request, reply) => reply.sendCached(`time_offs|${JSON.stringify(request.query)}`, () => readTimeOffPage(app.db, request, request.query)),
+    async (request, reply) =>
+      reply.sendCached(`time_offs|${JSON.stringify(request.query)}`, () =>
+        readTimeOffPage(app.db, request, request.query),
+      ),
   );
 
   app.get(
@@ -40,6 +52,24 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => readTimeOff(app.db, request, request.params.id),
   );
 
+  app.get(
+    '/time_offs/:id/impact',
+    {
+      schema: {
+        ...EXTENSION,
+        operationId: 'getTimeOffImpact',
+        summary: 'What approving the entry would do to staffing (extension)',
+        description:
+          'The occurrences whose staffing changes when the entry counts as approved, before and after, ' +
+          'judged as GET /vacancies judges them (docs/time-off.md).',
+        tags,
+        params: IdParams,
+        response: { 200: TimeOffImpact, ...errorResponses },
+      },
+    },
+    async (request) => readTimeOffImpact(app.db, request, request.params.id),
+  );
+
   app.post(
     '/time_offs',
     {
@@ -51,8 +81,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           await checkNewTimeOff(app.db, request.auth, {
             userId: sound('user_id') ? body.user_id : undefined,
             adminIds: sound('admin_ids') && ids !== undefined ? (Array.isArray(ids) ? ids : [ids]) : undefined,
-            start: sound('start_date') && sound('end_date') && body.start_date ? normalizeLocalDateTime(body.start_date) : undefined,
-            end: sound('start_date') && sound('end_date') && body.end_date ? normalizeLocalDateTime(body.end_date) : undefined,
+            start:
+              sound('start_date') && sound('end_date') && body.start_date
+                ? normalizeLocalDateTime(body.start_date)
+                : undefined,
+            end:
+              sound('start_date') && sound('end_date') && body.end_date
+                ? normalizeLocalDateTime(body.end_date)
+                : undefined,
             typeId: sound('time_off_type_id') ? body.time_off_type_id : undefined,
             rrule: sound('rrule') ? body.rrule : undefined,
           });
@@ -109,7 +145,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'approveTimeOff',
         summary: 'Approves pending time off',
-        description: 'Optional body `{admin_id}`: the approving admin (default: the first admin the request was addressed to). 422 unless pending.',
+        description:
+          'Optional body `{admin_id}`: the approving admin (default: the first admin the request was ' +
+          'addressed to). 422 unless pending.',
         tags,
         params: IdParams,
         body: DecisionBody,
@@ -117,7 +155,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await withTransaction(app.db, (trx) => approveTimeOff(trx, request.auth, request.params.id, request.body?.admin_id));
+      await withTransaction(app.db, (trx) =>
+        approveTimeOff(trx, request.auth, request.params.id, request.body?.admin_id),
+      );
       return { ...ok('Time off approved successfully.'), id: request.params.id };
     },
   );

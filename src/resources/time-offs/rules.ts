@@ -4,7 +4,7 @@ import { writeLog } from '../../core/audit.js';
 import { lockUsers, transition } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams, notFound } from '../../core/errors.js';
-import { addDays, assertSpanWithinLimit, hoursBetween, nowLocal, nowUtc, round } from '../../core/time.js';
+import { assertPeriod, addDays, hoursBetween, nowLocal, nowUtc, round } from '../../core/time.js';
 import { chargeTimeOff, refundTimeOff } from '../accruals/ledger.js';
 import { findTimeOffTypeOrInvalid, findTimeOffTypesByIds } from '../time-off-types/repository.js';
 import type { TimeOffTypeRow } from '../time-off-types/table.js';
@@ -35,25 +35,37 @@ const span = (entry: Pick<TimeOffRow, 'start' | 'end'>) => `${short(entry.start)
 const STATUS_WORD: Record<number, string> = { [PENDING]: 'pending', [APPROVED]: 'approved', [DENIED]: 'denied' };
 
 function assertOrdered(start: string, end: string) {
-  if (end <= start) throw invalidParams('The end date must be a date after start date.');
-  assertSpanWithinLimit(start, end, 'time off');
+  assertPeriod(start, end, { fields: { start: 'start date', end: 'end date' }, within: 'time off' });
 }
 
 /** required_buffer: a request must reach the admins that many hours before the time off starts. */
 function assertBuffer(type: TimeOffTypeRow, start: string, timeZone: string) {
   if (type.required_buffer <= 0) return;
   if (hoursBetween(nowLocal(timeZone), start, timeZone) < type.required_buffer) {
-    throw invalidParams(`Time off of type ${type.label} must be requested at least ${round(type.required_buffer)} hours before it starts.`);
+    throw invalidParams(
+      `Time off of type ${type.label} must be requested at least ${round(type.required_buffer)} hours before ` +
+        'it starts.',
+    );
   }
 }
 
 /** instance_limit: pending and approved entries of the type per user and calendar year of the start. */
-async function assertInstanceLimit(trx: Db, orgId: number, type: TimeOffTypeRow, userId: number, start: string, exceptId?: number) {
+async function assertInstanceLimit(
+  trx: Db,
+  orgId: number,
+  type: TimeOffTypeRow,
+  userId: number,
+  start: string,
+  exceptId?: number,
+) {
   if (type.instance_limit <= 0) return;
   const year = Number(start.slice(0, 4));
   const count = await countEntriesInYear(trx, orgId, { userId, typeId: type.id, year, exceptId });
   if (count >= type.instance_limit) {
-    throw invalidParams(`The ${type.label} time off type allows at most ${type.instance_limit} per year; the limit for ${year} is reached.`);
+    throw invalidParams(
+      `The ${type.label} time off type allows at most ${type.instance_limit} per year; the limit for ${year} ` +
+        'is reached.',
+    );
   }
 }
 
@@ -61,16 +73,31 @@ async function assertInstanceLimit(trx: Db, orgId: number, type: TimeOffTypeRow,
  * A user's pending and approved entries never overlap (an end at hh:mm:59 closes its minute):
  * 422 naming the other entry. Recurring entries are compared occurrence by occurrence.
  */
-async function assertNoOverlap(trx: Db, auth: AuthContext, entry: { userId: number; start: string; end: string; rrule: string | null }, exceptId?: number) {
+async function assertNoOverlap(
+  trx: Db,
+  auth: AuthContext,
+  entry: { userId: number; start: string; end: string; rrule: string | null },
+  exceptId?: number,
+) {
   // a rule that never ends is compared over its first 400 days
   const reach = reachOf(entry.rrule, entry.start, entry.end) ?? `${addDays(entry.start.slice(0, 10), 400)} 00:00:00`;
   const mine = occurrencesInRange(entry, entry.start, reach).map((o) => ({ start: o.start, end: closeMinute(o.end) }));
   if (mine.length === 0) return;
-  const others = await entriesMeeting(trx, auth.orgId, { userId: entry.userId, start: entry.start, end: reach, exceptId });
+  const others = await entriesMeeting(trx, auth.orgId, {
+    userId: entry.userId,
+    start: entry.start,
+    end: reach,
+    exceptId,
+  });
   for (const other of others) {
-    const clash = occurrencesInRange(other, entry.start, reach).find((o) => mine.some((m) => m.start < closeMinute(o.end) && o.start < m.end));
+    const clash = occurrencesInRange(other, entry.start, reach).find((o) =>
+      mine.some((m) => m.start < closeMinute(o.end) && o.start < m.end),
+    );
     if (clash) {
-      throw invalidParams(`The time off overlaps ${STATUS_WORD[other.status]} time off #${other.id} of the same user, ${short(clash.start)} to ${short(clash.end)}.`);
+      throw invalidParams(
+        `The time off overlaps ${STATUS_WORD[other.status]} time off #${other.id} of the same user, ` +
+          `${short(clash.start)} to ${short(clash.end)}.`,
+      );
     }
   }
 }
@@ -97,7 +124,11 @@ async function deductIfBanked(trx: Db, auth: AuthContext, entry: TimeOffRow, typ
  * The rules on a new entry's own fields, every failing one named in one 422 (checkAll). A field
  * left undefined (one the request's schema refused: the route's ruleChecks) is not checked.
  */
-export async function checkNewTimeOff(trx: Db, auth: AuthContext, input: Partial<Pick<TimeOffInput, 'userId' | 'adminIds' | 'start' | 'end' | 'typeId' | 'rrule'>>) {
+export async function checkNewTimeOff(
+  trx: Db,
+  auth: AuthContext,
+  input: Partial<Pick<TimeOffInput, 'userId' | 'adminIds' | 'start' | 'end' | 'typeId' | 'rrule'>>,
+) {
   const [, user, , type, rrule] = await checkAll([
     () => (input.start !== undefined && input.end !== undefined ? assertOrdered(input.start, input.end) : undefined),
     () => (input.userId !== undefined ? findUserOrInvalid(trx, auth.orgId, input.userId) : undefined),
@@ -143,7 +174,9 @@ export async function createTimeOff(trx: Db, auth: AuthContext, input: TimeOffIn
   if (approved) await deductIfBanked(trx, auth, { ...values, id }, type);
   await writeLog(trx, auth, {
     action: 'time_off.created',
-    description: `${input.requestedByUser ? 'requested' : `created ${STATUS_WORD[input.status]}`} time off (${type.label}) for ${fullName(user)}, ${span(input)}.`,
+    description:
+      `${input.requestedByUser ? 'requested' : `created ${STATUS_WORD[input.status]}`} time off ` +
+      `(${type.label}) for ${fullName(user)}, ${span(input)}.`,
     actorUserId: input.requestedByUser ? input.userId : input.adminIds[0],
     entityType: 'time_off',
     entityId: id,
@@ -153,20 +186,30 @@ export async function createTimeOff(trx: Db, auth: AuthContext, input: TimeOffIn
 }
 
 /** One decision on pending time off; a concurrent decision finds it decided (422). */
-async function decide(trx: Db, auth: AuthContext, id: number, adminId: number | undefined, outcome: typeof APPROVED | typeof DENIED) {
+async function decide(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  adminId: number | undefined,
+  outcome: typeof APPROVED | typeof DENIED,
+) {
   const verb = outcome === APPROVED ? 'approved' : 'denied';
   const now = nowUtc();
-  const { before: entry, changes } = await transition(trx, { table: 'time_off', orgId: auth.orgId, id, model: 'TimeOff', softDeleted: true }, async (entry) => {
-    if (entry.status !== PENDING) {
-      throw invalidParams(`Only pending time off can be ${verb}; this time off is ${STATUS_WORD[entry.status]}.`);
-    }
-    if (adminId !== undefined) await assertUsersExist(trx, auth.orgId, [adminId], 'admin id');
-    return {
-      status: outcome,
-      admin_id: adminId ?? entry.admin_id,
-      ...(outcome === APPROVED ? { approval_date: now } : { denial_date: now }),
-    };
-  });
+  const { before: entry, changes } = await transition(
+    trx,
+    { table: 'time_off', orgId: auth.orgId, id, model: 'TimeOff', softDeleted: true },
+    async (entry) => {
+      if (entry.status !== PENDING) {
+        throw invalidParams(`Only pending time off can be ${verb}; this time off is ${STATUS_WORD[entry.status]}.`);
+      }
+      if (adminId !== undefined) await assertUsersExist(trx, auth.orgId, [adminId], 'admin id');
+      return {
+        status: outcome,
+        admin_id: adminId ?? entry.admin_id,
+        ...(outcome === APPROVED ? { approval_date: now } : { denial_date: now }),
+      };
+    },
+  );
   const types = await findTimeOffTypesByIds(trx, auth.orgId, [entry.time_off_type_id]);
   const type = types.get(entry.time_off_type_id)!;
   // the debit belongs to the approving transition: written once, by the one request that approved
@@ -183,12 +226,18 @@ async function decide(trx: Db, auth: AuthContext, id: number, adminId: number | 
   });
 }
 
-export const approveTimeOff = (trx: Db, auth: AuthContext, id: number, adminId?: number) => decide(trx, auth, id, adminId, APPROVED);
-export const denyTimeOff = (trx: Db, auth: AuthContext, id: number, adminId?: number) => decide(trx, auth, id, adminId, DENIED);
+export const approveTimeOff = (trx: Db, auth: AuthContext, id: number, adminId?: number) =>
+  decide(trx, auth, id, adminId, APPROVED);
+export const denyTimeOff = (trx: Db, auth: AuthContext, id: number, adminId?: number) =>
+  decide(trx, auth, id, adminId, DENIED);
 
 /** Removes the entry from every read; hours an approved entry took from a bank are given back. */
 export async function deleteTimeOff(trx: Db, auth: AuthContext, id: number): Promise<void> {
-  const { before: entry } = await transition(trx, { table: 'time_off', orgId: auth.orgId, id, model: 'TimeOff', softDeleted: true }, () => ({ deleted_at: nowUtc() }));
+  const { before: entry } = await transition(
+    trx,
+    { table: 'time_off', orgId: auth.orgId, id, model: 'TimeOff', softDeleted: true },
+    () => ({ deleted_at: nowUtc() }),
+  );
   // under the entry's lock: a concurrent delete finds it gone (404) and gives nothing back
   await refundTimeOff(trx, auth.orgId, id);
   const [types, users] = await Promise.all([
@@ -198,7 +247,9 @@ export async function deleteTimeOff(trx: Db, auth: AuthContext, id: number): Pro
   const user = users.get(entry.user_id);
   await writeLog(trx, auth, {
     action: 'time_off.deleted',
-    description: `removed time off (${types.get(entry.time_off_type_id)?.label ?? 'unknown type'}) for ${user ? fullName(user) : `user #${entry.user_id}`}, ${span(entry)}.`,
+    description:
+      `removed time off (${types.get(entry.time_off_type_id)?.label ?? 'unknown type'}) for ` +
+      `${user ? fullName(user) : `user #${entry.user_id}`}, ${span(entry)}.`,
     entityType: 'time_off',
     entityId: id,
     before: entry,
@@ -215,33 +266,52 @@ export interface RequestChanges {
 }
 
 /** A user edits their own pending request; the type's rules are checked again on the result. */
-export async function editRequest(trx: Db, auth: AuthContext, userId: number, id: number, changes: RequestChanges): Promise<void> {
+export async function editRequest(
+  trx: Db,
+  auth: AuthContext,
+  userId: number,
+  id: number,
+  changes: RequestChanges,
+): Promise<void> {
   let type: TimeOffTypeRow | undefined;
-  const { before: entry, changes: values } = await transition(trx, { table: 'time_off', orgId: auth.orgId, id, model: 'TimeOff', softDeleted: true }, async (entry) => {
-    if (entry.user_id !== userId) throw notFound('TimeOff');
-    if (entry.status !== PENDING) throw invalidParams(`Only pending time off can be changed; this time off is ${STATUS_WORD[entry.status]}.`);
-    const start = changes.start ?? entry.start;
-    const end = changes.end ?? entry.end;
-    assertOrdered(start, end);
-    if (changes.adminIds) await assertUsersExist(trx, auth.orgId, changes.adminIds, 'admin id');
-    type = await findTimeOffTypeOrInvalid(trx, auth.orgId, changes.typeId ?? entry.time_off_type_id);
-    const rrule = changes.rrule === undefined ? entry.rrule : changes.rrule ? normalizeRule(changes.rrule) : null;
-    await lockUsers(trx, [userId]);
-    await checkRequest(trx, auth, type, { userId, start, end, status: PENDING, rrule }, id);
-    return {
-      start,
-      end,
-      time_off_type_id: type.id,
-      rrule,
-      until: lastOccurrenceEnd(rrule, start, end),
-      ...(changes.userNote !== undefined ? { user_note: changes.userNote } : {}),
-      ...(changes.adminIds ? { admin_ids: JSON.stringify(changes.adminIds), admin_id: changes.adminIds[0] ?? null } : {}),
-    } satisfies Updateable<TimeOffTable>;
-  });
+  const { before: entry, changes: values } = await transition(
+    trx,
+    { table: 'time_off', orgId: auth.orgId, id, model: 'TimeOff', softDeleted: true },
+    async (entry) => {
+      if (entry.user_id !== userId) throw notFound('TimeOff');
+      if (entry.status !== PENDING)
+        throw invalidParams(`Only pending time off can be changed; this time off is ${STATUS_WORD[entry.status]}.`);
+      const start = changes.start ?? entry.start;
+      const end = changes.end ?? entry.end;
+      // one 422 naming every failing field; the type's own rules once every field is sound
+      const [, , checkedType, rrule] = await checkAll([
+        () => assertOrdered(start, end),
+        () => (changes.adminIds ? assertUsersExist(trx, auth.orgId, changes.adminIds, 'admin id') : undefined),
+        () => findTimeOffTypeOrInvalid(trx, auth.orgId, changes.typeId ?? entry.time_off_type_id),
+        () => (changes.rrule === undefined ? entry.rrule : changes.rrule ? normalizeRule(changes.rrule) : null),
+      ] as const);
+      type = checkedType;
+      await lockUsers(trx, [userId]);
+      await checkRequest(trx, auth, type, { userId, start, end, status: PENDING, rrule }, id);
+      return {
+        start,
+        end,
+        time_off_type_id: type.id,
+        rrule,
+        until: lastOccurrenceEnd(rrule, start, end),
+        ...(changes.userNote !== undefined ? { user_note: changes.userNote } : {}),
+        ...(changes.adminIds
+          ? { admin_ids: JSON.stringify(changes.adminIds), admin_id: changes.adminIds[0] ?? null }
+          : {}),
+      } satisfies Updateable<TimeOffTable>;
+    },
+  );
   const users = await findUsersByIds(trx, auth.orgId, [userId]);
   await writeLog(trx, auth, {
     action: 'time_off.updated',
-    description: `changed a time off request (${type!.label}) of ${fullName(users.get(userId)!)}, now ${span({ start: values.start!, end: values.end! })}.`,
+    description:
+      `changed a time off request (${type!.label}) of ${fullName(users.get(userId)!)}, now ` +
+      `${span({ start: values.start!, end: values.end! })}.`,
     actorUserId: userId,
     entityType: 'time_off',
     entityId: id,

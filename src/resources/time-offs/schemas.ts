@@ -1,5 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Hours, Id, LocalDateTime, Nullable, NullableInput, UserRef, UserRefStrId } from '../../core/schemas.js';
+import {
+  Hours,
+  Id,
+  LocalDateTime,
+  Nullable,
+  NullableInput,
+  UserRef,
+  UserRefStrId,
+  LinkRef,
+  PageLimit,
+} from '../../core/schemas.js';
+import { Staffing } from '../schedule/schemas.js';
 
 export const MAX_PAGE_ITEMS = 1000;
 export const DEFAULT_PAGE_ITEMS = 500;
@@ -9,8 +20,13 @@ export const nullableText = (maxLength: number, description: string) =>
   Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength, description });
 
 export const UserNote = nullableText(1000, 'at most 1000 characters');
-export const Rrule = nullableText(500, 'extension: RFC 5545 RRULE repeating the first occurrence, e.g. FREQ=WEEKLY;BYDAY=MO');
-const AdminIds = Type.Union([Id, Type.Array(Id, { minItems: 1, maxItems: 50 })], { description: 'approving admin ids, sent as an array' });
+export const Rrule = nullableText(
+  500,
+  'extension: RFC 5545 RRULE repeating the first occurrence, e.g. FREQ=WEEKLY;BYDAY=MO',
+);
+const AdminIds = Type.Union([Id, Type.Array(Id, { minItems: 1, maxItems: 50 })], {
+  description: 'approving admin ids, sent as an array',
+});
 const StatusFilter = Type.Integer({
   minimum: 0,
   maximum: 2,
@@ -23,7 +39,9 @@ export const CreateTimeOffBody = Type.Object({
   start_date: LocalDateTime,
   end_date: LocalDateTime,
   time_off_type_id: Id,
-  status: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)], { description: '0 pending (default), 1 approved' })),
+  status: Type.Optional(
+    Type.Union([Type.Literal(0), Type.Literal(1)], { description: '0 pending (default), 1 approved' }),
+  ),
   user_note: Type.Optional(UserNote),
   rrule: Type.Optional(Rrule),
 });
@@ -35,11 +53,10 @@ export const ListTimeOffsQuery = Type.Object({
   start: LocalDateTime,
   end: LocalDateTime,
   after: Type.Optional(LocalDateTime),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_ITEMS, description: `items per page, default ${DEFAULT_PAGE_ITEMS}` })),
+  limit: Type.Optional(PageLimit(DEFAULT_PAGE_ITEMS, MAX_PAGE_ITEMS)),
   status: Type.Optional(StatusFilter),
 });
 export type ListTimeOffsQuery = Static<typeof ListTimeOffsQuery>;
-
 
 const TypeRef = Type.Object({ id: Type.Integer(), name: Type.String(), work_code: Nullable(Type.String()) });
 
@@ -74,7 +91,7 @@ export const TimeOffPage = Type.Object({
 
 export const SingleTimeOffResponse = Type.Object({
   items: Type.Array(TimeOffItem),
-  metadata: Type.Array(Type.Unknown(), { maxItems: 0, description: "always empty" }),
+  metadata: Type.Array(Type.Unknown(), { maxItems: 0, description: 'always empty' }),
 });
 
 export const UserTimeOffItem = Type.Object({
@@ -93,3 +110,26 @@ export const UserTimeOffItem = Type.Object({
   traded_with: Nullable(UserRefStrId),
 });
 export type UserTimeOffItem = Static<typeof UserTimeOffItem>;
+
+/** Extension: what approving the entry would do to staffing (docs/time-off.md, "Approval impact"). */
+export const TimeOffImpact = Type.Object({
+  time_off_id: Type.Integer(),
+  status: Type.Integer({ description: 'the entry as it stands: 0 pending, 1 approved, 2 denied' }),
+  start: Type.String({ description: 'the span looked at: the entry from its start' }),
+  end: Type.String({ description: 'to its end (the last occurrence of recurring leave, within 366 days)' }),
+  seats_opened: Type.Integer({ description: 'seats the approval would open, over every occurrence' }),
+  new_vacancies: Type.Integer({ description: 'occurrences that would be short and are not now' }),
+  assignments: Type.Array(
+    Type.Object({
+      assignment: LinkRef,
+      date: Type.String({ description: "the occurrence's date" }),
+      start: Type.String(),
+      end: Type.String(),
+      before: Staffing,
+      after: Staffing,
+      people: Type.Array(LinkRef, { description: 'who would be on it after the approval' }),
+    }),
+    { description: 'the occurrences whose staffing the approval changes, by start' },
+  ),
+});
+export type TimeOffImpact = Static<typeof TimeOffImpact>;

@@ -16,7 +16,9 @@ export interface Related {
 
 /** Ids of the users an entry names: for one batched lookup. */
 export const userIdsOf = (entries: TimeOffRow[]) =>
-  entries.flatMap((entry) => [entry.user_id, entry.admin_id, entry.traded_with]).filter((id): id is number => id !== null);
+  entries
+    .flatMap((entry) => [entry.user_id, entry.admin_id, entry.traded_with])
+    .filter((id): id is number => id !== null);
 
 function refOf<T>(users: Map<number, UserRow>, id: number | null, make: (user: UserRow) => T): T | null {
   const user = id === null ? undefined : users.get(id);

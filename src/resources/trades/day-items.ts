@@ -13,9 +13,18 @@ type Request = Pick<FastifyRequest, 'auth' | 'baseUrl'>;
  * [startLocal, endLocal); `date` is the start date; `admin` is who approved. One query: the three
  * users' names come with the trade.
  */
-export async function tradesForSchedule(db: Db, request: Request, startLocal: string, endLocal: string): Promise<ScheduleTradeItem[]> {
-  const orgId = request.auth.orgId;
-  const trades = await db
+export async function tradesForSchedule(
+  db: Db,
+  request: Request,
+  startLocal: string,
+  endLocal: string,
+): Promise<ScheduleTradeItem[]> {
+  return scheduleTradeItems(request, await scheduleTradesQuery(db, request.auth.orgId, startLocal, endLocal).execute());
+}
+
+/** The statement of {@link tradesForSchedule}, for GET /schedule to read with others in one. */
+export function scheduleTradesQuery(db: Db, orgId: number, startLocal: string, endLocal: string) {
+  return db
     .selectFrom((eb) =>
       eb
         .selectFrom('trade')
@@ -28,9 +37,15 @@ export async function tradesForSchedule(db: Db, request: Request, startLocal: st
         .where('end', '>', startLocal)
         .as('t'),
     )
-    .leftJoin('user_account as ru', (join) => join.onRef('ru.id', '=', 't.requesting_user_id').onRef('ru.organization_id', '=', 't.organization_id'))
-    .leftJoin('user_account as au', (join) => join.onRef('au.id', '=', 't.accepting_user_id').onRef('au.organization_id', '=', 't.organization_id'))
-    .leftJoin('user_account as ad', (join) => join.onRef('ad.id', '=', 't.admin_id').onRef('ad.organization_id', '=', 't.organization_id'))
+    .leftJoin('user_account as ru', (join) =>
+      join.onRef('ru.id', '=', 't.requesting_user_id').onRef('ru.organization_id', '=', 't.organization_id'),
+    )
+    .leftJoin('user_account as au', (join) =>
+      join.onRef('au.id', '=', 't.accepting_user_id').onRef('au.organization_id', '=', 't.organization_id'),
+    )
+    .leftJoin('user_account as ad', (join) =>
+      join.onRef('ad.id', '=', 't.admin_id').onRef('ad.organization_id', '=', 't.organization_id'),
+    )
     .select([
       't.id',
       't.start',
@@ -46,10 +61,17 @@ export async function tradesForSchedule(db: Db, request: Request, startLocal: st
       'ad.last_name as admin_last',
     ])
     .orderBy('t.start')
-    .orderBy('t.id')
-    .execute();
+    .orderBy('t.id');
+}
+
+type ScheduleTradeRow = Awaited<ReturnType<ReturnType<typeof scheduleTradesQuery>['execute']>>[number];
+
+/** day.trades items of the rows {@link scheduleTradesQuery} read. */
+export function scheduleTradeItems(request: Request, trades: ScheduleTradeRow[]): ScheduleTradeItem[] {
   const ref = (id: number | null, first: string | null, last: string | null) =>
-    id === null || first === null || last === null ? null : { id, href: href(request, `/users/${id}`), name: fullName({ first_name: first, last_name: last }) };
+    id === null || first === null || last === null
+      ? null
+      : { id, href: href(request, `/users/${id}`), name: fullName({ first_name: first, last_name: last }) };
   return trades.map((trade) => ({
     date: trade.start.slice(0, 10),
     id: trade.id,

@@ -14,7 +14,9 @@ async function shiftQualifiers(db: Db, orgId: number, work: WorkItem[]): Promise
   const rows = await db
     .selectFrom('shift_qualifier')
     .innerJoin('qualifier', (join) =>
-      join.onRef('qualifier.id', '=', 'shift_qualifier.qualifier_id').onRef('qualifier.organization_id', '=', 'shift_qualifier.organization_id'),
+      join
+        .onRef('qualifier.id', '=', 'shift_qualifier.qualifier_id')
+        .onRef('qualifier.organization_id', '=', 'shift_qualifier.organization_id'),
     )
     .select(['qualifier.id', 'qualifier.shortcode', 'qualifier.name'])
     .where('shift_qualifier.organization_id', '=', orgId)
@@ -31,7 +33,12 @@ async function shiftQualifiers(db: Db, orgId: number, work: WorkItem[]): Promise
  * giver holds: whoever takes a qualified seat must hold the same qualification. Held = the
  * engine's qualifications (user qualifiers, current certifications) on the work's first date.
  */
-export async function missingQualifiers(db: Db, orgId: number, parties: { giverId: number; takerId: number }, work: WorkItem[]): Promise<string[]> {
+export async function missingQualifiers(
+  db: Db,
+  orgId: number,
+  parties: { giverId: number; takerId: number },
+  work: WorkItem[],
+): Promise<string[]> {
   const [fromShifts, needed, held] = await Promise.all([
     shiftQualifiers(db, orgId, work),
     qualifiersNeededOf(db, orgId, [...new Set(work.map((item) => item.assignment_id))]),
@@ -40,7 +47,12 @@ export async function missingQualifiers(db: Db, orgId: number, parties: { giverI
   const date = work.map((item) => item.date).sort()[0] ?? '';
   const giverHolds = (id: number) => holds(held, parties.giverId, id, date);
   const takerHolds = (id: number) => holds(held, parties.takerId, id, date);
-  const seatQualifiers = [...needed.values()].flat().filter((q) => giverHolds(q.id)).map((q) => ({ id: q.id, label: q.shortcode ?? q.name }));
-  const missing = new Map([...fromShifts, ...seatQualifiers].filter((q) => !takerHolds(q.id)).map((q) => [q.id, q.label]));
+  const seatQualifiers = [...needed.values()]
+    .flat()
+    .filter((q) => giverHolds(q.id))
+    .map((q) => ({ id: q.id, label: q.shortcode ?? q.name }));
+  const missing = new Map(
+    [...fromShifts, ...seatQualifiers].filter((q) => !takerHolds(q.id)).map((q) => [q.id, q.label]),
+  );
   return [...missing.values()];
 }

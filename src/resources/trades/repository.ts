@@ -19,7 +19,11 @@ export async function findTradeOrThrow(db: Db, orgId: number, id: number): Promi
   return trade;
 }
 
-export function listTrades(db: Db, orgId: number, filter: { start?: string; end?: string; userId?: number }): Promise<TradeRow[]> {
+export function listTrades(
+  db: Db,
+  orgId: number,
+  filter: { start?: string; end?: string; userId?: number },
+): Promise<TradeRow[]> {
   return db
     .selectFrom('trade')
     .selectAll()
@@ -28,7 +32,9 @@ export function listTrades(db: Db, orgId: number, filter: { start?: string; end?
     .$if(filter.start !== undefined, (qb) => qb.where('end', '>', filter.start!))
     .$if(filter.end !== undefined, (qb) => qb.where('start', '<', filter.end!))
     .$if(filter.userId !== undefined, (qb) =>
-      qb.where((eb) => eb.or([eb('requesting_user_id', '=', filter.userId!), eb('accepting_user_id', '=', filter.userId!)])),
+      qb.where((eb) =>
+        eb.or([eb('requesting_user_id', '=', filter.userId!), eb('accepting_user_id', '=', filter.userId!)]),
+      ),
     )
     .orderBy('start')
     .orderBy('id')
@@ -41,11 +47,35 @@ export async function insertTrade(db: Db, values: Insertable<TradeTable>): Promi
 }
 
 export function listTradeUsers(db: Db, orgId: number, tradeId: number): Promise<TradeUserRow[]> {
-  return db.selectFrom('trade_user').selectAll().where('organization_id', '=', orgId).where('trade_id', '=', tradeId).orderBy('id').execute();
+  return db
+    .selectFrom('trade_user')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('trade_id', '=', tradeId)
+    .orderBy('id')
+    .execute();
+}
+
+/** The user's place on the trade (offered, accepted or declined), if the user has one. */
+export function findTradeUser(db: Db, orgId: number, tradeId: number, userId: number) {
+  return db
+    .selectFrom('trade_user')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('trade_id', '=', tradeId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 /** Records a user's place on the trade (offered, accepted or declined), one row per user. */
-export async function upsertTradeUser(db: Db, orgId: number, tradeId: number, userId: number, status: TradeUserStatus, at: string): Promise<void> {
+export async function upsertTradeUser(
+  db: Db,
+  orgId: number,
+  tradeId: number,
+  userId: number,
+  status: TradeUserStatus,
+  at: string,
+): Promise<void> {
   const existing = await db
     .selectFrom('trade_user')
     .select('id')
@@ -55,29 +85,36 @@ export async function upsertTradeUser(db: Db, orgId: number, tradeId: number, us
     .executeTakeFirst();
   const responded = status === 'offered' ? null : at;
   if (existing) {
-    await db.updateTable('trade_user').set({ status, responded_at: responded }).where('organization_id', '=', orgId).where('id', '=', existing.id).execute();
+    await db
+      .updateTable('trade_user')
+      .set({ status, responded_at: responded })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', existing.id)
+      .execute();
   } else {
     await db
       .insertInto('trade_user')
-      .values({ organization_id: orgId, trade_id: tradeId, user_id: userId, status, offered_at: at, responded_at: responded })
+      .values({
+        organization_id: orgId,
+        trade_id: tradeId,
+        user_id: userId,
+        status,
+        offered_at: at,
+        responded_at: responded,
+      })
       .execute();
   }
 }
 
-export async function tradeWorkTypeId(db: Db, orgId: number): Promise<number> {
-  const types = await db
-    .selectFrom('work_type')
-    .select(['id', 'label'])
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
-  return (types.find((t) => t.label.toLowerCase() === 'trade') ?? types[0])!.id;
-}
-
 /** Hands a one-off shift to another user, noting whose it was. */
-export async function reassignShift(trx: Db, orgId: number, shiftId: number, userId: number, tradedWith: number, now: string): Promise<void> {
+export async function reassignShift(
+  trx: Db,
+  orgId: number,
+  shiftId: number,
+  userId: number,
+  tradedWith: number,
+  now: string,
+): Promise<void> {
   await trx
     .updateTable('shift')
     .set({ user_id: userId, traded_with: tradedWith, updated_at: now })

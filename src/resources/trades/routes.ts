@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { EXTENSION, errorResponses, IdParams, SuccessWithId } from '../../core/schemas.js';
+import { created, EXTENSION, errorResponses, IdParams, ok, SuccessWithId } from '../../core/schemas.js';
 import { normalizeLocalDateTime, nowLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findTradeOrThrow, listTrades, listTradeUsers } from './repository.js';
@@ -81,7 +81,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { orgId, timezone } = request.auth;
       await findTradeOrThrow(app.db, orgId, request.params.id);
       const rows = await listTradeUsers(app.db, orgId, request.params.id);
-      const users = await findUsersByIds(app.db, orgId, rows.map((r) => r.user_id));
+      const users = await findUsersByIds(
+        app.db,
+        orgId,
+        rows.map((r) => r.user_id),
+      );
       return rows.map((row) => serializeTradeUser(request, row, users.get(row.user_id), timezone));
     },
   );
@@ -92,7 +96,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'createTrade',
         summary: 'Requests a trade; with accepting_user_id it starts accepted, otherwise pending',
-        description: 'The body is one trade or, as the sample writes it, an array of trades (all requested or none; `id` is the first, `ids` all).',
+        description:
+          'The body is one trade or, as the sample writes it, an array of trades (all requested or none; ' +
+          '`id` is the first, `ids` all).',
         tags,
         body: CreateTradesBody,
         response: { 201: TradeWriteResponse, ...errorResponses },
@@ -100,16 +106,20 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const bodies = Array.isArray(request.body) ? request.body : [request.body];
-      const created = await withTransaction(app.db, async (trx) => {
+      const requested = await withTransaction(app.db, async (trx) => {
         const trades = [];
         for (const body of bodies) trades.push(await createTrade(trx, request.auth, body));
         return trades;
       });
       reply.status(201);
-      const { id, status } = created[0]!;
-      if (!Array.isArray(request.body)) return { success: true, code: 201, status: 'created', message: `Trade #${id} requested`, id, trade_status: status };
-      const names = created.map((trade) => `#${trade.id}`).join(', ');
-      return { success: true, code: 201, status: 'created', message: `Trade${created.length > 1 ? 's' : ''} ${names} requested`, id, trade_status: status, ids: created.map((trade) => trade.id) };
+      const { id, status } = requested[0]!;
+      if (!Array.isArray(request.body)) return created(`Trade #${id} requested`, { id, trade_status: status });
+      const names = requested.map((trade) => `#${trade.id}`).join(', ');
+      return created(`Trade${requested.length > 1 ? 's' : ''} ${names} requested`, {
+        id,
+        trade_status: status,
+        ids: requested.map((trade) => trade.id),
+      });
     },
   );
 
@@ -121,10 +131,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     body: TradeActionBody,
     response: { 200: TradeWriteResponse, ...errorResponses },
   });
-  const act = async (request: { params: { id: number }; body: TradeActionBody; auth: Parameters<typeof actOnTrade>[1] }) => {
+  const act = async (request: {
+    params: { id: number };
+    body: TradeActionBody;
+    auth: Parameters<typeof actOnTrade>[1];
+  }) => {
     const { id } = request.params;
     const status = await withTransaction(app.db, (trx) => actOnTrade(trx, request.auth, id, request.body));
-    return { success: true, code: 200, status: 'ok', message: `Trade #${id} is ${status}`, id, trade_status: status };
+    return ok(`Trade #${id} is ${status}`, { id, trade_status: status });
   };
   app.patch('/trades/:id', { schema: actionSchema('patch') }, act);
   app.put('/trades/:id', { schema: actionSchema('put') }, act);
@@ -144,7 +158,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { id } = request.params;
       await withTransaction(app.db, (trx) => deleteTrade(trx, request.auth, id, request.query.admin_id));
-      return { success: true, code: 200, status: 'ok', message: `Trade #${id} deleted`, id };
+      return ok(`Trade #${id} deleted`, { id });
     },
   );
 };

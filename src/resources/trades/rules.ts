@@ -2,15 +2,16 @@ import { lockUsers, transition } from '../../core/db/locks.js';
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
-import { assertSpanWithinLimit, normalizeLocalDateTime, nowLocal, nowUtc } from '../../core/time.js';
+import { checkAll, invalidParams } from '../../core/errors.js';
+import { assertPeriod, normalizeLocalDateTime, nowLocal, nowUtc } from '../../core/time.js';
 import { commitmentsOf, expandWork, timezoneOf, type WorkItem } from '../../scheduling/index.js';
 import { insertShift, removeOccurrence } from '../callbacks/contracts.js';
-import { findUserOrInvalid } from '../users/repository.js';
+import { assertUsersExist, findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import { missingQualifiers } from './qualifiers.js';
-import { insertTrade, reassignShift, tradeWorkTypeId, upsertTradeUser } from './repository.js';
+import { defaultWorkTypeId } from '../work-types/repository.js';
+import { findTradeUser, insertTrade, reassignShift, upsertTradeUser } from './repository.js';
 import type { CreateTradeBody, TradeActionBody } from './schemas.js';
 import type { StoredTradeStatus, TradeRow } from './table.js';
 
@@ -36,8 +37,10 @@ export function tradeStatus(trade: TradeRow, localNow: string): TradeStatus {
 
 function spanOf(start: string, end: string, field = ''): Span {
   const span = { start: normalizeLocalDateTime(start), end: normalizeLocalDateTime(end) };
-  if (span.end <= span.start) throw invalidParams(`The ${field}end must be a date after ${field}start.`);
-  assertSpanWithinLimit(span.start, span.end, `${field}period`);
+  assertPeriod(span.start, span.end, {
+    fields: { start: `${field}start`, end: `${field}end` },
+    within: `${field}period`,
+  });
   return span;
 }
 
@@ -52,12 +55,22 @@ async function workToMove(db: Db, orgId: number, user: UserRow, span: Span): Pro
     (item) => item.user_id === user.id && overlaps(item, span),
   );
   const partial = work.find((item) => item.start < span.start || item.end > span.end);
-  if (partial) throw invalidParams(`The trade must cover whole shifts: ${fullName(user)} works ${partial.start} to ${partial.end}.`);
+  if (partial)
+    throw invalidParams(
+      `The trade must cover whole shifts: ${fullName(user)} works ${partial.start} to ${partial.end}.`,
+    );
   return work;
 }
 
 /** Refuses a taker who already works, is on approved time off, or lacks the qualifiers the work needs. */
-async function assertCanTake(db: Db, orgId: number, giver: UserRow, taker: UserRow, span: Span, work: WorkItem[]): Promise<void> {
+async function assertCanTake(
+  db: Db,
+  orgId: number,
+  giver: UserRow,
+  taker: UserRow,
+  span: Span,
+  work: WorkItem[],
+): Promise<void> {
   const name = fullName(taker);
   const busy = (await commitmentsOf(db, orgId, span, [taker.id], await timezoneOf(db, orgId))).get(taker.id)!;
   if (busy.work.length > 0) {
@@ -67,11 +80,18 @@ async function assertCanTake(db: Db, orgId: number, giver: UserRow, taker: UserR
     throw invalidParams(`${name} is on approved time off between ${span.start} and ${span.end}.`);
   }
   const missing = await missingQualifiers(db, orgId, { giverId: giver.id, takerId: taker.id }, work);
-  if (missing.length) throw invalidParams(`${name} lacks the qualifiers required for this work: ${missing.join(', ')}.`);
+  if (missing.length)
+    throw invalidParams(`${name} lacks the qualifiers required for this work: ${missing.join(', ')}.`);
 }
 
 /** Checks both directions of the trade (and the swap, when there is one) for this taker. */
-async function checkTrade(db: Db, orgId: number, requester: UserRow, taker: UserRow | null, trade: { span: Span; swap: Span | null }) {
+async function checkTrade(
+  db: Db,
+  orgId: number,
+  requester: UserRow,
+  taker: UserRow | null,
+  trade: { span: Span; swap: Span | null },
+) {
   // both users' schedules stay as checked until the work has moved (src/core/db/locks.ts)
   await lockUsers(db, taker ? [requester.id, taker.id] : [requester.id]);
   const work = await workToMove(db, orgId, requester, trade.span);
@@ -95,15 +115,25 @@ const spansOf = (trade: TradeRow) => ({
   swap: trade.swap_start && trade.swap_end ? { start: trade.swap_start, end: trade.swap_end } : null,
 });
 
-export async function createTrade(trx: Db, auth: AuthContext, body: CreateTradeBody): Promise<{ id: number; status: TradeStatus }> {
+export async function createTrade(
+  trx: Db,
+  auth: AuthContext,
+  body: CreateTradeBody,
+): Promise<{ id: number; status: TradeStatus }> {
   const { orgId } = auth;
-  const requester = await findUserOrInvalid(trx, orgId, body.requesting_user, 'requesting user');
-  const approver = await findUserOrInvalid(trx, orgId, body.approving_user_id, 'approving user id');
-  const taker = body.accepting_user_id ? await findUserOrInvalid(trx, orgId, body.accepting_user_id, 'accepting user id') : null;
-  const span = spanOf(body.start, body.end);
-  const swap = swapOf(body);
-  if (swap && !taker) throw invalidParams('A swap needs the accepting user id.');
-  for (const userId of body.offered_user_ids ?? []) await findUserOrInvalid(trx, orgId, userId, 'offered user ids');
+  // one 422 naming every failing field; the schedules are checked once every field is sound
+  const [requester, approver, taker, span, swap] = await checkAll([
+    () => findUserOrInvalid(trx, orgId, body.requesting_user, 'requesting user'),
+    () => findUserOrInvalid(trx, orgId, body.approving_user_id, 'approving user id'),
+    () => (body.accepting_user_id ? findUserOrInvalid(trx, orgId, body.accepting_user_id, 'accepting user id') : null),
+    () => spanOf(body.start, body.end),
+    () => {
+      const swap = swapOf(body);
+      if (swap && !body.accepting_user_id) throw invalidParams('A swap needs the accepting user id.');
+      return swap;
+    },
+    () => assertUsersExist(trx, orgId, body.offered_user_ids ?? [], 'offered user ids'),
+  ] as const);
   await checkTrade(trx, orgId, requester, taker, { span, swap });
 
   const now = nowUtc();
@@ -127,11 +157,14 @@ export async function createTrade(trx: Db, auth: AuthContext, body: CreateTradeB
     deleted_at: null,
     updated_at: now,
   });
-  for (const userId of new Set(body.offered_user_ids ?? [])) await upsertTradeUser(trx, orgId, id, userId, 'offered', now);
+  for (const userId of new Set(body.offered_user_ids ?? []))
+    await upsertTradeUser(trx, orgId, id, userId, 'offered', now);
   if (taker) await upsertTradeUser(trx, orgId, id, taker.id, 'accepted', now);
   await writeLog(trx, auth, {
     action: 'trade.requested',
-    description: `requested a trade of ${span.start} to ${span.end}${taker ? ` with ${fullName(taker)}` : ''}${swap ? ` (swap ${swap.start} to ${swap.end})` : ''}.`,
+    description:
+      `requested a trade of ${span.start} to ` +
+      `${span.end}${taker ? ` with ${fullName(taker)}` : ''}${swap ? ` (swap ${swap.start} to ${swap.end})` : ''}.`,
     actorUserId: requester.id,
     entityType: 'trade',
     entityId: id,
@@ -144,13 +177,18 @@ export async function createTrade(trx: Db, auth: AuthContext, body: CreateTradeB
 async function moveWork(trx: Db, auth: AuthContext, trade: TradeRow, from: UserRow, to: UserRow, span: Span) {
   const work = await workToMove(trx, auth.orgId, from, span);
   const now = nowUtc();
-  const workTypeId = await tradeWorkTypeId(trx, auth.orgId);
+  const workTypeId = await defaultWorkTypeId(trx, auth.orgId, 'Trade');
   for (const item of work) {
     if (!item.recurring && item.shift_id) {
       await reassignShift(trx, auth.orgId, item.shift_id, to.id, from.id, now);
       continue;
     }
-    await removeOccurrence(trx, auth.orgId, { userId: from.id, assignmentId: item.assignment_id, date: item.date, reason: `Trade #${trade.id}` });
+    await removeOccurrence(trx, auth.orgId, {
+      userId: from.id,
+      assignmentId: item.assignment_id,
+      date: item.date,
+      reason: `Trade #${trade.id}`,
+    });
     await insertShift(trx, auth.orgId, {
       assignment_id: item.assignment_id,
       user_id: to.id,
@@ -213,6 +251,9 @@ async function accept({ trx, auth, trade, requester, body, now }: ActionContext)
 
 async function decline({ trx, auth, trade, body, now }: ActionContext): Promise<ActionOutcome> {
   const actor = await findUserOrInvalid(trx, auth.orgId, requireUser(body));
+  // read under the trade's lock: a user declines once, so a repeated decline is no second transition
+  if ((await findTradeUser(trx, auth.orgId, trade.id, actor.id))?.status === 'declined')
+    throw invalidParams(`${fullName(actor)} has already declined trade #${trade.id}.`);
   await upsertTradeUser(trx, auth.orgId, trade.id, actor.id, 'declined', now);
   if (actor.id !== trade.accepting_user_id) return { actor, next: trade.status, changes: {} };
   return { actor, next: 'pending', changes: { accepting_user_id: null, accepted_at: null } };
@@ -238,7 +279,10 @@ async function cancel({ trx, auth, trade, body }: ActionContext): Promise<Action
   return { actor, next: 'cancelled', changes: {} };
 }
 
-const ACTIONS: Record<TradeActionBody['action'], { apply: (ctx: ActionContext) => Promise<ActionOutcome>; verb: string }> = {
+const ACTIONS: Record<
+  TradeActionBody['action'],
+  { apply: (ctx: ActionContext) => Promise<ActionOutcome>; verb: string }
+> = {
   accept: { apply: accept, verb: 'accepted' },
   decline: { apply: decline, verb: 'declined' },
   approve: { apply: approve, verb: 'approved' },
@@ -251,18 +295,24 @@ export async function actOnTrade(trx: Db, auth: AuthContext, id: number, body: T
   const action = ACTIONS[body.action];
   let requester: UserRow | undefined;
   let outcome: ActionOutcome | undefined;
-  const { before: trade } = await transition(trx, { table: 'trade', orgId: auth.orgId, id, model: 'Trade', softDeleted: true }, async (trade) => {
-    const status = tradeStatus(trade, nowLocal(auth.timezone));
-    if (!OPEN.has(status as StoredTradeStatus)) throw invalidParams(`Trade #${id} is ${status}.`);
-    requester = await findUserOrInvalid(trx, auth.orgId, trade.requesting_user_id, 'requesting user');
-    const now = nowUtc();
-    outcome = await action.apply({ trx, auth, trade, requester, body, now });
-    return { ...outcome.changes, status: outcome.next, updated_at: now };
-  });
+  const { before: trade } = await transition(
+    trx,
+    { table: 'trade', orgId: auth.orgId, id, model: 'Trade', softDeleted: true },
+    async (trade) => {
+      const status = tradeStatus(trade, nowLocal(auth.timezone));
+      if (!OPEN.has(status as StoredTradeStatus)) throw invalidParams(`Trade #${id} is ${status}.`);
+      requester = await findUserOrInvalid(trx, auth.orgId, trade.requesting_user_id, 'requesting user');
+      const now = nowUtc();
+      outcome = await action.apply({ trx, auth, trade, requester, body, now });
+      return { ...outcome.changes, status: outcome.next, updated_at: now };
+    },
+  );
   const { actor, next, changes } = outcome!;
   await writeLog(trx, auth, {
     action: `trade.${body.action}`,
-    description: `${action.verb} trade #${id} of ${fullName(requester!)} (${trade.start} to ${trade.end})${next === 'filled' ? '; the trade is filled' : ''}.`,
+    description:
+      `${action.verb} trade #${id} of ${fullName(requester!)} (${trade.start} to ` +
+      `${trade.end})${next === 'filled' ? '; the trade is filled' : ''}.`,
     actorUserId: actor.id,
     entityType: 'trade',
     entityId: id,
@@ -273,11 +323,16 @@ export async function actOnTrade(trx: Db, auth: AuthContext, id: number, body: T
 }
 
 export async function deleteTrade(trx: Db, auth: AuthContext, id: number, adminId: number | undefined): Promise<void> {
-  const { before: trade } = await transition(trx, { table: 'trade', orgId: auth.orgId, id, model: 'Trade', softDeleted: true }, async (trade) => {
-    if (trade.status === 'filled') throw invalidParams(`Trade #${id} is filled: its work has moved and it cannot be deleted.`);
-    if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
-    return { deleted_at: nowUtc(), updated_at: nowUtc() };
-  });
+  const { before: trade } = await transition(
+    trx,
+    { table: 'trade', orgId: auth.orgId, id, model: 'Trade', softDeleted: true },
+    async (trade) => {
+      if (trade.status === 'filled')
+        throw invalidParams(`Trade #${id} is filled: its work has moved and it cannot be deleted.`);
+      if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
+      return { deleted_at: nowUtc(), updated_at: nowUtc() };
+    },
+  );
   await writeLog(trx, auth, {
     action: 'trade.deleted',
     description: `deleted trade #${id} (${trade.start} to ${trade.end}).`,

@@ -1,5 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, LocalDateTime, LongText, Nullable, NullableInput, UserRefStrId } from '../../core/schemas.js';
+import {
+  Id,
+  LocalDateTime,
+  LongText,
+  Nullable,
+  NullableInput,
+  UserRefStrId,
+  SuccessWith,
+  LinkRef,
+} from '../../core/schemas.js';
 
 export const TRADE_ACTIONS = ['accept', 'decline', 'approve', 'deny', 'cancel'] as const;
 export type TradeAction = (typeof TRADE_ACTIONS)[number];
@@ -12,12 +21,17 @@ export const CreateTradeBody = Type.Object({
   accepting_user_id: Type.Optional(NullableInput(Id)),
   swap_start: Type.Optional(NullableInput(LocalDateTime)),
   swap_end: Type.Optional(NullableInput(LocalDateTime)),
-  offered_user_ids: Type.Optional(Type.Array(Id, { maxItems: 500, description: 'extension: users the trade is offered to' })),
+  offered_user_ids: Type.Optional(
+    Type.Array(Id, { maxItems: 500, description: 'extension: users the trade is offered to' }),
+  ),
   notes: Type.Optional(NullableInput(LongText({ maxLength: 2000 }))),
 });
 export type CreateTradeBody = Static<typeof CreateTradeBody>;
 /** One trade, or several as the sample body writes them (an array of trades): all are requested or none. */
-export const CreateTradesBody = Type.Union([CreateTradeBody, Type.Array(CreateTradeBody, { minItems: 1, maxItems: 50 })]);
+export const CreateTradesBody = Type.Union([
+  CreateTradeBody,
+  Type.Array(CreateTradeBody, { minItems: 1, maxItems: 50 }),
+]);
 
 export const TradeActionBody = Type.Object({
   action: Type.Union(TRADE_ACTIONS.map((a) => Type.Literal(a))),
@@ -55,14 +69,12 @@ export const TradeDetailResponse = Type.Object({
 });
 export type TradeDetailResponse = Static<typeof TradeDetailResponse>;
 
-export const TradeWriteResponse = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
+export const TradeWriteResponse = SuccessWith({
   id: Type.Integer(),
   trade_status: Type.String(),
-  ids: Type.Optional(Type.Array(Type.Integer(), { description: 'extension: every trade requested, when the body was an array' })),
+  ids: Type.Optional(
+    Type.Array(Type.Integer(), { description: 'extension: every trade requested, when the body was an array' }),
+  ),
 });
 
 export const TradeUserResponse = Type.Object({
@@ -78,8 +90,8 @@ export const ScheduleTrade = Type.Object({
   href: Type.String(),
   start: Type.String(),
   end: Type.String(),
-  requesting_user: Type.Object({ id: Type.Integer(), href: Type.String(), name: Type.String() }),
-  accepting_user: Type.Object({ id: Type.Integer(), href: Type.String(), name: Type.String() }),
-  admin: Nullable(Type.Object({ id: Type.Integer(), href: Type.String(), name: Type.String() })),
+  requesting_user: LinkRef,
+  accepting_user: LinkRef,
+  admin: Nullable(LinkRef),
 });
 export type ScheduleTrade = Static<typeof ScheduleTrade>;

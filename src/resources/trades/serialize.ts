@@ -19,7 +19,13 @@ function refOrNull(request: BaseUrl, users: Map<number, UserRow>, id: number | n
   return user ? userRefStrId(request, user) : null;
 }
 
-export function serializeTrade(request: BaseUrl, trade: TradeRow, users: Map<number, UserRow>, timeZone: string, localNow: string): TradeResponse {
+export function serializeTrade(
+  request: BaseUrl,
+  trade: TradeRow,
+  users: Map<number, UserRow>,
+  timeZone: string,
+  localNow: string,
+): TradeResponse {
   return {
     id: String(trade.id),
     requesting_user: refOrNull(request, users, trade.requesting_user_id)!,
@@ -32,7 +38,13 @@ export function serializeTrade(request: BaseUrl, trade: TradeRow, users: Map<num
   };
 }
 
-export function serializeTradeDetail(request: BaseUrl, trade: TradeRow, users: Map<number, UserRow>, timeZone: string, localNow: string): TradeDetailResponse {
+export function serializeTradeDetail(
+  request: BaseUrl,
+  trade: TradeRow,
+  users: Map<number, UserRow>,
+  timeZone: string,
+  localNow: string,
+): TradeDetailResponse {
   return {
     ...serializeTrade(request, trade, users, timeZone, localNow),
     accepting_user: refOrNull(request, users, trade.accepting_user_id),
@@ -43,12 +55,16 @@ export function serializeTradeDetail(request: BaseUrl, trade: TradeRow, users: M
 }
 
 export const usersOfTrades = (trades: TradeRow[]) =>
-  trades.flatMap((t) => [t.requesting_user_id, t.accepting_user_id, t.approving_user_id, t.approved_by]).filter((id): id is number => id !== null);
+  trades
+    .flatMap((t) => [t.requesting_user_id, t.accepting_user_id, t.approving_user_id, t.approved_by])
+    .filter((id): id is number => id !== null);
 
 export function serializeTradeUser(request: BaseUrl, row: TradeUserRow, user: UserRow | undefined, timeZone: string) {
   return {
     id: String(row.user_id),
-    user: user ? userRefStrId(request, user) : { id: String(row.user_id), name: `User #${row.user_id}`, href: href(request, `/users/${row.user_id}`) },
+    user: user
+      ? userRefStrId(request, user)
+      : { id: String(row.user_id), name: `User #${row.user_id}`, href: href(request, `/users/${row.user_id}`) },
     status: row.status,
     offered_at: formatIsoOffset(row.offered_at, timeZone)!,
     responded_at: formatIsoOffset(row.responded_at, timeZone),

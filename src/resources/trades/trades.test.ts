@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { createAssignment, createRotation, placeOnRotation, workTypeId as firstWorkTypeId } from '../rotations/test-fixtures.js';
+import { expectAuthRequired, expectInvalid, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import {
+  createAssignment,
+  createRotation,
+  placeOnRotation,
+  workTypeId as firstWorkTypeId,
+} from '../rotations/test-fixtures.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -14,7 +19,13 @@ const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}
 const strRef = (id: number, name: string) => ({ id: String(id), name, href: `${server.url}/v1/users/${id}` });
 
 /** A one-off shift of the user: the work a trade moves. */
-async function giveShift(userId: number, start: string, end: string, extra: Record<string, unknown> = {}, as: TestOrg = org): Promise<number> {
+async function giveShift(
+  userId: number,
+  start: string,
+  end: string,
+  extra: Record<string, unknown> = {},
+  as: TestOrg = org,
+): Promise<number> {
   const response = await as.post('/shifts', {
     assignment_id: assignmentId,
     user_id: userId,
@@ -62,12 +73,14 @@ async function createTrade(body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   adminId = await org.createUser({ first_name: 'Steve', last_name: 'Boss' });
   workTypeId = await firstWorkTypeId(org);
-  assignmentId = await createAssignment(org, { name: 'Station 9', start: '2020-01-01 07:00:00', end: '2020-01-02 07:00:00' });
+  assignmentId = await createAssignment(org, {
+    name: 'Station 9',
+    start: '2020-01-01 07:00:00',
+    end: '2020-01-02 07:00:00',
+  });
 });
 afterAll(() => server.close());
 
@@ -107,7 +120,12 @@ describe('POST /trades', () => {
     const [first, second] = [nextSpan(), nextSpan()];
     await giveShift(requester, first.start, first.end);
     await giveShift(requester, second.start, second.end);
-    const trade = (span: { start: string; end: string }) => ({ requesting_user: String(requester), ...span, accepting_user_id: String(taker), approving_user_id: String(adminId) });
+    const trade = (span: { start: string; end: string }) => ({
+      requesting_user: String(requester),
+      ...span,
+      accepting_user_id: String(taker),
+      approving_user_id: String(adminId),
+    });
     const before = (await org.get('/trades')).body.length;
     const refused = await org.post('/trades', [trade(first), { ...trade(second), approving_user_id: 999999 }]);
     expect(refused.status).toBe(422);
@@ -133,7 +151,12 @@ describe('POST /trades', () => {
   it('accepts a trade of hours the requester has no scheduled work in; filling it moves nothing', async () => {
     const { requester, taker } = await people();
     const span = nextSpan();
-    const response = await org.post('/trades', { requesting_user: requester, ...span, accepting_user_id: taker, approving_user_id: adminId });
+    const response = await org.post('/trades', {
+      requesting_user: requester,
+      ...span,
+      accepting_user_id: taker,
+      approving_user_id: adminId,
+    });
     expect(response.status).toBe(201);
     expect(response.body.trade_status).toBe('accepted');
     const approve = await org.patch(`/trades/${response.body.id}`, { action: 'approve' });
@@ -148,7 +171,9 @@ describe('POST /trades', () => {
     const half = { start: span.start, end: `${span.start.slice(0, 10)} 19:00:00` };
     const response = await org.post('/trades', { requesting_user: requester, ...half, approving_user_id: adminId });
     expect(response.status).toBe(422);
-    expect(response.body.error_message).toEqual([`The trade must cover whole shifts: Vincent Ownbey works ${span.start} to ${span.end}.`]);
+    expect(response.body.error_message).toEqual([
+      `The trade must cover whole shifts: Vincent Ownbey works ${span.start} to ${span.end}.`,
+    ]);
   });
 
   it('refuses an accepting user already scheduled in those hours', async () => {
@@ -156,13 +181,13 @@ describe('POST /trades', () => {
     const span = nextSpan();
     await giveShift(requester, span.start, span.end);
     await giveShift(taker, span.start, span.end);
-    const response = await org.post('/trades', { requesting_user: requester, ...span, accepting_user_id: taker, approving_user_id: adminId });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: [`Jack Smith is already scheduled between ${span.start} and ${span.end}.`],
+    const response = await org.post('/trades', {
+      requesting_user: requester,
+      ...span,
+      accepting_user_id: taker,
+      approving_user_id: adminId,
     });
+    expectInvalid(response, [`Jack Smith is already scheduled between ${span.start} and ${span.end}.`]);
   });
 
   it('refuses an accepting user on approved time off', async () => {
@@ -179,9 +204,16 @@ describe('POST /trades', () => {
       status: 1,
     });
     expect(timeOff.status, timeOff.text).toBe(201);
-    const response = await org.post('/trades', { requesting_user: requester, ...span, accepting_user_id: taker, approving_user_id: adminId });
+    const response = await org.post('/trades', {
+      requesting_user: requester,
+      ...span,
+      accepting_user_id: taker,
+      approving_user_id: adminId,
+    });
     expect(response.status).toBe(422);
-    expect(response.body.error_message).toEqual([`Jack Smith is on approved time off between ${span.start} and ${span.end}.`]);
+    expect(response.body.error_message).toEqual([
+      `Jack Smith is on approved time off between ${span.start} and ${span.end}.`,
+    ]);
   });
 
   it("refuses an accepting user lacking the shift's qualifiers, and accepts one who holds them", async () => {
@@ -191,14 +223,19 @@ describe('POST /trades', () => {
     const qualifierId = await createQualifier('Firefighters', 'FF-01');
     await giveShift(requester, span.start, span.end, { qualifiers: [qualifierId] });
     await org.post(`/users/${qualified}/qualifiers`, { id: qualifierId });
-    const refused = await org.post('/trades', { requesting_user: requester, ...span, accepting_user_id: taker, approving_user_id: adminId });
-    expect(refused.status).toBe(422);
-    expect(refused.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['Jack Smith lacks the qualifiers required for this work: FF-01.'],
+    const refused = await org.post('/trades', {
+      requesting_user: requester,
+      ...span,
+      accepting_user_id: taker,
+      approving_user_id: adminId,
     });
-    const accepted = await org.post('/trades', { requesting_user: requester, ...span, accepting_user_id: qualified, approving_user_id: adminId });
+    expectInvalid(refused, ['Jack Smith lacks the qualifiers required for this work: FF-01.']);
+    const accepted = await org.post('/trades', {
+      requesting_user: requester,
+      ...span,
+      accepting_user_id: qualified,
+      approving_user_id: adminId,
+    });
     expect(accepted.status).toBe(201);
   });
 
@@ -211,12 +248,16 @@ describe('POST /trades', () => {
       [{ accepting_user_id: 999_999 }, 'The selected accepting user id is invalid.'],
       [{ approving_user_id: 999_999 }, 'The selected approving user id is invalid.'],
       [{ requesting_user: 999_999 }, 'The selected requesting user is invalid.'],
-      [{ end: span.start }, 'The end must be a date after start.'],
+      [{ end: span.start }, 'The end must be after the start.'],
     ];
     for (const [overrides, message] of cases) {
-      const response = await org.post('/trades', { requesting_user: requester, ...span, approving_user_id: adminId, ...overrides });
-      expect(response.status).toBe(422);
-      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
+      const response = await org.post('/trades', {
+        requesting_user: requester,
+        ...span,
+        approving_user_id: adminId,
+        ...overrides,
+      });
+      expectInvalid(response, [message]);
     }
   });
 
@@ -242,9 +283,19 @@ describe('GET /trades', () => {
     const admin = await listOrg.createUser();
     const station = await createAssignment(listOrg, { start: '2031-06-17 07:00:00', end: '2031-06-18 07:00:00' });
     await listOrg.post('/shifts', {
-      assignment_id: station, user_id: requester, date: '2031-06-17', start: '2031-06-17 07:00:00', end: '2031-06-18 07:00:00', work_type_id: await firstWorkTypeId(listOrg),
+      assignment_id: station,
+      user_id: requester,
+      date: '2031-06-17',
+      start: '2031-06-17 07:00:00',
+      end: '2031-06-18 07:00:00',
+      work_type_id: await firstWorkTypeId(listOrg),
     });
-    const created = await listOrg.post('/trades', { requesting_user: requester, start: '2031-06-17 07:00:00', end: '2031-06-18 07:00:00', approving_user_id: admin });
+    const created = await listOrg.post('/trades', {
+      requesting_user: requester,
+      start: '2031-06-17 07:00:00',
+      end: '2031-06-18 07:00:00',
+      approving_user_id: admin,
+    });
     const response = await listOrg.get('/trades');
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
@@ -264,7 +315,11 @@ describe('GET /trades', () => {
   it('shows an open trade whose start has passed as expired', async () => {
     const { requester } = await people();
     await giveShift(requester, '2020-01-01 07:00:00', '2020-01-02 07:00:00');
-    const id = await createTrade({ requesting_user: requester, start: '2020-01-01 07:00:00', end: '2020-01-02 07:00:00' });
+    const id = await createTrade({
+      requesting_user: requester,
+      start: '2020-01-01 07:00:00',
+      end: '2020-01-02 07:00:00',
+    });
     const trade = await org.get(`/trades/${id}`);
     expect(trade.body.status).toBe('expired');
     const accept = await org.patch(`/trades/${id}`, { action: 'accept', user_id: adminId });
@@ -285,12 +340,26 @@ describe('PATCH /trades/{id}', () => {
     const id = await createTrade({ requesting_user: requester, ...span });
     const accept = await org.patch(`/trades/${id}`, { action: 'accept', user_id: taker });
     expect(accept.status).toBe(200);
-    expect(accept.body).toEqual({ success: true, code: 200, status: 'ok', message: `Trade #${id} is accepted`, id, trade_status: 'accepted' });
+    expect(accept.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: `Trade #${id} is accepted`,
+      id,
+      trade_status: 'accepted',
+    });
     expect(await shiftOwner(shiftId)).toEqual({ user_id: requester, traded_with: null });
 
     const approve = await org.patch(`/trades/${id}`, { action: 'approve', admin_id: adminId });
     expect(approve.status).toBe(200);
-    expect(approve.body).toEqual({ success: true, code: 200, status: 'ok', message: `Trade #${id} is filled`, id, trade_status: 'filled' });
+    expect(approve.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: `Trade #${id} is filled`,
+      id,
+      trade_status: 'filled',
+    });
     expect(await shiftOwner(shiftId)).toEqual({ user_id: taker, traded_with: requester });
 
     const detail = await org.get(`/trades/${id}`);
@@ -308,6 +377,25 @@ describe('PATCH /trades/{id}', () => {
       approved_by: strRef(adminId, 'Steve Boss'),
       notes: null,
     });
+  });
+
+  it('answers 422 in words (not a 500) when the organization has no work types, and moves nothing', async () => {
+    const bare = await server.newOrg();
+    const admin = await bare.createUser({ first_name: 'Steve', last_name: 'Boss' });
+    const requester = await bare.createUser({ first_name: 'Vincent', last_name: 'Ownbey' });
+    const taker = await bare.createUser({ first_name: 'Jack', last_name: 'Smith' });
+    for (const type of (await bare.get('/work_types')).body as Array<{ id: number }>) {
+      expect((await bare.del(`/work_types/${type.id}`)).status).toBe(200);
+    }
+    const span = nextSpan();
+    const created = await bare.post('/trades', { requesting_user: requester, approving_user_id: admin, ...span });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as number;
+    expect((await bare.patch(`/trades/${id}`, { action: 'accept', user_id: taker })).status).toBe(200);
+
+    const approve = await bare.patch(`/trades/${id}`, { action: 'approve', admin_id: admin });
+    expectInvalid(approve, ['The organization has no work types: add one first (POST /work_types).']);
+    expect((await bare.get(`/trades/${id}`)).body.status).toBe('accepted');
   });
 
   it('pre-approved then accepted: filled at the acceptance (PUT works the same)', async () => {
@@ -331,8 +419,7 @@ describe('PATCH /trades/{id}', () => {
     const id = await createTrade({ requesting_user: requester, ...span });
     await org.patch(`/trades/${id}`, { action: 'accept', user_id: taker });
     const second = await org.patch(`/trades/${id}`, { action: 'accept', user_id: late });
-    expect(second.status).toBe(422);
-    expect(second.body).toEqual({ status: 422, error: 'invalid_params', error_message: [`Trade #${id} has already been accepted.`] });
+    expectInvalid(second, [`Trade #${id} has already been accepted.`]);
   });
 
   it('lets exactly one of several parallel acceptances win', async () => {
@@ -342,7 +429,9 @@ describe('PATCH /trades/{id}', () => {
     const span = nextSpan();
     await giveShift(requester, span.start, span.end);
     const id = await createTrade({ requesting_user: requester, ...span });
-    const responses = await Promise.all(takers.map((userId) => org.patch(`/trades/${id}`, { action: 'accept', user_id: userId })));
+    const responses = await Promise.all(
+      takers.map((userId) => org.patch(`/trades/${id}`, { action: 'accept', user_id: userId })),
+    );
     expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
     expect(responses.filter((r) => r.status === 422)).toHaveLength(4);
     const users = await org.get(`/trades/${id}/users`);
@@ -355,7 +444,13 @@ describe('PATCH /trades/{id}', () => {
     const swap = nextSpan();
     const mine = await giveShift(requester, span.start, span.end);
     const theirs = await giveShift(taker, swap.start, swap.end);
-    const id = await createTrade({ requesting_user: requester, ...span, accepting_user_id: taker, swap_start: swap.start, swap_end: swap.end });
+    const id = await createTrade({
+      requesting_user: requester,
+      ...span,
+      accepting_user_id: taker,
+      swap_start: swap.start,
+      swap_end: swap.end,
+    });
     const approve = await org.patch(`/trades/${id}`, { action: 'approve' });
     expect(approve.body.trade_status).toBe('filled');
     expect(await shiftOwner(mine)).toEqual({ user_id: taker, traded_with: requester });
@@ -370,7 +465,9 @@ describe('PATCH /trades/{id}', () => {
     await giveShift(taker, span.start, span.end);
     const approve = await org.patch(`/trades/${id}`, { action: 'approve' });
     expect(approve.status).toBe(422);
-    expect(approve.body.error_message).toEqual([`Jack Smith is already scheduled between ${span.start} and ${span.end}.`]);
+    expect(approve.body.error_message).toEqual([
+      `Jack Smith is already scheduled between ${span.start} and ${span.end}.`,
+    ]);
     expect((await org.get(`/trades/${id}`)).body.status).toBe('accepted');
   });
 
@@ -411,8 +508,12 @@ describe('PATCH /trades/{id}', () => {
     const id = await createTrade({ requesting_user: requester, ...span, accepting_user_id: taker });
     await org.patch(`/trades/${id}`, { action: 'approve', admin_id: adminId });
     const logs = await org.get('/logs');
-    expect(logs.body.data[0].event_description).toBe(`Steve Boss approved trade #${id} of Vincent Ownbey (${span.start} to ${span.end}); the trade is filled.`);
-    expect(logs.body.data[1].event_description).toBe(`Vincent Ownbey requested a trade of ${span.start} to ${span.end} with Jack Smith.`);
+    expect(logs.body.data[0].event_description).toBe(
+      `Steve Boss approved trade #${id} of Vincent Ownbey (${span.start} to ${span.end}); the trade is filled.`,
+    );
+    expect(logs.body.data[1].event_description).toBe(
+      `Vincent Ownbey requested a trade of ${span.start} to ${span.end} with Jack Smith.`,
+    );
   });
 
   it('answers 404 for a missing trade and another organization, 401 without a token', async () => {
@@ -458,15 +559,25 @@ describe('trades of rotation occurrences', () => {
   let rotationId: number;
 
   beforeAll(async () => {
-    stationId = await createAssignment(org, { name: 'Engine 1', start: '2031-03-01 07:00:00', end: '2031-03-02 07:00:00' });
+    stationId = await createAssignment(org, {
+      name: 'Engine 1',
+      start: '2031-03-01 07:00:00',
+      end: '2031-03-02 07:00:00',
+    });
     rotationId = await createRotation(org, { anchor_date: '2031-03-01' });
   });
 
   async function onCrewA(userId: number) {
-    await placeOnRotation(org, { user_id: userId, rotation_id: rotationId, assignment_id: stationId, crew: 'A', start_date: '2031-03-01' });
+    await placeOnRotation(org, {
+      user_id: userId,
+      rotation_id: rotationId,
+      assignment_id: stationId,
+      crew: 'A',
+      start_date: '2031-03-01',
+    });
   }
 
-  it('takes the occurrence off the requester and gives the accepting user a one-off shift with traded_with', async () => {
+  it('moves the occurrence off the requester to the accepting user as a one-off shift with traded_with', async () => {
     const { requester, taker } = await people();
     await onCrewA(requester);
     const span = { start: '2031-03-04 07:00:00', end: '2031-03-05 07:00:00' };
@@ -475,14 +586,29 @@ describe('trades of rotation occurrences', () => {
     expect(approve.status, approve.text).toBe(200);
     expect(approve.body.trade_status).toBe('filled');
 
-    const schedule = await org.get('/schedule', { query: { start: '2031-03-04 00:00:00', end: '2031-03-05 00:00:00' } });
+    const schedule = await org.get('/schedule', {
+      query: { start: '2031-03-04 00:00:00', end: '2031-03-05 00:00:00' },
+    });
     const engine = schedule.body.days[0].assignments.find((a: { id: number }) => a.id === stationId);
-    const shifts = engine.shifts.filter((shift: { user: { id: number } }) => [requester, taker].includes(shift.user.id));
-    expect(shifts).toEqual([expect.objectContaining({ recurring: false, start: span.start, end: span.end, user: expect.objectContaining({ id: taker }) })]);
+    const shifts = engine.shifts.filter((shift: { user: { id: number } }) =>
+      [requester, taker].includes(shift.user.id),
+    );
+    expect(shifts).toEqual([
+      expect.objectContaining({
+        recurring: false,
+        start: span.start,
+        end: span.end,
+        user: expect.objectContaining({ id: taker }),
+      }),
+    ]);
     const takerShifts = await org.get('/shifts', { query: { user_id: taker } });
-    expect(takerShifts.body).toEqual([expect.objectContaining({ assignment_id: stationId, start: span.start, end: span.end, traded_with: requester })]);
+    expect(takerShifts.body).toEqual([
+      expect.objectContaining({ assignment_id: stationId, start: span.start, end: span.end, traded_with: requester }),
+    ]);
 
-    const nextOccurrence = await org.get('/schedule', { query: { start: '2031-03-07 00:00:00', end: '2031-03-08 00:00:00' } });
+    const nextOccurrence = await org.get('/schedule', {
+      query: { start: '2031-03-07 00:00:00', end: '2031-03-08 00:00:00' },
+    });
     const later = nextOccurrence.body.days[0].assignments.find((a: { id: number }) => a.id === stationId);
     expect(later.shifts.map((shift: { user: { id: number } }) => shift.user.id)).toContain(requester);
   });
@@ -491,12 +617,25 @@ describe('trades of rotation occurrences', () => {
     const { requester, taker } = await people();
     const qualifierId = await createQualifier('Paramedic', 'EMT-P');
     const medic = await createAssignment(org, {
-      name: 'Medic 1', start: '2031-03-01 07:00:00', end: '2031-03-02 07:00:00', qualifiers_needed: [{ id: qualifierId, minimum_staffing: 1 }],
+      name: 'Medic 1',
+      start: '2031-03-01 07:00:00',
+      end: '2031-03-02 07:00:00',
+      qualifiers_needed: [{ id: qualifierId, minimum_staffing: 1 }],
     });
     await org.post(`/users/${requester}/qualifiers`, { id: qualifierId });
-    await placeOnRotation(org, { user_id: requester, rotation_id: rotationId, assignment_id: medic, crew: 'A', start_date: '2031-03-01' });
+    await placeOnRotation(org, {
+      user_id: requester,
+      rotation_id: rotationId,
+      assignment_id: medic,
+      crew: 'A',
+      start_date: '2031-03-01',
+    });
     const response = await org.post('/trades', {
-      requesting_user: requester, start: '2031-03-10 07:00:00', end: '2031-03-11 07:00:00', accepting_user_id: taker, approving_user_id: adminId,
+      requesting_user: requester,
+      start: '2031-03-10 07:00:00',
+      end: '2031-03-11 07:00:00',
+      accepting_user_id: taker,
+      approving_user_id: adminId,
     });
     expect(response.status).toBe(422);
     expect(response.body.error_message).toEqual(['Jack Smith lacks the qualifiers required for this work: EMT-P.']);
@@ -515,7 +654,13 @@ describe('GET /trades/{id}/users', () => {
     const response = await org.get(`/trades/${id}/users`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
-      { id: String(declining), user: strRef(declining, 'Dee Cline'), status: 'declined', offered_at: ISO, responded_at: ISO },
+      {
+        id: String(declining),
+        user: strRef(declining, 'Dee Cline'),
+        status: 'declined',
+        offered_at: ISO,
+        responded_at: ISO,
+      },
       { id: String(taker), user: strRef(taker, 'Jack Smith'), status: 'accepted', offered_at: ISO, responded_at: ISO },
     ]);
   });
@@ -551,7 +696,9 @@ describe('DELETE /trades/{id}', () => {
     await org.patch(`/trades/${id}`, { action: 'approve' });
     const response = await org.del(`/trades/${id}`);
     expect(response.status).toBe(422);
-    expect(response.body.error_message).toEqual([`Trade #${id} is filled: its work has moved and it cannot be deleted.`]);
+    expect(response.body.error_message).toEqual([
+      `Trade #${id} is filled: its work has moved and it cannot be deleted.`,
+    ]);
   });
 
   it('answers 404 for another organization and 401 without a token', async () => {

@@ -49,12 +49,27 @@ export async function insertUserCertification(db: Db, values: Omit<UserCertifica
   await db.insertInto('user_certification').values(values).execute();
 }
 
-export async function updateUserCertification(db: Db, orgId: number, id: number, values: Updateable<UserCertificationTable>) {
-  await db.updateTable('user_certification').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+export async function updateUserCertification(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Updateable<UserCertificationTable>,
+) {
+  await db
+    .updateTable('user_certification')
+    .set(values)
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Deletes records and returns the stored file names they held. */
-export async function deleteUserCertifications(db: Db, orgId: number, userId: number, certificationId?: number): Promise<string[]> {
+export async function deleteUserCertifications(
+  db: Db,
+  orgId: number,
+  userId: number,
+  certificationId?: number,
+): Promise<string[]> {
   const rows = await db
     .selectFrom('user_certification')
     .select(['id', 'file_storage_name'])
@@ -66,7 +81,11 @@ export async function deleteUserCertifications(db: Db, orgId: number, userId: nu
   await db
     .deleteFrom('user_certification')
     .where('organization_id', '=', orgId)
-    .where('id', 'in', rows.map((row) => row.id))
+    .where(
+      'id',
+      'in',
+      rows.map((row) => row.id),
+    )
     .execute();
   return rows.flatMap((row) => (row.file_storage_name ? [row.file_storage_name] : []));
 }

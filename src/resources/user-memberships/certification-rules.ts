@@ -3,7 +3,7 @@ import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { sentFields } from '../../core/fields.js';
-import { nowUtc } from '../../core/time.js';
+import { assertPeriod, nowUtc } from '../../core/time.js';
 import { findCertificationOrInvalid, findCertificationOrThrow } from '../certifications/repository.js';
 import type { DocumentType } from '../certifications/file-type.js';
 import { findUserOrThrow } from '../users/repository.js';
@@ -18,7 +18,8 @@ import {
 import type { AddUserCertificationBody, ChangeUserCertificationBody } from './certification-schemas.js';
 
 function assertDateOrder(issuedOn: string | null | undefined, expiresOn: string | null | undefined) {
-  if (issuedOn && expiresOn && expiresOn < issuedOn) throw invalidParams('The expires on must be a date after or equal to issued on.');
+  if (issuedOn && expiresOn)
+    assertPeriod(issuedOn, expiresOn, { allowEqual: true, fields: { start: 'issue date', end: 'expiry date' } });
 }
 
 export async function findUserCertificationOrThrow(db: Db, orgId: number, userId: number, certificationId: number) {
@@ -35,7 +36,12 @@ export async function addUserCertification(trx: Db, auth: AuthContext, userId: n
   }
   assertDateOrder(body.issued_on, body.expires_on);
   const now = nowUtc();
-  const values = { number: body.number ?? null, issued_on: body.issued_on ?? null, expires_on: body.expires_on ?? null, notes: body.notes ?? null };
+  const values = {
+    number: body.number ?? null,
+    issued_on: body.issued_on ?? null,
+    expires_on: body.expires_on ?? null,
+    notes: body.notes ?? null,
+  };
   await insertUserCertification(trx, {
     organization_id: auth.orgId,
     user_id: userId,
@@ -58,11 +64,20 @@ export async function addUserCertification(trx: Db, auth: AuthContext, userId: n
   return `Added certification ${certification.name} to user ${fullName(user)}.`;
 }
 
-export async function changeUserCertification(trx: Db, auth: AuthContext, userId: number, certificationId: number, body: ChangeUserCertificationBody) {
+export async function changeUserCertification(
+  trx: Db,
+  auth: AuthContext,
+  userId: number,
+  certificationId: number,
+  body: ChangeUserCertificationBody,
+) {
   const user = await findUserOrThrow(trx, auth.orgId, userId);
   const record = await findUserCertificationOrThrow(trx, auth.orgId, userId, certificationId);
   const changes = sentFields(body, ['number', 'issued_on', 'expires_on', 'notes']);
-  assertDateOrder(changes.issued_on === undefined ? record.issued_on : changes.issued_on, changes.expires_on === undefined ? record.expires_on : changes.expires_on);
+  assertDateOrder(
+    changes.issued_on === undefined ? record.issued_on : changes.issued_on,
+    changes.expires_on === undefined ? record.expires_on : changes.expires_on,
+  );
   await updateUserCertification(trx, auth.orgId, record.id, { ...changes, updated_at: nowUtc() });
   await writeLog(trx, auth, {
     action: 'user.certification_updated',

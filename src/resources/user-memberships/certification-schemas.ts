@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Id, LongText, Nullable, NullableInput, PathId, ShortText } from '../../core/schemas.js';
+import { DateStr, Id, LongText, Nullable, NullableInput, PathId, ShortText, SuccessWith } from '../../core/schemas.js';
 
 export const UserCertificationParams = Type.Object({ user_id: PathId, id: PathId });
 export type UserCertificationParams = Static<typeof UserCertificationParams>;
@@ -36,11 +36,7 @@ export type AddUserCertificationBody = Static<typeof AddUserCertificationBody>;
 export const ChangeUserCertificationBody = Type.Object(RecordFields);
 export type ChangeUserCertificationBody = Static<typeof ChangeUserCertificationBody>;
 
-export const UploadResponse = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
+export const UploadResponse = SuccessWith({
   id: Type.Integer(),
   file: StoredFile,
 });

@@ -36,7 +36,10 @@ export async function nextRanking(db: Db, orgId: number, userId: number): Promis
 }
 
 export async function insertUserQualifier(db: Db, orgId: number, userId: number, qualifierId: number, ranking: number) {
-  await db.insertInto('user_qualifier').values({ organization_id: orgId, user_id: userId, qualifier_id: qualifierId, ranking }).execute();
+  await db
+    .insertInto('user_qualifier')
+    .values({ organization_id: orgId, user_id: userId, qualifier_id: qualifierId, ranking })
+    .execute();
 }
 
 export async function deleteUserQualifier(db: Db, orgId: number, userId: number, qualifierId: number) {
@@ -48,11 +51,23 @@ export async function deleteUserQualifier(db: Db, orgId: number, userId: number,
     .execute();
 }
 
-export async function replaceUserQualifiers(db: Db, orgId: number, userId: number, entries: Array<{ id: number; ranking: number }>) {
+export async function replaceUserQualifiers(
+  db: Db,
+  orgId: number,
+  userId: number,
+  entries: Array<{ id: number; ranking: number }>,
+) {
   await db.deleteFrom('user_qualifier').where('organization_id', '=', orgId).where('user_id', '=', userId).execute();
   if (entries.length === 0) return;
   await db
     .insertInto('user_qualifier')
-    .values(entries.map((entry) => ({ organization_id: orgId, user_id: userId, qualifier_id: entry.id, ranking: entry.ranking })))
+    .values(
+      entries.map((entry) => ({
+        organization_id: orgId,
+        user_id: userId,
+        qualifier_id: entry.id,
+        ranking: entry.ranking,
+      })),
+    )
     .execute();
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, errorResponses, ok, SuccessBody, SuccessOnly, UserIdParams } from '../../core/schemas.js';
+import { created, errorResponses, ok, SuccessBody, SuccessOnly, succeeded, UserIdParams } from '../../core/schemas.js';
 import { listFiltersOfUser } from '../filters/repository.js';
 import { FilterResponse } from '../filters/schemas.js';
 import { serializeFilter } from '../filters/serialize.js';
@@ -11,8 +11,21 @@ import { CallbackListResponse } from '../lists/schemas.js';
 import { serializeList } from '../lists/serialize.js';
 import { findUserOrThrow, findUsersByIds } from '../users/repository.js';
 import { listQualifiersOfUser } from './repository.js';
-import { addUserQualifier, MEMBERSHIPS, removeUserQualifier, replaceMemberships, replaceQualifiersOfUser } from './rules.js';
-import { AddQualifierBody, IdsBody, ReplaceQualifiersBody, UserGroupItem, UserQualifierItem, UserQualifierParams } from './schemas.js';
+import {
+  addUserQualifier,
+  MEMBERSHIPS,
+  removeUserQualifier,
+  replaceMemberships,
+  replaceQualifiersOfUser,
+} from './rules.js';
+import {
+  AddQualifierBody,
+  IdsBody,
+  ReplaceQualifiersBody,
+  UserGroupItem,
+  UserQualifierItem,
+  UserQualifierParams,
+} from './schemas.js';
 import userCertificationRoutes from './user-certifications.js';
 
 const tags = ['Users'];
@@ -50,7 +63,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { orgId, timezone } = request.auth;
       await findUserOrThrow(app.db, orgId, request.params.user_id);
       const rows = await listFiltersOfUser(app.db, orgId, request.params.user_id);
-      const creators = await findUsersByIds(app.db, orgId, rows.flatMap((row) => (row.created_by === null ? [] : [row.created_by])));
+      const creators = await findUsersByIds(
+        app.db,
+        orgId,
+        rows.flatMap((row) => (row.created_by === null ? [] : [row.created_by])),
+      );
       return rows.map((row) => serializeFilter(row, creators, timezone));
     },
   );
@@ -86,8 +103,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
       async (request) => {
-        await withTransaction(app.db, (trx) => replaceMemberships(trx, request.auth, membership, request.params.user_id, request.body.ids));
-        return { success: true };
+        await withTransaction(app.db, (trx) =>
+          replaceMemberships(trx, request.auth, membership, request.params.user_id, request.body.ids),
+        );
+        return succeeded();
       },
     );
   }
@@ -122,7 +141,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const message = await withTransaction(app.db, (trx) => addUserQualifier(trx, request.auth, request.params.user_id, request.body));
+      const message = await withTransaction(app.db, (trx) =>
+        addUserQualifier(trx, request.auth, request.params.user_id, request.body),
+      );
       reply.status(201);
       return created(message);
     },
@@ -141,7 +162,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await withTransaction(app.db, (trx) => replaceQualifiersOfUser(trx, request.auth, request.params.user_id, request.body));
+      await withTransaction(app.db, (trx) =>
+        replaceQualifiersOfUser(trx, request.auth, request.params.user_id, request.body),
+      );
       return ok('Replaced user qualifiers.');
     },
   );

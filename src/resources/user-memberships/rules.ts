@@ -26,13 +26,29 @@ interface Membership {
 }
 
 export const MEMBERSHIPS = {
-  titles: { kind: 'callback lists', assertExist: assertActiveListsExist, current: listListsOfUser, replace: replaceListsOfUser },
-  filters: { kind: 'specialty filters', assertExist: assertActiveFiltersExist, current: listFiltersOfUser, replace: replaceFiltersOfUser },
+  titles: {
+    kind: 'callback lists',
+    assertExist: assertActiveListsExist,
+    current: listListsOfUser,
+    replace: replaceListsOfUser,
+  },
+  filters: {
+    kind: 'specialty filters',
+    assertExist: assertActiveFiltersExist,
+    current: listFiltersOfUser,
+    replace: replaceFiltersOfUser,
+  },
   groups: { kind: 'groups', assertExist: assertGroupsExist, current: listGroupsOfUser, replace: replaceGroupsOfUser },
 } satisfies Record<string, Membership>;
 
 /** PUT /users/{id}/titles|filters|groups: the ids become the user's whole set. */
-export async function replaceMemberships(trx: Db, auth: AuthContext, membership: Membership, userId: number, ids: number[]) {
+export async function replaceMemberships(
+  trx: Db,
+  auth: AuthContext,
+  membership: Membership,
+  userId: number,
+  ids: number[],
+) {
   const user = await findUserOrThrow(trx, auth.orgId, userId);
   await membership.assertExist(trx, auth.orgId, ids);
   const before = (await membership.current(trx, auth.orgId, userId)).map((row) => row.id);

@@ -20,10 +20,9 @@ export const AddQualifierBody = Type.Object({
 export type AddQualifierBody = Static<typeof AddQualifierBody>;
 
 export const ReplaceQualifiersBody = Type.Object({
-  ids: Type.Array(
-    Type.Object({ id: Id, ranking: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })) }),
-    { maxItems: 1000 },
-  ),
+  ids: Type.Array(Type.Object({ id: Id, ranking: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })) }), {
+    maxItems: 1000,
+  }),
 });
 export type ReplaceQualifiersBody = Static<typeof ReplaceQualifiersBody>;
 

@@ -3,9 +3,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { withTransaction } from '../../core/db/transaction.js';
-import { ApiError, invalidParams, notFound } from '../../core/errors.js';
+import { invalidParams, notFound, unsupportedMediaType } from '../../core/errors.js';
 import { href } from '../../core/pagination.js';
-import { created, errorResponses, EXTENSION, ok, SuccessBody, SuccessWithId, UserIdParams } from '../../core/schemas.js';
+import {
+  created,
+  errorResponses,
+  EXTENSION,
+  ok,
+  SuccessBody,
+  SuccessWithId,
+  UserIdParams,
+} from '../../core/schemas.js';
 import { formatIsoOffset } from '../../core/time.js';
 import { detectDocumentType } from '../certifications/file-type.js';
 import { findUserOrThrow } from '../users/repository.js';
@@ -70,9 +78,7 @@ async function readUpload(request: FastifyRequest): Promise<Buffer> {
   }
   if (Buffer.isBuffer(request.body)) return request.body;
   if (request.body === undefined || request.body === null) throw invalidParams(['The file field is required.']);
-  throw new ApiError(
-    415,
-    'unsupported_media_type',
+  throw unsupportedMediaType(
     `Send the file as multipart/form-data (field "file") or as a raw body (${RAW_UPLOAD_TYPES.join(', ')}).`,
   );
 }
@@ -80,7 +86,9 @@ async function readUpload(request: FastifyRequest): Promise<Buffer> {
 const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const uploadLimit = app.config.uploadLimitBytes;
   await app.register(multipart, { limits: { fileSize: uploadLimit, files: 1, fields: 10, parts: 11 } });
-  app.addContentTypeParser(RAW_UPLOAD_TYPES, { parseAs: 'buffer', bodyLimit: uploadLimit }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(RAW_UPLOAD_TYPES, { parseAs: 'buffer', bodyLimit: uploadLimit }, (_request, body, done) =>
+    done(null, body),
+  );
 
   app.get(
     '/users/:user_id/certifications',
@@ -131,7 +139,9 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const message = await withTransaction(app.db, (trx) => addUserCertification(trx, request.auth, request.params.user_id, request.body));
+      const message = await withTransaction(app.db, (trx) =>
+        addUserCertification(trx, request.auth, request.params.user_id, request.body),
+      );
       reply.status(201);
       return created(message, { id: request.body.id });
     },
@@ -151,7 +161,9 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { user_id: userId, id } = request.params;
-      const message = await withTransaction(app.db, (trx) => changeUserCertification(trx, request.auth, userId, id, request.body));
+      const message = await withTransaction(app.db, (trx) =>
+        changeUserCertification(trx, request.auth, userId, id, request.body),
+      );
       return { ...ok(message), id };
     },
   );
@@ -169,7 +181,9 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { user_id: userId, id } = request.params;
-      const { files, message } = await withTransaction(app.db, (trx) => removeUserCertifications(trx, request.auth, userId, id));
+      const { files, message } = await withTransaction(app.db, (trx) =>
+        removeUserCertifications(trx, request.auth, userId, id),
+      );
       await removeStoredFiles(app.config.dataDir, files);
       return ok(message);
     },
@@ -187,7 +201,9 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { files, message } = await withTransaction(app.db, (trx) => removeUserCertifications(trx, request.auth, request.params.user_id));
+      const { files, message } = await withTransaction(app.db, (trx) =>
+        removeUserCertifications(trx, request.auth, request.params.user_id),
+      );
       await removeStoredFiles(app.config.dataDir, files);
       return ok(message);
     },
@@ -201,8 +217,9 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'uploadUserCertificationFile',
         summary: 'Uploads the document of a certification record (pdf, jpeg, doc or docx, recognised by content)',
         description:
-          'multipart/form-data with one file part, or the raw bytes as application/pdf, image/jpeg, application/msword or application/octet-stream. ' +
-          'Bytes that are not a PDF, JPEG or Word document: 422. Larger than the upload limit: 413. A new upload replaces the previous file.',
+          'multipart/form-data with one file part, or the raw bytes as application/pdf, image/jpeg, ' +
+          'application/msword or application/octet-stream. Bytes that are not a PDF, JPEG or Word document: 422. ' +
+          'Larger than the upload limit: 413. A new upload replaces the previous file.',
         tags,
         params: UserCertificationParams,
         response: { 200: UploadResponse, ...errorResponses, 413: errorResponses[400], 415: errorResponses[400] },
@@ -220,7 +237,11 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         );
         if (replaced) await removeStoredFiles(app.config.dataDir, [replaced]);
         const record = await findUserCertificationOrThrow(app.db, request.auth.orgId, userId, id);
-        return { ...ok(`Uploaded the file of certification ${name}.`), id, file: serializeRecord(request, record).file! };
+        return {
+          ...ok(`Uploaded the file of certification ${name}.`),
+          id,
+          file: serializeRecord(request, record).file!,
+        };
       } catch (error) {
         await removeStoredFiles(app.config.dataDir, [storageName]);
         throw error;

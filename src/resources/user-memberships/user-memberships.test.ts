@@ -47,7 +47,11 @@ describe('PUT /users/{user_id}/titles', () => {
 
   it('refuses unknown list ids and changes nothing', async () => {
     const response = await org.put(`/users/${userId}/titles`, { ids: [ids.captainList, 999999] });
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected title id is invalid.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected title id is invalid.'],
+    });
     expect((await org.get(`/users/${userId}/titles`)).body.map((l: { id: number }) => l.id)).toEqual([ids.ffList]);
   });
 
@@ -61,7 +65,17 @@ describe('GET /users/{user_id}/titles', () => {
   it('lists the user lists as GET /lists shows them', async () => {
     const response = await org.get(`/users/${userId}/titles`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual([{ id: ids.ffList, name: 'Firefighter', max_consecutive_hours: 0, weekly_limit: 0, monthly_limit: 0, yearly_limit: 0, position: 2 }]);
+    expect(response.body).toEqual([
+      {
+        id: ids.ffList,
+        name: 'Firefighter',
+        max_consecutive_hours: 0,
+        weekly_limit: 0,
+        monthly_limit: 0,
+        yearly_limit: 0,
+        position: 2,
+      },
+    ]);
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/titles`);
   });
 });
@@ -71,7 +85,9 @@ describe('PUT /users/{user_id}/filters', () => {
     const response = await org.put(`/users/${userId}/filters`, { ids: [ids.rescue, ids.dive] });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true });
-    expect((await org.put(`/users/${userId}/filters`, { ids: [999999] })).body.error_message).toEqual(['The selected filter id is invalid.']);
+    expect((await org.put(`/users/${userId}/filters`, { ids: [999999] })).body.error_message).toEqual([
+      'The selected filter id is invalid.',
+    ]);
     await expectNotFoundForOtherOrg(other, 'PUT', `/users/${userId}/filters`, { ids: [] });
   });
 });
@@ -81,7 +97,9 @@ describe('GET /users/{user_id}/filters', () => {
     await org.del(`/filters/${ids.dive}`);
     const response = await org.get(`/users/${userId}/filters`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual([{ id: String(ids.rescue), label: 'Rescue', created_on: expect.any(String), user: null }]);
+    expect(response.body).toEqual([
+      { id: String(ids.rescue), label: 'Rescue', created_on: expect.any(String), user: null },
+    ]);
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/filters`);
   });
 });
@@ -91,7 +109,9 @@ describe('PUT /users/{user_id}/groups', () => {
     const response = await org.put(`/users/${userId}/groups`, { ids: [ids.platoon, ids.aShift] });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true });
-    expect((await org.put(`/users/${userId}/groups`, { ids: [999999] })).body.error_message).toEqual(['The selected group id is invalid.']);
+    expect((await org.put(`/users/${userId}/groups`, { ids: [999999] })).body.error_message).toEqual([
+      'The selected group id is invalid.',
+    ]);
     expect((await org.put(`/users/${userId}/groups`, {})).status).toBe(422);
   });
 });
@@ -104,7 +124,11 @@ describe('GET /users/{user_id}/groups', () => {
       { id: ids.aShift, name: 'A Shift' },
       { id: ids.platoon, name: 'Platoon 1' },
     ]);
-    expect((await org.get('/users/999999/groups')).body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [User].' });
+    expect((await org.get('/users/999999/groups')).body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [User].',
+    });
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/groups`);
     await expectAuthRequired(server, 'GET', `/users/${userId}/groups`);
   });
@@ -114,7 +138,12 @@ describe('POST /users/{user_id}/qualifiers', () => {
   it('adds a qualifier at the end of the list by default', async () => {
     const response = await org.post(`/users/${userId}/qualifiers`, { id: ids.CPT });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ success: true, code: 201, status: 'created', message: 'Added user Boss Doe to qualifier Captains.' });
+    expect(response.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Added user Boss Doe to qualifier Captains.',
+    });
     await org.post(`/users/${userId}/qualifiers`, { id: ids['FF-01'] });
     expect((await org.get(`/users/${userId}/qualifiers`)).body).toEqual([
       { id: ids.CPT, name: 'Captains', shortcode: 'CPT', ranking: 1 },
@@ -123,8 +152,16 @@ describe('POST /users/{user_id}/qualifiers', () => {
   });
 
   it('refuses an unknown qualifier and one the user already has', async () => {
-    expect((await org.post(`/users/${userId}/qualifiers`, { id: 999999 })).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected qualifier id is invalid.'] });
-    expect((await org.post(`/users/${userId}/qualifiers`, { id: ids.CPT })).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['User Boss Doe already has qualifier Captains.'] });
+    expect((await org.post(`/users/${userId}/qualifiers`, { id: 999999 })).body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected qualifier id is invalid.'],
+    });
+    expect((await org.post(`/users/${userId}/qualifiers`, { id: ids.CPT })).body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['User Boss Doe already has qualifier Captains.'],
+    });
   });
 
   it('answers 404 for another organization and requires a token', async () => {
@@ -149,7 +186,9 @@ describe('GET /users/{user_id}/qualifiers', () => {
 
 describe('PUT /users/{user_id}/qualifiers', () => {
   it('replaces all qualifiers with their rankings (position when left out)', async () => {
-    const response = await org.put(`/users/${userId}/qualifiers`, { ids: [{ id: ids['FF-01'], ranking: 5 }, { id: ids.CHF }] });
+    const response = await org.put(`/users/${userId}/qualifiers`, {
+      ids: [{ id: ids['FF-01'], ranking: 5 }, { id: ids.CHF }],
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Replaced user qualifiers.' });
     expect((await org.get(`/users/${userId}/qualifiers`)).body).toEqual([
@@ -160,7 +199,9 @@ describe('PUT /users/{user_id}/qualifiers', () => {
 
   it('refuses unknown and duplicate ids', async () => {
     expect((await org.put(`/users/${userId}/qualifiers`, { ids: [{ id: 999999 }] })).status).toBe(422);
-    expect((await org.put(`/users/${userId}/qualifiers`, { ids: [{ id: ids.CHF }, { id: ids.CHF }] })).status).toBe(422);
+    expect((await org.put(`/users/${userId}/qualifiers`, { ids: [{ id: ids.CHF }, { id: ids.CHF }] })).status).toBe(
+      422,
+    );
     expect((await org.get(`/users/${userId}/qualifiers`)).body).toHaveLength(2);
   });
 });
@@ -169,32 +210,68 @@ describe('DELETE /users/{user_id}/qualifiers/{id}', () => {
   it('removes one qualifier from the user', async () => {
     const response = await org.del(`/users/${userId}/qualifiers/${ids.CHF}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Removed user Boss Doe from qualifier Chief.' });
-    expect((await org.get(`/users/${userId}/qualifiers`)).body.map((q: { id: number }) => q.id)).toEqual([ids['FF-01']]);
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Removed user Boss Doe from qualifier Chief.',
+    });
+    expect((await org.get(`/users/${userId}/qualifiers`)).body.map((q: { id: number }) => q.id)).toEqual([
+      ids['FF-01'],
+    ]);
   });
 
   it('answers 404 when the user does not have it, and for another organization', async () => {
-    expect((await org.del(`/users/${userId}/qualifiers/${ids.CHF}`)).body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [UserQualifier].' });
+    expect((await org.del(`/users/${userId}/qualifiers/${ids.CHF}`)).body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [UserQualifier].',
+    });
     await expectNotFoundForOtherOrg(other, 'DELETE', `/users/${userId}/qualifiers/${ids['FF-01']}`);
   });
 });
 
 describe('POST /users/{user_id}/certifications', () => {
   it('records a certification held by the user', async () => {
-    const response = await org.post(`/users/${userId}/certifications`, { id: ids.cpr, number: 'CPR-778', issued_on: '2025-01-10', expires_on: '2027-01-10', notes: 'Renewed' });
+    const response = await org.post(`/users/${userId}/certifications`, {
+      id: ids.cpr,
+      number: 'CPR-778',
+      issued_on: '2025-01-10',
+      expires_on: '2027-01-10',
+      notes: 'Renewed',
+    });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ success: true, code: 201, status: 'created', message: 'Added certification CPR to user Boss Doe.', id: ids.cpr });
+    expect(response.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Added certification CPR to user Boss Doe.',
+      id: ids.cpr,
+    });
     await org.post(`/users/${userId}/certifications`, { id: ids.hazmat });
   });
 
   it('refuses unknown certifications, duplicates and expiry before issue', async () => {
-    expect((await org.post(`/users/${userId}/certifications`, { id: 999999 })).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected certification id is invalid.'] });
+    expect((await org.post(`/users/${userId}/certifications`, { id: 999999 })).body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected certification id is invalid.'],
+    });
     expect((await org.post(`/users/${userId}/certifications`, { id: ids.cpr })).status).toBe(422);
     const other2 = await org.createUser();
-    expect((await org.post(`/users/${other2}/certifications`, { id: ids.cpr, issued_on: '2025-01-10', expires_on: '2024-01-10' })).status).toBe(422);
+    expect(
+      (
+        await org.post(`/users/${other2}/certifications`, {
+          id: ids.cpr,
+          issued_on: '2025-01-10',
+          expires_on: '2024-01-10',
+        })
+      ).status,
+    ).toBe(422);
   });
 
-  it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'POST', `/users/${userId}/certifications`, { id: ids.cpr }));
+  it('answers 404 for another organization', () =>
+    expectNotFoundForOtherOrg(other, 'POST', `/users/${userId}/certifications`, { id: ids.cpr }));
 });
 
 describe('GET /users/{user_id}/certifications', () => {
@@ -202,8 +279,26 @@ describe('GET /users/{user_id}/certifications', () => {
     const response = await org.get(`/users/${userId}/certifications`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
-      { id: ids.cpr, name: 'CPR', cert_id: 'CPR', number: 'CPR-778', issued_on: '2025-01-10', expires_on: '2027-01-10', notes: 'Renewed', file: null },
-      { id: ids.hazmat, name: 'Hazmat', cert_id: 'HZ', number: null, issued_on: null, expires_on: null, notes: null, file: null },
+      {
+        id: ids.cpr,
+        name: 'CPR',
+        cert_id: 'CPR',
+        number: 'CPR-778',
+        issued_on: '2025-01-10',
+        expires_on: '2027-01-10',
+        notes: 'Renewed',
+        file: null,
+      },
+      {
+        id: ids.hazmat,
+        name: 'Hazmat',
+        cert_id: 'HZ',
+        number: null,
+        issued_on: null,
+        expires_on: null,
+        notes: null,
+        file: null,
+      },
     ]);
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/certifications`);
   });
@@ -211,8 +306,21 @@ describe('GET /users/{user_id}/certifications', () => {
 
 describe('GET /users/{user_id}/certifications/{id}', () => {
   it('returns one record by certification id; 404 when the user does not hold it', async () => {
-    expect((await org.get(`/users/${userId}/certifications/${ids.hazmat}`)).body).toEqual({ id: ids.hazmat, name: 'Hazmat', cert_id: 'HZ', number: null, issued_on: null, expires_on: null, notes: null, file: null });
-    expect((await org.get(`/users/${userId}/certifications/999999`)).body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [UserCertification].' });
+    expect((await org.get(`/users/${userId}/certifications/${ids.hazmat}`)).body).toEqual({
+      id: ids.hazmat,
+      name: 'Hazmat',
+      cert_id: 'HZ',
+      number: null,
+      issued_on: null,
+      expires_on: null,
+      notes: null,
+      file: null,
+    });
+    expect((await org.get(`/users/${userId}/certifications/999999`)).body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [UserCertification].',
+    });
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/certifications/${ids.hazmat}`);
   });
 });
@@ -220,21 +328,40 @@ describe('GET /users/{user_id}/certifications/{id}', () => {
 describe('PUT /users/{user_id}/certifications/{id}', () => {
   it('changes only the fields sent', async () => {
     const response = await org.put(`/users/${userId}/certifications/${ids.hazmat}`, { number: 'HZ-1', notes: null });
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Updated certification Hazmat of user Boss Doe.', id: ids.hazmat });
-    expect((await org.get(`/users/${userId}/certifications/${ids.hazmat}`)).body).toMatchObject({ number: 'HZ-1', notes: null });
-    expect((await org.put(`/users/${userId}/certifications/${ids.cpr}`, { expires_on: '2020-01-01' })).status).toBe(422);
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Updated certification Hazmat of user Boss Doe.',
+      id: ids.hazmat,
+    });
+    expect((await org.get(`/users/${userId}/certifications/${ids.hazmat}`)).body).toMatchObject({
+      number: 'HZ-1',
+      notes: null,
+    });
+    expect((await org.put(`/users/${userId}/certifications/${ids.cpr}`, { expires_on: '2020-01-01' })).status).toBe(
+      422,
+    );
     await expectNotFoundForOtherOrg(other, 'PUT', `/users/${userId}/certifications/${ids.hazmat}`, { number: 'X' });
   });
 });
 
 describe('POST /users/{user_id}/certifications/{id}/file', () => {
   const upload = (body: Buffer, type: string, path = `/users/${userId}/certifications/${ids.cpr}/file`) =>
-    fetch(`${server.url}/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${org.token}`, 'content-type': type }, body });
+    fetch(`${server.url}/v1${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.token}`, 'content-type': type },
+      body,
+    });
 
   function multipart(name: string, data: Buffer, type: string) {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(data)], { type }), name);
-    return fetch(`${server.url}/v1/users/${userId}/certifications/${ids.cpr}/file`, { method: 'POST', headers: { authorization: `Bearer ${org.token}` }, body: form });
+    return fetch(`${server.url}/v1/users/${userId}/certifications/${ids.cpr}/file`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.token}` },
+      body: form,
+    });
   }
 
   it('stores a PDF sent as multipart and makes it downloadable', async () => {
@@ -247,7 +374,12 @@ describe('POST /users/{user_id}/certifications/{id}/file', () => {
       status: 'ok',
       message: 'Uploaded the file of certification CPR.',
       id: ids.cpr,
-      file: { content_type: 'application/pdf', size: PDF.length, uploaded_at: expect.stringMatching(/[+-]\d{2}:\d{2}$/), href },
+      file: {
+        content_type: 'application/pdf',
+        size: PDF.length,
+        uploaded_at: expect.stringMatching(/[+-]\d{2}:\d{2}$/),
+        href,
+      },
     });
     const download = await org.get(`/users/${userId}/certifications/${ids.cpr}/file`);
     expect(download.status).toBe(200);
@@ -265,14 +397,23 @@ describe('POST /users/{user_id}/certifications/{id}/file', () => {
   it('rejects a file named .pdf whose bytes are not a PDF', async () => {
     const response = await multipart('evil.pdf', Buffer.from('<script>alert(1)</script>'), 'application/pdf');
     expect(response.status).toBe(422);
-    expect(await response.json()).toEqual({ status: 422, error: 'invalid_params', error_message: ['The file must be a file of type: pdf, jpeg, doc, docx.'] });
-    expect((await org.get(`/users/${userId}/certifications/${ids.cpr}/file`)).headers.get('content-type')).toBe('application/pdf');
+    expect(await response.json()).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The file must be a file of type: pdf, jpeg, doc, docx.'],
+    });
+    expect((await org.get(`/users/${userId}/certifications/${ids.cpr}/file`)).headers.get('content-type')).toBe(
+      'application/pdf',
+    );
   });
 
   it('accepts raw JPEG and DOC bodies recognised by their bytes, replacing the file', async () => {
     const jpeg = await upload(JPEG, 'application/octet-stream');
     expect(jpeg.status).toBe(200);
-    expect(((await jpeg.json()) as { file: unknown }).file).toMatchObject({ content_type: 'image/jpeg', size: JPEG.length });
+    expect(((await jpeg.json()) as { file: unknown }).file).toMatchObject({
+      content_type: 'image/jpeg',
+      size: JPEG.length,
+    });
     const doc = await upload(DOC, 'application/msword', `/users/${userId}/certifications/${ids.hazmat}/file`);
     expect(((await doc.json()) as { file: unknown }).file).toMatchObject({ content_type: 'application/msword' });
     const download = await org.get(`/users/${userId}/certifications/${ids.cpr}/file`);
@@ -289,7 +430,9 @@ describe('POST /users/{user_id}/certifications/{id}/file', () => {
 
   it('answers 404 for a certification the user does not hold and for another organization', async () => {
     const stranger = await org.createUser();
-    expect((await upload(PDF, 'application/pdf', `/users/${stranger}/certifications/${ids.cpr}/file`)).status).toBe(404);
+    expect((await upload(PDF, 'application/pdf', `/users/${stranger}/certifications/${ids.cpr}/file`)).status).toBe(
+      404,
+    );
     const foreign = await fetch(`${server.url}/v1/users/${userId}/certifications/${ids.cpr}/file`, {
       method: 'POST',
       headers: { authorization: `Bearer ${other.token}`, 'content-type': 'application/pdf' },
@@ -303,7 +446,12 @@ describe('POST /users/{user_id}/certifications/{id}/file', () => {
 describe('DELETE /users/{user_id}/certifications/{id}', () => {
   it('removes one certification and its file', async () => {
     const response = await org.del(`/users/${userId}/certifications/${ids.cpr}`);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Removed certification CPR from user Boss Doe.' });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Removed certification CPR from user Boss Doe.',
+    });
     expect((await org.get(`/users/${userId}/certifications/${ids.cpr}/file`)).status).toBe(404);
     expect((await org.del(`/users/${userId}/certifications/${ids.cpr}`)).status).toBe(404);
     await expectNotFoundForOtherOrg(other, 'DELETE', `/users/${userId}/certifications/${ids.hazmat}`);
@@ -314,7 +462,12 @@ describe('DELETE /users/{user_id}/certifications', () => {
   it('removes all certifications of the user', async () => {
     await expectNotFoundForOtherOrg(other, 'DELETE', `/users/${userId}/certifications`);
     const response = await org.del(`/users/${userId}/certifications`);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Removed all certifications from user Boss Doe.' });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Removed all certifications from user Boss Doe.',
+    });
     expect((await org.get(`/users/${userId}/certifications`)).body).toEqual([]);
   });
 });

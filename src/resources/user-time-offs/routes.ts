@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
 import { created, errorResponses, ok, SuccessWithId, UserIdParams } from '../../core/schemas.js';
-import { formatLocalDateTime, normalizeLocalDateTime, todayIn } from '../../core/time.js';
+import { assertPeriod, formatLocalDateTime, normalizeLocalDateTime, todayIn } from '../../core/time.js';
 import { loadRelated } from '../time-offs/listing.js';
 import { occurrencesInRange } from '../time-offs/recurrence.js';
 import { listTimeOffsOverlapping } from '../time-offs/repository.js';
@@ -15,14 +14,15 @@ import { findUserOrThrow } from '../users/repository.js';
 import { EditRequestBody, RequestTimeOffBody, UserTimeOffParams, UserTimeOffsQuery } from './schemas.js';
 
 const tags = ['Users', 'Time off'];
-const optionalDateTime = (value: string | undefined) => (value === undefined ? undefined : normalizeLocalDateTime(value));
+const optionalDateTime = (value: string | undefined) =>
+  value === undefined ? undefined : normalizeLocalDateTime(value);
 
 /** Defaults: from the start of the day one month ago to the end of today. */
 function periodOf(query: UserTimeOffsQuery, timeZone: string) {
   const today = todayIn(timeZone);
   const start = optionalDateTime(query.start) ?? formatLocalDateTime(today.subtract({ months: 1 }).toPlainDateTime());
   const end = optionalDateTime(query.end) ?? formatLocalDateTime(today.add({ days: 1 }).toPlainDateTime());
-  if (end <= start) throw invalidParams('The end must be a date after start.');
+  assertPeriod(start, end);
   return { start, end };
 }
 
@@ -45,7 +45,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       await findUserOrThrow(app.db, orgId, request.params.user_id);
       const { start, end } = periodOf(request.query, timezone);
       const statuses = request.query.status === undefined ? [PENDING, APPROVED] : [request.query.status];
-      const rows = await listTimeOffsOverlapping(app.db, orgId, { start, end, statuses, userId: request.params.user_id });
+      const rows = await listTimeOffsOverlapping(app.db, orgId, {
+        start,
+        end,
+        statuses,
+        userId: request.params.user_id,
+      });
       const entries = rows.filter((entry) => occurrencesInRange(entry, start, end).length > 0);
       const related = await loadRelated(app.db, orgId, entries);
       return entries.map((entry) => serializeUserTimeOff(request, entry, related));

@@ -10,7 +10,13 @@ export type UserTimeOffParams = Static<typeof UserTimeOffParams>;
 export const UserTimeOffsQuery = Type.Object({
   start: Type.Optional(LocalDateTime),
   end: Type.Optional(LocalDateTime),
-  status: Type.Optional(Type.Integer({ minimum: 0, maximum: 2, description: 'extension: only this status (2 = denied); default pending and approved' })),
+  status: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 2,
+      description: 'extension: only this status (2 = denied); default pending and approved',
+    }),
+  ),
 });
 export type UserTimeOffsQuery = Static<typeof UserTimeOffsQuery>;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
 
 let server: TestServer;
@@ -14,9 +14,7 @@ const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}
 const daysFromToday = (days: number) => Temporal.Now.plainDateISO('America/Chicago').add({ days }).toString();
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   userId = await org.createUser({ first_name: 'Brycen', last_name: 'Doe' });
   adminId = await org.createUser({ first_name: 'Oliver', last_name: 'Service' });
   typeId = (await org.post('/time_off_types', { label: 'Vacation', work_code: 'VAC001' })).body.id;
@@ -26,7 +24,14 @@ afterAll(() => server.close());
 const strRef = (id: number, name: string) => ({ id: String(id), name, href: `${server.url}/v1/users/${id}` });
 
 async function adminEntry(start: string, end: string, extra: Record<string, unknown> = {}) {
-  const response = await org.post('/time_offs', { user_id: userId, admin_ids: [adminId], start_date: start, end_date: end, time_off_type_id: typeId, ...extra });
+  const response = await org.post('/time_offs', {
+    user_id: userId,
+    admin_ids: [adminId],
+    start_date: start,
+    end_date: end,
+    time_off_type_id: typeId,
+    ...extra,
+  });
   expect(response.status).toBe(201);
   return response.body.id as number;
 }
@@ -59,7 +64,9 @@ describe('GET /users/{user_id}/time_offs', () => {
 
   it('takes start and end, and shows recurring leave with its rule', async () => {
     const weekly = await adminEntry('2030-01-07 08:00:00', '2030-01-07 12:00:00', { rrule: 'FREQ=WEEKLY;COUNT=10' });
-    const response = await org.get(`/users/${userId}/time_offs`, { query: { start: '2030-03-01 00:00:00', end: '2030-03-08 00:00:00' } });
+    const response = await org.get(`/users/${userId}/time_offs`, {
+      query: { start: '2030-03-01 00:00:00', end: '2030-03-08 00:00:00' },
+    });
     expect(response.body.map((e: { id: string; rrule: string; start: string }) => [e.id, e.rrule, e.start])).toEqual([
       [String(weekly), 'FREQ=WEEKLY;COUNT=10', '2030-01-07 08:00:00'],
     ]);
@@ -76,7 +83,11 @@ describe('GET /users/{user_id}/time_offs', () => {
 
   it('answers 404 for an unknown user or one of another organization', async () => {
     const response = await org.get('/users/999999/time_offs');
-    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [User].' });
+    expect(response.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [User].',
+    });
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/time_offs`);
   });
 
@@ -94,21 +105,41 @@ describe('POST /users/{user_id}/time_offs', () => {
       user_note: 'Family visit',
     });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ success: true, code: 201, status: 'created', message: 'Time off requested successfully.', id: expect.any(Number) });
-    const listed = await org.get(`/users/${userId}/time_offs`, { query: { start: '2032-04-01 00:00:00', end: '2032-05-01 00:00:00' } });
+    expect(response.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Time off requested successfully.',
+      id: expect.any(Number),
+    });
+    const listed = await org.get(`/users/${userId}/time_offs`, {
+      query: { start: '2032-04-01 00:00:00', end: '2032-05-01 00:00:00' },
+    });
     expect(listed.body).toEqual([
-      expect.objectContaining({ id: String(response.body.id), status: '0', admin: null, user_note: 'Family visit', approval_date: null }),
+      expect.objectContaining({
+        id: String(response.body.id),
+        status: '0',
+        admin: null,
+        user_note: 'Family visit',
+        approval_date: null,
+      }),
     ]);
     const logs = await org.get('/logs');
-    expect(logs.body.data[0].event_description).toBe('Brycen Doe requested time off (Vacation) for Brycen Doe, 2032-04-01 08:00 to 2032-04-02 08:00.');
+    expect(logs.body.data[0].event_description).toBe(
+      'Brycen Doe requested time off (Vacation) for Brycen Doe, 2032-04-01 08:00 to 2032-04-02 08:00.',
+    );
   });
 
   it('validates the type, the dates and the note', async () => {
     const base = { time_off_type_id: typeId, start_date: '2032-04-01 08:00:00', end_date: '2032-04-02 08:00:00' };
     expect((await org.post(`/users/${userId}/time_offs`, { ...base, time_off_type_id: 999999 })).body).toEqual({
-      status: 422, error: 'invalid_params', error_message: ['The selected time off type id is invalid.'],
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected time off type id is invalid.'],
     });
-    expect((await org.post(`/users/${userId}/time_offs`, { ...base, end_date: '2032-03-01 08:00:00' })).status).toBe(422);
+    expect((await org.post(`/users/${userId}/time_offs`, { ...base, end_date: '2032-03-01 08:00:00' })).status).toBe(
+      422,
+    );
     expect((await org.post(`/users/${userId}/time_offs`, { ...base, user_note: 'x'.repeat(1001) })).status).toBe(422);
     expect((await org.post('/users/999999/time_offs', base)).status).toBe(404);
     await expectNotFoundForOtherOrg(other, 'POST', `/users/${userId}/time_offs`, base);
@@ -117,30 +148,75 @@ describe('POST /users/{user_id}/time_offs', () => {
 
 describe('PATCH /users/{user_id}/time_offs/{id}', () => {
   it('edits a pending request', async () => {
-    const id = (await org.post(`/users/${userId}/time_offs`, { time_off_type_id: typeId, start_date: '2033-05-01 08:00:00', end_date: '2033-05-02 08:00:00' })).body.id;
-    const response = await org.patch(`/users/${userId}/time_offs/${id}`, { end_date: '2033-05-03 08:00:00', user_note: 'Longer trip' });
+    const id = (
+      await org.post(`/users/${userId}/time_offs`, {
+        time_off_type_id: typeId,
+        start_date: '2033-05-01 08:00:00',
+        end_date: '2033-05-02 08:00:00',
+      })
+    ).body.id;
+    const response = await org.patch(`/users/${userId}/time_offs/${id}`, {
+      end_date: '2033-05-03 08:00:00',
+      user_note: 'Longer trip',
+    });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Time off request updated successfully.', id });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Time off request updated successfully.',
+      id,
+    });
     const read = await org.get(`/time_offs/${id}`);
-    expect(read.body.items.map((item: { start: string; end: string; user_note: string }) => [item.start, item.end, item.user_note])).toEqual([
+    expect(
+      read.body.items.map((item: { start: string; end: string; user_note: string }) => [
+        item.start,
+        item.end,
+        item.user_note,
+      ]),
+    ).toEqual([
       ['2033-05-01 08:00:00', '2033-05-02 08:00:00', 'Longer trip'],
       ['2033-05-02 08:00:00', '2033-05-03 08:00:00', 'Longer trip'],
     ]);
   });
 
   it('answers 422 once the request is approved, and for an end before the start', async () => {
-    const id = (await org.post(`/users/${userId}/time_offs`, { time_off_type_id: typeId, start_date: '2033-06-01 08:00:00', end_date: '2033-06-02 08:00:00' })).body.id;
+    const id = (
+      await org.post(`/users/${userId}/time_offs`, {
+        time_off_type_id: typeId,
+        start_date: '2033-06-01 08:00:00',
+        end_date: '2033-06-02 08:00:00',
+      })
+    ).body.id;
     const reversed = await org.patch(`/users/${userId}/time_offs/${id}`, { end_date: '2033-05-01 08:00:00' });
-    expect(reversed.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end date must be a date after start date.'] });
+    expect(reversed.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The end date must be after the start date.'],
+    });
     await org.post(`/time_offs/${id}/approve`, { admin_id: adminId });
     const response = await org.patch(`/users/${userId}/time_offs/${id}`, { user_note: 'too late' });
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['Only pending time off can be changed; this time off is approved.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['Only pending time off can be changed; this time off is approved.'],
+    });
   });
 
   it("answers 404 for another user's entry, an unknown one, or another organization", async () => {
-    const id = (await org.post(`/users/${userId}/time_offs`, { time_off_type_id: typeId, start_date: '2033-07-01 08:00:00', end_date: '2033-07-02 08:00:00' })).body.id;
+    const id = (
+      await org.post(`/users/${userId}/time_offs`, {
+        time_off_type_id: typeId,
+        start_date: '2033-07-01 08:00:00',
+        end_date: '2033-07-02 08:00:00',
+      })
+    ).body.id;
     const response = await org.patch(`/users/${adminId}/time_offs/${id}`, { user_note: 'not mine' });
-    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [TimeOff].' });
+    expect(response.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [TimeOff].',
+    });
     expect((await org.patch(`/users/${userId}/time_offs/999999`, { user_note: 'x' })).status).toBe(404);
     await expectNotFoundForOtherOrg(other, 'PATCH', `/users/${userId}/time_offs/${id}`, { user_note: 'x' });
   });

@@ -1,9 +1,9 @@
 import type { Insertable, Updateable } from 'kysely';
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
-import { preparedQuery } from '../../core/db/prepared.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { UserAccountTable, UserRow } from './table.js';
+import { compiledOnce } from '../../core/db/compiled-once.js';
 
 export function findUser(db: Db, orgId: number, id: number): Promise<UserRow | undefined> {
   return db
@@ -36,7 +36,7 @@ export async function findUsersByIds(db: Db, orgId: number, ids: Iterable<number
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-const usersByIdsQuery = preparedQuery((db: Db, orgId: number, ids: number[]) =>
+const usersByIdsQuery = compiledOnce((db: Db, orgId: number, ids: number[]) =>
   db.selectFrom('user_account').selectAll().where('organization_id', '=', orgId).where('id', 'in', ids),
 );
 
@@ -81,7 +81,12 @@ export async function insertUser(db: Db, values: Insertable<UserAccountTable>): 
   return id;
 }
 
-export async function updateUser(db: Db, orgId: number, id: number, values: Updateable<UserAccountTable>): Promise<void> {
+export async function updateUser(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Updateable<UserAccountTable>,
+): Promise<void> {
   await db.updateTable('user_account').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
@@ -91,10 +96,20 @@ export async function accrualNames(db: Db, orgId: number, users: UserRow[]) {
   const profileIds = [...new Set(users.map((u) => u.accrual_profile_id).filter((id): id is number => id !== null))];
   const [tracks, profiles] = await Promise.all([
     trackIds.length
-      ? db.selectFrom('accrual_track').select(['id', 'name']).where('organization_id', '=', orgId).where('id', 'in', trackIds).execute()
+      ? db
+          .selectFrom('accrual_track')
+          .select(['id', 'name'])
+          .where('organization_id', '=', orgId)
+          .where('id', 'in', trackIds)
+          .execute()
       : [],
     profileIds.length
-      ? db.selectFrom('accrual_profile').select(['id', 'name']).where('organization_id', '=', orgId).where('id', 'in', profileIds).execute()
+      ? db
+          .selectFrom('accrual_profile')
+          .select(['id', 'name'])
+          .where('organization_id', '=', orgId)
+          .where('id', 'in', profileIds)
+          .execute()
       : [],
   ]);
   return { tracks: new Map(tracks.map((t) => [t.id, t])), profiles: new Map(profiles.map((p) => [p.id, p])) };
@@ -138,10 +153,10 @@ export interface UserDetails {
 }
 
 /**
- * One user as GET /users/{id} shows it, in one statement (a hot path, compiled once): the row, its
+ * One user as GET /users/{id} shows it, in one statement: the row, its
  * accrual track and profile names, and every field of the organization with the user's value.
  */
-const userDetailsQuery = preparedQuery((db: Db, orgId: number, id: number) =>
+const userDetailsQuery = (db: Db, orgId: number, id: number) =>
   db
     .selectFrom('user_account as u')
     .selectAll('u')
@@ -163,7 +178,10 @@ const userDetailsQuery = preparedQuery((db: Db, orgId: number, id: number) =>
         eb
           .selectFrom('user_field as f')
           .leftJoin('user_field_value as v', (join) =>
-            join.onRef('v.field_id', '=', 'f.id').onRef('v.organization_id', '=', 'f.organization_id').onRef('v.user_id', '=', 'u.id'),
+            join
+              .onRef('v.field_id', '=', 'f.id')
+              .onRef('v.organization_id', '=', 'f.organization_id')
+              .onRef('v.user_id', '=', 'u.id'),
           )
           .select(['f.id', 'f.label', 'v.value'])
           .where('f.organization_id', '=', orgId)
@@ -174,15 +192,16 @@ const userDetailsQuery = preparedQuery((db: Db, orgId: number, id: number) =>
     ])
     .where('u.organization_id', '=', orgId)
     .where('u.id', '=', id)
-    .where('u.deleted_at', 'is', null),
-);
+    .where('u.deleted_at', 'is', null)
+    .execute();
 
 export async function findUserDetails(db: Db, orgId: number, id: number): Promise<UserDetails | undefined> {
   const [row] = await userDetailsQuery(db, orgId, id);
   if (!row) return undefined;
   const { accrual_track_name, accrual_profile_name, fields, ...user } = row;
   const names: UserDetails['names'] = { tracks: new Map(), profiles: new Map() };
-  if (user.accrual_track_id !== null && accrual_track_name !== null) names.tracks.set(user.accrual_track_id, { id: user.accrual_track_id, name: accrual_track_name });
+  if (user.accrual_track_id !== null && accrual_track_name !== null)
+    names.tracks.set(user.accrual_track_id, { id: user.accrual_track_id, name: accrual_track_name });
   if (user.accrual_profile_id !== null && accrual_profile_name !== null) {
     names.profiles.set(user.accrual_profile_id, { id: user.accrual_profile_id, name: accrual_profile_name });
   }
@@ -198,8 +217,16 @@ export async function setFieldValue(db: Db, orgId: number, userId: number, field
     .where('field_id', '=', fieldId)
     .executeTakeFirst();
   if (existing) {
-    await db.updateTable('user_field_value').set({ value }).where('organization_id', '=', orgId).where('id', '=', existing.id).execute();
+    await db
+      .updateTable('user_field_value')
+      .set({ value })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', existing.id)
+      .execute();
   } else {
-    await db.insertInto('user_field_value').values({ organization_id: orgId, user_id: userId, field_id: fieldId, value }).execute();
+    await db
+      .insertInto('user_field_value')
+      .values({ organization_id: orgId, user_id: userId, field_id: fieldId, value })
+      .execute();
   }
 }

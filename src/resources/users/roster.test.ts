@@ -23,8 +23,15 @@ async function namesOf(path: string): Promise<string[]> {
 beforeAll(async () => {
   server = await startServer();
   org = await server.newOrg();
-  existingId = await org.createUser({ username: 'jdoe', first_name: 'John', last_name: 'Doe', employee_id: 'E-100', role: 'Firefighter' });
-  for (const name of ['Paramedic', 'Driver', 'Captain']) expect((await org.post('/qualifiers', { name })).status).toBe(201);
+  existingId = await org.createUser({
+    username: 'jdoe',
+    first_name: 'John',
+    last_name: 'Doe',
+    employee_id: 'E-100',
+    role: 'Firefighter',
+  });
+  for (const name of ['Paramedic', 'Driver', 'Captain'])
+    expect((await org.post('/qualifiers', { name })).status).toBe(201);
   for (const q of (await org.get('/qualifiers')).body) ids[q.name] = Number(q.id);
   for (const name of ['A Shift', 'B Shift']) ids[name] = (await org.post('/groups', { name })).body.id;
 });
@@ -48,9 +55,38 @@ describe('POST /users/import', () => {
       updated: 1,
       unchanged: 0,
       rows: [
-        { line: 2, action: 'update', user_id: existingId, username: 'jdoe', changes: ['role', 'date_of_hire', 'qualifiers', 'groups'] },
-        { line: 3, action: 'create', user_id: null, username: 'asmith', changes: ['employee_id', 'username', 'first_name', 'last_name', 'email', 'phone', 'role', 'date_of_hire', 'qualifiers', 'groups'] },
-        { line: 4, action: 'create', user_id: null, username: 'bjones', changes: ['employee_id', 'username', 'first_name', 'last_name', 'email', 'role'] },
+        {
+          line: 2,
+          action: 'update',
+          user_id: existingId,
+          username: 'jdoe',
+          changes: ['role', 'date_of_hire', 'qualifiers', 'groups'],
+        },
+        {
+          line: 3,
+          action: 'create',
+          user_id: null,
+          username: 'asmith',
+          changes: [
+            'employee_id',
+            'username',
+            'first_name',
+            'last_name',
+            'email',
+            'phone',
+            'role',
+            'date_of_hire',
+            'qualifiers',
+            'groups',
+          ],
+        },
+        {
+          line: 4,
+          action: 'create',
+          user_id: null,
+          username: 'bjones',
+          changes: ['employee_id', 'username', 'first_name', 'last_name', 'email', 'role'],
+        },
       ],
     });
     expect(await usersByName()).toEqual(before);
@@ -85,7 +121,8 @@ describe('POST /users/import', () => {
 
   it('names an unknown column and a malformed line', async () => {
     expect((await csv('username,nickname\njdoe,JD')).body.error_message).toEqual([
-      'line 1: unknown column nickname (known: employee_id, username, first_name, last_name, email, phone, role, date_of_hire, date_of_birth, accrual_start_date, qualifiers, groups).',
+      'line 1: unknown column nickname (known: employee_id, username, first_name, last_name, email, phone, ' +
+        'role, date_of_hire, date_of_birth, accrual_start_date, qualifiers, groups).',
     ]);
     const malformed = await csv('username,first_name\njdoe,"John\njsmith,Jane,extra');
     expect(malformed.status).toBe(422);
@@ -97,10 +134,32 @@ describe('POST /users/import', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ dry_run: false, created: 2, updated: 1, unchanged: 0 });
     const users = await usersByName();
-    expect(users.jdoe).toMatchObject({ user_id: existingId, employee_id: 'E-100', first_name: 'John', role: 'Captain', date_of_hire: '2015-04-01' });
-    expect(users.asmith).toMatchObject({ employee_id: 'E-200', first_name: 'Ann', last_name: 'Smith', emails: ['ann@example.com'], phone_numbers: ['5551234'], role: 'Firefighter' });
-    expect(users.bjones).toMatchObject({ employee_id: 'E-300', first_name: 'Jones, Jr.', last_name: 'Bo', emails: ['bo@example.com', 'bo.jones@example.com'] });
-    expect(response.body.rows.map((row: { user_id: number }) => row.user_id)).toEqual([existingId, users.asmith.user_id, users.bjones.user_id]);
+    expect(users.jdoe).toMatchObject({
+      user_id: existingId,
+      employee_id: 'E-100',
+      first_name: 'John',
+      role: 'Captain',
+      date_of_hire: '2015-04-01',
+    });
+    expect(users.asmith).toMatchObject({
+      employee_id: 'E-200',
+      first_name: 'Ann',
+      last_name: 'Smith',
+      emails: ['ann@example.com'],
+      phone_numbers: ['5551234'],
+      role: 'Firefighter',
+    });
+    expect(users.bjones).toMatchObject({
+      employee_id: 'E-300',
+      first_name: 'Jones, Jr.',
+      last_name: 'Bo',
+      emails: ['bo@example.com', 'bo.jones@example.com'],
+    });
+    expect(response.body.rows.map((row: { user_id: number }) => row.user_id)).toEqual([
+      existingId,
+      users.asmith.user_id,
+      users.bjones.user_id,
+    ]);
     expect(await namesOf(`/users/${existingId}/qualifiers`)).toEqual(['Captain', 'Driver']);
     expect(await namesOf(`/users/${users.asmith.user_id}/qualifiers`)).toEqual(['Paramedic']);
     expect(await namesOf(`/users/${users.bjones.user_id}/qualifiers`)).toEqual([]);
@@ -113,7 +172,15 @@ describe('POST /users/import', () => {
 
   it('matches by username when the row has no known employee id', async () => {
     const response = await csv('username,employee_id,last_name\nasmith,E-201,Smith-Lee');
-    expect(response.body.rows).toEqual([{ line: 2, action: 'update', user_id: expect.any(Number), username: 'asmith', changes: ['employee_id', 'last_name'] }]);
+    expect(response.body.rows).toEqual([
+      {
+        line: 2,
+        action: 'update',
+        user_id: expect.any(Number),
+        username: 'asmith',
+        changes: ['employee_id', 'last_name'],
+      },
+    ]);
     expect((await usersByName()).asmith).toMatchObject({ employee_id: 'E-201', last_name: 'Smith-Lee' });
   });
 
@@ -149,9 +216,17 @@ describe('users import (CLI)', () => {
   it('imports a roster into the database of a running server, which shows it at once', async () => {
     expect(Object.keys(await usersByName())).not.toContain('gcli'); // GET /users computed and kept
     const roster = 'username,first_name,last_name,email,groups\ngcli,Gus,Cli,gus@example.com,A Shift\n';
-    const dry = JSON.parse((await cli(server, ['users', 'import', '--org', String(org.orgId), '--dry-run', '--json'], roster)).stdout);
+    const dry = JSON.parse(
+      (await cli(server, ['users', 'import', '--org', String(org.orgId), '--dry-run', '--json'], roster)).stdout,
+    );
     expect(dry).toMatchObject({ dry_run: true, created: 1 });
-    await expect(cli(server, ['users', 'import', '--org', String(org.orgId)], 'username,first_name,last_name,email\nhcli,Hal,Cli,nope\n')).rejects.toMatchObject({
+    await expect(
+      cli(
+        server,
+        ['users', 'import', '--org', String(org.orgId)],
+        'username,first_name,last_name,email\nhcli,Hal,Cli,nope\n',
+      ),
+    ).rejects.toMatchObject({
       stderr: expect.stringContaining('line 2: The email (item 1) is not a valid e-mail address.'),
     });
     const { stdout } = await cli(server, ['users', 'import', '--org', String(org.orgId), '-'], roster);

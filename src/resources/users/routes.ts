@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { writeLog } from '../../core/audit.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { EXTENSION, errorResponses, ok, SuccessBody, UserIdParams } from '../../core/schemas.js';
+import { created, EXTENSION, errorResponses, ok, SuccessBody, UserIdParams } from '../../core/schemas.js';
 import { notFound } from '../../core/errors.js';
 import { accrualNames, findUserDetails, insertUserField, listUserFields, listUsers } from './repository.js';
 import { changeUser, createUser, deleteUser } from './rules.js';
@@ -61,7 +61,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.sendCached(`user|${request.params.user_id}`, () => loadUserWithFields(app.db, request.auth.orgId, request.params.user_id)),
+      reply.sendCached(`user|${request.params.user_id}`, () =>
+        loadUserWithFields(app.db, request.auth.orgId, request.params.user_id),
+      ),
   );
 
   app.put(
@@ -82,7 +84,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         return loadUserWithFields(trx, request.auth.orgId, id);
       });
       reply.status(201);
-      return { success: true, code: 201, status: 'created', message: 'User created successfully.', id: user.user_id, ...user };
+      return created('User created successfully.', { id: user.user_id, ...user });
     },
   );
 
@@ -103,7 +105,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         await changeUser(trx, request.auth, request.params.user_id, request.body);
         return loadUserWithFields(trx, request.auth.orgId, request.params.user_id);
       });
-      return { success: true, code: 200, status: 'ok', message: 'User updated successfully.', id: user.user_id, ...user };
+      return ok('User updated successfully.', { id: user.user_id, ...user });
     },
   );
 
@@ -149,9 +151,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'importUserRoster',
         summary: 'Creates and updates users from a roster CSV (extension; admins only)',
         description:
-          `A header row, then one user per row, matched by employee_id, else by username, created when neither matches. Columns: ${ROSTER_COLUMNS.join(', ')}; ` +
-          'email, phone, qualifiers and groups hold several values separated by ";"; qualifiers and groups by name. An empty cell leaves the field as it is. ' +
-          'Every row is checked first: any bad row answers 422 naming its line, and nothing is written. `dry_run=true` reports the changes without writing.',
+          'A header row, then one user per row, matched by employee_id, else by username, created when ' +
+          `neither matches. Columns: ${ROSTER_COLUMNS.join(', ')}; ` +
+          'email, phone, qualifiers and groups hold several values separated by ";"; qualifiers and groups ' +
+          'by name. An empty cell leaves the field as it is. ' +
+          'Every row is checked first: any bad row answers 422 naming its line, and nothing is written. ' +
+          '`dry_run=true` reports the changes without writing.',
         tags,
         consumes: ['text/csv'],
         querystring: RosterQuery,

@@ -4,7 +4,7 @@ import { hashPassword } from '../../core/auth/secrets.js';
 import { endUserSessions } from '../../core/auth/sessions.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
+import { checkAll, invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
 import {
   accrualRefExists,
@@ -19,10 +19,15 @@ import type { CreateUserBody, UpdateUserBody } from './schemas.js';
 import { fullName } from './serialize.js';
 import type { UserAccountTable } from './table.js';
 
-const asList = (value: string | string[] | undefined) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
+const asList = (value: string | string[] | undefined) =>
+  value === undefined ? undefined : Array.isArray(value) ? value : [value];
 
 /** A user without a password (a roster import) cannot sign in to the web app until one is set. */
-export async function createUser(trx: Db, auth: AuthContext, body: Omit<CreateUserBody, 'password'> & { password?: string }): Promise<number> {
+export async function createUser(
+  trx: Db,
+  auth: AuthContext,
+  body: Omit<CreateUserBody, 'password'> & { password?: string },
+): Promise<number> {
   if (await usernameTaken(trx, auth.orgId, body.username)) throw invalidParams('The username has already been taken.');
   const now = nowUtc();
   const id = await insertUser(trx, {
@@ -56,7 +61,12 @@ export async function createUser(trx: Db, auth: AuthContext, body: Omit<CreateUs
   return id;
 }
 
-async function checkAccrualRef(trx: Db, orgId: number, table: 'accrual_track' | 'accrual_profile', ref: { id: number } | null | undefined) {
+async function checkAccrualRef(
+  trx: Db,
+  orgId: number,
+  table: 'accrual_track' | 'accrual_profile',
+  ref: { id: number } | null | undefined,
+) {
   if (!ref) return;
   if (!(await accrualRefExists(trx, orgId, table, ref.id))) {
     throw invalidParams(`The selected ${table.replace('_', ' ')} id is invalid.`);
@@ -65,14 +75,33 @@ async function checkAccrualRef(trx: Db, orgId: number, table: 'accrual_track' | 
 
 export async function changeUser(trx: Db, auth: AuthContext, id: number, body: UpdateUserBody): Promise<void> {
   const before = await findUserOrThrow(trx, auth.orgId, id);
-  if (body.username !== undefined && (await usernameTaken(trx, auth.orgId, body.username, id))) {
-    throw invalidParams('The username has already been taken.');
-  }
-  await checkAccrualRef(trx, auth.orgId, 'accrual_profile', body.accrual_profile);
-  await checkAccrualRef(trx, auth.orgId, 'accrual_track', body.accrual_track);
+  // one 422 naming every failing field
+  await checkAll([
+    async () => {
+      if (body.username !== undefined && (await usernameTaken(trx, auth.orgId, body.username, id)))
+        throw invalidParams('The username has already been taken.');
+    },
+    () => checkAccrualRef(trx, auth.orgId, 'accrual_profile', body.accrual_profile),
+    () => checkAccrualRef(trx, auth.orgId, 'accrual_track', body.accrual_track),
+    async () => {
+      if (!body.fields?.length) return;
+      const known = new Set((await listUserFields(trx, auth.orgId)).map((f) => f.id));
+      if (body.fields.some((field) => !known.has(field.id))) throw invalidParams('The selected fields id is invalid.');
+    },
+  ] as const);
 
   const changes: Updateable<UserAccountTable> = {};
-  const simple = ['username', 'first_name', 'last_name', 'employee_id', 'role', 'avatar_url', 'date_of_hire', 'date_of_birth', 'accrual_start_date'] as const;
+  const simple = [
+    'username',
+    'first_name',
+    'last_name',
+    'employee_id',
+    'role',
+    'avatar_url',
+    'date_of_hire',
+    'date_of_birth',
+    'accrual_start_date',
+  ] as const;
   for (const key of simple) if (body[key] !== undefined) (changes as Record<string, unknown>)[key] = body[key];
   const emails = body.emails ?? asList(body.mail);
   if (emails) changes.emails = JSON.stringify(emails);
@@ -86,17 +115,13 @@ export async function changeUser(trx: Db, auth: AuthContext, id: number, body: U
   await updateUser(trx, auth.orgId, id, changes);
   if (body.password !== undefined) await endUserSessions(trx, auth.orgId, id);
 
-  if (body.fields?.length) {
-    const known = new Set((await listUserFields(trx, auth.orgId)).map((f) => f.id));
-    for (const field of body.fields) {
-      if (!known.has(field.id)) throw invalidParams('The selected fields id is invalid.');
-      await setFieldValue(trx, auth.orgId, id, field.id, field.value);
-    }
-  }
+  for (const field of body.fields ?? []) await setFieldValue(trx, auth.orgId, id, field.id, field.value);
   const changed = Object.keys(body).filter((k) => k !== 'password');
   await writeLog(trx, auth, {
     action: 'user.updated',
-    description: `updated user ${fullName(before)}: ${changed.join(', ') || 'no fields'}${body.password ? ' (password changed)' : ''}.`,
+    description:
+      `updated user ${fullName(before)}: ` +
+      `${changed.join(', ') || 'no fields'}${body.password ? ' (password changed)' : ''}.`,
     entityType: 'user',
     entityId: id,
     before: { ...before, password_hash: undefined },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Id, IdName, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
+import { DateStr, Id, IdName, Nullable, NullableInput, ShortText, SuccessWith } from '../../core/schemas.js';
 
 export const Digits = Type.String({ pattern: '^[0-9]{1,20}$', description: 'digits only' });
 const PhoneNumbers = Type.Union([Type.Array(Digits, { maxItems: 10 }), Digits]);
@@ -47,7 +47,9 @@ export const UpdateUserBody = Type.Object({
   accrual_profile: Type.Optional(RefById),
   accrual_track: Type.Optional(RefById),
   active: Type.Optional(Type.Boolean({ description: 'extension: false deactivates the user' })),
-  fields: Type.Optional(Type.Array(FieldValueInput, { maxItems: 100, description: 'extension: values of extra fields' })),
+  fields: Type.Optional(
+    Type.Array(FieldValueInput, { maxItems: 100, description: 'extension: values of extra fields' }),
+  ),
 });
 export type UpdateUserBody = Static<typeof UpdateUserBody>;
 
@@ -77,11 +79,7 @@ export type UserResponse = Static<typeof UserResponse>;
 export const UserWithFieldsResponse = Type.Object({ ...userProperties, fields: Type.Array(UserField), ...accrualRefs });
 export type UserWithFieldsResponse = Static<typeof UserWithFieldsResponse>;
 
-export const UserWriteResponse = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
+export const UserWriteResponse = SuccessWith({
   id: Type.Integer(),
   ...userProperties,
   fields: Type.Array(UserField),
@@ -90,7 +88,10 @@ export const UserWriteResponse = Type.Object({
 
 export const ListUsersQuery = Type.Object({ employee_id: Type.Optional(ShortText()) });
 
-export const UserFieldBody = Type.Object({ label: ShortText({ minLength: 1 }), position: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })) });
+export const UserFieldBody = Type.Object({
+  label: ShortText({ minLength: 1 }),
+  position: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+});
 export const UserFieldDefinition = Type.Object({ id: Type.Integer(), label: Type.String(), position: Type.Integer() });
 
 export const RosterQuery = Type.Object({

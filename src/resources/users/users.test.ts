@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 let org: TestOrg;
 let other: TestOrg;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
 });
 afterAll(() => server.close());
 
@@ -65,7 +63,11 @@ describe('PUT /users', () => {
   it('rejects a username already taken in the organization', async () => {
     const response = await org.put('/users', newUser);
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The username has already been taken.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The username has already been taken.'],
+    });
   });
 
   it('lets another organization use the same username', async () => {
@@ -100,7 +102,13 @@ describe('PUT /users', () => {
   });
 
   it('accepts the single `phone` field of the sample', async () => {
-    const response = await org.put('/users', { ...newUser, username: 'phoneuser', employee_id: 'PH1', phone_numbers: undefined, phone: '1231231232' });
+    const response = await org.put('/users', {
+      ...newUser,
+      username: 'phoneuser',
+      employee_id: 'PH1',
+      phone_numbers: undefined,
+      phone: '1231231232',
+    });
     expect(response.status).toBe(201);
     expect(response.body.phone_numbers).toEqual(['1231231232']);
   });
@@ -147,9 +155,22 @@ describe('GET /users/{user_id}', () => {
       ],
     });
     expect(Object.keys(response.body)).toEqual([
-      'user_id', 'employee_id', 'username', 'first_name', 'last_name', 'full_name', 'role', 'avatar_url',
-      'date_of_hire', 'date_of_birth', 'accrual_start_date', 'emails', 'phone_numbers', 'fields',
-      'accrual_track', 'accrual_profile',
+      'user_id',
+      'employee_id',
+      'username',
+      'first_name',
+      'last_name',
+      'full_name',
+      'role',
+      'avatar_url',
+      'date_of_hire',
+      'date_of_birth',
+      'accrual_start_date',
+      'emails',
+      'phone_numbers',
+      'fields',
+      'accrual_track',
+      'accrual_profile',
     ]);
   });
 
@@ -161,13 +182,21 @@ describe('GET /users/{user_id}', () => {
   it('answers 404 naming the model for a missing user', async () => {
     const response = await org.get('/users/999999');
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [User].' });
+    expect(response.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [User].',
+    });
   });
 
   it('answers 404 for an id that is not a number, as for a missing user', async () => {
     const response = await org.get('/users/abc');
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [User].' });
+    expect(response.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [User].',
+    });
   });
 
   it("answers 404 for another organization's user", async () => {
@@ -215,7 +244,11 @@ describe('PATCH /users/{user_id}', () => {
       .executeTakeFirstOrThrow();
     const response = await org.patch(`/users/${userId}`, { accrual_profile: { id: foreign.id } });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected accrual profile id is invalid.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected accrual profile id is invalid.'],
+    });
   });
 
   it('writes a system log entry', async () => {

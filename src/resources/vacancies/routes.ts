@@ -20,7 +20,11 @@ const tags = ['Schedule'];
 function serialize(request: FastifyRequest, item: OccurrenceStaffing, users: Map<number, UserRow>): Vacancy {
   const { staffing } = item;
   return {
-    assignment: { id: item.assignment.id, href: href(request, `/assignments/${item.assignment.id}`), name: item.assignment.name },
+    assignment: {
+      id: item.assignment.id,
+      href: href(request, `/assignments/${item.assignment.id}`),
+      name: item.assignment.name,
+    },
     date: item.date,
     start: item.start,
     end: item.end,
@@ -30,7 +34,11 @@ function serialize(request: FastifyRequest, item: OccurrenceStaffing, users: Map
     qualifier_shortfalls: staffing.qualifier_shortfalls,
     short_from: staffing.short_from,
     short_until: staffing.short_until,
-    people: item.userIds.map((id) => ({ id, href: href(request, `/users/${id}`), name: users.has(id) ? fullName(users.get(id)!) : '' })),
+    people: item.userIds.map((id) => ({
+      id,
+      href: href(request, `/users/${id}`),
+      name: users.has(id) ? fullName(users.get(id)!) : '',
+    })),
   };
 }
 
@@ -69,7 +77,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listVacancies',
         summary: 'Open seats of the period (extension)',
         description:
-          'Every occurrence of a work-shift assignment dated in the period that is short: fewer people on it than its positions to fill, or fewer holding a qualifier than it needs, judged by the people’s own qualifications (docs/schedule.md).',
+          'Every occurrence of a work-shift assignment dated in the period that is short: fewer people on it ' +
+          'than its positions to fill, or fewer holding a qualifier than it needs, judged by the people’s ' +
+          'own qualifications (docs/schedule.md).',
         tags,
         querystring: VacanciesQuery,
         response: { 200: Type.Array(Vacancy), ...errorResponses },
@@ -78,12 +88,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { orgId, timezone } = request.auth;
       const period = periodOf(request.query);
-      if (request.query.assignment_id !== undefined) await findAssignmentOrInvalid(app.db, orgId, request.query.assignment_id);
+      if (request.query.assignment_id !== undefined)
+        await findAssignmentOrInvalid(app.db, orgId, request.query.assignment_id);
       const ids = request.query.assignment_id === undefined ? undefined : [request.query.assignment_id];
       // the occurrences dated in the period, as the schedule lists them
       const days = new Set(period.days);
       const vacancies = (await vacanciesOf(app.db, orgId, period, timezone, ids)).filter((v) => days.has(v.date));
-      const users = await findUsersByIds(app.db, orgId, vacancies.flatMap((v) => v.userIds));
+      const users = await findUsersByIds(
+        app.db,
+        orgId,
+        vacancies.flatMap((v) => v.userIds),
+      );
       return vacancies.map((v) => serialize(request, v, users));
     },
   );
@@ -96,7 +111,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listVacancyCandidates',
         summary: 'Who may fill an occurrence (extension)',
         description:
-          'The occurrence of the assignment on the date with its staffing, and the people who may fill it: free (no work, no approved time off then), holding every qualifier it is short of and within the list’s hour limits, in the list’s contact order; without `list_id`, every active user by name with no hour limits.',
+          'The occurrence of the assignment on the date with its staffing, and the people who may fill it: ' +
+          'free (no work, no approved time off then), holding every qualifier it is short of and within the ' +
+          'list’s hour limits, in the list’s contact order; without `list_id`, every active user by name ' +
+          'with no hour limits.',
         tags,
         querystring: CandidatesQuery,
         response: { 200: CandidatesResponse, ...errorResponses },
@@ -108,17 +126,38 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       await findAssignmentOrInvalid(app.db, orgId, assignmentId);
       const list = listId === undefined ? NO_LIMITS : await findListOrInvalid(app.db, orgId, listId);
       const day = { start: `${date} 00:00:00`, end: `${addDays(date, 1)} 00:00:00` };
-      const occurrence = (await occurrenceStaffing(app.db, orgId, periodOf(day), timezone, [assignmentId])).find((o) => o.date === date);
+      const occurrence = (await occurrenceStaffing(app.db, orgId, periodOf(day), timezone, [assignmentId])).find(
+        (o) => o.date === date,
+      );
       if (!occurrence) throw invalidParams('The assignment does not occur on that date.');
       const { staffing } = occurrence;
       const span = { start: staffing.short_from ?? occurrence.start, end: staffing.short_until ?? occurrence.end };
       const required = staffing.qualifier_shortfalls.length
-        ? { date, qualifiers: staffing.qualifier_shortfalls.map((q) => ({ id: q.id, shortcode: q.shortcode || `#${q.id}` })) }
+        ? {
+            date,
+            qualifiers: staffing.qualifier_shortfalls.map((q) => ({ id: q.id, shortcode: q.shortcode || `#${q.id}` })),
+          }
         : undefined;
       const members = listId === undefined ? await everyoneAsList(app.db, orgId) : undefined;
-      const selection = await selectCandidates(app.db, orgId, list, { ...span, ordering: list.ordering }, timezone, required, members);
-      const users = await findUsersByIds(app.db, orgId, [...occurrence.userIds, ...selection.userIds, ...selection.skipped.map((s) => s.user_id)]);
-      const ref = (id: number) => ({ id, href: href(request, `/users/${id}`), name: users.has(id) ? fullName(users.get(id)!) : '' });
+      const selection = await selectCandidates(
+        app.db,
+        orgId,
+        list,
+        { ...span, ordering: list.ordering },
+        timezone,
+        required,
+        members,
+      );
+      const users = await findUsersByIds(app.db, orgId, [
+        ...occurrence.userIds,
+        ...selection.userIds,
+        ...selection.skipped.map((s) => s.user_id),
+      ]);
+      const ref = (id: number) => ({
+        id,
+        href: href(request, `/users/${id}`),
+        name: users.has(id) ? fullName(users.get(id)!) : '',
+      });
       return {
         vacancy: serialize(request, occurrence, users),
         candidates: selection.userIds.map((id, index) => ({ user: ref(id), position: index + 1 })),

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Id, LocalDateTime, Nullable } from '../../core/schemas.js';
+import { DateStr, Id, LocalDateTime, Nullable, LinkRef } from '../../core/schemas.js';
 
 export const VacanciesQuery = Type.Object({
   start: LocalDateTime,
@@ -13,27 +13,32 @@ export const CandidatesQuery = Type.Object({
   list_id: Type.Optional(Id),
 });
 
-const Ref = Type.Object({ id: Type.Integer(), href: Type.String(), name: Type.String() });
-
 export const Vacancy = Type.Object({
-  assignment: Ref,
+  assignment: LinkRef,
   date: Type.String({ description: "the occurrence's date" }),
   start: Type.String({ description: "the occurrence's start" }),
   end: Type.String({ description: "the occurrence's end" }),
   needed: Type.Integer(),
   scheduled: Type.Integer(),
   open: Type.Integer({ description: 'seats open' }),
-  qualifier_shortfalls: Type.Array(Type.Object({ id: Type.Integer(), shortcode: Nullable(Type.String()), needed: Type.Integer(), have: Type.Integer() })),
+  qualifier_shortfalls: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      shortcode: Nullable(Type.String()),
+      needed: Type.Integer(),
+      have: Type.Integer(),
+    }),
+  ),
   short_from: Nullable(Type.String({ description: 'first moment the occurrence is short' })),
   short_until: Nullable(Type.String({ description: 'end of the last moment it is short' })),
-  people: Type.Array(Ref, { description: 'who is on it' }),
+  people: Type.Array(LinkRef, { description: 'who is on it' }),
 });
 export type Vacancy = Static<typeof Vacancy>;
 
 export const CandidatesResponse = Type.Object({
   vacancy: Vacancy,
-  candidates: Type.Array(Type.Object({ user: Ref, position: Type.Integer() }), {
+  candidates: Type.Array(Type.Object({ user: LinkRef, position: Type.Integer() }), {
     description: 'free, qualified people within the hour limits, in contact order',
   }),
-  skipped: Type.Array(Type.Object({ user: Ref, reason: Type.String() })),
+  skipped: Type.Array(Type.Object({ user: LinkRef, reason: Type.String() })),
 });

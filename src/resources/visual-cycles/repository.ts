@@ -4,7 +4,11 @@ import { notFound } from '../../core/errors.js';
 import type { VisualCycleRow, VisualCycleTable } from './table.js';
 
 /** Non-deleted cycles lying within [start, end] when given (a cycle must fit inside the period). */
-export function listVisualCycles(db: Db, orgId: number, period: { start?: string; end?: string }): Promise<VisualCycleRow[]> {
+export function listVisualCycles(
+  db: Db,
+  orgId: number,
+  period: { start?: string; end?: string },
+): Promise<VisualCycleRow[]> {
   return db
     .selectFrom('visual_cycle')
     .selectAll()
@@ -19,7 +23,12 @@ export function listVisualCycles(db: Db, orgId: number, period: { start?: string
 
 /** Finds a cycle whether or not it is deleted (the record shows deleted_by/deleted_at). */
 export async function findVisualCycleOrThrow(db: Db, orgId: number, id: number): Promise<VisualCycleRow> {
-  const row = await db.selectFrom('visual_cycle').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('visual_cycle')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound('VisualCycle');
   return row;
 }
@@ -29,6 +38,11 @@ export async function insertVisualCycle(db: Db, values: Omit<VisualCycleRow, 'id
   return id;
 }
 
-export async function updateVisualCycle(db: Db, orgId: number, id: number, values: Updateable<VisualCycleTable>): Promise<void> {
+export async function updateVisualCycle(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Updateable<VisualCycleTable>,
+): Promise<void> {
   await db.updateTable('visual_cycle').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }

@@ -1,7 +1,7 @@
+import { assertPeriod } from '../../core/time.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
 import { created, errorResponses, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
 import { findVisualCycleOrThrow, listVisualCycles } from './repository.js';
 import { changeVisualCycle, createVisualCycle, deleteVisualCycle } from './rules.js';
@@ -30,7 +30,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { start, end } = request.query;
-      if (start && end && end < start) throw invalidParams('The end must be a date after or equal to start.');
+      if (start && end) assertPeriod(start, end, { allowEqual: true });
       const rows = await listVisualCycles(app.db, request.auth.orgId, { start, end });
       return rows.map((row) => serializeVisualCycle(row, request.auth.timezone));
     },
@@ -48,7 +48,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      serializeVisualCycle(await findVisualCycleOrThrow(app.db, request.auth.orgId, request.params.id), request.auth.timezone),
+      serializeVisualCycle(
+        await findVisualCycleOrThrow(app.db, request.auth.orgId, request.params.id),
+        request.auth.timezone,
+      ),
   );
 
   app.post(

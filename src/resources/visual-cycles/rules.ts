@@ -1,9 +1,9 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams, notFound } from '../../core/errors.js';
+import { checkAll, notFound } from '../../core/errors.js';
 import { hasChanges } from '../../core/fields.js';
-import { nowUtc } from '../../core/time.js';
+import { assertPeriod, nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { findVisualCycleOrThrow, insertVisualCycle, updateVisualCycle } from './repository.js';
 import type { ChangeVisualCycleBody, CreateVisualCycleBody } from './schemas.js';
@@ -13,13 +13,22 @@ import type { VisualCycleRow } from './table.js';
 const dayOf = (value: string) => value.trim().slice(0, 10);
 
 function assertOrder(start: string, end: string) {
-  if (end < start) throw invalidParams('The end must be a date after or equal to start.');
+  assertPeriod(start, end, { allowEqual: true });
 }
 
 export async function createVisualCycle(trx: Db, auth: AuthContext, body: CreateVisualCycleBody): Promise<number> {
-  if (body.created_by !== undefined) await findUserOrInvalid(trx, auth.orgId, body.created_by, 'created by');
-  const values = { name: body.name, start: dayOf(body.start), end: dayOf(body.end), color: body.color, text_color: body.text_color };
-  assertOrder(values.start, values.end);
+  const values = {
+    name: body.name,
+    start: dayOf(body.start),
+    end: dayOf(body.end),
+    color: body.color,
+    text_color: body.text_color,
+  };
+  // one 422 naming every failing field
+  await checkAll([
+    () => (body.created_by !== undefined ? findUserOrInvalid(trx, auth.orgId, body.created_by, 'created by') : null),
+    () => assertOrder(values.start, values.end),
+  ] as const);
   const id = await insertVisualCycle(trx, {
     organization_id: auth.orgId,
     ...values,
@@ -45,9 +54,13 @@ async function findActiveOrThrow(trx: Db, orgId: number, id: number): Promise<Vi
   return cycle;
 }
 
-export async function changeVisualCycle(trx: Db, auth: AuthContext, id: number, body: ChangeVisualCycleBody): Promise<void> {
+export async function changeVisualCycle(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  body: ChangeVisualCycleBody,
+): Promise<void> {
   const before = await findActiveOrThrow(trx, auth.orgId, id);
-  if (body.admin_id !== undefined) await findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id');
   const changes = {
     ...(body.name === undefined ? {} : { name: body.name }),
     ...(body.start === undefined ? {} : { start: dayOf(body.start) }),
@@ -55,7 +68,10 @@ export async function changeVisualCycle(trx: Db, auth: AuthContext, id: number, 
     ...(body.color === undefined ? {} : { color: body.color }),
     ...(body.text_color === undefined ? {} : { text_color: body.text_color }),
   };
-  assertOrder(changes.start ?? before.start, changes.end ?? before.end);
+  await checkAll([
+    () => (body.admin_id !== undefined ? findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id') : null),
+    () => assertOrder(changes.start ?? before.start, changes.end ?? before.end),
+  ] as const);
   if (hasChanges(changes)) await updateVisualCycle(trx, auth.orgId, id, changes);
   await writeLog(trx, auth, {
     action: 'visual_cycle.updated',
@@ -63,7 +79,13 @@ export async function changeVisualCycle(trx: Db, auth: AuthContext, id: number, 
     actorUserId: body.admin_id,
     entityType: 'visual_cycle',
     entityId: id,
-    before: { name: before.name, start: before.start, end: before.end, color: before.color, text_color: before.text_color },
+    before: {
+      name: before.name,
+      start: before.start,
+      end: before.end,
+      color: before.color,
+      text_color: before.text_color,
+    },
     after: changes,
   });
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -12,20 +12,39 @@ let februaryId: number;
 const LOCAL_DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   adminId = await org.createUser();
 });
 afterAll(() => server.close());
 
 describe('POST /visual_cycles', () => {
   it('creates a cycle, keeping the date of datetime inputs', async () => {
-    const response = await org.post('/visual_cycles', { name: 'FLSA Cycle #1', start: '2017-01-01 00:00:00', end: '2017-01-28', color: '#f00', text_color: '#fff', created_by: adminId });
+    const response = await org.post('/visual_cycles', {
+      name: 'FLSA Cycle #1',
+      start: '2017-01-01 00:00:00',
+      end: '2017-01-28',
+      color: '#f00',
+      text_color: '#fff',
+      created_by: adminId,
+    });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ success: true, code: 201, status: 'created', message: 'Added new visual cycle FLSA Cycle #1.', id: expect.any(Number) });
+    expect(response.body).toEqual({
+      success: true,
+      code: 201,
+      status: 'created',
+      message: 'Added new visual cycle FLSA Cycle #1.',
+      id: expect.any(Number),
+    });
     januaryId = response.body.id;
-    februaryId = (await org.post('/visual_cycles', { name: 'FLSA Cycle #2', start: '2017-01-29', end: '2017-02-25', color: '#00ff00', text_color: '#000000' })).body.id;
+    februaryId = (
+      await org.post('/visual_cycles', {
+        name: 'FLSA Cycle #2',
+        start: '2017-01-29',
+        end: '2017-02-25',
+        color: '#00ff00',
+        text_color: '#000000',
+      })
+    ).body.id;
   });
 
   it('requires every field, valid colors and end not before start', async () => {
@@ -36,7 +55,11 @@ describe('POST /visual_cycles', () => {
       expect((await org.post('/visual_cycles', body)).status, field).toBe(422);
     }
     expect((await org.post('/visual_cycles', { ...base, color: 'red' })).status).toBe(422);
-    expect((await org.post('/visual_cycles', { ...base, end: '2016-12-31' })).body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The end must be a date after or equal to start.'] });
+    expect((await org.post('/visual_cycles', { ...base, end: '2016-12-31' })).body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The end must be after the start.'],
+    });
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/visual_cycles', {}));
@@ -47,14 +70,37 @@ describe('GET /visual_cycles', () => {
     const response = await org.get('/visual_cycles');
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
-      { id: januaryId, name: 'FLSA Cycle #1', start: '2017-01-01', end: '2017-01-28', color: '#f00', text_color: '#fff', created_by: adminId, created_at: expect.stringMatching(LOCAL_DATETIME), deleted_by: null, deleted_at: null },
-      { id: februaryId, name: 'FLSA Cycle #2', start: '2017-01-29', end: '2017-02-25', color: '#00ff00', text_color: '#000000', created_by: null, created_at: expect.stringMatching(LOCAL_DATETIME), deleted_by: null, deleted_at: null },
+      {
+        id: januaryId,
+        name: 'FLSA Cycle #1',
+        start: '2017-01-01',
+        end: '2017-01-28',
+        color: '#f00',
+        text_color: '#fff',
+        created_by: adminId,
+        created_at: expect.stringMatching(LOCAL_DATETIME),
+        deleted_by: null,
+        deleted_at: null,
+      },
+      {
+        id: februaryId,
+        name: 'FLSA Cycle #2',
+        start: '2017-01-29',
+        end: '2017-02-25',
+        color: '#00ff00',
+        text_color: '#000000',
+        created_by: null,
+        created_at: expect.stringMatching(LOCAL_DATETIME),
+        deleted_by: null,
+        deleted_at: null,
+      },
     ]);
     expect((await other.get('/visual_cycles')).body).toEqual([]);
   });
 
   it('with start and end returns only cycles lying within them', async () => {
-    const ids = async (query: Record<string, string>) => (await org.get('/visual_cycles', { query })).body.map((c: { id: number }) => c.id);
+    const ids = async (query: Record<string, string>) =>
+      (await org.get('/visual_cycles', { query })).body.map((c: { id: number }) => c.id);
     expect(await ids({ start: '2017-01-01', end: '2017-01-31' })).toEqual([januaryId]);
     expect(await ids({ start: '2017-01-15' })).toEqual([februaryId]);
     expect(await ids({ end: '2017-02-25' })).toEqual([januaryId, februaryId]);
@@ -76,7 +122,11 @@ describe('GET /visual_cycles/{id}', () => {
   });
 
   it('answers 404 for a missing cycle and another organization', async () => {
-    expect((await org.get('/visual_cycles/999999')).body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [VisualCycle].' });
+    expect((await org.get('/visual_cycles/999999')).body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [VisualCycle].',
+    });
     await expectNotFoundForOtherOrg(other, 'GET', `/visual_cycles/${januaryId}`);
   });
 });
@@ -85,25 +135,46 @@ describe('PUT /visual_cycles/{id}', () => {
   it('changes only the fields sent', async () => {
     const response = await org.put(`/visual_cycles/${februaryId}`, { name: 'FLSA Cycle 2', end: '2017-02-26' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Updated visual cycle FLSA Cycle 2.', id: februaryId });
-    expect((await org.get(`/visual_cycles/${februaryId}`)).body).toMatchObject({ name: 'FLSA Cycle 2', start: '2017-01-29', end: '2017-02-26', color: '#00ff00' });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Updated visual cycle FLSA Cycle 2.',
+      id: februaryId,
+    });
+    expect((await org.get(`/visual_cycles/${februaryId}`)).body).toMatchObject({
+      name: 'FLSA Cycle 2',
+      start: '2017-01-29',
+      end: '2017-02-26',
+      color: '#00ff00',
+    });
   });
 
   it('refuses an end before the start', async () => {
     expect((await org.put(`/visual_cycles/${februaryId}`, { end: '2017-01-01' })).status).toBe(422);
   });
 
-  it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'PUT', `/visual_cycles/${februaryId}`, { name: 'X' }));
+  it('answers 404 for another organization', () =>
+    expectNotFoundForOtherOrg(other, 'PUT', `/visual_cycles/${februaryId}`, { name: 'X' }));
 });
 
 describe('DELETE /visual_cycles/{id}', () => {
-  it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'DELETE', `/visual_cycles/${februaryId}`));
+  it('answers 404 for another organization', () =>
+    expectNotFoundForOtherOrg(other, 'DELETE', `/visual_cycles/${februaryId}`));
 
   it('soft-deletes with deleted_by and deleted_at', async () => {
     const response = await org.del(`/visual_cycles/${februaryId}`, undefined, { query: { deleted_by: adminId } });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Deleted visual cycle FLSA Cycle 2.' });
-    expect((await org.get(`/visual_cycles/${februaryId}`)).body).toMatchObject({ deleted_by: adminId, deleted_at: expect.stringMatching(LOCAL_DATETIME) });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Deleted visual cycle FLSA Cycle 2.',
+    });
+    expect((await org.get(`/visual_cycles/${februaryId}`)).body).toMatchObject({
+      deleted_by: adminId,
+      deleted_at: expect.stringMatching(LOCAL_DATETIME),
+    });
     expect((await org.get('/visual_cycles')).body.map((c: { id: number }) => c.id)).toEqual([januaryId]);
   });
 

@@ -1,5 +1,7 @@
-import type { Insertable, Updateable } from 'kysely';
-import { claimLease, leaseFree } from '../../core/db/lease.js';
+import { type ExpressionBuilder, type Insertable, sql, type Updateable } from 'kysely';
+import type { Database } from '../../core/db/types.js';
+import { claimLease, leaseFree, leaseHeld } from '../../core/db/lease.js';
+import { isPostgres } from '../../core/db/schema.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import type { WebhookDeliveryTable, WebhookEndpointRow, WebhookEndpointTable } from './table.js';
@@ -31,24 +33,65 @@ export async function insertEndpoint(db: Db, values: Insertable<WebhookEndpointT
   return id;
 }
 
-export async function updateEndpoint(db: Db, orgId: number, id: number, values: Updateable<WebhookEndpointTable>): Promise<void> {
-  await db.updateTable('webhook_endpoint').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+export async function updateEndpoint(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Updateable<WebhookEndpointTable>,
+): Promise<void> {
+  await db
+    .updateTable('webhook_endpoint')
+    .set(values)
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
-/** The newest outbox event of the organization: a new endpoint starts after it. */
-export async function latestEventId(db: Db, orgId: number): Promise<number> {
+/** Where an endpoint stands in the outbox: after the event (tx_id, id). */
+export interface OutboxCursor {
+  txId: number;
+  id: number;
+}
+
+/**
+ * Writes a worker's progress on the endpoint it claimed (`held`, the row as claimed), if the lease
+ * is still its own; false when it is not (the worker stalled past it and may have been replaced).
+ */
+export async function saveProgress(
+  db: Db,
+  held: WebhookEndpointRow,
+  values: Updateable<WebhookEndpointTable>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_endpoint')
+    .set(values)
+    .where('organization_id', '=', held.organization_id)
+    .where('id', '=', held.id)
+    .where(leaseHeld(held))
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The newest outbox event of the organization, in the outbox's order: a new endpoint starts after it. */
+export async function latestEvent(db: Db, orgId: number): Promise<OutboxCursor> {
   const row = await db
     .selectFrom('outbox_event')
-    .select('id')
+    .select(['tx_id', 'id'])
     .where('organization_id', '=', orgId)
+    .orderBy('tx_id', 'desc')
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return row?.id ?? 0;
+  return { txId: row?.tx_id ?? 0, id: row?.id ?? 0 };
 }
 
 export async function anyActiveEndpoint(db: Db): Promise<boolean> {
-  const row = await db.selectFrom('webhook_endpoint').select('id').where('deleted_at', 'is', null).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('webhook_endpoint')
+    .select('id')
+    .where('deleted_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -57,26 +100,50 @@ export function dueEndpoints(db: Db, now: string, limit: number): Promise<Webhoo
   return db
     .selectFrom('webhook_endpoint')
     .selectAll()
-    .where('deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)]))
+    .where(stillDue(now))
     .where(leaseFree(now))
     .orderBy('id')
     .limit(limit)
     .execute();
 }
 
-/** Takes the endpoint for this worker until `until`; false when another worker got it first. */
-export function claimEndpoint(db: Db, endpoint: WebhookEndpointRow, now: string, until: string): Promise<boolean> {
-  return claimLease(db, 'webhook_endpoint', endpoint, now, until);
+/** Not deleted, and its backoff has passed. */
+function stillDue(now: string) {
+  return (eb: ExpressionBuilder<Database, 'webhook_endpoint'>) =>
+    eb.and([
+      eb('deleted_at', 'is', null),
+      eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)]),
+    ]);
 }
 
-export function pendingEvents(db: Db, orgId: number, afterId: number, createdBefore: string, limit: number) {
+/**
+ * Takes the endpoint for this worker until `until` while it is still due; the endpoint as claimed
+ * (its cursor is the one the previous worker left), or undefined when another worker got it first.
+ */
+export function claimEndpoint(
+  db: Db,
+  endpoint: WebhookEndpointRow,
+  now: string,
+  until: string,
+): Promise<WebhookEndpointRow | undefined> {
+  return claimLease(db, 'webhook_endpoint', endpoint, now, until, stillDue(now));
+}
+
+/**
+ * The organization's events after `after`, in the outbox's order (tx_id, id). On PostgreSQL only
+ * events of transactions older than every transaction still running (`pg_snapshot_xmin`): any event
+ * committed later has a larger tx_id, so the cursor never passes an event not yet visible.
+ */
+export function pendingEvents(db: Db, orgId: number, after: OutboxCursor, limit: number) {
   return db
     .selectFrom('outbox_event')
-    .select(['id', 'event_id', 'type', 'payload'])
+    .select(['id', 'tx_id', 'event_id', 'type', 'payload'])
     .where('organization_id', '=', orgId)
-    .where('id', '>', afterId)
-    .where('created_at', '<=', createdBefore)
+    .where((eb) => eb(eb.refTuple('tx_id', 'id'), '>', eb.tuple(after.txId, after.id)))
+    .$if(isPostgres(db), (qb) =>
+      qb.where('tx_id', '<', sql<number>`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`),
+    )
+    .orderBy('tx_id')
     .orderBy('id')
     .limit(limit)
     .execute();
@@ -86,7 +153,12 @@ export async function insertDelivery(db: Db, values: Insertable<WebhookDeliveryT
   await db.insertInto('webhook_delivery').values(values).execute();
 }
 
-export function listDeliveries(db: Db, orgId: number, endpointId: number, options: { beforeId?: number; limit: number }) {
+export function listDeliveries(
+  db: Db,
+  orgId: number,
+  endpointId: number,
+  options: { beforeId?: number; limit: number },
+) {
   return db
     .selectFrom('webhook_delivery')
     .selectAll()
@@ -103,7 +175,15 @@ export async function outboxDepth(db: Db): Promise<number> {
   const row = await db
     .selectFrom('webhook_endpoint')
     .innerJoin('outbox_event', (join) =>
-      join.onRef('outbox_event.organization_id', '=', 'webhook_endpoint.organization_id').onRef('outbox_event.id', '>', 'webhook_endpoint.cursor_event_id'),
+      join
+        .onRef('outbox_event.organization_id', '=', 'webhook_endpoint.organization_id')
+        .on((eb) =>
+          eb(
+            eb.refTuple('outbox_event.tx_id', 'outbox_event.id'),
+            '>',
+            eb.refTuple('webhook_endpoint.cursor_tx_id', 'webhook_endpoint.cursor_event_id'),
+          ),
+        ),
     )
     .where('webhook_endpoint.deleted_at', 'is', null)
     .select((eb) => eb.fn.countAll<number>().as('depth'))

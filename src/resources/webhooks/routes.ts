@@ -6,10 +6,15 @@ import { withTransaction } from '../../core/db/transaction.js';
 import { EXTENSION, errorResponses, IdParams, ok, SuccessBody } from '../../core/schemas.js';
 import { findEndpointOrThrow, listDeliveries, listEndpoints, outboxDepth } from './repository.js';
 import { checkWebhookUrl, createWebhook, deleteWebhook } from './rules.js';
-import { CreatedWebhookResponse, CreateWebhookBody, DeliveryQuery, DeliveryResponse, WebhookResponse } from './schemas.js';
+import {
+  CreatedWebhookResponse,
+  CreateWebhookBody,
+  DeliveryQuery,
+  DeliveryResponse,
+  WebhookResponse,
+} from './schemas.js';
 import { serializeDelivery, serializeWebhook } from './serialize.js';
 import { WebhookTargets } from './targets.js';
-import { WebhookWorker } from './worker.js';
 
 const tags = ['Webhooks'];
 
@@ -26,9 +31,6 @@ function registerOutboxGauge(registry: Registry, db: Db): void {
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   const targets = new WebhookTargets(app.config);
-  const worker = new WebhookWorker(app.db, app.config.webhooks, targets, app.log);
-  app.addHook('onReady', () => worker.start());
-  app.addHook('onClose', () => worker.stop());
   if (app.metrics) registerOutboxGauge(app.metrics.registry, app.db);
 
   app.post(
@@ -39,7 +41,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createWebhook',
         summary: 'Registers a webhook endpoint (extension)',
         description:
-          'The endpoint receives every event created after registration whose type matches `event_types`, POSTed as JSON with `X-Crewplan-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<body>">` and `X-Crewplan-Timestamp`. The secret is shown only in this response.',
+          'The endpoint receives every event created after registration whose type matches `event_types`, ' +
+          'POSTed as JSON with `X-Crewplan-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<body>">` and ' +
+          '`X-Crewplan-Timestamp`. The secret is shown only in this response.',
         tags,
         body: CreateWebhookBody,
         response: { 201: CreatedWebhookResponse, ...errorResponses },
@@ -51,7 +55,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         const { id } = await createWebhook(trx, request.auth, request.body, url);
         return findEndpointOrThrow(trx, request.auth.orgId, id);
       });
-      worker.wake();
+      app.workers.webhooks.wake();
       reply.status(201);
       return { ...serializeWebhook(row, request.auth.timezone), secret: row.secret };
     },
@@ -68,7 +72,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Array(WebhookResponse), ...errorResponses },
       },
     },
-    async (request) => (await listEndpoints(app.db, request.auth.orgId)).map((row) => serializeWebhook(row, request.auth.timezone)),
+    async (request) =>
+      (await listEndpoints(app.db, request.auth.orgId)).map((row) => serializeWebhook(row, request.auth.timezone)),
   );
 
   app.get(
@@ -83,7 +88,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: WebhookResponse, ...errorResponses },
       },
     },
-    async (request) => serializeWebhook(await findEndpointOrThrow(app.db, request.auth.orgId, request.params.id), request.auth.timezone),
+    async (request) =>
+      serializeWebhook(await findEndpointOrThrow(app.db, request.auth.orgId, request.params.id), request.auth.timezone),
   );
 
   app.delete(
@@ -121,7 +127,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { orgId, timezone } = request.auth;
       await findEndpointOrThrow(app.db, orgId, request.params.id);
-      const rows = await listDeliveries(app.db, orgId, request.params.id, { beforeId: request.query.before_id, limit: request.query.limit ?? 50 });
+      const rows = await listDeliveries(app.db, orgId, request.params.id, {
+        beforeId: request.query.before_id,
+        limit: request.query.limit ?? 50,
+      });
       return rows.map((row) => serializeDelivery(row, timezone));
     },
   );

@@ -3,7 +3,7 @@ import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
-import { findEndpointOrThrow, insertEndpoint, latestEventId, updateEndpoint } from './repository.js';
+import { findEndpointOrThrow, insertEndpoint, latestEvent, updateEndpoint } from './repository.js';
 import type { CreateWebhookBody } from './schemas.js';
 import { newWebhookSecret } from './signature.js';
 import type { WebhookTargets } from './targets.js';
@@ -16,7 +16,8 @@ export async function checkWebhookUrl(raw: string, targets: WebhookTargets): Pro
   } catch {
     throw invalidParams('The url is not a valid URL.');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidParams('The url must be an http or https URL.');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw invalidParams('The url must be an http or https URL.');
   if (url.username || url.password) throw invalidParams('The url must not carry credentials; use the secret.');
   const refusal = await targets.refuseAtRegistration(url);
   if (refusal) throw invalidParams(`The url may only point to a public address: ${refusal}.`);
@@ -50,7 +51,8 @@ export async function createWebhook(trx: Db, auth: AuthContext, body: CreateWebh
     entityId: id,
     after: { url, event_types: eventTypes },
   });
-  await updateEndpoint(trx, auth.orgId, id, { cursor_event_id: await latestEventId(trx, auth.orgId) });
+  const latest = await latestEvent(trx, auth.orgId);
+  await updateEndpoint(trx, auth.orgId, id, { cursor_tx_id: latest.txId, cursor_event_id: latest.id });
   return { id, secret };
 }
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IsoDateTime, Nullable } from '../../core/schemas.js';
+import { Id, IsoDateTime, Nullable, PageLimit } from '../../core/schemas.js';
 
 const EventTypePattern = Type.String({
   pattern: '^(\\*|[a-z0-9_]+(\\.[a-z0-9_]+)*(\\.\\*)?)$',
@@ -10,7 +10,9 @@ const EventTypePattern = Type.String({
 export const CreateWebhookBody = Type.Object({
   url: Type.String({ minLength: 8, maxLength: 2000, description: 'http(s) URL that receives POSTed events' }),
   secret: Type.Optional(Type.String({ minLength: 16, maxLength: 200, description: 'HMAC key; generated when absent' })),
-  event_types: Type.Optional(Type.Array(EventTypePattern, { minItems: 1, maxItems: 100, description: 'default ["*"]' })),
+  event_types: Type.Optional(
+    Type.Array(EventTypePattern, { minItems: 1, maxItems: 100, description: 'default ["*"]' }),
+  ),
   description: Type.Optional(Type.String({ maxLength: 255 })),
 });
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
@@ -32,7 +34,7 @@ export const CreatedWebhookResponse = Type.Intersect([
 ]);
 
 export const DeliveryQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'default 50' })),
+  limit: Type.Optional(PageLimit(50)),
   before_id: Type.Optional(Id),
 });
 

@@ -25,5 +25,8 @@ export function verifySignature(secret: string, timestamp: number, body: string,
 
 /** Whether an event type matches one of the endpoint's patterns (`*`, `shift.*`, `shift.created`). */
 export function matchesEventType(patterns: string[], type: string): boolean {
-  return patterns.some((pattern) => pattern === '*' || pattern === type || (pattern.endsWith('.*') && type.startsWith(pattern.slice(0, -1))));
+  return patterns.some(
+    (pattern) =>
+      pattern === '*' || pattern === type || (pattern.endsWith('.*') && type.startsWith(pattern.slice(0, -1))),
+  );
 }

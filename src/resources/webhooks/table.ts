@@ -9,8 +9,12 @@ export interface WebhookEndpointTable {
   /** JSON array of patterns: `*`, `shift.*`, `shift.created` */
   event_types: string;
   description: string | null;
-  /** The last outbox event handled (delivered, skipped as not subscribed, or given up on). */
+  /**
+   * The last outbox event handled (delivered, skipped as not subscribed, or given up on), as its
+   * place in the outbox's order: (`cursor_tx_id`, `cursor_event_id`) = the event's (tx_id, id).
+   */
   cursor_event_id: number;
+  cursor_tx_id: Generated<number>;
   /** Consecutive failed attempts at the event after the cursor. */
   failed_attempts: number;
   /** UTC instant before which the next attempt waits (backoff); null = now. */

@@ -36,7 +36,8 @@ export class WebhookTargets {
     this.allowPrivate = settings.webhookAllowPrivate;
     for (const entry of settings.webhookAllowedHosts) {
       if (entry.includes('/')) this.ranges.push(ipaddr.parseCIDR(entry));
-      else if (isIP(bare(entry))) this.ranges.push([ipaddr.process(bare(entry)), ipaddr.process(bare(entry)).kind() === 'ipv4' ? 32 : 128]);
+      else if (isIP(bare(entry)))
+        this.ranges.push([ipaddr.process(bare(entry)), ipaddr.process(bare(entry)).kind() === 'ipv4' ? 32 : 128]);
       else this.names.add(bare(entry));
     }
   }
@@ -50,7 +51,8 @@ export class WebhookTargets {
     } catch {
       return `${address}, not an address`;
     }
-    if (this.ranges.some(([range, bits]) => parsed.kind() === range.kind() && parsed.match(range, bits))) return undefined;
+    if (this.ranges.some(([range, bits]) => parsed.kind() === range.kind() && parsed.match(range, bits)))
+      return undefined;
     const range = parsed.range();
     if (range === 'unicast') return undefined;
     const name = range.replace(/([A-Z])/g, ' $1').toLowerCase();
@@ -96,10 +98,16 @@ export class WebhookTargets {
         const addresses = result as unknown as LookupAddress[];
         for (const { address } of addresses) {
           const reason = this.refusal(address);
-          if (reason) return callback(new RefusedTargetError(`${host} resolves to ${reason}; webhooks only reach public addresses`), '', 0);
+          if (reason)
+            return callback(
+              new RefusedTargetError(`${host} resolves to ${reason}; webhooks only reach public addresses`),
+              '',
+              0,
+            );
         }
         if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-        if (addresses.length === 0) return callback(Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' }), '', 0);
+        if (addresses.length === 0)
+          return callback(Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' }), '', 0);
         callback(null, addresses[0].address, addresses[0].family);
       });
     };

@@ -13,7 +13,6 @@ vi.stubEnv('WEBHOOK_BACKOFF_BASE_MS', '100');
 vi.stubEnv('WEBHOOK_BACKOFF_MAX_MS', '400');
 vi.stubEnv('WEBHOOK_MAX_ATTEMPTS', '8');
 vi.stubEnv('WEBHOOK_TIMEOUT_MS', '20000');
-vi.stubEnv('WEBHOOK_SETTLE_MS', '100');
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -66,17 +65,27 @@ async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, t
 }
 
 const SECRET = 'test-secret-0123456789';
-const sign = (timestamp: string, body: string) => `v1=${createHmac('sha256', SECRET).update(`${timestamp}.${body}`).digest('hex')}`;
+const sign = (timestamp: string, body: string) =>
+  `v1=${createHmac('sha256', SECRET).update(`${timestamp}.${body}`).digest('hex')}`;
 
 /**
  * The resolver of the server that keeps the default address checks: only the names below resolve,
  * and no test ever connects to anything but 127.0.0.1. `rebind.test` answers `rebindTo`.
  */
-const names: Record<string, string> = { 'loopback.test': '127.0.0.1', 'metadata.test': '169.254.169.254', 'public.test': '8.8.8.8' };
+const names: Record<string, string> = {
+  'loopback.test': '127.0.0.1',
+  'metadata.test': '169.254.169.254',
+  'public.test': '8.8.8.8',
+};
 let rebindTo = '8.8.8.8';
-const stubLookup = ((hostname: string, options: { all?: boolean }, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+const stubLookup = ((
+  hostname: string,
+  options: { all?: boolean },
+  callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+) => {
   const address = hostname === 'rebind.test' ? rebindTo : names[hostname];
-  if (!address) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '');
+  if (!address)
+    return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '');
   const family = address.includes(':') ? 6 : 4;
   if (options.all) callback(null, [{ address, family }]);
   else callback(null, address, family);
@@ -89,7 +98,10 @@ let checked: TestServer;
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
-  [server, checked] = await Promise.all([startServer({ webhookAllowedHosts: ['127.0.0.1'] }), startServer({ webhookLookup: stubLookup })]);
+  [server, checked] = await Promise.all([
+    startServer({ webhookAllowedHosts: ['127.0.0.1'] }),
+    startServer({ webhookLookup: stubLookup }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([server.close(), checked.close()]);
@@ -113,7 +125,11 @@ async function register(org: TestOrg, url: string, extra: Record<string, unknown
 describe('POST /webhooks (extension)', () => {
   it('registers an endpoint and shows the secret once', async () => {
     const org = await server.newOrg({ timezone: 'America/Chicago' });
-    const response = await org.post('/webhooks', { url: 'https://example.com/hooks', event_types: ['shift.*', 'time_off.approved'], description: 'payroll' });
+    const response = await org.post('/webhooks', {
+      url: 'https://example.com/hooks',
+      event_types: ['shift.*', 'time_off.approved'],
+      description: 'payroll',
+    });
     expect(response.status).toBe(201);
     const endpoint = {
       id: expect.any(Number),
@@ -128,20 +144,30 @@ describe('POST /webhooks (extension)', () => {
     expect((await org.get(`/webhooks/${response.body.id}`)).body).toEqual(endpoint);
     expect((await org.get('/webhooks')).body).toEqual([endpoint]);
     const logs = await org.get('/logs');
-    expect(logs.body.data[0].event_description).toBe(`API client ${org.clientId} registered webhook https://example.com/hooks.`);
+    expect(logs.body.data[0].event_description).toBe(
+      `API client ${org.clientId} registered webhook https://example.com/hooks.`,
+    );
   });
 
   it('rejects URLs that are not http(s) and malformed event types', async () => {
     const org = await server.newOrg();
     const ftp = await org.post('/webhooks', { url: 'ftp://example.com/x' });
     expect(ftp.status).toBe(422);
-    expect(ftp.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The url must be an http or https URL.'] });
+    expect(ftp.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The url must be an http or https URL.'],
+    });
     const bad = await org.post('/webhooks', { url: 'not a url at all' });
     expect(bad.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The url is not a valid URL.'] });
     const types = await org.post('/webhooks', { url: 'https://example.com', event_types: ['Shift Created'] });
     expect(types.status).toBe(422);
     const shortSecret = await org.post('/webhooks', { url: 'https://example.com', secret: 'short' });
-    expect(shortSecret.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The secret must be at least 16 characters.'] });
+    expect(shortSecret.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The secret must be at least 16 characters.'],
+    });
   });
 
   it('requires a token', async () => {
@@ -151,7 +177,11 @@ describe('POST /webhooks (extension)', () => {
 });
 
 describe('webhook targets (docs/security.md, API7)', () => {
-  const refused = (reason: string) => ({ status: 422, error: 'invalid_params', error_message: [`The url may only point to a public address: ${reason}.`] });
+  const refused = (reason: string) => ({
+    status: 422,
+    error: 'invalid_params',
+    error_message: [`The url may only point to a public address: ${reason}.`],
+  });
 
   it.each([
     ['http://127.0.0.1/hooks', '127.0.0.1, a loopback address'],
@@ -174,11 +204,15 @@ describe('webhook targets (docs/security.md, API7)', () => {
 
   it('registers a host with a public address, and one that does not resolve yet (checked at delivery)', async () => {
     const org = await checked.newOrg();
-    expect((await org.post('/webhooks', { url: 'https://public.test/hooks', event_types: ['isolation.never'] })).status).toBe(201);
-    expect((await org.post('/webhooks', { url: 'https://unknown.test/hooks', event_types: ['isolation.never'] })).status).toBe(201);
+    expect(
+      (await org.post('/webhooks', { url: 'https://public.test/hooks', event_types: ['isolation.never'] })).status,
+    ).toBe(201);
+    expect(
+      (await org.post('/webhooks', { url: 'https://unknown.test/hooks', event_types: ['isolation.never'] })).status,
+    ).toBe(201);
   });
 
-  it('refuses a delivery when the host resolves to a private address by then (DNS rebinding), without connecting', async () => {
+  it('refuses a delivery when the host now resolves to a private address (DNS rebinding), not connecting', async () => {
     const org = await checked.newOrg();
     const receiver = await newReceiver();
     rebindTo = '8.8.8.8';
@@ -215,7 +249,11 @@ describe('webhook targets (docs/security.md, API7)', () => {
       const deliveries = (await org.get(`/webhooks/${endpointId}/deliveries`)).body as unknown[];
       return deliveries.length > 0 ? deliveries : undefined;
     });
-    expect(attempt).toMatchObject({ state: 'failed', response_status: 302, error: 'HTTP 302: redirects are not followed' });
+    expect(attempt).toMatchObject({
+      state: 'failed',
+      response_status: 302,
+      error: 'HTTP 302: redirects are not followed',
+    });
   });
 });
 
@@ -232,7 +270,11 @@ describe('DELETE /webhooks/{id} (extension)', () => {
     expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Webhook removed successfully.' });
     const again = await org.get(`/webhooks/${id}`);
     expect(again.status).toBe(404);
-    expect(again.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [Webhook].' });
+    expect(again.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [Webhook].',
+    });
     expect((await org.get('/webhooks')).body).toEqual([]);
   });
 
@@ -305,7 +347,8 @@ describe('webhook delivery through the outbox', () => {
     ]);
     expect(new Set(events.map((event) => event.id)).size).toBe(4);
     // time-ordered UUIDs (version 7): in the order of the events
-    for (const event of events) expect(event.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const event of events)
+      expect(event.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(events.map((event) => event.id)).toEqual(events.map((event) => event.id).sort());
     expect(events[1]).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -323,9 +366,20 @@ describe('webhook delivery through the outbox', () => {
     });
     expect(Number(receiver.received[0].headers['x-crewplan-delivery-attempt'])).toBeGreaterThanOrEqual(3);
 
-    const log = (await org.get(`/webhooks/${endpointId}/deliveries`, { query: { limit: 200 } })).body as Array<{ state: string; event_id: string }>;
-    expect(log.filter((d) => d.state === 'delivered').map((d) => d.event_id).reverse()).toEqual(events.map((event) => event.id));
-    expect((await org.get(`/webhooks/${endpointId}`)).body).toMatchObject({ failed_attempts: 0, next_attempt_at: null });
+    const log = (await org.get(`/webhooks/${endpointId}/deliveries`, { query: { limit: 200 } })).body as Array<{
+      state: string;
+      event_id: string;
+    }>;
+    expect(
+      log
+        .filter((d) => d.state === 'delivered')
+        .map((d) => d.event_id)
+        .reverse(),
+    ).toEqual(events.map((event) => event.id));
+    expect((await org.get(`/webhooks/${endpointId}`)).body).toMatchObject({
+      failed_attempts: 0,
+      next_attempt_at: null,
+    });
   });
 
   it("sends only the subscribed event types and only the organization's own events", async () => {
@@ -340,9 +394,9 @@ describe('webhook delivery through the outbox', () => {
     await org.put('/bulletin_board', { admin_id: admin, content: '<p>ours</p>' });
     await waitFor(() => receiver.received.length >= 1 || undefined);
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(receiver.received.map((r) => JSON.parse(r.body)).map((e) => [e.type, e.organization_id, e.data.after])).toEqual([
-      ['bulletin_board.updated', org.orgId, { content: '<p>ours</p>' }],
-    ]);
+    expect(
+      receiver.received.map((r) => JSON.parse(r.body)).map((e) => [e.type, e.organization_id, e.data.after]),
+    ).toEqual([['bulletin_board.updated', org.orgId, { content: '<p>ours</p>' }]]);
   });
 
   it('gives up on an event after the last retry and goes on with the next', async () => {
@@ -355,7 +409,11 @@ describe('webhook delivery through the outbox', () => {
     await org.post('/announcements', { title: 'kept', body: '<p>2</p>' });
     await waitFor(() => receiver.received.length >= 1 || undefined);
     expect(JSON.parse(receiver.received[0].body).data.after.title).toBe('kept');
-    const log = (await org.get(`/webhooks/${endpointId}/deliveries`)).body as Array<{ state: string; attempt: number; response_status: number | null }>;
+    const log = (await org.get(`/webhooks/${endpointId}/deliveries`)).body as Array<{
+      state: string;
+      attempt: number;
+      response_status: number | null;
+    }>;
     expect(log.map((d) => [d.state, d.attempt, d.response_status]).reverse()).toEqual([
       ['failed', 1, 500],
       ['failed', 2, 500],
@@ -384,7 +442,10 @@ describe('webhook delivery through the outbox', () => {
       expect(response.status).toBe(201);
       expect(Date.now() - started).toBeLessThan(1000);
       await waitFor(() => healthy.received.length >= 2 || undefined);
-      expect(healthy.received.map((r) => JSON.parse(r.body).data.after.body)).toEqual(['<p>first</p>', '<p>second</p>']);
+      expect(healthy.received.map((r) => JSON.parse(r.body).data.after.body)).toEqual([
+        '<p>first</p>',
+        '<p>second</p>',
+      ]);
       expect((await org.get(`/webhooks/${endpointId}/deliveries`)).body).toEqual([]);
     } finally {
       hanging.closeAllConnections();

@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Insertable } from 'kysely';
 import type { Db } from '../../core/db/transaction.js';
 import { nowUtc, Temporal } from '../../core/time.js';
 import {
@@ -9,25 +10,53 @@ import {
   claimEndpoint,
   dueEndpoints,
   insertDelivery,
+  type OutboxCursor,
   pendingEvents,
-  updateEndpoint,
+  saveProgress,
 } from './repository.js';
 import { backoffDelayMs, type WebhookSettings } from './settings.js';
-import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, matchesEventType, signPayload, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './signature.js';
-import type { WebhookEndpointRow } from './table.js';
+import {
+  ATTEMPT_HEADER,
+  EVENT_ID_HEADER,
+  EVENT_TYPE_HEADER,
+  matchesEventType,
+  signPayload,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+} from './signature.js';
+import type { WebhookDeliveryTable, WebhookEndpointRow } from './table.js';
 import { RefusedTargetError, type WebhookTargets } from './targets.js';
 
 const MAX_ENDPOINTS_PER_TICK = 20;
 const MAX_ERROR_LENGTH = 500;
 
-const instantPlus = (utc: string, ms: number) => Temporal.Instant.from(utc).add({ milliseconds: ms }).toString({ fractionalSecondDigits: 3 });
+const instantPlus = (utc: string, ms: number) =>
+  Temporal.Instant.from(utc).add({ milliseconds: ms }).toString({ fractionalSecondDigits: 3 });
 
 interface PendingEvent {
   id: number;
+  tx_id: number;
   event_id: string;
   type: string;
   payload: string;
 }
+
+/** A worker's place on the endpoint it holds, and the retry in progress. */
+interface Progress {
+  cursor: OutboxCursor;
+  failures: number;
+  nextAttemptAt: string | null;
+}
+
+const progressColumns = ({ cursor, failures, nextAttemptAt }: Progress) => ({
+  cursor_tx_id: cursor.txId,
+  cursor_event_id: cursor.id,
+  failed_attempts: failures,
+  next_attempt_at: nextAttemptAt,
+});
+
+/** The endpoint handed back: free for the next poll of any worker. */
+const handBack = (progress: Progress) => ({ ...progressColumns(progress), lease_until: null });
 
 interface AttemptResult {
   ok: boolean;
@@ -115,37 +144,75 @@ export class WebhookWorker {
     }
   }
 
-  private async serveEndpoint(endpoint: WebhookEndpointRow, now: string): Promise<void> {
-    if (!(await claimEndpoint(this.db, endpoint, now, instantPlus(now, this.settings.leaseMs)))) return;
-    const state = { cursor: endpoint.cursor_event_id, failures: endpoint.failed_attempts, nextAttemptAt: null as string | null };
+  private async serveEndpoint(due: WebhookEndpointRow, now: string): Promise<void> {
+    const until = instantPlus(now, this.settings.leaseMs);
+    // the cursor is the claimed row's: another worker may have moved it since `due` was read
+    const endpoint = await claimEndpoint(this.db, due, now, until);
+    if (!endpoint) return;
+    const progress: Progress = {
+      cursor: { txId: endpoint.cursor_tx_id, id: endpoint.cursor_event_id },
+      failures: endpoint.failed_attempts,
+      nextAttemptAt: null,
+    };
     // Hand the endpoint back well before the lease ends, so that no other process can take it meanwhile.
     const handBackAt = Date.now() + this.settings.leaseMs / 2 - this.settings.timeoutMs;
+    const leaseEnd = Date.parse(until);
+    let held = true;
     try {
-      const settledBefore = instantPlus(nowUtc(), -this.settings.settleMs);
-      const events = await pendingEvents(this.db, endpoint.organization_id, state.cursor, settledBefore, this.settings.batchSize);
+      const { organization_id: orgId } = endpoint;
+      const events = await pendingEvents(this.db, orgId, progress.cursor, this.settings.batchSize);
       const patterns = JSON.parse(endpoint.event_types) as string[];
       for (const event of events) {
-        if (this.stopped || (event.id !== events[0].id && Date.now() > handBackAt)) break;
-        if (matchesEventType(patterns, event.type) && !(await this.deliverEvent(endpoint, event, state))) break;
-        state.cursor = event.id;
+        if (this.stopped || (event !== events[0] && Date.now() > handBackAt)) break;
+        const place = { txId: event.tx_id, id: event.id };
+        if (!matchesEventType(patterns, event.type)) {
+          progress.cursor = place;
+          continue;
+        }
+        const delivery = await this.attempt(endpoint, event, progress.failures + 1);
+        if (!delivery) break;
+        const done = delivery.state !== 'failed';
+        progress.cursor = done ? place : progress.cursor;
+        progress.failures = done ? 0 : delivery.attempt;
+        progress.nextAttemptAt = done ? null : instantPlus(nowUtc(), backoffDelayMs(this.settings, delivery.attempt));
+        // the endpoint's new place first, then the attempt's record: one statement each, so that no
+        // write lock is held across a pause (SQLite); a crash between them loses a log row, never sends twice
+        held = await this.persist(leaseEnd, () => saveProgress(this.db, endpoint, progressColumns(progress)));
+        await this.persist(leaseEnd, () => insertDelivery(this.db, delivery));
+        if (!held || !done) break;
       }
     } finally {
-      await updateEndpoint(this.db, endpoint.organization_id, endpoint.id, {
-        cursor_event_id: state.cursor,
-        failed_attempts: state.failures,
-        next_attempt_at: state.nextAttemptAt,
-        lease_until: null,
-      });
+      if (held) await this.persist(leaseEnd, () => saveProgress(this.db, endpoint, handBack(progress)));
     }
   }
 
-  /** One attempt; true when the worker may move past the event (delivered or abandoned). */
-  private async deliverEvent(endpoint: WebhookEndpointRow, event: PendingEvent, state: { failures: number; nextAttemptAt: string | null }) {
-    const attempt = state.failures + 1;
+  /**
+   * Saves the worker's progress, again after a pause when the write fails (a busy or briefly
+   * unreachable database), while the lease lasts: a delivery whose record were lost would be sent
+   * again by the next worker. A stopping worker tries once.
+   */
+  private async persist<T>(leaseEnd: number, write: () => Promise<T>): Promise<T> {
+    for (let pause = 50; ; pause = Math.min(2 * pause, 2000)) {
+      try {
+        return await write();
+      } catch (error) {
+        if (this.stopped || Date.now() + pause >= leaseEnd - this.settings.timeoutMs) throw error;
+        this.log.warn({ err: error }, 'webhook progress not saved; trying again');
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  }
+
+  /** One attempt at an event, as its delivery row; undefined when the worker stopped meanwhile. */
+  private async attempt(
+    endpoint: WebhookEndpointRow,
+    event: PendingEvent,
+    attempt: number,
+  ): Promise<Insertable<WebhookDeliveryTable> | undefined> {
     const result = await this.post(endpoint, event, attempt);
-    if (this.stopped && !result.ok) return false;
+    if (this.stopped && !result.ok) return undefined;
     const abandoned = !result.ok && attempt >= this.settings.maxAttempts;
-    await insertDelivery(this.db, {
+    return {
       organization_id: endpoint.organization_id,
       endpoint_id: endpoint.id,
       outbox_event_id: event.id,
@@ -157,15 +224,7 @@ export class WebhookWorker {
       error: result.error,
       duration_ms: result.durationMs,
       created_at: nowUtc(),
-    });
-    if (result.ok || abandoned) {
-      state.failures = 0;
-      state.nextAttemptAt = null;
-      return true;
-    }
-    state.failures = attempt;
-    state.nextAttemptAt = instantPlus(nowUtc(), backoffDelayMs(this.settings, attempt));
-    return false;
+    };
   }
 
   private async post(endpoint: WebhookEndpointRow, event: PendingEvent, attempt: number): Promise<AttemptResult> {
@@ -174,7 +233,13 @@ export class WebhookWorker {
     const elapsed = () => Math.round(performance.now() - started);
     const url = new URL(endpoint.url);
     const refusal = this.targets.refuseLiteral(url);
-    if (refusal) return { ok: false, status: null, error: `refused: ${refusal}; webhooks only reach public addresses`, durationMs: elapsed() };
+    if (refusal)
+      return {
+        ok: false,
+        status: null,
+        error: `refused: ${refusal}; webhooks only reach public addresses`,
+        durationMs: elapsed(),
+      };
     try {
       const status = await send(url, {
         lookup: this.targets.lookupFor(url.hostname),
@@ -192,12 +257,21 @@ export class WebhookWorker {
       });
       const ok = status >= 200 && status < 300;
       // a redirect is not followed: it could lead to an address the checks would refuse
-      const error = ok ? null : status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : `HTTP ${status}`;
+      const error = ok
+        ? null
+        : status >= 300 && status < 400
+          ? `HTTP ${status}: redirects are not followed`
+          : `HTTP ${status}`;
       return { ok, status, error, durationMs: elapsed() };
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       const code = (error as { code?: string }).code;
-      const message = error instanceof RefusedTargetError ? `refused: ${text}` : code && !text.includes(code) ? `${text}: ${code}` : text;
+      const message =
+        error instanceof RefusedTargetError
+          ? `refused: ${text}`
+          : code && !text.includes(code)
+            ? `${text}: ${code}`
+            : text;
       return { ok: false, status: null, error: message.slice(0, MAX_ERROR_LENGTH), durationMs: elapsed() };
     }
   }
@@ -214,11 +288,21 @@ interface SendOptions {
 function send(url: URL, { lookup, signal, headers, body }: SendOptions): Promise<number> {
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup, signal, agent: false }, (response) => {
-      // the status is all a delivery needs; the body is not read
-      resolve(response.statusCode ?? 0);
-      response.destroy();
-    });
+    const outgoing = request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        lookup,
+        signal,
+        agent: false,
+      },
+      (response) => {
+        // the status is all a delivery needs; the body is not read
+        resolve(response.statusCode ?? 0);
+        response.destroy();
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(body);
   });

@@ -10,14 +10,21 @@ export async function findWorkPeriod(db: Db, orgId: number): Promise<WorkPeriodR
     .where('id', '=', orgId)
     .executeTakeFirst();
   if (!row) throw notFound('Company');
-  return { days: Number(row.work_period_days), threshold_hours: Number(row.work_period_hours), start: row.work_period_start };
+  return {
+    days: Number(row.work_period_days),
+    threshold_hours: Number(row.work_period_hours),
+    start: row.work_period_start,
+  };
 }
 
 export async function updateWorkPeriod(db: Db, orgId: number, values: Partial<WorkPeriodResponse>): Promise<void> {
   const columns = Object.fromEntries(
-    Object.entries({ work_period_days: values.days, work_period_hours: values.threshold_hours, work_period_start: values.start }).filter(
-      ([, value]) => value !== undefined,
-    ),
+    Object.entries({
+      work_period_days: values.days,
+      work_period_hours: values.threshold_hours,
+      work_period_start: values.start,
+    }).filter(([, value]) => value !== undefined),
   );
-  if (Object.keys(columns).length > 0) await db.updateTable('organization').set(columns).where('id', '=', orgId).execute();
+  if (Object.keys(columns).length > 0)
+    await db.updateTable('organization').set(columns).where('id', '=', orgId).execute();
 }

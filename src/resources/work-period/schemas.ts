@@ -1,9 +1,20 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { LocalDateTime } from '../../core/schemas.js';
+import { LocalDateTime, SuccessWith } from '../../core/schemas.js';
 
-const Days = Type.Integer({ minimum: 7, maximum: 28, description: 'length of a work period in days (FLSA 7(k): 7 to 28)' });
-const ThresholdHours = Type.Number({ exclusiveMinimum: 0, maximum: 672, description: 'hours worked in a period above which hours are overtime' });
-const Start = { ...LocalDateTime, description: 'the local datetime one period starts at; periods repeat every `days` wall-clock days from it' };
+const Days = Type.Integer({
+  minimum: 7,
+  maximum: 28,
+  description: 'length of a work period in days (FLSA 7(k): 7 to 28)',
+});
+const ThresholdHours = Type.Number({
+  exclusiveMinimum: 0,
+  maximum: 672,
+  description: 'hours worked in a period above which hours are overtime',
+});
+const Start = {
+  ...LocalDateTime,
+  description: 'the local datetime one period starts at; periods repeat every `days` wall-clock days from it',
+};
 
 export const WorkPeriodResponse = Type.Object({
   days: Type.Integer(),
@@ -19,10 +30,6 @@ export const ChangeWorkPeriodBody = Type.Object({
 });
 export type ChangeWorkPeriodBody = Static<typeof ChangeWorkPeriodBody>;
 
-export const WorkPeriodWriteResponse = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
+export const WorkPeriodWriteResponse = SuccessWith({
   work_period: WorkPeriodResponse,
 });

@@ -1,10 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { EXTENSION, errorResponses, IdParams, ok, SuccessWithId } from '../../core/schemas.js';
+import { created, EXTENSION, errorResponses, IdParams, ok, SuccessWithId } from '../../core/schemas.js';
 import { findWorkSubtypeOrThrow, listWorkSubtypes } from '../work-types/repository.js';
 import { changeWorkSubtype, createWorkSubtype, deleteWorkSubtype } from '../work-types/rules.js';
-import { CreateWorkSubtypeBody, UpdateWorkSubtypeBody, WorkSubtypeResponse, WorkSubtypeWriteResponse } from '../work-types/schemas.js';
+import {
+  CreateWorkSubtypeBody,
+  UpdateWorkSubtypeBody,
+  WorkSubtypeResponse,
+  WorkSubtypeWriteResponse,
+} from '../work-types/schemas.js';
 import { serializeWorkSubtype } from '../work-types/serialize.js';
 
 const tags = ['Work types'];
@@ -35,7 +40,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: WorkSubtypeResponse, ...errorResponses },
       },
     },
-    async (request) => serializeWorkSubtype(await findWorkSubtypeOrThrow(app.db, request.auth.orgId, request.params.id)),
+    async (request) =>
+      serializeWorkSubtype(await findWorkSubtypeOrThrow(app.db, request.auth.orgId, request.params.id)),
   );
 
   app.post(
@@ -56,7 +62,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         return findWorkSubtypeOrThrow(trx, request.auth.orgId, id);
       });
       reply.status(201);
-      return { success: true, code: 201, status: 'created', message: 'Work subtype created successfully.', ...serializeWorkSubtype(row) };
+      return created('Work subtype created successfully.', serializeWorkSubtype(row));
     },
   );
 
@@ -78,7 +84,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         await changeWorkSubtype(trx, request.auth, request.params.id, request.body);
         return findWorkSubtypeOrThrow(trx, request.auth.orgId, request.params.id);
       });
-      return { success: true, code: 200, status: 'ok', message: 'Work subtype updated successfully.', ...serializeWorkSubtype(row) };
+      return ok('Work subtype updated successfully.', serializeWorkSubtype(row));
     },
   );
 

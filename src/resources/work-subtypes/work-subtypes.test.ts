@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -8,9 +8,7 @@ let other: TestOrg;
 let workTypeId: number;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
   workTypeId = (await org.post('/work_types', { label: 'Overtime' })).body.id;
 });
 afterAll(() => server.close());
@@ -35,7 +33,11 @@ describe('POST /work_subtypes', () => {
     const foreignType = (await other.post('/work_types', { label: 'Theirs' })).body.id;
     const response = await org.post('/work_subtypes', { work_type_id: foreignType, label: 'X' });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The selected work type id is invalid.'] });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected work type id is invalid.'],
+    });
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/work_subtypes', { work_type_id: 1, label: 'X' }));
@@ -45,8 +47,11 @@ describe('GET /work_subtypes', () => {
   it('lists every non-deleted subtype of the organization', async () => {
     const target = await server.newOrg();
     const type = (await target.post('/work_types', { label: 'Overtime' })).body.id;
-    const holdover = (await target.post('/work_subtypes', { work_type_id: type, label: 'Holdover', work_code: 'HO' })).body.id;
-    const mandatory = (await target.post('/work_subtypes', { work_type_id: type, label: 'Mandatory', work_code: 'M-OT' })).body.id;
+    const holdover = (await target.post('/work_subtypes', { work_type_id: type, label: 'Holdover', work_code: 'HO' }))
+      .body.id;
+    const mandatory = (
+      await target.post('/work_subtypes', { work_type_id: type, label: 'Mandatory', work_code: 'M-OT' })
+    ).body.id;
     const gone = (await target.post('/work_subtypes', { work_type_id: type, label: 'Gone' })).body.id;
     await target.del(`/work_subtypes/${gone}`);
     const response = await target.get('/work_subtypes');
@@ -99,7 +104,13 @@ describe('DELETE /work_subtypes/{id}', () => {
   it('soft-deletes the subtype', async () => {
     const id = (await org.post('/work_subtypes', { work_type_id: workTypeId, label: 'Doomed' })).body.id;
     const response = await org.del(`/work_subtypes/${id}`);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Work subtype deleted successfully.', id });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Work subtype deleted successfully.',
+      id,
+    });
     expect((await org.get(`/work_subtypes/${id}`)).status).toBe(404);
     const logs = await org.get('/logs');
     expect(logs.body.data[0].event_description).toMatch(/deleted work subtype Doomed\.$/);

@@ -4,17 +4,64 @@ import { invalidParams, notFound } from '../../core/errors.js';
 import type { WorkSubtypeRow, WorkSubtypeTable, WorkTypeRow, WorkTypeTable } from './table.js';
 
 export const DEFAULT_WORK_TYPES = [
-  { label: 'Regular Time', work_code: 'REG', primary_color: '#3B82F6', secondary_color: '#FFFFFF', excludes_from_callback: 0 },
-  { label: 'Overtime', work_code: 'OT', primary_color: '#DC2626', secondary_color: '#FFFFFF', excludes_from_callback: 0 },
-  { label: 'Callback', work_code: 'CB', primary_color: '#F59E0B', secondary_color: '#000000', excludes_from_callback: 0 },
+  {
+    label: 'Regular Time',
+    work_code: 'REG',
+    primary_color: '#3B82F6',
+    secondary_color: '#FFFFFF',
+    excludes_from_callback: 0,
+  },
+  {
+    label: 'Overtime',
+    work_code: 'OT',
+    primary_color: '#DC2626',
+    secondary_color: '#FFFFFF',
+    excludes_from_callback: 0,
+  },
+  {
+    label: 'Callback',
+    work_code: 'CB',
+    primary_color: '#F59E0B',
+    secondary_color: '#000000',
+    excludes_from_callback: 0,
+  },
   { label: 'Trade', work_code: 'TRD', primary_color: '#8B5CF6', secondary_color: '#FFFFFF', excludes_from_callback: 1 },
 ] as const;
 
 export async function insertDefaultWorkTypes(db: Db, organizationId: number): Promise<void> {
   await db
     .insertInto('work_type')
-    .values(DEFAULT_WORK_TYPES.map((type, position) => ({ ...type, organization_id: organizationId, position, deleted_at: null })))
+    .values(
+      DEFAULT_WORK_TYPES.map((type, position) => ({
+        ...type,
+        organization_id: organizationId,
+        position,
+        deleted_at: null,
+      })),
+    )
     .execute();
+}
+
+/**
+ * The work type a new entry gets when the request names none: the organization's type labelled
+ * `label` (one of DEFAULT_WORK_TYPES), else its first. 422 when the organization has no work types.
+ */
+export async function defaultWorkTypeId(
+  db: Db,
+  orgId: number,
+  label: (typeof DEFAULT_WORK_TYPES)[number]['label'],
+): Promise<number> {
+  const types = await db
+    .selectFrom('work_type')
+    .select(['id', 'label'])
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  const type = types.find((t) => t.label.toLowerCase() === label.toLowerCase()) ?? types[0];
+  if (!type) throw invalidParams('The organization has no work types: add one first (POST /work_types).');
+  return type.id;
 }
 
 export function listWorkTypes(db: Db, orgId: number): Promise<WorkTypeRow[]> {
@@ -66,7 +113,12 @@ export async function insertWorkType(db: Db, values: Insertable<WorkTypeTable>):
   return id;
 }
 
-export async function updateWorkType(db: Db, orgId: number, id: number, values: Updateable<WorkTypeTable>): Promise<void> {
+export async function updateWorkType(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Updateable<WorkTypeTable>,
+): Promise<void> {
   await db.updateTable('work_type').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
@@ -104,6 +156,11 @@ export async function insertWorkSubtype(db: Db, values: Insertable<WorkSubtypeTa
   return id;
 }
 
-export async function updateWorkSubtype(db: Db, orgId: number, id: number, values: Updateable<WorkSubtypeTable>): Promise<void> {
+export async function updateWorkSubtype(
+  db: Db,
+  orgId: number,
+  id: number,
+  values: Updateable<WorkSubtypeTable>,
+): Promise<void> {
   await db.updateTable('work_subtype').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }

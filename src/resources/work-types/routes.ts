@@ -1,10 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { EXTENSION, errorResponses, IdParams, ok, SuccessWithId } from '../../core/schemas.js';
+import { created, EXTENSION, errorResponses, IdParams, ok, SuccessWithId } from '../../core/schemas.js';
 import { findWorkTypeOrThrow, listWorkSubtypes, listWorkTypes } from './repository.js';
 import { changeWorkType, createWorkType, deleteWorkType } from './rules.js';
-import { CreateWorkTypeBody, UpdateWorkTypeBody, WorkSubtypeResponse, WorkTypeResponse, WorkTypeWriteResponse } from './schemas.js';
+import {
+  CreateWorkTypeBody,
+  UpdateWorkTypeBody,
+  WorkSubtypeResponse,
+  WorkTypeResponse,
+  WorkTypeWriteResponse,
+} from './schemas.js';
 import { serializeWorkSubtype, serializeWorkType } from './serialize.js';
 
 const tags = ['Work types'];
@@ -34,7 +40,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: WorkTypeResponse, ...errorResponses },
       },
     },
-    async (request) => serializeWorkType(request, await findWorkTypeOrThrow(app.db, request.auth.orgId, request.params.id)),
+    async (request) =>
+      serializeWorkType(request, await findWorkTypeOrThrow(app.db, request.auth.orgId, request.params.id)),
   );
 
   app.get(
@@ -72,7 +79,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         return findWorkTypeOrThrow(trx, request.auth.orgId, id);
       });
       reply.status(201);
-      return { success: true, code: 201, status: 'created', message: 'Work type created successfully.', ...serializeWorkType(request, row) };
+      return created('Work type created successfully.', serializeWorkType(request, row));
     },
   );
 
@@ -94,7 +101,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         await changeWorkType(trx, request.auth, request.params.id, request.body);
         return findWorkTypeOrThrow(trx, request.auth.orgId, request.params.id);
       });
-      return { success: true, code: 200, status: 'ok', message: 'Work type updated successfully.', ...serializeWorkType(request, row) };
+      return ok('Work type updated successfully.', serializeWorkType(request, row));
     },
   );
 

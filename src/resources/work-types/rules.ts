@@ -13,7 +13,12 @@ import {
   updateWorkSubtype,
   updateWorkType,
 } from './repository.js';
-import type { CreateWorkSubtypeBody, CreateWorkTypeBody, UpdateWorkSubtypeBody, UpdateWorkTypeBody } from './schemas.js';
+import type {
+  CreateWorkSubtypeBody,
+  CreateWorkTypeBody,
+  UpdateWorkSubtypeBody,
+  UpdateWorkTypeBody,
+} from './schemas.js';
 
 const DEFAULT_PRIMARY_COLOR = '#3B4650';
 const DEFAULT_SECONDARY_COLOR = '#FFFFFF';
@@ -35,7 +40,13 @@ export async function createWorkType(trx: Db, auth: AuthContext, body: CreateWor
     position: body.position ?? (await nextWorkTypePosition(trx, auth.orgId)),
     deleted_at: null,
   });
-  await writeLog(trx, auth, { action: 'work_type.created', description: `created work type ${body.label}.`, entityType: 'work_type', entityId: id, after: body });
+  await writeLog(trx, auth, {
+    action: 'work_type.created',
+    description: `created work type ${body.label}.`,
+    entityType: 'work_type',
+    entityId: id,
+    after: body,
+  });
   return id;
 }
 
@@ -65,7 +76,13 @@ export async function deleteWorkType(trx: Db, auth: AuthContext, id: number): Pr
     .where('work_type_id', '=', id)
     .where('deleted_at', 'is', null)
     .execute();
-  await writeLog(trx, auth, { action: 'work_type.deleted', description: `deleted work type ${before.label}.`, entityType: 'work_type', entityId: id, before });
+  await writeLog(trx, auth, {
+    action: 'work_type.deleted',
+    description: `deleted work type ${before.label}.`,
+    entityType: 'work_type',
+    entityId: id,
+    before,
+  });
 }
 
 export async function createWorkSubtype(trx: Db, auth: AuthContext, body: CreateWorkSubtypeBody): Promise<number> {
@@ -87,7 +104,12 @@ export async function createWorkSubtype(trx: Db, auth: AuthContext, body: Create
   return id;
 }
 
-export async function changeWorkSubtype(trx: Db, auth: AuthContext, id: number, body: UpdateWorkSubtypeBody): Promise<void> {
+export async function changeWorkSubtype(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  body: UpdateWorkSubtypeBody,
+): Promise<void> {
   const before = await findWorkSubtypeOrThrow(trx, auth.orgId, id);
   if (body.work_type_id !== undefined) await findWorkTypeOrInvalid(trx, auth.orgId, body.work_type_id);
   const changes = sentFields(body, WORK_SUBTYPE_FIELDS);
@@ -105,5 +127,11 @@ export async function changeWorkSubtype(trx: Db, auth: AuthContext, id: number, 
 export async function deleteWorkSubtype(trx: Db, auth: AuthContext, id: number): Promise<void> {
   const before = await findWorkSubtypeOrThrow(trx, auth.orgId, id);
   await updateWorkSubtype(trx, auth.orgId, id, { deleted_at: nowUtc() });
-  await writeLog(trx, auth, { action: 'work_subtype.deleted', description: `deleted work subtype ${before.label}.`, entityType: 'work_subtype', entityId: id, before });
+  await writeLog(trx, auth, {
+    action: 'work_subtype.deleted',
+    description: `deleted work subtype ${before.label}.`,
+    entityType: 'work_subtype',
+    entityId: id,
+    before,
+  });
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Color, Id, Nullable, NullableInput, ShortText } from '../../core/schemas.js';
+import { Color, Id, Nullable, NullableInput, ShortText, SuccessWith } from '../../core/schemas.js';
 
 export const WorkTypeResponse = Type.Object({
   id: Type.Integer(),
@@ -41,17 +41,5 @@ export type CreateWorkSubtypeBody = Static<typeof CreateWorkSubtypeBody>;
 export const UpdateWorkSubtypeBody = Type.Partial(CreateWorkSubtypeBody);
 export type UpdateWorkSubtypeBody = Static<typeof UpdateWorkSubtypeBody>;
 
-export const WorkTypeWriteResponse = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
-  ...WorkTypeResponse.properties,
-});
-export const WorkSubtypeWriteResponse = Type.Object({
-  success: Type.Boolean(),
-  code: Type.Integer(),
-  status: Type.String(),
-  message: Type.String(),
-  ...WorkSubtypeResponse.properties,
-});
+export const WorkTypeWriteResponse = SuccessWith(WorkTypeResponse.properties);
+export const WorkSubtypeWriteResponse = SuccessWith(WorkSubtypeResponse.properties);

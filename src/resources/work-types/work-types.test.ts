@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { DEFAULT_WORK_TYPES } from './repository.js';
 
 let server: TestServer;
@@ -8,9 +8,7 @@ let org: TestOrg;
 let other: TestOrg;
 
 beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-  other = await server.newOrg();
+  ({ server, org, other } = await startWithOrgs());
 });
 afterAll(() => server.close());
 
@@ -78,7 +76,12 @@ describe('POST /work_types', () => {
 
 describe('GET /work_types/{id}', () => {
   it('shows one work type', async () => {
-    const created = await org.post('/work_types', { label: 'Earned time off', work_code: 'ETO', primary_color: '#3B4650', position: 0 });
+    const created = await org.post('/work_types', {
+      label: 'Earned time off',
+      work_code: 'ETO',
+      primary_color: '#3B4650',
+      position: 0,
+    });
     const response = await org.get(`/work_types/${created.body.id}`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -96,7 +99,11 @@ describe('GET /work_types/{id}', () => {
   it('is a 404 for a missing or foreign work type', async () => {
     const response = await org.get('/work_types/999999');
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ status: 404, error: 'not found', error_message: 'No query results for model [WorkType].' });
+    expect(response.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [WorkType].',
+    });
     const created = await org.post('/work_types', { label: 'Mine' });
     await expectNotFoundForOtherOrg(other, 'GET', `/work_types/${created.body.id}`);
   });
@@ -107,9 +114,18 @@ describe('GET /work_types/{id}', () => {
 describe('PATCH /work_types/{id}', () => {
   it('changes any subset', async () => {
     const created = await org.post('/work_types', { label: 'Overtime' });
-    const response = await org.patch(`/work_types/${created.body.id}`, { work_code: 'OT2', excludes_from_callback: true });
+    const response = await org.patch(`/work_types/${created.body.id}`, {
+      work_code: 'OT2',
+      excludes_from_callback: true,
+    });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ success: true, code: 200, label: 'Overtime', work_code: 'OT2', excludes_from_callback: true });
+    expect(response.body).toMatchObject({
+      success: true,
+      code: 200,
+      label: 'Overtime',
+      work_code: 'OT2',
+      excludes_from_callback: true,
+    });
   });
 
   it('is a 404 for another organization', async () => {
@@ -126,7 +142,13 @@ describe('DELETE /work_types/{id}', () => {
     const subtype = await org.post('/work_subtypes', { work_type_id: created.body.id, label: 'Sub' });
     const response = await org.del(`/work_types/${created.body.id}`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Work type deleted successfully.', id: created.body.id });
+    expect(response.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: 'Work type deleted successfully.',
+      id: created.body.id,
+    });
     expect((await org.get(`/work_types/${created.body.id}`)).status).toBe(404);
     expect((await org.get(`/work_subtypes/${subtype.body.id}`)).status).toBe(404);
   });
@@ -143,8 +165,16 @@ describe('GET /work_types/{id}/subtypes', () => {
   it('lists the subtypes of the work type', async () => {
     const type = await org.post('/work_types', { label: 'Overtime' });
     const secondType = await org.post('/work_types', { label: 'Other' });
-    const holdover = await org.post('/work_subtypes', { work_type_id: type.body.id, label: 'Holdover', work_code: 'HO' });
-    const mandatory = await org.post('/work_subtypes', { work_type_id: type.body.id, label: 'Mandatory', work_code: 'M-OT' });
+    const holdover = await org.post('/work_subtypes', {
+      work_type_id: type.body.id,
+      label: 'Holdover',
+      work_code: 'HO',
+    });
+    const mandatory = await org.post('/work_subtypes', {
+      work_type_id: type.body.id,
+      label: 'Mandatory',
+      work_code: 'M-OT',
+    });
     await org.post('/work_subtypes', { work_type_id: secondType.body.id, label: 'Elsewhere' });
     const response = await org.get(`/work_types/${type.body.id}/subtypes`);
     expect(response.status).toBe(200);

@@ -10,10 +10,18 @@ interface CallbackWithContacts extends Callback {
 
 async function loadCallbacks(): Promise<{ callbacks: CallbackWithContacts[]; names: Map<string, string> }> {
   const [page, users] = await Promise.all([
-    api.get<{ data: Callback[] }>('/callbacks', { start: `${addDays(today(), -7)} 00:00:00`, end: `${addDays(today(), 90)} 23:59:59` }),
+    api.get<{ data: Callback[] }>('/callbacks', {
+      start: `${addDays(today(), -7)} 00:00:00`,
+      end: `${addDays(today(), 90)} 23:59:59`,
+    }),
     api.get<UserSummary[]>('/users'),
   ]);
-  const callbacks = await Promise.all(page.data.map(async (callback) => ({ ...callback, contacts: await api.get<CallbackUser[]>(`/callbacks/${callback.id}/users`) })));
+  const callbacks = await Promise.all(
+    page.data.map(async (callback) => ({
+      ...callback,
+      contacts: await api.get<CallbackUser[]>(`/callbacks/${callback.id}/users`),
+    })),
+  );
   return { callbacks, names: new Map(users.map((user) => [String(user.user_id), user.full_name])) };
 }
 
@@ -34,7 +42,8 @@ export function Callbacks() {
                     {callback.title.name} · {callback.status}
                   </p>
                   <p>
-                    {span(callback.start, callback.end)} · {callback.positions_to_fill} to fill · started by {callback.initiated_by.name}
+                    {span(callback.start, callback.end)} · {callback.positions_to_fill} to fill · started by{' '}
+                    {callback.initiated_by.name}
                   </p>
                   {callback.contacts.length === 0 ? (
                     <p>Nobody contacted yet.</p>

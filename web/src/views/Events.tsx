@@ -7,7 +7,12 @@ import type { SignupEvent, SignupEventUser } from '../types';
 
 async function loadEvents(): Promise<Array<SignupEvent & { users: SignupEventUser[] }>> {
   const events = await api.get<SignupEvent[]>('/signup_events');
-  return Promise.all(events.map(async (event) => ({ ...event, users: await api.get<SignupEventUser[]>(`/signup_events/${event.id}/users`) })));
+  return Promise.all(
+    events.map(async (event) => ({
+      ...event,
+      users: await api.get<SignupEventUser[]>(`/signup_events/${event.id}/users`),
+    })),
+  );
 }
 
 export function Events({ session }: { session: Session }) {
@@ -43,15 +48,27 @@ export function Events({ session }: { session: Session }) {
                   <li class="card" key={event.id}>
                     <p class="card-title">{event.title}</p>
                     <p>
-                      {span(event.start, event.end)} · {event.users.length} of {event.employees_needed} signed up · {event.status}
+                      {span(event.start, event.end)} · {event.users.length} of {event.employees_needed} signed up ·{' '}
+                      {event.status}
                     </p>
-                    {event.users.length > 0 && <p class="signed-up">Signed up: {event.users.map((entry) => entry.user.name).join(', ')}</p>}
+                    {event.users.length > 0 && (
+                      <p class="signed-up">Signed up: {event.users.map((entry) => entry.user.name).join(', ')}</p>
+                    )}
                     {signedUp ? (
-                      <button type="button" disabled={busy} onClick={() => act(() => api.del(`/signup_events/${event.id}/users/${me}`))}>
+                      <button
+                        type="button"
+                        disabled={busy}
+                        onClick={() => act(() => api.del(`/signup_events/${event.id}/users/${me}`))}
+                      >
                         Withdraw from {event.title}
                       </button>
                     ) : (
-                      <button type="button" class="primary" disabled={busy || event.status !== 'active'} onClick={() => act(() => api.post(`/signup_events/${event.id}/users`, { user_id: me }))}>
+                      <button
+                        type="button"
+                        class="primary"
+                        disabled={busy || event.status !== 'active'}
+                        onClick={() => act(() => api.post(`/signup_events/${event.id}/users`, { user_id: me }))}
+                      >
                         Sign up for {event.title}
                       </button>
                     )}

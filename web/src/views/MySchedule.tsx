@@ -9,7 +9,10 @@ const DAYS_AHEAD = 28;
 export function MySchedule({ session }: { session: Session }) {
   const start = today();
   const end = addDays(start, DAYS_AHEAD - 1);
-  const [value, reload] = useLoad(() => api.get<Schedule>('/schedule', { start: `${start} 00:00:00`, end: `${end} 23:59:59` }), [start]);
+  const [value, reload] = useLoad(
+    () => api.get<Schedule>('/schedule', { start: `${start} 00:00:00`, end: `${end} 23:59:59` }),
+    [start],
+  );
   const mine = (id: number | string) => Number(id) === session.user.id;
   return (
     <section aria-labelledby="mine-title">
@@ -19,7 +22,9 @@ export function MySchedule({ session }: { session: Session }) {
           const days = schedule.days
             .map((day) => ({
               date: day.date,
-              shifts: day.assignments.flatMap((a) => a.shifts.filter((s) => mine(s.user.id)).map((s) => ({ ...s, assignment: a.name }))),
+              shifts: day.assignments.flatMap((a) =>
+                a.shifts.filter((s) => mine(s.user.id)).map((s) => ({ ...s, assignment: a.name })),
+              ),
               timeOff: day.time_off.filter((t) => mine(t.user.id)),
             }))
             .filter((day) => day.shifts.length > 0 || day.timeOff.length > 0);

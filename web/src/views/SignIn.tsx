@@ -14,7 +14,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
     setBusy(true);
     setError(null);
     try {
-      const session = await sessions.signIn(Number(organization), String(form.get('username')), String(form.get('password')));
+      const session = await sessions.signIn(
+        Number(organization),
+        String(form.get('username')),
+        String(form.get('password')),
+      );
       localStorage.setItem(ORG_KEY, organization);
       onSignedIn(session);
     } catch (e) {
@@ -29,9 +33,18 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
         {error && <ErrorBox message={error} />}
         <label>
           Organization number
-          <input name="organization" inputMode="numeric" pattern="[0-9]+" required defaultValue={localStorage.getItem(ORG_KEY) ?? ''} autoComplete="organization" aria-describedby="organization-hint" />
+          <input
+            name="organization"
+            inputMode="numeric"
+            pattern="[0-9]+"
+            required
+            defaultValue={localStorage.getItem(ORG_KEY) ?? ''}
+            autoComplete="organization"
+            aria-describedby="organization-hint"
+          />
           <small id="organization-hint" class="note">
-            The number your administrator gave you: it is printed by <code>org create</code> and <code>seed demo</code> when the organization is created.
+            The number your administrator gave you: it is printed by <code>org create</code> and <code>seed demo</code>{' '}
+            when the organization is created.
           </small>
         </label>
         <label>

@@ -117,7 +117,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('work_code', 'text')
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('work_subtype_org_type').on('work_subtype').columns(['organization_id', 'work_type_id']).execute();
+  await db.schema
+    .createIndex('work_subtype_org_type')
+    .on('work_subtype')
+    .columns(['organization_id', 'work_type_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

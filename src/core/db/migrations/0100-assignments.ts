@@ -44,7 +44,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('color', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('assignment_group_org').on('assignment_group').columns(['organization_id', 'id']).execute();
+  await db.schema
+    .createIndex('assignment_group_org')
+    .on('assignment_group')
+    .columns(['organization_id', 'id'])
+    .execute();
   await createTenantTable(db, 'assignment_group_member')
     .addColumn('assignment_id', 'integer', (c) => c.notNull())
     .addColumn('group_id', 'integer', (c) => c.notNull())

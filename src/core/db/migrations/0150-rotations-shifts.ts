@@ -33,8 +33,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('recurring_shift_org_dates').on('recurring_shift').columns(['organization_id', 'start_date', 'end_date']).execute();
-  await db.schema.createIndex('recurring_shift_org_user').on('recurring_shift').columns(['organization_id', 'user_id']).execute();
+  await db.schema
+    .createIndex('recurring_shift_org_dates')
+    .on('recurring_shift')
+    .columns(['organization_id', 'start_date', 'end_date'])
+    .execute();
+  await db.schema
+    .createIndex('recurring_shift_org_user')
+    .on('recurring_shift')
+    .columns(['organization_id', 'user_id'])
+    .execute();
 
   await createTenantTable(db, 'recurring_shift_exception')
     .addColumn('recurring_shift_id', 'integer', (c) => c.notNull())
@@ -82,12 +90,24 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn('shift_id', 'integer', (c) => c.notNull())
       .addColumn(column, 'integer', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex(`${table}_org_shift`).on(table).columns(['organization_id', 'shift_id', column]).unique().execute();
+    await db.schema
+      .createIndex(`${table}_org_shift`)
+      .on(table)
+      .columns(['organization_id', 'shift_id', column])
+      .unique()
+      .execute();
   }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['shift_qualifier', 'shift_label', 'shift', 'recurring_shift_exception', 'recurring_shift', 'rotation']) {
+  for (const table of [
+    'shift_qualifier',
+    'shift_label',
+    'shift',
+    'recurring_shift_exception',
+    'recurring_shift',
+    'rotation',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -28,14 +28,23 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('deleted_by', 'integer')
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('visual_cycle_org_start').on('visual_cycle').columns(['organization_id', 'start']).execute();
+  await db.schema
+    .createIndex('visual_cycle_org_start')
+    .on('visual_cycle')
+    .columns(['organization_id', 'start'])
+    .execute();
 
   await createTenantTable(db, 'day_label')
     .addColumn('date', 'text', (c) => c.notNull())
     .addColumn('label', 'text', (c) => c.notNull())
     .addColumn('color', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('day_label_org_date').on('day_label').columns(['organization_id', 'date']).unique().execute();
+  await db.schema
+    .createIndex('day_label_org_date')
+    .on('day_label')
+    .columns(['organization_id', 'date'])
+    .unique()
+    .execute();
 
   await createTenantTable(db, 'user_group')
     .addColumn('name', 'text', (c) => c.notNull())
@@ -52,7 +61,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['organization_id', 'user_id', 'group_id'])
     .unique()
     .execute();
-  await db.schema.createIndex('user_group_member_group').on('user_group_member').columns(['organization_id', 'group_id']).execute();
+  await db.schema
+    .createIndex('user_group_member_group')
+    .on('user_group_member')
+    .columns(['organization_id', 'group_id'])
+    .execute();
 
   await createTenantTable(db, 'specialty_filter')
     .addColumn('label', 'text', (c) => c.notNull())
@@ -60,12 +73,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('specialty_filter_org').on('specialty_filter').columns(['organization_id', 'id']).execute();
+  await db.schema
+    .createIndex('specialty_filter_org')
+    .on('specialty_filter')
+    .columns(['organization_id', 'id'])
+    .execute();
   await createTenantTable(db, 'user_filter')
     .addColumn('user_id', 'integer', (c) => c.notNull())
     .addColumn('filter_id', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('user_filter_user').on('user_filter').columns(['organization_id', 'user_id', 'filter_id']).unique().execute();
+  await db.schema
+    .createIndex('user_filter_user')
+    .on('user_filter')
+    .columns(['organization_id', 'user_id', 'filter_id'])
+    .unique()
+    .execute();
 
   await createTenantTable(db, 'callback_list')
     .addColumn('name', 'text', (c) => c.notNull())
@@ -78,7 +100,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('callback_list_org').on('callback_list').columns(['organization_id', 'position']).execute();
+  await db.schema
+    .createIndex('callback_list_org')
+    .on('callback_list')
+    .columns(['organization_id', 'position'])
+    .execute();
   await createTenantTable(db, 'user_callback_list')
     .addColumn('user_id', 'integer', (c) => c.notNull())
     .addColumn('list_id', 'integer', (c) => c.notNull())
@@ -90,7 +116,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['organization_id', 'user_id', 'list_id'])
     .unique()
     .execute();
-  await db.schema.createIndex('user_callback_list_list').on('user_callback_list').columns(['organization_id', 'list_id']).execute();
+  await db.schema
+    .createIndex('user_callback_list_list')
+    .on('user_callback_list')
+    .columns(['organization_id', 'list_id'])
+    .execute();
 
   await createTenantTable(db, 'qualifier')
     .addColumn('name', 'text', (c) => c.notNull())
@@ -118,7 +148,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['organization_id', 'user_id', 'qualifier_id'])
     .unique()
     .execute();
-  await db.schema.createIndex('user_qualifier_qualifier').on('user_qualifier').columns(['organization_id', 'qualifier_id']).execute();
+  await db.schema
+    .createIndex('user_qualifier_qualifier')
+    .on('user_qualifier')
+    .columns(['organization_id', 'qualifier_id'])
+    .execute();
 
   await createTenantTable(db, 'certification')
     .addColumn('name', 'text', (c) => c.notNull())
@@ -143,7 +177,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('user_certification_user').on('user_certification').columns(['organization_id', 'user_id']).execute();
+  await db.schema
+    .createIndex('user_certification_user')
+    .on('user_certification')
+    .columns(['organization_id', 'user_id'])
+    .execute();
 
   await createTenantTable(db, 'company_profile')
     .addColumn('address', 'text')
@@ -156,7 +194,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('website', 'text')
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('company_profile_org').on('company_profile').columns(['organization_id']).unique().execute();
+  await db.schema
+    .createIndex('company_profile_org')
+    .on('company_profile')
+    .columns(['organization_id'])
+    .unique()
+    .execute();
 
   await createTenantTable(db, 'partner_user')
     .addColumn('partner_user_id', 'integer', (c) => c.notNull())

@@ -18,7 +18,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_updated_by', 'integer', (c) => c.notNull())
     .addColumn('last_updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('bulletin_board_org').on('bulletin_board').columns(['organization_id']).unique().execute();
+  await db.schema
+    .createIndex('bulletin_board_org')
+    .on('bulletin_board')
+    .columns(['organization_id'])
+    .unique()
+    .execute();
 
   await createTenantTable(db, 'bulletin_board_lock')
     .addColumn('lock_id', 'text', (c) => c.notNull())
@@ -26,7 +31,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('bulletin_board_lock_org').on('bulletin_board_lock').columns(['organization_id']).unique().execute();
+  await db.schema
+    .createIndex('bulletin_board_lock_org')
+    .on('bulletin_board_lock')
+    .columns(['organization_id'])
+    .unique()
+    .execute();
 
   await createTenantTable(db, 'form')
     .addColumn('title', 'text', (c) => c.notNull())
@@ -44,7 +54,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('submitted_at', 'text', (c) => c.notNull())
     .addColumn('answers', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('form_submission_org_form').on('form_submission').columns(['organization_id', 'form_id', 'id']).execute();
+  await db.schema
+    .createIndex('form_submission_org_form')
+    .on('form_submission')
+    .columns(['organization_id', 'form_id', 'id'])
+    .execute();
 
   await createTenantTable(db, 'ready_alert')
     .addColumn('type', 'text', (c) => c.notNull())
@@ -71,11 +85,23 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('ready_alert_delivery')
     .columns(['organization_id', 'alert_id'])
     .execute();
-  await db.schema.createIndex('ready_alert_delivery_state').on('ready_alert_delivery').columns(['state', 'id']).execute();
+  await db.schema
+    .createIndex('ready_alert_delivery_state')
+    .on('ready_alert_delivery')
+    .columns(['state', 'id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['ready_alert_delivery', 'ready_alert', 'form_submission', 'form', 'bulletin_board_lock', 'bulletin_board', 'announcement']) {
+  for (const table of [
+    'ready_alert_delivery',
+    'ready_alert',
+    'form_submission',
+    'form',
+    'bulletin_board_lock',
+    'bulletin_board',
+    'announcement',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

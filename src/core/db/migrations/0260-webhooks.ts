@@ -26,7 +26,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('webhook_endpoint_org').on('webhook_endpoint').columns(['organization_id', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_endpoint_org')
+    .on('webhook_endpoint')
+    .columns(['organization_id', 'id'])
+    .execute();
 
   await createTenantTable(db, 'webhook_delivery')
     .addColumn('endpoint_id', 'integer', (c) => c.notNull())

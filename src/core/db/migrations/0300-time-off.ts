@@ -38,7 +38,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('deleted_at', 'text')
     .execute();
   await db.schema.createIndex('time_off_org_start').on('time_off').columns(['organization_id', 'start']).execute();
-  await db.schema.createIndex('time_off_org_user').on('time_off').columns(['organization_id', 'user_id', 'start']).execute();
+  await db.schema
+    .createIndex('time_off_org_user')
+    .on('time_off')
+    .columns(['organization_id', 'user_id', 'start'])
+    .execute();
 
   await createTenantTable(db, 'accrual_rule')
     .addColumn('profile_id', 'integer', (c) => c.notNull())
@@ -48,14 +52,22 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('interval', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('max_hours', DOUBLE)
     .execute();
-  await db.schema.createIndex('accrual_rule_org_profile').on('accrual_rule').columns(['organization_id', 'profile_id']).execute();
+  await db.schema
+    .createIndex('accrual_rule_org_profile')
+    .on('accrual_rule')
+    .columns(['organization_id', 'profile_id'])
+    .execute();
 
   await createTenantTable(db, 'accrual_track_step')
     .addColumn('track_id', 'integer', (c) => c.notNull())
     .addColumn('profile_id', 'integer', (c) => c.notNull())
     .addColumn('from_years', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('accrual_track_step_org_track').on('accrual_track_step').columns(['organization_id', 'track_id']).execute();
+  await db.schema
+    .createIndex('accrual_track_step_org_track')
+    .on('accrual_track_step')
+    .columns(['organization_id', 'track_id'])
+    .execute();
 
   await createTenantTable(db, 'accrual_transaction')
     .addColumn('user_id', 'integer', (c) => c.notNull())
@@ -84,7 +96,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('unavailability_reason_org').on('unavailability_reason').columns(['organization_id']).execute();
+  await db.schema
+    .createIndex('unavailability_reason_org')
+    .on('unavailability_reason')
+    .columns(['organization_id'])
+    .execute();
 
   await createTenantTable(db, 'availability_period')
     .addColumn('user_id', 'integer', (c) => c.notNull())
@@ -96,7 +112,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('availability_period_org_start').on('availability_period').columns(['organization_id', 'start']).execute();
+  await db.schema
+    .createIndex('availability_period_org_start')
+    .on('availability_period')
+    .columns(['organization_id', 'start'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

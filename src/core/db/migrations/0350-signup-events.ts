@@ -19,7 +19,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('deleted_by', 'integer')
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('signup_event_org_start').on('signup_event').columns(['organization_id', 'start']).execute();
+  await db.schema
+    .createIndex('signup_event_org_start')
+    .on('signup_event')
+    .columns(['organization_id', 'start'])
+    .execute();
 
   await createTenantTable(db, 'signup_event_user')
     .addColumn('event_id', 'integer', (c) => c.notNull())

@@ -47,7 +47,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['organization_id', 'callback_id', 'user_id'])
     .unique()
     .execute();
-  await db.schema.createIndex('callback_user_org_user').on('callback_user').columns(['organization_id', 'user_id']).execute();
+  await db.schema
+    .createIndex('callback_user_org_user')
+    .on('callback_user')
+    .columns(['organization_id', 'user_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -13,13 +13,34 @@ import { DOUBLE } from '../schema.js';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('callback').addColumn('vacancy', 'text').execute();
-  await db.schema.alterTable('shift').addColumn('overrides_time_off', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('rotation').addColumn('kelly_code', 'text', (c) => c.notNull().defaultTo('KD')).execute();
-  await db.schema.alterTable('rotation').addColumn('kelly_name', 'text', (c) => c.notNull().defaultTo('Kelly day')).execute();
-  await db.schema.alterTable('time_off_type').addColumn('default_day_hours', DOUBLE, (c) => c.notNull().defaultTo(24)).execute();
-  await db.schema.alterTable('time_off_type').addColumn('counts_as_worked', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('organization').addColumn('work_period_days', 'integer', (c) => c.notNull().defaultTo(7)).execute();
-  await db.schema.alterTable('organization').addColumn('work_period_hours', DOUBLE, (c) => c.notNull().defaultTo(40)).execute();
+  await db.schema
+    .alterTable('shift')
+    .addColumn('overrides_time_off', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('rotation')
+    .addColumn('kelly_code', 'text', (c) => c.notNull().defaultTo('KD'))
+    .execute();
+  await db.schema
+    .alterTable('rotation')
+    .addColumn('kelly_name', 'text', (c) => c.notNull().defaultTo('Kelly day'))
+    .execute();
+  await db.schema
+    .alterTable('time_off_type')
+    .addColumn('default_day_hours', DOUBLE, (c) => c.notNull().defaultTo(24))
+    .execute();
+  await db.schema
+    .alterTable('time_off_type')
+    .addColumn('counts_as_worked', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('organization')
+    .addColumn('work_period_days', 'integer', (c) => c.notNull().defaultTo(7))
+    .execute();
+  await db.schema
+    .alterTable('organization')
+    .addColumn('work_period_hours', DOUBLE, (c) => c.notNull().defaultTo(40))
+    .execute();
   await db.schema
     .alterTable('organization')
     .addColumn('work_period_start', 'text', (c) => c.notNull().defaultTo('2023-01-01 00:00:00'))

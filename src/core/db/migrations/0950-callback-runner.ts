@@ -11,7 +11,10 @@ import { createTenantTable } from '../schema.js';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('callback_list').addColumn('contact_window_minutes', 'integer').execute();
-  await db.schema.alterTable('callback_list').addColumn('contact_at_once', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('callback_list')
+    .addColumn('contact_at_once', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
   await db.schema.alterTable('callback').addColumn('lease_until', 'text').execute();
   await db.schema.alterTable('callback').addColumn('runner_closed_at', 'text').execute();
   await db.schema.alterTable('callback_user').addColumn('offer_expires_at', 'text').execute();
@@ -29,12 +32,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('callback_offer_token_hash').on('callback_offer').column('token_hash').unique().execute();
-  await db.schema.createIndex('callback_offer_org_callback').on('callback_offer').columns(['organization_id', 'callback_id']).execute();
+  await db.schema
+    .createIndex('callback_offer_org_callback')
+    .on('callback_offer')
+    .columns(['organization_id', 'callback_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('callback_offer').execute();
-  for (const column of ['confirmed_at', 'skip_reason', 'offer_expires_at']) await db.schema.alterTable('callback_user').dropColumn(column).execute();
-  for (const column of ['runner_closed_at', 'lease_until']) await db.schema.alterTable('callback').dropColumn(column).execute();
-  for (const column of ['contact_at_once', 'contact_window_minutes']) await db.schema.alterTable('callback_list').dropColumn(column).execute();
+  for (const column of ['confirmed_at', 'skip_reason', 'offer_expires_at'])
+    await db.schema.alterTable('callback_user').dropColumn(column).execute();
+  for (const column of ['runner_closed_at', 'lease_until'])
+    await db.schema.alterTable('callback').dropColumn(column).execute();
+  for (const column of ['contact_at_once', 'contact_window_minutes'])
+    await db.schema.alterTable('callback_list').dropColumn(column).execute();
 }

@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startServer, type TestOrg, type TestServer, testDatabaseUrl } from '../../../test/helpers/server.js';
 
 /**
- * SQLite rows are taken as arrays and made into objects by a function made for the statement's
- * columns (withRowShape in src/core/db/index.ts): they must be exactly the rows better-sqlite3
- * itself makes.
+ * SQLite statements are kept by their text (withStatementCache in src/core/db/index.ts): a kept
+ * statement must read what better-sqlite3 reads and follow schema changes, whoever makes them.
  */
 let server: TestServer;
 let org: TestOrg;
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const onPostgres = Boolean(testDatabaseUrl);
 
 beforeAll(async () => {
   server = await startServer();
@@ -28,14 +27,18 @@ function asBetterSqlite3Reads(text: string, parameters: unknown[]): unknown[] {
   }
 }
 
-describe.skipIf(onPostgres)('SQLite rows', () => {
-  it('are the rows better-sqlite3 makes: keys in order, values, a repeated column name keeping its first place and its last value', async () => {
+describe.skipIf(onPostgres)('SQLite statements kept by their text', () => {
+  it('reads rows as better-sqlite3 makes them: keys in order, a repeated name first placed, last valued', async () => {
     const ada = await org.createUser({ first_name: 'Ada', last_name: 'Lovelace' });
     await org.createUser({ first_name: 'Bo', last_name: 'Diddley' });
     const queries: Array<[string, unknown[]]> = [
       ['select * from user_account where organization_id = ? order by id', [org.orgId]],
-      ['select u.id, u.first_name, o.id, o.name, u.id as user_id from user_account u join organization o on o.id = u.organization_id where u.organization_id = ?', [org.orgId]],
-      ['select id, null as absent, 1.5 as half, x\'00ff\' as bytes from user_account where id = ?', [ada]],
+      [
+        'select u.id, u.first_name, o.id, o.name, u.id as user_id from user_account u ' +
+          'join organization o on o.id = u.organization_id where u.organization_id = ?',
+        [org.orgId],
+      ],
+      ["select id, null as absent, 1.5 as half, x'00ff' as bytes from user_account where id = ?", [ada]],
       ['select * from user_account where id = -1', []],
     ];
     for (const [text, parameters] of queries) {
@@ -48,20 +51,20 @@ describe.skipIf(onPostgres)('SQLite rows', () => {
 
   it('follow a schema change made through the same connection and one made by another connection', async () => {
     const read = async () =>
-      (await sql<Record<string, unknown>>`select * from row_shape_probe order by id`.execute(server.app.db)).rows;
-    await sql`create table row_shape_probe (id integer primary key, a text)`.execute(server.app.db);
-    await sql`insert into row_shape_probe (id, a) values (1, 'one')`.execute(server.app.db);
+      (await sql<Record<string, unknown>>`select * from statement_cache_probe order by id`.execute(server.app.db)).rows;
+    await sql`create table statement_cache_probe (id integer primary key, a text)`.execute(server.app.db);
+    await sql`insert into statement_cache_probe (id, a) values (1, 'one')`.execute(server.app.db);
     expect(await read()).toEqual([{ id: 1, a: 'one' }]);
 
-    await sql`alter table row_shape_probe rename column a to a2`.execute(server.app.db);
+    await sql`alter table statement_cache_probe rename column a to a2`.execute(server.app.db);
     expect(await read()).toEqual([{ id: 1, a2: 'one' }]);
-    await sql`alter table row_shape_probe rename column a2 to a`.execute(server.app.db);
-    await sql`alter table row_shape_probe add column b text default 'here'`.execute(server.app.db);
+    await sql`alter table statement_cache_probe rename column a2 to a`.execute(server.app.db);
+    await sql`alter table statement_cache_probe add column b text default 'here'`.execute(server.app.db);
     expect(await read()).toEqual([{ id: 1, a: 'one', b: 'here' }]);
 
     const other = new SQLite(server.config.sqlitePath);
     try {
-      other.exec(`alter table row_shape_probe add column c integer default 3`);
+      other.exec(`alter table statement_cache_probe add column c integer default 3`);
     } finally {
       other.close();
     }

@@ -1,0 +1,103 @@
+import type { Kysely } from 'kysely';
+import { createTenantTable, DOUBLE } from '../schema.js';
+
+/**
+ * Callbacks that reach further (docs/workflows.md):
+ * - `installation_secret`: values generated once per installation (the VAPID key pair of Web Push);
+ * - `push_subscription`: a user's board installations that receive offers by Web Push;
+ * - `callback_auto_accept`: a user's opt-in to auto-accepted offers and its limits;
+ * - `callback_auto_start`: an organization's "start a callback when a vacancy appears within N
+ *   days" with its default list per assignment (`callback_auto_start_list`), and the vacancies a
+ *   callback was started for (`callback_auto_started`, unique: one callback per vacancy).
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('installation_secret')
+    .addColumn('name', 'varchar(100)', (c) => c.primaryKey())
+    .addColumn('value', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+
+  await createTenantTable(db, 'push_subscription')
+    .addColumn('user_id', 'integer', (c) => c.notNull())
+    .addColumn('endpoint', 'varchar(2000)', (c) => c.notNull())
+    .addColumn('p256dh', 'text', (c) => c.notNull())
+    .addColumn('auth', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('push_subscription_endpoint')
+    .on('push_subscription')
+    .column('endpoint')
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('push_subscription_org_user')
+    .on('push_subscription')
+    .columns(['organization_id', 'user_id'])
+    .execute();
+
+  await createTenantTable(db, 'callback_auto_accept')
+    .addColumn('user_id', 'integer', (c) => c.notNull())
+    .addColumn('enabled', 'integer', (c) => c.notNull())
+    .addColumn('max_hours', DOUBLE, (c) => c.notNull())
+    .addColumn('period', 'varchar(10)', (c) => c.notNull())
+    .addColumn('assignment_ids', 'text')
+    .addColumn('weekdays', 'text')
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('callback_auto_accept_org_user')
+    .on('callback_auto_accept')
+    .columns(['organization_id', 'user_id'])
+    .unique()
+    .execute();
+
+  await createTenantTable(db, 'callback_auto_start')
+    .addColumn('enabled', 'integer', (c) => c.notNull())
+    .addColumn('within_days', 'integer', (c) => c.notNull())
+    .addColumn('initiated_by', 'integer', (c) => c.notNull())
+    .addColumn('lease_until', 'text')
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('callback_auto_start_org')
+    .on('callback_auto_start')
+    .column('organization_id')
+    .unique()
+    .execute();
+  await createTenantTable(db, 'callback_auto_start_list')
+    .addColumn('assignment_id', 'integer', (c) => c.notNull())
+    .addColumn('list_id', 'integer', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('callback_auto_start_list_assignment')
+    .on('callback_auto_start_list')
+    .columns(['organization_id', 'assignment_id'])
+    .unique()
+    .execute();
+  await createTenantTable(db, 'callback_auto_started')
+    .addColumn('assignment_id', 'integer', (c) => c.notNull())
+    .addColumn('date', 'varchar(10)', (c) => c.notNull())
+    .addColumn('callback_id', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('callback_auto_started_vacancy')
+    .on('callback_auto_started')
+    .columns(['organization_id', 'assignment_id', 'date'])
+    .unique()
+    .execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  for (const table of [
+    'callback_auto_started',
+    'callback_auto_start_list',
+    'callback_auto_start',
+    'callback_auto_accept',
+    'push_subscription',
+    'installation_secret',
+  ])
+    await db.schema.dropTable(table).execute();
+}

@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { Temporal } from '../../core/time.js';
+import { createAssignment } from '../rotations/test-fixtures.js';
+import { createCallbackRunner, type CallbackRunner } from './runner.js';
+import { listOf, logText } from './test-fixtures.js';
+
+let server: TestServer;
+const runners: CallbackRunner[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  for (const runner of runners) await runner.stop();
+  await server.close();
+});
+
+function runner(): CallbackRunner {
+  const created = createCallbackRunner(server.app, { baseUrl: server.url });
+  runners.push(created);
+  return created;
+}
+
+describe('auto-accept', () => {
+  let org: TestOrg;
+  let adminId: number;
+  let stationId: number;
+  let eager: number;
+  let other: number;
+  let listId: number;
+
+  beforeAll(async () => {
+    org = await server.newOrg({ name: 'Station Eager' });
+    adminId = await org.createUser({ first_name: 'Chief', last_name: 'Eager' });
+    stationId = await createAssignment(org, {
+      name: 'Engine 7',
+      start: '2034-03-01 07:00:00',
+      end: '2034-03-02 07:00:00',
+    });
+    eager = await org.createUser({ first_name: 'Eager', last_name: 'One' });
+    other = await org.createUser({ first_name: 'Patient', last_name: 'Two' });
+    listId = await listOf(org, 'Eager list', [eager, other]);
+  });
+
+  async function callbackOn(date: string, assignmentId: number | null = stationId): Promise<number> {
+    const next = Temporal.PlainDate.from(date).add({ days: 1 }).toString();
+    const response = await org.post('/callbacks', {
+      list_id: listId,
+      initiated_by: adminId,
+      assignment_id: assignmentId,
+      start: `${date} 07:00:00`,
+      end: `${next} 07:00:00`,
+      positions_to_fill: 1,
+      deadline: '2036-01-01T00:00:00+00:00',
+      // the same order every time (One before Two), whoever was contacted before
+      ordering: 'seniority',
+    });
+    expect(response.status, response.text).toBe(201);
+    return response.body.id;
+  }
+  const usersOf = async (id: number) =>
+    (await org.get(`/callbacks/${id}/users`)).body as Array<Record<string, string | null>>;
+
+  it('GET and PUT /users/{id}/callback_auto_accept: off by default, replaced whole, checked', async () => {
+    expect((await org.get(`/users/${eager}/callback_auto_accept`)).body).toEqual({
+      user_id: eager,
+      enabled: false,
+      max_hours: 0,
+      period: 'week',
+      assignment_ids: null,
+      weekdays: null,
+    });
+    const bad = await org.put(`/users/${eager}/callback_auto_accept`, {
+      enabled: true,
+      max_hours: 30,
+      period: 'week',
+      assignment_ids: [stationId, 999999],
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error_message).toEqual(['The assignment ids 999999 do not exist.']);
+    expect(
+      (await org.put(`/users/${eager}/callback_auto_accept`, { enabled: true, max_hours: 0, period: 'week' })).status,
+    ).toBeGreaterThanOrEqual(400);
+    expect((await org.get(`/users/${eager}/callback_auto_accept`)).body.enabled).toBe(false);
+
+    const saved = await org.put(`/users/${eager}/callback_auto_accept`, {
+      enabled: true,
+      max_hours: 30,
+      period: 'week',
+      assignment_ids: [stationId],
+      weekdays: [3, 1, 2],
+    });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body).toEqual({
+      user_id: eager,
+      enabled: true,
+      max_hours: 30,
+      period: 'week',
+      assignment_ids: [stationId],
+      weekdays: [1, 2, 3],
+    });
+    expect((await org.get(`/users/${eager}/callback_auto_accept`)).body).toEqual(saved.body);
+  });
+
+  it('accepts at once within the limits, offers normally beyond them, and starts over the next week', async () => {
+    // the clock of each pass: after the callback's scheduled_to
+    const clock = () => new Date().toISOString();
+    const run = runner();
+
+    // Monday, 24 of 30 hours: accepted at once, the shift placed, nobody contacted
+    const monday = await callbackOn('2034-03-06');
+    expect(await run.runOnce(clock())).toEqual({ contacted: 0 });
+    expect((await org.get(`/callbacks/${monday}`)).body.status).toBe('filled');
+    let users = await usersOf(monday);
+    expect(users.map((u) => [u.id, u.status, u.auto_accepted, u.contact_method])).toEqual([
+      [String(eager), 'accepted', '1', null],
+      [String(other), 'pending', '0', null],
+    ]);
+    expect(users[0].response_time).not.toBeNull();
+    expect(users[1].contact_time).toBeNull();
+    const schedule = await org.get('/schedule', {
+      query: { start: '2034-03-06 00:00:00', end: '2034-03-06 23:59:59' },
+    });
+    const day = schedule.body.days.find((d: { date: string }) => d.date === '2034-03-06');
+    expect(
+      day.assignments.flatMap((a: { shifts: Array<{ user: { id: number } }> }) => a.shifts.map((s) => s.user.id)),
+    ).toContain(eager);
+
+    // Tuesday of the same week: 24 more would make 48 of 30, so the offer goes out as usual
+    const tuesday = await callbackOn('2034-03-07');
+    expect(await run.runOnce(clock())).toEqual({ contacted: 1 });
+    users = await usersOf(tuesday);
+    expect(users.map((u) => [u.id, u.status, u.auto_accepted])).toEqual([
+      [String(eager), 'pending', '0'],
+      [String(other), 'pending', '0'],
+    ]);
+    expect(users[0].contact_time).not.toBeNull();
+    expect(await logText(org)).toContain(
+      `did not auto-accept callback #${tuesday} for user #${eager}: 24 more hours would pass ` +
+        "the user's auto-accept limit of 30 hours per week (24 used); offering it instead.",
+    );
+
+    // not on the user's assignments: offered (the first free candidate is the eager one)
+    const elsewhere = await callbackOn('2034-03-15', null);
+    await run.runOnce(clock());
+    expect((await usersOf(elsewhere))[0]).toMatchObject({ id: String(eager), status: 'pending', auto_accepted: '0' });
+    expect(await logText(org)).toContain('not on an assignment the user auto-accepts');
+
+    // the next Monday: a new week, within the limit again
+    const nextMonday = await callbackOn('2034-03-13');
+    await run.runOnce(clock());
+    expect((await usersOf(nextMonday))[0]).toMatchObject({ id: String(eager), status: 'accepted', auto_accepted: '1' });
+  });
+});
+
+describe('auto-start', () => {
+  let org: TestOrg;
+  let adminId: number;
+  let stationId: number;
+  let listId: number;
+
+  beforeAll(async () => {
+    org = await server.newOrg({ name: 'Station Auto' });
+    adminId = await org.createUser({ first_name: 'Chief', last_name: 'Auto' });
+    const today = Temporal.Now.plainDateISO(org.timezone);
+    stationId = await createAssignment(org, {
+      name: 'Ladder 2',
+      start: `${today.subtract({ days: 3 })} 07:00:00`,
+      end: `${today.subtract({ days: 2 })} 07:00:00`,
+      positions_to_fill: 2,
+    });
+    await createAssignment(org, {
+      name: 'Without a list',
+      start: `${today.subtract({ days: 3 })} 07:00:00`,
+      end: `${today.subtract({ days: 2 })} 07:00:00`,
+    });
+    const members = [
+      await org.createUser({ first_name: 'Auto', last_name: 'One' }),
+      await org.createUser({ first_name: 'Auto', last_name: 'Two' }),
+    ];
+    listId = await listOf(org, 'Ladder list', members);
+  });
+
+  it('GET and PUT /callback_auto_start: checked and replaced whole', async () => {
+    expect((await org.get('/callback_auto_start')).body).toEqual({
+      enabled: false,
+      within_days: 7,
+      initiated_by: null,
+      lists: [],
+    });
+    const bad = await org.put('/callback_auto_start', {
+      enabled: true,
+      within_days: 3,
+      initiated_by: adminId,
+      lists: [
+        { assignment_id: stationId, list_id: 999999 },
+        { assignment_id: stationId, list_id: listId },
+      ],
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error_message).toEqual([
+      'The lists name an assignment more than once.',
+      'The lists list ids 999999 do not exist.',
+    ]);
+    expect((await org.get('/callback_auto_start')).body.enabled).toBe(false);
+  });
+
+  it('starts exactly one callback per vacancy within N days, with two runners at once', async () => {
+    const saved = await org.put('/callback_auto_start', {
+      enabled: true,
+      within_days: 3,
+      initiated_by: adminId,
+      lists: [{ assignment_id: stationId, list_id: listId }],
+    });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body).toEqual({
+      enabled: true,
+      within_days: 3,
+      initiated_by: adminId,
+      lists: [{ assignment_id: stationId, list_id: listId }],
+    });
+
+    const clock = new Date().toISOString();
+    const now = Temporal.Instant.from(clock).toZonedDateTimeISO(org.timezone).toPlainDateTime();
+    const local = (t: Temporal.PlainDateTime) => t.toString().replace('T', ' ').slice(0, 19);
+    const vacancies = await org.get('/vacancies', {
+      query: { start: local(now), end: local(now.add({ days: 3 })), assignment_ids: String(stationId) },
+    });
+    expect(vacancies.status, vacancies.text).toBe(200);
+    const expected = (vacancies.body as Array<{ assignment: { id: number }; date: string; start: string }>)
+      .filter((v) => v.assignment.id === stationId && v.start > local(now))
+      .map((v) => v.date)
+      .sort();
+    expect(expected.length).toBeGreaterThanOrEqual(2);
+
+    const [a, b] = [runner(), runner()];
+    await Promise.all([a.runOnce(clock), b.runOnce(clock), a.runOnce(clock), b.runOnce(clock)]);
+    await Promise.all([a.runOnce(clock), b.runOnce(clock)]);
+
+    const callbacks = (await org.get('/callbacks')).body.data as Array<Record<string, any>>;
+    expect(callbacks.map((c) => c.start.slice(0, 10)).sort()).toEqual(expected);
+    for (const callback of callbacks) {
+      expect(callback).toMatchObject({ status: 'active', positions_to_fill: 2 });
+      const users = (await org.get(`/callbacks/${callback.id}/users`)).body as Array<Record<string, string | null>>;
+      // each started callback offers its first candidate at once
+      expect(users.map((u) => u.contact_time !== null)).toEqual([true, false]);
+    }
+    expect(await logText(org)).toContain('started callback #');
+  });
+});

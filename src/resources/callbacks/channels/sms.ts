@@ -1,0 +1,121 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import type { SmsSettings } from '../../../config.js';
+import type { Db } from '../../../core/db/transaction.js';
+import type { Channel, Message, Recipient } from './channel.js';
+
+export const SMS_OFF =
+  'No SMS provider is configured (SMS_URL and SMS_FROM, ' +
+  'or SMS_PROVIDER=twilio with SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM).';
+
+/**
+ * A phone number in E.164 (`+15551234567`), numbers without a country code read in `country`;
+ * undefined when not a number.
+ */
+export function e164(text: string, country: string): string | undefined {
+  const parsed = parsePhoneNumberFromString(text, country as CountryCode);
+  return parsed?.isPossible() ? parsed.number : undefined;
+}
+
+/** The person's first phone number that is a possible number, in E.164. */
+export function mobileOf(recipient: Recipient, country: string): string | undefined {
+  const numbers = JSON.parse(recipient.phone_numbers || '[]') as unknown[];
+  for (const number of numbers) {
+    const normalized = typeof number === 'string' ? e164(number, country) : undefined;
+    if (normalized) return normalized;
+  }
+  return undefined;
+}
+
+/**
+ * The provider request of one text message (docs/workflows.md, "SMS"):
+ * - twilio: POST the Messages API, form body `To`, `From`, `Body`, basic auth account SID : auth token;
+ * - generic: POST SMS_URL, body `to`, `from`, `text` as JSON (or a form with SMS_BODY_FORMAT=form),
+ *   `Authorization: Bearer SMS_AUTH_TOKEN` when a token is set (basic auth when SMS_ACCOUNT_SID is too).
+ */
+export function smsRequest(settings: SmsSettings, to: string, text: string): { url: string; init: RequestInit } {
+  const twilio = settings.provider === 'twilio';
+  const fields: Record<string, string> = twilio
+    ? { To: to, From: settings.from!, Body: text }
+    : { to, from: settings.from!, text };
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (settings.accountSid && settings.authToken)
+    headers.authorization = `Basic ${Buffer.from(`${settings.accountSid}:${settings.authToken}`).toString('base64')}`;
+  else if (settings.authToken) headers.authorization = `Bearer ${settings.authToken}`;
+  const form = twilio || settings.bodyFormat === 'form';
+  headers['content-type'] = form ? 'application/x-www-form-urlencoded' : 'application/json';
+  const body = form ? new URLSearchParams(fields).toString() : JSON.stringify(fields);
+  return {
+    url: settings.url!,
+    init: { method: 'POST', headers, body, signal: AbortSignal.timeout(settings.timeoutMs) },
+  };
+}
+
+/** An offer's text: its short form, how to answer by reply, and the link; other messages as they are. */
+export function smsText(message: Message): string {
+  if (!message.link) return message.short ?? message.text;
+  return `${message.short ?? message.subject} Reply YES to accept or NO to decline, or open ${message.link}`;
+}
+
+/** Text messages through the configured HTTP provider, to the person's first phone number. */
+export class SmsChannel implements Channel {
+  readonly method = 'Text (SMS)';
+  readonly personal = true;
+
+  constructor(private readonly settings: SmsSettings) {}
+
+  async unavailable(_db: Db, _orgId: number, recipient: Recipient): Promise<string | null> {
+    if (!this.settings.url) return `SMS is off: ${SMS_OFF}`;
+    return this.replyAddress(recipient) ? null : 'SMS: the user has no phone number';
+  }
+
+  replyAddress(recipient: Recipient): string | undefined {
+    return mobileOf(recipient, this.settings.defaultCountry);
+  }
+
+  async send(recipient: Recipient, message: Message): Promise<void> {
+    if (!this.settings.url) throw new Error(SMS_OFF);
+    const to = this.replyAddress(recipient);
+    if (!to) throw new Error('the user has no phone number');
+    const { url, init } = smsRequest(this.settings, to, smsText(message));
+    const response = await fetch(url, init);
+    if (!response.ok) {
+      const detail = (await response.text()).slice(0, 200);
+      throw new Error(`the SMS provider answered ${response.status}${detail ? `: ${detail}` : ''}`);
+    }
+  }
+}
+
+/**
+ * Twilio's request signature (`X-Twilio-Signature`): base64 HMAC-SHA1, keyed with the auth token,
+ * of the full URL Twilio requested followed by every POST parameter name and value, names sorted.
+ */
+export function twilioSignature(authToken: string, url: string, params: Record<string, string | string[]>): string {
+  const data = Object.keys(params)
+    .sort()
+    .map((key) => {
+      const value = params[key];
+      return (Array.isArray(value) ? [...value].sort() : [value]).map((v) => key + v).join('');
+    })
+    .join('');
+  return createHmac('sha1', authToken)
+    .update(url + data, 'utf8')
+    .digest('base64');
+}
+
+export function sameSecret(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** "YES"/"NO" (any case, spaces and trailing punctuation ignored; Y/N and ACCEPT/DECLINE too); null otherwise. */
+export function replyAnswer(text: string): 'accept' | 'decline' | null {
+  const word = text
+    .trim()
+    .replace(/[\s.!]+$/u, '')
+    .toUpperCase();
+  if (['YES', 'Y', 'ACCEPT'].includes(word)) return 'accept';
+  if (['NO', 'N', 'DECLINE'].includes(word)) return 'decline';
+  return null;
+}

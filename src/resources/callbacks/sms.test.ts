@@ -1,0 +1,627 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { createAssignment } from '../rotations/test-fixtures.js';
+import { signPayload } from '../webhooks/signature.js';
+import { twilioSignature } from './channels/sms.js';
+import { createCallbackRunner, type CallbackRunner } from './runner.js';
+import { at, listOf, logText, startCallbackOn, usersOf } from './test-fixtures.js';
+
+/** One request the fake SMS provider received. */
+interface Sent {
+  path: string;
+  headers: IncomingMessage['headers'];
+  fields: Record<string, string>;
+}
+
+interface Mail {
+  to: string[];
+  subject: string;
+  raw: string;
+}
+
+const TWILIO_SID = 'ACfake0000000000000000000000000001';
+const TWILIO_TOKEN = 'twilio-auth-token';
+const SENDER = '+15005550006';
+
+let smtp: SMTPServer;
+const mails: Mail[] = [];
+let provider: Server;
+const sent: Sent[] = [];
+/** The fake provider's answer status (tests flip it to see a failure). */
+let providerStatus = 201;
+let server: TestServer;
+let org: TestOrg;
+let other: TestOrg;
+let adminId: number;
+let dutyId: number;
+let groupId: number;
+let stationId: number;
+const runners: CallbackRunner[] = [];
+
+/** A local SMS provider: records each request (form or JSON body) and answers like Twilio. */
+function fakeProvider(): Promise<Server> {
+  const http = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      const json = (request.headers['content-type'] ?? '').includes('json');
+      const fields = json
+        ? (JSON.parse(body) as Record<string, string>)
+        : Object.fromEntries(new URLSearchParams(body));
+      sent.push({ path: request.url ?? '', headers: request.headers, fields });
+      response.writeHead(providerStatus, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ sid: `SM${sent.length}`, status: 'queued' }));
+    });
+  });
+  return new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve(http)));
+}
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+      stream.on('end', () => {
+        const unfolded = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          subject: /^Subject: (.*)$/m.exec(unfolded)?.[1]?.trim() ?? '',
+          raw: unfolded,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  provider = await fakeProvider();
+  const providerPort = (provider.address() as AddressInfo).port;
+  vi.stubEnv('SMTP_HOST', '127.0.0.1');
+  vi.stubEnv('SMTP_PORT', String((smtp.server.address() as AddressInfo).port));
+  vi.stubEnv('SMTP_FROM', 'Dispatch <callbacks@crewplan.test>');
+  vi.stubEnv('SMS_PROVIDER', 'twilio');
+  vi.stubEnv('SMS_URL', `http://127.0.0.1:${providerPort}/2010-04-01/Accounts/${TWILIO_SID}/Messages.json`);
+  vi.stubEnv('SMS_ACCOUNT_SID', TWILIO_SID);
+  vi.stubEnv('SMS_AUTH_TOKEN', TWILIO_TOKEN);
+  vi.stubEnv('SMS_FROM', SENDER);
+  server = await startServer();
+  org = await server.newOrg({ name: 'Station Seven' });
+  other = await server.newOrg();
+  adminId = await org.createUser({ first_name: 'Chief', last_name: 'Admin', mail: 'chief@example.com' });
+  dutyId = await org.createUser({ first_name: 'Duty', last_name: 'Officer', mail: 'duty@example.com' });
+  const group = await org.post('/groups', { name: 'Duty officers' });
+  groupId = group.body.id as number;
+  expect((await org.put(`/users/${dutyId}/groups`, { ids: [groupId] })).status).toBe(200);
+  stationId = await createAssignment(org, {
+    name: 'Engine 7',
+    start: '2032-05-01 07:00:00',
+    end: '2032-05-02 07:00:00',
+  });
+});
+afterAll(async () => {
+  for (const runner of runners) await runner.stop();
+  await server.close();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await new Promise<void>((resolve) => provider.close(() => resolve()));
+  vi.unstubAllEnvs();
+});
+
+function runner(): CallbackRunner {
+  const created = createCallbackRunner(server.app, { baseUrl: server.url });
+  runners.push(created);
+  return created;
+}
+
+let phoneCounter = 100;
+/** Crew members with a phone number (digits, as the spec writes them) and an e-mail address. */
+async function crew(prefix: string, count: number, extra: Record<string, unknown> = {}): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 1; i <= count; i += 1) {
+    phoneCounter += 1;
+    ids.push(
+      await org.createUser({
+        first_name: prefix,
+        last_name: `M${i}`,
+        mail: `${prefix.toLowerCase()}${i}@example.com`,
+        phone_numbers: [`555123${String(phoneCounter).padStart(4, '0')}`],
+        ...extra,
+      }),
+    );
+  }
+  return ids;
+}
+
+const e164Of = async (userId: number) => `+1${(await org.get(`/users/${userId}`)).body.phone_numbers[0]}`;
+
+/** A call list that texts its group (`notify_group_id`) as well. */
+const groupList = (name: string, members: number[], settings: Record<string, unknown> = {}) =>
+  listOf(org, name, members, { notify_group_id: groupId, ...settings });
+
+const callbackOn = (listId: number, date: string, extra: Record<string, unknown> = {}) =>
+  startCallbackOn({ org, adminId, stationId }, listId, date, extra);
+
+const textsTo = (number: string) => sent.filter((s) => s.fields.To === number);
+const mailsTo = (address: string) => mails.filter((m) => m.to.includes(address));
+const linkIn = (text: string) => /\/offers\/(cpo_[A-Za-z0-9_-]+)/.exec(text)![1];
+
+/** A Twilio inbound message, signed as Twilio signs it unless `signature` says otherwise. */
+async function reply(from: string, body: string, signature?: string | null, signedBody = body) {
+  const url = `${server.url}/sms/inbound`;
+  const params = { From: from, To: SENDER, Body: body, MessageSid: 'SMinbound1', AccountSid: TWILIO_SID };
+  const signed = twilioSignature(TWILIO_TOKEN, url, { ...params, Body: signedBody });
+  const headers: Record<string, string> = {};
+  if (signature !== null) headers['x-twilio-signature'] = signature ?? signed;
+  return server.request('POST', url, { body: params, form: true, token: null, headers });
+}
+
+const LOCAL_DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+describe('SMS offers through the Twilio preset', () => {
+  it('vacancy, SMS, no answer, next, signed YES: shift placed, admin and group told, the rest alone', async () => {
+    const vacancies = await org.get('/vacancies', {
+      query: { start: '2032-05-03 00:00:00', end: '2032-05-04 00:00:00', assignment_id: stationId },
+    });
+    expect(vacancies.status, vacancies.text).toBe(200);
+    expect(vacancies.body.map((v: any) => [v.date, v.open])).toEqual([['2032-05-03', 1]]);
+
+    const [first, second, third] = await crew('Fill', 3);
+    expect((await org.put(`/users/${first}/callback_settings`, { contact_method: 'Text (SMS)' })).status).toBe(200);
+    const [firstPhone, secondPhone, thirdPhone] = await Promise.all([first, second, third].map(e164Of));
+    const listId = await groupList('Fill list', [first, second, third]);
+    // the runner's clock starts 35 minutes back, so the second offer (made at +31) is open when the reply comes
+    const clock = at(new Date().toISOString(), -35);
+    const { id } = await callbackOn(listId, '2032-05-03', { scheduled_to: at(clock, -1) });
+    const run = runner();
+
+    expect(await run.runOnce(clock)).toEqual({ contacted: 1 });
+    await vi.waitFor(() => expect(textsTo(firstPhone)).toHaveLength(1));
+    const [text] = textsTo(firstPhone);
+    expect(text.path).toBe(`/2010-04-01/Accounts/${TWILIO_SID}/Messages.json`);
+    expect(text.headers.authorization).toBe(`Basic ${Buffer.from(`${TWILIO_SID}:${TWILIO_TOKEN}`).toString('base64')}`);
+    expect(text.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.keys(text.fields).sort()).toEqual(['Body', 'From', 'To']);
+    expect(text.fields.From).toBe(SENDER);
+    expect(text.fields.Body).toMatch(
+      new RegExp(
+        '^Fill list: 2032-05-03 07:00:00 to 2032-05-04 07:00:00\\. ' +
+          'Answer by \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\. ' +
+          'Reply YES to accept or NO to decline, or open http://127\\.0\\.0\\.1:\\d+/offers/cpo_',
+      ),
+    );
+    expect(mailsTo('fill1@example.com')).toEqual([]);
+    let users = await usersOf(org, id);
+    expect(users[0]).toMatchObject({ id: String(first), status: 'pending', contact_method: 'Text (SMS)' });
+    expect(users[0].contact_time).toMatch(LOCAL_DATETIME);
+    expect(users[0].response_time).toBeNull();
+
+    // the window passes without an answer: no answer, the second is texted (no preference: SMS before e-mail)
+    expect(await run.runOnce(at(clock, 10))).toEqual({ contacted: 0 });
+    expect(await run.runOnce(at(clock, 31))).toEqual({ contacted: 1 });
+    await vi.waitFor(() => expect(textsTo(secondPhone)).toHaveLength(1));
+    // a late YES from the first finds no open offer
+    const late = await reply(firstPhone, 'YES');
+    expect(late.status).toBe(200);
+    expect(late.text).toContain('<Message>You have no open callback offer.</Message>');
+
+    const accepted = await reply(secondPhone, '  yes \n');
+    expect(accepted.status, accepted.text).toBe(200);
+    expect(accepted.headers.get('content-type')).toMatch(/^text\/xml/);
+    expect(accepted.text).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response>' +
+        '<Message>You accepted the callback. A confirmation follows by e-mail.</Message></Response>',
+    );
+    expect((await org.get(`/callbacks/${id}`)).body.status).toBe('filled');
+    users = await usersOf(org, id);
+    expect(users.map((u) => [u.id, u.status, u.contact_method])).toEqual([
+      [String(first), 'no answer', 'Text (SMS)'],
+      [String(second), 'accepted', 'Text (SMS)'],
+      [String(third), 'pending', null],
+    ]);
+    expect(users[1].contact_time).toMatch(LOCAL_DATETIME);
+    expect(users[1].response_time).toMatch(LOCAL_DATETIME);
+    expect(users[1].response_time! >= users[1].contact_time!).toBe(true);
+    const schedule = await org.get('/schedule', {
+      query: { start: '2032-05-03 00:00:00', end: '2032-05-04 00:00:00' },
+    });
+    const day = schedule.body.days.find((d: any) => d.date === '2032-05-03');
+    const shifts = day.assignments.find((a: any) => a.id === stationId).shifts;
+    expect(shifts.map((s: any) => [s.user.id, s.start, s.end])).toContainEqual([
+      second,
+      '2032-05-03 07:00:00',
+      '2032-05-04 07:00:00',
+    ]);
+    // an answered offer cannot be answered twice
+    expect((await reply(secondPhone, 'NO')).text).toContain('You have no open callback offer.');
+
+    // the next pass confirms (with the shift as .ics), tells the admin and the group, and texts nobody else
+    expect(await run.runOnce(at(clock, 32))).toEqual({ contacted: 0 });
+    await vi.waitFor(() => expect(mailsTo('fill2@example.com')).toHaveLength(1));
+    await vi.waitFor(() => expect(mailsTo('duty@example.com')).toHaveLength(1));
+    await vi.waitFor(() => expect(mailsTo('chief@example.com').length).toBeGreaterThan(0));
+    const [confirmation] = mailsTo('fill2@example.com');
+    expect(confirmation.subject).toBe('Confirmed: callback 2032-05-03 07:00:00 to 2032-05-04 07:00:00');
+    expect(confirmation.raw).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=PUBLISH/i);
+    expect(confirmation.raw).toContain('BEGIN:VCALENDAR');
+    expect(confirmation.raw).toContain('DTSTART;TZID=America/Chicago:20320503T070000');
+    expect(confirmation.raw).toContain('DTEND;TZID=America/Chicago:20320504T070000');
+    expect(confirmation.raw).toContain('SUMMARY:Callback: Engine 7');
+    expect(mailsTo('chief@example.com').map((m) => m.subject)).toContain(`Callback #${id} filled: 1 of 1`);
+    expect(mailsTo('duty@example.com').map((m) => m.subject)).toEqual([`Callback #${id} filled: 1 of 1`]);
+    expect(await run.runOnce(at(clock, 120))).toEqual({ contacted: 0 });
+    expect(textsTo(thirdPhone)).toEqual([]);
+    expect(textsTo(firstPhone)).toHaveLength(1);
+    expect(textsTo(secondPhone)).toHaveLength(1);
+    expect(await logText(org)).toContain(
+      `accepted callback #${id} (2032-05-03 07:00:00 to 2032-05-04 07:00:00); the callback is filled`,
+    );
+  });
+
+  it('refuses unsigned, badly signed and altered replies (401/403, spec format) and records nothing', async () => {
+    const [member] = await crew('Sign', 1);
+    const phone = await e164Of(member);
+    const listId = await groupList('Sign list', [member]);
+    const { id } = await callbackOn(listId, '2032-05-05');
+    await runner().runOnce(new Date().toISOString());
+    await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(1));
+
+    const unsigned = await reply(phone, 'YES', null);
+    expect(unsigned.status).toBe(401);
+    expect(unsigned.body).toEqual({
+      status: 401,
+      error: 'unauthorized',
+      error_message: 'The request is not signed: the X-Twilio-Signature header is missing.',
+    });
+    const forged = await reply(phone, 'YES', 'bm90IGEgc2lnbmF0dXJl');
+    expect(forged.status).toBe(403);
+    expect(forged.body).toEqual({
+      status: 403,
+      error: 'forbidden',
+      error_message: 'The X-Twilio-Signature does not match the request.',
+    });
+    // signed for "NO", sent as "YES"
+    const altered = await reply(phone, 'YES', undefined, 'NO');
+    expect(altered.status).toBe(403);
+    expect((await usersOf(org, id))[0].status).toBe('pending');
+
+    const declined = await reply(phone, ' No. ');
+    expect(declined.status).toBe(200);
+    expect(declined.text).toContain('You declined the callback.');
+    expect((await usersOf(org, id))[0]).toMatchObject({ status: 'denied', contact_method: 'Text (SMS)' });
+    const unclear = await reply(phone, 'maybe later');
+    expect(unclear.text).toContain('You have no open callback offer.');
+  });
+
+  it('50 parallel YES and NO replies to one offer: exactly one is recorded, at most one shift', async () => {
+    const [member] = await crew('Race', 1);
+    const phone = await e164Of(member);
+    const { id } = await callbackOn(await groupList('Race list', [member]), '2032-05-09');
+    await runner().runOnce(new Date().toISOString());
+    await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(1));
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => reply(phone, i % 2 ? 'NO' : 'YES')));
+    expect(answers.map((r) => r.status)).toEqual(Array(50).fill(200));
+    const recorded = answers.filter((r) => /You (accepted|declined) the callback\./.test(r.text));
+    expect(recorded).toHaveLength(1);
+    const accepted = recorded[0].text.includes('You accepted');
+    const [user] = await usersOf(org, id);
+    expect(user.status).toBe(accepted ? 'accepted' : 'denied');
+    expect((await org.get(`/callbacks/${id}`)).body.status).toBe(accepted ? 'filled' : 'active');
+    const schedule = await org.get('/schedule', {
+      query: { start: '2032-05-09 00:00:00', end: '2032-05-10 00:00:00' },
+    });
+    const day = schedule.body.days.find((d: { date: string }) => d.date === '2032-05-09');
+    const shifts = day.assignments
+      .find((x: { id: number }) => x.id === stationId)
+      .shifts.filter((s: { user: { id: number } }) => s.user.id === member);
+    expect(shifts).toHaveLength(accepted ? 1 : 0);
+  });
+
+  it('answers other texts with the instructions and leaves the offer open', async () => {
+    const [member] = await crew('Ask', 1);
+    const phone = await e164Of(member);
+    const { id } = await callbackOn(await groupList('Ask list', [member]), '2032-05-06');
+    await runner().runOnce(new Date().toISOString());
+    await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(1));
+    const unclear = await reply(phone, 'what time?');
+    expect(unclear.text).toContain('<Message>Reply YES to accept the callback or NO to decline it.</Message>');
+    expect((await usersOf(org, id))[0].status).toBe('pending');
+  });
+
+  it('falls back to e-mail when the preferred SMS cannot reach the person, and says why in the record', async () => {
+    const [member] = await crew('Nophone', 1, { phone_numbers: [] });
+    expect((await org.put(`/users/${member}/callback_settings`, { contact_method: 'Text (SMS)' })).status).toBe(200);
+    const { id } = await callbackOn(await groupList('Nophone list', [member]), '2032-05-07');
+    await runner().runOnce(new Date().toISOString());
+    await vi.waitFor(() => expect(mailsTo('nophone1@example.com')).toHaveLength(1));
+    expect((await usersOf(org, id))[0].contact_method).toBe('Email');
+    const log = await logText(org);
+    expect(log).toContain(`offered callback #${id}`);
+    expect(log).toContain('SMS: the user has no phone number');
+  });
+
+  it('logs a provider failure as a message not sent', async () => {
+    const [member] = await crew('Down', 1);
+    const phone = await e164Of(member);
+    await callbackOn(await groupList('Down list', [member]), '2032-05-08');
+    providerStatus = 503;
+    try {
+      await runner().runOnce(new Date().toISOString());
+      await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(1));
+      await vi.waitFor(async () =>
+        expect(await logText(org)).toContain('Text (SMS) failed: the SMS provider answered 503'),
+      );
+    } finally {
+      providerStatus = 201;
+    }
+  });
+});
+
+describe('do not disturb', () => {
+  it('moves on past someone in their quiet hours and offers them once the hours end', async () => {
+    const [quiet, awake] = await crew('Quiet', 2);
+    const [quietPhone, awakePhone] = await Promise.all([quiet, awake].map(e164Of));
+    const saved = await org.put(`/users/${quiet}/callback_settings`, {
+      do_not_disturb_start: '22:00',
+      do_not_disturb_end: '08:30',
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const { id } = await callbackOn(await groupList('Quiet list', [quiet, awake]), '2032-05-10');
+    const run = runner();
+    // 14:00Z is 08:00 in Chicago (CST, winter): inside 22:00..08:30
+    expect(await run.runOnce('2032-02-02T14:00:00.000Z')).toEqual({ contacted: 1 });
+    await vi.waitFor(() => expect(textsTo(awakePhone)).toHaveLength(1));
+    let users = await usersOf(org, id);
+    expect(users.map((u) => [u.status, u.contact_time === null, u.do_not_disturb])).toEqual([
+      ['pending', true, '1'],
+      ['pending', false, '0'],
+    ]);
+    expect(await logText(org)).toContain(
+      `did not contact user #${quiet} on callback #${id} during their do-not-disturb hours (22:00 to 08:30)`,
+    );
+    // 08:20: still quiet; the second's window runs
+    expect(await run.runOnce('2032-02-02T14:20:00.000Z')).toEqual({ contacted: 0 });
+    expect(textsTo(quietPhone)).toEqual([]);
+    // 08:31: the hours ended and the second's window has passed: the first is offered now
+    expect(await run.runOnce('2032-02-02T14:31:00.000Z')).toEqual({ contacted: 1 });
+    await vi.waitFor(() => expect(textsTo(quietPhone)).toHaveLength(1));
+    users = await usersOf(org, id);
+    expect(users.map((u) => u.status)).toEqual(['pending', 'no answer']);
+    expect(users[0].contact_time).toBe('2032-02-02 08:31:00');
+    expect(users[0].do_not_disturb).toBe('1');
+    const log = await logText(org);
+    expect(log.match(/during their do-not-disturb hours/g)).toHaveLength(1);
+  });
+});
+
+describe('the end of the list', () => {
+  it('tells the admin and the notice group once when nobody is left to offer', async () => {
+    const [only] = await crew('Last', 1);
+    const { id } = await callbackOn(await groupList('Last list', [only]), '2032-05-12');
+    const clock = new Date().toISOString();
+    const run = runner();
+    await run.runOnce(clock);
+    await run.runOnce(at(clock, 31));
+    await run.runOnce(at(clock, 40));
+    const subject = `Callback #${id} reached the end of its list: 0 of 1`;
+    await vi.waitFor(() => expect(mailsTo('duty@example.com').map((m) => m.subject)).toContain(subject));
+    await vi.waitFor(() => expect(mailsTo('chief@example.com').map((m) => m.subject)).toContain(subject));
+    expect(mailsTo('duty@example.com').filter((m) => m.subject === subject)).toHaveLength(1);
+    expect((await org.get(`/callbacks/${id}`)).body.status).toBe('active');
+    expect(await logText(org)).toContain(
+      `callback #${id} reached the end of its list with 0 of 1 position(s) accepted.`,
+    );
+  });
+});
+
+describe('exclusion window and availability', () => {
+  it('skips the not available and those within a time off window, with reasons the board shares', async () => {
+    const [late, away, fine, later] = await crew('Blocked', 4);
+    const type = await org.post('/time_off_types', { label: 'Vacation', callback_exclusion_hours: 12 });
+    expect(type.status, type.text).toBe(201);
+    expect((await org.get(`/time_off_types/${type.body.id}`)).body.callback_exclusion_hours).toBe(12);
+    const tooWide = await org.post('/time_off_types', { label: 'Sabbatical', callback_exclusion_hours: 169 });
+    expect(tooWide.status).toBe(422);
+    expect(JSON.stringify(tooWide.body.error_message)).toMatch(/callback exclusion hours/i);
+    // starts 5 hours after the callback ends
+    const timeOff = await org.post('/time_offs', {
+      user_id: late,
+      admin_ids: [adminId],
+      start_date: '2032-06-11 12:00:00',
+      end_date: '2032-06-12 12:00:00',
+      time_off_type_id: type.body.id,
+      status: 1,
+    });
+    expect(timeOff.status, timeOff.text).toBe(201);
+    const period = await org.post('/availability_periods', {
+      user_id: away,
+      start: '2032-06-10 10:00:00',
+      end: '2032-06-10 14:00:00',
+    });
+    expect(period.status, period.text).toBe(201);
+    const listId = await groupList('Blocked list', [later, late, away, fine]);
+
+    const board = await org.get('/vacancies/candidates', {
+      query: { assignment_id: stationId, date: '2032-06-10', list_id: listId },
+    });
+    expect(board.status, board.text).toBe(200);
+    const lateReason = 'within 12 hours of approved time off (Vacation, 2032-06-11 12:00:00 to 2032-06-12 12:00:00)';
+    const awayReason = 'not available from 2032-06-10 10:00:00 to 2032-06-10 14:00:00';
+    expect(board.body.skipped.map((s: any) => [s.user.id, s.reason])).toEqual([
+      [late, lateReason],
+      [away, awayReason],
+    ]);
+    expect(board.body.candidates.map((c: any) => c.user.id)).toEqual([later, fine]);
+
+    const started = await callbackOn(listId, '2032-06-10');
+    expect(started.skipped).toEqual([
+      { user_id: late, reason: lateReason },
+      { user_id: away, reason: awayReason },
+    ]);
+    // someone who becomes unavailable after the start is passed over when their turn comes
+    expect(
+      (
+        await org.post('/availability_periods', {
+          user_id: later,
+          start: '2032-06-10 18:00:00',
+          end: '2032-06-11 02:00:00',
+        })
+      ).status,
+    ).toBe(201);
+    await runner().runOnce(new Date().toISOString());
+    const users = await usersOf(org, started.id);
+    expect(users.map((u) => [u.id, u.contact_time === null])).toEqual([
+      [String(later), true],
+      [String(fine), false],
+    ]);
+    expect(await logText(org)).toContain(
+      `passed over user #${later} on callback #${started.id}: ` +
+        'not available from 2032-06-10 18:00:00 to 2032-06-11 02:00:00',
+    );
+    expect(textsTo(await e164Of(later))).toEqual([]);
+  });
+});
+
+describe('DELETE /callbacks/{id}/users/{user_id}/offer (extension)', () => {
+  it('revokes one open link: the link and an SMS reply are refused and logged; 404 after', async () => {
+    const [member] = await crew('Revoke', 1);
+    const phone = await e164Of(member);
+    const { id } = await callbackOn(await groupList('Revoke list', [member]), '2032-05-14');
+    await runner().runOnce(new Date().toISOString());
+    await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(1));
+    const token = linkIn(textsTo(phone)[0].fields.Body);
+
+    await expectNotFoundForOtherOrg(other, 'DELETE', `/callbacks/${id}/users/${member}/offer`);
+    const revoked = await org.del(`/callbacks/${id}/users/${member}/offer`, undefined, {
+      query: { admin_id: adminId },
+    });
+    expect(revoked.status, revoked.text).toBe(200);
+    expect(revoked.body).toEqual({
+      success: true,
+      code: 200,
+      status: 'ok',
+      message: `Revoked the offer link of user #${member} on callback #${id}`,
+    });
+    const page = await server.request('GET', `${server.url}/offers/${token}`, { token: null });
+    expect(page.status).toBe(410);
+    expect(page.text).toContain('This link has been revoked.');
+    const post = await server.request('POST', `${server.url}/offers/${token}`, {
+      body: { answer: 'accept' },
+      form: true,
+      token: null,
+    });
+    expect(post.status).toBe(410);
+    expect((await reply(phone, 'YES')).text).toContain('You have no open callback offer.');
+    expect((await usersOf(org, id))[0].status).toBe('pending');
+    const again = await org.del(`/callbacks/${id}/users/${member}/offer`);
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({
+      status: 404,
+      error: 'not found',
+      error_message: 'No query results for model [CallbackOffer].',
+    });
+    const badAdmin = await org.del(`/callbacks/${id}/users/${member}/offer`, undefined, {
+      query: { admin_id: 999999 },
+    });
+    expect(badAdmin.status).toBe(422);
+    const log = await logText(org);
+    expect(log).toContain(`revoked the callback #${id} offer link of user #${member}.`);
+    expect(
+      log.match(
+        new RegExp(
+          `refused a callback #${id} offer link of user #${member} \\((view|accept)\\): This link has been revoked\\.`,
+          'g',
+        ),
+      ),
+    ).toHaveLength(2);
+    expect(log).not.toContain(token);
+  });
+});
+
+describe('a generic SMS provider', () => {
+  it('posts JSON {to, from, text} with a bearer token and takes replies signed with the inbound secret', async () => {
+    const secret = 'inbound-secret';
+    const port = (provider.address() as AddressInfo).port;
+    const generic = await startServer({
+      sms: {
+        provider: 'generic',
+        url: `http://127.0.0.1:${port}/generic/send`,
+        accountSid: undefined,
+        authToken: 'provider-token',
+        from: '+15005550001',
+        bodyFormat: 'json',
+        inboundSecret: secret,
+        defaultCountry: 'US',
+        timeoutMs: 5000,
+      },
+    });
+    try {
+      const tenant = await generic.newOrg();
+      const admin = await tenant.createUser({ first_name: 'Gen', last_name: 'Admin' });
+      const member = await tenant.createUser({ first_name: 'Gen', last_name: 'Member', phone_numbers: ['5559870001'] });
+      const list = await tenant.post('/lists', { name: 'Generic', contact_window_minutes: 30 });
+      expect((await tenant.put(`/users/${member}/titles`, { ids: [list.body.id] })).status).toBe(200);
+      const started = await tenant.post('/callbacks', {
+        list_id: list.body.id,
+        initiated_by: admin,
+        start: '2032-07-01 07:00:00',
+        end: '2032-07-01 19:00:00',
+        positions_to_fill: 1,
+        deadline: '2035-01-01T00:00:00+00:00',
+      });
+      expect(started.status, started.text).toBe(201);
+      const run = createCallbackRunner(generic.app, { baseUrl: generic.url });
+      runners.push(run);
+      await run.runOnce(new Date().toISOString());
+      await vi.waitFor(() => expect(sent.filter((s) => s.path === '/generic/send')).toHaveLength(1));
+      const [text] = sent.filter((s) => s.path === '/generic/send');
+      expect(text.headers.authorization).toBe('Bearer provider-token');
+      expect(text.headers['content-type']).toBe('application/json');
+      expect(Object.keys(text.fields).sort()).toEqual(['from', 'text', 'to']);
+      expect(text.fields).toMatchObject({ to: '+15559870001', from: '+15005550001' });
+      expect(text.fields.text).toContain('Reply YES to accept or NO to decline');
+
+      const inbound = (body: string, headers: Record<string, string>) =>
+        generic.request('POST', `${generic.url}/sms/inbound`, {
+          body,
+          headers: { 'content-type': 'application/json', ...headers },
+          token: null,
+        });
+      const body = JSON.stringify({ from: '+15559870001', text: 'Yes' });
+      const now = Math.floor(Date.now() / 1000);
+      const unsigned = await inbound(body, {});
+      expect(unsigned.status).toBe(401);
+      expect(unsigned.body.error).toBe('unauthorized');
+      const stale = await inbound(body, {
+        'x-crewplan-timestamp': String(now - 3600),
+        'x-crewplan-signature': signPayload(secret, now - 3600, body),
+      });
+      expect(stale.status).toBe(403);
+      expect(stale.body.error_message).toBe(
+        'The X-Crewplan-Timestamp is more than 5 minutes away from the server clock.',
+      );
+      const wrongKey = await inbound(body, {
+        'x-crewplan-timestamp': String(now),
+        'x-crewplan-signature': signPayload('another-secret', now, body),
+      });
+      expect(wrongKey.status).toBe(403);
+      const good = await inbound(body, {
+        'x-crewplan-timestamp': String(now),
+        'x-crewplan-signature': signPayload(secret, now, body),
+      });
+      expect(good.status, good.text).toBe(200);
+      expect(good.body).toEqual({
+        success: true,
+        message: 'You accepted the callback. A confirmation follows by e-mail.',
+      });
+      const users = (await tenant.get(`/callbacks/${started.body.id}/users`)).body;
+      expect(users[0]).toMatchObject({ status: 'accepted', contact_method: 'Text (SMS)' });
+    } finally {
+      await generic.close();
+    }
+  });
+});

@@ -1,0 +1,75 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import { notFound } from '../../core/errors.js';
+import type { PushSubscriptionRow, PushSubscriptionTable } from './table.js';
+
+export function listPushSubscriptions(db: Db, orgId: number, userId: number): Promise<PushSubscriptionRow[]> {
+  return db
+    .selectFrom('push_subscription')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
+}
+
+export async function findPushSubscriptionOrThrow(
+  db: Db,
+  orgId: number,
+  userId: number,
+  id: number,
+): Promise<PushSubscriptionRow> {
+  const row = await db
+    .selectFrom('push_subscription')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound('PushSubscription');
+  return row;
+}
+
+/**
+ * Stores the subscription for the user; an endpoint already stored (the same installation
+ * subscribing again, or now signed in as someone else) is replaced, so an endpoint belongs to one
+ * user at a time.
+ */
+export async function upsertPushSubscription(db: Db, values: Insertable<PushSubscriptionTable>): Promise<number> {
+  await db.deleteFrom('push_subscription').where('endpoint', '=', values.endpoint).execute();
+  const row = await db.insertInto('push_subscription').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function deletePushSubscription(db: Db, orgId: number, id: number): Promise<void> {
+  await db.deleteFrom('push_subscription').where('organization_id', '=', orgId).where('id', '=', id).execute();
+}
+
+/** Removes a subscription the push service reports gone (404/410). */
+export async function deletePushEndpoint(db: Db, orgId: number, endpoint: string): Promise<number> {
+  const result = await db
+    .deleteFrom('push_subscription')
+    .where('organization_id', '=', orgId)
+    .where('endpoint', '=', endpoint)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export function findInstallationSecret(db: Db, name: string): Promise<string | undefined> {
+  return db
+    .selectFrom('installation_secret')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirst()
+    .then((row) => row?.value);
+}
+
+/** Stores the value unless another process stored one first; answers the stored value. */
+export async function storeInstallationSecret(db: Db, name: string, value: string, now: string): Promise<string> {
+  await db
+    .insertInto('installation_secret')
+    .values({ name, value, created_at: now })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  return (await findInstallationSecret(db, name)) ?? value;
+}

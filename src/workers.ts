@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { type CallbackRunner, createCallbackRunner } from './resources/callbacks/runner.js';
+import { AlertMailer } from './resources/ready-alerts/mailer.js';
+import { hasPendingEmails } from './resources/ready-alerts/repository.js';
+import { WebhookTargets } from './resources/webhooks/targets.js';
+import { WebhookWorker } from './resources/webhooks/worker.js';
+
+/** The background workers of the process; routes nudge them (`app.workers.webhooks.wake()`). */
+export interface Workers {
+  /** Delivers the outbox to webhook endpoints. */
+  webhooks: WebhookWorker;
+  /** Sends the e-mails of ready alerts after their request. */
+  alertMailer: AlertMailer;
+  /** Advances the callbacks of lists with a contact window. */
+  callbacks: CallbackRunner;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    workers: Workers;
+  }
+}
+
+/**
+ * Makes the background workers, starts them once the server is ready and stops them when it
+ * closes, before the database closes (onClose hooks run last-added first).
+ */
+async function workersPlugin(app: FastifyInstance): Promise<void> {
+  const workers: Workers = {
+    webhooks: new WebhookWorker(app.db, app.config.webhooks, new WebhookTargets(app.config), app.log),
+    alertMailer: new AlertMailer(app.db, app.config.smtp, app.log),
+    callbacks: createCallbackRunner(app),
+  };
+  app.decorate('workers', workers);
+  app.addHook('onReady', async () => {
+    await workers.webhooks.start();
+    // e-mails left pending by a stopped process are sent once the server is up again
+    if (await hasPendingEmails(app.db)) workers.alertMailer.dispatch();
+    workers.callbacks.start();
+  });
+  app.addHook('onClose', async () => {
+    await Promise.all([workers.webhooks.stop(), workers.alertMailer.close(), workers.callbacks.stop()]);
+  });
+}
+
+export default fp(workersPlugin, { name: 'crewplan-workers' });
