@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createCredential } from '../../src/core/auth/credentials.js';
@@ -213,4 +214,16 @@ export async function startWithOrgs(
 ): Promise<{ server: TestServer; org: TestOrg; other: TestOrg }> {
   const server = await startServer(overrides);
   return { server, org: await server.newOrg(), other: await server.newOrg() };
+}
+
+/**
+ * startWithOrgs for a whole test file, at its top level: the server starts as vitest reads the file
+ * and closes after the file's last test.
+ */
+export async function useOrgs(
+  overrides: Partial<Config> = {},
+): Promise<{ server: TestServer; org: TestOrg; other: TestOrg }> {
+  const started = await startWithOrgs(overrides);
+  afterAll(() => started.server.close());
+  return started;
 }

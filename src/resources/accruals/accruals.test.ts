@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let adminId: number;
-let sickId: number;
-let vacationId: number;
-let earnedId: number;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  adminId = await org.createUser({ first_name: 'Joe', last_name: 'Boss' });
-  sickId = (await org.post('/time_off_types', { label: 'Sick' })).body.id;
-  vacationId = (await org.post('/time_off_types', { label: 'Vacation' })).body.id;
-  earnedId = (await org.post('/time_off_types', { label: 'Earned Time' })).body.id;
-});
-afterAll(() => server.close());
+const { server, org, other } = await useOrgs();
+const adminId = await org.createUser({ first_name: 'Joe', last_name: 'Boss' });
+const sickId: number = (await org.post('/time_off_types', { label: 'Sick' })).body.id;
+const vacationId: number = (await org.post('/time_off_types', { label: 'Vacation' })).body.id;
+const earnedId: number = (await org.post('/time_off_types', { label: 'Earned Time' })).body.id;
 
 async function createProfile(as: TestOrg, name: string, rules: Array<Record<string, unknown>>) {
   const response = await as.post('/accrual_profiles', { name, rules });

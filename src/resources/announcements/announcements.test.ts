@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectInvalid, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let bossId: number;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  bossId = await org.createUser({ first_name: 'Boss', last_name: 'Doe' });
-});
-afterAll(() => server.close());
+const { server, org, other } = await useOrgs();
+const bossId = await org.createUser({ first_name: 'Boss', last_name: 'Doe' });
 
 const userHref = (id: number) => `${server.url}/v1/users/${id}`;
 

@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectInvalid, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 import { formatDate, todayIn } from '../../core/time.js';
 import { finalizedDates, findAssignmentOrThrow, findAssignmentsByIds, listAssignmentsForRange } from './repository.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let adminId: number;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  adminId = await org.createUser({ first_name: 'John', last_name: 'Smith' });
-});
-afterAll(() => server.close());
+const { server, org, other } = await useOrgs();
+const adminId = await org.createUser({ first_name: 'John', last_name: 'Smith' });
 
 const LOCATION = {
   address: '199 Northwest Hillcrest Drive',

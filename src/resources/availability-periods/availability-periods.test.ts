@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs } from '../../../test/helpers/server.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let userId: number;
-let adminId: number;
-let reasonId: number;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  userId = await org.createUser({ first_name: 'Boss', last_name: 'Doe' });
-  adminId = await org.createUser({ first_name: 'Oliver', last_name: 'Nagy' });
-  reasonId = (await org.post('/unavailability_reasons', { name: 'Default' })).body.id;
-});
-afterAll(() => server.close());
+const { server, org, other } = await useOrgs();
+const userId = await org.createUser({ first_name: 'Boss', last_name: 'Doe' });
+const adminId = await org.createUser({ first_name: 'Oliver', last_name: 'Nagy' });
+const reasonId: number = (await org.post('/unavailability_reasons', { name: 'Default' })).body.id;
 
 const ref = (id: number, name: string) => ({ id, name, href: `${server.url}/v1/users/${id}` });
 

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs } from '../../../test/helpers/server.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let userId: number;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  userId = await org.createUser({ first_name: 'Dana', last_name: 'Night' });
-});
-afterAll(() => server.close());
+const { server, org, other } = await useOrgs();
+const userId = await org.createUser({ first_name: 'Dana', last_name: 'Night' });
 
 const path = () => `/users/${userId}/callback_settings`;
 

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs } from '../../../test/helpers/server.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let creatorId: number;
+const { server, org, other } = await useOrgs();
+const creatorId = await org.createUser({ first_name: 'Hass', last_name: 'Brycen' });
+
 let emergencyId: number;
 let responderId: number;
 
 const creator = () => ({ id: creatorId, name: 'Hass Brycen', href: `${server.url}/v1/users/${creatorId}` });
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  creatorId = await org.createUser({ first_name: 'Hass', last_name: 'Brycen' });
-});
-afterAll(() => server.close());
 
 describe('POST /certifications', () => {
   it('creates a certification', async () => {

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs } from '../../../test/helpers/server.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let userId: number;
+const { server, org, other } = await useOrgs();
+const userId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
+
 let rescueId: number;
 let diveId: number;
 
 const ISO_NO_COLON = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4}$/;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  userId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
-});
-afterAll(() => server.close());
 
 describe('POST /filters', () => {
   it('creates a filter whose creator is the user_id sent', async () => {

@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 import { formatDate, todayIn } from '../../core/time.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let adminId: number;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  adminId = await org.createUser({ first_name: 'Jane', last_name: 'Admin' });
-});
-afterAll(() => server.close());
+const { server, org, other } = await useOrgs();
+const adminId = await org.createUser({ first_name: 'Jane', last_name: 'Admin' });
 
 async function createAssignment(target: TestOrg = org): Promise<number> {
   const response = await target.post('/assignments', {

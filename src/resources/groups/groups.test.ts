@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs } from '../../../test/helpers/server.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-});
-afterAll(() => server.close());
+const { server, org, other } = await useOrgs();
 
 describe('POST /groups', () => {
   it('creates a group and logs it', async () => {

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs } from '../../../test/helpers/server.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
+const { server, org, other } = await useOrgs();
+
 let captainId: number;
 let engineId: number;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-});
-afterAll(() => server.close());
 
 describe('POST /labels', () => {
   it('creates a label at the end of the list and logs it', async () => {

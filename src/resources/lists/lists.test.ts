@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs } from '../../../test/helpers/server.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
+const { server, org, other } = await useOrgs();
+
 let captainId: number;
 let firefighterId: number;
 
@@ -19,11 +18,6 @@ const captain = (id: number) => ({
 });
 /** The callback runner's settings of a list that is answered by hand (extension). */
 const manual = { contact_window_minutes: null, contact_at_once: 1, notify_group_id: null };
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-});
-afterAll(() => server.close());
 
 describe('POST /lists (extension)', () => {
   it('creates a list with hour limits; ordering defaults to rotating', async () => {

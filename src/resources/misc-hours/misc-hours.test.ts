@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs } from '../../../test/helpers/server.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let userId: number;
-let trainingId: number;
-let subtypeId: number;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  userId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
-  trainingId = (await org.post('/work_types', { label: 'Training' })).body.id;
-  subtypeId = (await org.post('/work_subtypes', { work_type_id: trainingId, label: 'EMS' })).body.id;
-});
-afterAll(() => server.close());
+const { server, org, other } = await useOrgs();
+const userId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
+const trainingId: number = (await org.post('/work_types', { label: 'Training' })).body.id;
+const subtypeId: number = (await org.post('/work_subtypes', { work_type_id: trainingId, label: 'EMS' })).body.id;
 
 const userRef = () => ({ id: userId, name: 'John Doe', href: `${server.url}/v1/users/${userId}` });
 

@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs } from '../../../test/helpers/server.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let hassId: number;
-let johnId: number;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  hassId = await org.createUser({ first_name: 'Hass', last_name: 'Brycen' });
-  johnId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
-});
-afterAll(() => server.close());
+const { server, org, other } = await useOrgs();
+const hassId = await org.createUser({ first_name: 'Hass', last_name: 'Brycen' });
+const johnId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
 
 const hass = () => ({
   id: 123456,

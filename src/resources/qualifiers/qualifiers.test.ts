@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs } from '../../../test/helpers/server.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let adminId: number;
+const { server, org, other } = await useOrgs();
+const adminId = await org.createUser({ first_name: 'Hass', last_name: 'Brycen' });
+
 let captainId: number;
 let firefighterId: number;
 
 const LOCAL_DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  adminId = await org.createUser({ first_name: 'Hass', last_name: 'Brycen' });
-});
-afterAll(() => server.close());
 
 async function idOf(name: string): Promise<number> {
   const list = await org.get('/qualifiers');

@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs } from '../../../test/helpers/server.js';
 import { createAssignment, createRotation, placeOnRotation, workTypeId } from './test-fixtures.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let stationId: number;
-let station2Id: number;
-let regularTime: number;
-let adminId: number;
-let userId: number;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  stationId = await createAssignment(org, { name: 'Station 1' });
-  station2Id = await createAssignment(org, { name: 'Station 2' });
-  regularTime = await workTypeId(org);
-  adminId = await org.createUser({ first_name: 'Joe', last_name: 'Boss' });
-  userId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
-});
-afterAll(() => server.close());
+const { server, org, other } = await useOrgs();
+const stationId: number = await createAssignment(org, { name: 'Station 1' });
+const station2Id: number = await createAssignment(org, { name: 'Station 2' });
+const regularTime: number = await workTypeId(org);
+const adminId = await org.createUser({ first_name: 'Joe', last_name: 'Boss' });
+const userId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
 
 const userRef = (id: number, name: string) => ({ id, name, href: `${server.url}/v1/users/${id}` });
 

@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectInvalid, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 import { approvedTimeOffs } from '../../scheduling/index.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let userId: number;
-let adminId: number;
-let vacationId: number;
+const { server, org, other } = await useOrgs();
+const userId = await org.createUser({ first_name: 'Brycen', last_name: 'Doe' });
+const adminId = await org.createUser({ first_name: 'Oliver', last_name: 'Service' });
+const vacationId: number = (await org.post('/time_off_types', { label: 'Vacation', work_code: 'VAC001' })).body.id;
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  userId = await org.createUser({ first_name: 'Brycen', last_name: 'Doe' });
-  adminId = await org.createUser({ first_name: 'Oliver', last_name: 'Service' });
-  vacationId = (await org.post('/time_off_types', { label: 'Vacation', work_code: 'VAC001' })).body.id;
-});
-afterAll(() => server.close());
 
 const ref = (id: number, name: string) => ({ id, name, href: `${server.url}/v1/users/${id}` });
 

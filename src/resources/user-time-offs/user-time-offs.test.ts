@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let userId: number;
-let adminId: number;
-let typeId: number;
+const { server, org, other } = await useOrgs();
+const userId = await org.createUser({ first_name: 'Brycen', last_name: 'Doe' });
+const adminId = await org.createUser({ first_name: 'Oliver', last_name: 'Service' });
+const typeId: number = (await org.post('/time_off_types', { label: 'Vacation', work_code: 'VAC001' })).body.id;
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
 const daysFromToday = (days: number) => Temporal.Now.plainDateISO('America/Chicago').add({ days }).toString();
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  userId = await org.createUser({ first_name: 'Brycen', last_name: 'Doe' });
-  adminId = await org.createUser({ first_name: 'Oliver', last_name: 'Service' });
-  typeId = (await org.post('/time_off_types', { label: 'Vacation', work_code: 'VAC001' })).body.id;
-});
-afterAll(() => server.close());
 
 const strRef = (id: number, name: string) => ({ id: String(id), name, href: `${server.url}/v1/users/${id}` });
 

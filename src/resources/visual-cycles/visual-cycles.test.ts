@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs } from '../../../test/helpers/server.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let adminId: number;
+const { server, org, other } = await useOrgs();
+const adminId = await org.createUser();
+
 let januaryId: number;
 let februaryId: number;
 
 const LOCAL_DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  adminId = await org.createUser();
-});
-afterAll(() => server.close());
 
 describe('POST /visual_cycles', () => {
   it('creates a cycle, keeping the date of datetime inputs', async () => {

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs } from '../../../test/helpers/server.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-let workTypeId: number;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-  workTypeId = (await org.post('/work_types', { label: 'Overtime' })).body.id;
-});
-afterAll(() => server.close());
+const { server, org, other } = await useOrgs();
+const workTypeId: number = (await org.post('/work_types', { label: 'Overtime' })).body.id;
 
 describe('POST /work_subtypes', () => {
   it('creates a subtype of a work type', async () => {

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { useOrgs } from '../../../test/helpers/server.js';
 import { DEFAULT_WORK_TYPES } from './repository.js';
 
-let server: TestServer;
-let org: TestOrg;
-let other: TestOrg;
-
-beforeAll(async () => {
-  ({ server, org, other } = await startWithOrgs());
-});
-afterAll(() => server.close());
+const { server, org, other } = await useOrgs();
 
 const workTypeHref = (id: number) => `${server.url}/v1/work_types/${id}`;
 
