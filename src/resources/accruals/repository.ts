@@ -14,15 +14,13 @@ export function listProfiles(db: Db, orgId: number) {
 }
 
 export async function findProfileOrThrow(db: Db, orgId: number, id: number) {
-  const row = await db
+  return db
     .selectFrom('accrual_profile')
     .select(['id', 'name'])
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw notFound('AccrualProfile');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('AccrualProfile'));
 }
 
 export function listTracks(db: Db, orgId: number) {
@@ -36,15 +34,13 @@ export function listTracks(db: Db, orgId: number) {
 }
 
 export async function findTrackOrThrow(db: Db, orgId: number, id: number) {
-  const row = await db
+  return db
     .selectFrom('accrual_track')
     .select(['id', 'name'])
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw notFound('AccrualTrack');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('AccrualTrack'));
 }
 
 /** Rules of the given profiles (all profiles when omitted), ordered by profile then type. */

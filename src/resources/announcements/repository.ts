@@ -4,15 +4,13 @@ import { notFound } from '../../core/errors.js';
 import type { AnnouncementRow, AnnouncementTable } from './table.js';
 
 export async function findAnnouncementOrThrow(db: Db, orgId: number, id: number): Promise<AnnouncementRow> {
-  const row = await db
+  return db
     .selectFrom('announcement')
     .selectAll()
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw notFound('Announcement');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('Announcement'));
 }
 
 /** Newest first; one row more than asked tells whether a next page exists. */

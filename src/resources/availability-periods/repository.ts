@@ -18,15 +18,13 @@ export function listPeriods(db: Db, orgId: number, start: string, end: string): 
 }
 
 export async function findPeriodOrThrow(db: Db, orgId: number, id: number): Promise<AvailabilityPeriodRow> {
-  const row = await db
+  return db
     .selectFrom('availability_period')
     .selectAll()
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw notFound('AvailabilityPeriod');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('AvailabilityPeriod'));
 }
 
 export async function insertPeriod(db: Db, values: Insertable<AvailabilityPeriodTable>): Promise<number> {
@@ -83,15 +81,13 @@ export async function findReasonOrInvalid(db: Db, orgId: number, id: number): Pr
 }
 
 export async function findReasonOrThrow(db: Db, orgId: number, id: number): Promise<UnavailabilityReasonRow> {
-  const row = await db
+  return db
     .selectFrom('unavailability_reason')
     .selectAll()
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw notFound('UnavailabilityReason');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('UnavailabilityReason'));
 }
 
 export async function insertReason(db: Db, orgId: number, name: string): Promise<number> {

@@ -4,14 +4,12 @@ import { notFound } from '../../core/errors.js';
 import type { CalendarFeedRow, CalendarFeedTable } from './table.js';
 
 export async function findFeedOrThrow(db: Db, orgId: number, id: number): Promise<CalendarFeedRow> {
-  const row = await db
+  return db
     .selectFrom('calendar_feed')
     .selectAll()
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw notFound('CalendarFeed');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('CalendarFeed'));
 }
 
 export function listFeeds(

@@ -14,14 +14,12 @@ export function listActiveFilters(db: Db, orgId: number): Promise<SpecialtyFilte
 
 /** Finds a filter whether or not it is deleted (the single form shows `deleted`). */
 export async function findFilterOrThrow(db: Db, orgId: number, id: number): Promise<SpecialtyFilterRow> {
-  const row = await db
+  return db
     .selectFrom('specialty_filter')
     .selectAll()
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw notFound('Filter');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('Filter'));
 }
 
 export async function insertFilter(

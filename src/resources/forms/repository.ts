@@ -4,15 +4,13 @@ import { notFound } from '../../core/errors.js';
 import type { FormRow, FormSubmissionTable, FormTable } from './table.js';
 
 export async function findFormOrThrow(db: Db, orgId: number, id: number): Promise<FormRow> {
-  const row = await db
+  return db
     .selectFrom('form')
     .selectAll()
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw notFound('Form');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('Form'));
 }
 
 export function listForms(db: Db, orgId: number): Promise<FormRow[]> {

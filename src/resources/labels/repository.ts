@@ -14,15 +14,13 @@ export function listLabels(db: Db, orgId: number): Promise<LabelRow[]> {
 }
 
 export async function findLabelOrThrow(db: Db, orgId: number, id: number): Promise<LabelRow> {
-  const row = await db
+  return db
     .selectFrom('label')
     .selectAll()
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw notFound('Label');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('Label'));
 }
 
 /** Loads the active labels named by ids in one query; 422 when one is missing. */

@@ -16,14 +16,12 @@ export function listActiveLists(db: Db, orgId: number): Promise<CallbackListRow[
 
 /** Finds a list whether or not it is deleted (the single form shows `deleted`). */
 export async function findListOrThrow(db: Db, orgId: number, id: number): Promise<CallbackListRow> {
-  const row = await db
+  return db
     .selectFrom('callback_list')
     .selectAll()
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw notFound('Title');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('Title'));
 }
 
 export async function nextListPosition(db: Db, orgId: number): Promise<number> {

@@ -19,15 +19,13 @@ export async function findPushSubscriptionOrThrow(
   userId: number,
   id: number,
 ): Promise<PushSubscriptionRow> {
-  const row = await db
+  return db
     .selectFrom('push_subscription')
     .selectAll()
     .where('organization_id', '=', orgId)
     .where('user_id', '=', userId)
     .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw notFound('PushSubscription');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('PushSubscription'));
 }
 
 /**

@@ -16,14 +16,12 @@ export function listActiveQualifiers(db: Db, orgId: number): Promise<QualifierRo
 
 /** Finds a qualifier whether or not it is deleted (the single form shows `deleted_at`). */
 export async function findQualifierOrThrow(db: Db, orgId: number, id: number): Promise<QualifierRow> {
-  const row = await db
+  return db
     .selectFrom('qualifier')
     .selectAll()
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw notFound('Qualifier');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('Qualifier'));
 }
 
 /** Loads the active qualifiers named by ids in one query; 422 when one is missing or deleted. */

@@ -108,14 +108,12 @@ export async function insertDeliveries(db: Db, rows: Insertable<ReadyAlertDelive
 }
 
 export async function findAlertOrThrow(db: Db, orgId: number, id: number): Promise<ReadyAlertRow> {
-  const row = await db
+  return db
     .selectFrom('ready_alert')
     .selectAll()
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw notFound('ReadyAlert');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('ReadyAlert'));
 }
 
 export function listDeliveries(db: Db, orgId: number, alertId: number): Promise<ReadyAlertDeliveryRow[]> {

@@ -94,14 +94,12 @@ export function listRecurringShifts(
 }
 
 export async function findRecurringShiftOrThrow(db: Db, orgId: number, id: number): Promise<RecurringShiftRow> {
-  const row = await db
+  return db
     .selectFrom('recurring_shift')
     .selectAll()
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw notFound('RecurringShift');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('RecurringShift'));
 }
 
 export async function insertRecurringShift(db: Db, values: Insertable<RecurringShiftTable>): Promise<number> {

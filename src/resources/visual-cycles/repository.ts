@@ -23,14 +23,12 @@ export function listVisualCycles(
 
 /** Finds a cycle whether or not it is deleted (the record shows deleted_by/deleted_at). */
 export async function findVisualCycleOrThrow(db: Db, orgId: number, id: number): Promise<VisualCycleRow> {
-  const row = await db
+  return db
     .selectFrom('visual_cycle')
     .selectAll()
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
-    .executeTakeFirst();
-  if (!row) throw notFound('VisualCycle');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('VisualCycle'));
 }
 
 export async function insertVisualCycle(db: Db, values: Omit<VisualCycleRow, 'id'>): Promise<number> {

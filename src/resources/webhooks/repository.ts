@@ -7,15 +7,13 @@ import { notFound } from '../../core/errors.js';
 import type { WebhookDeliveryTable, WebhookEndpointRow, WebhookEndpointTable } from './table.js';
 
 export async function findEndpointOrThrow(db: Db, orgId: number, id: number): Promise<WebhookEndpointRow> {
-  const row = await db
+  return db
     .selectFrom('webhook_endpoint')
     .selectAll()
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw notFound('Webhook');
-  return row;
+    .executeTakeFirstOrThrow(() => notFound('Webhook'));
 }
 
 export function listEndpoints(db: Db, orgId: number): Promise<WebhookEndpointRow[]> {
