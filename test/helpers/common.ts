@@ -27,3 +27,22 @@ export function expectInvalid(response: ApiResponse, message: unknown) {
   expect(response.status, response.text).toBe(422);
   expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: message });
 }
+
+/**
+ * A write's success envelope: the HTTP status is `code`, and the body is exactly
+ * `{ success: true, code, status, message, ...fields }` (status `created` for 201, `ok` for 200).
+ */
+export function expectSuccess(response: ApiResponse, code: 200 | 201, message: unknown, fields: object = {}) {
+  expect(response.status, response.text).toBe(code);
+  expect(response.body).toEqual({ success: true, code, status: code === 201 ? 'created' : 'ok', message, ...fields });
+}
+
+/** A 404 in the spec's format for a record of `model` that is missing (or another organization's). */
+export function expectNotFound(response: ApiResponse, model: string) {
+  expect(response.status, response.text).toBe(404);
+  expect(response.body).toEqual({
+    status: 404,
+    error: 'not found',
+    error_message: `No query results for model [${model}].`,
+  });
+}

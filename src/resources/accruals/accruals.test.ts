@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg, expectSuccess } from '../../../test/helpers/common.js';
 import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
 
@@ -136,12 +136,7 @@ describe('POST /users/{user_id}/timeoff/accrual/bank', () => {
       admin_id: adminId,
       notes: 'Opening balance',
     });
-    expect(added.status).toBe(201);
-    expect(added.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Accrual bank updated successfully.',
+    expectSuccess(added, 201, 'Accrual bank updated successfully.', {
       id: expect.any(Number),
       balance: 40,
     });
@@ -315,11 +310,7 @@ describe('accrual profiles and tracks (extension)', () => {
       name: 'Base 2',
       rules: [{ time_off_type_id: type, method: 'month', hours: 2.5 }],
     });
-    expect(patch.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Accrual profile updated successfully.',
+    expectSuccess(patch, 200, 'Accrual profile updated successfully.', {
       id,
     });
     expect((await fresh.get('/accrual_profiles')).body[0]).toMatchObject({
@@ -327,12 +318,7 @@ describe('accrual profiles and tracks (extension)', () => {
       rules: [{ accrual_type: 'Accrues 2.5 hours every month' }],
     });
     await expectNotFoundForOtherOrg(other, 'PATCH', `/accrual_profiles/${id}`, { name: 'x' });
-    expect((await fresh.del(`/accrual_profiles/${id}`)).body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Accrual profile removed successfully.',
-    });
+    expectSuccess(await fresh.del(`/accrual_profiles/${id}`), 200, 'Accrual profile removed successfully.');
     expect((await fresh.get('/accrual_profiles')).body).toEqual([]);
   });
 

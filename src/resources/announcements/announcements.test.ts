@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectInvalid, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectInvalid,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -32,12 +38,7 @@ describe('POST /announcements', () => {
       body: '<p>This is a great HTML <strong>message!</strong></p>',
       admin_id: bossId,
     });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Announcement created successfully.',
+    expectSuccess(response, 201, 'Announcement created successfully.', {
       id: expect.any(Number),
       announcement: bossAnnouncement(response.body.id, 'Test', '<p>This is a great HTML <strong>message!</strong></p>'),
     });
@@ -168,12 +169,7 @@ describe('PUT /announcements/{id}', () => {
       title: 'New',
       body: '<p onmouseover="x()">new <em>text</em></p>',
     });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Announcement updated successfully.',
+    expectSuccess(response, 200, 'Announcement updated successfully.', {
       id,
       announcement: bossAnnouncement(id, 'New', '<p>new <em>text</em></p>'),
     });
@@ -190,12 +186,7 @@ describe('PUT /announcements/{id}', () => {
     await expectNotFoundForOtherOrg(other, 'PUT', `/announcements/${id}`, { body: '<p>y</p>' });
     await org.del(`/announcements/${id}`);
     const response = await org.put(`/announcements/${id}`, { body: '<p>y</p>' });
-    expect(response.status).toBe(404);
-    expect(response.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [Announcement].',
-    });
+    expectNotFound(response, 'Announcement');
   });
 
   it('requires a token', async () => {
@@ -207,12 +198,7 @@ describe('DELETE /announcements/{id}', () => {
   it('soft-deletes the announcement and logs it', async () => {
     const id = await postAnnouncement(org, { title: 'Bye', body: '<p>x</p>' });
     const response = await org.del(`/announcements/${id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Announcement deleted successfully.',
+    expectSuccess(response, 200, 'Announcement deleted successfully.', {
       id,
     });
     const list = await org.get('/announcements');
@@ -224,12 +210,7 @@ describe('DELETE /announcements/{id}', () => {
   it('names the acting user given by the admin_id query parameter in the log', async () => {
     const id = await postAnnouncement(org, { title: 'Old news', body: '<p>x</p>' });
     const response = await org.del(`/announcements/${id}`, undefined, { query: { admin_id: bossId } });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Announcement deleted successfully.',
+    expectSuccess(response, 200, 'Announcement deleted successfully.', {
       id,
     });
     const logs = await org.get('/logs');
@@ -246,12 +227,7 @@ describe('DELETE /announcements/{id}', () => {
     await expectNotFoundForOtherOrg(other, 'DELETE', `/announcements/${id}`);
     expect((await org.del(`/announcements/${id}`)).status).toBe(200);
     const again = await org.del(`/announcements/${id}`);
-    expect(again.status).toBe(404);
-    expect(again.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [Announcement].',
-    });
+    expectNotFound(again, 'Announcement');
   });
 
   it('requires a token', async () => {

@@ -1,5 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectInvalid, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectInvalid,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 import { formatDate, todayIn } from '../../core/time.js';
 import { finalizedDates, findAssignmentOrThrow, findAssignmentsByIds, listAssignmentsForRange } from './repository.js';
@@ -70,12 +76,7 @@ const defaults = {
 describe('POST /assignments', () => {
   it('creates an assignment with every default and answers 201 with it', async () => {
     const response = await org.post('/assignments', stationBody);
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Assignment created successfully.',
+    expectSuccess(response, 201, 'Assignment created successfully.', {
       id: expect.any(Number),
       position: expect.any(Number),
       name: 'Station 1',
@@ -260,12 +261,7 @@ describe('GET /assignments/{id}', () => {
 
   it('is a 404 for a missing or foreign assignment', async () => {
     const response = await org.get('/assignments/999999');
-    expect(response.status).toBe(404);
-    expect(response.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [Assignment].',
-    });
+    expectNotFound(response, 'Assignment');
     await expectNotFoundForOtherOrg(other, 'GET', `/assignments/${await createAssignment()}`);
   });
 
@@ -281,12 +277,7 @@ describe('PATCH /assignments/{id}', () => {
       hide_open_slots: true,
       start: '2012-12-26 07:00:00',
     });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Assignment updated successfully.',
+    expectSuccess(response, 200, 'Assignment updated successfully.', {
       id,
       position: 9,
       name: 'Engine 9',
@@ -345,11 +336,7 @@ describe('PATCH /assignments/{id}', () => {
 
   it('is a 404 for a missing or foreign assignment', async () => {
     const response = await org.patch('/assignments/999999', { name: 'X' });
-    expect(response.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [Assignment].',
-    });
+    expectNotFound(response, 'Assignment');
     await expectNotFoundForOtherOrg(other, 'PATCH', `/assignments/${await createAssignment()}`, { name: 'X' });
   });
 
@@ -360,12 +347,7 @@ describe('DELETE /assignments/{id}', () => {
   it('soft-deletes: the assignment is gone from reads and the change is logged', async () => {
     const id = await createAssignment({ name: 'Doomed' });
     const response = await org.del(`/assignments/${id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Assignment deleted successfully.',
+    expectSuccess(response, 200, 'Assignment deleted successfully.', {
       id,
     });
     expect((await org.get(`/assignments/${id}`)).status).toBe(404);
@@ -434,33 +416,17 @@ describe('assignment group labels', () => {
 
   it('DELETE /assignments/{id}/groups/{group_id} removes one label; a label not on it is a 404', async () => {
     const response = await org.del(`/assignments/${assignmentId}/groups/${red}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Group label removed successfully.',
-    });
+    expectSuccess(response, 200, 'Group label removed successfully.');
     expect((await org.get(`/assignments/${assignmentId}/groups`)).body).toEqual([
       { id: blue, name: 'Blue', color: '#0000ff' },
     ]);
     const again = await org.del(`/assignments/${assignmentId}/groups/${red}`);
-    expect(again.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [AssignmentGroup].',
-    });
+    expectNotFound(again, 'AssignmentGroup');
   });
 
   it('DELETE /assignments/{id}/groups removes every label', async () => {
     const response = await org.del(`/assignments/${assignmentId}/groups`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Group labels removed successfully.',
-    });
+    expectSuccess(response, 200, 'Group labels removed successfully.');
     expect((await org.get(`/assignments/${assignmentId}/groups`)).body).toEqual([]);
   });
 
@@ -603,11 +569,7 @@ describe('POST /assignments/{id}/finalization', () => {
 
   it('is a 404 for a missing or foreign assignment', async () => {
     const response = await org.post('/assignments/999999/finalization', { date: '2015-03-15', admin_id: adminId });
-    expect(response.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [Assignment].',
-    });
+    expectNotFound(response, 'Assignment');
     await expectNotFoundForOtherOrg(other, 'POST', `/assignments/${await createAssignment()}/finalization`, {
       date: '2015-03-15',
       admin_id: adminId,

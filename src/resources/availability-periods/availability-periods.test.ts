@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -19,12 +24,7 @@ describe('POST /availability_periods', () => {
       admin_id: adminId,
       notes: 'Travelling out of country',
     });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Availability period created successfully.',
+    expectSuccess(response, 201, 'Availability period created successfully.', {
       id: expect.any(Number),
     });
     const listed = await org.get('/availability_periods', {
@@ -152,22 +152,13 @@ describe('DELETE /availability_periods/{id} (extension)', () => {
     ).body.id;
     await expectNotFoundForOtherOrg(other, 'DELETE', `/availability_periods/${id}`);
     const response = await org.del(`/availability_periods/${id}`);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Availability period removed successfully.',
-    });
+    expectSuccess(response, 200, 'Availability period removed successfully.');
     expect(
       (await org.get('/availability_periods', { query: { start: '2033-01-01 00:00:00', end: '2033-01-03 00:00:00' } }))
         .body,
     ).toEqual([]);
     const again = await org.del(`/availability_periods/${id}`);
-    expect(again.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [AvailabilityPeriod].',
-    });
+    expectNotFound(again, 'AvailabilityPeriod');
   });
 });
 
@@ -187,11 +178,7 @@ describe('unavailability reasons (extension)', () => {
     expect(period.status).toBe(201);
     expect((await fresh.del(`/unavailability_reasons/${initial.id}`)).status).toBe(200);
     const created = await fresh.post('/unavailability_reasons', { name: 'Training' });
-    expect(created.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Unavailability reason created successfully.',
+    expectSuccess(created, 201, 'Unavailability reason created successfully.', {
       id: expect.any(Number),
     });
     const id = created.body.id;
@@ -213,12 +200,7 @@ describe('unavailability reasons (extension)', () => {
     const id = (await fresh.post('/unavailability_reasons', { name: 'Training' })).body.id;
     for (const body of [{}, { deleted_at: '2026-01-01T00:00:00Z', organization_id: other.orgId }]) {
       const response = await fresh.patch(`/unavailability_reasons/${id}`, body);
-      expect(response.status, response.text).toBe(200);
-      expect(response.body).toEqual({
-        success: true,
-        code: 200,
-        status: 'ok',
-        message: 'Unavailability reason updated successfully.',
+      expectSuccess(response, 200, 'Unavailability reason updated successfully.', {
         id,
       });
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectInvalid } from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectInvalid, expectNotFound, expectSuccess } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -50,11 +50,7 @@ describe('PUT /bulletin_board', () => {
       last_updated_by: userRef(bossId, 'Boss Doe'),
       last_updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0[12]:00$/),
     };
-    expect(put.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Bulletin board updated successfully.',
+    expectSuccess(put, 200, 'Bulletin board updated successfully.', {
       bulletin_board: board,
     });
     const get = await org.get('/bulletin_board');
@@ -119,12 +115,7 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
       content: '<p>chief edit</p>',
       lock_id: lock.body.lock_id,
     });
-    expect(holderWrite.status).toBe(200);
-    expect(holderWrite.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Bulletin board updated successfully.',
+    expectSuccess(holderWrite, 200, 'Bulletin board updated successfully.', {
       bulletin_board: {
         content: '<p>chief edit</p>',
         last_updated_by: userRef(chiefId, 'Casey Chief'),
@@ -136,13 +127,7 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
     expect(wrongRelease.status).toBe(409);
     expect(wrongRelease.body).toEqual(conflictBody('Casey Chief'));
     const release = await org.del('/bulletin_board/lock', undefined, { query: { lock_id: lock.body.lock_id } });
-    expect(release.status).toBe(200);
-    expect(release.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Bulletin board closed for editing.',
-    });
+    expectSuccess(release, 200, 'Bulletin board closed for editing.');
     expect((await org.get('/bulletin_board/lock')).body).toEqual({ locked: false, admin: null, expires_at: null });
 
     const reread = await org.get('/bulletin_board');
@@ -183,12 +168,7 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
       last_updated_at: expect.stringMatching(ISO_OFFSET),
     });
     const release = await org.del('/bulletin_board/lock', undefined, { query: { admin_id: chiefId } });
-    expect(release.status).toBe(404);
-    expect(release.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [BulletinBoardLock].',
-    });
+    expectNotFound(release, 'BulletinBoardLock');
     const next = await org.post('/bulletin_board/lock', { admin_id: bossId });
     expect(next.status).toBe(201);
     expect(next.body.lock_id).not.toBe(first.body.lock_id);

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectInvalid, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectInvalid,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment, workTypeId as firstWorkTypeId } from '../rotations/test-fixtures.js';
 import { callbacksForSchedule } from './day-items.js';
@@ -105,12 +111,7 @@ describe('POST /callbacks (extension)', () => {
     const members = await crew(3);
     const listId = await makeList('Firefighter', members);
     const response = await org.post('/callbacks', callbackBody(listId));
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: `Started callback #${response.body.id}`,
+    expectSuccess(response, 201, `Started callback #${response.body.id}`, {
       id: expect.any(Number),
       candidates: members.map((userId, index) => ({ user_id: userId, position: index + 1 })),
       skipped: [],
@@ -300,12 +301,7 @@ describe('GET /callbacks/{id}', () => {
     const listId = await makeList('Tenancy list', []);
     const started = await startCallback(listId);
     const missing = await org.get('/callbacks/999999');
-    expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [Callback].',
-    });
+    expectNotFound(missing, 'Callback');
     await expectNotFoundForOtherOrg(other, 'GET', `/callbacks/${started.id}`);
     await expectAuthRequired(server, 'GET', `/callbacks/${started.id}`);
   });
@@ -450,12 +446,7 @@ describe('POST /callbacks/{id}/users (extension)', () => {
     const listId = await makeList('Fill list', [a, b, c]);
     const started = await startCallback(listId, { positions_to_fill: 2 });
     const first = await respond(started.id, a, 'accepted');
-    expect(first.status).toBe(200);
-    expect(first.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Recorded Fill Member1: accepted',
+    expectSuccess(first, 200, 'Recorded Fill Member1: accepted', {
       id: started.id,
       callback_status: 'active',
       shift_id: null,
@@ -676,13 +667,7 @@ describe('POST /callbacks/{id}/cancel (extension)', () => {
     // a callback not placed on an assignment names none
     expect((await org.get(`/callbacks/${started.id}`)).body.assignment_id).toBeNull();
     const response = await org.post(`/callbacks/${started.id}/cancel`, { admin_id: adminId });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: `Cancelled callback #${started.id}`,
-    });
+    expectSuccess(response, 200, `Cancelled callback #${started.id}`);
     expect((await org.get(`/callbacks/${started.id}`)).body).toMatchObject({ status: 'cancelled', ended_at: ISO });
     const again = await org.post(`/callbacks/${started.id}/cancel`, { admin_id: adminId });
     expect(again.status).toBe(422);

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import { expectNotFoundForOtherOrg, expectNotFound, expectSuccess } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment } from '../rotations/test-fixtures.js';
 import { signPayload } from '../webhooks/signature.js';
@@ -499,13 +499,7 @@ describe('DELETE /callbacks/{id}/users/{user_id}/offer (extension)', () => {
     const revoked = await org.del(`/callbacks/${id}/users/${member}/offer`, undefined, {
       query: { admin_id: adminId },
     });
-    expect(revoked.status, revoked.text).toBe(200);
-    expect(revoked.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: `Revoked the offer link of user #${member} on callback #${id}`,
-    });
+    expectSuccess(revoked, 200, `Revoked the offer link of user #${member} on callback #${id}`);
     const page = await server.request('GET', `${server.url}/offers/${token}`, { token: null });
     expect(page.status).toBe(410);
     expect(page.text).toContain('This link has been revoked.');
@@ -518,12 +512,7 @@ describe('DELETE /callbacks/{id}/users/{user_id}/offer (extension)', () => {
     expect((await reply(phone, 'YES')).text).toContain('You have no open callback offer.');
     expect((await usersOf(org, id))[0].status).toBe('pending');
     const again = await org.del(`/callbacks/${id}/users/${member}/offer`);
-    expect(again.status).toBe(404);
-    expect(again.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [CallbackOffer].',
-    });
+    expectNotFound(again, 'CallbackOffer');
     const badAdmin = await org.del(`/callbacks/${id}/users/${member}/offer`, undefined, {
       query: { admin_id: 999999 },
     });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -13,12 +18,7 @@ const creator = () => ({ id: creatorId, name: 'Hass Brycen', href: `${server.url
 describe('POST /certifications', () => {
   it('creates a certification', async () => {
     const response = await org.post('/certifications', { name: 'Emergency', cert_id: 'EMERG', created_by: creatorId });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Added new certification Emergency.',
+    expectSuccess(response, 201, 'Added new certification Emergency.', {
       id: expect.any(Number),
     });
     emergencyId = response.body.id;
@@ -68,11 +68,7 @@ describe('GET /certifications/{id}', () => {
   });
 
   it('answers 404 for a missing certification and another organization', async () => {
-    expect((await org.get('/certifications/999999')).body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [Certification].',
-    });
+    expectNotFound(await org.get('/certifications/999999'), 'Certification');
     await expectNotFoundForOtherOrg(other, 'GET', `/certifications/${responderId}`);
   });
 });
@@ -80,12 +76,7 @@ describe('GET /certifications/{id}', () => {
 describe('PUT /certifications/{id}', () => {
   it('changes only the fields sent', async () => {
     const response = await org.put(`/certifications/${responderId}`, { name: 'Second Responder' });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Updated certification Second Responder.',
+    expectSuccess(response, 200, 'Updated certification Second Responder.', {
       id: responderId,
     });
     expect((await org.get(`/certifications/${responderId}`)).body).toMatchObject({
@@ -109,13 +100,7 @@ describe('DELETE /certifications/{id}', () => {
 
   it('soft-deletes: the certification vanishes from reads', async () => {
     const response = await org.del(`/certifications/${emergencyId}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Deleted certification Emergency.',
-    });
+    expectSuccess(response, 200, 'Deleted certification Emergency.');
     expect((await org.get(`/certifications/${emergencyId}`)).status).toBe(404);
     expect((await org.get('/certifications')).body.map((c: { id: number }) => c.id)).toEqual([responderId]);
     expect((await org.put(`/certifications/${emergencyId}`, { name: 'X' })).status).toBe(404);

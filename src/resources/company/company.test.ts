@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired } from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectSuccess } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -51,11 +51,7 @@ describe('PATCH /company (extension)', () => {
       city: 'Springfield',
       email: 'chief@example.com',
     };
-    expect(first.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Company updated successfully.',
+    expectSuccess(first, 200, 'Company updated successfully.', {
       company: expected,
     });
     await org.patch('/company', { zip: '12345', city: null });

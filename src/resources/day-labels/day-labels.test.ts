@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired } from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFound, expectSuccess } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -17,12 +17,7 @@ afterAll(() => server.close());
 describe('PUT /day_labels/{date} (extension)', () => {
   it('sets and replaces the label of a date', async () => {
     const response = await org.put('/day_labels/2019-10-01', { label: 'A Shift', color: '#00acc1' });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Set the day label of 2019-10-01.',
+    expectSuccess(response, 200, 'Set the day label of 2019-10-01.', {
       date: '2019-10-01',
     });
     await org.put('/day_labels/2019-10-01', { label: 'C Shift', color: '#00acc1' });
@@ -78,12 +73,7 @@ describe('GET /day_labels', () => {
 describe('DELETE /day_labels/{date} (extension)', () => {
   it('removes the label of a date and logs it', async () => {
     const response = await org.del('/day_labels/2019-10-04');
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Removed the day label of 2019-10-04.',
-    });
+    expectSuccess(response, 200, 'Removed the day label of 2019-10-04.');
     expect((await org.get('/day_labels', { query: { start: '2019-10-04', end: '2019-10-04' } })).body).toEqual({
       days: {},
     });
@@ -93,11 +83,7 @@ describe('DELETE /day_labels/{date} (extension)', () => {
   });
 
   it('answers 404 when the date has no label, also for another organization', async () => {
-    expect((await org.del('/day_labels/2019-10-04')).body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [DayLabel].',
-    });
+    expectNotFound(await org.del('/day_labels/2019-10-04'), 'DayLabel');
     expect((await other.del('/day_labels/2019-10-01')).status).toBe(404);
   });
 });

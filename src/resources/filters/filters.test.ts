@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -13,12 +18,7 @@ const ISO_NO_COLON = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4}$/;
 describe('POST /filters', () => {
   it('creates a filter whose creator is the user_id sent', async () => {
     const response = await org.post('/filters', { label: 'Rescue Certified', user_id: userId });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Added new filter Rescue Certified.',
+    expectSuccess(response, 201, 'Added new filter Rescue Certified.', {
       id: expect.any(Number),
     });
     rescueId = response.body.id;
@@ -74,11 +74,7 @@ describe('GET /filters/{id}', () => {
   });
 
   it('answers 404 for a missing filter and another organization', async () => {
-    expect((await org.get('/filters/999999')).body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [Filter].',
-    });
+    expectNotFound(await org.get('/filters/999999'), 'Filter');
     await expectNotFoundForOtherOrg(other, 'GET', `/filters/${rescueId}`);
   });
 });
@@ -86,12 +82,7 @@ describe('GET /filters/{id}', () => {
 describe('POST /filters/{id}', () => {
   it('renames a filter', async () => {
     const response = await org.post(`/filters/${diveId}`, { label: 'Dive Rescue' });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Updated filter Dive Rescue.',
+    expectSuccess(response, 200, 'Updated filter Dive Rescue.', {
       id: diveId,
     });
     expect((await org.get(`/filters/${diveId}`)).body.label).toBe('Dive Rescue');
@@ -110,8 +101,7 @@ describe('DELETE /filters/{id}', () => {
 
   it('deletes: gone from the list, the single read shows deleted "1"', async () => {
     const response = await org.del(`/filters/${diveId}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Deleted filter Dive Rescue.' });
+    expectSuccess(response, 200, 'Deleted filter Dive Rescue.');
     expect((await org.get('/filters')).body.map((f: { id: string }) => f.id)).toEqual([String(rescueId)]);
     expect((await org.get(`/filters/${diveId}`)).body).toMatchObject({ deleted: '1' });
   });

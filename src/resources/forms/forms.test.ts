@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -36,12 +41,7 @@ async function createForm(target: TestOrg, body: Record<string, unknown>): Promi
 describe('POST /forms (extension)', () => {
   it('defines a form and answers with its id', async () => {
     const response = await org.post('/forms', { ...exposureForm, user_id: creatorId });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Form created successfully.',
+    expectSuccess(response, 201, 'Form created successfully.', {
       id: expect.any(Number),
     });
     const form = await org.get(`/forms/${response.body.id}`);
@@ -138,12 +138,7 @@ describe('POST /forms/{id}/submissions (extension) and GET /forms/{id}/submissio
         { title: 'Type of Exposure', value: 'Chemical' },
       ],
     });
-    expect(submit.status).toBe(201);
-    expect(submit.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Form submitted successfully.',
+    expectSuccess(submit, 201, 'Form submitted successfully.', {
       id: expect.any(Number),
     });
 
@@ -223,12 +218,7 @@ describe('POST /forms/{id}/submissions (extension) and GET /forms/{id}/submissio
     await expectNotFoundForOtherOrg(other, 'GET', `/forms/${formId}/submissions`);
     await expectNotFoundForOtherOrg(other, 'POST', `/forms/${formId}/submissions`, { user_id: 1, submission: [] });
     const missing = await org.get('/forms/999999/submissions');
-    expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [Form].',
-    });
+    expectNotFound(missing, 'Form');
   });
 
   it('loads the submitting users in a number of queries that does not grow with the submissions', async () => {
@@ -260,7 +250,7 @@ describe('DELETE /forms/{id} (extension)', () => {
     const formId = await createForm(org, exposureForm);
     await expectNotFoundForOtherOrg(other, 'DELETE', `/forms/${formId}`);
     const response = await org.del(`/forms/${formId}`);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Form deleted successfully.' });
+    expectSuccess(response, 200, 'Form deleted successfully.');
     expect((await org.get(`/forms/${formId}/submissions`)).status).toBe(404);
     expect((await org.del(`/forms/${formId}`)).status).toBe(404);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired } from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectSuccess } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -7,12 +7,7 @@ const { server, org, other } = await useOrgs();
 describe('POST /groups', () => {
   it('creates a group and logs it', async () => {
     const response = await org.post('/groups', { name: 'B Shift' });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Added new group B Shift.',
+    expectSuccess(response, 201, 'Added new group B Shift.', {
       id: expect.any(Number),
     });
     const logs = await org.get('/logs');

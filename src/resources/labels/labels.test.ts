@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -10,12 +15,7 @@ let engineId: number;
 describe('POST /labels', () => {
   it('creates a label at the end of the list and logs it', async () => {
     const first = await org.post('/labels', { label: 'CPT', color: '#CCCCCC', text_color: '#333333' });
-    expect(first.status).toBe(201);
-    expect(first.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Added new label CPT.',
+    expectSuccess(first, 201, 'Added new label CPT.', {
       id: expect.any(Number),
     });
     captainId = first.body.id;
@@ -78,12 +78,7 @@ describe('GET /labels/{id}', () => {
 
   it('answers 404 for a missing label and for another organization', async () => {
     const response = await org.get('/labels/999999');
-    expect(response.status).toBe(404);
-    expect(response.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [Label].',
-    });
+    expectNotFound(response, 'Label');
     await expectNotFoundForOtherOrg(other, 'GET', `/labels/${captainId}`);
   });
 });
@@ -91,12 +86,7 @@ describe('GET /labels/{id}', () => {
 describe('POST /labels/{id}', () => {
   it('changes a label and keeps its position when omitted', async () => {
     const response = await org.post(`/labels/${captainId}`, { label: 'CAPT', color: '#111111', text_color: '#eeeeee' });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Updated label CAPT.',
+    expectSuccess(response, 200, 'Updated label CAPT.', {
       id: captainId,
     });
     const read = await org.get(`/labels/${captainId}`);
@@ -133,8 +123,7 @@ describe('DELETE /labels/{id}', () => {
 
   it('deletes a label so that it vanishes from reads', async () => {
     const response = await org.del(`/labels/${engineId}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Deleted label ENG.' });
+    expectSuccess(response, 200, 'Deleted label ENG.');
     expect((await org.get(`/labels/${engineId}`)).status).toBe(404);
     expect((await org.get('/labels')).body.map((l: { id: string }) => l.id)).toEqual([String(captainId)]);
     expect((await org.del(`/labels/${engineId}`)).status).toBe(404);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -24,11 +29,7 @@ describe('POST /lists (extension)', () => {
     const response = await org.post('/lists', { name: 'Captain', yearly_limit: 1560 });
     expect(response.status).toBe(201);
     captainId = response.body.id;
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Added new callback list Captain.',
+    expectSuccess(response, 201, 'Added new callback list Captain.', {
       id: captainId,
       list: { ...captain(captainId), deleted: false, ordering: 'rotating', ...manual },
     });
@@ -90,11 +91,7 @@ describe('GET /lists/{id}', () => {
   });
 
   it('answers 404 for a missing list and another organization', async () => {
-    expect((await org.get('/lists/999999')).body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [Title].',
-    });
+    expectNotFound(await org.get('/lists/999999'), 'Title');
     await expectNotFoundForOtherOrg(other, 'GET', `/lists/${captainId}`);
   });
 });
@@ -109,12 +106,7 @@ describe('GET /titles/{id}', () => {
 describe('PATCH /lists/{id} (extension)', () => {
   it('changes only the fields sent', async () => {
     const response = await org.patch(`/lists/${firefighterId}`, { weekly_limit: 56, ordering: 'hours' });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Updated callback list Firefighter.',
+    expectSuccess(response, 200, 'Updated callback list Firefighter.', {
       id: firefighterId,
       list: {
         id: firefighterId,
@@ -141,12 +133,7 @@ describe('DELETE /lists/{id} (extension)', () => {
 
   it('soft-deletes: gone from the list, single read shows deleted true', async () => {
     const response = await org.del(`/lists/${firefighterId}`);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Deleted callback list Firefighter.',
-    });
+    expectSuccess(response, 200, 'Deleted callback list Firefighter.');
     expect((await org.get('/lists')).body.map((l: { id: number }) => l.id)).toEqual([captainId]);
     expect((await org.get(`/titles/${firefighterId}`)).body).toMatchObject({ deleted: true });
   });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -127,20 +132,11 @@ describe('DELETE /misc_hours/{id}', () => {
       work_type_id: trainingId,
     });
     const response = await org.del(`/misc_hours/${created.body.id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Misc hours removed successfully.',
+    expectSuccess(response, 200, 'Misc hours removed successfully.', {
       id: created.body.id,
     });
     const again = await org.get(`/misc_hours/${created.body.id}`);
-    expect(again.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [MiscHour].',
-    });
+    expectNotFound(again, 'MiscHour');
   });
 
   it('is a 404 for another organization', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired } from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectSuccess } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment, createRotation, placeOnRotation, workTypeId } from '../rotations/test-fixtures.js';
 
@@ -295,12 +295,7 @@ describe('GET/PATCH /work_period (extension)', () => {
   it('changes only the fields sent and logs the change', async () => {
     const org = await server.newOrg();
     const changed = await org.patch('/work_period', { days: 28, threshold_hours: 212 });
-    expect(changed.status, changed.text).toBe(200);
-    expect(changed.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Work period updated successfully.',
+    expectSuccess(changed, 200, 'Work period updated successfully.', {
       work_period: { days: 28, threshold_hours: 212, start: '2023-01-01 00:00:00' },
     });
     await org.patch('/work_period', { start: '2027-01-03 07:00:00' });

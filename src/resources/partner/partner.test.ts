@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -18,12 +23,7 @@ const hass = () => ({
 describe('POST /partner/users (extension)', () => {
   it('maps partner users onto users', async () => {
     const response = await org.post('/partner/users', { id: 123456, service_user_id: hassId, partner_customer_id: 1 });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Mapped partner user 123456.',
+    expectSuccess(response, 201, 'Mapped partner user 123456.', {
       id: 123456,
     });
     expect(
@@ -81,11 +81,7 @@ describe('GET /partner/users/{id}', () => {
   });
 
   it('answers 404 for an unknown partner id and another organization', async () => {
-    expect((await org.get(`/partner/users/${hassId}`)).body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [PartnerUser].',
-    });
+    expectNotFound(await org.get(`/partner/users/${hassId}`), 'PartnerUser');
     await expectNotFoundForOtherOrg(other, 'GET', '/partner/users/123456');
   });
 });
@@ -93,11 +89,7 @@ describe('GET /partner/users/{id}', () => {
 describe('PATCH /partner/users/{id} (extension)', () => {
   it('changes the customer id', async () => {
     const response = await org.patch('/partner/users/123456', { partner_customer_id: 7 });
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Updated partner user 123456.',
+    expectSuccess(response, 200, 'Updated partner user 123456.', {
       id: 123456,
     });
     expect((await org.get('/partner/users/123456')).body).toEqual({ ...hass(), partner_customer_id: 7 });
@@ -111,12 +103,7 @@ describe('DELETE /partner/users/{id} (extension)', () => {
   it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'DELETE', '/partner/users/123457'));
 
   it('removes a mapping', async () => {
-    expect((await org.del('/partner/users/123457')).body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Removed partner user 123457.',
-    });
+    expectSuccess(await org.del('/partner/users/123457'), 200, 'Removed partner user 123457.');
     expect((await org.get('/partner/users/123457')).status).toBe(404);
   });
 });

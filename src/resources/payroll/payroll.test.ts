@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg, expectNotFound } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import {
   approvedTimeOff,
@@ -248,12 +248,7 @@ describe('GET /payroll/{user_id}', () => {
 
   it("answers 404 for an unknown user or another organization's", async () => {
     const response = await org.get('/payroll/999999', { query: period });
-    expect(response.status).toBe(404);
-    expect(response.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [User].',
-    });
+    expectNotFound(response, 'User');
     await expectNotFoundForOtherOrg(
       other,
       'GET',

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -123,11 +128,7 @@ describe('GET /qualifiers/{id}', () => {
   });
 
   it('answers 404 for a missing qualifier and another organization', async () => {
-    expect((await org.get('/qualifiers/999999')).body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [Qualifier].',
-    });
+    expectNotFound(await org.get('/qualifiers/999999'), 'Qualifier');
     await expectNotFoundForOtherOrg(other, 'GET', `/qualifiers/${captainId}`);
   });
 });
@@ -162,11 +163,7 @@ describe('GET /qualifiers/{id}/users', () => {
 describe('PATCH /qualifiers/{id} (extension)', () => {
   it('changes only the fields sent and records who modified it', async () => {
     const response = await org.patch(`/qualifiers/${firefighterId}`, { shortcode: 'FF-01', admin_id: adminId });
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Qualifier Firefighter [FF-01] updated successfully.',
+    expectSuccess(response, 200, 'Qualifier Firefighter [FF-01] updated successfully.', {
       id: firefighterId,
     });
     const read = await org.get(`/qualifiers/${firefighterId}`);
@@ -185,13 +182,7 @@ describe('DELETE /qualifiers/{id}', () => {
 
   it('soft-deletes: gone from the list, still readable by id with deleted_at', async () => {
     const response = await org.del(`/qualifiers/${captainId}`, undefined, { query: { admin_id: adminId } });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Qualifier Captain [CPT] deleted successfully.',
-    });
+    expectSuccess(response, 200, 'Qualifier Captain [CPT] deleted successfully.');
     expect((await org.get('/qualifiers')).body.map((q: { id: number }) => q.id)).toEqual([firefighterId]);
     expect((await org.get(`/qualifiers/${captainId}`)).body).toMatchObject({
       deleted_at: expect.stringMatching(LOCAL_DATETIME),
@@ -223,12 +214,7 @@ describe('PUT /qualifiers/{id}', () => {
 
   it('restores a deleted qualifier and returns its summary', async () => {
     const response = await org.put(`/qualifiers/${captainId}`, { undelete: 1 });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Qualifier Captain [CPT] restored successfully.',
+    expectSuccess(response, 200, 'Qualifier Captain [CPT] restored successfully.', {
       qualifier: { id: captainId, name: 'Captain', shortcode: 'CPT' },
     });
     expect((await org.get(`/qualifiers/${captainId}`)).body).toMatchObject({ deleted_at: null, deleted_by: null });

@@ -1,7 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 interface Mail {
@@ -129,12 +134,7 @@ describe('POST /ready_alerts', () => {
       user_id: String(boss),
       email: 0,
     });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Ready alert sent to 2 users.',
+    expectSuccess(response, 201, 'Ready alert sent to 2 users.', {
       id: expect.any(Number),
       recipients: 2,
     });
@@ -373,11 +373,7 @@ describe('GET /ready_alerts/{id} (extension)', () => {
     const response = await org.post('/ready_alerts', { type: 'all', body: 'x', user_id: senderId });
     await expectNotFoundForOtherOrg(other, 'GET', `/ready_alerts/${response.body.id}`);
     const missing = await org.get('/ready_alerts/999999');
-    expect(missing.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [ReadyAlert].',
-    });
+    expectNotFound(missing, 'ReadyAlert');
   });
 
   it('requires a token', async () => {

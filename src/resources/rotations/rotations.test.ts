@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 import { createAssignment, createRotation, placeOnRotation, workTypeId } from './test-fixtures.js';
 
@@ -108,11 +113,7 @@ describe('GET /rotations/{id}', () => {
     });
     await expectNotFoundForOtherOrg(other, 'GET', `/rotations/${id}`);
     const missing = await org.get('/rotations/999999');
-    expect(missing.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [Rotation].',
-    });
+    expectNotFound(missing, 'Rotation');
   });
 });
 
@@ -172,13 +173,7 @@ describe('DELETE /rotations/{id}', () => {
   it('deletes an unused rotation', async () => {
     const id = await createRotation(org);
     const response = await org.del(`/rotations/${id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Rotation deleted successfully.',
-    });
+    expectSuccess(response, 200, 'Rotation deleted successfully.');
     expect((await org.get(`/rotations/${id}`)).status).toBe(404);
   });
 
@@ -509,13 +504,7 @@ describe('DELETE /recurring_shifts/{id}', () => {
     const member = await org.createUser();
     const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId });
     const response = await org.del(`/recurring_shifts/${id}`, undefined, { query: { effective_date: '2027-01-05' } });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Recurring shift ended successfully.',
-    });
+    expectSuccess(response, 200, 'Recurring shift ended successfully.');
     expect((await workedDays('2027-01-01', '2027-01-10', member)).map((d) => d.date)).toEqual([
       '2027-01-01',
       '2027-01-04',

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectInvalid, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectInvalid,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -63,12 +69,7 @@ afterAll(() => server.close());
 describe('POST /signup_events', () => {
   it('creates an active event and answers with the sample envelope', async () => {
     const response = await org.post('/signup_events', eventBody({ title: 'My Signup Event' }));
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Added signup event My Signup Event',
+    expectSuccess(response, 201, 'Added signup event My Signup Event', {
       id: expect.any(Number),
     });
     const event = await org.get(`/signup_events/${response.body.id}`);
@@ -170,12 +171,7 @@ describe('GET /signup_events/{id}', () => {
   it('answers 404 for a missing event and for another organization', async () => {
     const id = await createEvent();
     const missing = await org.get('/signup_events/999999');
-    expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [SignupEvent].',
-    });
+    expectNotFound(missing, 'SignupEvent');
     await expectNotFoundForOtherOrg(other, 'GET', `/signup_events/${id}`);
   });
 
@@ -188,8 +184,7 @@ describe('DELETE /signup_events/{id} (extension)', () => {
   it('soft-deletes: still readable by id with status deleted, deleted_by and deleted_at', async () => {
     const id = await createEvent({ title: 'Gone' });
     const response = await org.del(`/signup_events/${id}`, undefined, { query: { admin_id: adminId } });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Deleted signup event Gone', id });
+    expectSuccess(response, 200, 'Deleted signup event Gone', { id });
     const event = await org.get(`/signup_events/${id}`);
     expect(event.status).toBe(200);
     expect(event.body).toMatchObject({ id, status: 'deleted', deleted_by: adminId, deleted_at: isoOffset });
@@ -235,12 +230,7 @@ describe('PUT /signup_events/{id}', () => {
     });
     delete (body as Record<string, unknown>).description;
     const response = await org.put(`/signup_events/${id}`, body);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Updated signup event My Changed Signup Event',
+    expectSuccess(response, 200, 'Updated signup event My Changed Signup Event', {
       id,
     });
     const event = await org.get(`/signup_events/${id}`);
@@ -281,12 +271,7 @@ describe('POST /signup_events/{id}/users', () => {
     const id = await createEvent({ title: 'My Changed Signup Event' });
     const user = await org.createUser({ first_name: 'Oliver', last_name: 'Nagy' });
     const response = await signUp(id, user);
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Signed Oliver Nagy up for event My Changed Signup Event',
+    expectSuccess(response, 201, 'Signed Oliver Nagy up for event My Changed Signup Event', {
       id,
     });
     const logs = await org.get('/logs');
@@ -406,12 +391,7 @@ describe('DELETE /signup_events/{id}/users/{user_id}', () => {
     await signUp(id, user);
     const [signup] = (await org.get(`/signup_events/${id}/users`)).body;
     const response = await org.del(`/signup_events/${id}/users/${user}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Removed Hass Brycen from event My Changed Signup Event',
+    expectSuccess(response, 200, 'Removed Hass Brycen from event My Changed Signup Event', {
       id,
     });
     expect((await org.get(`/signup_events/${id}/users`)).body).toEqual([]);

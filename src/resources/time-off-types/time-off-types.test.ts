@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -18,12 +23,7 @@ const sick = {
 describe('POST /time_off_types', () => {
   it('creates a type with all fields and answers 201 with its id', async () => {
     const response = await org.post('/time_off_types', sick);
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Time off type created successfully.',
+    expectSuccess(response, 201, 'Time off type created successfully.', {
       id: expect.any(Number),
     });
   });
@@ -135,11 +135,7 @@ describe('GET /time_off_types/{id} (extension)', () => {
     });
     await expectNotFoundForOtherOrg(other, 'GET', `/time_off_types/${id}`);
     const missing = await org.get('/time_off_types/999999');
-    expect(missing.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [TimeOffType].',
-    });
+    expectNotFound(missing, 'TimeOffType');
   });
 });
 
@@ -147,12 +143,7 @@ describe('PATCH /time_off_types/{id} (extension)', () => {
   it('changes only the fields sent and logs the change', async () => {
     const id = (await org.post('/time_off_types', sick)).body.id;
     const response = await org.patch(`/time_off_types/${id}`, { label: 'Sick Leave', instance_limit: 2 });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Time off type updated successfully.',
+    expectSuccess(response, 200, 'Time off type updated successfully.', {
       id,
     });
     expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({
@@ -202,12 +193,7 @@ describe('DELETE /time_off_types/{id} (extension)', () => {
   it('soft-deletes: gone from the list, unusable for new time off', async () => {
     const id = (await org.post('/time_off_types', { label: 'Temporary' })).body.id;
     const response = await org.del(`/time_off_types/${id}`);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Time off type removed successfully.',
-    });
+    expectSuccess(response, 200, 'Time off type removed successfully.');
     expect((await org.get('/time_off_types')).body.map((t: { id: string }) => t.id)).not.toContain(String(id));
     const user = await org.createUser();
     const create = await org.post('/time_offs', {

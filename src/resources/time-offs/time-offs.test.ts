@@ -1,5 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectInvalid, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectInvalid,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 import { approvedTimeOffs } from '../../scheduling/index.js';
 
@@ -63,12 +69,7 @@ describe('POST /time_offs', () => {
       time_off_type_id: vacationId,
       user_note: 'I would like to go to Hawaii',
     });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Time off created successfully.',
+    expectSuccess(response, 201, 'Time off created successfully.', {
       id: expect.any(Number),
     });
     const read = await org.get(`/time_offs/${response.body.id}`);
@@ -490,12 +491,7 @@ describe('GET /time_offs/{id}', () => {
 
   it('answers 404 for an unknown id and for another organization', async () => {
     const response = await org.get('/time_offs/999999');
-    expect(response.status).toBe(404);
-    expect(response.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [TimeOff].',
-    });
+    expectNotFound(response, 'TimeOff');
     const id = await createTimeOff();
     await expectNotFoundForOtherOrg(other, 'GET', `/time_offs/${id}`);
   });
@@ -505,24 +501,13 @@ describe('DELETE /time_offs/{id}', () => {
   it('removes the entry', async () => {
     const id = await createTimeOff({ status: 1 });
     const response = await org.del(`/time_offs/${id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Time Off removed successfully.',
-    });
+    expectSuccess(response, 200, 'Time Off removed successfully.');
     expect((await org.get(`/time_offs/${id}`)).status).toBe(404);
   });
 
   it('answers 404 naming TimeOff when unknown, already removed or of another organization', async () => {
     const response = await org.del('/time_offs/999999');
-    expect(response.status).toBe(404);
-    expect(response.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [TimeOff].',
-    });
+    expectNotFound(response, 'TimeOff');
     const id = await createTimeOff();
     await expectNotFoundForOtherOrg(other, 'DELETE', `/time_offs/${id}`);
     expect((await org.del(`/time_offs/${id}`)).status).toBe(200);
@@ -535,12 +520,7 @@ describe('POST /time_offs/{id}/approve', () => {
     const id = await createTimeOff({ start_date: '2039-01-01 08:00:00', end_date: '2039-01-02 08:00:00' });
     const boss = await org.createUser({ first_name: 'Joe', last_name: 'Boss' });
     const response = await org.post(`/time_offs/${id}/approve`, { admin_id: boss });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Time off approved successfully.',
+    expectSuccess(response, 200, 'Time off approved successfully.', {
       id,
     });
     const read = await org.get(`/time_offs/${id}`);
@@ -589,12 +569,7 @@ describe('POST /time_offs/{id}/deny', () => {
   it('denies pending time off: kept with status 2, readable by id', async () => {
     const id = await createTimeOff({ start_date: '2040-01-01 08:00:00', end_date: '2040-01-02 08:00:00' });
     const response = await org.post(`/time_offs/${id}/deny`, { admin_id: adminId });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Time off denied successfully.',
+    expectSuccess(response, 200, 'Time off denied successfully.', {
       id,
     });
     expect((await org.get(`/time_offs/${id}`)).body.items[0]).toMatchObject({ id, status: 2, approval_date: null });

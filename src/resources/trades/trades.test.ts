@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectInvalid, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectInvalid,
+  expectNotFoundForOtherOrg,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import {
   createAssignment,
@@ -90,12 +95,7 @@ describe('POST /trades', () => {
     const span = nextSpan();
     await giveShift(requester, span.start, span.end);
     const response = await org.post('/trades', { requesting_user: requester, ...span, approving_user_id: adminId });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: `Trade #${response.body.id} requested`,
+    expectSuccess(response, 201, `Trade #${response.body.id} requested`, {
       id: expect.any(Number),
       trade_status: 'pending',
     });
@@ -134,11 +134,7 @@ describe('POST /trades', () => {
     const response = await org.post('/trades', [trade(first), trade(second)]);
     expect(response.status).toBe(201);
     const ids = response.body.ids as number[];
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: `Trades #${ids[0]}, #${ids[1]} requested`,
+    expectSuccess(response, 201, `Trades #${ids[0]}, #${ids[1]} requested`, {
       id: ids[0],
       trade_status: 'accepted',
       ids: [expect.any(Number), expect.any(Number)],
@@ -339,24 +335,14 @@ describe('PATCH /trades/{id}', () => {
     const shiftId = await giveShift(requester, span.start, span.end);
     const id = await createTrade({ requesting_user: requester, ...span });
     const accept = await org.patch(`/trades/${id}`, { action: 'accept', user_id: taker });
-    expect(accept.status).toBe(200);
-    expect(accept.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: `Trade #${id} is accepted`,
+    expectSuccess(accept, 200, `Trade #${id} is accepted`, {
       id,
       trade_status: 'accepted',
     });
     expect(await shiftOwner(shiftId)).toEqual({ user_id: requester, traded_with: null });
 
     const approve = await org.patch(`/trades/${id}`, { action: 'approve', admin_id: adminId });
-    expect(approve.status).toBe(200);
-    expect(approve.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: `Trade #${id} is filled`,
+    expectSuccess(approve, 200, `Trade #${id} is filled`, {
       id,
       trade_status: 'filled',
     });
@@ -682,8 +668,7 @@ describe('DELETE /trades/{id}', () => {
     await giveShift(requester, span.start, span.end);
     const id = await createTrade({ requesting_user: requester, ...span });
     const response = await org.del(`/trades/${id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: `Trade #${id} deleted`, id });
+    expectSuccess(response, 200, `Trade #${id} deleted`, { id });
     expect((await org.get(`/trades/${id}`)).status).toBe(404);
     expect((await org.get('/trades')).body.map((t: { id: string }) => t.id)).not.toContain(String(id));
   });

@@ -1,7 +1,12 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -124,11 +129,7 @@ describe('GET /users/{user_id}/groups', () => {
       { id: ids.aShift, name: 'A Shift' },
       { id: ids.platoon, name: 'Platoon 1' },
     ]);
-    expect((await org.get('/users/999999/groups')).body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [User].',
-    });
+    expectNotFound(await org.get('/users/999999/groups'), 'User');
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/groups`);
     await expectAuthRequired(server, 'GET', `/users/${userId}/groups`);
   });
@@ -137,13 +138,7 @@ describe('GET /users/{user_id}/groups', () => {
 describe('POST /users/{user_id}/qualifiers', () => {
   it('adds a qualifier at the end of the list by default', async () => {
     const response = await org.post(`/users/${userId}/qualifiers`, { id: ids.CPT });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Added user Boss Doe to qualifier Captains.',
-    });
+    expectSuccess(response, 201, 'Added user Boss Doe to qualifier Captains.');
     await org.post(`/users/${userId}/qualifiers`, { id: ids['FF-01'] });
     expect((await org.get(`/users/${userId}/qualifiers`)).body).toEqual([
       { id: ids.CPT, name: 'Captains', shortcode: 'CPT', ranking: 1 },
@@ -189,8 +184,7 @@ describe('PUT /users/{user_id}/qualifiers', () => {
     const response = await org.put(`/users/${userId}/qualifiers`, {
       ids: [{ id: ids['FF-01'], ranking: 5 }, { id: ids.CHF }],
     });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Replaced user qualifiers.' });
+    expectSuccess(response, 200, 'Replaced user qualifiers.');
     expect((await org.get(`/users/${userId}/qualifiers`)).body).toEqual([
       { id: ids.CHF, name: 'Chief', shortcode: 'CHF', ranking: 2 },
       { id: ids['FF-01'], name: 'Firefighters', shortcode: 'FF-01', ranking: 5 },
@@ -209,24 +203,14 @@ describe('PUT /users/{user_id}/qualifiers', () => {
 describe('DELETE /users/{user_id}/qualifiers/{id}', () => {
   it('removes one qualifier from the user', async () => {
     const response = await org.del(`/users/${userId}/qualifiers/${ids.CHF}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Removed user Boss Doe from qualifier Chief.',
-    });
+    expectSuccess(response, 200, 'Removed user Boss Doe from qualifier Chief.');
     expect((await org.get(`/users/${userId}/qualifiers`)).body.map((q: { id: number }) => q.id)).toEqual([
       ids['FF-01'],
     ]);
   });
 
   it('answers 404 when the user does not have it, and for another organization', async () => {
-    expect((await org.del(`/users/${userId}/qualifiers/${ids.CHF}`)).body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [UserQualifier].',
-    });
+    expectNotFound(await org.del(`/users/${userId}/qualifiers/${ids.CHF}`), 'UserQualifier');
     await expectNotFoundForOtherOrg(other, 'DELETE', `/users/${userId}/qualifiers/${ids['FF-01']}`);
   });
 });
@@ -240,12 +224,7 @@ describe('POST /users/{user_id}/certifications', () => {
       expires_on: '2027-01-10',
       notes: 'Renewed',
     });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Added certification CPR to user Boss Doe.',
+    expectSuccess(response, 201, 'Added certification CPR to user Boss Doe.', {
       id: ids.cpr,
     });
     await org.post(`/users/${userId}/certifications`, { id: ids.hazmat });
@@ -316,11 +295,7 @@ describe('GET /users/{user_id}/certifications/{id}', () => {
       notes: null,
       file: null,
     });
-    expect((await org.get(`/users/${userId}/certifications/999999`)).body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [UserCertification].',
-    });
+    expectNotFound(await org.get(`/users/${userId}/certifications/999999`), 'UserCertification');
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/certifications/${ids.hazmat}`);
   });
 });
@@ -328,11 +303,7 @@ describe('GET /users/{user_id}/certifications/{id}', () => {
 describe('PUT /users/{user_id}/certifications/{id}', () => {
   it('changes only the fields sent', async () => {
     const response = await org.put(`/users/${userId}/certifications/${ids.hazmat}`, { number: 'HZ-1', notes: null });
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Updated certification Hazmat of user Boss Doe.',
+    expectSuccess(response, 200, 'Updated certification Hazmat of user Boss Doe.', {
       id: ids.hazmat,
     });
     expect((await org.get(`/users/${userId}/certifications/${ids.hazmat}`)).body).toMatchObject({
@@ -446,12 +417,7 @@ describe('POST /users/{user_id}/certifications/{id}/file', () => {
 describe('DELETE /users/{user_id}/certifications/{id}', () => {
   it('removes one certification and its file', async () => {
     const response = await org.del(`/users/${userId}/certifications/${ids.cpr}`);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Removed certification CPR from user Boss Doe.',
-    });
+    expectSuccess(response, 200, 'Removed certification CPR from user Boss Doe.');
     expect((await org.get(`/users/${userId}/certifications/${ids.cpr}/file`)).status).toBe(404);
     expect((await org.del(`/users/${userId}/certifications/${ids.cpr}`)).status).toBe(404);
     await expectNotFoundForOtherOrg(other, 'DELETE', `/users/${userId}/certifications/${ids.hazmat}`);
@@ -462,12 +428,7 @@ describe('DELETE /users/{user_id}/certifications', () => {
   it('removes all certifications of the user', async () => {
     await expectNotFoundForOtherOrg(other, 'DELETE', `/users/${userId}/certifications`);
     const response = await org.del(`/users/${userId}/certifications`);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Removed all certifications from user Boss Doe.',
-    });
+    expectSuccess(response, 200, 'Removed all certifications from user Boss Doe.');
     expect((await org.get(`/users/${userId}/certifications`)).body).toEqual([]);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
 
@@ -73,11 +78,7 @@ describe('GET /users/{user_id}/time_offs', () => {
 
   it('answers 404 for an unknown user or one of another organization', async () => {
     const response = await org.get('/users/999999/time_offs');
-    expect(response.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [User].',
-    });
+    expectNotFound(response, 'User');
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/time_offs`);
   });
 
@@ -94,12 +95,7 @@ describe('POST /users/{user_id}/time_offs', () => {
       end_date: '2032-04-02 08:00:00',
       user_note: 'Family visit',
     });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Time off requested successfully.',
+    expectSuccess(response, 201, 'Time off requested successfully.', {
       id: expect.any(Number),
     });
     const listed = await org.get(`/users/${userId}/time_offs`, {
@@ -149,12 +145,7 @@ describe('PATCH /users/{user_id}/time_offs/{id}', () => {
       end_date: '2033-05-03 08:00:00',
       user_note: 'Longer trip',
     });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Time off request updated successfully.',
+    expectSuccess(response, 200, 'Time off request updated successfully.', {
       id,
     });
     const read = await org.get(`/time_offs/${id}`);
@@ -202,11 +193,7 @@ describe('PATCH /users/{user_id}/time_offs/{id}', () => {
       })
     ).body.id;
     const response = await org.patch(`/users/${adminId}/time_offs/${id}`, { user_note: 'not mine' });
-    expect(response.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [TimeOff].',
-    });
+    expectNotFound(response, 'TimeOff');
     expect((await org.patch(`/users/${userId}/time_offs/999999`, { user_note: 'x' })).status).toBe(404);
     await expectNotFoundForOtherOrg(other, 'PATCH', `/users/${userId}/time_offs/${id}`, { user_note: 'x' });
   });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -42,11 +47,7 @@ describe('PUT /users', () => {
     const response = await org.put('/users', newUser);
     expect(response.status).toBe(201);
     userId = response.body.id;
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'User created successfully.',
+    expectSuccess(response, 201, 'User created successfully.', {
       id: expect.any(Number),
       ...expectedUser(userId),
       fields: [],
@@ -174,22 +175,12 @@ describe('GET /users/{user_id}', () => {
 
   it('answers 404 naming the model for a missing user', async () => {
     const response = await org.get('/users/999999');
-    expect(response.status).toBe(404);
-    expect(response.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [User].',
-    });
+    expectNotFound(response, 'User');
   });
 
   it('answers 404 for an id that is not a number, as for a missing user', async () => {
     const response = await org.get('/users/abc');
-    expect(response.status).toBe(404);
-    expect(response.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [User].',
-    });
+    expectNotFound(response, 'User');
   });
 
   it("answers 404 for another organization's user", async () => {
@@ -254,8 +245,7 @@ describe('DELETE /users/{user_id} (extension)', () => {
   it('removes the user from reads', async () => {
     const id = await org.createUser();
     const response = await org.del(`/users/${id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'User removed successfully.' });
+    expectSuccess(response, 200, 'User removed successfully.');
     expect((await org.get(`/users/${id}`)).status).toBe(404);
     expect((await org.get('/users')).body.map((u: { user_id: number }) => u.user_id)).not.toContain(id);
   });

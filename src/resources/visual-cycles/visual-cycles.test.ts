@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -20,12 +25,7 @@ describe('POST /visual_cycles', () => {
       text_color: '#fff',
       created_by: adminId,
     });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Added new visual cycle FLSA Cycle #1.',
+    expectSuccess(response, 201, 'Added new visual cycle FLSA Cycle #1.', {
       id: expect.any(Number),
     });
     januaryId = response.body.id;
@@ -115,11 +115,7 @@ describe('GET /visual_cycles/{id}', () => {
   });
 
   it('answers 404 for a missing cycle and another organization', async () => {
-    expect((await org.get('/visual_cycles/999999')).body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [VisualCycle].',
-    });
+    expectNotFound(await org.get('/visual_cycles/999999'), 'VisualCycle');
     await expectNotFoundForOtherOrg(other, 'GET', `/visual_cycles/${januaryId}`);
   });
 });
@@ -127,12 +123,7 @@ describe('GET /visual_cycles/{id}', () => {
 describe('PUT /visual_cycles/{id}', () => {
   it('changes only the fields sent', async () => {
     const response = await org.put(`/visual_cycles/${februaryId}`, { name: 'FLSA Cycle 2', end: '2017-02-26' });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Updated visual cycle FLSA Cycle 2.',
+    expectSuccess(response, 200, 'Updated visual cycle FLSA Cycle 2.', {
       id: februaryId,
     });
     expect((await org.get(`/visual_cycles/${februaryId}`)).body).toMatchObject({
@@ -157,13 +148,7 @@ describe('DELETE /visual_cycles/{id}', () => {
 
   it('soft-deletes with deleted_by and deleted_at', async () => {
     const response = await org.del(`/visual_cycles/${februaryId}`, undefined, { query: { deleted_by: adminId } });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Deleted visual cycle FLSA Cycle 2.',
-    });
+    expectSuccess(response, 200, 'Deleted visual cycle FLSA Cycle 2.');
     expect((await org.get(`/visual_cycles/${februaryId}`)).body).toMatchObject({
       deleted_by: adminId,
       deleted_at: expect.stringMatching(LOCAL_DATETIME),

@@ -3,7 +3,12 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 // Short worker timings for the tests (read by the webhooks plugin when the server starts); given
@@ -267,14 +272,9 @@ describe('DELETE /webhooks/{id} (extension)', () => {
     expect((await other.get('/webhooks')).body).toEqual([]);
     await expectNotFoundForOtherOrg(other, 'GET', `/webhooks/${id}/deliveries`);
     const response = await org.del(`/webhooks/${id}`);
-    expect(response.body).toEqual({ success: true, code: 200, status: 'ok', message: 'Webhook removed successfully.' });
+    expectSuccess(response, 200, 'Webhook removed successfully.');
     const again = await org.get(`/webhooks/${id}`);
-    expect(again.status).toBe(404);
-    expect(again.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [Webhook].',
-    });
+    expectNotFound(again, 'Webhook');
     expect((await org.get('/webhooks')).body).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg, expectSuccess } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -8,12 +8,7 @@ const workTypeId: number = (await org.post('/work_types', { label: 'Overtime' })
 describe('POST /work_subtypes', () => {
   it('creates a subtype of a work type', async () => {
     const response = await org.post('/work_subtypes', { work_type_id: workTypeId, label: 'Holdover', work_code: 'HO' });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Work subtype created successfully.',
+    expectSuccess(response, 201, 'Work subtype created successfully.', {
       id: expect.any(Number),
       work_type_id: workTypeId,
       label: 'Holdover',
@@ -71,12 +66,7 @@ describe('PATCH /work_subtypes/{id}', () => {
   it('changes any subset', async () => {
     const id = (await org.post('/work_subtypes', { work_type_id: workTypeId, label: 'Before' })).body.id;
     const response = await org.patch(`/work_subtypes/${id}`, { label: 'After', work_code: 'AF' });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Work subtype updated successfully.',
+    expectSuccess(response, 200, 'Work subtype updated successfully.', {
       id,
       work_type_id: workTypeId,
       label: 'After',
@@ -96,11 +86,7 @@ describe('DELETE /work_subtypes/{id}', () => {
   it('soft-deletes the subtype', async () => {
     const id = (await org.post('/work_subtypes', { work_type_id: workTypeId, label: 'Doomed' })).body.id;
     const response = await org.del(`/work_subtypes/${id}`);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Work subtype deleted successfully.',
+    expectSuccess(response, 200, 'Work subtype deleted successfully.', {
       id,
     });
     expect((await org.get(`/work_subtypes/${id}`)).status).toBe(404);

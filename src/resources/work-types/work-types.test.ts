@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectNotFoundForOtherOrg,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 import { DEFAULT_WORK_TYPES } from './repository.js';
 
@@ -39,12 +44,7 @@ describe('GET /work_types', () => {
 describe('POST /work_types', () => {
   it('creates a work type with default colors at the end of the list', async () => {
     const response = await org.post('/work_types', { label: 'Comp time', excludes_from_callback: true });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      success: true,
-      code: 201,
-      status: 'created',
-      message: 'Work type created successfully.',
+    expectSuccess(response, 201, 'Work type created successfully.', {
       id: expect.any(Number),
       label: 'Comp time',
       work_code: null,
@@ -91,12 +91,7 @@ describe('GET /work_types/{id}', () => {
 
   it('is a 404 for a missing or foreign work type', async () => {
     const response = await org.get('/work_types/999999');
-    expect(response.status).toBe(404);
-    expect(response.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [WorkType].',
-    });
+    expectNotFound(response, 'WorkType');
     const created = await org.post('/work_types', { label: 'Mine' });
     await expectNotFoundForOtherOrg(other, 'GET', `/work_types/${created.body.id}`);
   });
@@ -134,12 +129,7 @@ describe('DELETE /work_types/{id}', () => {
     const created = await org.post('/work_types', { label: 'Temporary' });
     const subtype = await org.post('/work_subtypes', { work_type_id: created.body.id, label: 'Sub' });
     const response = await org.del(`/work_types/${created.body.id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
-      success: true,
-      code: 200,
-      status: 'ok',
-      message: 'Work type deleted successfully.',
+    expectSuccess(response, 200, 'Work type deleted successfully.', {
       id: created.body.id,
     });
     expect((await org.get(`/work_types/${created.body.id}`)).status).toBe(404);
