@@ -25,9 +25,3 @@ export function linkTo(
 export function dataEnvelope<T>(data: T[], prev: string | null, next: string | null) {
   return { data, pagination: { prev, next } };
 }
-
-/** Bounds a client's `limit`: the default when absent, never above the maximum. */
-export function clampLimit(limit: number | undefined, fallback: number, maximum: number): number {
-  if (!limit || limit < 1) return fallback;
-  return Math.min(limit, maximum);
-}
