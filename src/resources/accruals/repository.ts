@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import type { AccrualRuleRow, AccrualRuleTable, AccrualTrackStepTable, AccrualTransactionTable } from './table.js';
@@ -45,10 +46,7 @@ export async function findTrackOrThrow(db: Db, orgId: number, id: number) {
 
 /** Rules of the given profiles (all profiles when omitted), ordered by profile then type. */
 export function listRules(db: Db, orgId: number, profileIds?: number[]): Promise<AccrualRuleRow[]> {
-  return db
-    .selectFrom('accrual_rule')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'accrual_rule', orgId)
     .$if(profileIds !== undefined, (qb) => qb.where('profile_id', 'in', profileIds!.length ? profileIds! : [0]))
     .orderBy('profile_id')
     .orderBy('time_off_type_id')
@@ -57,10 +55,7 @@ export function listRules(db: Db, orgId: number, profileIds?: number[]): Promise
 }
 
 export function listSteps(db: Db, orgId: number, trackIds: number[]) {
-  return db
-    .selectFrom('accrual_track_step')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'accrual_track_step', orgId)
     .where('track_id', 'in', trackIds.length ? trackIds : [0])
     .orderBy('track_id')
     .orderBy('from_years')
@@ -187,13 +182,7 @@ export async function insertTransactions(db: Db, values: Insertable<AccrualTrans
 }
 
 export function listTransactions(db: Db, orgId: number, userId: number) {
-  return db
-    .selectFrom('accrual_transaction')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('user_id', '=', userId)
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'accrual_transaction', orgId).where('user_id', '=', userId).orderBy('id').execute();
 }
 
 /** Net hours the ledger holds for one time off entry (negative while its deduction stands). */

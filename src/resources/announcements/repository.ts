@@ -1,13 +1,11 @@
 import type { Insertable, Updateable } from 'kysely';
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import type { AnnouncementRow, AnnouncementTable } from './table.js';
 
 export async function findAnnouncementOrThrow(db: Db, orgId: number, id: number): Promise<AnnouncementRow> {
-  return db
-    .selectFrom('announcement')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'announcement', orgId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow(() => notFound('Announcement'));
@@ -15,10 +13,7 @@ export async function findAnnouncementOrThrow(db: Db, orgId: number, id: number)
 
 /** Newest first; one row more than asked tells whether a next page exists. */
 export async function listAnnouncementPage(db: Db, orgId: number, offset: number, limit: number) {
-  const rows = await db
-    .selectFrom('announcement')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  const rows = await orgRows(db, 'announcement', orgId)
     .where('deleted_at', 'is', null)
     .orderBy('id', 'desc')
     .offset(offset)
@@ -38,5 +33,5 @@ export async function updateAnnouncement(
   id: number,
   values: Updateable<AnnouncementTable>,
 ): Promise<void> {
-  await db.updateTable('announcement').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await updateOrgRow(db, 'announcement', orgId, id, values);
 }

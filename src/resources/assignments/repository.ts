@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import type { Database } from '../../core/db/types.js';
 import { invalidParams, notFound } from '../../core/errors.js';
@@ -6,13 +7,7 @@ import type { AssignmentGroupRow, AssignmentRow, AssignmentTable } from './table
 import { compiledOnce } from '../../core/db/compiled-once.js';
 
 export function findAssignment(db: Db, orgId: number, id: number): Promise<AssignmentRow | undefined> {
-  return db
-    .selectFrom('assignment')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return orgRows(db, 'assignment', orgId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
 export async function findAssignmentOrThrow(db: Db, orgId: number, id: number): Promise<AssignmentRow> {
@@ -34,12 +29,7 @@ export async function findAssignmentsByIds(
 }
 
 const assignmentsByIdsQuery = compiledOnce((db: Db, orgId: number, ids: number[]) =>
-  db
-    .selectFrom('assignment')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', ids)
-    .where('deleted_at', 'is', null),
+  orgRows(db, 'assignment', orgId).where('id', 'in', ids).where('deleted_at', 'is', null),
 );
 
 /**
@@ -61,10 +51,7 @@ export function listAssignmentsForRange(
   startDate: string,
   endDate: string,
 ): Promise<AssignmentRow[]> {
-  return db
-    .selectFrom('assignment')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'assignment', orgId)
     .where((eb) => mayOccurBetween(eb, startDate, endDate))
     .orderBy('position')
     .orderBy('id')
@@ -78,10 +65,7 @@ export function listCurrentAssignments(
   today: string,
   nowLocal: string,
 ): Promise<AssignmentRow[]> {
-  return db
-    .selectFrom('assignment')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'assignment', orgId)
     .where('deleted_at', 'is', null)
     .where((eb) => eb.or([eb('until_date', 'is', null), eb('until_date', '>=', today)]))
     .where((eb) => eb.or([eb('rrule', 'is not', null), eb('end', '>', nowLocal)]))
@@ -111,7 +95,7 @@ export async function updateAssignment(
   id: number,
   values: Updateable<AssignmentTable>,
 ): Promise<void> {
-  await db.updateTable('assignment').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await updateOrgRow(db, 'assignment', orgId, id, values);
 }
 
 // Qualifiers needed -------------------------------------------------------------------------------
@@ -200,24 +184,11 @@ export async function replaceQualifiersNeeded(
 // Group labels ------------------------------------------------------------------------------------
 
 export function listGroupLabels(db: Db, orgId: number): Promise<AssignmentGroupRow[]> {
-  return db
-    .selectFrom('assignment_group')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'assignment_group', orgId).where('deleted_at', 'is', null).orderBy('name').orderBy('id').execute();
 }
 
 export function findGroupLabel(db: Db, orgId: number, id: number): Promise<AssignmentGroupRow | undefined> {
-  return db
-    .selectFrom('assignment_group')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return orgRows(db, 'assignment_group', orgId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
 export async function insertGroupLabel(db: Db, orgId: number, name: string, color: string): Promise<number> {

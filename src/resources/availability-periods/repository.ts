@@ -1,14 +1,12 @@
 import type { Insertable } from 'kysely';
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { AvailabilityPeriodRow, AvailabilityPeriodTable, UnavailabilityReasonRow } from './table.js';
 
 /** Periods overlapping [start, end), by start. */
 export function listPeriods(db: Db, orgId: number, start: string, end: string): Promise<AvailabilityPeriodRow[]> {
-  return db
-    .selectFrom('availability_period')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'availability_period', orgId)
     .where('deleted_at', 'is', null)
     .where('start', '<', end)
     .where('end', '>', start)
@@ -18,10 +16,7 @@ export function listPeriods(db: Db, orgId: number, start: string, end: string): 
 }
 
 export async function findPeriodOrThrow(db: Db, orgId: number, id: number): Promise<AvailabilityPeriodRow> {
-  return db
-    .selectFrom('availability_period')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'availability_period', orgId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow(() => notFound('AvailabilityPeriod'));
@@ -42,13 +37,7 @@ export async function softDeletePeriod(db: Db, orgId: number, id: number, at: st
 }
 
 export function listReasons(db: Db, orgId: number): Promise<UnavailabilityReasonRow[]> {
-  return db
-    .selectFrom('unavailability_reason')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'unavailability_reason', orgId).where('deleted_at', 'is', null).orderBy('id').execute();
 }
 
 /** Reasons by id, deleted ones included (old periods keep their reason). */
@@ -59,20 +48,12 @@ export async function findReasonsByIds(
 ): Promise<Map<number, UnavailabilityReasonRow>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('unavailability_reason')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', unique)
-    .execute();
+  const rows = await orgRows(db, 'unavailability_reason', orgId).where('id', 'in', unique).execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
 
 export async function findReasonOrInvalid(db: Db, orgId: number, id: number): Promise<UnavailabilityReasonRow> {
-  const row = await db
-    .selectFrom('unavailability_reason')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  const row = await orgRows(db, 'unavailability_reason', orgId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
@@ -81,10 +62,7 @@ export async function findReasonOrInvalid(db: Db, orgId: number, id: number): Pr
 }
 
 export async function findReasonOrThrow(db: Db, orgId: number, id: number): Promise<UnavailabilityReasonRow> {
-  return db
-    .selectFrom('unavailability_reason')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'unavailability_reason', orgId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow(() => notFound('UnavailabilityReason'));
@@ -105,10 +83,5 @@ export async function updateReason(
   id: number,
   values: { name?: string; deleted_at?: string },
 ): Promise<void> {
-  await db
-    .updateTable('unavailability_reason')
-    .set(values)
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .execute();
+  await updateOrgRow(db, 'unavailability_reason', orgId, id, values);
 }

@@ -1,13 +1,11 @@
 import type { Insertable } from 'kysely';
+import { orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import type { CalendarFeedRow, CalendarFeedTable } from './table.js';
 
 export async function findFeedOrThrow(db: Db, orgId: number, id: number): Promise<CalendarFeedRow> {
-  return db
-    .selectFrom('calendar_feed')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'calendar_feed', orgId)
     .where('id', '=', id)
     .executeTakeFirstOrThrow(() => notFound('CalendarFeed'));
 }
@@ -17,10 +15,7 @@ export function listFeeds(
   orgId: number,
   filter: { userId?: number; assignmentId?: number },
 ): Promise<CalendarFeedRow[]> {
-  return db
-    .selectFrom('calendar_feed')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'calendar_feed', orgId)
     .$if(filter.userId !== undefined, (qb) => qb.where('user_id', '=', filter.userId!))
     .$if(filter.assignmentId !== undefined, (qb) => qb.where('assignment_id', '=', filter.assignmentId!))
     .orderBy('id')

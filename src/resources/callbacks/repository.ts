@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import { type Db, withTransaction } from '../../core/db/transaction.js';
 import { transition } from '../../core/db/locks.js';
 import { invalidParams, notFound } from '../../core/errors.js';
@@ -14,12 +15,7 @@ import type {
 } from './table.js';
 
 export function findCallback(db: Db, orgId: number, id: number): Promise<CallbackRow | undefined> {
-  return db
-    .selectFrom('callback')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return orgRows(db, 'callback', orgId).where('id', '=', id).executeTakeFirst();
 }
 
 export async function findCallbackOrThrow(db: Db, orgId: number, id: number): Promise<CallbackRow> {
@@ -34,10 +30,7 @@ export function listCallbacks(
   orgId: number,
   filter: { start?: string; end?: string; offset: number; limit: number },
 ) {
-  return db
-    .selectFrom('callback')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'callback', orgId)
     .$if(filter.start !== undefined, (qb) => qb.where('end', '>', filter.start!))
     .$if(filter.end !== undefined, (qb) => qb.where('start', '<', filter.end!))
     .orderBy('start')
@@ -57,13 +50,7 @@ export async function insertCallbackUsers(db: Db, rows: Insertable<CallbackUserT
 }
 
 export function listCallbackUsers(db: Db, orgId: number, callbackId: number): Promise<CallbackUserRow[]> {
-  return db
-    .selectFrom('callback_user')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('callback_id', '=', callbackId)
-    .orderBy('position')
-    .execute();
+  return orgRows(db, 'callback_user', orgId).where('callback_id', '=', callbackId).orderBy('position').execute();
 }
 
 export function findCallbackUser(
@@ -72,10 +59,7 @@ export function findCallbackUser(
   callbackId: number,
   userId: number,
 ): Promise<CallbackUserRow | undefined> {
-  return db
-    .selectFrom('callback_user')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'callback_user', orgId)
     .where('callback_id', '=', callbackId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
@@ -87,7 +71,7 @@ export async function updateCallbackUser(
   id: number,
   values: Updateable<CallbackUserTable>,
 ): Promise<void> {
-  await db.updateTable('callback_user').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await updateOrgRow(db, 'callback_user', orgId, id, values);
 }
 
 function selectList(db: Db, orgId: number, listId: number) {
@@ -463,10 +447,7 @@ export function findOfferOfUser(
   userId: number,
   offerId: number,
 ): Promise<CallbackOfferRow | undefined> {
-  return db
-    .selectFrom('callback_offer')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'callback_offer', orgId)
     .where('user_id', '=', userId)
     .where('id', '=', offerId)
     .executeTakeFirst();

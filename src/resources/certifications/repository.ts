@@ -1,25 +1,15 @@
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { CertificationRow } from './table.js';
 
 export function listCertifications(db: Db, orgId: number): Promise<CertificationRow[]> {
-  return db
-    .selectFrom('certification')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'certification', orgId).where('deleted_at', 'is', null).orderBy('id').execute();
 }
 
 /** Any certification of the organization, deleted or not (DELETE tells the two apart). */
 export function findCertificationAnyState(db: Db, orgId: number, id: number): Promise<CertificationRow | undefined> {
-  return db
-    .selectFrom('certification')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return orgRows(db, 'certification', orgId).where('id', '=', id).executeTakeFirst();
 }
 
 /** Deleted certifications vanish from reads: they are a 404 like a missing one. */
@@ -43,12 +33,7 @@ export async function findCertificationsByIds(
 ): Promise<Map<number, CertificationRow>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('certification')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', unique)
-    .execute();
+  const rows = await orgRows(db, 'certification', orgId).where('id', 'in', unique).execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
 
@@ -63,5 +48,5 @@ export async function updateCertification(
   id: number,
   values: Partial<Pick<CertificationRow, 'name' | 'cert_id' | 'updated_at' | 'deleted_at'>>,
 ): Promise<void> {
-  await db.updateTable('certification').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await updateOrgRow(db, 'certification', orgId, id, values);
 }

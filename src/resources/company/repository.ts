@@ -1,3 +1,4 @@
+import { orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import { sentFields } from '../../core/fields.js';
@@ -14,11 +15,7 @@ export async function findCompany(db: Db, orgId: number) {
     .where('id', '=', orgId)
     .executeTakeFirst();
   if (!organization) throw notFound('Company');
-  const profile = await db
-    .selectFrom('company_profile')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .executeTakeFirst();
+  const profile = await orgRows(db, 'company_profile', orgId).executeTakeFirst();
   return { organization, profile };
 }
 

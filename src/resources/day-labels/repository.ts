@@ -1,24 +1,13 @@
+import { orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import type { DayLabelRow } from './table.js';
 
 export function listDayLabels(db: Db, orgId: number, start: string, end: string): Promise<DayLabelRow[]> {
-  return db
-    .selectFrom('day_label')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('date', '>=', start)
-    .where('date', '<=', end)
-    .orderBy('date')
-    .execute();
+  return orgRows(db, 'day_label', orgId).where('date', '>=', start).where('date', '<=', end).orderBy('date').execute();
 }
 
 export function findDayLabel(db: Db, orgId: number, date: string): Promise<DayLabelRow | undefined> {
-  return db
-    .selectFrom('day_label')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('date', '=', date)
-    .executeTakeFirst();
+  return orgRows(db, 'day_label', orgId).where('date', '=', date).executeTakeFirst();
 }
 
 export async function upsertDayLabel(

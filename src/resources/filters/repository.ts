@@ -1,23 +1,15 @@
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { SpecialtyFilterRow } from './table.js';
 
 export function listActiveFilters(db: Db, orgId: number): Promise<SpecialtyFilterRow[]> {
-  return db
-    .selectFrom('specialty_filter')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'specialty_filter', orgId).where('deleted_at', 'is', null).orderBy('id').execute();
 }
 
 /** Finds a filter whether or not it is deleted (the single form shows `deleted`). */
 export async function findFilterOrThrow(db: Db, orgId: number, id: number): Promise<SpecialtyFilterRow> {
-  return db
-    .selectFrom('specialty_filter')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'specialty_filter', orgId)
     .where('id', '=', id)
     .executeTakeFirstOrThrow(() => notFound('Filter'));
 }
@@ -36,12 +28,7 @@ export async function insertFilter(
 }
 
 export async function updateFilter(db: Db, orgId: number, id: number, values: { label?: string; deleted_at?: string }) {
-  await db
-    .updateTable('specialty_filter')
-    .set(values)
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .execute();
+  await updateOrgRow(db, 'specialty_filter', orgId, id, values);
 }
 
 export async function assertActiveFiltersExist(db: Db, orgId: number, ids: number[]): Promise<void> {

@@ -1,26 +1,18 @@
 import type { Insertable } from 'kysely';
+import { orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import type { FormRow, FormSubmissionTable, FormTable } from './table.js';
 
 export async function findFormOrThrow(db: Db, orgId: number, id: number): Promise<FormRow> {
-  return db
-    .selectFrom('form')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'form', orgId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow(() => notFound('Form'));
 }
 
 export function listForms(db: Db, orgId: number): Promise<FormRow[]> {
-  return db
-    .selectFrom('form')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'form', orgId).where('deleted_at', 'is', null).orderBy('id').execute();
 }
 
 export async function insertForm(db: Db, values: Insertable<FormTable>): Promise<number> {
@@ -43,11 +35,5 @@ export async function insertSubmission(db: Db, values: Insertable<FormSubmission
 }
 
 export function listSubmissions(db: Db, orgId: number, formId: number) {
-  return db
-    .selectFrom('form_submission')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('form_id', '=', formId)
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'form_submission', orgId).where('form_id', '=', formId).orderBy('id').execute();
 }

@@ -1,15 +1,10 @@
+import { orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import type { UserGroupRow } from './table.js';
 
 export function listGroups(db: Db, orgId: number): Promise<UserGroupRow[]> {
-  return db
-    .selectFrom('user_group')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'user_group', orgId).orderBy('name').orderBy('id').execute();
 }
 
 export async function insertGroup(db: Db, orgId: number, name: string, createdAt: string): Promise<number> {

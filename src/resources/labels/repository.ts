@@ -1,23 +1,14 @@
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { LabelRow } from './table.js';
 
 export function listLabels(db: Db, orgId: number): Promise<LabelRow[]> {
-  return db
-    .selectFrom('label')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'label', orgId).where('deleted_at', 'is', null).orderBy('position').orderBy('id').execute();
 }
 
 export async function findLabelOrThrow(db: Db, orgId: number, id: number): Promise<LabelRow> {
-  return db
-    .selectFrom('label')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'label', orgId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow(() => notFound('Label'));
@@ -27,13 +18,7 @@ export async function findLabelOrThrow(db: Db, orgId: number, id: number): Promi
 export async function findLabelsOrInvalid(db: Db, orgId: number, ids: number[]): Promise<Map<number, LabelRow>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('label')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', unique)
-    .where('deleted_at', 'is', null)
-    .execute();
+  const rows = await orgRows(db, 'label', orgId).where('id', 'in', unique).where('deleted_at', 'is', null).execute();
   if (rows.length !== unique.length) throw invalidParams('The selected label id is invalid.');
   return new Map(rows.map((row) => [row.id, row]));
 }
@@ -67,5 +52,5 @@ export async function updateLabel(
   id: number,
   values: Partial<Pick<LabelRow, 'label' | 'color' | 'text_color' | 'position' | 'deleted_at'>>,
 ): Promise<void> {
-  await db.updateTable('label').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await updateOrgRow(db, 'label', orgId, id, values);
 }

@@ -1,13 +1,11 @@
 import type { Insertable, Updateable } from 'kysely';
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { CallbackListRow, CallbackListTable } from './table.js';
 
 export function listActiveLists(db: Db, orgId: number): Promise<CallbackListRow[]> {
-  return db
-    .selectFrom('callback_list')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'callback_list', orgId)
     .where('deleted_at', 'is', null)
     .orderBy('position')
     .orderBy('id')
@@ -16,10 +14,7 @@ export function listActiveLists(db: Db, orgId: number): Promise<CallbackListRow[
 
 /** Finds a list whether or not it is deleted (the single form shows `deleted`). */
 export async function findListOrThrow(db: Db, orgId: number, id: number): Promise<CallbackListRow> {
-  return db
-    .selectFrom('callback_list')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'callback_list', orgId)
     .where('id', '=', id)
     .executeTakeFirstOrThrow(() => notFound('Title'));
 }
@@ -45,7 +40,7 @@ export async function updateList(
   id: number,
   values: Updateable<CallbackListTable>,
 ): Promise<void> {
-  await db.updateTable('callback_list').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await updateOrgRow(db, 'callback_list', orgId, id, values);
 }
 
 export async function assertActiveListsExist(db: Db, orgId: number, ids: number[]): Promise<void> {

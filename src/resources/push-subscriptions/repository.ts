@@ -1,16 +1,11 @@
 import type { Insertable } from 'kysely';
+import { orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import type { PushSubscriptionRow, PushSubscriptionTable } from './table.js';
 
 export function listPushSubscriptions(db: Db, orgId: number, userId: number): Promise<PushSubscriptionRow[]> {
-  return db
-    .selectFrom('push_subscription')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('user_id', '=', userId)
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'push_subscription', orgId).where('user_id', '=', userId).orderBy('id').execute();
 }
 
 export async function findPushSubscriptionOrThrow(
@@ -19,10 +14,7 @@ export async function findPushSubscriptionOrThrow(
   userId: number,
   id: number,
 ): Promise<PushSubscriptionRow> {
-  return db
-    .selectFrom('push_subscription')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'push_subscription', orgId)
     .where('user_id', '=', userId)
     .where('id', '=', id)
     .executeTakeFirstOrThrow(() => notFound('PushSubscription'));

@@ -1,25 +1,16 @@
 import type { Updateable } from 'kysely';
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { QualifierRow, QualifierTable } from './table.js';
 
 export function listActiveQualifiers(db: Db, orgId: number): Promise<QualifierRow[]> {
-  return db
-    .selectFrom('qualifier')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'qualifier', orgId).where('deleted_at', 'is', null).orderBy('name').orderBy('id').execute();
 }
 
 /** Finds a qualifier whether or not it is deleted (the single form shows `deleted_at`). */
 export async function findQualifierOrThrow(db: Db, orgId: number, id: number): Promise<QualifierRow> {
-  return db
-    .selectFrom('qualifier')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'qualifier', orgId)
     .where('id', '=', id)
     .executeTakeFirstOrThrow(() => notFound('Qualifier'));
 }
@@ -32,10 +23,7 @@ export async function findActiveQualifiersOrInvalid(
 ): Promise<Map<number, QualifierRow>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('qualifier')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  const rows = await orgRows(db, 'qualifier', orgId)
     .where('id', 'in', unique)
     .where('deleted_at', 'is', null)
     .execute();
@@ -54,7 +42,7 @@ export async function updateQualifier(
   id: number,
   values: Updateable<QualifierTable>,
 ): Promise<void> {
-  await db.updateTable('qualifier').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await updateOrgRow(db, 'qualifier', orgId, id, values);
 }
 
 /** Active users holding the qualifier, best ranked first. */

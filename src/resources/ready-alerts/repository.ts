@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import type { ReadyAlertDeliveryRow, ReadyAlertDeliveryTable, ReadyAlertRow, ReadyAlertTable } from './table.js';
@@ -108,22 +109,13 @@ export async function insertDeliveries(db: Db, rows: Insertable<ReadyAlertDelive
 }
 
 export async function findAlertOrThrow(db: Db, orgId: number, id: number): Promise<ReadyAlertRow> {
-  return db
-    .selectFrom('ready_alert')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'ready_alert', orgId)
     .where('id', '=', id)
     .executeTakeFirstOrThrow(() => notFound('ReadyAlert'));
 }
 
 export function listDeliveries(db: Db, orgId: number, alertId: number): Promise<ReadyAlertDeliveryRow[]> {
-  return db
-    .selectFrom('ready_alert_delivery')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('alert_id', '=', alertId)
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'ready_alert_delivery', orgId).where('alert_id', '=', alertId).orderBy('id').execute();
 }
 
 export async function hasPendingEmails(db: Db): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { nowUtc, Temporal } from '../../core/time.js';
@@ -15,13 +16,7 @@ import type { WorkTypeRow } from '../work-types/table.js';
 import { compiledOnce } from '../../core/db/compiled-once.js';
 
 export function listRotations(db: Db, orgId: number): Promise<RotationRow[]> {
-  return db
-    .selectFrom('rotation')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'rotation', orgId).where('deleted_at', 'is', null).orderBy('id').execute();
 }
 
 export function findRotationsByIds(db: Db, orgId: number, ids: number[]): Promise<RotationRow[]> {
@@ -30,13 +25,7 @@ export function findRotationsByIds(db: Db, orgId: number, ids: number[]): Promis
 }
 
 async function findRotation(db: Db, orgId: number, id: number): Promise<RotationRow | undefined> {
-  return db
-    .selectFrom('rotation')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return orgRows(db, 'rotation', orgId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
 export async function findRotationOrThrow(db: Db, orgId: number, id: number): Promise<RotationRow> {
@@ -62,7 +51,7 @@ export async function updateRotation(
   id: number,
   values: Updateable<RotationTable>,
 ): Promise<void> {
-  await db.updateTable('rotation').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await updateOrgRow(db, 'rotation', orgId, id, values);
 }
 
 /** Members of the rotation still scheduled on or after the date. */
@@ -82,10 +71,7 @@ export function listRecurringShifts(
   orgId: number,
   filter: { userId?: number; rotationId?: number },
 ): Promise<RecurringShiftRow[]> {
-  return db
-    .selectFrom('recurring_shift')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'recurring_shift', orgId)
     .$if(filter.userId !== undefined, (qb) => qb.where('user_id', '=', filter.userId!))
     .$if(filter.rotationId !== undefined, (qb) => qb.where('rotation_id', '=', filter.rotationId!))
     .orderBy('start_date')
@@ -94,10 +80,7 @@ export function listRecurringShifts(
 }
 
 export async function findRecurringShiftOrThrow(db: Db, orgId: number, id: number): Promise<RecurringShiftRow> {
-  return db
-    .selectFrom('recurring_shift')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'recurring_shift', orgId)
     .where('id', '=', id)
     .executeTakeFirstOrThrow(() => notFound('RecurringShift'));
 }
@@ -113,12 +96,7 @@ export async function updateRecurringShift(
   id: number,
   values: Updateable<RecurringShiftTable>,
 ): Promise<void> {
-  await db
-    .updateTable('recurring_shift')
-    .set(values)
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .execute();
+  await updateOrgRow(db, 'recurring_shift', orgId, id, values);
 }
 
 /** Removes a series and its exceptions (only for a series that has not started). */
@@ -137,10 +115,7 @@ export function exceptionsOf(
   recurringShiftIds: number[],
 ): Promise<RecurringShiftExceptionRow[]> {
   if (recurringShiftIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('recurring_shift_exception')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'recurring_shift_exception', orgId)
     .where('recurring_shift_id', 'in', recurringShiftIds)
     .orderBy('date')
     .execute();
@@ -228,12 +203,7 @@ export async function assertAssignmentsExist(
 }
 
 const liveWorkTypeQuery = compiledOnce((db: Db, orgId: number, id: number) =>
-  db
-    .selectFrom('work_type')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null),
+  orgRows(db, 'work_type', orgId).where('id', '=', id).where('deleted_at', 'is', null),
 );
 
 /** 422 unless the work type (and the subtype, which must belong to it) exist in the organization; the work type. */

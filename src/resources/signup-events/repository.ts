@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { lockRowOrThrow } from '../../core/db/locks.js';
 import type { Database } from '../../core/db/types.js';
@@ -9,12 +10,7 @@ import type { SignupEventRow, SignupEventTable, SignupEventUserRow } from './tab
 type EventEb = ExpressionBuilder<Database, 'signup_event'>;
 
 export function findSignupEvent(db: Db, orgId: number, id: number): Promise<SignupEventRow | undefined> {
-  return db
-    .selectFrom('signup_event')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return orgRows(db, 'signup_event', orgId).where('id', '=', id).executeTakeFirst();
 }
 
 /** Deleted events are found too: they stay readable by id. */
@@ -59,10 +55,7 @@ export async function listSignupEvents(db: Db, orgId: number, filter: SignupEven
   const nonDeletedOnly =
     filter.archived || filter.status !== undefined || filter.start !== undefined || filter.end !== undefined;
   if (filter.deleted && nonDeletedOnly) return [];
-  return db
-    .selectFrom('signup_event')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'signup_event', orgId)
     .where('deleted_at', filter.deleted ? 'is not' : 'is', null)
     .$if(filter.archived, (qb) => qb.where((eb) => eb.not(statusIs(eb, 'active', filter.now))))
     .$if(filter.status !== undefined, (qb) => qb.where((eb) => statusIs(eb, filter.status!, filter.now)))
@@ -83,17 +76,11 @@ export async function updateSignupEvent(
   id: number,
   values: Updateable<SignupEventTable>,
 ): Promise<void> {
-  await db.updateTable('signup_event').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await updateOrgRow(db, 'signup_event', orgId, id, values);
 }
 
 export function listEventUsers(db: Db, orgId: number, eventId: number): Promise<SignupEventUserRow[]> {
-  return db
-    .selectFrom('signup_event_user')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('event_id', '=', eventId)
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'signup_event_user', orgId).where('event_id', '=', eventId).orderBy('id').execute();
 }
 
 export function findEventUser(
@@ -102,10 +89,7 @@ export function findEventUser(
   eventId: number,
   userId: number,
 ): Promise<SignupEventUserRow | undefined> {
-  return db
-    .selectFrom('signup_event_user')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'signup_event_user', orgId)
     .where('event_id', '=', eventId)
     .where('user_id', '=', userId)
     .executeTakeFirst();

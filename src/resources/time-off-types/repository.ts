@@ -1,16 +1,11 @@
 import type { Insertable, Updateable } from 'kysely';
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { TimeOffTypeRow, TimeOffTypeTable } from './table.js';
 
 export function findTimeOffType(db: Db, orgId: number, id: number): Promise<TimeOffTypeRow | undefined> {
-  return db
-    .selectFrom('time_off_type')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return orgRows(db, 'time_off_type', orgId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
 export async function findTimeOffTypeOrThrow(db: Db, orgId: number, id: number): Promise<TimeOffTypeRow> {
@@ -34,24 +29,12 @@ export async function findTimeOffTypesByIds(
 ): Promise<Map<number, TimeOffTypeRow>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('time_off_type')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', unique)
-    .execute();
+  const rows = await orgRows(db, 'time_off_type', orgId).where('id', 'in', unique).execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
 
 export function listTimeOffTypes(db: Db, orgId: number): Promise<TimeOffTypeRow[]> {
-  return db
-    .selectFrom('time_off_type')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('label')
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'time_off_type', orgId).where('deleted_at', 'is', null).orderBy('label').orderBy('id').execute();
 }
 
 export async function insertTimeOffType(db: Db, values: Insertable<TimeOffTypeTable>): Promise<number> {
@@ -65,5 +48,5 @@ export async function updateTimeOffType(
   id: number,
   values: Updateable<TimeOffTypeTable>,
 ): Promise<void> {
-  await db.updateTable('time_off_type').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await updateOrgRow(db, 'time_off_type', orgId, id, values);
 }

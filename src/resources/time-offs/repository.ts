@@ -1,16 +1,11 @@
 import type { Insertable } from 'kysely';
+import { orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import { APPROVED, PENDING, type TimeOffRow, type TimeOffTable } from './table.js';
 
 export function findTimeOff(db: Db, orgId: number, id: number): Promise<TimeOffRow | undefined> {
-  return db
-    .selectFrom('time_off')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return orgRows(db, 'time_off', orgId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
 export async function findTimeOffOrThrow(db: Db, orgId: number, id: number): Promise<TimeOffRow> {
@@ -32,10 +27,7 @@ export interface TimeOffFilter {
  * occurrence (the entry's own end when it does not recur; null for a rule without end).
  */
 export function listTimeOffsOverlapping(db: Db, orgId: number, filter: TimeOffFilter): Promise<TimeOffRow[]> {
-  return db
-    .selectFrom('time_off')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'time_off', orgId)
     .where('deleted_at', 'is', null)
     .where('status', 'in', filter.statuses)
     .where('start', '<', filter.end)
@@ -73,10 +65,7 @@ export function entriesMeeting(
   orgId: number,
   filter: { userId: number; start: string; end: string; exceptId?: number },
 ): Promise<TimeOffRow[]> {
-  return db
-    .selectFrom('time_off')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'time_off', orgId)
     .where('deleted_at', 'is', null)
     .where('user_id', '=', filter.userId)
     .where('status', 'in', [PENDING, APPROVED])

@@ -1,16 +1,11 @@
 import type { Insertable } from 'kysely';
+import { orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import type { TradeRow, TradeTable, TradeUserRow, TradeUserStatus } from './table.js';
 
 export function findTrade(db: Db, orgId: number, id: number): Promise<TradeRow | undefined> {
-  return db
-    .selectFrom('trade')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return orgRows(db, 'trade', orgId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
 export async function findTradeOrThrow(db: Db, orgId: number, id: number): Promise<TradeRow> {
@@ -24,10 +19,7 @@ export function listTrades(
   orgId: number,
   filter: { start?: string; end?: string; userId?: number },
 ): Promise<TradeRow[]> {
-  return db
-    .selectFrom('trade')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'trade', orgId)
     .where('deleted_at', 'is', null)
     .$if(filter.start !== undefined, (qb) => qb.where('end', '>', filter.start!))
     .$if(filter.end !== undefined, (qb) => qb.where('start', '<', filter.end!))
@@ -47,21 +39,12 @@ export async function insertTrade(db: Db, values: Insertable<TradeTable>): Promi
 }
 
 export function listTradeUsers(db: Db, orgId: number, tradeId: number): Promise<TradeUserRow[]> {
-  return db
-    .selectFrom('trade_user')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('trade_id', '=', tradeId)
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'trade_user', orgId).where('trade_id', '=', tradeId).orderBy('id').execute();
 }
 
 /** The user's place on the trade (offered, accepted or declined), if the user has one. */
 export function findTradeUser(db: Db, orgId: number, tradeId: number, userId: number) {
-  return db
-    .selectFrom('trade_user')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'trade_user', orgId)
     .where('trade_id', '=', tradeId)
     .where('user_id', '=', userId)
     .executeTakeFirst();

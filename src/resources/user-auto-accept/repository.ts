@@ -1,14 +1,10 @@
 import type { Insertable } from 'kysely';
+import { orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import type { CallbackAutoAcceptRow, CallbackAutoAcceptTable } from './table.js';
 
 export function findAutoAccept(db: Db, orgId: number, userId: number): Promise<CallbackAutoAcceptRow | undefined> {
-  return db
-    .selectFrom('callback_auto_accept')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  return orgRows(db, 'callback_auto_accept', orgId).where('user_id', '=', userId).executeTakeFirst();
 }
 
 export async function replaceAutoAccept(db: Db, values: Insertable<CallbackAutoAcceptTable>): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Updateable } from 'kysely';
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import type { UserCertificationRow, UserCertificationTable } from '../certifications/table.js';
 
@@ -36,10 +37,7 @@ export async function findUserCertification(db: Db, orgId: number, userId: numbe
 
 /** Any record of the pair, also one whose certification was deleted (to refuse duplicates). */
 export function findUserCertificationRow(db: Db, orgId: number, userId: number, certificationId: number) {
-  return db
-    .selectFrom('user_certification')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'user_certification', orgId)
     .where('user_id', '=', userId)
     .where('certification_id', '=', certificationId)
     .executeTakeFirst();
@@ -55,12 +53,7 @@ export async function updateUserCertification(
   id: number,
   values: Updateable<UserCertificationTable>,
 ) {
-  await db
-    .updateTable('user_certification')
-    .set(values)
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .execute();
+  await updateOrgRow(db, 'user_certification', orgId, id, values);
 }
 
 /** Deletes records and returns the stored file names they held. */

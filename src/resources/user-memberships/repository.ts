@@ -1,3 +1,4 @@
+import { orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 
 /** The user's active qualifiers in ranking order. */
@@ -16,10 +17,7 @@ export function listQualifiersOfUser(db: Db, orgId: number, userId: number) {
 }
 
 export function findUserQualifier(db: Db, orgId: number, userId: number, qualifierId: number) {
-  return db
-    .selectFrom('user_qualifier')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'user_qualifier', orgId)
     .where('user_id', '=', userId)
     .where('qualifier_id', '=', qualifierId)
     .executeTakeFirst();

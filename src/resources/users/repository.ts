@@ -1,18 +1,13 @@
 import type { Insertable, Updateable } from 'kysely';
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { UserAccountTable, UserRow } from './table.js';
 import { compiledOnce } from '../../core/db/compiled-once.js';
 
 export function findUser(db: Db, orgId: number, id: number): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('user_account')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return orgRows(db, 'user_account', orgId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
 export async function findUserOrThrow(db: Db, orgId: number, id: number): Promise<UserRow> {
@@ -54,10 +49,7 @@ export function liveUserIn(users: Map<number, UserRow>, id: number, field = 'use
 }
 
 export function listUsers(db: Db, orgId: number, filter: { employeeId?: string } = {}): Promise<UserRow[]> {
-  return db
-    .selectFrom('user_account')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'user_account', orgId)
     .where('deleted_at', 'is', null)
     .where('active', '=', 1)
     .$if(filter.employeeId !== undefined, (qb) => qb.where('employee_id', '=', filter.employeeId!))
@@ -87,7 +79,7 @@ export async function updateUser(
   id: number,
   values: Updateable<UserAccountTable>,
 ): Promise<void> {
-  await db.updateTable('user_account').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await updateOrgRow(db, 'user_account', orgId, id, values);
 }
 
 /** Names of accrual tracks and profiles referenced by the users, in two queries at most. */

@@ -1,4 +1,5 @@
 import type { Updateable } from 'kysely';
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import type { VisualCycleRow, VisualCycleTable } from './table.js';
@@ -9,10 +10,7 @@ export function listVisualCycles(
   orgId: number,
   period: { start?: string; end?: string },
 ): Promise<VisualCycleRow[]> {
-  return db
-    .selectFrom('visual_cycle')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'visual_cycle', orgId)
     .where('deleted_at', 'is', null)
     .$if(period.start !== undefined, (qb) => qb.where('start', '>=', period.start!))
     .$if(period.end !== undefined, (qb) => qb.where('end', '<=', period.end!))
@@ -23,10 +21,7 @@ export function listVisualCycles(
 
 /** Finds a cycle whether or not it is deleted (the record shows deleted_by/deleted_at). */
 export async function findVisualCycleOrThrow(db: Db, orgId: number, id: number): Promise<VisualCycleRow> {
-  return db
-    .selectFrom('visual_cycle')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'visual_cycle', orgId)
     .where('id', '=', id)
     .executeTakeFirstOrThrow(() => notFound('VisualCycle'));
 }
@@ -42,5 +37,5 @@ export async function updateVisualCycle(
   id: number,
   values: Updateable<VisualCycleTable>,
 ): Promise<void> {
-  await db.updateTable('visual_cycle').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await updateOrgRow(db, 'visual_cycle', orgId, id, values);
 }

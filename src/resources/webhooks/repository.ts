@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type Insertable, sql, type Updateable } from 'kysely';
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Database } from '../../core/db/types.js';
 import { claimLease, leaseFree, leaseHeld } from '../../core/db/lease.js';
 import { isPostgres } from '../../core/db/schema.js';
@@ -7,23 +8,14 @@ import { notFound } from '../../core/errors.js';
 import type { WebhookDeliveryTable, WebhookEndpointRow, WebhookEndpointTable } from './table.js';
 
 export async function findEndpointOrThrow(db: Db, orgId: number, id: number): Promise<WebhookEndpointRow> {
-  return db
-    .selectFrom('webhook_endpoint')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'webhook_endpoint', orgId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow(() => notFound('Webhook'));
 }
 
 export function listEndpoints(db: Db, orgId: number): Promise<WebhookEndpointRow[]> {
-  return db
-    .selectFrom('webhook_endpoint')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'webhook_endpoint', orgId).where('deleted_at', 'is', null).orderBy('id').execute();
 }
 
 export async function insertEndpoint(db: Db, values: Insertable<WebhookEndpointTable>): Promise<number> {
@@ -37,12 +29,7 @@ export async function updateEndpoint(
   id: number,
   values: Updateable<WebhookEndpointTable>,
 ): Promise<void> {
-  await db
-    .updateTable('webhook_endpoint')
-    .set(values)
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .execute();
+  await updateOrgRow(db, 'webhook_endpoint', orgId, id, values);
 }
 
 /** Where an endpoint stands in the outbox: after the event (tx_id, id). */
@@ -157,10 +144,7 @@ export function listDeliveries(
   endpointId: number,
   options: { beforeId?: number; limit: number },
 ) {
-  return db
-    .selectFrom('webhook_delivery')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'webhook_delivery', orgId)
     .where('endpoint_id', '=', endpointId)
     .$if(options.beforeId !== undefined, (qb) => qb.where('id', '<', options.beforeId!))
     .orderBy('id', 'desc')

@@ -1,4 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { WorkSubtypeRow, WorkSubtypeTable, WorkTypeRow, WorkTypeTable } from './table.js';
@@ -65,24 +66,11 @@ export async function defaultWorkTypeId(
 }
 
 export function listWorkTypes(db: Db, orgId: number): Promise<WorkTypeRow[]> {
-  return db
-    .selectFrom('work_type')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
+  return orgRows(db, 'work_type', orgId).where('deleted_at', 'is', null).orderBy('position').orderBy('id').execute();
 }
 
 export function findWorkType(db: Db, orgId: number, id: number): Promise<WorkTypeRow | undefined> {
-  return db
-    .selectFrom('work_type')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return orgRows(db, 'work_type', orgId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
 export async function findWorkTypeOrThrow(db: Db, orgId: number, id: number): Promise<WorkTypeRow> {
@@ -119,15 +107,12 @@ export async function updateWorkType(
   id: number,
   values: Updateable<WorkTypeTable>,
 ): Promise<void> {
-  await db.updateTable('work_type').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await updateOrgRow(db, 'work_type', orgId, id, values);
 }
 
 /** Subtypes of the given work types (all non-deleted ones when `workTypeId` is absent). */
 export function listWorkSubtypes(db: Db, orgId: number, workTypeId?: number): Promise<WorkSubtypeRow[]> {
-  return db
-    .selectFrom('work_subtype')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'work_subtype', orgId)
     .where('deleted_at', 'is', null)
     .$if(workTypeId !== undefined, (qb) => qb.where('work_type_id', '=', workTypeId!))
     .orderBy('work_type_id')
@@ -136,13 +121,7 @@ export function listWorkSubtypes(db: Db, orgId: number, workTypeId?: number): Pr
 }
 
 export function findWorkSubtype(db: Db, orgId: number, id: number): Promise<WorkSubtypeRow | undefined> {
-  return db
-    .selectFrom('work_subtype')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return orgRows(db, 'work_subtype', orgId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
 export async function findWorkSubtypeOrThrow(db: Db, orgId: number, id: number): Promise<WorkSubtypeRow> {
@@ -162,5 +141,5 @@ export async function updateWorkSubtype(
   id: number,
   values: Updateable<WorkSubtypeTable>,
 ): Promise<void> {
-  await db.updateTable('work_subtype').set(values).where('organization_id', '=', orgId).where('id', '=', id).execute();
+  await updateOrgRow(db, 'work_subtype', orgId, id, values);
 }
