@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes }
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Generated } from 'kysely';
+import { orgRows } from './db/org-rows.js';
 import { badRequest, conflict, invalidParams } from './errors.js';
 
 /**
@@ -113,10 +114,7 @@ async function idempotencyPlugin(app: FastifyInstance) {
       .where('created_at', '<', new Date(now - KEY_TTL_MS).toISOString())
       .execute();
     const fingerprint = fingerprintOf(request);
-    const existing = await app.db
-      .selectFrom('idempotency_key')
-      .selectAll()
-      .where('organization_id', '=', orgId)
+    const existing = await orgRows(app.db, 'idempotency_key', orgId)
       .where('idempotency_key', '=', key)
       .executeTakeFirst();
     if (existing) {
