@@ -110,6 +110,20 @@ export const errorResponses = {
   429: ErrorBody,
 } as const;
 
+/**
+ * The schemas of one file's routes under its OpenAPI tags: `route(operationId, summary, rest)` is a
+ * route's schema, `rest` as Fastify takes it (params, body, response, …), errorResponses added to its response.
+ */
+export const routeSchemas =
+  (tags: string[]) =>
+  <S extends { response: Record<number, TSchema> }>(operationId: string, summary: string, rest: S) => ({
+    operationId,
+    summary,
+    tags,
+    ...rest,
+    response: { ...rest.response, ...errorResponses },
+  });
+
 /** The success envelope every write answers with: `{success, code, status, message}` (ok(), created()). */
 const envelope = {
   success: Type.Boolean(),

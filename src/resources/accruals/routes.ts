@@ -12,6 +12,7 @@ import {
   SuccessBody,
   SuccessWithId,
   UserIdParams,
+  routeSchemas,
 } from '../../core/schemas.js';
 import { formatIsoOffset } from '../../core/time.js';
 import { findTimeOffTypeOrInvalid, findTimeOffTypesByIds, listTimeOffTypes } from '../time-off-types/repository.js';
@@ -36,6 +37,7 @@ import {
 } from './schemas.js';
 
 const tags = ['Accruals'];
+const route = routeSchemas(tags);
 
 async function profilesWithRules(db: Db, orgId: number) {
   const [profiles, rules] = await Promise.all([listProfiles(db, orgId), listRules(db, orgId)]);
@@ -66,12 +68,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/accruals',
     {
-      schema: {
-        operationId: 'listAccruals',
-        summary: 'Accrual profile entries of every profile of the organization',
-        tags,
-        response: { 200: Type.Array(AccrualEntryStrId), ...errorResponses },
-      },
+      schema: route('listAccruals', 'Accrual profile entries of every profile of the organization', {
+        response: { 200: Type.Array(AccrualEntryStrId) },
+      }),
     },
     async (request) => {
       const { orgId } = request.auth;
@@ -93,16 +92,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/timeoff/accrual/profile',
     {
-      schema: {
-        operationId: 'getUserAccrualProfile',
-        summary: "The user's accrual rule for every time off type",
+      schema: route('getUserAccrualProfile', "The user's accrual rule for every time off type", {
         description:
           'The profile is the accrual track step for the years of service when the user has a track, else ' +
           'the accrual profile. Types without a rule read "No automatic accrual".',
-        tags,
         params: UserIdParams,
-        response: { 200: Type.Array(AccrualEntry), ...errorResponses },
-      },
+        response: { 200: Type.Array(AccrualEntry) },
+      }),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -126,16 +122,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/timeoff/accrual/bank',
     {
-      schema: {
-        operationId: 'getUserAccrualBank',
-        summary: "The user's balance per time off type (sum of the bank ledger)",
+      schema: route('getUserAccrualBank', "The user's balance per time off type (sum of the bank ledger)", {
         description:
           'Calendar accruals that came due are credited first. Lists every type with a ledger row or a rule ' +
           "in the user's profile.",
-        tags,
         params: UserIdParams,
-        response: { 200: Type.Array(BankEntry), ...errorResponses },
-      },
+        response: { 200: Type.Array(BankEntry) },
+      }),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -209,14 +202,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/timeoff/accrual/transactions',
     {
-      schema: {
+      schema: route('listUserAccrualTransactions', "The user's bank ledger, oldest first (extension)", {
         ...EXTENSION,
-        operationId: 'listUserAccrualTransactions',
-        summary: "The user's bank ledger, oldest first (extension)",
-        tags,
         params: UserIdParams,
-        response: { 200: Type.Array(LedgerRow), ...errorResponses },
-      },
+        response: { 200: Type.Array(LedgerRow) },
+      }),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -243,13 +233,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/accrual_profiles',
     {
-      schema: {
+      schema: route('listAccrualProfiles', 'Accrual profiles with their rules (extension)', {
         ...EXTENSION,
-        operationId: 'listAccrualProfiles',
-        summary: 'Accrual profiles with their rules (extension)',
-        tags,
-        response: { 200: Type.Array(ProfileResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(ProfileResponse) },
+      }),
     },
     async (request) => profilesWithRules(app.db, request.auth.orgId),
   );
@@ -257,14 +244,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/accrual_profiles',
     {
-      schema: {
+      schema: route('createAccrualProfile', 'Creates an accrual profile: one rule per time off type (extension)', {
         ...EXTENSION,
-        operationId: 'createAccrualProfile',
-        summary: 'Creates an accrual profile: one rule per time off type (extension)',
-        tags,
         body: ProfileBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+        response: { 201: SuccessWithId },
+      }),
     },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => saveProfile(trx, request.auth, null, request.body));
@@ -276,15 +260,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/accrual_profiles/:id',
     {
-      schema: {
+      schema: route('updateAccrualProfile', 'Renames a profile and/or replaces its rules (extension)', {
         ...EXTENSION,
-        operationId: 'updateAccrualProfile',
-        summary: 'Renames a profile and/or replaces its rules (extension)',
-        tags,
         params: IdParams,
         body: ProfileChangeBody,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => saveProfile(trx, request.auth, request.params.id, request.body));
@@ -295,14 +276,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/accrual_profiles/:id',
     {
-      schema: {
+      schema: route('deleteAccrualProfile', 'Soft-deletes an accrual profile (extension)', {
         ...EXTENSION,
-        operationId: 'deleteAccrualProfile',
-        summary: 'Soft-deletes an accrual profile (extension)',
-        tags,
         params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) =>
@@ -315,13 +293,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/accrual_tracks',
     {
-      schema: {
+      schema: route('listAccrualTracks', 'Accrual tracks with their steps (extension)', {
         ...EXTENSION,
-        operationId: 'listAccrualTracks',
-        summary: 'Accrual tracks with their steps (extension)',
-        tags,
-        response: { 200: Type.Array(TrackResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(TrackResponse) },
+      }),
     },
     async (request) => tracksWithSteps(app.db, request.auth.orgId),
   );
@@ -329,14 +304,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/accrual_tracks',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'createAccrualTrack',
-        summary: 'Creates an accrual track: profiles chained by years of service (extension)',
-        tags,
-        body: TrackBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+      schema: route(
+        'createAccrualTrack',
+        'Creates an accrual track: profiles chained by years of service (extension)',
+        { ...EXTENSION, body: TrackBody, response: { 201: SuccessWithId } },
+      ),
     },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => saveTrack(trx, request.auth, null, request.body));
@@ -348,15 +320,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/accrual_tracks/:id',
     {
-      schema: {
+      schema: route('updateAccrualTrack', 'Renames a track and/or replaces its steps (extension)', {
         ...EXTENSION,
-        operationId: 'updateAccrualTrack',
-        summary: 'Renames a track and/or replaces its steps (extension)',
-        tags,
         params: IdParams,
         body: TrackChangeBody,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => saveTrack(trx, request.auth, request.params.id, request.body));
@@ -367,14 +336,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/accrual_tracks/:id',
     {
-      schema: {
+      schema: route('deleteAccrualTrack', 'Soft-deletes an accrual track (extension)', {
         ...EXTENSION,
-        operationId: 'deleteAccrualTrack',
-        summary: 'Soft-deletes an accrual track (extension)',
-        tags,
         params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) =>

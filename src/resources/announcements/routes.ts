@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { linkTo } from '../../core/pagination.js';
-import { created, errorResponses, Id, IdParams, ok, SuccessWith } from '../../core/schemas.js';
+import { created, Id, IdParams, ok, SuccessWith, routeSchemas } from '../../core/schemas.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findAnnouncementOrThrow, listAnnouncementPage } from './repository.js';
 import { changeAnnouncement, createAnnouncement, deleteAnnouncement } from './rules.js';
@@ -10,6 +10,7 @@ import { AnnouncementBody, AnnouncementPage, AnnouncementQuery, AnnouncementResp
 import { serializeAnnouncement } from './serialize.js';
 
 const tags = ['Announcements'];
+const route = routeSchemas(tags);
 const PAGE_SIZE = 50;
 
 const WriteResponse = SuccessWith({
@@ -33,15 +34,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/announcements',
     {
-      schema: {
-        operationId: 'listAnnouncements',
-        summary: 'Announcements, latest first (non-deleted)',
+      schema: route('listAnnouncements', 'Announcements, latest first (non-deleted)', {
         description:
           'Pages by `offset` and `limit` (default 50, at most 200); `pagination.prev`/`next` are links or null.',
-        tags,
         querystring: AnnouncementQuery,
-        response: { 200: AnnouncementPage, ...errorResponses },
-      },
+        response: { 200: AnnouncementPage },
+      }),
     },
     async (request) => {
       const { orgId } = request.auth;
@@ -63,15 +61,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/announcements',
     {
-      schema: {
-        operationId: 'createAnnouncement',
-        summary: 'Posts an announcement',
+      schema: route('createAnnouncement', 'Posts an announcement', {
         description:
           'The author is `admin_id` (or `user_id`) when given (extension); otherwise the announcement has no user.',
-        tags,
         body: AnnouncementBody,
-        response: { 201: WriteResponse, ...errorResponses },
-      },
+        response: { 201: WriteResponse },
+      }),
     },
     async (request, reply) => {
       const announcement = await withTransaction(app.db, async (trx) => {
@@ -86,14 +81,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/announcements/:id',
     {
-      schema: {
-        operationId: 'updateAnnouncement',
-        summary: 'Replaces the title and body of an announcement',
-        tags,
+      schema: route('updateAnnouncement', 'Replaces the title and body of an announcement', {
         params: IdParams,
         body: AnnouncementBody,
-        response: { 200: WriteResponse, ...errorResponses },
-      },
+        response: { 200: WriteResponse },
+      }),
     },
     async (request) => {
       const announcement = await withTransaction(app.db, async (trx) => {
@@ -107,15 +99,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/announcements/:id',
     {
-      schema: {
-        operationId: 'deleteAnnouncement',
-        summary: 'Deletes an announcement (soft)',
-        tags,
+      schema: route('deleteAnnouncement', 'Deletes an announcement (soft)', {
         description: 'The acting user may be named with the `admin_id` (or `user_id`) query parameter (extension).',
         params: IdParams,
         querystring: DeleteQuery,
-        response: { 200: DeleteResponse, ...errorResponses },
-      },
+        response: { 200: DeleteResponse },
+      }),
     },
     async (request) => {
       const id = request.params.id;

@@ -6,13 +6,13 @@ import { invalidParams, notFound } from '../../core/errors.js';
 import {
   EXTENSION,
   created,
-  errorResponses,
   IdParams,
   ok,
   SuccessBody,
   SuccessOnly,
   succeeded,
   SuccessWithId,
+  routeSchemas,
 } from '../../core/schemas.js';
 import { nowUtc } from '../../core/time.js';
 import { findGroupLabel, insertGroupLabel, listGroupLabels, softDeleteGroupLabel } from './repository.js';
@@ -49,17 +49,17 @@ import {
 import { serializeGroupLabel } from './serialize.js';
 
 const tags = ['Assignments'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/assignments',
     {
-      schema: {
-        operationId: 'listAssignments',
-        summary: 'Assignments that are not archived (until date not past; a non-recurring one not ended)',
-        tags,
-        response: { 200: Type.Array(AssignmentResponse), ...errorResponses },
-      },
+      schema: route(
+        'listAssignments',
+        'Assignments that are not archived (until date not past; a non-recurring one not ended)',
+        { response: { 200: Type.Array(AssignmentResponse) } },
+      ),
     },
     (request) => currentAssignments(app.db, request.auth),
   );
@@ -67,13 +67,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/assignments/:id',
     {
-      schema: {
-        operationId: 'getAssignment',
-        summary: 'One assignment (its `date` shown as a datetime)',
-        tags,
+      schema: route('getAssignment', 'One assignment (its `date` shown as a datetime)', {
         params: IdParams,
-        response: { 200: AssignmentResponse, ...errorResponses },
-      },
+        response: { 200: AssignmentResponse },
+      }),
     },
     (request) => loadAssignment(app.db, request.auth.orgId, request.params.id),
   );
@@ -81,17 +78,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/assignments',
     {
-      schema: {
-        operationId: 'createAssignment',
-        summary: 'Creates an assignment',
+      schema: route('createAssignment', 'Creates an assignment', {
         description:
           'Answers 201 with the success envelope and the created assignment as GET /assignments/{id} shows ' +
           'it. Extension fields: `rrule` (RFC 5545, default `FREQ=DAILY`, null = does not recur), `until` ' +
           '(date), `notes`, `qualifiers_needed` [{id, minimum_staffing}], `admin_id` (creator).',
-        tags,
         body: CreateAssignmentBody,
-        response: { 201: AssignmentWriteResponse, ...errorResponses },
-      },
+        response: { 201: AssignmentWriteResponse },
+      }),
     },
     async (request, reply) => {
       const assignment = await withTransaction(app.db, async (trx) => {
@@ -106,15 +100,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/assignments/:id',
     {
-      schema: {
-        operationId: 'updateAssignment',
-        summary: 'Changes any subset of an assignment',
+      schema: route('updateAssignment', 'Changes any subset of an assignment', {
         description: 'Answers 200 with the success envelope and the assignment as GET /assignments/{id} shows it.',
-        tags,
         params: IdParams,
         body: UpdateAssignmentBody,
-        response: { 200: AssignmentWriteResponse, ...errorResponses },
-      },
+        response: { 200: AssignmentWriteResponse },
+      }),
     },
     async (request) => {
       const assignment = await withTransaction(app.db, async (trx) => {
@@ -128,13 +119,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/assignments/:id',
     {
-      schema: {
-        operationId: 'deleteAssignment',
-        summary: 'Deletes an assignment (soft: it leaves every listing and the schedule)',
-        tags,
+      schema: route('deleteAssignment', 'Deletes an assignment (soft: it leaves every listing and the schedule)', {
         params: IdParams,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => deleteAssignment(trx, request.auth, request.params.id));
@@ -145,13 +133,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/assignments/:id/groups',
     {
-      schema: {
-        operationId: 'listAssignmentGroups',
-        summary: 'Group labels of an assignment',
-        tags,
+      schema: route('listAssignmentGroups', 'Group labels of an assignment', {
         params: IdParams,
-        response: { 200: Type.Array(GroupLabelResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(GroupLabelResponse) },
+      }),
     },
     (request) => groupLabelsOfAssignment(app.db, request.auth.orgId, request.params.id),
   );
@@ -159,17 +144,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/assignments/:id/groups',
     {
-      schema: {
-        operationId: 'replaceAssignmentGroups',
-        summary: 'Replaces the group labels of an assignment',
+      schema: route('replaceAssignmentGroups', 'Replaces the group labels of an assignment', {
         description:
           'Body `{ids: [group label id, …]}` (also `group_ids`, or `groups` of ids or {id}) or the bare ' +
           'array (labels from POST /assignment_groups). Answers with the new list.',
-        tags,
         params: IdParams,
         body: IdsBody,
-        response: { 200: Type.Array(GroupLabelResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(GroupLabelResponse) },
+      }),
     },
     async (request) =>
       withTransaction(app.db, async (trx) => {
@@ -183,13 +165,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/assignments/:id/groups',
     {
-      schema: {
-        operationId: 'removeAssignmentGroups',
-        summary: 'Removes every group label of an assignment',
-        tags,
+      schema: route('removeAssignmentGroups', 'Removes every group label of an assignment', {
         params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => removeAssignmentGroupLabels(trx, request.auth, request.params.id));
@@ -200,13 +179,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/assignments/:id/groups/:group_id',
     {
-      schema: {
-        operationId: 'removeAssignmentGroup',
-        summary: 'Removes one group label of an assignment',
-        tags,
+      schema: route('removeAssignmentGroup', 'Removes one group label of an assignment', {
         params: AssignmentGroupParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       const { id, group_id } = request.params;
@@ -218,13 +194,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/assignments/:id/admins',
     {
-      schema: {
-        operationId: 'listAssignmentAdmins',
-        summary: 'Admins of an assignment (who created it)',
-        tags,
+      schema: route('listAssignmentAdmins', 'Admins of an assignment (who created it)', {
         params: IdParams,
-        response: { 200: Type.Array(AdminResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(AdminResponse) },
+      }),
     },
     (request) => adminsOfAssignment(app.db, request, request.params.id),
   );
@@ -232,17 +205,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/assignments/:id/admins',
     {
-      schema: {
-        operationId: 'replaceAssignmentAdmins',
-        summary: 'Replaces the admins of an assignment',
+      schema: route('replaceAssignmentAdmins', 'Replaces the admins of an assignment', {
         description:
           'Body `{ids: [user id, …]}` (also `admin_ids`), the bare array, or `{admin_id}`; the first becomes ' +
           'the creator. Answers with the new list.',
-        tags,
         params: IdParams,
         body: AdminsBody,
-        response: { 200: Type.Array(AdminResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(AdminResponse) },
+      }),
     },
     async (request) =>
       withTransaction(app.db, async (trx) => {
@@ -256,14 +226,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/assignments/:id/finalization',
     {
-      schema: {
-        operationId: 'finalizeAssignment',
-        summary: 'Finalizes an assignment on a past or current date (JSON or form fields)',
-        tags,
+      schema: route('finalizeAssignment', 'Finalizes an assignment on a past or current date (JSON or form fields)', {
         params: IdParams,
         body: FinalizationBody,
-        response: { 200: SuccessOnly, ...errorResponses },
-      },
+        response: { 200: SuccessOnly },
+      }),
     },
     async (request) => {
       const { date, admin_id } = request.body;
@@ -275,16 +242,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/assignments/:id/finalization',
     {
-      schema: {
-        operationId: 'unfinalizeAssignment',
-        summary: 'Removes the finalization of an assignment on a date',
+      schema: route('unfinalizeAssignment', 'Removes the finalization of an assignment on a date', {
         description: '`date` (required) and optional `admin_id` in the body (JSON or form fields) or the query string.',
-        tags,
         params: IdParams,
         querystring: UnfinalizationBody,
         body: UnfinalizationBody,
-        response: { 200: SuccessOnly, ...errorResponses },
-      },
+        response: { 200: SuccessOnly },
+      }),
       // A DELETE usually comes without a body: validate it as an empty one.
       preValidation: async (request) => {
         request.body ??= {};
@@ -301,13 +265,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/assignment_groups',
     {
-      schema: {
+      schema: route('listAssignmentGroupLabels', 'The catalog of assignment group labels (extension)', {
         ...EXTENSION,
-        operationId: 'listAssignmentGroupLabels',
-        summary: 'The catalog of assignment group labels (extension)',
-        tags,
-        response: { 200: Type.Array(GroupLabelResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(GroupLabelResponse) },
+      }),
     },
     async (request) => (await listGroupLabels(app.db, request.auth.orgId)).map(serializeGroupLabel),
   );
@@ -315,14 +276,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/assignment_groups',
     {
-      schema: {
+      schema: route('createAssignmentGroupLabel', 'Adds an assignment group label to the catalog (extension)', {
         ...EXTENSION,
-        operationId: 'createAssignmentGroupLabel',
-        summary: 'Adds an assignment group label to the catalog (extension)',
-        tags,
         body: GroupLabelBody,
-        response: { 201: GroupLabelResponse, ...errorResponses },
-      },
+        response: { 201: GroupLabelResponse },
+      }),
     },
     async (request, reply) => {
       const { name, color } = request.body;
@@ -345,14 +303,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/assignment_groups/:id',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'deleteAssignmentGroupLabel',
-        summary: 'Deletes an assignment group label and takes it off every assignment (extension)',
-        tags,
-        params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+      schema: route(
+        'deleteAssignmentGroupLabel',
+        'Deletes an assignment group label and takes it off every assignment (extension)',
+        { ...EXTENSION, params: IdParams, response: { 200: SuccessBody } },
+      ),
     },
     async (request) => {
       await withTransaction(app.db, async (trx) => {

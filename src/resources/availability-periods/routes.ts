@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
 import { assertPeriod, normalizeLocalDateTime } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRef } from '../users/serialize.js';
@@ -17,18 +17,16 @@ import {
 } from './schemas.js';
 
 const tags = ['Availability'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/availability_periods',
     {
-      schema: {
-        operationId: 'listAvailabilityPeriods',
-        summary: 'Periods of unavailability overlapping [start, end)',
-        tags,
+      schema: route('listAvailabilityPeriods', 'Periods of unavailability overlapping [start, end)', {
         querystring: PeriodsQuery,
-        response: { 200: Type.Array(PeriodResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(PeriodResponse) },
+      }),
     },
     async (request) => {
       const { orgId } = request.auth;
@@ -69,14 +67,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/availability_periods',
     {
-      schema: {
-        operationId: 'createAvailabilityPeriod',
-        summary: 'Enters a period of unavailability for a user',
+      schema: route('createAvailabilityPeriod', 'Enters a period of unavailability for a user', {
         description: 'Without `admin_id` the period is entered by the user (the user shows as its admin).',
-        tags,
         body: CreatePeriodBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+        response: { 201: SuccessWithId },
+      }),
     },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createPeriod(trx, request.auth, request.body));
@@ -88,14 +83,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/availability_periods/:id',
     {
-      schema: {
+      schema: route('deleteAvailabilityPeriod', 'Removes an availability period (extension)', {
         ...EXTENSION,
-        operationId: 'deleteAvailabilityPeriod',
-        summary: 'Removes an availability period (extension)',
-        tags,
         params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => deletePeriod(trx, request.auth, request.params.id));
@@ -106,13 +98,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/unavailability_reasons',
     {
-      schema: {
+      schema: route('listUnavailabilityReasons', 'Unavailability reasons (extension)', {
         ...EXTENSION,
-        operationId: 'listUnavailabilityReasons',
-        summary: 'Unavailability reasons (extension)',
-        tags,
-        response: { 200: Type.Array(ReasonResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(ReasonResponse) },
+      }),
     },
     async (request) =>
       (await listReasons(app.db, request.auth.orgId)).map((reason) => ({ id: reason.id, name: reason.name })),
@@ -121,14 +110,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/unavailability_reasons',
     {
-      schema: {
+      schema: route('createUnavailabilityReason', 'Creates an unavailability reason (extension)', {
         ...EXTENSION,
-        operationId: 'createUnavailabilityReason',
-        summary: 'Creates an unavailability reason (extension)',
-        tags,
         body: ReasonBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+        response: { 201: SuccessWithId },
+      }),
     },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createReason(trx, request.auth, request.body.name));
@@ -140,15 +126,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/unavailability_reasons/:id',
     {
-      schema: {
+      schema: route('renameUnavailabilityReason', 'Renames an unavailability reason (extension)', {
         ...EXTENSION,
-        operationId: 'renameUnavailabilityReason',
-        summary: 'Renames an unavailability reason (extension)',
-        tags,
         params: IdParams,
         body: ReasonPatchBody,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => renameReason(trx, request.auth, request.params.id, request.body));
@@ -159,14 +142,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/unavailability_reasons/:id',
     {
-      schema: {
+      schema: route('deleteUnavailabilityReason', 'Soft-deletes an unavailability reason (extension)', {
         ...EXTENSION,
-        operationId: 'deleteUnavailabilityReason',
-        summary: 'Soft-deletes an unavailability reason (extension)',
-        tags,
         params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => deleteReason(trx, request.auth, request.params.id));

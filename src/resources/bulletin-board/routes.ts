@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { EXTENSION, errorResponses, ok, SuccessBody } from '../../core/schemas.js';
+import { EXTENSION, ok, SuccessBody, routeSchemas } from '../../core/schemas.js';
 import { formatIsoOffset, nowUtc } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRef } from '../users/serialize.js';
@@ -17,6 +17,7 @@ import {
 } from './schemas.js';
 
 const tags = ['Bulletin board'];
+const route = routeSchemas(tags);
 
 type RequestLike = { baseUrl: string; auth: { orgId: number; timezone: string } };
 
@@ -35,13 +36,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/bulletin_board',
     {
-      schema: {
-        operationId: 'getBulletinBoard',
-        summary: 'The bulletin board',
+      schema: route('getBulletinBoard', 'The bulletin board', {
         description: 'Before the first write every field is null.',
-        tags,
-        response: { 200: BulletinBoardResponse, ...errorResponses },
-      },
+        response: { 200: BulletinBoardResponse },
+      }),
     },
     async (request) => loadBoard(app.db, request),
   );
@@ -49,17 +47,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/bulletin_board',
     {
-      schema: {
-        operationId: 'putBulletinBoard',
-        summary: 'Replaces the bulletin board',
+      schema: route('putBulletinBoard', 'Replaces the bulletin board', {
         description:
           'Answers 409 while another admin holds the editing lease (POST /bulletin_board/lock); the holder ' +
           'writes by naming its `admin_id` or `lock_id`. After a 409, re-read the board, reapply the change ' +
           'and retry.',
-        tags,
         body: PutBulletinBoardBody,
-        response: { 200: PutBulletinBoardResponse, ...errorResponses },
-      },
+        response: { 200: PutBulletinBoardResponse },
+      }),
     },
     async (request) => {
       const board = await withTransaction(app.db, async (trx) => {
@@ -73,13 +68,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/bulletin_board/lock',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'getBulletinBoardLock',
-        summary: 'Whether the bulletin board is open for editing, by whom and until when (extension)',
-        tags,
-        response: { 200: LockStatusResponse, ...errorResponses },
-      },
+      schema: route(
+        'getBulletinBoardLock',
+        'Whether the bulletin board is open for editing, by whom and until when (extension)',
+        { ...EXTENSION, response: { 200: LockStatusResponse } },
+      ),
     },
     async (request) => {
       const lock = await findBoardLock(app.db, request.auth.orgId);
@@ -96,16 +89,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/bulletin_board/lock',
     {
-      schema: {
+      schema: route('lockBulletinBoard', 'Opens the bulletin board for editing: a lease with an expiry (extension)', {
         ...EXTENSION,
-        operationId: 'lockBulletinBoard',
-        summary: 'Opens the bulletin board for editing: a lease with an expiry (extension)',
         description:
           '201 with a new lease; 200 when the same admin renews its lease; 409 while another admin holds one.',
-        tags,
         body: LockBody,
-        response: { 200: LockResponse, 201: LockResponse, ...errorResponses },
-      },
+        response: { 200: LockResponse, 201: LockResponse },
+      }),
     },
     async (request, reply) => {
       const { lease, admin, renewed } = await withTransaction(app.db, (trx) =>
@@ -123,17 +113,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/bulletin_board/lock',
     {
-      schema: {
+      schema: route('unlockBulletinBoard', 'Closes the bulletin board for editing (extension)', {
         ...EXTENSION,
-        operationId: 'unlockBulletinBoard',
-        summary: 'Closes the bulletin board for editing (extension)',
         description:
           'Name the lease by `lock_id` or its holder by `admin_id`. 404 when no lease is in force; 409 when ' +
           'it is held by another admin.',
-        tags,
         querystring: ReleaseQuery,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => releaseBoardLock(trx, request.auth, request.query));

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../core/db/transaction.js';
 import { withTransaction } from '../../core/db/transaction.js';
-import { EXTENSION, errorResponses, IdParams } from '../../core/schemas.js';
+import { EXTENSION, IdParams, routeSchemas } from '../../core/schemas.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
 import { findUsersByIds } from '../users/repository.js';
 import { FEED_DAYS_AHEAD, FEED_DAYS_BACK } from './calendar.js';
@@ -14,6 +14,7 @@ import { feedUrl, serializeFeed, type FeedSubjects } from './serialize.js';
 import type { CalendarFeedRow } from './table.js';
 
 const tags = ['Calendar feeds'];
+const route = routeSchemas(tags);
 
 async function subjectsOf(db: Db, orgId: number, rows: CalendarFeedRow[]): Promise<FeedSubjects> {
   const [users, assignments] = await Promise.all([
@@ -39,19 +40,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/calendar_feeds',
     {
-      schema: {
+      schema: route('createCalendarFeed', 'Creates an iCalendar feed of a user or an assignment (extension)', {
         ...EXTENSION,
-        operationId: 'createCalendarFeed',
-        summary: 'Creates an iCalendar feed of a user or an assignment (extension)',
         description:
           `The response's \`url\` (\`/feeds/<token>.ics\`, no bearer token needed) is shown only once: ` +
           'crewplan keeps a keyed hash of its token. The feed has the scheduled shifts (as GET /schedule ' +
           `computes them) and approved time off from ${FEED_DAYS_BACK} days before today to ${FEED_DAYS_AHEAD} ` +
           'days after it.',
-        tags,
         body: CreateFeedBody,
-        response: { 201: CreatedFeedResponse, ...errorResponses },
-      },
+        response: { 201: CreatedFeedResponse },
+      }),
     },
     async (request, reply) => {
       const { row, token } = await withTransaction(app.db, async (trx) => {
@@ -66,14 +64,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/calendar_feeds',
     {
-      schema: {
+      schema: route('listCalendarFeeds', 'Calendar feeds of the organization, revoked ones included (extension)', {
         ...EXTENSION,
-        operationId: 'listCalendarFeeds',
-        summary: 'Calendar feeds of the organization, revoked ones included (extension)',
-        tags,
         querystring: FeedQuery,
-        response: { 200: Type.Array(FeedResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(FeedResponse) },
+      }),
     },
     async (request) => {
       const rows = await listFeeds(app.db, request.auth.orgId, {
@@ -88,14 +83,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/calendar_feeds/:id',
     {
-      schema: {
+      schema: route('getCalendarFeed', 'One calendar feed (extension)', {
         ...EXTENSION,
-        operationId: 'getCalendarFeed',
-        summary: 'One calendar feed (extension)',
-        tags,
         params: IdParams,
-        response: { 200: FeedResponse, ...errorResponses },
-      },
+        response: { 200: FeedResponse },
+      }),
     },
     async (request) =>
       serializeOne(app.db, request, await findFeedOrThrow(app.db, request.auth.orgId, request.params.id)),
@@ -104,14 +96,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/calendar_feeds/:id',
     {
-      schema: {
+      schema: route('revokeCalendarFeed', 'Revokes a calendar feed: its URL answers 404 from now on (extension)', {
         ...EXTENSION,
-        operationId: 'revokeCalendarFeed',
-        summary: 'Revokes a calendar feed: its URL answers 404 from now on (extension)',
-        tags,
         params: IdParams,
-        response: { 200: FeedResponse, ...errorResponses },
-      },
+        response: { 200: FeedResponse },
+      }),
     },
     async (request) => {
       const row = await withTransaction(app.db, (trx) => revokeFeed(trx, request.auth, request.params.id));

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { EXTENSION, errorResponses } from '../../core/schemas.js';
+import { EXTENSION, routeSchemas } from '../../core/schemas.js';
 import { autoStartLists, findAutoStart } from './repository.js';
 import { replaceAutoStartSettings } from './rules.js';
 import { AutoStartBody, AutoStartResponse } from './schemas.js';
 
 const tags = ['Callbacks'];
+const route = routeSchemas(tags);
 
 async function settingsOf(db: Db, orgId: number): Promise<AutoStartResponse> {
   const [row, lists] = await Promise.all([findAutoStart(db, orgId), autoStartLists(db, orgId)]);
@@ -22,13 +23,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/callback_auto_start',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'getCallbackAutoStart',
-        summary: 'Whether callbacks start by themselves for vacancies, and on which lists (extension)',
-        tags,
-        response: { 200: AutoStartResponse, ...errorResponses },
-      },
+      schema: route(
+        'getCallbackAutoStart',
+        'Whether callbacks start by themselves for vacancies, and on which lists (extension)',
+        { ...EXTENSION, response: { 200: AutoStartResponse } },
+      ),
     },
     async (request) => settingsOf(app.db, request.auth.orgId),
   );
@@ -36,18 +35,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/callback_auto_start',
     {
-      schema: {
+      schema: route('replaceCallbackAutoStart', 'Replaces the auto-start of callbacks for vacancies (extension)', {
         ...EXTENSION,
-        operationId: 'replaceCallbackAutoStart',
-        summary: 'Replaces the auto-start of callbacks for vacancies (extension)',
         description:
           "With `enabled`, the callback runner starts one callback for each vacancy (the engine's, as GET " +
           '/vacancies) of an assignment in `lists` whose occurrence starts within `within_days`, on that ' +
           "assignment's list, named as initiated by `initiated_by`.",
-        tags,
         body: AutoStartBody,
-        response: { 200: AutoStartResponse, ...errorResponses },
-      },
+        response: { 200: AutoStartResponse },
+      }),
     },
     async (request) => {
       const { orgId } = request.auth;

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Db } from '../../core/db/transaction.js';
 import { withTransaction } from '../../core/db/transaction.js';
 import { dataEnvelope, linkTo } from '../../core/pagination.js';
-import { created, EXTENSION, errorResponses, IdParams, ok, SuccessBody } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessBody, routeSchemas } from '../../core/schemas.js';
 import { normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findCallbackOrThrow, listCallbacks, listCallbackUsers, listNames } from './repository.js';
@@ -27,6 +27,7 @@ import { serializeCallback, serializeCallbackUser, type CallbackNames } from './
 import type { CallbackRow } from './table.js';
 
 const tags = ['Callbacks'];
+const route = routeSchemas(tags);
 
 async function namesOf(db: Db, orgId: number, callbacks: CallbackRow[]): Promise<CallbackNames> {
   const [lists, users] = await Promise.all([
@@ -48,13 +49,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/callbacks',
     {
-      schema: {
-        operationId: 'listCallbacks',
-        summary: 'Callbacks overlapping start..end (when given), 50 per page with offset links',
-        tags,
+      schema: route('listCallbacks', 'Callbacks overlapping start..end (when given), 50 per page with offset links', {
         querystring: ListCallbacksQuery,
-        response: { 200: CallbackPage, ...errorResponses },
-      },
+        response: { 200: CallbackPage },
+      }),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -82,13 +80,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/callbacks/:id',
     {
-      schema: {
-        operationId: 'getCallback',
-        summary: 'One callback',
-        tags,
-        params: IdParams,
-        response: { 200: CallbackResponse, ...errorResponses },
-      },
+      schema: route('getCallback', 'One callback', { params: IdParams, response: { 200: CallbackResponse } }),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -100,14 +92,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/callbacks/:id/users',
     {
-      schema: {
-        operationId: 'listCallbackUsers',
-        summary: 'The users to contact for a callback, in contact order, with their responses',
-        description: '`id` is the user id. Users not contacted yet have status `pending`.',
-        tags,
-        params: IdParams,
-        response: { 200: Type.Array(CallbackUserResponse), ...errorResponses },
-      },
+      schema: route(
+        'listCallbackUsers',
+        'The users to contact for a callback, in contact order, with their responses',
+        {
+          description: '`id` is the user id. Users not contacted yet have status `pending`.',
+          params: IdParams,
+          response: { 200: Type.Array(CallbackUserResponse) },
+        },
+      ),
     },
     async (request) => {
       await findCallbackOrThrow(app.db, request.auth.orgId, request.params.id);
@@ -119,15 +112,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/callbacks',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'startCallback',
-        summary:
-          'Starts a callback on a list (extension): eligible members in contact order, skipped ones with the reason',
-        tags,
-        body: StartCallbackBody,
-        response: { 201: StartCallbackResponse, ...errorResponses },
-      },
+      schema: route(
+        'startCallback',
+        'Starts a callback on a list (extension): eligible members in contact order, skipped ones with the reason',
+        { ...EXTENSION, body: StartCallbackBody, response: { 201: StartCallbackResponse } },
+      ),
     },
     async (request, reply) => {
       const started = await withTransaction(app.db, (trx) => startCallback(trx, request.auth, request.body));
@@ -139,15 +128,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/callbacks/:id/users',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'recordCallbackResponse',
-        summary: "Records a contacted user's response (extension): accepted, denied or no answer",
-        tags,
-        params: IdParams,
-        body: RecordResponseBody,
-        response: { 200: RecordResponseResult, ...errorResponses },
-      },
+      schema: route(
+        'recordCallbackResponse',
+        "Records a contacted user's response (extension): accepted, denied or no answer",
+        { ...EXTENSION, params: IdParams, body: RecordResponseBody, response: { 200: RecordResponseResult } },
+      ),
     },
     async (request) => {
       const { id } = request.params;
@@ -164,15 +149,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/callbacks/:id/users/:user_id/offer',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'revokeCallbackOffer',
-        summary: "Revokes the user's open offer link of a callback: the link and SMS replies are refused from now on",
-        tags,
-        params: CallbackUserParams,
-        querystring: RevokeOfferQuery,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+      schema: route(
+        'revokeCallbackOffer',
+        "Revokes the user's open offer link of a callback: the link and SMS replies are refused from now on",
+        { ...EXTENSION, params: CallbackUserParams, querystring: RevokeOfferQuery, response: { 200: SuccessBody } },
+      ),
     },
     async (request) => {
       const { id, user_id: userId } = request.params;
@@ -184,15 +165,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/callbacks/:id/cancel',
     {
-      schema: {
+      schema: route('cancelCallback', 'Cancels an active callback (extension); shifts already accepted stay', {
         ...EXTENSION,
-        operationId: 'cancelCallback',
-        summary: 'Cancels an active callback (extension); shifts already accepted stay',
-        tags,
         params: IdParams,
         body: CancelCallbackBody,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) =>

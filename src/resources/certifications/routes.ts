@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../core/db/transaction.js';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, errorResponses, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { created, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRefOrNull } from '../users/serialize.js';
 import { findCertificationOrThrow, listCertifications } from './repository.js';
@@ -12,6 +12,7 @@ import { CertificationResponse, ChangeCertificationBody, CreateCertificationBody
 import type { CertificationRow } from './table.js';
 
 const tags = ['Certifications'];
+const route = routeSchemas(tags);
 
 async function serializeCertifications(
   db: Db,
@@ -35,12 +36,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/certifications',
     {
-      schema: {
-        operationId: 'listCertifications',
-        summary: 'Certifications (non-deleted)',
-        tags,
-        response: { 200: Type.Array(CertificationResponse), ...errorResponses },
-      },
+      schema: route('listCertifications', 'Certifications (non-deleted)', {
+        response: { 200: Type.Array(CertificationResponse) },
+      }),
     },
     async (request) => serializeCertifications(app.db, request, await listCertifications(app.db, request.auth.orgId)),
   );
@@ -48,13 +46,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/certifications/:id',
     {
-      schema: {
-        operationId: 'getCertification',
-        summary: 'One certification (404 once deleted)',
-        tags,
+      schema: route('getCertification', 'One certification (404 once deleted)', {
         params: IdParams,
-        response: { 200: CertificationResponse, ...errorResponses },
-      },
+        response: { 200: CertificationResponse },
+      }),
     },
     async (request) => {
       const row = await findCertificationOrThrow(app.db, request.auth.orgId, request.params.id);
@@ -65,13 +60,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/certifications',
     {
-      schema: {
-        operationId: 'createCertification',
-        summary: 'Creates a certification',
-        tags,
+      schema: route('createCertification', 'Creates a certification', {
         body: CreateCertificationBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+        response: { 201: SuccessWithId },
+      }),
     },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createCertification(trx, request.auth, request.body));
@@ -83,14 +75,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/certifications/:id',
     {
-      schema: {
-        operationId: 'updateCertification',
-        summary: 'Changes a certification; only the fields sent change',
-        tags,
+      schema: route('updateCertification', 'Changes a certification; only the fields sent change', {
         params: IdParams,
         body: ChangeCertificationBody,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       const name = await withTransaction(app.db, (trx) =>
@@ -103,13 +92,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/certifications/:id',
     {
-      schema: {
-        operationId: 'deleteCertification',
-        summary: 'Soft-deletes a certification (400 when already deleted)',
-        tags,
+      schema: route('deleteCertification', 'Soft-deletes a certification (400 when already deleted)', {
         params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       const name = await withTransaction(app.db, (trx) => deleteCertification(trx, request.auth, request.params.id));

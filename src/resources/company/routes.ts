@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { writeLog } from '../../core/audit.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { errorResponses, EXTENSION, ok } from '../../core/schemas.js';
+import { EXTENSION, ok, routeSchemas } from '../../core/schemas.js';
 import { nowUtc } from '../../core/time.js';
 import { findCompany, PROFILE_FIELDS, saveProfile } from './repository.js';
 import { ChangeCompanyBody, CompanyResponse, CompanyWriteResponse } from './schemas.js';
 
 const tags = ['Company'];
+const route = routeSchemas(tags);
 
 async function loadCompany(db: Db, orgId: number): Promise<CompanyResponse> {
   const { organization, profile } = await findCompany(db, orgId);
@@ -23,12 +24,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/company',
     {
-      schema: {
-        operationId: 'getCompany',
-        summary: 'The organization: id, name, time zone and contact details',
-        tags,
-        response: { 200: CompanyResponse, ...errorResponses },
-      },
+      schema: route('getCompany', 'The organization: id, name, time zone and contact details', {
+        response: { 200: CompanyResponse },
+      }),
     },
     async (request) => loadCompany(app.db, request.auth.orgId),
   );
@@ -36,14 +34,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/company',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'changeCompany',
-        summary: 'Changes the contact details of the organization; only the fields sent change (extension)',
-        tags,
-        body: ChangeCompanyBody,
-        response: { 200: CompanyWriteResponse, ...errorResponses },
-      },
+      schema: route(
+        'changeCompany',
+        'Changes the contact details of the organization; only the fields sent change (extension)',
+        { ...EXTENSION, body: ChangeCompanyBody, response: { 200: CompanyWriteResponse } },
+      ),
     },
     async (request) => {
       const company = await withTransaction(app.db, async (trx) => {

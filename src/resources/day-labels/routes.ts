@@ -2,12 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { writeLog } from '../../core/audit.js';
 import { withTransaction } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
-import { errorResponses, EXTENSION, ok, SuccessBody } from '../../core/schemas.js';
+import { EXTENSION, ok, SuccessBody, routeSchemas } from '../../core/schemas.js';
 import { assertPeriod, MAX_SPAN_DAYS, parseDate, todayIn } from '../../core/time.js';
 import { deleteDayLabel, findDayLabel, listDayLabels, upsertDayLabel } from './repository.js';
 import { DateParams, DayLabelBody, DayLabelMap, DayLabelQuery, DayLabelWriteResponse } from './schemas.js';
 
 const tags = ['Day labels'];
+const route = routeSchemas(tags);
 
 function checkedPeriod(query: DayLabelQuery, timeZone: string): { start: string; end: string } {
   const today = todayIn(timeZone).toString();
@@ -31,14 +32,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/day_labels',
     {
-      schema: {
-        operationId: 'listDayLabels',
-        summary:
-          'Color and label per date (default: today in the organization zone); dates without a label are left out',
-        tags,
-        querystring: DayLabelQuery,
-        response: { 200: DayLabelMap, ...errorResponses },
-      },
+      schema: route(
+        'listDayLabels',
+        'Color and label per date (default: today in the organization zone); dates without a label are left out',
+        { querystring: DayLabelQuery, response: { 200: DayLabelMap } },
+      ),
     },
     async (request) => {
       const { start, end } = checkedPeriod(request.query, request.auth.timezone);
@@ -50,15 +48,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/day_labels/:date',
     {
-      schema: {
+      schema: route('setDayLabel', 'Sets the label and color of one date (extension)', {
         ...EXTENSION,
-        operationId: 'setDayLabel',
-        summary: 'Sets the label and color of one date (extension)',
-        tags,
         params: DateParams,
         body: DayLabelBody,
-        response: { 200: DayLabelWriteResponse, ...errorResponses },
-      },
+        response: { 200: DayLabelWriteResponse },
+      }),
     },
     async (request) => {
       const { date } = request.params;
@@ -83,14 +78,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/day_labels/:date',
     {
-      schema: {
+      schema: route('deleteDayLabel', 'Removes the label of one date (extension)', {
         ...EXTENSION,
-        operationId: 'deleteDayLabel',
-        summary: 'Removes the label of one date (extension)',
-        tags,
         params: DateParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       const { date } = request.params;

@@ -4,12 +4,13 @@ import { writeLog } from '../../core/audit.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { sanitize } from '../../core/html.js';
-import { EXTENSION, errorResponses } from '../../core/schemas.js';
+import { EXTENSION, routeSchemas } from '../../core/schemas.js';
 import { assertPeriod, formatDate, todayIn } from '../../core/time.js';
 import { notesForRange, replaceDayNotes } from './repository.js';
 import { DateParams, DayNotesBody, DayNotesQuery, DayNotesResponse } from './schemas.js';
 
 const tags = ['Schedule'];
+const route = routeSchemas(tags);
 
 async function notesOfDate(db: Db, orgId: number, date: string) {
   const day = (await notesForRange(db, orgId, date, date)).get(date);
@@ -20,14 +21,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/day_notes',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'listDayNotes',
-        summary: 'Notes and activities of the dates from start to end that have any (default today; extension)',
-        tags,
-        querystring: DayNotesQuery,
-        response: { 200: Type.Array(DayNotesResponse), ...errorResponses },
-      },
+      schema: route(
+        'listDayNotes',
+        'Notes and activities of the dates from start to end that have any (default today; extension)',
+        { ...EXTENSION, querystring: DayNotesQuery, response: { 200: Type.Array(DayNotesResponse) } },
+      ),
     },
     async (request) => {
       const start = request.query.start ?? formatDate(todayIn(request.auth.timezone));
@@ -41,14 +39,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/day_notes/:date',
     {
-      schema: {
+      schema: route('getDayNotes', 'Notes and activities of one date (extension)', {
         ...EXTENSION,
-        operationId: 'getDayNotes',
-        summary: 'Notes and activities of one date (extension)',
-        tags,
         params: DateParams,
-        response: { 200: DayNotesResponse, ...errorResponses },
-      },
+        response: { 200: DayNotesResponse },
+      }),
     },
     (request) => notesOfDate(app.db, request.auth.orgId, request.params.date),
   );
@@ -56,16 +51,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/day_notes/:date',
     {
-      schema: {
+      schema: route('replaceDayNotes', 'Replaces the notes and/or activities of a date (HTML, sanitized; extension)', {
         ...EXTENSION,
-        operationId: 'replaceDayNotes',
-        summary: 'Replaces the notes and/or activities of a date (HTML, sanitized; extension)',
         description: 'A list that is sent replaces that list; a list left out is kept. `[]` clears it.',
-        tags,
         params: DateParams,
         body: DayNotesBody,
-        response: { 200: DayNotesResponse, ...errorResponses },
-      },
+        response: { 200: DayNotesResponse },
+      }),
     },
     async (request) => {
       const { date } = request.params;
@@ -91,14 +83,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/day_notes/:date',
     {
-      schema: {
+      schema: route('deleteDayNotes', 'Removes every note and activity of a date (extension)', {
         ...EXTENSION,
-        operationId: 'deleteDayNotes',
-        summary: 'Removes every note and activity of a date (extension)',
-        tags,
         params: DateParams,
-        response: { 200: DayNotesResponse, ...errorResponses },
-      },
+        response: { 200: DayNotesResponse },
+      }),
     },
     async (request) => {
       const { date } = request.params;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, errorResponses, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { created, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findFilterOrThrow, listActiveFilters } from './repository.js';
 import { changeFilter, createFilter, deleteFilter } from './rules.js';
@@ -9,17 +9,13 @@ import { FilterBody, FilterResponse, FilterSingleResponse } from './schemas.js';
 import { serializeFilter, serializeFilterSingle } from './serialize.js';
 
 const tags = ['Specialty filters'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/filters',
     {
-      schema: {
-        operationId: 'listFilters',
-        summary: 'Active specialty filters',
-        tags,
-        response: { 200: Type.Array(FilterResponse), ...errorResponses },
-      },
+      schema: route('listFilters', 'Active specialty filters', { response: { 200: Type.Array(FilterResponse) } }),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -36,13 +32,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/filters/:id',
     {
-      schema: {
-        operationId: 'getFilter',
-        summary: 'One specialty filter with `deleted` ("0" active, "1" deleted)',
-        tags,
+      schema: route('getFilter', 'One specialty filter with `deleted` ("0" active, "1" deleted)', {
         params: IdParams,
-        response: { 200: FilterSingleResponse, ...errorResponses },
-      },
+        response: { 200: FilterSingleResponse },
+      }),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -55,13 +48,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/filters',
     {
-      schema: {
-        operationId: 'createFilter',
-        summary: 'Creates a specialty filter; `user_id` names its creator',
-        tags,
+      schema: route('createFilter', 'Creates a specialty filter; `user_id` names its creator', {
         body: FilterBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+        response: { 201: SuccessWithId },
+      }),
     },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createFilter(trx, request.auth, request.body));
@@ -73,14 +63,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/filters/:id',
     {
-      schema: {
-        operationId: 'updateFilter',
-        summary: 'Renames a specialty filter',
-        tags,
+      schema: route('updateFilter', 'Renames a specialty filter', {
         params: IdParams,
         body: FilterBody,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => changeFilter(trx, request.auth, request.params.id, request.body));
@@ -91,13 +78,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/filters/:id',
     {
-      schema: {
-        operationId: 'deleteFilter',
-        summary: 'Deletes a specialty filter (400 when already deleted)',
-        tags,
+      schema: route('deleteFilter', 'Deletes a specialty filter (400 when already deleted)', {
         params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       const label = await withTransaction(app.db, (trx) => deleteFilter(trx, request.auth, request.params.id));

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, errorResponses, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
 import { formatIsoOffset, utcToLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRefStrId } from '../users/serialize.js';
@@ -17,18 +17,16 @@ import {
 } from './schemas.js';
 
 const tags = ['Forms'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/forms',
     {
-      schema: {
-        operationId: 'listForms',
-        summary: 'Forms of the organization, keyed by form id',
+      schema: route('listForms', 'Forms of the organization, keyed by form id', {
         description: 'Also answers at `/forms/`. `created_at` is a datetime in the organization time zone.',
-        tags,
-        response: { 200: FormListResponse, ...errorResponses },
-      },
+        response: { 200: FormListResponse },
+      }),
     },
     async (request) => {
       const forms = await listForms(app.db, request.auth.orgId);
@@ -48,13 +46,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/forms/:id/submissions',
     {
-      schema: {
-        operationId: 'listFormSubmissions',
-        summary: 'Submissions of a form, oldest first',
-        tags,
+      schema: route('listFormSubmissions', 'Submissions of a form, oldest first', {
         params: IdParams,
-        response: { 200: Type.Array(SubmissionResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(SubmissionResponse) },
+      }),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -82,14 +77,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/forms/:id',
     {
-      schema: {
+      schema: route('getForm', 'A form definition with its fields (extension)', {
         ...EXTENSION,
-        operationId: 'getForm',
-        summary: 'A form definition with its fields (extension)',
-        tags,
         params: IdParams,
-        response: { 200: FormResponse, ...errorResponses },
-      },
+        response: { 200: FormResponse },
+      }),
     },
     async (request) => {
       const form = await findFormOrThrow(app.db, request.auth.orgId, request.params.id);
@@ -106,14 +98,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/forms',
     {
-      schema: {
+      schema: route('createForm', 'Defines a form: a title and its fields (extension)', {
         ...EXTENSION,
-        operationId: 'createForm',
-        summary: 'Defines a form: a title and its fields (extension)',
-        tags,
         body: CreateFormBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+        response: { 201: SuccessWithId },
+      }),
     },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createForm(trx, request.auth, request.body));
@@ -125,14 +114,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/forms/:id',
     {
-      schema: {
+      schema: route('deleteForm', 'Deletes a form (soft; its submissions are kept) (extension)', {
         ...EXTENSION,
-        operationId: 'deleteForm',
-        summary: 'Deletes a form (soft; its submissions are kept) (extension)',
-        tags,
         params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => deleteForm(trx, request.auth, request.params.id));
@@ -143,15 +129,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/forms/:id/submissions',
     {
-      schema: {
+      schema: route('submitForm', 'Submits a form on behalf of a user (extension)', {
         ...EXTENSION,
-        operationId: 'submitForm',
-        summary: 'Submits a form on behalf of a user (extension)',
-        tags,
         params: IdParams,
         body: SubmitFormBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+        response: { 201: SuccessWithId },
+      }),
     },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => submitForm(trx, request.auth, request.params.id, request.body));

@@ -1,23 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, errorResponses, SuccessWithId } from '../../core/schemas.js';
+import { created, SuccessWithId, routeSchemas } from '../../core/schemas.js';
 import { listGroups } from './repository.js';
 import { createGroup } from './rules.js';
 import { GroupBody, GroupResponse } from './schemas.js';
 
 const tags = ['Groups'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/groups',
     {
-      schema: {
-        operationId: 'listGroups',
-        summary: 'Groups of the organization',
-        tags,
-        response: { 200: Type.Array(GroupResponse), ...errorResponses },
-      },
+      schema: route('listGroups', 'Groups of the organization', { response: { 200: Type.Array(GroupResponse) } }),
     },
     async (request) =>
       (await listGroups(app.db, request.auth.orgId)).map((row) => ({ id: String(row.id), label: row.name })),
@@ -26,13 +22,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/groups',
     {
-      schema: {
-        operationId: 'createGroup',
-        summary: 'Creates a group',
-        tags,
-        body: GroupBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+      schema: route('createGroup', 'Creates a group', { body: GroupBody, response: { 201: SuccessWithId } }),
     },
     async (request, reply) => {
       const { name } = request.body;

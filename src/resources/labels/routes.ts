@@ -1,24 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, errorResponses, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { created, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
 import { findLabelOrThrow, listLabels } from './repository.js';
 import { changeLabel, createLabel, deleteLabel } from './rules.js';
 import { LabelBody, LabelResponse } from './schemas.js';
 import { serializeLabel } from './serialize.js';
 
 const tags = ['Labels'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/labels',
     {
-      schema: {
-        operationId: 'listLabels',
-        summary: 'Labels of the organization, in display order',
-        tags,
-        response: { 200: Type.Array(LabelResponse), ...errorResponses },
-      },
+      schema: route('listLabels', 'Labels of the organization, in display order', {
+        response: { 200: Type.Array(LabelResponse) },
+      }),
     },
     async (request) => (await listLabels(app.db, request.auth.orgId)).map(serializeLabel),
   );
@@ -26,13 +24,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/labels/:id',
     {
-      schema: {
-        operationId: 'getLabel',
-        summary: 'One label',
-        tags,
-        params: IdParams,
-        response: { 200: LabelResponse, ...errorResponses },
-      },
+      schema: route('getLabel', 'One label', { params: IdParams, response: { 200: LabelResponse } }),
     },
     async (request) => serializeLabel(await findLabelOrThrow(app.db, request.auth.orgId, request.params.id)),
   );
@@ -40,13 +32,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/labels',
     {
-      schema: {
-        operationId: 'createLabel',
-        summary: 'Creates a label (position defaults to the end of the list)',
-        tags,
+      schema: route('createLabel', 'Creates a label (position defaults to the end of the list)', {
         body: LabelBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+        response: { 201: SuccessWithId },
+      }),
     },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createLabel(trx, request.auth, request.body));
@@ -58,14 +47,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/labels/:id',
     {
-      schema: {
-        operationId: 'updateLabel',
-        summary: 'Changes a label; position is kept when omitted',
-        tags,
+      schema: route('updateLabel', 'Changes a label; position is kept when omitted', {
         params: IdParams,
         body: LabelBody,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => changeLabel(trx, request.auth, request.params.id, request.body));
@@ -76,13 +62,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/labels/:id',
     {
-      schema: {
-        operationId: 'deleteLabel',
-        summary: 'Deletes a label',
-        tags,
-        params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+      schema: route('deleteLabel', 'Deletes a label', { params: IdParams, response: { 200: SuccessBody } }),
     },
     async (request) => {
       const name = await withTransaction(app.db, (trx) => deleteLabel(trx, request.auth, request.params.id));

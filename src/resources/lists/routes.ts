@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody } from '../../core/schemas.js';
+import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody, routeSchemas } from '../../core/schemas.js';
 import { findListOrThrow, listActiveLists } from './repository.js';
 import { changeList, createList, deleteList } from './rules.js';
 import {
@@ -14,6 +14,7 @@ import {
 import { serializeList, serializeListSingle } from './serialize.js';
 
 const tags = ['Callback lists'];
+const route = routeSchemas(tags);
 
 async function listWithOrdering(db: Db, orgId: number, id: number) {
   const row = await findListOrThrow(db, orgId, id);
@@ -56,14 +57,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/lists',
     {
-      schema: {
+      schema: route('createList', 'Creates a callback list with its hour limits and ordering method (extension)', {
         ...EXTENSION,
-        operationId: 'createList',
-        summary: 'Creates a callback list with its hour limits and ordering method (extension)',
-        tags,
         body: CreateListBody,
-        response: { 201: ListWriteResponse, ...errorResponses },
-      },
+        response: { 201: ListWriteResponse },
+      }),
     },
     async (request, reply) => {
       const list = await withTransaction(app.db, async (trx) => {
@@ -78,15 +76,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/lists/:id',
     {
-      schema: {
+      schema: route('changeList', 'Changes a callback list; only the fields sent change (extension)', {
         ...EXTENSION,
-        operationId: 'changeList',
-        summary: 'Changes a callback list; only the fields sent change (extension)',
-        tags,
         params: IdParams,
         body: ChangeListBody,
-        response: { 200: ListWriteResponse, ...errorResponses },
-      },
+        response: { 200: ListWriteResponse },
+      }),
     },
     async (request) => {
       const list = await withTransaction(app.db, async (trx) => {
@@ -100,14 +95,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/lists/:id',
     {
-      schema: {
+      schema: route('deleteList', 'Deletes a callback list (soft; extension)', {
         ...EXTENSION,
-        operationId: 'deleteList',
-        summary: 'Deletes a callback list (soft; extension)',
-        tags,
         params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       const name = await withTransaction(app.db, (trx) => deleteList(trx, request.auth, request.params.id));

@@ -1,24 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { EXTENSION, errorResponses, IdParams, ok, SuccessWithId } from '../../core/schemas.js';
+import { EXTENSION, errorResponses, IdParams, ok, SuccessWithId, routeSchemas } from '../../core/schemas.js';
 import { createMiscHour, listMiscHours, loadMiscHour, removeMiscHour } from './rules.js';
 import { CreateMiscHourBody, MiscHourResponse, MiscHoursQuery } from './schemas.js';
 
 const tags = ['Misc hours'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/misc_hours',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'listMiscHours',
-        summary: 'Misc hours dated from start to end (dates, default today), optionally of one user (extension)',
-        tags,
-        querystring: MiscHoursQuery,
-        response: { 200: Type.Array(MiscHourResponse), ...errorResponses },
-      },
+      schema: route(
+        'listMiscHours',
+        'Misc hours dated from start to end (dates, default today), optionally of one user (extension)',
+        { ...EXTENSION, querystring: MiscHoursQuery, response: { 200: Type.Array(MiscHourResponse) } },
+      ),
     },
     (request) => listMiscHours(app.db, request, request.query),
   );
@@ -43,15 +41,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/misc_hours',
     {
-      schema: {
+      schema: route('createMiscHour', 'Adds misc hours for a user on a date (extension)', {
         ...EXTENSION,
-        operationId: 'createMiscHour',
-        summary: 'Adds misc hours for a user on a date (extension)',
         description: '`length` in hours, or `start` and `end` (datetimes) from which the length is taken.',
-        tags,
         body: CreateMiscHourBody,
-        response: { 201: MiscHourResponse, ...errorResponses },
-      },
+        response: { 201: MiscHourResponse },
+      }),
     },
     async (request, reply) => {
       const item = await withTransaction(app.db, async (trx) => {
@@ -66,14 +61,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/misc_hours/:id',
     {
-      schema: {
+      schema: route('deleteMiscHour', 'Removes a misc-hours entry (extension)', {
         ...EXTENSION,
-        operationId: 'deleteMiscHour',
-        summary: 'Removes a misc-hours entry (extension)',
-        tags,
         params: IdParams,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => removeMiscHour(trx, request.auth, request.params.id));

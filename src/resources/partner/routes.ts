@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessBody, routeSchemas } from '../../core/schemas.js';
 import { findPartnerUserOrThrow, listPartnerUsers, type PartnerMapping } from './repository.js';
 import { changePartnerUser, mapPartnerUser, unmapPartnerUser } from './rules.js';
 import {
@@ -12,6 +12,7 @@ import {
 } from './schemas.js';
 
 const tags = ['Partner'];
+const route = routeSchemas(tags);
 
 /** `service_company_id` is the organization's id. */
 function serializeMapping(row: PartnerMapping): PartnerUserResponse {
@@ -29,12 +30,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/partner/users',
     {
-      schema: {
-        operationId: 'listPartnerUsers',
-        summary: 'Users mapped to the partner training system',
-        tags,
-        response: { 200: Type.Array(PartnerUserResponse), ...errorResponses },
-      },
+      schema: route('listPartnerUsers', 'Users mapped to the partner training system', {
+        response: { 200: Type.Array(PartnerUserResponse) },
+      }),
     },
     async (request) => (await listPartnerUsers(app.db, request.auth.orgId)).map(serializeMapping),
   );
@@ -42,13 +40,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/partner/users/:id',
     {
-      schema: {
-        operationId: 'getPartnerUser',
-        summary: 'One mapping, by partner user id',
-        tags,
+      schema: route('getPartnerUser', 'One mapping, by partner user id', {
         params: IdParams,
-        response: { 200: PartnerUserResponse, ...errorResponses },
-      },
+        response: { 200: PartnerUserResponse },
+      }),
     },
     async (request) => serializeMapping(await findPartnerUserOrThrow(app.db, request.auth.orgId, request.params.id)),
   );
@@ -56,14 +51,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/partner/users',
     {
-      schema: {
+      schema: route('mapPartnerUser', 'Maps a partner user id onto a user (extension)', {
         ...EXTENSION,
-        operationId: 'mapPartnerUser',
-        summary: 'Maps a partner user id onto a user (extension)',
-        tags,
         body: CreatePartnerUserBody,
-        response: { 201: PartnerUserWriteResponse, ...errorResponses },
-      },
+        response: { 201: PartnerUserWriteResponse },
+      }),
     },
     async (request, reply) => {
       await withTransaction(app.db, (trx) => mapPartnerUser(trx, request.auth, request.body));
@@ -75,15 +67,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/partner/users/:id',
     {
-      schema: {
+      schema: route('changePartnerUser', 'Changes a mapping; only the fields sent change (extension)', {
         ...EXTENSION,
-        operationId: 'changePartnerUser',
-        summary: 'Changes a mapping; only the fields sent change (extension)',
-        tags,
         params: IdParams,
         body: ChangePartnerUserBody,
-        response: { 200: PartnerUserWriteResponse, ...errorResponses },
-      },
+        response: { 200: PartnerUserWriteResponse },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => changePartnerUser(trx, request.auth, request.params.id, request.body));
@@ -94,14 +83,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/partner/users/:id',
     {
-      schema: {
+      schema: route('unmapPartnerUser', 'Removes a mapping (extension)', {
         ...EXTENSION,
-        operationId: 'unmapPartnerUser',
-        summary: 'Removes a mapping (extension)',
-        tags,
         params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => unmapPartnerUser(trx, request.auth, request.params.id));

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { errorResponses, UserIdParams } from '../../core/schemas.js';
+import { UserIdParams, routeSchemas } from '../../core/schemas.js';
 import { findUserOrInvalid, findUserOrThrow } from '../users/repository.js';
 import { payrollRows } from './rules.js';
 import { PayrollQuery, PayrollRow, UserPayrollQuery } from './schemas.js';
 
 const tags = ['Payroll'];
+const route = routeSchemas(tags);
 const description =
   'Rows: `work shift` (worked shifts of work-shift assignments starting in the period, less approved time ' +
   'off, breaks not counted), `time off` (approved time off starting in the period), `misc` (misc hours dated ' +
@@ -15,14 +16,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/payroll',
     {
-      schema: {
-        operationId: 'listPayroll',
-        summary: 'Payroll rows of a period',
+      schema: route('listPayroll', 'Payroll rows of a period', {
         description,
-        tags,
         querystring: PayrollQuery,
-        response: { 200: Type.Array(PayrollRow), ...errorResponses },
-      },
+        response: { 200: Type.Array(PayrollRow) },
+      }),
     },
     async (request) => {
       const { start, end, user_id: userId } = request.query;
@@ -34,15 +32,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/payroll/:user_id',
     {
-      schema: {
-        operationId: 'getUserPayroll',
-        summary: 'Payroll rows of one user for a period',
+      schema: route('getUserPayroll', 'Payroll rows of one user for a period', {
         description,
-        tags,
         params: UserIdParams,
         querystring: UserPayrollQuery,
-        response: { 200: Type.Array(PayrollRow), ...errorResponses },
-      },
+        response: { 200: Type.Array(PayrollRow) },
+      }),
     },
     async (request) => {
       await findUserOrThrow(app.db, request.auth.orgId, request.params.user_id);

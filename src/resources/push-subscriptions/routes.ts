@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { EXTENSION, errorResponses, ok, SuccessBody, UserIdParams } from '../../core/schemas.js';
+import { EXTENSION, ok, SuccessBody, UserIdParams, routeSchemas } from '../../core/schemas.js';
 import { utcToLocal } from '../../core/time.js';
 import { findUserOrThrow } from '../users/repository.js';
 import { WebhookTargets } from '../webhooks/targets.js';
@@ -12,6 +12,7 @@ import type { PushSubscriptionRow } from './table.js';
 import { vapidDetails } from './vapid.js';
 
 const tags = ['Users', 'Callbacks'];
+const route = routeSchemas(tags);
 
 const serialize = (row: PushSubscriptionRow, timezone: string) => ({
   id: row.id,
@@ -26,13 +27,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/push/key',
     {
-      schema: {
+      schema: route('getPushKey', "The server's VAPID public key for Web Push subscriptions (extension)", {
         ...EXTENSION,
-        operationId: 'getPushKey',
-        summary: "The server's VAPID public key for Web Push subscriptions (extension)",
-        tags,
-        response: { 200: PushKeyResponse, ...errorResponses },
-      },
+        response: { 200: PushKeyResponse },
+      }),
     },
     async () => {
       const vapid = await vapidDetails(app.db, app.config.push);
@@ -43,14 +41,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/push_subscriptions',
     {
-      schema: {
+      schema: route('listPushSubscriptions', "A user's devices subscribed to callback offers by Web Push (extension)", {
         ...EXTENSION,
-        operationId: 'listPushSubscriptions',
-        summary: "A user's devices subscribed to callback offers by Web Push (extension)",
-        tags,
         params: UserIdParams,
-        response: { 200: Type.Array(PushSubscriptionResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(PushSubscriptionResponse) },
+      }),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -62,17 +57,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/:user_id/push_subscriptions',
     {
-      schema: {
+      schema: route('createPushSubscription', 'Subscribes a device to callback offers by Web Push (extension)', {
         ...EXTENSION,
-        operationId: 'createPushSubscription',
-        summary: 'Subscribes a device to callback offers by Web Push (extension)',
         description:
           "The body is the browser's `PushSubscription.toJSON()`. An endpoint stored before (for anyone) is replaced.",
-        tags,
         params: UserIdParams,
         body: SubscribeBody,
-        response: { 201: PushSubscriptionResponse, ...errorResponses },
-      },
+        response: { 201: PushSubscriptionResponse },
+      }),
     },
     async (request, reply) => {
       const { orgId, timezone } = request.auth;
@@ -90,14 +82,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/users/:user_id/push_subscriptions/:id',
     {
-      schema: {
+      schema: route('deletePushSubscription', 'Removes a Web Push subscription (extension)', {
         ...EXTENSION,
-        operationId: 'deletePushSubscription',
-        summary: 'Removes a Web Push subscription (extension)',
-        tags,
         params: UserSubscriptionParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       const user = await findUserOrThrow(app.db, request.auth.orgId, request.params.user_id);

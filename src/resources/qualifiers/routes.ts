@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
 import { href } from '../../core/pagination.js';
-import { errorResponses, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
 import { fullName } from '../users/serialize.js';
 import { findQualifierOrThrow, listActiveQualifiers, listQualifierUsers } from './repository.js';
 import { assertUndelete, changeQualifier, createQualifier, deleteQualifier, restoreQualifier } from './rules.js';
@@ -20,17 +20,13 @@ import {
 import { qualifierTitle, serializeQualifierListItem, serializeQualifierSingle } from './serialize.js';
 
 const tags = ['Qualifiers'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/qualifiers',
     {
-      schema: {
-        operationId: 'listQualifiers',
-        summary: 'Active qualifiers',
-        tags,
-        response: { 200: Type.Array(QualifierListItem), ...errorResponses },
-      },
+      schema: route('listQualifiers', 'Active qualifiers', { response: { 200: Type.Array(QualifierListItem) } }),
     },
     async (request) => {
       const rows = await listActiveQualifiers(app.db, request.auth.orgId);
@@ -41,13 +37,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/qualifiers/:id',
     {
-      schema: {
-        operationId: 'getQualifier',
-        summary: 'One qualifier (single form; also when deleted)',
-        tags,
+      schema: route('getQualifier', 'One qualifier (single form; also when deleted)', {
         params: IdParams,
-        response: { 200: QualifierSingle, ...errorResponses },
-      },
+        response: { 200: QualifierSingle },
+      }),
     },
     async (request) =>
       serializeQualifierSingle(
@@ -59,14 +52,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/qualifiers',
     {
-      schema: {
-        operationId: 'createQualifier',
-        summary: 'Creates a qualifier',
+      schema: route('createQualifier', 'Creates a qualifier', {
         description: 'Answers 201 `{inserted: 1}`; the Location header names the new qualifier.',
-        tags,
         body: CreateQualifierBody,
-        response: { 201: InsertedResponse, ...errorResponses },
-      },
+        response: { 201: InsertedResponse },
+      }),
     },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createQualifier(trx, request.auth, request.body));
@@ -78,14 +68,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/qualifiers/:id',
     {
-      schema: {
-        operationId: 'deleteQualifier',
-        summary: 'Soft-deletes a qualifier (409 when already deleted)',
-        tags,
+      schema: route('deleteQualifier', 'Soft-deletes a qualifier (409 when already deleted)', {
         params: IdParams,
         querystring: AdminQuery,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       const qualifier = await withTransaction(app.db, (trx) =>
@@ -98,14 +85,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/qualifiers/:id',
     {
-      schema: {
-        operationId: 'restoreQualifier',
-        summary: 'Restores a deleted qualifier (`undelete` truthy); 409 when it is not deleted',
-        tags,
-        params: IdParams,
-        body: RestoreQualifierBody,
-        response: { 200: RestoreResponse, ...errorResponses },
-      },
+      schema: route(
+        'restoreQualifier',
+        'Restores a deleted qualifier (`undelete` truthy); 409 when it is not deleted',
+        { params: IdParams, body: RestoreQualifierBody, response: { 200: RestoreResponse } },
+      ),
     },
     async (request) => {
       assertUndelete(request.body.undelete);
@@ -122,15 +106,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/qualifiers/:id',
     {
-      schema: {
+      schema: route('changeQualifier', 'Changes a qualifier; only the fields sent change (extension)', {
         ...EXTENSION,
-        operationId: 'changeQualifier',
-        summary: 'Changes a qualifier; only the fields sent change (extension)',
-        tags,
         params: IdParams,
         body: ChangeQualifierWithAdmin,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => changeQualifier(trx, request.auth, request.params.id, request.body));
@@ -142,13 +123,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/qualifiers/:id/users',
     {
-      schema: {
-        operationId: 'listQualifierUsers',
-        summary: 'Users holding the qualifier, with their ranking',
-        tags,
+      schema: route('listQualifierUsers', 'Users holding the qualifier, with their ranking', {
         params: IdParams,
-        response: { 200: Type.Array(QualifierUser), ...errorResponses },
-      },
+        response: { 200: Type.Array(QualifierUser) },
+      }),
     },
     async (request) => {
       await findQualifierOrThrow(app.db, request.auth.orgId, request.params.id);

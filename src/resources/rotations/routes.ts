@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { EXTENSION, errorResponses, IdParams, ok, SuccessBody } from '../../core/schemas.js';
+import { EXTENSION, IdParams, ok, SuccessBody, routeSchemas } from '../../core/schemas.js';
 import { findUsersByIds } from '../users/repository.js';
 import {
   exceptionsOf,
@@ -37,6 +37,7 @@ import { serializeRecurringShift, serializeRotation } from './serialize.js';
 import type { RecurringShiftRow } from './table.js';
 
 const tags = ['Rotations'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   async function serializeSeries(
@@ -67,13 +68,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/rotations',
     {
-      schema: {
+      schema: route('listRotations', 'Rotation patterns (extension)', {
         ...EXTENSION,
-        operationId: 'listRotations',
-        summary: 'Rotation patterns (extension)',
-        tags,
-        response: { 200: Type.Array(RotationResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(RotationResponse) },
+      }),
     },
     async (request) => (await listRotations(app.db, request.auth.orgId)).map((row) => serializeRotation(request, row)),
   );
@@ -81,14 +79,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/rotations',
     {
-      schema: {
+      schema: route('createRotation', 'Creates a rotation from a preset or a pattern (extension)', {
         ...EXTENSION,
-        operationId: 'createRotation',
-        summary: 'Creates a rotation from a preset or a pattern (extension)',
-        tags,
         body: RotationBody,
-        response: { 201: RotationResponse, ...errorResponses },
-      },
+        response: { 201: RotationResponse },
+      }),
     },
     async (request, reply) => {
       const row = await withTransaction(app.db, async (trx) =>
@@ -102,14 +97,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/rotations/:id',
     {
-      schema: {
+      schema: route('getRotation', 'One rotation (extension)', {
         ...EXTENSION,
-        operationId: 'getRotation',
-        summary: 'One rotation (extension)',
-        tags,
         params: IdParams,
-        response: { 200: RotationResponse, ...errorResponses },
-      },
+        response: { 200: RotationResponse },
+      }),
     },
     async (request) =>
       serializeRotation(request, await findRotationOrThrow(app.db, request.auth.orgId, request.params.id)),
@@ -118,15 +110,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/rotations/:id',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'renameRotation',
-        summary: 'Renames a rotation; only the fields sent change, its pattern never changes (extension)',
-        tags,
-        params: IdParams,
-        body: RotationPatchBody,
-        response: { 200: RotationResponse, ...errorResponses },
-      },
+      schema: route(
+        'renameRotation',
+        'Renames a rotation; only the fields sent change, its pattern never changes (extension)',
+        { ...EXTENSION, params: IdParams, body: RotationPatchBody, response: { 200: RotationResponse } },
+      ),
     },
     async (request) => {
       const row = await withTransaction(app.db, async (trx) => {
@@ -140,14 +128,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/rotations/:id',
     {
-      schema: {
+      schema: route('deleteRotation', 'Deletes a rotation no one is scheduled on (extension)', {
         ...EXTENSION,
-        operationId: 'deleteRotation',
-        summary: 'Deletes a rotation no one is scheduled on (extension)',
-        tags,
         params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => deleteRotation(trx, request.auth, request.params.id));
@@ -158,14 +143,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/recurring_shifts',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'listRecurringShifts',
-        summary: 'Recurring shifts (rotation memberships), optionally of one user or rotation (extension)',
-        tags,
-        querystring: ListRecurringShiftsQuery,
-        response: { 200: Type.Array(RecurringShiftResponse), ...errorResponses },
-      },
+      schema: route(
+        'listRecurringShifts',
+        'Recurring shifts (rotation memberships), optionally of one user or rotation (extension)',
+        { ...EXTENSION, querystring: ListRecurringShiftsQuery, response: { 200: Type.Array(RecurringShiftResponse) } },
+      ),
     },
     async (request) => {
       const rows = await listRecurringShifts(app.db, request.auth.orgId, {
@@ -179,14 +161,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/recurring_shifts',
     {
-      schema: {
+      schema: route('createRecurringShift', 'Places a user on assignments following a rotation (extension)', {
         ...EXTENSION,
-        operationId: 'createRecurringShift',
-        summary: 'Places a user on assignments following a rotation (extension)',
-        tags,
         body: RecurringShiftBody,
-        response: { 201: RecurringShiftResponse, ...errorResponses },
-      },
+        response: { 201: RecurringShiftResponse },
+      }),
     },
     async (request, reply) => {
       const series = await withTransaction(app.db, async (trx) =>
@@ -200,14 +179,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/recurring_shifts/:id',
     {
-      schema: {
+      schema: route('getRecurringShift', 'One recurring shift with its exceptions (extension)', {
         ...EXTENSION,
-        operationId: 'getRecurringShift',
-        summary: 'One recurring shift with its exceptions (extension)',
-        tags,
         params: IdParams,
-        response: { 200: RecurringShiftResponse, ...errorResponses },
-      },
+        response: { 200: RecurringShiftResponse },
+      }),
     },
     async (request) => loadSeries(app.db, request, request.params.id),
   );
@@ -215,18 +191,19 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/recurring_shifts/:id',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'updateRecurringShift',
-        summary: 'Changes a recurring shift from effective_date on ("this and following") (extension)',
-        description:
-          'The series ends the day before effective_date (default today) and a new series with the change ' +
-          'starts on it; the response is the series holding the change.',
-        tags,
-        params: IdParams,
-        body: RecurringShiftPatchBody,
-        response: { 200: RecurringShiftResponse, ...errorResponses },
-      },
+      schema: route(
+        'updateRecurringShift',
+        'Changes a recurring shift from effective_date on ("this and following") (extension)',
+        {
+          ...EXTENSION,
+          description:
+            'The series ends the day before effective_date (default today) and a new series with the change ' +
+            'starts on it; the response is the series holding the change.',
+          params: IdParams,
+          body: RecurringShiftPatchBody,
+          response: { 200: RecurringShiftResponse },
+        },
+      ),
     },
     async (request) =>
       withTransaction(app.db, async (trx) =>
@@ -237,15 +214,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/recurring_shifts/:id',
     {
-      schema: {
+      schema: route('endRecurringShift', 'Ends a recurring shift from effective_date on (extension)', {
         ...EXTENSION,
-        operationId: 'endRecurringShift',
-        summary: 'Ends a recurring shift from effective_date on (extension)',
-        tags,
         params: IdParams,
         querystring: EndSeriesQuery,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => endRecurringShift(trx, request.auth, request.params.id, request.query));
@@ -256,15 +230,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/recurring_shifts/:id/exceptions',
     {
-      schema: {
+      schema: route('addRecurringShiftException', 'Removes or moves one occurrence ("this occurrence") (extension)', {
         ...EXTENSION,
-        operationId: 'addRecurringShiftException',
-        summary: 'Removes or moves one occurrence ("this occurrence") (extension)',
-        tags,
         params: IdParams,
         body: ExceptionBody,
-        response: { 201: RecurringShiftResponse, ...errorResponses },
-      },
+        response: { 201: RecurringShiftResponse },
+      }),
     },
     async (request, reply) => {
       const series = await withTransaction(app.db, async (trx) => {
@@ -279,14 +250,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/recurring_shifts/:id/exceptions/:date',
     {
-      schema: {
+      schema: route('removeRecurringShiftException', 'Restores the occurrence of a date (extension)', {
         ...EXTENSION,
-        operationId: 'removeRecurringShiftException',
-        summary: 'Restores the occurrence of a date (extension)',
-        tags,
         params: ExceptionParams,
-        response: { 200: RecurringShiftResponse, ...errorResponses },
-      },
+        response: { 200: RecurringShiftResponse },
+      }),
     },
     async (request) =>
       withTransaction(app.db, async (trx) => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, errorResponses, IdParams, ok, SuccessWithId } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessWithId, routeSchemas } from '../../core/schemas.js';
 import { normalizeLocalDateTime, nowLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findSignupEventOrThrow, listEventUsers, listSignupEvents } from './repository.js';
@@ -19,6 +19,7 @@ import {
 import { serializeEventUser, serializeSignupEvent, serializeSignupEventDetail } from './serialize.js';
 
 const tags = ['Signup events'];
+const route = routeSchemas(tags);
 const isTruthy = (value: string | undefined) =>
   value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
 
@@ -26,14 +27,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/signup_events',
     {
-      schema: {
-        operationId: 'listSignupEvents',
-        summary:
-          'Signup events (non-deleted unless `deleted` is set), filtered by deleted, archived, status, start, end',
-        tags,
-        querystring: SignupEventListQuery,
-        response: { 200: Type.Array(SignupEventResponse), ...errorResponses },
-      },
+      schema: route(
+        'listSignupEvents',
+        'Signup events (non-deleted unless `deleted` is set), filtered by deleted, archived, status, start, end',
+        { querystring: SignupEventListQuery, response: { 200: Type.Array(SignupEventResponse) } },
+      ),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -54,13 +52,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/signup_events/:id',
     {
-      schema: {
-        operationId: 'getSignupEvent',
-        summary: 'One signup event, also when deleted',
-        tags,
+      schema: route('getSignupEvent', 'One signup event, also when deleted', {
         params: IdParams,
-        response: { 200: SignupEventDetailResponse, ...errorResponses },
-      },
+        response: { 200: SignupEventDetailResponse },
+      }),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -72,13 +67,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/signup_events',
     {
-      schema: {
-        operationId: 'createSignupEvent',
-        summary: 'Creates a signup event, open for sign-up at once',
-        tags,
+      schema: route('createSignupEvent', 'Creates a signup event, open for sign-up at once', {
         body: SignupEventBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+        response: { 201: SuccessWithId },
+      }),
     },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createSignupEvent(trx, request.auth, request.body));
@@ -90,14 +82,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/signup_events/:id',
     {
-      schema: {
-        operationId: 'replaceSignupEvent',
-        summary: 'Changes a signup event; every field is sent (omitted optional fields are cleared)',
-        tags,
-        params: IdParams,
-        body: SignupEventBody,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+      schema: route(
+        'replaceSignupEvent',
+        'Changes a signup event; every field is sent (omitted optional fields are cleared)',
+        { params: IdParams, body: SignupEventBody, response: { 200: SuccessWithId } },
+      ),
     },
     async (request) => {
       const { id } = request.params;
@@ -109,15 +98,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/signup_events/:id',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'deleteSignupEvent',
-        summary: 'Soft-deletes a signup event (extension); it stays readable by id with status deleted',
-        tags,
-        params: IdParams,
-        querystring: DeleteSignupEventQuery,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+      schema: route(
+        'deleteSignupEvent',
+        'Soft-deletes a signup event (extension); it stays readable by id with status deleted',
+        { ...EXTENSION, params: IdParams, querystring: DeleteSignupEventQuery, response: { 200: SuccessWithId } },
+      ),
     },
     async (request) => {
       const { id } = request.params;
@@ -131,13 +116,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/signup_events/:id/users',
     {
-      schema: {
-        operationId: 'listSignupEventUsers',
-        summary: 'Users signed up for an event, with the misc-hours entry made for each',
-        tags,
+      schema: route('listSignupEventUsers', 'Users signed up for an event, with the misc-hours entry made for each', {
         params: IdParams,
-        response: { 200: Type.Array(SignupEventUserResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(SignupEventUserResponse) },
+      }),
     },
     async (request) => {
       const { orgId } = request.auth;
@@ -155,15 +137,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/signup_events/:id/users',
     {
-      schema: {
-        operationId: 'signUpForEvent',
-        summary: 'Signs a user up; creates a misc-hours entry for the event span',
+      schema: route('signUpForEvent', 'Signs a user up; creates a misc-hours entry for the event span', {
         description: '422 when the user is already signed up, the event is filled or deleted. `id` is the event id.',
-        tags,
         params: IdParams,
         body: SignupUserBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+        response: { 201: SuccessWithId },
+      }),
     },
     async (request, reply) => {
       const { id } = request.params;
@@ -178,14 +157,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/signup_events/:id/users/:user_id',
     {
-      schema: {
-        operationId: 'removeFromEvent',
-        summary: 'Removes a signed-up user and the misc-hours entry made at sign-up',
+      schema: route('removeFromEvent', 'Removes a signed-up user and the misc-hours entry made at sign-up', {
         description: '422 when the user is not signed up. `id` is the event id.',
-        tags,
         params: EventUserParams,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       const { id, user_id } = request.params;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
 import { findTimeOffTypeOrThrow, listTimeOffTypes } from './repository.js';
 import { changeTimeOffType, createTimeOffType, deleteTimeOffType } from './rules.js';
 import {
@@ -13,17 +13,15 @@ import {
 import { serializeTimeOffType, serializeTimeOffTypeDetail } from './serialize.js';
 
 const tags = ['Time off types'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/time_off_types',
     {
-      schema: {
-        operationId: 'listTimeOffTypes',
-        summary: 'Time off types (non-deleted)',
-        tags,
-        response: { 200: Type.Array(TimeOffTypeResponse), ...errorResponses },
-      },
+      schema: route('listTimeOffTypes', 'Time off types (non-deleted)', {
+        response: { 200: Type.Array(TimeOffTypeResponse) },
+      }),
     },
     async (request) =>
       (await listTimeOffTypes(app.db, request.auth.orgId)).map((row) => serializeTimeOffType(request, row)),
@@ -32,16 +30,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/time_off_types',
     {
-      schema: {
-        operationId: 'createTimeOffType',
-        summary: 'Creates a time off type',
+      schema: route('createTimeOffType', 'Creates a time off type', {
         description:
           '`label` is required; the other fields default to no work code, no buffer, no limit, #3f5647 on ' +
           '#FFFFFF, false.',
-        tags,
         body: CreateTimeOffTypeBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+        response: { 201: SuccessWithId },
+      }),
     },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createTimeOffType(trx, request.auth, request.body));
@@ -53,14 +48,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/time_off_types/:id',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'getTimeOffType',
-        summary: 'One time off type, with allow_negative, default_day_hours and counts_as_worked (extension)',
-        tags,
-        params: IdParams,
-        response: { 200: TimeOffTypeDetailResponse, ...errorResponses },
-      },
+      schema: route(
+        'getTimeOffType',
+        'One time off type, with allow_negative, default_day_hours and counts_as_worked (extension)',
+        { ...EXTENSION, params: IdParams, response: { 200: TimeOffTypeDetailResponse } },
+      ),
     },
     async (request) =>
       serializeTimeOffTypeDetail(request, await findTimeOffTypeOrThrow(app.db, request.auth.orgId, request.params.id)),
@@ -69,15 +61,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/time_off_types/:id',
     {
-      schema: {
+      schema: route('updateTimeOffType', 'Changes any subset of a time off type (extension)', {
         ...EXTENSION,
-        operationId: 'updateTimeOffType',
-        summary: 'Changes any subset of a time off type (extension)',
-        tags,
         params: IdParams,
         body: UpdateTimeOffTypeBody,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => changeTimeOffType(trx, request.auth, request.params.id, request.body));
@@ -88,14 +77,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/time_off_types/:id',
     {
-      schema: {
+      schema: route('deleteTimeOffType', 'Soft-deletes a time off type (extension)', {
         ...EXTENSION,
-        operationId: 'deleteTimeOffType',
-        summary: 'Soft-deletes a time off type (extension)',
-        tags,
         params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => deleteTimeOffType(trx, request.auth, request.params.id));

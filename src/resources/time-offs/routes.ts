@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
 import { readTimeOffImpact } from './impact.js';
 import { normalizeLocalDateTime } from '../../core/time.js';
 import { readTimeOff, readTimeOffPage } from './listing.js';
@@ -16,21 +16,23 @@ import {
 import { PENDING } from './table.js';
 
 const tags = ['Time off'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/time_offs',
     {
-      schema: {
-        operationId: 'listTimeOffs',
-        summary: "Time off overlapping a period, split along each user's rotation (pagination pattern 1)",
-        description:
-          'At most one month and `limit` items (default 500, maximum 1000) per page; `metadata.links.next` ' +
-          'continues with `after`. Pending and approved entries; `status=2` (extension) lists denied ones.',
-        tags,
-        querystring: ListTimeOffsQuery,
-        response: { 200: TimeOffPage, ...errorResponses },
-      },
+      schema: route(
+        'listTimeOffs',
+        "Time off overlapping a period, split along each user's rotation (pagination pattern 1)",
+        {
+          description:
+            'At most one month and `limit` items (default 500, maximum 1000) per page; `metadata.links.next` ' +
+            'continues with `after`. Pending and approved entries; `status=2` (extension) lists denied ones.',
+          querystring: ListTimeOffsQuery,
+          response: { 200: TimeOffPage },
+        },
+      ),
     },
     async (request, reply) =>
       reply.sendCached(`time_offs|${JSON.stringify(request.query)}`, () =>
@@ -41,13 +43,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/time_offs/:id',
     {
-      schema: {
-        operationId: 'getTimeOff',
-        summary: 'All occurrences (segments) of one time off entry',
-        tags,
+      schema: route('getTimeOff', 'All occurrences (segments) of one time off entry', {
         params: IdParams,
-        response: { 200: SingleTimeOffResponse, ...errorResponses },
-      },
+        response: { 200: SingleTimeOffResponse },
+      }),
     },
     async (request) => readTimeOff(app.db, request, request.params.id),
   );
@@ -55,17 +54,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/time_offs/:id/impact',
     {
-      schema: {
+      schema: route('getTimeOffImpact', 'What approving the entry would do to staffing (extension)', {
         ...EXTENSION,
-        operationId: 'getTimeOffImpact',
-        summary: 'What approving the entry would do to staffing (extension)',
         description:
           'The occurrences whose staffing changes when the entry counts as approved, before and after, ' +
           'judged as GET /vacancies judges them (docs/time-off.md).',
-        tags,
         params: IdParams,
-        response: { 200: TimeOffImpact, ...errorResponses },
-      },
+        response: { 200: TimeOffImpact },
+      }),
     },
     async (request) => readTimeOffImpact(app.db, request, request.params.id),
   );
@@ -94,13 +90,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           });
         },
       },
-      schema: {
-        operationId: 'createTimeOff',
-        summary: 'Creates time off for a user (pending unless status is 1)',
-        tags,
+      schema: route('createTimeOff', 'Creates time off for a user (pending unless status is 1)', {
         body: CreateTimeOffBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+        response: { 201: SuccessWithId },
+      }),
     },
     async (request, reply) => {
       const body = request.body;
@@ -125,13 +118,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/time_offs/:id',
     {
-      schema: {
-        operationId: 'deleteTimeOff',
-        summary: 'Removes a time off entry (hours it took from a bank are given back)',
-        tags,
+      schema: route('deleteTimeOff', 'Removes a time off entry (hours it took from a bank are given back)', {
         params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => deleteTimeOff(trx, request.auth, request.params.id));
@@ -142,17 +132,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/time_offs/:id/approve',
     {
-      schema: {
-        operationId: 'approveTimeOff',
-        summary: 'Approves pending time off',
+      schema: route('approveTimeOff', 'Approves pending time off', {
         description:
           'Optional body `{admin_id}`: the approving admin (default: the first admin the request was ' +
           'addressed to). 422 unless pending.',
-        tags,
         params: IdParams,
         body: DecisionBody,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) =>
@@ -165,15 +152,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/time_offs/:id/deny',
     {
-      schema: {
-        operationId: 'denyTimeOff',
-        summary: 'Denies pending time off (kept as status 2, hidden from the listings)',
+      schema: route('denyTimeOff', 'Denies pending time off (kept as status 2, hidden from the listings)', {
         description: 'Optional body `{admin_id}`: the denying admin. 422 unless pending.',
-        tags,
         params: IdParams,
         body: DecisionBody,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => denyTimeOff(trx, request.auth, request.params.id, request.body?.admin_id));

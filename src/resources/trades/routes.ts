@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, errorResponses, IdParams, ok, SuccessWithId } from '../../core/schemas.js';
+import { created, EXTENSION, errorResponses, IdParams, ok, SuccessWithId, routeSchemas } from '../../core/schemas.js';
 import { normalizeLocalDateTime, nowLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findTradeOrThrow, listTrades, listTradeUsers } from './repository.js';
@@ -19,18 +19,17 @@ import {
 import { serializeTrade, serializeTradeDetail, serializeTradeUser, usersOfTrades } from './serialize.js';
 
 const tags = ['Trades'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/trades',
     {
-      schema: {
-        operationId: 'listTrades',
-        summary: 'Trades (non-deleted), by start; optional start/end overlap and user_id filters (extension)',
-        tags,
-        querystring: ListTradesQuery,
-        response: { 200: Type.Array(TradeResponse), ...errorResponses },
-      },
+      schema: route(
+        'listTrades',
+        'Trades (non-deleted), by start; optional start/end overlap and user_id filters (extension)',
+        { querystring: ListTradesQuery, response: { 200: Type.Array(TradeResponse) } },
+      ),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -49,14 +48,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/trades/:id',
     {
-      schema: {
+      schema: route('getTrade', 'One trade with its accepting and approving users (extension)', {
         ...EXTENSION,
-        operationId: 'getTrade',
-        summary: 'One trade with its accepting and approving users (extension)',
-        tags,
         params: IdParams,
-        response: { 200: TradeDetailResponse, ...errorResponses },
-      },
+        response: { 200: TradeDetailResponse },
+      }),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -69,13 +65,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/trades/:id/users',
     {
-      schema: {
-        operationId: 'listTradeUsers',
-        summary: 'Users the trade was offered to or who answered it, with their responses',
-        tags,
+      schema: route('listTradeUsers', 'Users the trade was offered to or who answered it, with their responses', {
         params: IdParams,
-        response: { 200: Type.Array(TradeUserResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(TradeUserResponse) },
+      }),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -93,16 +86,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/trades',
     {
-      schema: {
-        operationId: 'createTrade',
-        summary: 'Requests a trade; with accepting_user_id it starts accepted, otherwise pending',
+      schema: route('createTrade', 'Requests a trade; with accepting_user_id it starts accepted, otherwise pending', {
         description:
           'The body is one trade or, as the sample writes it, an array of trades (all requested or none; ' +
           '`id` is the first, `ids` all).',
-        tags,
         body: CreateTradesBody,
-        response: { 201: TradeWriteResponse, ...errorResponses },
-      },
+        response: { 201: TradeWriteResponse },
+      }),
     },
     async (request, reply) => {
       const bodies = Array.isArray(request.body) ? request.body : [request.body];
@@ -146,14 +136,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/trades/:id',
     {
-      schema: {
-        operationId: 'deleteTrade',
-        summary: 'Deletes a trade that has not been filled',
-        tags,
+      schema: route('deleteTrade', 'Deletes a trade that has not been filled', {
         params: IdParams,
         querystring: DeleteTradeQuery,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       const { id } = request.params;

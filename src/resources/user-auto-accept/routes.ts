@@ -1,26 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { EXTENSION, errorResponses, UserIdParams } from '../../core/schemas.js';
+import { EXTENSION, UserIdParams, routeSchemas } from '../../core/schemas.js';
 import { findUserOrThrow } from '../users/repository.js';
 import { findAutoAccept } from './repository.js';
 import { replaceAutoAcceptSettings, serializeAutoAccept } from './rules.js';
 import { AutoAcceptBody, AutoAcceptResponse } from './schemas.js';
 
 const tags = ['Users', 'Callbacks'];
+const route = routeSchemas(tags);
 
 /** A user's opt-in to auto-accepted callback offers (docs/workflows.md, "Auto-accept"). */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/callback_auto_accept',
     {
-      schema: {
+      schema: route('getCallbackAutoAccept', "A user's auto-accept setting for callback offers (extension)", {
         ...EXTENSION,
-        operationId: 'getCallbackAutoAccept',
-        summary: "A user's auto-accept setting for callback offers (extension)",
-        tags,
         params: UserIdParams,
-        response: { 200: AutoAcceptResponse, ...errorResponses },
-      },
+        response: { 200: AutoAcceptResponse },
+      }),
     },
     async (request) => {
       const user = await findUserOrThrow(app.db, request.auth.orgId, request.params.user_id);
@@ -31,19 +29,20 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/users/:user_id/callback_auto_accept',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'replaceCallbackAutoAccept',
-        summary: "Replaces a user's auto-accept setting for callback offers (extension)",
-        description:
-          'With `enabled`, the callback runner accepts an offer for the user at once when the callback is on ' +
-          'one of `assignment_ids` (null: any) and starts on one of `weekdays` (1 Monday … 7 Sunday; null: ' +
-          'any) and its hours keep the auto-accepted hours of its week or month within `max_hours`.',
-        tags,
-        params: UserIdParams,
-        body: AutoAcceptBody,
-        response: { 200: AutoAcceptResponse, ...errorResponses },
-      },
+      schema: route(
+        'replaceCallbackAutoAccept',
+        "Replaces a user's auto-accept setting for callback offers (extension)",
+        {
+          ...EXTENSION,
+          description:
+            'With `enabled`, the callback runner accepts an offer for the user at once when the callback is on ' +
+            'one of `assignment_ids` (null: any) and starts on one of `weekdays` (1 Monday … 7 Sunday; null: ' +
+            'any) and its hours keep the auto-accepted hours of its week or month within `max_hours`.',
+          params: UserIdParams,
+          body: AutoAcceptBody,
+          response: { 200: AutoAcceptResponse },
+        },
+      ),
     },
     async (request) => {
       const { orgId } = request.auth;

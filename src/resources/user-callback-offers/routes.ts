@@ -3,13 +3,13 @@ import { Type } from '@sinclair/typebox';
 import { conflict, invalidParams, notFound } from '../../core/errors.js';
 import {
   EXTENSION,
-  errorResponses,
   IdName,
   Nullable,
   ok,
   PathId,
   SuccessBody,
   UserIdParams,
+  routeSchemas,
 } from '../../core/schemas.js';
 import { nowUtc, utcToLocal } from '../../core/time.js';
 import { answerOffer } from '../callbacks/offers.js';
@@ -17,6 +17,7 @@ import { findOfferOfUser, listOpenOffersOf } from '../callbacks/repository.js';
 import { findUserOrThrow } from '../users/repository.js';
 
 const tags = ['Users', 'Callbacks'];
+const route = routeSchemas(tags);
 
 const OfferResponse = Type.Object({
   id: Type.Integer(),
@@ -39,14 +40,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/callback_offers',
     {
-      schema: {
+      schema: route('listUserCallbackOffers', "A user's open callback offers, soonest first (extension)", {
         ...EXTENSION,
-        operationId: 'listUserCallbackOffers',
-        summary: "A user's open callback offers, soonest first (extension)",
-        tags,
         params: UserIdParams,
-        response: { 200: Type.Array(OfferResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(OfferResponse) },
+      }),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -68,15 +66,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/:user_id/callback_offers/:id',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'answerUserCallbackOffer',
-        summary: "Accepts or declines one of the user's open callback offers, as its link does (extension)",
-        tags,
-        params: AnswerParams,
-        body: AnswerBody,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+      schema: route(
+        'answerUserCallbackOffer',
+        "Accepts or declines one of the user's open callback offers, as its link does (extension)",
+        { ...EXTENSION, params: AnswerParams, body: AnswerBody, response: { 200: SuccessBody } },
+      ),
     },
     async (request) => {
       const { orgId } = request.auth;

@@ -1,7 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, errorResponses, ok, SuccessBody, SuccessOnly, succeeded, UserIdParams } from '../../core/schemas.js';
+import {
+  created,
+  errorResponses,
+  ok,
+  SuccessBody,
+  SuccessOnly,
+  succeeded,
+  UserIdParams,
+  routeSchemas,
+} from '../../core/schemas.js';
 import { listFiltersOfUser } from '../filters/repository.js';
 import { FilterResponse } from '../filters/schemas.js';
 import { serializeFilter } from '../filters/serialize.js';
@@ -29,18 +38,16 @@ import {
 import userCertificationRoutes from './user-certifications.js';
 
 const tags = ['Users'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/titles',
     {
-      schema: {
-        operationId: 'listUserTitles',
-        summary: "The user's callback lists (active ones, as GET /lists shows them)",
-        tags,
+      schema: route('listUserTitles', "The user's callback lists (active ones, as GET /lists shows them)", {
         params: UserIdParams,
-        response: { 200: Type.Array(CallbackListResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(CallbackListResponse) },
+      }),
     },
     async (request) => {
       await findUserOrThrow(app.db, request.auth.orgId, request.params.user_id);
@@ -51,13 +58,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/filters',
     {
-      schema: {
-        operationId: 'listUserFilters',
-        summary: "The user's specialty filters (active ones, as GET /filters shows them)",
-        tags,
+      schema: route('listUserFilters', "The user's specialty filters (active ones, as GET /filters shows them)", {
         params: UserIdParams,
-        response: { 200: Type.Array(FilterResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(FilterResponse) },
+      }),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -75,13 +79,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/groups',
     {
-      schema: {
-        operationId: 'listUserGroups',
-        summary: "The user's groups",
-        tags,
+      schema: route('listUserGroups', "The user's groups", {
         params: UserIdParams,
-        response: { 200: Type.Array(UserGroupItem), ...errorResponses },
-      },
+        response: { 200: Type.Array(UserGroupItem) },
+      }),
     },
     async (request) => {
       await findUserOrThrow(app.db, request.auth.orgId, request.params.user_id);
@@ -114,13 +115,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/qualifiers',
     {
-      schema: {
-        operationId: 'listUserQualifiers',
-        summary: "The user's qualifiers with their ranking",
-        tags,
+      schema: route('listUserQualifiers', "The user's qualifiers with their ranking", {
         params: UserIdParams,
-        response: { 200: Type.Array(UserQualifierItem), ...errorResponses },
-      },
+        response: { 200: Type.Array(UserQualifierItem) },
+      }),
     },
     async (request) => {
       await findUserOrThrow(app.db, request.auth.orgId, request.params.user_id);
@@ -131,14 +129,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/:user_id/qualifiers',
     {
-      schema: {
-        operationId: 'addUserQualifier',
-        summary: 'Gives the user a qualifier (ranking defaults to the end of the list)',
-        tags,
+      schema: route('addUserQualifier', 'Gives the user a qualifier (ranking defaults to the end of the list)', {
         params: UserIdParams,
         body: AddQualifierBody,
-        response: { 201: SuccessBody, ...errorResponses },
-      },
+        response: { 201: SuccessBody },
+      }),
     },
     async (request, reply) => {
       const message = await withTransaction(app.db, (trx) =>
@@ -152,14 +147,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/users/:user_id/qualifiers',
     {
-      schema: {
-        operationId: 'replaceUserQualifiers',
-        summary: "Replaces all of the user's qualifiers and rankings",
-        tags,
+      schema: route('replaceUserQualifiers', "Replaces all of the user's qualifiers and rankings", {
         params: UserIdParams,
         body: ReplaceQualifiersBody,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) =>
@@ -172,13 +164,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/users/:user_id/qualifiers/:id',
     {
-      schema: {
-        operationId: 'removeUserQualifier',
-        summary: 'Takes a qualifier (by qualifier id) from the user',
-        tags,
+      schema: route('removeUserQualifier', 'Takes a qualifier (by qualifier id) from the user', {
         params: UserQualifierParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       const { user_id: userId, id } = request.params;

@@ -13,6 +13,7 @@ import {
   SuccessBody,
   SuccessWithId,
   UserIdParams,
+  routeSchemas,
 } from '../../core/schemas.js';
 import { formatIsoOffset } from '../../core/time.js';
 import { detectDocumentType } from '../certifications/file-type.js';
@@ -35,6 +36,7 @@ import {
 import { readStoredFile, removeStoredFiles, storeFile } from './file-store.js';
 
 const tags = ['Users'];
+const route = routeSchemas(tags);
 
 /** Raw bodies accepted by the upload for simple clients; the bytes decide the type, not the header. */
 const RAW_UPLOAD_TYPES = ['application/pdf', 'image/jpeg', 'application/msword', 'application/octet-stream'];
@@ -93,13 +95,11 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/certifications',
     {
-      schema: {
-        operationId: 'listUserCertifications',
-        summary: "The user's certifications (records whose certification is not deleted)",
-        tags,
-        params: UserIdParams,
-        response: { 200: Type.Array(UserCertificationResponse), ...errorResponses },
-      },
+      schema: route(
+        'listUserCertifications',
+        "The user's certifications (records whose certification is not deleted)",
+        { params: UserIdParams, response: { 200: Type.Array(UserCertificationResponse) } },
+      ),
     },
     async (request) => {
       await findUserOrThrow(app.db, request.auth.orgId, request.params.user_id);
@@ -111,13 +111,10 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/certifications/:id',
     {
-      schema: {
-        operationId: 'getUserCertification',
-        summary: "One of the user's certifications, by certification id",
-        tags,
+      schema: route('getUserCertification', "One of the user's certifications, by certification id", {
         params: UserCertificationParams,
-        response: { 200: UserCertificationResponse, ...errorResponses },
-      },
+        response: { 200: UserCertificationResponse },
+      }),
     },
     async (request) => {
       const { user_id: userId, id } = request.params;
@@ -129,14 +126,11 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/:user_id/certifications',
     {
-      schema: {
-        operationId: 'addUserCertification',
-        summary: 'Records that the user holds a certification (`id` = certification id)',
-        tags,
+      schema: route('addUserCertification', 'Records that the user holds a certification (`id` = certification id)', {
         params: UserIdParams,
         body: AddUserCertificationBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+        response: { 201: SuccessWithId },
+      }),
     },
     async (request, reply) => {
       const message = await withTransaction(app.db, (trx) =>
@@ -150,14 +144,11 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/users/:user_id/certifications/:id',
     {
-      schema: {
-        operationId: 'updateUserCertification',
-        summary: "Changes the user's certification record; only the fields sent change",
-        tags,
+      schema: route('updateUserCertification', "Changes the user's certification record; only the fields sent change", {
         params: UserCertificationParams,
         body: ChangeUserCertificationBody,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       const { user_id: userId, id } = request.params;
@@ -171,13 +162,10 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/users/:user_id/certifications/:id',
     {
-      schema: {
-        operationId: 'removeUserCertification',
-        summary: 'Removes one certification (and its file) from the user',
-        tags,
+      schema: route('removeUserCertification', 'Removes one certification (and its file) from the user', {
         params: UserCertificationParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       const { user_id: userId, id } = request.params;
@@ -192,13 +180,10 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/users/:user_id/certifications',
     {
-      schema: {
-        operationId: 'removeAllUserCertifications',
-        summary: "Removes all of the user's certifications (and their files)",
-        tags,
+      schema: route('removeAllUserCertifications', "Removes all of the user's certifications (and their files)", {
         params: UserIdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       const { files, message } = await withTransaction(app.db, (trx) =>
@@ -213,17 +198,18 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/users/:user_id/certifications/:id/file',
     {
       bodyLimit: uploadLimit,
-      schema: {
-        operationId: 'uploadUserCertificationFile',
-        summary: 'Uploads the document of a certification record (pdf, jpeg, doc or docx, recognised by content)',
-        description:
-          'multipart/form-data with one file part, or the raw bytes as application/pdf, image/jpeg, ' +
-          'application/msword or application/octet-stream. Bytes that are not a PDF, JPEG or Word document: 422. ' +
-          'Larger than the upload limit: 413. A new upload replaces the previous file.',
-        tags,
-        params: UserCertificationParams,
-        response: { 200: UploadResponse, ...errorResponses, 413: errorResponses[400], 415: errorResponses[400] },
-      },
+      schema: route(
+        'uploadUserCertificationFile',
+        'Uploads the document of a certification record (pdf, jpeg, doc or docx, recognised by content)',
+        {
+          description:
+            'multipart/form-data with one file part, or the raw bytes as application/pdf, image/jpeg, ' +
+            'application/msword or application/octet-stream. Bytes that are not a PDF, JPEG or Word document: 422. ' +
+            'Larger than the upload limit: 413. A new upload replaces the previous file.',
+          params: UserCertificationParams,
+          response: { 200: UploadResponse, 413: errorResponses[400], 415: errorResponses[400] },
+        },
+      ),
     },
     async (request) => {
       const { user_id: userId, id } = request.params;
@@ -252,15 +238,12 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/certifications/:id/file',
     {
-      schema: {
+      schema: route('downloadUserCertificationFile', 'Downloads the document of a certification record (extension)', {
         ...EXTENSION,
-        operationId: 'downloadUserCertificationFile',
-        summary: 'Downloads the document of a certification record (extension)',
-        tags,
         params: UserCertificationParams,
         produces: Object.keys(EXTENSION_BY_TYPE),
-        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), ...errorResponses },
-      },
+        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
+      }),
     },
     async (request, reply) => {
       const { user_id: userId, id } = request.params;

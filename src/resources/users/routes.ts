@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { writeLog } from '../../core/audit.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { created, EXTENSION, errorResponses, ok, SuccessBody, UserIdParams } from '../../core/schemas.js';
+import { created, EXTENSION, ok, SuccessBody, UserIdParams, routeSchemas } from '../../core/schemas.js';
 import { notFound } from '../../core/errors.js';
 import { accrualNames, findUserDetails, insertUserField, listUserFields, listUsers } from './repository.js';
 import { changeUser, createUser, deleteUser } from './rules.js';
@@ -22,6 +22,7 @@ import { importRoster, ROSTER_COLUMNS } from './roster.js';
 import { serializeUser } from './serialize.js';
 
 const tags = ['Users'];
+const route = routeSchemas(tags);
 
 async function loadUserWithFields(db: Db, orgId: number, id: number) {
   const details = await findUserDetails(db, orgId, id);
@@ -33,13 +34,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users',
     {
-      schema: {
-        operationId: 'listUsers',
-        summary: 'Users of the organization (non-deleted, active)',
-        tags,
+      schema: route('listUsers', 'Users of the organization (non-deleted, active)', {
         querystring: ListUsersQuery,
-        response: { 200: Type.Array(UserResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(UserResponse) },
+      }),
     },
     async (request, reply) =>
       reply.sendCached(`users|${JSON.stringify(request.query)}`, async () => {
@@ -52,13 +50,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id',
     {
-      schema: {
-        operationId: 'getUser',
-        summary: 'One user, with the extra fields of the organization',
-        tags,
+      schema: route('getUser', 'One user, with the extra fields of the organization', {
         params: UserIdParams,
-        response: { 200: UserWithFieldsResponse, ...errorResponses },
-      },
+        response: { 200: UserWithFieldsResponse },
+      }),
     },
     async (request, reply) =>
       reply.sendCached(`user|${request.params.user_id}`, () =>
@@ -69,14 +64,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/users',
     {
-      schema: {
-        operationId: 'createUser',
-        summary: 'Creates a user',
+      schema: route('createUser', 'Creates a user', {
         description: 'Answers 201 with the success envelope, the new id and the user as GET /users/{user_id} shows it.',
-        tags,
         body: CreateUserBody,
-        response: { 201: UserWriteResponse, ...errorResponses },
-      },
+        response: { 201: UserWriteResponse },
+      }),
     },
     async (request, reply) => {
       const user = await withTransaction(app.db, async (trx) => {
@@ -91,14 +83,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/users/:user_id',
     {
-      schema: {
-        operationId: 'updateUser',
-        summary: 'Changes any subset of a user',
-        tags,
+      schema: route('updateUser', 'Changes any subset of a user', {
         params: UserIdParams,
         body: UpdateUserBody,
-        response: { 200: UserWriteResponse, ...errorResponses },
-      },
+        response: { 200: UserWriteResponse },
+      }),
     },
     async (request) => {
       const user = await withTransaction(app.db, async (trx) => {
@@ -112,14 +101,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/users/:user_id',
     {
-      schema: {
+      schema: route('deleteUser', 'Deletes (deactivates) a user (extension)', {
         ...EXTENSION,
-        operationId: 'deleteUser',
-        summary: 'Deletes (deactivates) a user (extension)',
-        tags,
         params: UserIdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => deleteUser(trx, request.auth, request.params.user_id));
@@ -130,13 +116,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/user_fields',
     {
-      schema: {
+      schema: route('listUserFields', 'Extra user fields defined by the organization (extension)', {
         ...EXTENSION,
-        operationId: 'listUserFields',
-        summary: 'Extra user fields defined by the organization (extension)',
-        tags,
-        response: { 200: Type.Array(UserFieldDefinition), ...errorResponses },
-      },
+        response: { 200: Type.Array(UserFieldDefinition) },
+      }),
     },
     async (request) => listUserFields(app.db, request.auth.orgId),
   );
@@ -146,10 +129,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/import',
     {
-      schema: {
+      schema: route('importUserRoster', 'Creates and updates users from a roster CSV (extension; admins only)', {
         ...EXTENSION,
-        operationId: 'importUserRoster',
-        summary: 'Creates and updates users from a roster CSV (extension; admins only)',
         description:
           'A header row, then one user per row, matched by employee_id, else by username, created when ' +
           `neither matches. Columns: ${ROSTER_COLUMNS.join(', ')}; ` +
@@ -157,12 +138,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           'by name. An empty cell leaves the field as it is. ' +
           'Every row is checked first: any bad row answers 422 naming its line, and nothing is written. ' +
           '`dry_run=true` reports the changes without writing.',
-        tags,
         consumes: ['text/csv'],
         querystring: RosterQuery,
         body: Type.String({ description: 'the roster as text/csv' }),
-        response: { 200: RosterResponse, ...errorResponses },
-      },
+        response: { 200: RosterResponse },
+      }),
     },
     async (request) => {
       const dryRun = request.query.dry_run ?? false;
@@ -173,14 +153,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/user_fields',
     {
-      schema: {
+      schema: route('createUserField', 'Defines an extra user field (extension)', {
         ...EXTENSION,
-        operationId: 'createUserField',
-        summary: 'Defines an extra user field (extension)',
-        tags,
         body: UserFieldBody,
-        response: { 201: UserFieldDefinition, ...errorResponses },
-      },
+        response: { 201: UserFieldDefinition },
+      }),
     },
     async (request, reply) => {
       const position = request.body.position ?? 0;

@@ -2,7 +2,7 @@ import { assertPeriod } from '../../core/time.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, errorResponses, IdParams, ok, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { created, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
 import { findVisualCycleOrThrow, listVisualCycles } from './repository.js';
 import { changeVisualCycle, createVisualCycle, deleteVisualCycle } from './rules.js';
 import {
@@ -15,18 +15,17 @@ import {
 import { serializeVisualCycle } from './serialize.js';
 
 const tags = ['Visual cycles'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/visual_cycles',
     {
-      schema: {
-        operationId: 'listVisualCycles',
-        summary: 'Visual cycles (non-deleted); with start/end only those lying within the period',
-        tags,
-        querystring: VisualCycleQuery,
-        response: { 200: Type.Array(VisualCycleResponse), ...errorResponses },
-      },
+      schema: route(
+        'listVisualCycles',
+        'Visual cycles (non-deleted); with start/end only those lying within the period',
+        { querystring: VisualCycleQuery, response: { 200: Type.Array(VisualCycleResponse) } },
+      ),
     },
     async (request) => {
       const { start, end } = request.query;
@@ -39,13 +38,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/visual_cycles/:id',
     {
-      schema: {
-        operationId: 'getVisualCycle',
-        summary: 'One visual cycle (also when deleted: deleted_by/deleted_at are set)',
-        tags,
+      schema: route('getVisualCycle', 'One visual cycle (also when deleted: deleted_by/deleted_at are set)', {
         params: IdParams,
-        response: { 200: VisualCycleResponse, ...errorResponses },
-      },
+        response: { 200: VisualCycleResponse },
+      }),
     },
     async (request) =>
       serializeVisualCycle(
@@ -57,13 +53,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/visual_cycles',
     {
-      schema: {
-        operationId: 'createVisualCycle',
-        summary: 'Creates a visual cycle; `created_by` optionally names the creating user',
-        tags,
+      schema: route('createVisualCycle', 'Creates a visual cycle; `created_by` optionally names the creating user', {
         body: CreateVisualCycleBody,
-        response: { 201: SuccessWithId, ...errorResponses },
-      },
+        response: { 201: SuccessWithId },
+      }),
     },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createVisualCycle(trx, request.auth, request.body));
@@ -75,14 +68,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/visual_cycles/:id',
     {
-      schema: {
-        operationId: 'updateVisualCycle',
-        summary: 'Changes a visual cycle; only the fields sent change',
-        tags,
+      schema: route('updateVisualCycle', 'Changes a visual cycle; only the fields sent change', {
         params: IdParams,
         body: ChangeVisualCycleBody,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => changeVisualCycle(trx, request.auth, request.params.id, request.body));
@@ -94,14 +84,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/visual_cycles/:id',
     {
-      schema: {
-        operationId: 'deleteVisualCycle',
-        summary: 'Deletes a visual cycle (soft: deleted_by from the optional query, deleted_at now)',
-        tags,
-        params: IdParams,
-        querystring: DeleteVisualCycleQuery,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+      schema: route(
+        'deleteVisualCycle',
+        'Deletes a visual cycle (soft: deleted_by from the optional query, deleted_at now)',
+        { params: IdParams, querystring: DeleteVisualCycleQuery, response: { 200: SuccessBody } },
+      ),
     },
     async (request) => {
       const name = await withTransaction(app.db, (trx) =>

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../../core/db/transaction.js';
 import { withTransaction } from '../../core/db/transaction.js';
-import { EXTENSION, errorResponses, IdParams, ok, SuccessBody } from '../../core/schemas.js';
+import { EXTENSION, IdParams, ok, SuccessBody, routeSchemas } from '../../core/schemas.js';
 import { findEndpointOrThrow, listDeliveries, listEndpoints, outboxDepth } from './repository.js';
 import { checkWebhookUrl, createWebhook, deleteWebhook } from './rules.js';
 import {
@@ -17,6 +17,7 @@ import { serializeDelivery, serializeWebhook } from './serialize.js';
 import { WebhookTargets } from './targets.js';
 
 const tags = ['Webhooks'];
+const route = routeSchemas(tags);
 
 function registerOutboxGauge(registry: Registry, db: Db): void {
   new Gauge({
@@ -36,18 +37,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/webhooks',
     {
-      schema: {
+      schema: route('createWebhook', 'Registers a webhook endpoint (extension)', {
         ...EXTENSION,
-        operationId: 'createWebhook',
-        summary: 'Registers a webhook endpoint (extension)',
         description:
           'The endpoint receives every event created after registration whose type matches `event_types`, ' +
           'POSTed as JSON with `X-Crewplan-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<body>">` and ' +
           '`X-Crewplan-Timestamp`. The secret is shown only in this response.',
-        tags,
         body: CreateWebhookBody,
-        response: { 201: CreatedWebhookResponse, ...errorResponses },
-      },
+        response: { 201: CreatedWebhookResponse },
+      }),
     },
     async (request, reply) => {
       const url = await checkWebhookUrl(request.body.url, targets);
@@ -64,13 +62,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/webhooks',
     {
-      schema: {
+      schema: route('listWebhooks', 'Webhook endpoints of the organization (extension)', {
         ...EXTENSION,
-        operationId: 'listWebhooks',
-        summary: 'Webhook endpoints of the organization (extension)',
-        tags,
-        response: { 200: Type.Array(WebhookResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(WebhookResponse) },
+      }),
     },
     async (request) =>
       (await listEndpoints(app.db, request.auth.orgId)).map((row) => serializeWebhook(row, request.auth.timezone)),
@@ -79,14 +74,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/webhooks/:id',
     {
-      schema: {
+      schema: route('getWebhook', 'One webhook endpoint (extension)', {
         ...EXTENSION,
-        operationId: 'getWebhook',
-        summary: 'One webhook endpoint (extension)',
-        tags,
         params: IdParams,
-        response: { 200: WebhookResponse, ...errorResponses },
-      },
+        response: { 200: WebhookResponse },
+      }),
     },
     async (request) =>
       serializeWebhook(await findEndpointOrThrow(app.db, request.auth.orgId, request.params.id), request.auth.timezone),
@@ -95,14 +87,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/webhooks/:id',
     {
-      schema: {
+      schema: route('deleteWebhook', 'Removes a webhook endpoint; undelivered events are dropped (extension)', {
         ...EXTENSION,
-        operationId: 'deleteWebhook',
-        summary: 'Removes a webhook endpoint; undelivered events are dropped (extension)',
-        tags,
         params: IdParams,
-        response: { 200: SuccessBody, ...errorResponses },
-      },
+        response: { 200: SuccessBody },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => deleteWebhook(trx, request.auth, request.params.id));
@@ -113,16 +102,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/webhooks/:id/deliveries',
     {
-      schema: {
+      schema: route('listWebhookDeliveries', 'Delivery attempts of a webhook endpoint, newest first (extension)', {
         ...EXTENSION,
-        operationId: 'listWebhookDeliveries',
-        summary: 'Delivery attempts of a webhook endpoint, newest first (extension)',
         description: 'One row per attempt. Page with `before_id` (the last id seen) and `limit` (default 50).',
-        tags,
         params: IdParams,
         querystring: DeliveryQuery,
-        response: { 200: Type.Array(DeliveryResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(DeliveryResponse) },
+      }),
     },
     async (request) => {
       const { orgId, timezone } = request.auth;

@@ -2,24 +2,23 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { writeLog } from '../../core/audit.js';
 import { withTransaction } from '../../core/db/transaction.js';
 import { sentFields } from '../../core/fields.js';
-import { errorResponses, EXTENSION, ok } from '../../core/schemas.js';
+import { EXTENSION, ok, routeSchemas } from '../../core/schemas.js';
 import { normalizeLocalDateTime } from '../../core/time.js';
 import { findWorkPeriod, updateWorkPeriod } from './repository.js';
 import { ChangeWorkPeriodBody, WorkPeriodResponse, WorkPeriodWriteResponse } from './schemas.js';
 
 const tags = ['Work period'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/work_period',
     {
-      schema: {
-        ...EXTENSION,
-        operationId: 'getWorkPeriod',
-        summary: 'The FLSA 7(k) work period overtime is counted over: days, threshold hours and start (extension)',
-        tags,
-        response: { 200: WorkPeriodResponse, ...errorResponses },
-      },
+      schema: route(
+        'getWorkPeriod',
+        'The FLSA 7(k) work period overtime is counted over: days, threshold hours and start (extension)',
+        { ...EXTENSION, response: { 200: WorkPeriodResponse } },
+      ),
     },
     async (request) => findWorkPeriod(app.db, request.auth.orgId),
   );
@@ -27,14 +26,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/work_period',
     {
-      schema: {
+      schema: route('changeWorkPeriod', 'Changes the work period; only the fields sent change (extension)', {
         ...EXTENSION,
-        operationId: 'changeWorkPeriod',
-        summary: 'Changes the work period; only the fields sent change (extension)',
-        tags,
         body: ChangeWorkPeriodBody,
-        response: { 200: WorkPeriodWriteResponse, ...errorResponses },
-      },
+        response: { 200: WorkPeriodWriteResponse },
+      }),
     },
     async (request) => {
       const sent = sentFields(request.body, ['days', 'threshold_hours', 'start'] as const);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, errorResponses, IdParams, ok, SuccessWithId } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessWithId, routeSchemas } from '../../core/schemas.js';
 import { findWorkSubtypeOrThrow, listWorkSubtypes } from '../work-types/repository.js';
 import { changeWorkSubtype, createWorkSubtype, deleteWorkSubtype } from '../work-types/rules.js';
 import {
@@ -13,17 +13,15 @@ import {
 import { serializeWorkSubtype } from '../work-types/serialize.js';
 
 const tags = ['Work types'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/work_subtypes',
     {
-      schema: {
-        operationId: 'listWorkSubtypes',
-        summary: 'Every work subtype (non-deleted)',
-        tags,
-        response: { 200: Type.Array(WorkSubtypeResponse), ...errorResponses },
-      },
+      schema: route('listWorkSubtypes', 'Every work subtype (non-deleted)', {
+        response: { 200: Type.Array(WorkSubtypeResponse) },
+      }),
     },
     async (request) => (await listWorkSubtypes(app.db, request.auth.orgId)).map(serializeWorkSubtype),
   );
@@ -31,14 +29,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/work_subtypes/:id',
     {
-      schema: {
+      schema: route('getWorkSubtype', 'One work subtype (extension)', {
         ...EXTENSION,
-        operationId: 'getWorkSubtype',
-        summary: 'One work subtype (extension)',
-        tags,
         params: IdParams,
-        response: { 200: WorkSubtypeResponse, ...errorResponses },
-      },
+        response: { 200: WorkSubtypeResponse },
+      }),
     },
     async (request) =>
       serializeWorkSubtype(await findWorkSubtypeOrThrow(app.db, request.auth.orgId, request.params.id)),
@@ -47,14 +42,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/work_subtypes',
     {
-      schema: {
+      schema: route('createWorkSubtype', 'Creates a subtype of a work type (extension)', {
         ...EXTENSION,
-        operationId: 'createWorkSubtype',
-        summary: 'Creates a subtype of a work type (extension)',
-        tags,
         body: CreateWorkSubtypeBody,
-        response: { 201: WorkSubtypeWriteResponse, ...errorResponses },
-      },
+        response: { 201: WorkSubtypeWriteResponse },
+      }),
     },
     async (request, reply) => {
       const row = await withTransaction(app.db, async (trx) => {
@@ -69,15 +61,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/work_subtypes/:id',
     {
-      schema: {
+      schema: route('updateWorkSubtype', 'Changes any subset of a work subtype (extension)', {
         ...EXTENSION,
-        operationId: 'updateWorkSubtype',
-        summary: 'Changes any subset of a work subtype (extension)',
-        tags,
         params: IdParams,
         body: UpdateWorkSubtypeBody,
-        response: { 200: WorkSubtypeWriteResponse, ...errorResponses },
-      },
+        response: { 200: WorkSubtypeWriteResponse },
+      }),
     },
     async (request) => {
       const row = await withTransaction(app.db, async (trx) => {
@@ -91,14 +80,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/work_subtypes/:id',
     {
-      schema: {
+      schema: route('deleteWorkSubtype', 'Deletes a work subtype (soft; extension)', {
         ...EXTENSION,
-        operationId: 'deleteWorkSubtype',
-        summary: 'Deletes a work subtype (soft; extension)',
-        tags,
         params: IdParams,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => deleteWorkSubtype(trx, request.auth, request.params.id));

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, errorResponses, IdParams, ok, SuccessWithId } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessWithId, routeSchemas } from '../../core/schemas.js';
 import { findWorkTypeOrThrow, listWorkSubtypes, listWorkTypes } from './repository.js';
 import { changeWorkType, createWorkType, deleteWorkType } from './rules.js';
 import {
@@ -14,17 +14,15 @@ import {
 import { serializeWorkSubtype, serializeWorkType } from './serialize.js';
 
 const tags = ['Work types'];
+const route = routeSchemas(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/work_types',
     {
-      schema: {
-        operationId: 'listWorkTypes',
-        summary: 'Work types (non-deleted), in position order',
-        tags,
-        response: { 200: Type.Array(WorkTypeResponse), ...errorResponses },
-      },
+      schema: route('listWorkTypes', 'Work types (non-deleted), in position order', {
+        response: { 200: Type.Array(WorkTypeResponse) },
+      }),
     },
     async (request) => (await listWorkTypes(app.db, request.auth.orgId)).map((row) => serializeWorkType(request, row)),
   );
@@ -32,13 +30,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/work_types/:id',
     {
-      schema: {
-        operationId: 'getWorkType',
-        summary: 'One work type',
-        tags,
-        params: IdParams,
-        response: { 200: WorkTypeResponse, ...errorResponses },
-      },
+      schema: route('getWorkType', 'One work type', { params: IdParams, response: { 200: WorkTypeResponse } }),
     },
     async (request) =>
       serializeWorkType(request, await findWorkTypeOrThrow(app.db, request.auth.orgId, request.params.id)),
@@ -47,13 +39,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/work_types/:id/subtypes',
     {
-      schema: {
-        operationId: 'listWorkTypeSubtypes',
-        summary: 'Subtypes of a work type (non-deleted)',
-        tags,
+      schema: route('listWorkTypeSubtypes', 'Subtypes of a work type (non-deleted)', {
         params: IdParams,
-        response: { 200: Type.Array(WorkSubtypeResponse), ...errorResponses },
-      },
+        response: { 200: Type.Array(WorkSubtypeResponse) },
+      }),
     },
     async (request) => {
       await findWorkTypeOrThrow(app.db, request.auth.orgId, request.params.id);
@@ -64,14 +53,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/work_types',
     {
-      schema: {
+      schema: route('createWorkType', 'Creates a work type (extension)', {
         ...EXTENSION,
-        operationId: 'createWorkType',
-        summary: 'Creates a work type (extension)',
-        tags,
         body: CreateWorkTypeBody,
-        response: { 201: WorkTypeWriteResponse, ...errorResponses },
-      },
+        response: { 201: WorkTypeWriteResponse },
+      }),
     },
     async (request, reply) => {
       const row = await withTransaction(app.db, async (trx) => {
@@ -86,15 +72,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/work_types/:id',
     {
-      schema: {
+      schema: route('updateWorkType', 'Changes any subset of a work type (extension)', {
         ...EXTENSION,
-        operationId: 'updateWorkType',
-        summary: 'Changes any subset of a work type (extension)',
-        tags,
         params: IdParams,
         body: UpdateWorkTypeBody,
-        response: { 200: WorkTypeWriteResponse, ...errorResponses },
-      },
+        response: { 200: WorkTypeWriteResponse },
+      }),
     },
     async (request) => {
       const row = await withTransaction(app.db, async (trx) => {
@@ -108,14 +91,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/work_types/:id',
     {
-      schema: {
+      schema: route('deleteWorkType', 'Deletes a work type and its subtypes (soft; extension)', {
         ...EXTENSION,
-        operationId: 'deleteWorkType',
-        summary: 'Deletes a work type and its subtypes (soft; extension)',
-        tags,
         params: IdParams,
-        response: { 200: SuccessWithId, ...errorResponses },
-      },
+        response: { 200: SuccessWithId },
+      }),
     },
     async (request) => {
       await withTransaction(app.db, (trx) => deleteWorkType(trx, request.auth, request.params.id));
