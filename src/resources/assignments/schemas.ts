@@ -11,6 +11,7 @@ import {
   ShortText,
   SuccessWith,
 } from '../../core/schemas.js';
+import { qualifierFields } from '../qualifiers/schemas.js';
 
 export const LOCATION_FIELDS = ['address', 'city', 'state', 'country', 'zip', 'latitude', 'longitude'] as const;
 export type LocationField = (typeof LOCATION_FIELDS)[number];
@@ -38,11 +39,7 @@ const LocationInput = Type.Object({
 export type LocationInput = Static<typeof LocationInput>;
 
 export const QualifierNeededResponse = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  shortcode: Nullable(Type.String()),
-  color: Nullable(Type.String()),
-  text_color: Nullable(Type.String()),
+  ...qualifierFields,
   minimum_staffing: Type.Integer(),
 });
 

@@ -1,12 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Color, Id, Nullable, NullableInput, ShortText, SuccessWith } from '../../core/schemas.js';
 
-export const QualifierListItem = Type.Object({
+/** A qualifier as every list shows it (its own, an assignment's qualifiers needed). */
+export const qualifierFields = {
   id: Type.Integer(),
   name: Type.String(),
   shortcode: Nullable(Type.String()),
   color: Nullable(Type.String()),
   text_color: Nullable(Type.String()),
+};
+
+export const QualifierListItem = Type.Object({
+  ...qualifierFields,
   modified_by: Nullable(Type.Integer()),
   modified_on: Nullable(Type.String()),
   partner_credential_id: Nullable(Type.Integer()),
@@ -14,11 +19,7 @@ export const QualifierListItem = Type.Object({
 export type QualifierListItem = Static<typeof QualifierListItem>;
 
 export const QualifierSingle = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  shortcode: Nullable(Type.String()),
-  color: Nullable(Type.String()),
-  text_color: Nullable(Type.String()),
+  ...qualifierFields,
   title_id: Nullable(Type.Integer()),
   created_by: Nullable(Type.Integer()),
   created_on: Type.String(),
