@@ -191,12 +191,14 @@ function sqliteOwner(handle: DatabaseHandle): FindOwner {
       dataVersion ??= sqlite.prepare<[], number>('pragma data_version').pluck();
       if (dataVersion.get() === owner.organization_revision) return owner;
     }
-    kept.delete(hash);
     handle.stats.tokenReads += 1;
     lookup ??= sqlite.prepare<[string, number], FoundOwner>(text);
     const writes = handle.stats.writes;
     const found = lookup.get(hash, now);
+    // set replaces a kept owner; delete only when there is none to keep (lru-cache's delete of its
+    // last entry clears the whole cache's arrays: 2 × KEPT_OWNERS slots on every write request)
     if (found) kept.set(hash, { ...found, writes });
+    else if (owner) kept.delete(hash);
     return found;
   };
 }
