@@ -62,6 +62,12 @@ export const forbidden = (message: string) => new ApiError('forbidden', message)
  */
 export const notFound = (model?: string) =>
   new ApiError('not found', model ? `No query results for model [${model}].` : 'The requested route does not exist.');
+/** The row a lookup found, or the 404 naming its model. */
+export async function orNotFound<T>(lookup: Promise<T | undefined>, model: string): Promise<T> {
+  const row = await lookup;
+  if (!row) throw notFound(model);
+  return row;
+}
 export const methodNotAllowed = (method: string) =>
   new ApiError('method_not_allowed', `The ${method} method is not supported for this route.`);
 export const requestTimeout = (message: string) => new ApiError('request_timeout', message);

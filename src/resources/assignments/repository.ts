@@ -2,7 +2,7 @@ import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
 import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import type { Database } from '../../core/db/types.js';
-import { invalidParams, notFound } from '../../core/errors.js';
+import { invalidParams, orNotFound } from '../../core/errors.js';
 import type { AssignmentGroupRow, AssignmentRow, AssignmentTable } from './table.js';
 import { compiledOnce } from '../../core/db/compiled-once.js';
 
@@ -11,9 +11,7 @@ export function findAssignment(db: Db, orgId: number, id: number): Promise<Assig
 }
 
 export async function findAssignmentOrThrow(db: Db, orgId: number, id: number): Promise<AssignmentRow> {
-  const assignment = await findAssignment(db, orgId, id);
-  if (!assignment) throw notFound('Assignment');
-  return assignment;
+  return orNotFound(findAssignment(db, orgId, id), 'Assignment');
 }
 
 /** Non-deleted assignments by id, in one query; the map is keyed by id. */

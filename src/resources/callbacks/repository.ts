@@ -2,7 +2,7 @@ import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
 import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import { type Db, withTransaction } from '../../core/db/transaction.js';
 import { transition } from '../../core/db/locks.js';
-import { invalidParams, notFound } from '../../core/errors.js';
+import { invalidParams, orNotFound } from '../../core/errors.js';
 import type { Database } from '../../core/db/types.js';
 import { findAssignment } from '../assignments/repository.js';
 import type {
@@ -19,9 +19,7 @@ export function findCallback(db: Db, orgId: number, id: number): Promise<Callbac
 }
 
 export async function findCallbackOrThrow(db: Db, orgId: number, id: number): Promise<CallbackRow> {
-  const callback = await findCallback(db, orgId, id);
-  if (!callback) throw notFound('Callback');
-  return callback;
+  return orNotFound(findCallback(db, orgId, id), 'Callback');
 }
 
 /** Callbacks overlapping [start, end) when given, by start then id; one extra row tells whether more follow. */

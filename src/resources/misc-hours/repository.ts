@@ -1,5 +1,5 @@
 import type { Db } from '../../core/db/transaction.js';
-import { notFound } from '../../core/errors.js';
+import { orNotFound } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
 import type { MiscHourRow } from './table.js';
 
@@ -80,7 +80,5 @@ export function scheduleMiscQuery(db: Db, orgId: number, startDate: string, endD
 }
 
 export async function findMiscHourOrThrow(db: Db, orgId: number, id: number): Promise<MiscHourWithType> {
-  const row = await selectWithType(db, orgId).where('misc_hour.id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('MiscHour');
-  return row;
+  return orNotFound(selectWithType(db, orgId).where('misc_hour.id', '=', id).executeTakeFirst(), 'MiscHour');
 }

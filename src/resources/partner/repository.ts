@@ -1,5 +1,5 @@
 import type { Db } from '../../core/db/transaction.js';
-import { notFound } from '../../core/errors.js';
+import { orNotFound } from '../../core/errors.js';
 
 function mappingQuery(db: Db, orgId: number) {
   return db
@@ -26,11 +26,10 @@ export function listPartnerUsers(db: Db, orgId: number) {
 }
 
 export async function findPartnerUserOrThrow(db: Db, orgId: number, partnerUserId: number) {
-  const row = await mappingQuery(db, orgId)
-    .where('partner_user.partner_user_id', '=', partnerUserId)
-    .executeTakeFirst();
-  if (!row) throw notFound('PartnerUser');
-  return row;
+  return orNotFound(
+    mappingQuery(db, orgId).where('partner_user.partner_user_id', '=', partnerUserId).executeTakeFirst(),
+    'PartnerUser',
+  );
 }
 
 export async function mappingTaken(

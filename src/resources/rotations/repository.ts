@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams, notFound } from '../../core/errors.js';
+import { invalidParams, notFound, orNotFound } from '../../core/errors.js';
 import { nowUtc, Temporal } from '../../core/time.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
 import { expandWork } from '../../scheduling/index.js';
@@ -29,9 +29,7 @@ async function findRotation(db: Db, orgId: number, id: number): Promise<Rotation
 }
 
 export async function findRotationOrThrow(db: Db, orgId: number, id: number): Promise<RotationRow> {
-  const rotation = await findRotation(db, orgId, id);
-  if (!rotation) throw notFound('Rotation');
-  return rotation;
+  return orNotFound(findRotation(db, orgId, id), 'Rotation');
 }
 
 export async function findRotationOrInvalid(db: Db, orgId: number, id: number): Promise<RotationRow> {

@@ -3,7 +3,7 @@ import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { lockRowOrThrow } from '../../core/db/locks.js';
 import type { Database } from '../../core/db/types.js';
-import { invalidParams, notFound } from '../../core/errors.js';
+import { invalidParams, orNotFound } from '../../core/errors.js';
 import type { OpenStatus } from './schemas.js';
 import type { SignupEventRow, SignupEventTable, SignupEventUserRow } from './table.js';
 
@@ -15,9 +15,7 @@ export function findSignupEvent(db: Db, orgId: number, id: number): Promise<Sign
 
 /** Deleted events are found too: they stay readable by id. */
 export async function findSignupEventOrThrow(db: Db, orgId: number, id: number): Promise<SignupEventRow> {
-  const event = await findSignupEvent(db, orgId, id);
-  if (!event) throw notFound('SignupEvent');
-  return event;
+  return orNotFound(findSignupEvent(db, orgId, id), 'SignupEvent');
 }
 
 /** Reads the event and holds its row lock until the transaction ends: sign-ups of one event queue here. */

@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams, notFound } from '../../core/errors.js';
+import { invalidParams, orNotFound } from '../../core/errors.js';
 import type { TimeOffTypeRow, TimeOffTypeTable } from './table.js';
 
 export function findTimeOffType(db: Db, orgId: number, id: number): Promise<TimeOffTypeRow | undefined> {
@@ -9,9 +9,7 @@ export function findTimeOffType(db: Db, orgId: number, id: number): Promise<Time
 }
 
 export async function findTimeOffTypeOrThrow(db: Db, orgId: number, id: number): Promise<TimeOffTypeRow> {
-  const row = await findTimeOffType(db, orgId, id);
-  if (!row) throw notFound('TimeOffType');
-  return row;
+  return orNotFound(findTimeOffType(db, orgId, id), 'TimeOffType');
 }
 
 /** For a time off type id named in a body: 422 when it names no usable type. */

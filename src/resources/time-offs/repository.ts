@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import { orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
-import { notFound } from '../../core/errors.js';
+import { orNotFound } from '../../core/errors.js';
 import { APPROVED, PENDING, type TimeOffRow, type TimeOffTable } from './table.js';
 
 export function findTimeOff(db: Db, orgId: number, id: number): Promise<TimeOffRow | undefined> {
@@ -9,9 +9,7 @@ export function findTimeOff(db: Db, orgId: number, id: number): Promise<TimeOffR
 }
 
 export async function findTimeOffOrThrow(db: Db, orgId: number, id: number): Promise<TimeOffRow> {
-  const row = await findTimeOff(db, orgId, id);
-  if (!row) throw notFound('TimeOff');
-  return row;
+  return orNotFound(findTimeOff(db, orgId, id), 'TimeOff');
 }
 
 export interface TimeOffFilter {

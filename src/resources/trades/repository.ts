@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import { orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
-import { notFound } from '../../core/errors.js';
+import { orNotFound } from '../../core/errors.js';
 import type { TradeRow, TradeTable, TradeUserRow, TradeUserStatus } from './table.js';
 
 export function findTrade(db: Db, orgId: number, id: number): Promise<TradeRow | undefined> {
@@ -9,9 +9,7 @@ export function findTrade(db: Db, orgId: number, id: number): Promise<TradeRow |
 }
 
 export async function findTradeOrThrow(db: Db, orgId: number, id: number): Promise<TradeRow> {
-  const trade = await findTrade(db, orgId, id);
-  if (!trade) throw notFound('Trade');
-  return trade;
+  return orNotFound(findTrade(db, orgId, id), 'Trade');
 }
 
 export function listTrades(

@@ -1,7 +1,7 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams, notFound } from '../../core/errors.js';
+import { invalidParams, orNotFound } from '../../core/errors.js';
 import { sentFields } from '../../core/fields.js';
 import { assertPeriod, nowUtc } from '../../core/time.js';
 import { findCertificationOrInvalid, findCertificationOrThrow } from '../certifications/repository.js';
@@ -23,9 +23,7 @@ function assertDateOrder(issuedOn: string | null | undefined, expiresOn: string 
 }
 
 export async function findUserCertificationOrThrow(db: Db, orgId: number, userId: number, certificationId: number) {
-  const record = await findUserCertification(db, orgId, userId, certificationId);
-  if (!record) throw notFound('UserCertification');
-  return record;
+  return orNotFound(findUserCertification(db, orgId, userId, certificationId), 'UserCertification');
 }
 
 export async function addUserCertification(trx: Db, auth: AuthContext, userId: number, body: AddUserCertificationBody) {

@@ -2,7 +2,7 @@ import type { Insertable, Updateable } from 'kysely';
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
 import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams, notFound } from '../../core/errors.js';
+import { invalidParams, orNotFound } from '../../core/errors.js';
 import type { UserAccountTable, UserRow } from './table.js';
 import { compiledOnce } from '../../core/db/compiled-once.js';
 
@@ -11,9 +11,7 @@ export function findUser(db: Db, orgId: number, id: number): Promise<UserRow | u
 }
 
 export async function findUserOrThrow(db: Db, orgId: number, id: number): Promise<UserRow> {
-  const user = await findUser(db, orgId, id);
-  if (!user) throw notFound('User');
-  return user;
+  return orNotFound(findUser(db, orgId, id), 'User');
 }
 
 /** For ids named in a body: a missing user is a validation error, not a missing route record. */

@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams, notFound } from '../../core/errors.js';
+import { invalidParams, orNotFound } from '../../core/errors.js';
 import type { WorkSubtypeRow, WorkSubtypeTable, WorkTypeRow, WorkTypeTable } from './table.js';
 
 export const DEFAULT_WORK_TYPES = [
@@ -74,9 +74,7 @@ export function findWorkType(db: Db, orgId: number, id: number): Promise<WorkTyp
 }
 
 export async function findWorkTypeOrThrow(db: Db, orgId: number, id: number): Promise<WorkTypeRow> {
-  const workType = await findWorkType(db, orgId, id);
-  if (!workType) throw notFound('WorkType');
-  return workType;
+  return orNotFound(findWorkType(db, orgId, id), 'WorkType');
 }
 
 /** For ids named in a body: a missing work type is a 422. */
@@ -125,9 +123,7 @@ export function findWorkSubtype(db: Db, orgId: number, id: number): Promise<Work
 }
 
 export async function findWorkSubtypeOrThrow(db: Db, orgId: number, id: number): Promise<WorkSubtypeRow> {
-  const subtype = await findWorkSubtype(db, orgId, id);
-  if (!subtype) throw notFound('WorkSubtype');
-  return subtype;
+  return orNotFound(findWorkSubtype(db, orgId, id), 'WorkSubtype');
 }
 
 export async function insertWorkSubtype(db: Db, values: Insertable<WorkSubtypeTable>): Promise<number> {
