@@ -111,17 +111,13 @@ export const errorResponses = {
 } as const;
 
 /**
- * The schemas of one file's routes under its OpenAPI tags: `route(operationId, summary, rest)` is a
- * route's schema, `rest` as Fastify takes it (params, body, response, …), errorResponses added to its response.
+ * The routes of one file under its OpenAPI tags: `route(operationId, summary, schema)` is a route's options,
+ * its schema as Fastify takes it (params, body, response, …) with errorResponses added to the response.
  */
-export const routeSchemas =
+export const routeOptions =
   (tags: string[]) =>
-  <S extends { response: Record<number, TSchema> }>(operationId: string, summary: string, rest: S) => ({
-    operationId,
-    summary,
-    tags,
-    ...rest,
-    response: { ...rest.response, ...errorResponses },
+  <S extends { response: Record<number, TSchema> }>(operationId: string, summary: string, schema: S) => ({
+    schema: { operationId, summary, tags, ...schema, response: { ...schema.response, ...errorResponses } },
   });
 
 /** The success envelope every write answers with: `{success, code, status, message}` (ok(), created()). */

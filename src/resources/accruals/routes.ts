@@ -12,7 +12,7 @@ import {
   SuccessBody,
   SuccessWithId,
   UserIdParams,
-  routeSchemas,
+  routeOptions,
 } from '../../core/schemas.js';
 import { formatIsoOffset } from '../../core/time.js';
 import { findTimeOffTypeOrInvalid, findTimeOffTypesByIds, listTimeOffTypes } from '../time-off-types/repository.js';
@@ -37,7 +37,7 @@ import {
 } from './schemas.js';
 
 const tags = ['Accruals'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 async function profilesWithRules(db: Db, orgId: number) {
   const [profiles, rules] = await Promise.all([listProfiles(db, orgId), listRules(db, orgId)]);
@@ -67,11 +67,9 @@ async function tracksWithSteps(db: Db, orgId: number) {
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/accruals',
-    {
-      schema: route('listAccruals', 'Accrual profile entries of every profile of the organization', {
-        response: { 200: Type.Array(AccrualEntryStrId) },
-      }),
-    },
+    route('listAccruals', 'Accrual profile entries of every profile of the organization', {
+      response: { 200: Type.Array(AccrualEntryStrId) },
+    }),
     async (request) => {
       const { orgId } = request.auth;
       const rules = (await profilesWithRules(app.db, orgId)).flatMap((profile) => profile.rules);
@@ -91,15 +89,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:user_id/timeoff/accrual/profile',
-    {
-      schema: route('getUserAccrualProfile', "The user's accrual rule for every time off type", {
-        description:
-          'The profile is the accrual track step for the years of service when the user has a track, else ' +
-          'the accrual profile. Types without a rule read "No automatic accrual".',
-        params: UserIdParams,
-        response: { 200: Type.Array(AccrualEntry) },
-      }),
-    },
+    route('getUserAccrualProfile', "The user's accrual rule for every time off type", {
+      description:
+        'The profile is the accrual track step for the years of service when the user has a track, else ' +
+        'the accrual profile. Types without a rule read "No automatic accrual".',
+      params: UserIdParams,
+      response: { 200: Type.Array(AccrualEntry) },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       const user = await findUserOrThrow(app.db, orgId, request.params.user_id);
@@ -121,15 +117,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:user_id/timeoff/accrual/bank',
-    {
-      schema: route('getUserAccrualBank', "The user's balance per time off type (sum of the bank ledger)", {
-        description:
-          'Calendar accruals that came due are credited first. Lists every type with a ledger row or a rule ' +
-          "in the user's profile.",
-        params: UserIdParams,
-        response: { 200: Type.Array(BankEntry) },
-      }),
-    },
+    route('getUserAccrualBank', "The user's balance per time off type (sum of the bank ledger)", {
+      description:
+        'Calendar accruals that came due are credited first. Lists every type with a ledger row or a rule ' +
+        "in the user's profile.",
+      params: UserIdParams,
+      response: { 200: Type.Array(BankEntry) },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       return withTransaction(app.db, async (trx) => {
@@ -201,13 +195,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:user_id/timeoff/accrual/transactions',
-    {
-      schema: route('listUserAccrualTransactions', "The user's bank ledger, oldest first (extension)", {
-        ...EXTENSION,
-        params: UserIdParams,
-        response: { 200: Type.Array(LedgerRow) },
-      }),
-    },
+    route('listUserAccrualTransactions', "The user's bank ledger, oldest first (extension)", {
+      ...EXTENSION,
+      params: UserIdParams,
+      response: { 200: Type.Array(LedgerRow) },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       await findUserOrThrow(app.db, orgId, request.params.user_id);
@@ -232,24 +224,20 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/accrual_profiles',
-    {
-      schema: route('listAccrualProfiles', 'Accrual profiles with their rules (extension)', {
-        ...EXTENSION,
-        response: { 200: Type.Array(ProfileResponse) },
-      }),
-    },
+    route('listAccrualProfiles', 'Accrual profiles with their rules (extension)', {
+      ...EXTENSION,
+      response: { 200: Type.Array(ProfileResponse) },
+    }),
     async (request) => profilesWithRules(app.db, request.auth.orgId),
   );
 
   app.post(
     '/accrual_profiles',
-    {
-      schema: route('createAccrualProfile', 'Creates an accrual profile: one rule per time off type (extension)', {
-        ...EXTENSION,
-        body: ProfileBody,
-        response: { 201: SuccessWithId },
-      }),
-    },
+    route('createAccrualProfile', 'Creates an accrual profile: one rule per time off type (extension)', {
+      ...EXTENSION,
+      body: ProfileBody,
+      response: { 201: SuccessWithId },
+    }),
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => saveProfile(trx, request.auth, null, request.body));
       reply.status(201);
@@ -259,14 +247,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/accrual_profiles/:id',
-    {
-      schema: route('updateAccrualProfile', 'Renames a profile and/or replaces its rules (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        body: ProfileChangeBody,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('updateAccrualProfile', 'Renames a profile and/or replaces its rules (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      body: ProfileChangeBody,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => saveProfile(trx, request.auth, request.params.id, request.body));
       return { ...ok('Accrual profile updated successfully.'), id: request.params.id };
@@ -275,13 +261,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/accrual_profiles/:id',
-    {
-      schema: route('deleteAccrualProfile', 'Soft-deletes an accrual profile (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('deleteAccrualProfile', 'Soft-deletes an accrual profile (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) =>
         deleteAccrualRecord(trx, request.auth, 'accrual_profile', request.params.id),
@@ -292,24 +276,20 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/accrual_tracks',
-    {
-      schema: route('listAccrualTracks', 'Accrual tracks with their steps (extension)', {
-        ...EXTENSION,
-        response: { 200: Type.Array(TrackResponse) },
-      }),
-    },
+    route('listAccrualTracks', 'Accrual tracks with their steps (extension)', {
+      ...EXTENSION,
+      response: { 200: Type.Array(TrackResponse) },
+    }),
     async (request) => tracksWithSteps(app.db, request.auth.orgId),
   );
 
   app.post(
     '/accrual_tracks',
-    {
-      schema: route(
-        'createAccrualTrack',
-        'Creates an accrual track: profiles chained by years of service (extension)',
-        { ...EXTENSION, body: TrackBody, response: { 201: SuccessWithId } },
-      ),
-    },
+    route('createAccrualTrack', 'Creates an accrual track: profiles chained by years of service (extension)', {
+      ...EXTENSION,
+      body: TrackBody,
+      response: { 201: SuccessWithId },
+    }),
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => saveTrack(trx, request.auth, null, request.body));
       reply.status(201);
@@ -319,14 +299,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/accrual_tracks/:id',
-    {
-      schema: route('updateAccrualTrack', 'Renames a track and/or replaces its steps (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        body: TrackChangeBody,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('updateAccrualTrack', 'Renames a track and/or replaces its steps (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      body: TrackChangeBody,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => saveTrack(trx, request.auth, request.params.id, request.body));
       return { ...ok('Accrual track updated successfully.'), id: request.params.id };
@@ -335,13 +313,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/accrual_tracks/:id',
-    {
-      schema: route('deleteAccrualTrack', 'Soft-deletes an accrual track (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('deleteAccrualTrack', 'Soft-deletes an accrual track (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) =>
         deleteAccrualRecord(trx, request.auth, 'accrual_track', request.params.id),

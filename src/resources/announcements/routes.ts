@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { linkTo } from '../../core/pagination.js';
-import { created, Id, IdParams, ok, SuccessWith, routeSchemas } from '../../core/schemas.js';
+import { created, Id, IdParams, ok, SuccessWith, routeOptions } from '../../core/schemas.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findAnnouncementOrThrow, listAnnouncementPage } from './repository.js';
 import { changeAnnouncement, createAnnouncement, deleteAnnouncement } from './rules.js';
@@ -10,7 +10,7 @@ import { AnnouncementBody, AnnouncementPage, AnnouncementQuery, AnnouncementResp
 import { serializeAnnouncement } from './serialize.js';
 
 const tags = ['Announcements'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 const PAGE_SIZE = 50;
 
 const WriteResponse = SuccessWith({
@@ -33,14 +33,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/announcements',
-    {
-      schema: route('listAnnouncements', 'Announcements, latest first (non-deleted)', {
-        description:
-          'Pages by `offset` and `limit` (default 50, at most 200); `pagination.prev`/`next` are links or null.',
-        querystring: AnnouncementQuery,
-        response: { 200: AnnouncementPage },
-      }),
-    },
+    route('listAnnouncements', 'Announcements, latest first (non-deleted)', {
+      description:
+        'Pages by `offset` and `limit` (default 50, at most 200); `pagination.prev`/`next` are links or null.',
+      querystring: AnnouncementQuery,
+      response: { 200: AnnouncementPage },
+    }),
     async (request) => {
       const { orgId } = request.auth;
       const offset = request.query.offset ?? 0;
@@ -60,14 +58,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/announcements',
-    {
-      schema: route('createAnnouncement', 'Posts an announcement', {
-        description:
-          'The author is `admin_id` (or `user_id`) when given (extension); otherwise the announcement has no user.',
-        body: AnnouncementBody,
-        response: { 201: WriteResponse },
-      }),
-    },
+    route('createAnnouncement', 'Posts an announcement', {
+      description:
+        'The author is `admin_id` (or `user_id`) when given (extension); otherwise the announcement has no user.',
+      body: AnnouncementBody,
+      response: { 201: WriteResponse },
+    }),
     async (request, reply) => {
       const announcement = await withTransaction(app.db, async (trx) => {
         const id = await createAnnouncement(trx, request.auth, request.body);
@@ -80,13 +76,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/announcements/:id',
-    {
-      schema: route('updateAnnouncement', 'Replaces the title and body of an announcement', {
-        params: IdParams,
-        body: AnnouncementBody,
-        response: { 200: WriteResponse },
-      }),
-    },
+    route('updateAnnouncement', 'Replaces the title and body of an announcement', {
+      params: IdParams,
+      body: AnnouncementBody,
+      response: { 200: WriteResponse },
+    }),
     async (request) => {
       const announcement = await withTransaction(app.db, async (trx) => {
         await changeAnnouncement(trx, request.auth, request.params.id, request.body);
@@ -98,14 +92,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/announcements/:id',
-    {
-      schema: route('deleteAnnouncement', 'Deletes an announcement (soft)', {
-        description: 'The acting user may be named with the `admin_id` (or `user_id`) query parameter (extension).',
-        params: IdParams,
-        querystring: DeleteQuery,
-        response: { 200: DeleteResponse },
-      }),
-    },
+    route('deleteAnnouncement', 'Deletes an announcement (soft)', {
+      description: 'The acting user may be named with the `admin_id` (or `user_id`) query parameter (extension).',
+      params: IdParams,
+      querystring: DeleteQuery,
+      response: { 200: DeleteResponse },
+    }),
     async (request) => {
       const id = request.params.id;
       await withTransaction(app.db, (trx) => deleteAnnouncement(trx, request.auth, id, request.query));

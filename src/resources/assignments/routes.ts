@@ -12,7 +12,7 @@ import {
   SuccessOnly,
   succeeded,
   SuccessWithId,
-  routeSchemas,
+  routeOptions,
 } from '../../core/schemas.js';
 import { nowUtc } from '../../core/time.js';
 import { findGroupLabel, insertGroupLabel, listGroupLabels, softDeleteGroupLabel } from './repository.js';
@@ -49,44 +49,36 @@ import {
 import { serializeGroupLabel } from './serialize.js';
 
 const tags = ['Assignments'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/assignments',
-    {
-      schema: route(
-        'listAssignments',
-        'Assignments that are not archived (until date not past; a non-recurring one not ended)',
-        { response: { 200: Type.Array(AssignmentResponse) } },
-      ),
-    },
+    route('listAssignments', 'Assignments that are not archived (until date not past; a non-recurring one not ended)', {
+      response: { 200: Type.Array(AssignmentResponse) },
+    }),
     (request) => currentAssignments(app.db, request.auth),
   );
 
   app.get(
     '/assignments/:id',
-    {
-      schema: route('getAssignment', 'One assignment (its `date` shown as a datetime)', {
-        params: IdParams,
-        response: { 200: AssignmentResponse },
-      }),
-    },
+    route('getAssignment', 'One assignment (its `date` shown as a datetime)', {
+      params: IdParams,
+      response: { 200: AssignmentResponse },
+    }),
     (request) => loadAssignment(app.db, request.auth.orgId, request.params.id),
   );
 
   app.post(
     '/assignments',
-    {
-      schema: route('createAssignment', 'Creates an assignment', {
-        description:
-          'Answers 201 with the success envelope and the created assignment as GET /assignments/{id} shows ' +
-          'it. Extension fields: `rrule` (RFC 5545, default `FREQ=DAILY`, null = does not recur), `until` ' +
-          '(date), `notes`, `qualifiers_needed` [{id, minimum_staffing}], `admin_id` (creator).',
-        body: CreateAssignmentBody,
-        response: { 201: AssignmentWriteResponse },
-      }),
-    },
+    route('createAssignment', 'Creates an assignment', {
+      description:
+        'Answers 201 with the success envelope and the created assignment as GET /assignments/{id} shows ' +
+        'it. Extension fields: `rrule` (RFC 5545, default `FREQ=DAILY`, null = does not recur), `until` ' +
+        '(date), `notes`, `qualifiers_needed` [{id, minimum_staffing}], `admin_id` (creator).',
+      body: CreateAssignmentBody,
+      response: { 201: AssignmentWriteResponse },
+    }),
     async (request, reply) => {
       const assignment = await withTransaction(app.db, async (trx) => {
         const id = await createAssignment(trx, request.auth, request.body);
@@ -99,14 +91,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/assignments/:id',
-    {
-      schema: route('updateAssignment', 'Changes any subset of an assignment', {
-        description: 'Answers 200 with the success envelope and the assignment as GET /assignments/{id} shows it.',
-        params: IdParams,
-        body: UpdateAssignmentBody,
-        response: { 200: AssignmentWriteResponse },
-      }),
-    },
+    route('updateAssignment', 'Changes any subset of an assignment', {
+      description: 'Answers 200 with the success envelope and the assignment as GET /assignments/{id} shows it.',
+      params: IdParams,
+      body: UpdateAssignmentBody,
+      response: { 200: AssignmentWriteResponse },
+    }),
     async (request) => {
       const assignment = await withTransaction(app.db, async (trx) => {
         await changeAssignment(trx, request.auth, request.params.id, request.body);
@@ -118,12 +108,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/assignments/:id',
-    {
-      schema: route('deleteAssignment', 'Deletes an assignment (soft: it leaves every listing and the schedule)', {
-        params: IdParams,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('deleteAssignment', 'Deletes an assignment (soft: it leaves every listing and the schedule)', {
+      params: IdParams,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => deleteAssignment(trx, request.auth, request.params.id));
       return { ...ok('Assignment deleted successfully.'), id: request.params.id };
@@ -132,27 +120,23 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/assignments/:id/groups',
-    {
-      schema: route('listAssignmentGroups', 'Group labels of an assignment', {
-        params: IdParams,
-        response: { 200: Type.Array(GroupLabelResponse) },
-      }),
-    },
+    route('listAssignmentGroups', 'Group labels of an assignment', {
+      params: IdParams,
+      response: { 200: Type.Array(GroupLabelResponse) },
+    }),
     (request) => groupLabelsOfAssignment(app.db, request.auth.orgId, request.params.id),
   );
 
   app.put(
     '/assignments/:id/groups',
-    {
-      schema: route('replaceAssignmentGroups', 'Replaces the group labels of an assignment', {
-        description:
-          'Body `{ids: [group label id, …]}` (also `group_ids`, or `groups` of ids or {id}) or the bare ' +
-          'array (labels from POST /assignment_groups). Answers with the new list.',
-        params: IdParams,
-        body: IdsBody,
-        response: { 200: Type.Array(GroupLabelResponse) },
-      }),
-    },
+    route('replaceAssignmentGroups', 'Replaces the group labels of an assignment', {
+      description:
+        'Body `{ids: [group label id, …]}` (also `group_ids`, or `groups` of ids or {id}) or the bare ' +
+        'array (labels from POST /assignment_groups). Answers with the new list.',
+      params: IdParams,
+      body: IdsBody,
+      response: { 200: Type.Array(GroupLabelResponse) },
+    }),
     async (request) =>
       withTransaction(app.db, async (trx) => {
         const ids = idsInBody(request.body);
@@ -164,12 +148,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/assignments/:id/groups',
-    {
-      schema: route('removeAssignmentGroups', 'Removes every group label of an assignment', {
-        params: IdParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('removeAssignmentGroups', 'Removes every group label of an assignment', {
+      params: IdParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => removeAssignmentGroupLabels(trx, request.auth, request.params.id));
       return ok('Group labels removed successfully.');
@@ -178,12 +160,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/assignments/:id/groups/:group_id',
-    {
-      schema: route('removeAssignmentGroup', 'Removes one group label of an assignment', {
-        params: AssignmentGroupParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('removeAssignmentGroup', 'Removes one group label of an assignment', {
+      params: AssignmentGroupParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       const { id, group_id } = request.params;
       await withTransaction(app.db, (trx) => removeAssignmentGroupLabels(trx, request.auth, id, group_id));
@@ -193,27 +173,23 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/assignments/:id/admins',
-    {
-      schema: route('listAssignmentAdmins', 'Admins of an assignment (who created it)', {
-        params: IdParams,
-        response: { 200: Type.Array(AdminResponse) },
-      }),
-    },
+    route('listAssignmentAdmins', 'Admins of an assignment (who created it)', {
+      params: IdParams,
+      response: { 200: Type.Array(AdminResponse) },
+    }),
     (request) => adminsOfAssignment(app.db, request, request.params.id),
   );
 
   app.put(
     '/assignments/:id/admins',
-    {
-      schema: route('replaceAssignmentAdmins', 'Replaces the admins of an assignment', {
-        description:
-          'Body `{ids: [user id, …]}` (also `admin_ids`), the bare array, or `{admin_id}`; the first becomes ' +
-          'the creator. Answers with the new list.',
-        params: IdParams,
-        body: AdminsBody,
-        response: { 200: Type.Array(AdminResponse) },
-      }),
-    },
+    route('replaceAssignmentAdmins', 'Replaces the admins of an assignment', {
+      description:
+        'Body `{ids: [user id, …]}` (also `admin_ids`), the bare array, or `{admin_id}`; the first becomes ' +
+        'the creator. Answers with the new list.',
+      params: IdParams,
+      body: AdminsBody,
+      response: { 200: Type.Array(AdminResponse) },
+    }),
     async (request) =>
       withTransaction(app.db, async (trx) => {
         const ids = adminIdsInBody(request.body);
@@ -225,13 +201,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/assignments/:id/finalization',
-    {
-      schema: route('finalizeAssignment', 'Finalizes an assignment on a past or current date (JSON or form fields)', {
-        params: IdParams,
-        body: FinalizationBody,
-        response: { 200: SuccessOnly },
-      }),
-    },
+    route('finalizeAssignment', 'Finalizes an assignment on a past or current date (JSON or form fields)', {
+      params: IdParams,
+      body: FinalizationBody,
+      response: { 200: SuccessOnly },
+    }),
     async (request) => {
       const { date, admin_id } = request.body;
       await withTransaction(app.db, (trx) => finalizeAssignment(trx, request.auth, request.params.id, date, admin_id));
@@ -242,7 +216,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/assignments/:id/finalization',
     {
-      schema: route('unfinalizeAssignment', 'Removes the finalization of an assignment on a date', {
+      ...route('unfinalizeAssignment', 'Removes the finalization of an assignment on a date', {
         description: '`date` (required) and optional `admin_id` in the body (JSON or form fields) or the query string.',
         params: IdParams,
         querystring: UnfinalizationBody,
@@ -264,24 +238,20 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/assignment_groups',
-    {
-      schema: route('listAssignmentGroupLabels', 'The catalog of assignment group labels (extension)', {
-        ...EXTENSION,
-        response: { 200: Type.Array(GroupLabelResponse) },
-      }),
-    },
+    route('listAssignmentGroupLabels', 'The catalog of assignment group labels (extension)', {
+      ...EXTENSION,
+      response: { 200: Type.Array(GroupLabelResponse) },
+    }),
     async (request) => (await listGroupLabels(app.db, request.auth.orgId)).map(serializeGroupLabel),
   );
 
   app.post(
     '/assignment_groups',
-    {
-      schema: route('createAssignmentGroupLabel', 'Adds an assignment group label to the catalog (extension)', {
-        ...EXTENSION,
-        body: GroupLabelBody,
-        response: { 201: GroupLabelResponse },
-      }),
-    },
+    route('createAssignmentGroupLabel', 'Adds an assignment group label to the catalog (extension)', {
+      ...EXTENSION,
+      body: GroupLabelBody,
+      response: { 201: GroupLabelResponse },
+    }),
     async (request, reply) => {
       const { name, color } = request.body;
       const id = await withTransaction(app.db, async (trx) => {
@@ -302,13 +272,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/assignment_groups/:id',
-    {
-      schema: route(
-        'deleteAssignmentGroupLabel',
-        'Deletes an assignment group label and takes it off every assignment (extension)',
-        { ...EXTENSION, params: IdParams, response: { 200: SuccessBody } },
-      ),
-    },
+    route(
+      'deleteAssignmentGroupLabel',
+      'Deletes an assignment group label and takes it off every assignment (extension)',
+      { ...EXTENSION, params: IdParams, response: { 200: SuccessBody } },
+    ),
     async (request) => {
       await withTransaction(app.db, async (trx) => {
         const group = await findGroupLabel(trx, request.auth.orgId, request.params.id);

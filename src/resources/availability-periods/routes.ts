@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { assertPeriod, normalizeLocalDateTime } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRef } from '../users/serialize.js';
@@ -17,17 +17,15 @@ import {
 } from './schemas.js';
 
 const tags = ['Availability'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/availability_periods',
-    {
-      schema: route('listAvailabilityPeriods', 'Periods of unavailability overlapping [start, end)', {
-        querystring: PeriodsQuery,
-        response: { 200: Type.Array(PeriodResponse) },
-      }),
-    },
+    route('listAvailabilityPeriods', 'Periods of unavailability overlapping [start, end)', {
+      querystring: PeriodsQuery,
+      response: { 200: Type.Array(PeriodResponse) },
+    }),
     async (request) => {
       const { orgId } = request.auth;
       const start = normalizeLocalDateTime(request.query.start);
@@ -66,13 +64,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/availability_periods',
-    {
-      schema: route('createAvailabilityPeriod', 'Enters a period of unavailability for a user', {
-        description: 'Without `admin_id` the period is entered by the user (the user shows as its admin).',
-        body: CreatePeriodBody,
-        response: { 201: SuccessWithId },
-      }),
-    },
+    route('createAvailabilityPeriod', 'Enters a period of unavailability for a user', {
+      description: 'Without `admin_id` the period is entered by the user (the user shows as its admin).',
+      body: CreatePeriodBody,
+      response: { 201: SuccessWithId },
+    }),
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createPeriod(trx, request.auth, request.body));
       reply.status(201);
@@ -82,13 +78,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/availability_periods/:id',
-    {
-      schema: route('deleteAvailabilityPeriod', 'Removes an availability period (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('deleteAvailabilityPeriod', 'Removes an availability period (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => deletePeriod(trx, request.auth, request.params.id));
       return ok('Availability period removed successfully.');
@@ -97,25 +91,21 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/unavailability_reasons',
-    {
-      schema: route('listUnavailabilityReasons', 'Unavailability reasons (extension)', {
-        ...EXTENSION,
-        response: { 200: Type.Array(ReasonResponse) },
-      }),
-    },
+    route('listUnavailabilityReasons', 'Unavailability reasons (extension)', {
+      ...EXTENSION,
+      response: { 200: Type.Array(ReasonResponse) },
+    }),
     async (request) =>
       (await listReasons(app.db, request.auth.orgId)).map((reason) => ({ id: reason.id, name: reason.name })),
   );
 
   app.post(
     '/unavailability_reasons',
-    {
-      schema: route('createUnavailabilityReason', 'Creates an unavailability reason (extension)', {
-        ...EXTENSION,
-        body: ReasonBody,
-        response: { 201: SuccessWithId },
-      }),
-    },
+    route('createUnavailabilityReason', 'Creates an unavailability reason (extension)', {
+      ...EXTENSION,
+      body: ReasonBody,
+      response: { 201: SuccessWithId },
+    }),
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createReason(trx, request.auth, request.body.name));
       reply.status(201);
@@ -125,14 +115,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/unavailability_reasons/:id',
-    {
-      schema: route('renameUnavailabilityReason', 'Renames an unavailability reason (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        body: ReasonPatchBody,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('renameUnavailabilityReason', 'Renames an unavailability reason (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      body: ReasonPatchBody,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => renameReason(trx, request.auth, request.params.id, request.body));
       return { ...ok('Unavailability reason updated successfully.'), id: request.params.id };
@@ -141,13 +129,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/unavailability_reasons/:id',
-    {
-      schema: route('deleteUnavailabilityReason', 'Soft-deletes an unavailability reason (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('deleteUnavailabilityReason', 'Soft-deletes an unavailability reason (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => deleteReason(trx, request.auth, request.params.id));
       return ok('Unavailability reason removed successfully.');

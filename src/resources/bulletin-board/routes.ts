@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { EXTENSION, ok, SuccessBody, routeSchemas } from '../../core/schemas.js';
+import { EXTENSION, ok, SuccessBody, routeOptions } from '../../core/schemas.js';
 import { formatIsoOffset, nowUtc } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRef } from '../users/serialize.js';
@@ -17,7 +17,7 @@ import {
 } from './schemas.js';
 
 const tags = ['Bulletin board'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 type RequestLike = { baseUrl: string; auth: { orgId: number; timezone: string } };
 
@@ -35,27 +35,23 @@ async function loadBoard(db: Db, request: RequestLike): Promise<BulletinBoardRes
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/bulletin_board',
-    {
-      schema: route('getBulletinBoard', 'The bulletin board', {
-        description: 'Before the first write every field is null.',
-        response: { 200: BulletinBoardResponse },
-      }),
-    },
+    route('getBulletinBoard', 'The bulletin board', {
+      description: 'Before the first write every field is null.',
+      response: { 200: BulletinBoardResponse },
+    }),
     async (request) => loadBoard(app.db, request),
   );
 
   app.put(
     '/bulletin_board',
-    {
-      schema: route('putBulletinBoard', 'Replaces the bulletin board', {
-        description:
-          'Answers 409 while another admin holds the editing lease (POST /bulletin_board/lock); the holder ' +
-          'writes by naming its `admin_id` or `lock_id`. After a 409, re-read the board, reapply the change ' +
-          'and retry.',
-        body: PutBulletinBoardBody,
-        response: { 200: PutBulletinBoardResponse },
-      }),
-    },
+    route('putBulletinBoard', 'Replaces the bulletin board', {
+      description:
+        'Answers 409 while another admin holds the editing lease (POST /bulletin_board/lock); the holder ' +
+        'writes by naming its `admin_id` or `lock_id`. After a 409, re-read the board, reapply the change ' +
+        'and retry.',
+      body: PutBulletinBoardBody,
+      response: { 200: PutBulletinBoardResponse },
+    }),
     async (request) => {
       const board = await withTransaction(app.db, async (trx) => {
         await writeBulletinBoard(trx, request.auth, request.body);
@@ -67,13 +63,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/bulletin_board/lock',
-    {
-      schema: route(
-        'getBulletinBoardLock',
-        'Whether the bulletin board is open for editing, by whom and until when (extension)',
-        { ...EXTENSION, response: { 200: LockStatusResponse } },
-      ),
-    },
+    route(
+      'getBulletinBoardLock',
+      'Whether the bulletin board is open for editing, by whom and until when (extension)',
+      { ...EXTENSION, response: { 200: LockStatusResponse } },
+    ),
     async (request) => {
       const lock = await findBoardLock(app.db, request.auth.orgId);
       if (!lock || lock.expires_at <= nowUtc()) return { locked: false, admin: null, expires_at: null };
@@ -88,15 +82,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/bulletin_board/lock',
-    {
-      schema: route('lockBulletinBoard', 'Opens the bulletin board for editing: a lease with an expiry (extension)', {
-        ...EXTENSION,
-        description:
-          '201 with a new lease; 200 when the same admin renews its lease; 409 while another admin holds one.',
-        body: LockBody,
-        response: { 200: LockResponse, 201: LockResponse },
-      }),
-    },
+    route('lockBulletinBoard', 'Opens the bulletin board for editing: a lease with an expiry (extension)', {
+      ...EXTENSION,
+      description: '201 with a new lease; 200 when the same admin renews its lease; 409 while another admin holds one.',
+      body: LockBody,
+      response: { 200: LockResponse, 201: LockResponse },
+    }),
     async (request, reply) => {
       const { lease, admin, renewed } = await withTransaction(app.db, (trx) =>
         acquireBoardLock(trx, request.auth, request.body),
@@ -112,16 +103,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/bulletin_board/lock',
-    {
-      schema: route('unlockBulletinBoard', 'Closes the bulletin board for editing (extension)', {
-        ...EXTENSION,
-        description:
-          'Name the lease by `lock_id` or its holder by `admin_id`. 404 when no lease is in force; 409 when ' +
-          'it is held by another admin.',
-        querystring: ReleaseQuery,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('unlockBulletinBoard', 'Closes the bulletin board for editing (extension)', {
+      ...EXTENSION,
+      description:
+        'Name the lease by `lock_id` or its holder by `admin_id`. 404 when no lease is in force; 409 when ' +
+        'it is held by another admin.',
+      querystring: ReleaseQuery,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => releaseBoardLock(trx, request.auth, request.query));
       return ok('Bulletin board closed for editing.');

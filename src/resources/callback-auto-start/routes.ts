@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { EXTENSION, routeSchemas } from '../../core/schemas.js';
+import { EXTENSION, routeOptions } from '../../core/schemas.js';
 import { autoStartLists, findAutoStart } from './repository.js';
 import { replaceAutoStartSettings } from './rules.js';
 import { AutoStartBody, AutoStartResponse } from './schemas.js';
 
 const tags = ['Callbacks'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 async function settingsOf(db: Db, orgId: number): Promise<AutoStartResponse> {
   const [row, lists] = await Promise.all([findAutoStart(db, orgId), autoStartLists(db, orgId)]);
@@ -22,29 +22,25 @@ async function settingsOf(db: Db, orgId: number): Promise<AutoStartResponse> {
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/callback_auto_start',
-    {
-      schema: route(
-        'getCallbackAutoStart',
-        'Whether callbacks start by themselves for vacancies, and on which lists (extension)',
-        { ...EXTENSION, response: { 200: AutoStartResponse } },
-      ),
-    },
+    route(
+      'getCallbackAutoStart',
+      'Whether callbacks start by themselves for vacancies, and on which lists (extension)',
+      { ...EXTENSION, response: { 200: AutoStartResponse } },
+    ),
     async (request) => settingsOf(app.db, request.auth.orgId),
   );
 
   app.put(
     '/callback_auto_start',
-    {
-      schema: route('replaceCallbackAutoStart', 'Replaces the auto-start of callbacks for vacancies (extension)', {
-        ...EXTENSION,
-        description:
-          "With `enabled`, the callback runner starts one callback for each vacancy (the engine's, as GET " +
-          '/vacancies) of an assignment in `lists` whose occurrence starts within `within_days`, on that ' +
-          "assignment's list, named as initiated by `initiated_by`.",
-        body: AutoStartBody,
-        response: { 200: AutoStartResponse },
-      }),
-    },
+    route('replaceCallbackAutoStart', 'Replaces the auto-start of callbacks for vacancies (extension)', {
+      ...EXTENSION,
+      description:
+        "With `enabled`, the callback runner starts one callback for each vacancy (the engine's, as GET " +
+        '/vacancies) of an assignment in `lists` whose occurrence starts within `within_days`, on that ' +
+        "assignment's list, named as initiated by `initiated_by`.",
+      body: AutoStartBody,
+      response: { 200: AutoStartResponse },
+    }),
     async (request) => {
       const { orgId } = request.auth;
       return withTransaction(app.db, async (trx) => {

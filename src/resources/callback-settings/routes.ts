@@ -3,7 +3,7 @@ import { writeLog } from '../../core/audit.js';
 import { lockUsers } from '../../core/db/locks.js';
 import { withTransaction } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
-import { EXTENSION, UserIdParams, routeSchemas } from '../../core/schemas.js';
+import { EXTENSION, UserIdParams, routeOptions } from '../../core/schemas.js';
 import { nowUtc } from '../../core/time.js';
 import { findUserOrThrow } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
@@ -11,19 +11,17 @@ import { findCallbackSettings, saveCallbackSettings, type CallbackSettings } fro
 import { CallbackSettingsBody, CallbackSettingsResponse } from './schemas.js';
 
 const tags = ['Callbacks'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 /** A user's callback contact settings: the channel the callback runner tries first and do-not-disturb hours. */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/callback_settings',
-    {
-      schema: route(
-        'getCallbackSettings',
-        "The user's callback contact settings: preferred channel and do-not-disturb hours",
-        { ...EXTENSION, params: UserIdParams, response: { 200: CallbackSettingsResponse } },
-      ),
-    },
+    route('getCallbackSettings', "The user's callback contact settings: preferred channel and do-not-disturb hours", {
+      ...EXTENSION,
+      params: UserIdParams,
+      response: { 200: CallbackSettingsResponse },
+    }),
     async (request) => {
       const { orgId } = request.auth;
       await findUserOrThrow(app.db, orgId, request.params.user_id);
@@ -36,13 +34,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/users/:user_id/callback_settings',
-    {
-      schema: route(
-        'replaceCallbackSettings',
-        "Replaces the user's callback contact settings; fields left out become null",
-        { ...EXTENSION, params: UserIdParams, body: CallbackSettingsBody, response: { 200: CallbackSettingsResponse } },
-      ),
-    },
+    route('replaceCallbackSettings', "Replaces the user's callback contact settings; fields left out become null", {
+      ...EXTENSION,
+      params: UserIdParams,
+      body: CallbackSettingsBody,
+      response: { 200: CallbackSettingsResponse },
+    }),
     async (request) => {
       const { user_id: userId } = request.params;
       const body = request.body;

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Db } from '../../core/db/transaction.js';
 import { withTransaction } from '../../core/db/transaction.js';
 import { dataEnvelope, linkTo } from '../../core/pagination.js';
-import { created, EXTENSION, IdParams, ok, SuccessBody, routeSchemas } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessBody, routeOptions } from '../../core/schemas.js';
 import { normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findCallbackOrThrow, listCallbacks, listCallbackUsers, listNames } from './repository.js';
@@ -27,7 +27,7 @@ import { serializeCallback, serializeCallbackUser, type CallbackNames } from './
 import type { CallbackRow } from './table.js';
 
 const tags = ['Callbacks'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 async function namesOf(db: Db, orgId: number, callbacks: CallbackRow[]): Promise<CallbackNames> {
   const [lists, users] = await Promise.all([
@@ -48,12 +48,10 @@ async function namesOf(db: Db, orgId: number, callbacks: CallbackRow[]): Promise
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/callbacks',
-    {
-      schema: route('listCallbacks', 'Callbacks overlapping start..end (when given), 50 per page with offset links', {
-        querystring: ListCallbacksQuery,
-        response: { 200: CallbackPage },
-      }),
-    },
+    route('listCallbacks', 'Callbacks overlapping start..end (when given), 50 per page with offset links', {
+      querystring: ListCallbacksQuery,
+      response: { 200: CallbackPage },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       const q = request.query;
@@ -79,9 +77,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/callbacks/:id',
-    {
-      schema: route('getCallback', 'One callback', { params: IdParams, response: { 200: CallbackResponse } }),
-    },
+    route('getCallback', 'One callback', { params: IdParams, response: { 200: CallbackResponse } }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       const callback = await findCallbackOrThrow(app.db, orgId, request.params.id);
@@ -91,17 +87,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/callbacks/:id/users',
-    {
-      schema: route(
-        'listCallbackUsers',
-        'The users to contact for a callback, in contact order, with their responses',
-        {
-          description: '`id` is the user id. Users not contacted yet have status `pending`.',
-          params: IdParams,
-          response: { 200: Type.Array(CallbackUserResponse) },
-        },
-      ),
-    },
+    route('listCallbackUsers', 'The users to contact for a callback, in contact order, with their responses', {
+      description: '`id` is the user id. Users not contacted yet have status `pending`.',
+      params: IdParams,
+      response: { 200: Type.Array(CallbackUserResponse) },
+    }),
     async (request) => {
       await findCallbackOrThrow(app.db, request.auth.orgId, request.params.id);
       const rows = await listCallbackUsers(app.db, request.auth.orgId, request.params.id);
@@ -111,13 +101,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/callbacks',
-    {
-      schema: route(
-        'startCallback',
-        'Starts a callback on a list (extension): eligible members in contact order, skipped ones with the reason',
-        { ...EXTENSION, body: StartCallbackBody, response: { 201: StartCallbackResponse } },
-      ),
-    },
+    route(
+      'startCallback',
+      'Starts a callback on a list (extension): eligible members in contact order, skipped ones with the reason',
+      { ...EXTENSION, body: StartCallbackBody, response: { 201: StartCallbackResponse } },
+    ),
     async (request, reply) => {
       const started = await withTransaction(app.db, (trx) => startCallback(trx, request.auth, request.body));
       reply.status(201);
@@ -127,13 +115,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/callbacks/:id/users',
-    {
-      schema: route(
-        'recordCallbackResponse',
-        "Records a contacted user's response (extension): accepted, denied or no answer",
-        { ...EXTENSION, params: IdParams, body: RecordResponseBody, response: { 200: RecordResponseResult } },
-      ),
-    },
+    route('recordCallbackResponse', "Records a contacted user's response (extension): accepted, denied or no answer", {
+      ...EXTENSION,
+      params: IdParams,
+      body: RecordResponseBody,
+      response: { 200: RecordResponseResult },
+    }),
     async (request) => {
       const { id } = request.params;
       const result = await withTransaction(app.db, (trx) => recordResponse(trx, request.auth, id, request.body));
@@ -148,13 +135,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/callbacks/:id/users/:user_id/offer',
-    {
-      schema: route(
-        'revokeCallbackOffer',
-        "Revokes the user's open offer link of a callback: the link and SMS replies are refused from now on",
-        { ...EXTENSION, params: CallbackUserParams, querystring: RevokeOfferQuery, response: { 200: SuccessBody } },
-      ),
-    },
+    route(
+      'revokeCallbackOffer',
+      "Revokes the user's open offer link of a callback: the link and SMS replies are refused from now on",
+      { ...EXTENSION, params: CallbackUserParams, querystring: RevokeOfferQuery, response: { 200: SuccessBody } },
+    ),
     async (request) => {
       const { id, user_id: userId } = request.params;
       await withTransaction(app.db, (trx) => revokeOpenOffer(trx, request.auth, id, userId, request.query.admin_id));
@@ -164,14 +149,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/callbacks/:id/cancel',
-    {
-      schema: route('cancelCallback', 'Cancels an active callback (extension); shifts already accepted stay', {
-        ...EXTENSION,
-        params: IdParams,
-        body: CancelCallbackBody,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('cancelCallback', 'Cancels an active callback (extension); shifts already accepted stay', {
+      ...EXTENSION,
+      params: IdParams,
+      body: CancelCallbackBody,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) =>
         cancelCallback(trx, request.auth, request.params.id, request.body.admin_id),

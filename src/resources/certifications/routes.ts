@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../core/db/transaction.js';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
+import { created, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRefOrNull } from '../users/serialize.js';
 import { findCertificationOrThrow, listCertifications } from './repository.js';
@@ -12,7 +12,7 @@ import { CertificationResponse, ChangeCertificationBody, CreateCertificationBody
 import type { CertificationRow } from './table.js';
 
 const tags = ['Certifications'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 async function serializeCertifications(
   db: Db,
@@ -35,22 +35,18 @@ async function serializeCertifications(
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/certifications',
-    {
-      schema: route('listCertifications', 'Certifications (non-deleted)', {
-        response: { 200: Type.Array(CertificationResponse) },
-      }),
-    },
+    route('listCertifications', 'Certifications (non-deleted)', {
+      response: { 200: Type.Array(CertificationResponse) },
+    }),
     async (request) => serializeCertifications(app.db, request, await listCertifications(app.db, request.auth.orgId)),
   );
 
   app.get(
     '/certifications/:id',
-    {
-      schema: route('getCertification', 'One certification (404 once deleted)', {
-        params: IdParams,
-        response: { 200: CertificationResponse },
-      }),
-    },
+    route('getCertification', 'One certification (404 once deleted)', {
+      params: IdParams,
+      response: { 200: CertificationResponse },
+    }),
     async (request) => {
       const row = await findCertificationOrThrow(app.db, request.auth.orgId, request.params.id);
       return (await serializeCertifications(app.db, request, [row]))[0];
@@ -59,12 +55,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/certifications',
-    {
-      schema: route('createCertification', 'Creates a certification', {
-        body: CreateCertificationBody,
-        response: { 201: SuccessWithId },
-      }),
-    },
+    route('createCertification', 'Creates a certification', {
+      body: CreateCertificationBody,
+      response: { 201: SuccessWithId },
+    }),
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createCertification(trx, request.auth, request.body));
       reply.status(201);
@@ -74,13 +68,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/certifications/:id',
-    {
-      schema: route('updateCertification', 'Changes a certification; only the fields sent change', {
-        params: IdParams,
-        body: ChangeCertificationBody,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('updateCertification', 'Changes a certification; only the fields sent change', {
+      params: IdParams,
+      body: ChangeCertificationBody,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       const name = await withTransaction(app.db, (trx) =>
         changeCertification(trx, request.auth, request.params.id, request.body),
@@ -91,12 +83,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/certifications/:id',
-    {
-      schema: route('deleteCertification', 'Soft-deletes a certification (400 when already deleted)', {
-        params: IdParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('deleteCertification', 'Soft-deletes a certification (400 when already deleted)', {
+      params: IdParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       const name = await withTransaction(app.db, (trx) => deleteCertification(trx, request.auth, request.params.id));
       return ok(`Deleted certification ${name}.`);

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { writeLog } from '../../core/audit.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { EXTENSION, ok, routeSchemas } from '../../core/schemas.js';
+import { EXTENSION, ok, routeOptions } from '../../core/schemas.js';
 import { nowUtc } from '../../core/time.js';
 import { findCompany, PROFILE_FIELDS, saveProfile } from './repository.js';
 import { ChangeCompanyBody, CompanyResponse, CompanyWriteResponse } from './schemas.js';
 
 const tags = ['Company'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 async function loadCompany(db: Db, orgId: number): Promise<CompanyResponse> {
   const { organization, profile } = await findCompany(db, orgId);
@@ -23,23 +23,19 @@ async function loadCompany(db: Db, orgId: number): Promise<CompanyResponse> {
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/company',
-    {
-      schema: route('getCompany', 'The organization: id, name, time zone and contact details', {
-        response: { 200: CompanyResponse },
-      }),
-    },
+    route('getCompany', 'The organization: id, name, time zone and contact details', {
+      response: { 200: CompanyResponse },
+    }),
     async (request) => loadCompany(app.db, request.auth.orgId),
   );
 
   app.patch(
     '/company',
-    {
-      schema: route(
-        'changeCompany',
-        'Changes the contact details of the organization; only the fields sent change (extension)',
-        { ...EXTENSION, body: ChangeCompanyBody, response: { 200: CompanyWriteResponse } },
-      ),
-    },
+    route('changeCompany', 'Changes the contact details of the organization; only the fields sent change (extension)', {
+      ...EXTENSION,
+      body: ChangeCompanyBody,
+      response: { 200: CompanyWriteResponse },
+    }),
     async (request) => {
       const company = await withTransaction(app.db, async (trx) => {
         const { profile } = await findCompany(trx, request.auth.orgId);

@@ -2,13 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { writeLog } from '../../core/audit.js';
 import { withTransaction } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
-import { EXTENSION, ok, SuccessBody, routeSchemas } from '../../core/schemas.js';
+import { EXTENSION, ok, SuccessBody, routeOptions } from '../../core/schemas.js';
 import { assertPeriod, MAX_SPAN_DAYS, parseDate, todayIn } from '../../core/time.js';
 import { deleteDayLabel, findDayLabel, listDayLabels, upsertDayLabel } from './repository.js';
 import { DateParams, DayLabelBody, DayLabelMap, DayLabelQuery, DayLabelWriteResponse } from './schemas.js';
 
 const tags = ['Day labels'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 function checkedPeriod(query: DayLabelQuery, timeZone: string): { start: string; end: string } {
   const today = todayIn(timeZone).toString();
@@ -31,13 +31,11 @@ function assertRealDate(date: string) {
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/day_labels',
-    {
-      schema: route(
-        'listDayLabels',
-        'Color and label per date (default: today in the organization zone); dates without a label are left out',
-        { querystring: DayLabelQuery, response: { 200: DayLabelMap } },
-      ),
-    },
+    route(
+      'listDayLabels',
+      'Color and label per date (default: today in the organization zone); dates without a label are left out',
+      { querystring: DayLabelQuery, response: { 200: DayLabelMap } },
+    ),
     async (request) => {
       const { start, end } = checkedPeriod(request.query, request.auth.timezone);
       const rows = await listDayLabels(app.db, request.auth.orgId, start, end);
@@ -47,14 +45,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/day_labels/:date',
-    {
-      schema: route('setDayLabel', 'Sets the label and color of one date (extension)', {
-        ...EXTENSION,
-        params: DateParams,
-        body: DayLabelBody,
-        response: { 200: DayLabelWriteResponse },
-      }),
-    },
+    route('setDayLabel', 'Sets the label and color of one date (extension)', {
+      ...EXTENSION,
+      params: DateParams,
+      body: DayLabelBody,
+      response: { 200: DayLabelWriteResponse },
+    }),
     async (request) => {
       const { date } = request.params;
       assertRealDate(date);
@@ -77,13 +73,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/day_labels/:date',
-    {
-      schema: route('deleteDayLabel', 'Removes the label of one date (extension)', {
-        ...EXTENSION,
-        params: DateParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('deleteDayLabel', 'Removes the label of one date (extension)', {
+      ...EXTENSION,
+      params: DateParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       const { date } = request.params;
       await withTransaction(app.db, async (trx) => {

@@ -4,13 +4,13 @@ import { writeLog } from '../../core/audit.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { sanitize } from '../../core/html.js';
-import { EXTENSION, routeSchemas } from '../../core/schemas.js';
+import { EXTENSION, routeOptions } from '../../core/schemas.js';
 import { assertPeriod, formatDate, todayIn } from '../../core/time.js';
 import { notesForRange, replaceDayNotes } from './repository.js';
 import { DateParams, DayNotesBody, DayNotesQuery, DayNotesResponse } from './schemas.js';
 
 const tags = ['Schedule'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 async function notesOfDate(db: Db, orgId: number, date: string) {
   const day = (await notesForRange(db, orgId, date, date)).get(date);
@@ -20,13 +20,11 @@ async function notesOfDate(db: Db, orgId: number, date: string) {
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/day_notes',
-    {
-      schema: route(
-        'listDayNotes',
-        'Notes and activities of the dates from start to end that have any (default today; extension)',
-        { ...EXTENSION, querystring: DayNotesQuery, response: { 200: Type.Array(DayNotesResponse) } },
-      ),
-    },
+    route(
+      'listDayNotes',
+      'Notes and activities of the dates from start to end that have any (default today; extension)',
+      { ...EXTENSION, querystring: DayNotesQuery, response: { 200: Type.Array(DayNotesResponse) } },
+    ),
     async (request) => {
       const start = request.query.start ?? formatDate(todayIn(request.auth.timezone));
       const end = request.query.end ?? start;
@@ -38,27 +36,23 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/day_notes/:date',
-    {
-      schema: route('getDayNotes', 'Notes and activities of one date (extension)', {
-        ...EXTENSION,
-        params: DateParams,
-        response: { 200: DayNotesResponse },
-      }),
-    },
+    route('getDayNotes', 'Notes and activities of one date (extension)', {
+      ...EXTENSION,
+      params: DateParams,
+      response: { 200: DayNotesResponse },
+    }),
     (request) => notesOfDate(app.db, request.auth.orgId, request.params.date),
   );
 
   app.put(
     '/day_notes/:date',
-    {
-      schema: route('replaceDayNotes', 'Replaces the notes and/or activities of a date (HTML, sanitized; extension)', {
-        ...EXTENSION,
-        description: 'A list that is sent replaces that list; a list left out is kept. `[]` clears it.',
-        params: DateParams,
-        body: DayNotesBody,
-        response: { 200: DayNotesResponse },
-      }),
-    },
+    route('replaceDayNotes', 'Replaces the notes and/or activities of a date (HTML, sanitized; extension)', {
+      ...EXTENSION,
+      description: 'A list that is sent replaces that list; a list left out is kept. `[]` clears it.',
+      params: DateParams,
+      body: DayNotesBody,
+      response: { 200: DayNotesResponse },
+    }),
     async (request) => {
       const { date } = request.params;
       const { notes, activities } = request.body;
@@ -82,13 +76,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/day_notes/:date',
-    {
-      schema: route('deleteDayNotes', 'Removes every note and activity of a date (extension)', {
-        ...EXTENSION,
-        params: DateParams,
-        response: { 200: DayNotesResponse },
-      }),
-    },
+    route('deleteDayNotes', 'Removes every note and activity of a date (extension)', {
+      ...EXTENSION,
+      params: DateParams,
+      response: { 200: DayNotesResponse },
+    }),
     async (request) => {
       const { date } = request.params;
       return withTransaction(app.db, async (trx) => {

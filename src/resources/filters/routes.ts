@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
+import { created, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findFilterOrThrow, listActiveFilters } from './repository.js';
 import { changeFilter, createFilter, deleteFilter } from './rules.js';
@@ -9,14 +9,12 @@ import { FilterBody, FilterResponse, FilterSingleResponse } from './schemas.js';
 import { serializeFilter, serializeFilterSingle } from './serialize.js';
 
 const tags = ['Specialty filters'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/filters',
-    {
-      schema: route('listFilters', 'Active specialty filters', { response: { 200: Type.Array(FilterResponse) } }),
-    },
+    route('listFilters', 'Active specialty filters', { response: { 200: Type.Array(FilterResponse) } }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       const rows = await listActiveFilters(app.db, orgId);
@@ -31,12 +29,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/filters/:id',
-    {
-      schema: route('getFilter', 'One specialty filter with `deleted` ("0" active, "1" deleted)', {
-        params: IdParams,
-        response: { 200: FilterSingleResponse },
-      }),
-    },
+    route('getFilter', 'One specialty filter with `deleted` ("0" active, "1" deleted)', {
+      params: IdParams,
+      response: { 200: FilterSingleResponse },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       const row = await findFilterOrThrow(app.db, orgId, request.params.id);
@@ -47,12 +43,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/filters',
-    {
-      schema: route('createFilter', 'Creates a specialty filter; `user_id` names its creator', {
-        body: FilterBody,
-        response: { 201: SuccessWithId },
-      }),
-    },
+    route('createFilter', 'Creates a specialty filter; `user_id` names its creator', {
+      body: FilterBody,
+      response: { 201: SuccessWithId },
+    }),
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createFilter(trx, request.auth, request.body));
       reply.status(201);
@@ -62,13 +56,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/filters/:id',
-    {
-      schema: route('updateFilter', 'Renames a specialty filter', {
-        params: IdParams,
-        body: FilterBody,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('updateFilter', 'Renames a specialty filter', {
+      params: IdParams,
+      body: FilterBody,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => changeFilter(trx, request.auth, request.params.id, request.body));
       return { ...ok(`Updated filter ${request.body.label}.`), id: request.params.id };
@@ -77,12 +69,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/filters/:id',
-    {
-      schema: route('deleteFilter', 'Deletes a specialty filter (400 when already deleted)', {
-        params: IdParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('deleteFilter', 'Deletes a specialty filter (400 when already deleted)', {
+      params: IdParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       const label = await withTransaction(app.db, (trx) => deleteFilter(trx, request.auth, request.params.id));
       return ok(`Deleted filter ${label}.`);

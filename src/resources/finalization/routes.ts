@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { errorResponses, routeSchemas } from '../../core/schemas.js';
+import { errorResponses, routeOptions } from '../../core/schemas.js';
 import { processBatch } from './rules.js';
 import { BatchBody, BatchResult } from './schemas.js';
 
 const tags = ['Assignments'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 const description =
   'Each item names an assignment and `dates` and/or `start`..`end` (merged). Future dates are rejected. ' +
   'Mixed results list `success_messages` and `error_messages`; 422 when nothing succeeded; 404 for an ' +
@@ -14,25 +14,21 @@ const description =
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/finalization',
-    {
-      schema: route('finalizeAssignments', 'Finalizes assignments on past and current dates, in a batch', {
-        description,
-        body: BatchBody,
-        response: { 200: BatchResult },
-      }),
-    },
+    route('finalizeAssignments', 'Finalizes assignments on past and current dates, in a batch', {
+      description,
+      body: BatchBody,
+      response: { 200: BatchResult },
+    }),
     (request) => withTransaction(app.db, (trx) => processBatch(trx, request.auth, request.body, true)),
   );
 
   app.delete(
     '/finalization',
-    {
-      schema: route('unfinalizeAssignments', 'Removes finalizations of assignments, in a batch', {
-        description,
-        body: BatchBody,
-        response: { 200: BatchResult },
-      }),
-    },
+    route('unfinalizeAssignments', 'Removes finalizations of assignments, in a batch', {
+      description,
+      body: BatchBody,
+      response: { 200: BatchResult },
+    }),
     (request) => withTransaction(app.db, (trx) => processBatch(trx, request.auth, request.body, false)),
   );
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { formatIsoOffset, utcToLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRefStrId } from '../users/serialize.js';
@@ -17,17 +17,15 @@ import {
 } from './schemas.js';
 
 const tags = ['Forms'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/forms',
-    {
-      schema: route('listForms', 'Forms of the organization, keyed by form id', {
-        description: 'Also answers at `/forms/`. `created_at` is a datetime in the organization time zone.',
-        response: { 200: FormListResponse },
-      }),
-    },
+    route('listForms', 'Forms of the organization, keyed by form id', {
+      description: 'Also answers at `/forms/`. `created_at` is a datetime in the organization time zone.',
+      response: { 200: FormListResponse },
+    }),
     async (request) => {
       const forms = await listForms(app.db, request.auth.orgId);
       return Object.fromEntries(
@@ -45,12 +43,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/forms/:id/submissions',
-    {
-      schema: route('listFormSubmissions', 'Submissions of a form, oldest first', {
-        params: IdParams,
-        response: { 200: Type.Array(SubmissionResponse) },
-      }),
-    },
+    route('listFormSubmissions', 'Submissions of a form, oldest first', {
+      params: IdParams,
+      response: { 200: Type.Array(SubmissionResponse) },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       await findFormOrThrow(app.db, orgId, request.params.id);
@@ -76,13 +72,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/forms/:id',
-    {
-      schema: route('getForm', 'A form definition with its fields (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: FormResponse },
-      }),
-    },
+    route('getForm', 'A form definition with its fields (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: FormResponse },
+    }),
     async (request) => {
       const form = await findFormOrThrow(app.db, request.auth.orgId, request.params.id);
       return {
@@ -97,13 +91,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/forms',
-    {
-      schema: route('createForm', 'Defines a form: a title and its fields (extension)', {
-        ...EXTENSION,
-        body: CreateFormBody,
-        response: { 201: SuccessWithId },
-      }),
-    },
+    route('createForm', 'Defines a form: a title and its fields (extension)', {
+      ...EXTENSION,
+      body: CreateFormBody,
+      response: { 201: SuccessWithId },
+    }),
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createForm(trx, request.auth, request.body));
       reply.status(201);
@@ -113,13 +105,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/forms/:id',
-    {
-      schema: route('deleteForm', 'Deletes a form (soft; its submissions are kept) (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('deleteForm', 'Deletes a form (soft; its submissions are kept) (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => deleteForm(trx, request.auth, request.params.id));
       return ok('Form deleted successfully.');
@@ -128,14 +118,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/forms/:id/submissions',
-    {
-      schema: route('submitForm', 'Submits a form on behalf of a user (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        body: SubmitFormBody,
-        response: { 201: SuccessWithId },
-      }),
-    },
+    route('submitForm', 'Submits a form on behalf of a user (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      body: SubmitFormBody,
+      response: { 201: SuccessWithId },
+    }),
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => submitForm(trx, request.auth, request.params.id, request.body));
       reply.status(201);

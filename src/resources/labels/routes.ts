@@ -1,42 +1,36 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
+import { created, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { findLabelOrThrow, listLabels } from './repository.js';
 import { changeLabel, createLabel, deleteLabel } from './rules.js';
 import { LabelBody, LabelResponse } from './schemas.js';
 import { serializeLabel } from './serialize.js';
 
 const tags = ['Labels'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/labels',
-    {
-      schema: route('listLabels', 'Labels of the organization, in display order', {
-        response: { 200: Type.Array(LabelResponse) },
-      }),
-    },
+    route('listLabels', 'Labels of the organization, in display order', {
+      response: { 200: Type.Array(LabelResponse) },
+    }),
     async (request) => (await listLabels(app.db, request.auth.orgId)).map(serializeLabel),
   );
 
   app.get(
     '/labels/:id',
-    {
-      schema: route('getLabel', 'One label', { params: IdParams, response: { 200: LabelResponse } }),
-    },
+    route('getLabel', 'One label', { params: IdParams, response: { 200: LabelResponse } }),
     async (request) => serializeLabel(await findLabelOrThrow(app.db, request.auth.orgId, request.params.id)),
   );
 
   app.post(
     '/labels',
-    {
-      schema: route('createLabel', 'Creates a label (position defaults to the end of the list)', {
-        body: LabelBody,
-        response: { 201: SuccessWithId },
-      }),
-    },
+    route('createLabel', 'Creates a label (position defaults to the end of the list)', {
+      body: LabelBody,
+      response: { 201: SuccessWithId },
+    }),
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createLabel(trx, request.auth, request.body));
       reply.status(201);
@@ -46,13 +40,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/labels/:id',
-    {
-      schema: route('updateLabel', 'Changes a label; position is kept when omitted', {
-        params: IdParams,
-        body: LabelBody,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('updateLabel', 'Changes a label; position is kept when omitted', {
+      params: IdParams,
+      body: LabelBody,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => changeLabel(trx, request.auth, request.params.id, request.body));
       return { ...ok(`Updated label ${request.body.label}.`), id: request.params.id };
@@ -61,9 +53,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/labels/:id',
-    {
-      schema: route('deleteLabel', 'Deletes a label', { params: IdParams, response: { 200: SuccessBody } }),
-    },
+    route('deleteLabel', 'Deletes a label', { params: IdParams, response: { 200: SuccessBody } }),
     async (request) => {
       const name = await withTransaction(app.db, (trx) => deleteLabel(trx, request.auth, request.params.id));
       return ok(`Deleted label ${name}.`);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody, routeSchemas } from '../../core/schemas.js';
+import { created, errorResponses, EXTENSION, IdParams, ok, SuccessBody, routeOptions } from '../../core/schemas.js';
 import { findListOrThrow, listActiveLists } from './repository.js';
 import { changeList, createList, deleteList } from './rules.js';
 import {
@@ -14,7 +14,7 @@ import {
 import { serializeList, serializeListSingle } from './serialize.js';
 
 const tags = ['Callback lists'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 async function listWithOrdering(db: Db, orgId: number, id: number) {
   const row = await findListOrThrow(db, orgId, id);
@@ -56,13 +56,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/lists',
-    {
-      schema: route('createList', 'Creates a callback list with its hour limits and ordering method (extension)', {
-        ...EXTENSION,
-        body: CreateListBody,
-        response: { 201: ListWriteResponse },
-      }),
-    },
+    route('createList', 'Creates a callback list with its hour limits and ordering method (extension)', {
+      ...EXTENSION,
+      body: CreateListBody,
+      response: { 201: ListWriteResponse },
+    }),
     async (request, reply) => {
       const list = await withTransaction(app.db, async (trx) => {
         const id = await createList(trx, request.auth, request.body);
@@ -75,14 +73,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/lists/:id',
-    {
-      schema: route('changeList', 'Changes a callback list; only the fields sent change (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        body: ChangeListBody,
-        response: { 200: ListWriteResponse },
-      }),
-    },
+    route('changeList', 'Changes a callback list; only the fields sent change (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      body: ChangeListBody,
+      response: { 200: ListWriteResponse },
+    }),
     async (request) => {
       const list = await withTransaction(app.db, async (trx) => {
         await changeList(trx, request.auth, request.params.id, request.body);
@@ -94,13 +90,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/lists/:id',
-    {
-      schema: route('deleteList', 'Deletes a callback list (soft; extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('deleteList', 'Deletes a callback list (soft; extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       const name = await withTransaction(app.db, (trx) => deleteList(trx, request.auth, request.params.id));
       return ok(`Deleted callback list ${name}.`);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { href } from '../../core/pagination.js';
-import { EXTENSION, routeSchemas } from '../../core/schemas.js';
+import { EXTENSION, routeOptions } from '../../core/schemas.js';
 import { overtimeOf, periodOf } from '../../scheduling/index.js';
 import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
@@ -9,25 +9,19 @@ import { findWorkPeriod } from '../work-period/repository.js';
 import { OvertimeQuery, OvertimeRowResponse } from './schemas.js';
 
 const tags = ['Payroll'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/overtime',
-    {
-      schema: route(
-        'listOvertime',
-        'Regular and overtime hours per user and work period overlapping start to end (extension)',
-        {
-          ...EXTENSION,
-          description:
-            'One row per user with hours and per work period (GET /work_period) overlapping [start, end). ' +
-            'Rules: docs/schedule.md, "Work periods and overtime".',
-          querystring: OvertimeQuery,
-          response: { 200: Type.Array(OvertimeRowResponse) },
-        },
-      ),
-    },
+    route('listOvertime', 'Regular and overtime hours per user and work period overlapping start to end (extension)', {
+      ...EXTENSION,
+      description:
+        'One row per user with hours and per work period (GET /work_period) overlapping [start, end). ' +
+        'Rules: docs/schedule.md, "Work periods and overtime".',
+      querystring: OvertimeQuery,
+      response: { 200: Type.Array(OvertimeRowResponse) },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       const period = periodOf(request.query);

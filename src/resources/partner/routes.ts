@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, IdParams, ok, SuccessBody, routeSchemas } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessBody, routeOptions } from '../../core/schemas.js';
 import { findPartnerUserOrThrow, listPartnerUsers, type PartnerMapping } from './repository.js';
 import { changePartnerUser, mapPartnerUser, unmapPartnerUser } from './rules.js';
 import {
@@ -12,7 +12,7 @@ import {
 } from './schemas.js';
 
 const tags = ['Partner'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 /** `service_company_id` is the organization's id. */
 function serializeMapping(row: PartnerMapping): PartnerUserResponse {
@@ -29,34 +29,28 @@ function serializeMapping(row: PartnerMapping): PartnerUserResponse {
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/partner/users',
-    {
-      schema: route('listPartnerUsers', 'Users mapped to the partner training system', {
-        response: { 200: Type.Array(PartnerUserResponse) },
-      }),
-    },
+    route('listPartnerUsers', 'Users mapped to the partner training system', {
+      response: { 200: Type.Array(PartnerUserResponse) },
+    }),
     async (request) => (await listPartnerUsers(app.db, request.auth.orgId)).map(serializeMapping),
   );
 
   app.get(
     '/partner/users/:id',
-    {
-      schema: route('getPartnerUser', 'One mapping, by partner user id', {
-        params: IdParams,
-        response: { 200: PartnerUserResponse },
-      }),
-    },
+    route('getPartnerUser', 'One mapping, by partner user id', {
+      params: IdParams,
+      response: { 200: PartnerUserResponse },
+    }),
     async (request) => serializeMapping(await findPartnerUserOrThrow(app.db, request.auth.orgId, request.params.id)),
   );
 
   app.post(
     '/partner/users',
-    {
-      schema: route('mapPartnerUser', 'Maps a partner user id onto a user (extension)', {
-        ...EXTENSION,
-        body: CreatePartnerUserBody,
-        response: { 201: PartnerUserWriteResponse },
-      }),
-    },
+    route('mapPartnerUser', 'Maps a partner user id onto a user (extension)', {
+      ...EXTENSION,
+      body: CreatePartnerUserBody,
+      response: { 201: PartnerUserWriteResponse },
+    }),
     async (request, reply) => {
       await withTransaction(app.db, (trx) => mapPartnerUser(trx, request.auth, request.body));
       reply.status(201);
@@ -66,14 +60,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/partner/users/:id',
-    {
-      schema: route('changePartnerUser', 'Changes a mapping; only the fields sent change (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        body: ChangePartnerUserBody,
-        response: { 200: PartnerUserWriteResponse },
-      }),
-    },
+    route('changePartnerUser', 'Changes a mapping; only the fields sent change (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      body: ChangePartnerUserBody,
+      response: { 200: PartnerUserWriteResponse },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => changePartnerUser(trx, request.auth, request.params.id, request.body));
       return { ...ok(`Updated partner user ${request.params.id}.`), id: request.params.id };
@@ -82,13 +74,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/partner/users/:id',
-    {
-      schema: route('unmapPartnerUser', 'Removes a mapping (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('unmapPartnerUser', 'Removes a mapping (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => unmapPartnerUser(trx, request.auth, request.params.id));
       return ok(`Removed partner user ${request.params.id}.`);

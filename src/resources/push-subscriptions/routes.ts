@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { EXTENSION, ok, SuccessBody, UserIdParams, routeSchemas } from '../../core/schemas.js';
+import { EXTENSION, ok, SuccessBody, UserIdParams, routeOptions } from '../../core/schemas.js';
 import { utcToLocal } from '../../core/time.js';
 import { findUserOrThrow } from '../users/repository.js';
 import { WebhookTargets } from '../webhooks/targets.js';
@@ -12,7 +12,7 @@ import type { PushSubscriptionRow } from './table.js';
 import { vapidDetails } from './vapid.js';
 
 const tags = ['Users', 'Callbacks'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const serialize = (row: PushSubscriptionRow, timezone: string) => ({
   id: row.id,
@@ -26,12 +26,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/push/key',
-    {
-      schema: route('getPushKey', "The server's VAPID public key for Web Push subscriptions (extension)", {
-        ...EXTENSION,
-        response: { 200: PushKeyResponse },
-      }),
-    },
+    route('getPushKey', "The server's VAPID public key for Web Push subscriptions (extension)", {
+      ...EXTENSION,
+      response: { 200: PushKeyResponse },
+    }),
     async () => {
       const vapid = await vapidDetails(app.db, app.config.push);
       return { enabled: vapid !== undefined, public_key: vapid?.publicKey ?? null };
@@ -40,13 +38,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:user_id/push_subscriptions',
-    {
-      schema: route('listPushSubscriptions', "A user's devices subscribed to callback offers by Web Push (extension)", {
-        ...EXTENSION,
-        params: UserIdParams,
-        response: { 200: Type.Array(PushSubscriptionResponse) },
-      }),
-    },
+    route('listPushSubscriptions', "A user's devices subscribed to callback offers by Web Push (extension)", {
+      ...EXTENSION,
+      params: UserIdParams,
+      response: { 200: Type.Array(PushSubscriptionResponse) },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       const user = await findUserOrThrow(app.db, orgId, request.params.user_id);
@@ -56,16 +52,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/users/:user_id/push_subscriptions',
-    {
-      schema: route('createPushSubscription', 'Subscribes a device to callback offers by Web Push (extension)', {
-        ...EXTENSION,
-        description:
-          "The body is the browser's `PushSubscription.toJSON()`. An endpoint stored before (for anyone) is replaced.",
-        params: UserIdParams,
-        body: SubscribeBody,
-        response: { 201: PushSubscriptionResponse },
-      }),
-    },
+    route('createPushSubscription', 'Subscribes a device to callback offers by Web Push (extension)', {
+      ...EXTENSION,
+      description:
+        "The body is the browser's `PushSubscription.toJSON()`. An endpoint stored before (for anyone) is replaced.",
+      params: UserIdParams,
+      body: SubscribeBody,
+      response: { 201: PushSubscriptionResponse },
+    }),
     async (request, reply) => {
       const { orgId, timezone } = request.auth;
       const user = await findUserOrThrow(app.db, orgId, request.params.user_id);
@@ -81,13 +75,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/users/:user_id/push_subscriptions/:id',
-    {
-      schema: route('deletePushSubscription', 'Removes a Web Push subscription (extension)', {
-        ...EXTENSION,
-        params: UserSubscriptionParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('deletePushSubscription', 'Removes a Web Push subscription (extension)', {
+      ...EXTENSION,
+      params: UserSubscriptionParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       const user = await findUserOrThrow(app.db, request.auth.orgId, request.params.user_id);
       await withTransaction(app.db, (trx) => unsubscribe(trx, request.auth, user, request.params.id));

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
 import { href } from '../../core/pagination.js';
-import { EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
+import { EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { fullName } from '../users/serialize.js';
 import { findQualifierOrThrow, listActiveQualifiers, listQualifierUsers } from './repository.js';
 import { assertUndelete, changeQualifier, createQualifier, deleteQualifier, restoreQualifier } from './rules.js';
@@ -20,14 +20,12 @@ import {
 import { qualifierTitle, serializeQualifierListItem, serializeQualifierSingle } from './serialize.js';
 
 const tags = ['Qualifiers'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/qualifiers',
-    {
-      schema: route('listQualifiers', 'Active qualifiers', { response: { 200: Type.Array(QualifierListItem) } }),
-    },
+    route('listQualifiers', 'Active qualifiers', { response: { 200: Type.Array(QualifierListItem) } }),
     async (request) => {
       const rows = await listActiveQualifiers(app.db, request.auth.orgId);
       return rows.map((row) => serializeQualifierListItem(row, request.auth.timezone));
@@ -36,12 +34,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/qualifiers/:id',
-    {
-      schema: route('getQualifier', 'One qualifier (single form; also when deleted)', {
-        params: IdParams,
-        response: { 200: QualifierSingle },
-      }),
-    },
+    route('getQualifier', 'One qualifier (single form; also when deleted)', {
+      params: IdParams,
+      response: { 200: QualifierSingle },
+    }),
     async (request) =>
       serializeQualifierSingle(
         await findQualifierOrThrow(app.db, request.auth.orgId, request.params.id),
@@ -51,13 +47,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/qualifiers',
-    {
-      schema: route('createQualifier', 'Creates a qualifier', {
-        description: 'Answers 201 `{inserted: 1}`; the Location header names the new qualifier.',
-        body: CreateQualifierBody,
-        response: { 201: InsertedResponse },
-      }),
-    },
+    route('createQualifier', 'Creates a qualifier', {
+      description: 'Answers 201 `{inserted: 1}`; the Location header names the new qualifier.',
+      body: CreateQualifierBody,
+      response: { 201: InsertedResponse },
+    }),
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createQualifier(trx, request.auth, request.body));
       reply.status(201).header('Location', href(request, `/qualifiers/${id}`));
@@ -67,13 +61,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/qualifiers/:id',
-    {
-      schema: route('deleteQualifier', 'Soft-deletes a qualifier (409 when already deleted)', {
-        params: IdParams,
-        querystring: AdminQuery,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('deleteQualifier', 'Soft-deletes a qualifier (409 when already deleted)', {
+      params: IdParams,
+      querystring: AdminQuery,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       const qualifier = await withTransaction(app.db, (trx) =>
         deleteQualifier(trx, request.auth, request.params.id, request.query.admin_id),
@@ -84,13 +76,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/qualifiers/:id',
-    {
-      schema: route(
-        'restoreQualifier',
-        'Restores a deleted qualifier (`undelete` truthy); 409 when it is not deleted',
-        { params: IdParams, body: RestoreQualifierBody, response: { 200: RestoreResponse } },
-      ),
-    },
+    route('restoreQualifier', 'Restores a deleted qualifier (`undelete` truthy); 409 when it is not deleted', {
+      params: IdParams,
+      body: RestoreQualifierBody,
+      response: { 200: RestoreResponse },
+    }),
     async (request) => {
       assertUndelete(request.body.undelete);
       const qualifier = await withTransaction(app.db, (trx) =>
@@ -105,14 +95,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/qualifiers/:id',
-    {
-      schema: route('changeQualifier', 'Changes a qualifier; only the fields sent change (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        body: ChangeQualifierWithAdmin,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('changeQualifier', 'Changes a qualifier; only the fields sent change (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      body: ChangeQualifierWithAdmin,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => changeQualifier(trx, request.auth, request.params.id, request.body));
       const qualifier = await findQualifierOrThrow(app.db, request.auth.orgId, request.params.id);
@@ -122,12 +110,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/qualifiers/:id/users',
-    {
-      schema: route('listQualifierUsers', 'Users holding the qualifier, with their ranking', {
-        params: IdParams,
-        response: { 200: Type.Array(QualifierUser) },
-      }),
-    },
+    route('listQualifierUsers', 'Users holding the qualifier, with their ranking', {
+      params: IdParams,
+      response: { 200: Type.Array(QualifierUser) },
+    }),
     async (request) => {
       await findQualifierOrThrow(app.db, request.auth.orgId, request.params.id);
       const rows = await listQualifierUsers(app.db, request.auth.orgId, request.params.id);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, IdParams, routeSchemas } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, routeOptions } from '../../core/schemas.js';
 import { formatIsoOffset } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRefOrNull } from '../users/serialize.js';
@@ -9,26 +9,24 @@ import { sendReadyAlert } from './rules.js';
 import { ReadyAlertBody, ReadyAlertCreated, ReadyAlertResponse } from './schemas.js';
 
 const tags = ['Ready alerts'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/ready_alerts',
-    {
-      schema: route(
-        'sendReadyAlert',
-        'Sends a ready alert to all users, the users of callback lists (title), groups, roles ' +
-          '(classification) or given users',
-        {
-          description:
-            'Answers 201 with the alert id and the number of recipients. Every delivery is recorded (GET ' +
-            "/ready_alerts/{id}); with `email` true an e-mail goes to each recipient's first address after the " +
-            'request, through the configured SMTP server.',
-          body: ReadyAlertBody,
-          response: { 201: ReadyAlertCreated },
-        },
-      ),
-    },
+    route(
+      'sendReadyAlert',
+      'Sends a ready alert to all users, the users of callback lists (title), groups, roles ' +
+        '(classification) or given users',
+      {
+        description:
+          'Answers 201 with the alert id and the number of recipients. Every delivery is recorded (GET ' +
+          "/ready_alerts/{id}); with `email` true an e-mail goes to each recipient's first address after the " +
+          'request, through the configured SMTP server.',
+        body: ReadyAlertBody,
+        response: { 201: ReadyAlertCreated },
+      },
+    ),
     async (request, reply) => {
       const alert = await withTransaction(app.db, (trx) => sendReadyAlert(trx, request.auth, request.body));
       if (alert.email) app.workers.alertMailer.dispatch({ orgId: request.auth.orgId, alertId: alert.id });
@@ -43,13 +41,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/ready_alerts/:id',
-    {
-      schema: route('getReadyAlert', 'A ready alert with the state of each delivery (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: ReadyAlertResponse },
-      }),
-    },
+    route('getReadyAlert', 'A ready alert with the state of each delivery (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: ReadyAlertResponse },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       const alert = await findAlertOrThrow(app.db, orgId, request.params.id);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { EXTENSION, IdParams, ok, SuccessBody, routeSchemas } from '../../core/schemas.js';
+import { EXTENSION, IdParams, ok, SuccessBody, routeOptions } from '../../core/schemas.js';
 import { findUsersByIds } from '../users/repository.js';
 import {
   exceptionsOf,
@@ -37,7 +37,7 @@ import { serializeRecurringShift, serializeRotation } from './serialize.js';
 import type { RecurringShiftRow } from './table.js';
 
 const tags = ['Rotations'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   async function serializeSeries(
@@ -67,24 +67,20 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/rotations',
-    {
-      schema: route('listRotations', 'Rotation patterns (extension)', {
-        ...EXTENSION,
-        response: { 200: Type.Array(RotationResponse) },
-      }),
-    },
+    route('listRotations', 'Rotation patterns (extension)', {
+      ...EXTENSION,
+      response: { 200: Type.Array(RotationResponse) },
+    }),
     async (request) => (await listRotations(app.db, request.auth.orgId)).map((row) => serializeRotation(request, row)),
   );
 
   app.post(
     '/rotations',
-    {
-      schema: route('createRotation', 'Creates a rotation from a preset or a pattern (extension)', {
-        ...EXTENSION,
-        body: RotationBody,
-        response: { 201: RotationResponse },
-      }),
-    },
+    route('createRotation', 'Creates a rotation from a preset or a pattern (extension)', {
+      ...EXTENSION,
+      body: RotationBody,
+      response: { 201: RotationResponse },
+    }),
     async (request, reply) => {
       const row = await withTransaction(app.db, async (trx) =>
         findRotationOrThrow(trx, request.auth.orgId, await createRotation(trx, request.auth, request.body)),
@@ -96,26 +92,23 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/rotations/:id',
-    {
-      schema: route('getRotation', 'One rotation (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: RotationResponse },
-      }),
-    },
+    route('getRotation', 'One rotation (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: RotationResponse },
+    }),
     async (request) =>
       serializeRotation(request, await findRotationOrThrow(app.db, request.auth.orgId, request.params.id)),
   );
 
   app.patch(
     '/rotations/:id',
-    {
-      schema: route(
-        'renameRotation',
-        'Renames a rotation; only the fields sent change, its pattern never changes (extension)',
-        { ...EXTENSION, params: IdParams, body: RotationPatchBody, response: { 200: RotationResponse } },
-      ),
-    },
+    route('renameRotation', 'Renames a rotation; only the fields sent change, its pattern never changes (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      body: RotationPatchBody,
+      response: { 200: RotationResponse },
+    }),
     async (request) => {
       const row = await withTransaction(app.db, async (trx) => {
         await renameRotation(trx, request.auth, request.params.id, request.body);
@@ -127,13 +120,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/rotations/:id',
-    {
-      schema: route('deleteRotation', 'Deletes a rotation no one is scheduled on (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('deleteRotation', 'Deletes a rotation no one is scheduled on (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => deleteRotation(trx, request.auth, request.params.id));
       return ok('Rotation deleted successfully.');
@@ -142,13 +133,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/recurring_shifts',
-    {
-      schema: route(
-        'listRecurringShifts',
-        'Recurring shifts (rotation memberships), optionally of one user or rotation (extension)',
-        { ...EXTENSION, querystring: ListRecurringShiftsQuery, response: { 200: Type.Array(RecurringShiftResponse) } },
-      ),
-    },
+    route(
+      'listRecurringShifts',
+      'Recurring shifts (rotation memberships), optionally of one user or rotation (extension)',
+      { ...EXTENSION, querystring: ListRecurringShiftsQuery, response: { 200: Type.Array(RecurringShiftResponse) } },
+    ),
     async (request) => {
       const rows = await listRecurringShifts(app.db, request.auth.orgId, {
         userId: request.query.user_id,
@@ -160,13 +149,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/recurring_shifts',
-    {
-      schema: route('createRecurringShift', 'Places a user on assignments following a rotation (extension)', {
-        ...EXTENSION,
-        body: RecurringShiftBody,
-        response: { 201: RecurringShiftResponse },
-      }),
-    },
+    route('createRecurringShift', 'Places a user on assignments following a rotation (extension)', {
+      ...EXTENSION,
+      body: RecurringShiftBody,
+      response: { 201: RecurringShiftResponse },
+    }),
     async (request, reply) => {
       const series = await withTransaction(app.db, async (trx) =>
         loadSeries(trx, request, await createRecurringShift(trx, request.auth, request.body)),
@@ -178,33 +165,29 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/recurring_shifts/:id',
-    {
-      schema: route('getRecurringShift', 'One recurring shift with its exceptions (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: RecurringShiftResponse },
-      }),
-    },
+    route('getRecurringShift', 'One recurring shift with its exceptions (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: RecurringShiftResponse },
+    }),
     async (request) => loadSeries(app.db, request, request.params.id),
   );
 
   app.patch(
     '/recurring_shifts/:id',
-    {
-      schema: route(
-        'updateRecurringShift',
-        'Changes a recurring shift from effective_date on ("this and following") (extension)',
-        {
-          ...EXTENSION,
-          description:
-            'The series ends the day before effective_date (default today) and a new series with the change ' +
-            'starts on it; the response is the series holding the change.',
-          params: IdParams,
-          body: RecurringShiftPatchBody,
-          response: { 200: RecurringShiftResponse },
-        },
-      ),
-    },
+    route(
+      'updateRecurringShift',
+      'Changes a recurring shift from effective_date on ("this and following") (extension)',
+      {
+        ...EXTENSION,
+        description:
+          'The series ends the day before effective_date (default today) and a new series with the change ' +
+          'starts on it; the response is the series holding the change.',
+        params: IdParams,
+        body: RecurringShiftPatchBody,
+        response: { 200: RecurringShiftResponse },
+      },
+    ),
     async (request) =>
       withTransaction(app.db, async (trx) =>
         loadSeries(trx, request, await editRecurringShift(trx, request.auth, request.params.id, request.body)),
@@ -213,14 +196,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/recurring_shifts/:id',
-    {
-      schema: route('endRecurringShift', 'Ends a recurring shift from effective_date on (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        querystring: EndSeriesQuery,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('endRecurringShift', 'Ends a recurring shift from effective_date on (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      querystring: EndSeriesQuery,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => endRecurringShift(trx, request.auth, request.params.id, request.query));
       return ok('Recurring shift ended successfully.');
@@ -229,14 +210,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/recurring_shifts/:id/exceptions',
-    {
-      schema: route('addRecurringShiftException', 'Removes or moves one occurrence ("this occurrence") (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        body: ExceptionBody,
-        response: { 201: RecurringShiftResponse },
-      }),
-    },
+    route('addRecurringShiftException', 'Removes or moves one occurrence ("this occurrence") (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      body: ExceptionBody,
+      response: { 201: RecurringShiftResponse },
+    }),
     async (request, reply) => {
       const series = await withTransaction(app.db, async (trx) => {
         await addException(trx, request.auth, request.params.id, request.body);
@@ -249,13 +228,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/recurring_shifts/:id/exceptions/:date',
-    {
-      schema: route('removeRecurringShiftException', 'Restores the occurrence of a date (extension)', {
-        ...EXTENSION,
-        params: ExceptionParams,
-        response: { 200: RecurringShiftResponse },
-      }),
-    },
+    route('removeRecurringShiftException', 'Restores the occurrence of a date (extension)', {
+      ...EXTENSION,
+      params: ExceptionParams,
+      response: { 200: RecurringShiftResponse },
+    }),
     async (request) =>
       withTransaction(app.db, async (trx) => {
         await removeException(trx, request.auth, request.params.id, request.params.date);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, IdParams, ok, SuccessWithId, routeSchemas } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { normalizeLocalDateTime, nowLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findSignupEventOrThrow, listEventUsers, listSignupEvents } from './repository.js';
@@ -19,20 +19,18 @@ import {
 import { serializeEventUser, serializeSignupEvent, serializeSignupEventDetail } from './serialize.js';
 
 const tags = ['Signup events'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 const isTruthy = (value: string | undefined) =>
   value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/signup_events',
-    {
-      schema: route(
-        'listSignupEvents',
-        'Signup events (non-deleted unless `deleted` is set), filtered by deleted, archived, status, start, end',
-        { querystring: SignupEventListQuery, response: { 200: Type.Array(SignupEventResponse) } },
-      ),
-    },
+    route(
+      'listSignupEvents',
+      'Signup events (non-deleted unless `deleted` is set), filtered by deleted, archived, status, start, end',
+      { querystring: SignupEventListQuery, response: { 200: Type.Array(SignupEventResponse) } },
+    ),
     async (request) => {
       const { orgId, timezone } = request.auth;
       const q = request.query;
@@ -51,12 +49,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/signup_events/:id',
-    {
-      schema: route('getSignupEvent', 'One signup event, also when deleted', {
-        params: IdParams,
-        response: { 200: SignupEventDetailResponse },
-      }),
-    },
+    route('getSignupEvent', 'One signup event, also when deleted', {
+      params: IdParams,
+      response: { 200: SignupEventDetailResponse },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       const event = await findSignupEventOrThrow(app.db, orgId, request.params.id);
@@ -66,12 +62,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/signup_events',
-    {
-      schema: route('createSignupEvent', 'Creates a signup event, open for sign-up at once', {
-        body: SignupEventBody,
-        response: { 201: SuccessWithId },
-      }),
-    },
+    route('createSignupEvent', 'Creates a signup event, open for sign-up at once', {
+      body: SignupEventBody,
+      response: { 201: SuccessWithId },
+    }),
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createSignupEvent(trx, request.auth, request.body));
       reply.status(201);
@@ -81,13 +75,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/signup_events/:id',
-    {
-      schema: route(
-        'replaceSignupEvent',
-        'Changes a signup event; every field is sent (omitted optional fields are cleared)',
-        { params: IdParams, body: SignupEventBody, response: { 200: SuccessWithId } },
-      ),
-    },
+    route('replaceSignupEvent', 'Changes a signup event; every field is sent (omitted optional fields are cleared)', {
+      params: IdParams,
+      body: SignupEventBody,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       const { id } = request.params;
       const title = await withTransaction(app.db, (trx) => replaceSignupEvent(trx, request.auth, id, request.body));
@@ -97,13 +89,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/signup_events/:id',
-    {
-      schema: route(
-        'deleteSignupEvent',
-        'Soft-deletes a signup event (extension); it stays readable by id with status deleted',
-        { ...EXTENSION, params: IdParams, querystring: DeleteSignupEventQuery, response: { 200: SuccessWithId } },
-      ),
-    },
+    route('deleteSignupEvent', 'Soft-deletes a signup event (extension); it stays readable by id with status deleted', {
+      ...EXTENSION,
+      params: IdParams,
+      querystring: DeleteSignupEventQuery,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       const { id } = request.params;
       const title = await withTransaction(app.db, (trx) =>
@@ -115,12 +106,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/signup_events/:id/users',
-    {
-      schema: route('listSignupEventUsers', 'Users signed up for an event, with the misc-hours entry made for each', {
-        params: IdParams,
-        response: { 200: Type.Array(SignupEventUserResponse) },
-      }),
-    },
+    route('listSignupEventUsers', 'Users signed up for an event, with the misc-hours entry made for each', {
+      params: IdParams,
+      response: { 200: Type.Array(SignupEventUserResponse) },
+    }),
     async (request) => {
       const { orgId } = request.auth;
       await findSignupEventOrThrow(app.db, orgId, request.params.id);
@@ -136,14 +125,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/signup_events/:id/users',
-    {
-      schema: route('signUpForEvent', 'Signs a user up; creates a misc-hours entry for the event span', {
-        description: '422 when the user is already signed up, the event is filled or deleted. `id` is the event id.',
-        params: IdParams,
-        body: SignupUserBody,
-        response: { 201: SuccessWithId },
-      }),
-    },
+    route('signUpForEvent', 'Signs a user up; creates a misc-hours entry for the event span', {
+      description: '422 when the user is already signed up, the event is filled or deleted. `id` is the event id.',
+      params: IdParams,
+      body: SignupUserBody,
+      response: { 201: SuccessWithId },
+    }),
     async (request, reply) => {
       const { id } = request.params;
       const { name, title } = await withTransaction(app.db, (trx) =>
@@ -156,13 +143,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/signup_events/:id/users/:user_id',
-    {
-      schema: route('removeFromEvent', 'Removes a signed-up user and the misc-hours entry made at sign-up', {
-        description: '422 when the user is not signed up. `id` is the event id.',
-        params: EventUserParams,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('removeFromEvent', 'Removes a signed-up user and the misc-hours entry made at sign-up', {
+      description: '422 when the user is not signed up. `id` is the event id.',
+      params: EventUserParams,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       const { id, user_id } = request.params;
       const { name, title } = await withTransaction(app.db, (trx) =>

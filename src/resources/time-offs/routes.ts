@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { readTimeOffImpact } from './impact.js';
 import { normalizeLocalDateTime } from '../../core/time.js';
 import { readTimeOff, readTimeOffPage } from './listing.js';
@@ -16,24 +16,18 @@ import {
 import { PENDING } from './table.js';
 
 const tags = ['Time off'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/time_offs',
-    {
-      schema: route(
-        'listTimeOffs',
-        "Time off overlapping a period, split along each user's rotation (pagination pattern 1)",
-        {
-          description:
-            'At most one month and `limit` items (default 500, maximum 1000) per page; `metadata.links.next` ' +
-            'continues with `after`. Pending and approved entries; `status=2` (extension) lists denied ones.',
-          querystring: ListTimeOffsQuery,
-          response: { 200: TimeOffPage },
-        },
-      ),
-    },
+    route('listTimeOffs', "Time off overlapping a period, split along each user's rotation (pagination pattern 1)", {
+      description:
+        'At most one month and `limit` items (default 500, maximum 1000) per page; `metadata.links.next` ' +
+        'continues with `after`. Pending and approved entries; `status=2` (extension) lists denied ones.',
+      querystring: ListTimeOffsQuery,
+      response: { 200: TimeOffPage },
+    }),
     async (request, reply) =>
       reply.sendCached(`time_offs|${JSON.stringify(request.query)}`, () =>
         readTimeOffPage(app.db, request, request.query),
@@ -42,27 +36,23 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/time_offs/:id',
-    {
-      schema: route('getTimeOff', 'All occurrences (segments) of one time off entry', {
-        params: IdParams,
-        response: { 200: SingleTimeOffResponse },
-      }),
-    },
+    route('getTimeOff', 'All occurrences (segments) of one time off entry', {
+      params: IdParams,
+      response: { 200: SingleTimeOffResponse },
+    }),
     async (request) => readTimeOff(app.db, request, request.params.id),
   );
 
   app.get(
     '/time_offs/:id/impact',
-    {
-      schema: route('getTimeOffImpact', 'What approving the entry would do to staffing (extension)', {
-        ...EXTENSION,
-        description:
-          'The occurrences whose staffing changes when the entry counts as approved, before and after, ' +
-          'judged as GET /vacancies judges them (docs/time-off.md).',
-        params: IdParams,
-        response: { 200: TimeOffImpact },
-      }),
-    },
+    route('getTimeOffImpact', 'What approving the entry would do to staffing (extension)', {
+      ...EXTENSION,
+      description:
+        'The occurrences whose staffing changes when the entry counts as approved, before and after, ' +
+        'judged as GET /vacancies judges them (docs/time-off.md).',
+      params: IdParams,
+      response: { 200: TimeOffImpact },
+    }),
     async (request) => readTimeOffImpact(app.db, request, request.params.id),
   );
 
@@ -90,7 +80,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           });
         },
       },
-      schema: route('createTimeOff', 'Creates time off for a user (pending unless status is 1)', {
+      ...route('createTimeOff', 'Creates time off for a user (pending unless status is 1)', {
         body: CreateTimeOffBody,
         response: { 201: SuccessWithId },
       }),
@@ -117,12 +107,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/time_offs/:id',
-    {
-      schema: route('deleteTimeOff', 'Removes a time off entry (hours it took from a bank are given back)', {
-        params: IdParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('deleteTimeOff', 'Removes a time off entry (hours it took from a bank are given back)', {
+      params: IdParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => deleteTimeOff(trx, request.auth, request.params.id));
       return ok('Time Off removed successfully.');
@@ -131,16 +119,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/time_offs/:id/approve',
-    {
-      schema: route('approveTimeOff', 'Approves pending time off', {
-        description:
-          'Optional body `{admin_id}`: the approving admin (default: the first admin the request was ' +
-          'addressed to). 422 unless pending.',
-        params: IdParams,
-        body: DecisionBody,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('approveTimeOff', 'Approves pending time off', {
+      description:
+        'Optional body `{admin_id}`: the approving admin (default: the first admin the request was ' +
+        'addressed to). 422 unless pending.',
+      params: IdParams,
+      body: DecisionBody,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) =>
         approveTimeOff(trx, request.auth, request.params.id, request.body?.admin_id),
@@ -151,14 +137,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/time_offs/:id/deny',
-    {
-      schema: route('denyTimeOff', 'Denies pending time off (kept as status 2, hidden from the listings)', {
-        description: 'Optional body `{admin_id}`: the denying admin. 422 unless pending.',
-        params: IdParams,
-        body: DecisionBody,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('denyTimeOff', 'Denies pending time off (kept as status 2, hidden from the listings)', {
+      description: 'Optional body `{admin_id}`: the denying admin. 422 unless pending.',
+      params: IdParams,
+      body: DecisionBody,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => denyTimeOff(trx, request.auth, request.params.id, request.body?.admin_id));
       return { ...ok('Time off denied successfully.'), id: request.params.id };

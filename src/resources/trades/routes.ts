@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, errorResponses, IdParams, ok, SuccessWithId, routeSchemas } from '../../core/schemas.js';
+import { created, EXTENSION, errorResponses, IdParams, ok, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { normalizeLocalDateTime, nowLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findTradeOrThrow, listTrades, listTradeUsers } from './repository.js';
@@ -19,18 +19,15 @@ import {
 import { serializeTrade, serializeTradeDetail, serializeTradeUser, usersOfTrades } from './serialize.js';
 
 const tags = ['Trades'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/trades',
-    {
-      schema: route(
-        'listTrades',
-        'Trades (non-deleted), by start; optional start/end overlap and user_id filters (extension)',
-        { querystring: ListTradesQuery, response: { 200: Type.Array(TradeResponse) } },
-      ),
-    },
+    route('listTrades', 'Trades (non-deleted), by start; optional start/end overlap and user_id filters (extension)', {
+      querystring: ListTradesQuery,
+      response: { 200: Type.Array(TradeResponse) },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       const q = request.query;
@@ -47,13 +44,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/trades/:id',
-    {
-      schema: route('getTrade', 'One trade with its accepting and approving users (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: TradeDetailResponse },
-      }),
-    },
+    route('getTrade', 'One trade with its accepting and approving users (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: TradeDetailResponse },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       const trade = await findTradeOrThrow(app.db, orgId, request.params.id);
@@ -64,12 +59,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/trades/:id/users',
-    {
-      schema: route('listTradeUsers', 'Users the trade was offered to or who answered it, with their responses', {
-        params: IdParams,
-        response: { 200: Type.Array(TradeUserResponse) },
-      }),
-    },
+    route('listTradeUsers', 'Users the trade was offered to or who answered it, with their responses', {
+      params: IdParams,
+      response: { 200: Type.Array(TradeUserResponse) },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       await findTradeOrThrow(app.db, orgId, request.params.id);
@@ -85,15 +78,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/trades',
-    {
-      schema: route('createTrade', 'Requests a trade; with accepting_user_id it starts accepted, otherwise pending', {
-        description:
-          'The body is one trade or, as the sample writes it, an array of trades (all requested or none; ' +
-          '`id` is the first, `ids` all).',
-        body: CreateTradesBody,
-        response: { 201: TradeWriteResponse },
-      }),
-    },
+    route('createTrade', 'Requests a trade; with accepting_user_id it starts accepted, otherwise pending', {
+      description:
+        'The body is one trade or, as the sample writes it, an array of trades (all requested or none; ' +
+        '`id` is the first, `ids` all).',
+      body: CreateTradesBody,
+      response: { 201: TradeWriteResponse },
+    }),
     async (request, reply) => {
       const bodies = Array.isArray(request.body) ? request.body : [request.body];
       const requested = await withTransaction(app.db, async (trx) => {
@@ -135,13 +126,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/trades/:id',
-    {
-      schema: route('deleteTrade', 'Deletes a trade that has not been filled', {
-        params: IdParams,
-        querystring: DeleteTradeQuery,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('deleteTrade', 'Deletes a trade that has not been filled', {
+      params: IdParams,
+      querystring: DeleteTradeQuery,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       const { id } = request.params;
       await withTransaction(app.db, (trx) => deleteTrade(trx, request.auth, id, request.query.admin_id));

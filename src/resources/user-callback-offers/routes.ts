@@ -9,7 +9,7 @@ import {
   PathId,
   SuccessBody,
   UserIdParams,
-  routeSchemas,
+  routeOptions,
 } from '../../core/schemas.js';
 import { nowUtc, utcToLocal } from '../../core/time.js';
 import { answerOffer } from '../callbacks/offers.js';
@@ -17,7 +17,7 @@ import { findOfferOfUser, listOpenOffersOf } from '../callbacks/repository.js';
 import { findUserOrThrow } from '../users/repository.js';
 
 const tags = ['Users', 'Callbacks'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const OfferResponse = Type.Object({
   id: Type.Integer(),
@@ -39,13 +39,11 @@ const AnswerBody = Type.Object({ answer: Type.Union([Type.Literal('accept'), Typ
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/callback_offers',
-    {
-      schema: route('listUserCallbackOffers', "A user's open callback offers, soonest first (extension)", {
-        ...EXTENSION,
-        params: UserIdParams,
-        response: { 200: Type.Array(OfferResponse) },
-      }),
-    },
+    route('listUserCallbackOffers', "A user's open callback offers, soonest first (extension)", {
+      ...EXTENSION,
+      params: UserIdParams,
+      response: { 200: Type.Array(OfferResponse) },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       const user = await findUserOrThrow(app.db, orgId, request.params.user_id);
@@ -65,13 +63,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/users/:user_id/callback_offers/:id',
-    {
-      schema: route(
-        'answerUserCallbackOffer',
-        "Accepts or declines one of the user's open callback offers, as its link does (extension)",
-        { ...EXTENSION, params: AnswerParams, body: AnswerBody, response: { 200: SuccessBody } },
-      ),
-    },
+    route(
+      'answerUserCallbackOffer',
+      "Accepts or declines one of the user's open callback offers, as its link does (extension)",
+      { ...EXTENSION, params: AnswerParams, body: AnswerBody, response: { 200: SuccessBody } },
+    ),
     async (request) => {
       const { orgId } = request.auth;
       const user = await findUserOrThrow(app.db, orgId, request.params.user_id);

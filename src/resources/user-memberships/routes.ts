@@ -9,7 +9,7 @@ import {
   SuccessOnly,
   succeeded,
   UserIdParams,
-  routeSchemas,
+  routeOptions,
 } from '../../core/schemas.js';
 import { listFiltersOfUser } from '../filters/repository.js';
 import { FilterResponse } from '../filters/schemas.js';
@@ -38,17 +38,15 @@ import {
 import userCertificationRoutes from './user-certifications.js';
 
 const tags = ['Users'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/titles',
-    {
-      schema: route('listUserTitles', "The user's callback lists (active ones, as GET /lists shows them)", {
-        params: UserIdParams,
-        response: { 200: Type.Array(CallbackListResponse) },
-      }),
-    },
+    route('listUserTitles', "The user's callback lists (active ones, as GET /lists shows them)", {
+      params: UserIdParams,
+      response: { 200: Type.Array(CallbackListResponse) },
+    }),
     async (request) => {
       await findUserOrThrow(app.db, request.auth.orgId, request.params.user_id);
       return (await listListsOfUser(app.db, request.auth.orgId, request.params.user_id)).map(serializeList);
@@ -57,12 +55,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:user_id/filters',
-    {
-      schema: route('listUserFilters', "The user's specialty filters (active ones, as GET /filters shows them)", {
-        params: UserIdParams,
-        response: { 200: Type.Array(FilterResponse) },
-      }),
-    },
+    route('listUserFilters', "The user's specialty filters (active ones, as GET /filters shows them)", {
+      params: UserIdParams,
+      response: { 200: Type.Array(FilterResponse) },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       await findUserOrThrow(app.db, orgId, request.params.user_id);
@@ -78,12 +74,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:user_id/groups',
-    {
-      schema: route('listUserGroups', "The user's groups", {
-        params: UserIdParams,
-        response: { 200: Type.Array(UserGroupItem) },
-      }),
-    },
+    route('listUserGroups', "The user's groups", {
+      params: UserIdParams,
+      response: { 200: Type.Array(UserGroupItem) },
+    }),
     async (request) => {
       await findUserOrThrow(app.db, request.auth.orgId, request.params.user_id);
       return listGroupsOfUser(app.db, request.auth.orgId, request.params.user_id);
@@ -114,12 +108,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:user_id/qualifiers',
-    {
-      schema: route('listUserQualifiers', "The user's qualifiers with their ranking", {
-        params: UserIdParams,
-        response: { 200: Type.Array(UserQualifierItem) },
-      }),
-    },
+    route('listUserQualifiers', "The user's qualifiers with their ranking", {
+      params: UserIdParams,
+      response: { 200: Type.Array(UserQualifierItem) },
+    }),
     async (request) => {
       await findUserOrThrow(app.db, request.auth.orgId, request.params.user_id);
       return listQualifiersOfUser(app.db, request.auth.orgId, request.params.user_id);
@@ -128,13 +120,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/users/:user_id/qualifiers',
-    {
-      schema: route('addUserQualifier', 'Gives the user a qualifier (ranking defaults to the end of the list)', {
-        params: UserIdParams,
-        body: AddQualifierBody,
-        response: { 201: SuccessBody },
-      }),
-    },
+    route('addUserQualifier', 'Gives the user a qualifier (ranking defaults to the end of the list)', {
+      params: UserIdParams,
+      body: AddQualifierBody,
+      response: { 201: SuccessBody },
+    }),
     async (request, reply) => {
       const message = await withTransaction(app.db, (trx) =>
         addUserQualifier(trx, request.auth, request.params.user_id, request.body),
@@ -146,13 +136,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/users/:user_id/qualifiers',
-    {
-      schema: route('replaceUserQualifiers', "Replaces all of the user's qualifiers and rankings", {
-        params: UserIdParams,
-        body: ReplaceQualifiersBody,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('replaceUserQualifiers', "Replaces all of the user's qualifiers and rankings", {
+      params: UserIdParams,
+      body: ReplaceQualifiersBody,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) =>
         replaceQualifiersOfUser(trx, request.auth, request.params.user_id, request.body),
@@ -163,12 +151,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/users/:user_id/qualifiers/:id',
-    {
-      schema: route('removeUserQualifier', 'Takes a qualifier (by qualifier id) from the user', {
-        params: UserQualifierParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('removeUserQualifier', 'Takes a qualifier (by qualifier id) from the user', {
+      params: UserQualifierParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       const { user_id: userId, id } = request.params;
       return ok(await withTransaction(app.db, (trx) => removeUserQualifier(trx, request.auth, userId, id)));

@@ -13,7 +13,7 @@ import {
   SuccessBody,
   SuccessWithId,
   UserIdParams,
-  routeSchemas,
+  routeOptions,
 } from '../../core/schemas.js';
 import { formatIsoOffset } from '../../core/time.js';
 import { detectDocumentType } from '../certifications/file-type.js';
@@ -36,7 +36,7 @@ import {
 import { readStoredFile, removeStoredFiles, storeFile } from './file-store.js';
 
 const tags = ['Users'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 /** Raw bodies accepted by the upload for simple clients; the bytes decide the type, not the header. */
 const RAW_UPLOAD_TYPES = ['application/pdf', 'image/jpeg', 'application/msword', 'application/octet-stream'];
@@ -94,13 +94,10 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:user_id/certifications',
-    {
-      schema: route(
-        'listUserCertifications',
-        "The user's certifications (records whose certification is not deleted)",
-        { params: UserIdParams, response: { 200: Type.Array(UserCertificationResponse) } },
-      ),
-    },
+    route('listUserCertifications', "The user's certifications (records whose certification is not deleted)", {
+      params: UserIdParams,
+      response: { 200: Type.Array(UserCertificationResponse) },
+    }),
     async (request) => {
       await findUserOrThrow(app.db, request.auth.orgId, request.params.user_id);
       const records = await listUserCertifications(app.db, request.auth.orgId, request.params.user_id);
@@ -110,12 +107,10 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:user_id/certifications/:id',
-    {
-      schema: route('getUserCertification', "One of the user's certifications, by certification id", {
-        params: UserCertificationParams,
-        response: { 200: UserCertificationResponse },
-      }),
-    },
+    route('getUserCertification', "One of the user's certifications, by certification id", {
+      params: UserCertificationParams,
+      response: { 200: UserCertificationResponse },
+    }),
     async (request) => {
       const { user_id: userId, id } = request.params;
       await findUserOrThrow(app.db, request.auth.orgId, userId);
@@ -125,13 +120,11 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/users/:user_id/certifications',
-    {
-      schema: route('addUserCertification', 'Records that the user holds a certification (`id` = certification id)', {
-        params: UserIdParams,
-        body: AddUserCertificationBody,
-        response: { 201: SuccessWithId },
-      }),
-    },
+    route('addUserCertification', 'Records that the user holds a certification (`id` = certification id)', {
+      params: UserIdParams,
+      body: AddUserCertificationBody,
+      response: { 201: SuccessWithId },
+    }),
     async (request, reply) => {
       const message = await withTransaction(app.db, (trx) =>
         addUserCertification(trx, request.auth, request.params.user_id, request.body),
@@ -143,13 +136,11 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/users/:user_id/certifications/:id',
-    {
-      schema: route('updateUserCertification', "Changes the user's certification record; only the fields sent change", {
-        params: UserCertificationParams,
-        body: ChangeUserCertificationBody,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('updateUserCertification', "Changes the user's certification record; only the fields sent change", {
+      params: UserCertificationParams,
+      body: ChangeUserCertificationBody,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       const { user_id: userId, id } = request.params;
       const message = await withTransaction(app.db, (trx) =>
@@ -161,12 +152,10 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/users/:user_id/certifications/:id',
-    {
-      schema: route('removeUserCertification', 'Removes one certification (and its file) from the user', {
-        params: UserCertificationParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('removeUserCertification', 'Removes one certification (and its file) from the user', {
+      params: UserCertificationParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       const { user_id: userId, id } = request.params;
       const { files, message } = await withTransaction(app.db, (trx) =>
@@ -179,12 +168,10 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/users/:user_id/certifications',
-    {
-      schema: route('removeAllUserCertifications', "Removes all of the user's certifications (and their files)", {
-        params: UserIdParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('removeAllUserCertifications', "Removes all of the user's certifications (and their files)", {
+      params: UserIdParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       const { files, message } = await withTransaction(app.db, (trx) =>
         removeUserCertifications(trx, request.auth, request.params.user_id),
@@ -198,7 +185,7 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/users/:user_id/certifications/:id/file',
     {
       bodyLimit: uploadLimit,
-      schema: route(
+      ...route(
         'uploadUserCertificationFile',
         'Uploads the document of a certification record (pdf, jpeg, doc or docx, recognised by content)',
         {
@@ -237,14 +224,12 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:user_id/certifications/:id/file',
-    {
-      schema: route('downloadUserCertificationFile', 'Downloads the document of a certification record (extension)', {
-        ...EXTENSION,
-        params: UserCertificationParams,
-        produces: Object.keys(EXTENSION_BY_TYPE),
-        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
-      }),
-    },
+    route('downloadUserCertificationFile', 'Downloads the document of a certification record (extension)', {
+      ...EXTENSION,
+      params: UserCertificationParams,
+      produces: Object.keys(EXTENSION_BY_TYPE),
+      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
+    }),
     async (request, reply) => {
       const { user_id: userId, id } = request.params;
       await findUserOrThrow(app.db, request.auth.orgId, userId);

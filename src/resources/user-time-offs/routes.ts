@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, ok, SuccessWithId, UserIdParams, routeSchemas } from '../../core/schemas.js';
+import { created, ok, SuccessWithId, UserIdParams, routeOptions } from '../../core/schemas.js';
 import { assertPeriod, formatLocalDateTime, normalizeLocalDateTime, todayIn } from '../../core/time.js';
 import { loadRelated } from '../time-offs/listing.js';
 import { occurrencesInRange } from '../time-offs/recurrence.js';
@@ -14,7 +14,7 @@ import { findUserOrThrow } from '../users/repository.js';
 import { EditRequestBody, RequestTimeOffBody, UserTimeOffParams, UserTimeOffsQuery } from './schemas.js';
 
 const tags = ['Users', 'Time off'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 const optionalDateTime = (value: string | undefined) =>
   value === undefined ? undefined : normalizeLocalDateTime(value);
 
@@ -30,18 +30,12 @@ function periodOf(query: UserTimeOffsQuery, timeZone: string) {
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:user_id/time_offs',
-    {
-      schema: route(
-        'listUserTimeOffs',
-        "A user's time off entries overlapping a period (default: one month ago to today)",
-        {
-          description: 'One item per entry (not split), ids and status as strings, with `rrule` for recurring leave.',
-          params: UserIdParams,
-          querystring: UserTimeOffsQuery,
-          response: { 200: Type.Array(UserTimeOffItem) },
-        },
-      ),
-    },
+    route('listUserTimeOffs', "A user's time off entries overlapping a period (default: one month ago to today)", {
+      description: 'One item per entry (not split), ids and status as strings, with `rrule` for recurring leave.',
+      params: UserIdParams,
+      querystring: UserTimeOffsQuery,
+      response: { 200: Type.Array(UserTimeOffItem) },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       await findUserOrThrow(app.db, orgId, request.params.user_id);
@@ -61,13 +55,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/users/:user_id/time_offs',
-    {
-      schema: route('requestUserTimeOff', 'Requests time off for the user (always pending)', {
-        params: UserIdParams,
-        body: RequestTimeOffBody,
-        response: { 201: SuccessWithId },
-      }),
-    },
+    route('requestUserTimeOff', 'Requests time off for the user (always pending)', {
+      params: UserIdParams,
+      body: RequestTimeOffBody,
+      response: { 201: SuccessWithId },
+    }),
     async (request, reply) => {
       const body = request.body;
       const id = await withTransaction(app.db, async (trx) => {
@@ -91,14 +83,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/users/:user_id/time_offs/:id',
-    {
-      schema: route('editUserTimeOff', "Edits the user's pending time off request", {
-        description: 'Any subset of the request fields; only pending requests of this user can change (422 otherwise).',
-        params: UserTimeOffParams,
-        body: EditRequestBody,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('editUserTimeOff', "Edits the user's pending time off request", {
+      description: 'Any subset of the request fields; only pending requests of this user can change (422 otherwise).',
+      params: UserTimeOffParams,
+      body: EditRequestBody,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       const { user_id: userId, id } = request.params;
       const body = request.body;

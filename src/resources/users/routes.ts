@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { writeLog } from '../../core/audit.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { created, EXTENSION, ok, SuccessBody, UserIdParams, routeSchemas } from '../../core/schemas.js';
+import { created, EXTENSION, ok, SuccessBody, UserIdParams, routeOptions } from '../../core/schemas.js';
 import { notFound } from '../../core/errors.js';
 import { accrualNames, findUserDetails, insertUserField, listUserFields, listUsers } from './repository.js';
 import { changeUser, createUser, deleteUser } from './rules.js';
@@ -22,7 +22,7 @@ import { importRoster, ROSTER_COLUMNS } from './roster.js';
 import { serializeUser } from './serialize.js';
 
 const tags = ['Users'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 async function loadUserWithFields(db: Db, orgId: number, id: number) {
   const details = await findUserDetails(db, orgId, id);
@@ -33,12 +33,10 @@ async function loadUserWithFields(db: Db, orgId: number, id: number) {
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users',
-    {
-      schema: route('listUsers', 'Users of the organization (non-deleted, active)', {
-        querystring: ListUsersQuery,
-        response: { 200: Type.Array(UserResponse) },
-      }),
-    },
+    route('listUsers', 'Users of the organization (non-deleted, active)', {
+      querystring: ListUsersQuery,
+      response: { 200: Type.Array(UserResponse) },
+    }),
     async (request, reply) =>
       reply.sendCached(`users|${JSON.stringify(request.query)}`, async () => {
         const users = await listUsers(app.db, request.auth.orgId, { employeeId: request.query.employee_id });
@@ -49,12 +47,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/:user_id',
-    {
-      schema: route('getUser', 'One user, with the extra fields of the organization', {
-        params: UserIdParams,
-        response: { 200: UserWithFieldsResponse },
-      }),
-    },
+    route('getUser', 'One user, with the extra fields of the organization', {
+      params: UserIdParams,
+      response: { 200: UserWithFieldsResponse },
+    }),
     async (request, reply) =>
       reply.sendCached(`user|${request.params.user_id}`, () =>
         loadUserWithFields(app.db, request.auth.orgId, request.params.user_id),
@@ -63,13 +59,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/users',
-    {
-      schema: route('createUser', 'Creates a user', {
-        description: 'Answers 201 with the success envelope, the new id and the user as GET /users/{user_id} shows it.',
-        body: CreateUserBody,
-        response: { 201: UserWriteResponse },
-      }),
-    },
+    route('createUser', 'Creates a user', {
+      description: 'Answers 201 with the success envelope, the new id and the user as GET /users/{user_id} shows it.',
+      body: CreateUserBody,
+      response: { 201: UserWriteResponse },
+    }),
     async (request, reply) => {
       const user = await withTransaction(app.db, async (trx) => {
         const id = await createUser(trx, request.auth, request.body);
@@ -82,13 +76,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/users/:user_id',
-    {
-      schema: route('updateUser', 'Changes any subset of a user', {
-        params: UserIdParams,
-        body: UpdateUserBody,
-        response: { 200: UserWriteResponse },
-      }),
-    },
+    route('updateUser', 'Changes any subset of a user', {
+      params: UserIdParams,
+      body: UpdateUserBody,
+      response: { 200: UserWriteResponse },
+    }),
     async (request) => {
       const user = await withTransaction(app.db, async (trx) => {
         await changeUser(trx, request.auth, request.params.user_id, request.body);
@@ -100,13 +92,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/users/:user_id',
-    {
-      schema: route('deleteUser', 'Deletes (deactivates) a user (extension)', {
-        ...EXTENSION,
-        params: UserIdParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('deleteUser', 'Deletes (deactivates) a user (extension)', {
+      ...EXTENSION,
+      params: UserIdParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => deleteUser(trx, request.auth, request.params.user_id));
       return ok('User removed successfully.');
@@ -115,12 +105,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/user_fields',
-    {
-      schema: route('listUserFields', 'Extra user fields defined by the organization (extension)', {
-        ...EXTENSION,
-        response: { 200: Type.Array(UserFieldDefinition) },
-      }),
-    },
+    route('listUserFields', 'Extra user fields defined by the organization (extension)', {
+      ...EXTENSION,
+      response: { 200: Type.Array(UserFieldDefinition) },
+    }),
     async (request) => listUserFields(app.db, request.auth.orgId),
   );
 
@@ -128,22 +116,20 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   app.post(
     '/users/import',
-    {
-      schema: route('importUserRoster', 'Creates and updates users from a roster CSV (extension; admins only)', {
-        ...EXTENSION,
-        description:
-          'A header row, then one user per row, matched by employee_id, else by username, created when ' +
-          `neither matches. Columns: ${ROSTER_COLUMNS.join(', ')}; ` +
-          'email, phone, qualifiers and groups hold several values separated by ";"; qualifiers and groups ' +
-          'by name. An empty cell leaves the field as it is. ' +
-          'Every row is checked first: any bad row answers 422 naming its line, and nothing is written. ' +
-          '`dry_run=true` reports the changes without writing.',
-        consumes: ['text/csv'],
-        querystring: RosterQuery,
-        body: Type.String({ description: 'the roster as text/csv' }),
-        response: { 200: RosterResponse },
-      }),
-    },
+    route('importUserRoster', 'Creates and updates users from a roster CSV (extension; admins only)', {
+      ...EXTENSION,
+      description:
+        'A header row, then one user per row, matched by employee_id, else by username, created when ' +
+        `neither matches. Columns: ${ROSTER_COLUMNS.join(', ')}; ` +
+        'email, phone, qualifiers and groups hold several values separated by ";"; qualifiers and groups ' +
+        'by name. An empty cell leaves the field as it is. ' +
+        'Every row is checked first: any bad row answers 422 naming its line, and nothing is written. ' +
+        '`dry_run=true` reports the changes without writing.',
+      consumes: ['text/csv'],
+      querystring: RosterQuery,
+      body: Type.String({ description: 'the roster as text/csv' }),
+      response: { 200: RosterResponse },
+    }),
     async (request) => {
       const dryRun = request.query.dry_run ?? false;
       return withTransaction(app.db, (trx) => importRoster(trx, request.auth, request.body, { dryRun }));
@@ -152,13 +138,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/user_fields',
-    {
-      schema: route('createUserField', 'Defines an extra user field (extension)', {
-        ...EXTENSION,
-        body: UserFieldBody,
-        response: { 201: UserFieldDefinition },
-      }),
-    },
+    route('createUserField', 'Defines an extra user field (extension)', {
+      ...EXTENSION,
+      body: UserFieldBody,
+      response: { 201: UserFieldDefinition },
+    }),
     async (request, reply) => {
       const position = request.body.position ?? 0;
       const id = await withTransaction(app.db, async (trx) => {

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { href } from '../../core/pagination.js';
-import { EXTENSION, routeSchemas } from '../../core/schemas.js';
+import { EXTENSION, routeOptions } from '../../core/schemas.js';
 import { addDays } from '../../core/time.js';
 import { occurrenceStaffing, periodOf, vacanciesOf, type OccurrenceStaffing } from '../../scheduling/index.js';
 import { selectCandidates } from '../callbacks/candidates.js';
@@ -16,7 +16,7 @@ import type { UserRow } from '../users/table.js';
 import { CandidatesQuery, CandidatesResponse, VacanciesQuery, Vacancy } from './schemas.js';
 
 const tags = ['Schedule'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 function serialize(request: FastifyRequest, item: OccurrenceStaffing, users: Map<number, UserRow>): Vacancy {
   const { staffing } = item;
@@ -72,17 +72,15 @@ const NO_LIMITS: CallbackListRow = {
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/vacancies',
-    {
-      schema: route('listVacancies', 'Open seats of the period (extension)', {
-        ...EXTENSION,
-        description:
-          'Every occurrence of a work-shift assignment dated in the period that is short: fewer people on it ' +
-          'than its positions to fill, or fewer holding a qualifier than it needs, judged by the people’s ' +
-          'own qualifications (docs/schedule.md).',
-        querystring: VacanciesQuery,
-        response: { 200: Type.Array(Vacancy) },
-      }),
-    },
+    route('listVacancies', 'Open seats of the period (extension)', {
+      ...EXTENSION,
+      description:
+        'Every occurrence of a work-shift assignment dated in the period that is short: fewer people on it ' +
+        'than its positions to fill, or fewer holding a qualifier than it needs, judged by the people’s ' +
+        'own qualifications (docs/schedule.md).',
+      querystring: VacanciesQuery,
+      response: { 200: Type.Array(Vacancy) },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       const period = periodOf(request.query);
@@ -103,18 +101,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/vacancies/candidates',
-    {
-      schema: route('listVacancyCandidates', 'Who may fill an occurrence (extension)', {
-        ...EXTENSION,
-        description:
-          'The occurrence of the assignment on the date with its staffing, and the people who may fill it: ' +
-          'free (no work, no approved time off then), holding every qualifier it is short of and within the ' +
-          'list’s hour limits, in the list’s contact order; without `list_id`, every active user by name ' +
-          'with no hour limits.',
-        querystring: CandidatesQuery,
-        response: { 200: CandidatesResponse },
-      }),
-    },
+    route('listVacancyCandidates', 'Who may fill an occurrence (extension)', {
+      ...EXTENSION,
+      description:
+        'The occurrence of the assignment on the date with its staffing, and the people who may fill it: ' +
+        'free (no work, no approved time off then), holding every qualifier it is short of and within the ' +
+        'list’s hour limits, in the list’s contact order; without `list_id`, every active user by name ' +
+        'with no hour limits.',
+      querystring: CandidatesQuery,
+      response: { 200: CandidatesResponse },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       const { assignment_id: assignmentId, date, list_id: listId } = request.query;

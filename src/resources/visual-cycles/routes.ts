@@ -2,7 +2,7 @@ import { assertPeriod } from '../../core/time.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, IdParams, ok, SuccessBody, SuccessWithId, routeSchemas } from '../../core/schemas.js';
+import { created, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { findVisualCycleOrThrow, listVisualCycles } from './repository.js';
 import { changeVisualCycle, createVisualCycle, deleteVisualCycle } from './rules.js';
 import {
@@ -15,18 +15,15 @@ import {
 import { serializeVisualCycle } from './serialize.js';
 
 const tags = ['Visual cycles'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/visual_cycles',
-    {
-      schema: route(
-        'listVisualCycles',
-        'Visual cycles (non-deleted); with start/end only those lying within the period',
-        { querystring: VisualCycleQuery, response: { 200: Type.Array(VisualCycleResponse) } },
-      ),
-    },
+    route('listVisualCycles', 'Visual cycles (non-deleted); with start/end only those lying within the period', {
+      querystring: VisualCycleQuery,
+      response: { 200: Type.Array(VisualCycleResponse) },
+    }),
     async (request) => {
       const { start, end } = request.query;
       if (start && end) assertPeriod(start, end, { allowEqual: true });
@@ -37,12 +34,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/visual_cycles/:id',
-    {
-      schema: route('getVisualCycle', 'One visual cycle (also when deleted: deleted_by/deleted_at are set)', {
-        params: IdParams,
-        response: { 200: VisualCycleResponse },
-      }),
-    },
+    route('getVisualCycle', 'One visual cycle (also when deleted: deleted_by/deleted_at are set)', {
+      params: IdParams,
+      response: { 200: VisualCycleResponse },
+    }),
     async (request) =>
       serializeVisualCycle(
         await findVisualCycleOrThrow(app.db, request.auth.orgId, request.params.id),
@@ -52,12 +47,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/visual_cycles',
-    {
-      schema: route('createVisualCycle', 'Creates a visual cycle; `created_by` optionally names the creating user', {
-        body: CreateVisualCycleBody,
-        response: { 201: SuccessWithId },
-      }),
-    },
+    route('createVisualCycle', 'Creates a visual cycle; `created_by` optionally names the creating user', {
+      body: CreateVisualCycleBody,
+      response: { 201: SuccessWithId },
+    }),
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createVisualCycle(trx, request.auth, request.body));
       reply.status(201);
@@ -67,13 +60,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/visual_cycles/:id',
-    {
-      schema: route('updateVisualCycle', 'Changes a visual cycle; only the fields sent change', {
-        params: IdParams,
-        body: ChangeVisualCycleBody,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('updateVisualCycle', 'Changes a visual cycle; only the fields sent change', {
+      params: IdParams,
+      body: ChangeVisualCycleBody,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => changeVisualCycle(trx, request.auth, request.params.id, request.body));
       const cycle = await findVisualCycleOrThrow(app.db, request.auth.orgId, request.params.id);
@@ -83,13 +74,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/visual_cycles/:id',
-    {
-      schema: route(
-        'deleteVisualCycle',
-        'Deletes a visual cycle (soft: deleted_by from the optional query, deleted_at now)',
-        { params: IdParams, querystring: DeleteVisualCycleQuery, response: { 200: SuccessBody } },
-      ),
-    },
+    route('deleteVisualCycle', 'Deletes a visual cycle (soft: deleted_by from the optional query, deleted_at now)', {
+      params: IdParams,
+      querystring: DeleteVisualCycleQuery,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       const name = await withTransaction(app.db, (trx) =>
         deleteVisualCycle(trx, request.auth, request.params.id, request.query.deleted_by),

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../../core/db/transaction.js';
 import { withTransaction } from '../../core/db/transaction.js';
-import { EXTENSION, IdParams, ok, SuccessBody, routeSchemas } from '../../core/schemas.js';
+import { EXTENSION, IdParams, ok, SuccessBody, routeOptions } from '../../core/schemas.js';
 import { findEndpointOrThrow, listDeliveries, listEndpoints, outboxDepth } from './repository.js';
 import { checkWebhookUrl, createWebhook, deleteWebhook } from './rules.js';
 import {
@@ -17,7 +17,7 @@ import { serializeDelivery, serializeWebhook } from './serialize.js';
 import { WebhookTargets } from './targets.js';
 
 const tags = ['Webhooks'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 function registerOutboxGauge(registry: Registry, db: Db): void {
   new Gauge({
@@ -36,17 +36,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/webhooks',
-    {
-      schema: route('createWebhook', 'Registers a webhook endpoint (extension)', {
-        ...EXTENSION,
-        description:
-          'The endpoint receives every event created after registration whose type matches `event_types`, ' +
-          'POSTed as JSON with `X-Crewplan-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<body>">` and ' +
-          '`X-Crewplan-Timestamp`. The secret is shown only in this response.',
-        body: CreateWebhookBody,
-        response: { 201: CreatedWebhookResponse },
-      }),
-    },
+    route('createWebhook', 'Registers a webhook endpoint (extension)', {
+      ...EXTENSION,
+      description:
+        'The endpoint receives every event created after registration whose type matches `event_types`, ' +
+        'POSTed as JSON with `X-Crewplan-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<body>">` and ' +
+        '`X-Crewplan-Timestamp`. The secret is shown only in this response.',
+      body: CreateWebhookBody,
+      response: { 201: CreatedWebhookResponse },
+    }),
     async (request, reply) => {
       const url = await checkWebhookUrl(request.body.url, targets);
       const row = await withTransaction(app.db, async (trx) => {
@@ -61,38 +59,32 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/webhooks',
-    {
-      schema: route('listWebhooks', 'Webhook endpoints of the organization (extension)', {
-        ...EXTENSION,
-        response: { 200: Type.Array(WebhookResponse) },
-      }),
-    },
+    route('listWebhooks', 'Webhook endpoints of the organization (extension)', {
+      ...EXTENSION,
+      response: { 200: Type.Array(WebhookResponse) },
+    }),
     async (request) =>
       (await listEndpoints(app.db, request.auth.orgId)).map((row) => serializeWebhook(row, request.auth.timezone)),
   );
 
   app.get(
     '/webhooks/:id',
-    {
-      schema: route('getWebhook', 'One webhook endpoint (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: WebhookResponse },
-      }),
-    },
+    route('getWebhook', 'One webhook endpoint (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: WebhookResponse },
+    }),
     async (request) =>
       serializeWebhook(await findEndpointOrThrow(app.db, request.auth.orgId, request.params.id), request.auth.timezone),
   );
 
   app.delete(
     '/webhooks/:id',
-    {
-      schema: route('deleteWebhook', 'Removes a webhook endpoint; undelivered events are dropped (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: SuccessBody },
-      }),
-    },
+    route('deleteWebhook', 'Removes a webhook endpoint; undelivered events are dropped (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: SuccessBody },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => deleteWebhook(trx, request.auth, request.params.id));
       return ok('Webhook removed successfully.');
@@ -101,15 +93,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/webhooks/:id/deliveries',
-    {
-      schema: route('listWebhookDeliveries', 'Delivery attempts of a webhook endpoint, newest first (extension)', {
-        ...EXTENSION,
-        description: 'One row per attempt. Page with `before_id` (the last id seen) and `limit` (default 50).',
-        params: IdParams,
-        querystring: DeliveryQuery,
-        response: { 200: Type.Array(DeliveryResponse) },
-      }),
-    },
+    route('listWebhookDeliveries', 'Delivery attempts of a webhook endpoint, newest first (extension)', {
+      ...EXTENSION,
+      description: 'One row per attempt. Page with `before_id` (the last id seen) and `limit` (default 50).',
+      params: IdParams,
+      querystring: DeliveryQuery,
+      response: { 200: Type.Array(DeliveryResponse) },
+    }),
     async (request) => {
       const { orgId, timezone } = request.auth;
       await findEndpointOrThrow(app.db, orgId, request.params.id);

@@ -2,36 +2,32 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { writeLog } from '../../core/audit.js';
 import { withTransaction } from '../../core/db/transaction.js';
 import { sentFields } from '../../core/fields.js';
-import { EXTENSION, ok, routeSchemas } from '../../core/schemas.js';
+import { EXTENSION, ok, routeOptions } from '../../core/schemas.js';
 import { normalizeLocalDateTime } from '../../core/time.js';
 import { findWorkPeriod, updateWorkPeriod } from './repository.js';
 import { ChangeWorkPeriodBody, WorkPeriodResponse, WorkPeriodWriteResponse } from './schemas.js';
 
 const tags = ['Work period'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/work_period',
-    {
-      schema: route(
-        'getWorkPeriod',
-        'The FLSA 7(k) work period overtime is counted over: days, threshold hours and start (extension)',
-        { ...EXTENSION, response: { 200: WorkPeriodResponse } },
-      ),
-    },
+    route(
+      'getWorkPeriod',
+      'The FLSA 7(k) work period overtime is counted over: days, threshold hours and start (extension)',
+      { ...EXTENSION, response: { 200: WorkPeriodResponse } },
+    ),
     async (request) => findWorkPeriod(app.db, request.auth.orgId),
   );
 
   app.patch(
     '/work_period',
-    {
-      schema: route('changeWorkPeriod', 'Changes the work period; only the fields sent change (extension)', {
-        ...EXTENSION,
-        body: ChangeWorkPeriodBody,
-        response: { 200: WorkPeriodWriteResponse },
-      }),
-    },
+    route('changeWorkPeriod', 'Changes the work period; only the fields sent change (extension)', {
+      ...EXTENSION,
+      body: ChangeWorkPeriodBody,
+      response: { 200: WorkPeriodWriteResponse },
+    }),
     async (request) => {
       const sent = sentFields(request.body, ['days', 'threshold_hours', 'start'] as const);
       const changes = { ...sent, ...(sent.start === undefined ? {} : { start: normalizeLocalDateTime(sent.start) }) };

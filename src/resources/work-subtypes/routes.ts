@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, IdParams, ok, SuccessWithId, routeSchemas } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { findWorkSubtypeOrThrow, listWorkSubtypes } from '../work-types/repository.js';
 import { changeWorkSubtype, createWorkSubtype, deleteWorkSubtype } from '../work-types/rules.js';
 import {
@@ -13,41 +13,35 @@ import {
 import { serializeWorkSubtype } from '../work-types/serialize.js';
 
 const tags = ['Work types'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/work_subtypes',
-    {
-      schema: route('listWorkSubtypes', 'Every work subtype (non-deleted)', {
-        response: { 200: Type.Array(WorkSubtypeResponse) },
-      }),
-    },
+    route('listWorkSubtypes', 'Every work subtype (non-deleted)', {
+      response: { 200: Type.Array(WorkSubtypeResponse) },
+    }),
     async (request) => (await listWorkSubtypes(app.db, request.auth.orgId)).map(serializeWorkSubtype),
   );
 
   app.get(
     '/work_subtypes/:id',
-    {
-      schema: route('getWorkSubtype', 'One work subtype (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: WorkSubtypeResponse },
-      }),
-    },
+    route('getWorkSubtype', 'One work subtype (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: WorkSubtypeResponse },
+    }),
     async (request) =>
       serializeWorkSubtype(await findWorkSubtypeOrThrow(app.db, request.auth.orgId, request.params.id)),
   );
 
   app.post(
     '/work_subtypes',
-    {
-      schema: route('createWorkSubtype', 'Creates a subtype of a work type (extension)', {
-        ...EXTENSION,
-        body: CreateWorkSubtypeBody,
-        response: { 201: WorkSubtypeWriteResponse },
-      }),
-    },
+    route('createWorkSubtype', 'Creates a subtype of a work type (extension)', {
+      ...EXTENSION,
+      body: CreateWorkSubtypeBody,
+      response: { 201: WorkSubtypeWriteResponse },
+    }),
     async (request, reply) => {
       const row = await withTransaction(app.db, async (trx) => {
         const id = await createWorkSubtype(trx, request.auth, request.body);
@@ -60,14 +54,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/work_subtypes/:id',
-    {
-      schema: route('updateWorkSubtype', 'Changes any subset of a work subtype (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        body: UpdateWorkSubtypeBody,
-        response: { 200: WorkSubtypeWriteResponse },
-      }),
-    },
+    route('updateWorkSubtype', 'Changes any subset of a work subtype (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      body: UpdateWorkSubtypeBody,
+      response: { 200: WorkSubtypeWriteResponse },
+    }),
     async (request) => {
       const row = await withTransaction(app.db, async (trx) => {
         await changeWorkSubtype(trx, request.auth, request.params.id, request.body);
@@ -79,13 +71,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/work_subtypes/:id',
-    {
-      schema: route('deleteWorkSubtype', 'Deletes a work subtype (soft; extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('deleteWorkSubtype', 'Deletes a work subtype (soft; extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => deleteWorkSubtype(trx, request.auth, request.params.id));
       return { ...ok('Work subtype deleted successfully.'), id: request.params.id };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, IdParams, ok, SuccessWithId, routeSchemas } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { findWorkTypeOrThrow, listWorkSubtypes, listWorkTypes } from './repository.js';
 import { changeWorkType, createWorkType, deleteWorkType } from './rules.js';
 import {
@@ -14,36 +14,30 @@ import {
 import { serializeWorkSubtype, serializeWorkType } from './serialize.js';
 
 const tags = ['Work types'];
-const route = routeSchemas(tags);
+const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/work_types',
-    {
-      schema: route('listWorkTypes', 'Work types (non-deleted), in position order', {
-        response: { 200: Type.Array(WorkTypeResponse) },
-      }),
-    },
+    route('listWorkTypes', 'Work types (non-deleted), in position order', {
+      response: { 200: Type.Array(WorkTypeResponse) },
+    }),
     async (request) => (await listWorkTypes(app.db, request.auth.orgId)).map((row) => serializeWorkType(request, row)),
   );
 
   app.get(
     '/work_types/:id',
-    {
-      schema: route('getWorkType', 'One work type', { params: IdParams, response: { 200: WorkTypeResponse } }),
-    },
+    route('getWorkType', 'One work type', { params: IdParams, response: { 200: WorkTypeResponse } }),
     async (request) =>
       serializeWorkType(request, await findWorkTypeOrThrow(app.db, request.auth.orgId, request.params.id)),
   );
 
   app.get(
     '/work_types/:id/subtypes',
-    {
-      schema: route('listWorkTypeSubtypes', 'Subtypes of a work type (non-deleted)', {
-        params: IdParams,
-        response: { 200: Type.Array(WorkSubtypeResponse) },
-      }),
-    },
+    route('listWorkTypeSubtypes', 'Subtypes of a work type (non-deleted)', {
+      params: IdParams,
+      response: { 200: Type.Array(WorkSubtypeResponse) },
+    }),
     async (request) => {
       await findWorkTypeOrThrow(app.db, request.auth.orgId, request.params.id);
       return (await listWorkSubtypes(app.db, request.auth.orgId, request.params.id)).map(serializeWorkSubtype);
@@ -52,13 +46,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/work_types',
-    {
-      schema: route('createWorkType', 'Creates a work type (extension)', {
-        ...EXTENSION,
-        body: CreateWorkTypeBody,
-        response: { 201: WorkTypeWriteResponse },
-      }),
-    },
+    route('createWorkType', 'Creates a work type (extension)', {
+      ...EXTENSION,
+      body: CreateWorkTypeBody,
+      response: { 201: WorkTypeWriteResponse },
+    }),
     async (request, reply) => {
       const row = await withTransaction(app.db, async (trx) => {
         const id = await createWorkType(trx, request.auth, request.body);
@@ -71,14 +63,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/work_types/:id',
-    {
-      schema: route('updateWorkType', 'Changes any subset of a work type (extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        body: UpdateWorkTypeBody,
-        response: { 200: WorkTypeWriteResponse },
-      }),
-    },
+    route('updateWorkType', 'Changes any subset of a work type (extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      body: UpdateWorkTypeBody,
+      response: { 200: WorkTypeWriteResponse },
+    }),
     async (request) => {
       const row = await withTransaction(app.db, async (trx) => {
         await changeWorkType(trx, request.auth, request.params.id, request.body);
@@ -90,13 +80,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/work_types/:id',
-    {
-      schema: route('deleteWorkType', 'Deletes a work type and its subtypes (soft; extension)', {
-        ...EXTENSION,
-        params: IdParams,
-        response: { 200: SuccessWithId },
-      }),
-    },
+    route('deleteWorkType', 'Deletes a work type and its subtypes (soft; extension)', {
+      ...EXTENSION,
+      params: IdParams,
+      response: { 200: SuccessWithId },
+    }),
     async (request) => {
       await withTransaction(app.db, (trx) => deleteWorkType(trx, request.auth, request.params.id));
       return { ...ok('Work type deleted successfully.'), id: request.params.id };
