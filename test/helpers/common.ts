@@ -46,3 +46,9 @@ export function expectNotFound(response: ApiResponse, model: string) {
     error_message: `No query results for model [${model}].`,
   });
 }
+
+/** A response with the HTTP status `status` whose body is exactly `body`. */
+export function expectBody(response: ApiResponse, status: number, body: unknown) {
+  expect(response.status, response.text).toBe(status);
+  expect(response.body).toEqual(body);
+}

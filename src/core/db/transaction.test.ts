@@ -1,5 +1,6 @@
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectBody } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer, testDatabaseUrl } from '../../../test/helpers/server.js';
 import { sql } from 'kysely';
 import { groupCommits, withTransaction } from './transaction.js';
@@ -166,8 +167,7 @@ describe.skipIf(onPostgres)('SQLite shared with another process', () => {
       other.exec('rollback');
       other.close();
     }
-    expect(response.status, response.text).toBe(409);
-    expect(response.body).toEqual({
+    expectBody(response, 409, {
       status: 409,
       error: 'conflict',
       error_message: expect.stringContaining('try again'),

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg, expectSuccess } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectBody,
+  expectInvalid,
+  expectNotFoundForOtherOrg,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
 
@@ -27,8 +33,7 @@ describe('GET /accruals', () => {
       { time_off_type_id: vacation, method: 'year', hours: 144, max_hours: 300 },
     ]);
     const response = await fresh.get('/accruals');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       {
         time_off_type: { id: String(sick), name: 'Sick' },
         accrual_type: 'Accrues 6 hours every pay period (max. 150 hours)',
@@ -55,8 +60,7 @@ describe('GET /users/{user_id}/timeoff/accrual/profile', () => {
     const user = await org.createUser();
     await org.patch(`/users/${user}`, { accrual_profile: { id: profile } });
     const response = await org.get(`/users/${user}/timeoff/accrual/profile`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       { time_off_type: { id: sickId, name: 'Sick' }, accrual_type: 'Accrues 10 hours every 28 days' },
       {
         time_off_type: { id: vacationId, name: 'Vacation' },
@@ -98,8 +102,7 @@ describe('GET /users/{user_id}/timeoff/accrual/bank', () => {
   it('is empty for a user without bank', async () => {
     const user = await org.createUser();
     const response = await org.get(`/users/${user}/timeoff/accrual/bank`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([]);
+    expectBody(response, 200, []);
   });
 
   it('credits calendar accruals due since the start, capped, once; capped periods leave a marker row', async () => {
@@ -186,11 +189,7 @@ describe('POST /users/{user_id}/timeoff/accrual/bank', () => {
   it('validates admin_id, the type and the hours', async () => {
     const user = await org.createUser();
     const missing = await bank(user, { time_off_type_id: sickId, hours: 1 });
-    expect(missing.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The admin id field is required.'],
-    });
+    expectInvalid(missing, ['The admin id field is required.']);
     expect((await bank(user, { time_off_type_id: sickId, hours: 1, admin_id: 999999 })).body.error_message).toEqual([
       'The selected admin id is invalid.',
     ]);
@@ -259,11 +258,7 @@ describe('time off and the bank', () => {
     await bank(user, { time_off_type_id: vacationId, hours: 10, admin_id: adminId });
     const id = (await timeOff(user)).body.id;
     const approve = await org.post(`/time_offs/${id}/approve`);
-    expect(approve.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The Vacation bank holds 10 hours, fewer than the 24 hours requested.'],
-    });
+    expectInvalid(approve, ['The Vacation bank holds 10 hours, fewer than the 24 hours requested.']);
     expect((await org.get(`/time_offs/${id}`)).body.items[0].status).toBe(0);
     expect((await timeOff(user, { status: 1 })).status).toBe(422);
     expect(await balance(user)).toBe(10);
@@ -337,7 +332,7 @@ describe('accrual profiles and tracks (extension)', () => {
     ];
     for (const [rules, message] of cases) {
       const response = await org.post('/accrual_profiles', { name: 'Bad', rules });
-      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
+      expectInvalid(response, [message]);
     }
     expect(
       (await org.post('/accrual_profiles', { name: 'Bad', rules: [{ time_off_type_id: sickId, method: 'fortnight' }] }))

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
+  expectBody,
   expectInvalid,
-  expectNotFoundForOtherOrg,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
@@ -161,11 +162,7 @@ describe('POST /assignments', () => {
 
   it('rejects a bad rule, an unknown qualifier and an unknown admin', async () => {
     const rule = await org.post('/assignments', { ...stationBody, rrule: 'every day' });
-    expect(rule.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The rrule is not a valid RFC 5545 recurrence rule.'],
-    });
+    expectInvalid(rule, ['The rrule is not a valid RFC 5545 recurrence rule.']);
     const hourly = await org.post('/assignments', { ...stationBody, rrule: 'FREQ=HOURLY' });
     expect(hourly.body.error_message).toEqual(['The rrule must have a FREQ of DAILY, WEEKLY, MONTHLY or YEARLY.']);
     const foreignQualifier = await qualifier(other, 'Other', 'OTH');
@@ -173,17 +170,9 @@ describe('POST /assignments', () => {
       ...stationBody,
       qualifiers_needed: [{ id: foreignQualifier, minimum_staffing: 1 }],
     });
-    expect(needed.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected qualifier id is invalid.'],
-    });
+    expectInvalid(needed, ['The selected qualifier id is invalid.']);
     const admin = await org.post('/assignments', { ...stationBody, admin_id: 999999 });
-    expect(admin.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected admin id is invalid.'],
-    });
+    expectInvalid(admin, ['The selected admin id is invalid.']);
   });
 
   it('rejects a malformed datetime and color', async () => {
@@ -245,8 +234,7 @@ describe('GET /assignments/{id}', () => {
   it('shows one assignment with its date as a datetime', async () => {
     const id = await createAssignment({ location: LOCATION, position: 1 });
     const response = await org.get(`/assignments/${id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expectBody(response, 200, {
       id,
       position: 1,
       name: 'Station 1',
@@ -376,8 +364,7 @@ describe('assignment group labels', () => {
 
   it('POST /assignment_groups adds a label to the catalog with a string id', async () => {
     const response = await org.post('/assignment_groups', { name: 'Green', color: '#00ff00' });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({ id: expect.stringMatching(/^\d+$/), name: 'Green', color: '#00ff00' });
+    expectBody(response, 201, { id: expect.stringMatching(/^\d+$/), name: 'Green', color: '#00ff00' });
     const list = await org.get('/assignment_groups');
     expect(list.body).toEqual([
       { id: red, name: '7367', color: '#1700e6' },
@@ -388,14 +375,12 @@ describe('assignment group labels', () => {
 
   it('GET /assignments/{id}/groups is empty at first', async () => {
     const response = await org.get(`/assignments/${assignmentId}/groups`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([]);
+    expectBody(response, 200, []);
   });
 
   it('PUT /assignments/{id}/groups replaces the labels and answers with them', async () => {
     const response = await org.put(`/assignments/${assignmentId}/groups`, { ids: [Number(red), Number(blue)] });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       { id: red, name: '7367', color: '#1700e6' },
       { id: blue, name: 'Blue', color: '#0000ff' },
     ]);
@@ -405,7 +390,7 @@ describe('assignment group labels', () => {
     const refs = await org.put(`/assignments/${assignmentId}/groups`, { groups: [{ id: red }] });
     expect(refs.body).toEqual([{ id: red, name: '7367', color: '#1700e6' }]);
     const none = await org.put(`/assignments/${assignmentId}/groups`, {});
-    expect(none.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The ids field is required.'] });
+    expectInvalid(none, ['The ids field is required.']);
     await org.put(`/assignments/${assignmentId}/groups`, { ids: [Number(red), Number(blue)] });
   });
 
@@ -456,18 +441,14 @@ describe('assignment admins', () => {
   it('GET /assignments/{id}/admins lists the creator with a string id', async () => {
     const id = await createAssignment({ admin_id: adminId });
     const response = await org.get(`/assignments/${id}/admins`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
-      { id: String(adminId), name: 'John Smith', href: `${server.url}/v1/users/${adminId}` },
-    ]);
+    expectBody(response, 200, [{ id: String(adminId), name: 'John Smith', href: `${server.url}/v1/users/${adminId}` }]);
   });
 
   it('PUT /assignments/{id}/admins replaces them and answers with the list', async () => {
     const id = await createAssignment({ admin_id: adminId });
     const chief = await org.createUser({ first_name: 'Dana', last_name: 'Chief' });
     const response = await org.put(`/assignments/${id}/admins`, { ids: [chief] });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([{ id: String(chief), name: 'Dana Chief', href: `${server.url}/v1/users/${chief}` }]);
+    expectBody(response, 200, [{ id: String(chief), name: 'Dana Chief', href: `${server.url}/v1/users/${chief}` }]);
     const single = await org.put(`/assignments/${id}/admins`, { admin_id: adminId });
     expect(single.body).toEqual([
       { id: String(adminId), name: 'John Smith', href: `${server.url}/v1/users/${adminId}` },
@@ -498,8 +479,7 @@ describe('POST /assignments/{id}/finalization', () => {
   it('finalizes the assignment on a date and logs it as the admin', async () => {
     const id = await createAssignment({ name: 'Final' });
     const response = await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: adminId });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true });
+    expectBody(response, 200, { success: true });
     const logs = await org.get('/logs');
     expect(logs.body.data[0].event_description).toBe('John Smith finalized assignment Final on 2015-03-15.');
   });
@@ -511,16 +491,14 @@ describe('POST /assignments/{id}/finalization', () => {
       { date: '2015-03-15', admin_id: String(adminId) },
       { form: true },
     );
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true });
+    expectBody(response, 200, { success: true });
   });
 
   it('is a 422 when already finalized on the date', async () => {
     const id = await createAssignment();
     await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: adminId });
     const response = await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: adminId });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
+    expectBody(response, 422, {
       error: 'invalid_params',
       status: 422,
       error_message: [`Assignment (#${id}) has already been finalized on 2015-03-15.`],
@@ -541,8 +519,7 @@ describe('POST /assignments/{id}/finalization', () => {
   it('is a 422 for an unknown admin', async () => {
     const id = await createAssignment();
     const response = await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: 999999 });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
+    expectBody(response, 422, {
       error: 'invalid_params',
       status: 422,
       error_message: ['The selected admin id is invalid.'],
@@ -552,8 +529,7 @@ describe('POST /assignments/{id}/finalization', () => {
   it('rejects a future date', async () => {
     const id = await createAssignment();
     const response = await org.post(`/assignments/${id}/finalization`, { date: '2099-01-01', admin_id: adminId });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
+    expectBody(response, 422, {
       error: 'invalid_params',
       status: 422,
       error_message: [`Assignment (#${id}) Finalization is only allowed on past and current dates.`],
@@ -585,8 +561,7 @@ describe('DELETE /assignments/{id}/finalization', () => {
     const id = await createAssignment({ name: 'Unfinal' });
     await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: adminId });
     const response = await org.del(`/assignments/${id}/finalization`, { date: '2015-03-15' });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true });
+    expectBody(response, 200, { success: true });
     const again = await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: adminId });
     expect(again.status).toBe(200);
     const logs = await org.get('/logs');
@@ -597,15 +572,13 @@ describe('DELETE /assignments/{id}/finalization', () => {
     const id = await createAssignment();
     await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: adminId });
     const response = await org.del(`/assignments/${id}/finalization`, undefined, { query: { date: '2015-03-15' } });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true });
+    expectBody(response, 200, { success: true });
   });
 
   it('is a 422 when not finalized on the date', async () => {
     const id = await createAssignment();
     const response = await org.del(`/assignments/${id}/finalization`, { date: '2015-03-15' });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
+    expectBody(response, 422, {
       error: 'invalid_params',
       status: 422,
       error_message: [`Assignment (#${id}) is not finalized on 2015-03-15.`],

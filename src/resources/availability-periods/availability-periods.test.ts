@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
@@ -76,11 +77,7 @@ describe('POST /availability_periods', () => {
       const body: Record<string, unknown> = { ...base };
       delete body[field];
       const response = await org.post('/availability_periods', body);
-      expect(response.body).toEqual({
-        status: 422,
-        error: 'invalid_params',
-        error_message: [`The ${field.replace('_', ' ')} field is required.`],
-      });
+      expectInvalid(response, [`The ${field.replace('_', ' ')} field is required.`]);
     }
     const foreignReason = (await other.post('/unavailability_reasons', { name: 'Foreign' })).body.id;
     const cases: Array<[Record<string, unknown>, string]> = [
@@ -91,7 +88,7 @@ describe('POST /availability_periods', () => {
     ];
     for (const [override, message] of cases) {
       const response = await org.post('/availability_periods', { ...base, ...override });
-      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
+      expectInvalid(response, [message]);
     }
   });
 
@@ -129,11 +126,7 @@ describe('GET /availability_periods', () => {
 
   it('requires start and end', async () => {
     const response = await org.get('/availability_periods', { query: { start: '2032-05-01 00:00:00' } });
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The end parameter is required.'],
-    });
+    expectInvalid(response, ['The end parameter is required.']);
   });
 
   it('requires a token', async () => {
@@ -188,11 +181,7 @@ describe('unavailability reasons (extension)', () => {
     await expectNotFoundForOtherOrg(other, 'PATCH', `/unavailability_reasons/${id}`, { name: 'x' });
     expect((await fresh.del(`/unavailability_reasons/${id}`)).status).toBe(200);
     expect((await fresh.get('/unavailability_reasons')).body).toEqual([]);
-    expect((await fresh.post('/unavailability_reasons', {})).body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The name field is required.'],
-    });
+    expectInvalid(await fresh.post('/unavailability_reasons', {}), ['The name field is required.']);
   });
 
   it('PATCH is partial: a body without name leaves the reason as it was', async () => {

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectInvalid, expectNotFound, expectSuccess } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectBody,
+  expectInvalid,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -29,8 +35,7 @@ describe('GET /bulletin_board', () => {
   it('shows null fields before the first write', async () => {
     const fresh = await server.newOrg();
     const response = await fresh.get('/bulletin_board');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ content: null, last_updated_by: null, last_updated_at: null });
+    expectBody(response, 200, { content: null, last_updated_by: null, last_updated_at: null });
   });
 
   it('requires a token', async () => {
@@ -88,8 +93,7 @@ describe('PUT /bulletin_board', () => {
 describe('bulletin board editing lease (extension) and the 409 flow', () => {
   it('answers 409 to others while the board is held, then accepts the re-read, retried PUT after release', async () => {
     const lock = await org.post('/bulletin_board/lock', { admin_id: chiefId });
-    expect(lock.status).toBe(201);
-    expect(lock.body).toEqual({
+    expectBody(lock, 201, {
       lock_id: expect.any(String),
       admin: userRef(chiefId, 'Casey Chief'),
       expires_at: expect.stringMatching(ISO_OFFSET),
@@ -103,12 +107,10 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
     });
 
     const blocked = await org.put('/bulletin_board', { admin_id: bossId, content: '<p>boss edit</p>' });
-    expect(blocked.status).toBe(409);
-    expect(blocked.body).toEqual(conflictBody('Casey Chief'));
+    expectBody(blocked, 409, conflictBody('Casey Chief'));
 
     const otherLock = await org.post('/bulletin_board/lock', { admin_id: bossId });
-    expect(otherLock.status).toBe(409);
-    expect(otherLock.body).toEqual(conflictBody('Casey Chief'));
+    expectBody(otherLock, 409, conflictBody('Casey Chief'));
 
     const holderWrite = await org.put('/bulletin_board', {
       admin_id: chiefId,
@@ -124,8 +126,7 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
     });
 
     const wrongRelease = await org.del('/bulletin_board/lock', undefined, { query: { admin_id: bossId } });
-    expect(wrongRelease.status).toBe(409);
-    expect(wrongRelease.body).toEqual(conflictBody('Casey Chief'));
+    expectBody(wrongRelease, 409, conflictBody('Casey Chief'));
     const release = await org.del('/bulletin_board/lock', undefined, { query: { lock_id: lock.body.lock_id } });
     expectSuccess(release, 200, 'Bulletin board closed for editing.');
     expect((await org.get('/bulletin_board/lock')).body).toEqual({ locked: false, admin: null, expires_at: null });
@@ -148,16 +149,14 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
     const first = await org.post('/bulletin_board/lock', { admin_id: chiefId, ttl_seconds: 1 });
     expect(first.status).toBe(201);
     const renewed = await org.post('/bulletin_board/lock', { admin_id: chiefId, ttl_seconds: 1 });
-    expect(renewed.status).toBe(200);
-    expect(renewed.body).toEqual({
+    expectBody(renewed, 200, {
       lock_id: first.body.lock_id,
       admin: userRef(chiefId, 'Casey Chief'),
       expires_at: expect.stringMatching(ISO_OFFSET),
     });
     expect((await org.put('/bulletin_board', { admin_id: chiefId, content: '<p>by holder</p>' })).status).toBe(200);
     const early = await org.put('/bulletin_board', { admin_id: bossId, content: '<p>too early</p>' });
-    expect(early.status).toBe(409);
-    expect(early.body).toEqual(conflictBody('Casey Chief'));
+    expectBody(early, 409, conflictBody('Casey Chief'));
 
     await new Promise((resolve) => setTimeout(resolve, 1200));
     const afterExpiry = await org.put('/bulletin_board', { admin_id: bossId, content: '<p>after expiry</p>' });

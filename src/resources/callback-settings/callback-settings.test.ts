@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectBody,
+  expectInvalid,
+  expectNotFoundForOtherOrg,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -10,8 +15,7 @@ const path = () => `/users/${userId}/callback_settings`;
 describe('GET /users/{user_id}/callback_settings (extension)', () => {
   it('answers the defaults before anything was saved', async () => {
     const response = await org.get(path());
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expectBody(response, 200, {
       user_id: userId,
       contact_method: null,
       do_not_disturb_start: null,
@@ -32,8 +36,7 @@ describe('PUT /users/{user_id}/callback_settings (extension)', () => {
       do_not_disturb_start: '22:00',
       do_not_disturb_end: '06:30',
     });
-    expect(saved.status, saved.text).toBe(200);
-    expect(saved.body).toEqual({
+    expectBody(saved, 200, {
       user_id: userId,
       contact_method: 'Text (SMS)',
       do_not_disturb_start: '22:00',
@@ -55,12 +58,7 @@ describe('PUT /users/{user_id}/callback_settings (extension)', () => {
   it('refuses bad values with 422 naming the fields, and writes nothing', async () => {
     await org.put(path(), { contact_method: 'Mobile App' });
     const half = await org.put(path(), { do_not_disturb_start: '22:00' });
-    expect(half.status).toBe(422);
-    expect(half.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The do not disturb start and do not disturb end must be given together.'],
-    });
+    expectInvalid(half, ['The do not disturb start and do not disturb end must be given together.']);
     const same = await org.put(path(), { do_not_disturb_start: '22:00', do_not_disturb_end: '22:00' });
     expect(same.body.error_message).toEqual(['The do not disturb end must differ from the do not disturb start.']);
     const bad = await org.put(path(), { contact_method: 'Carrier pigeon', do_not_disturb_start: '25:00' });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
+  expectBody,
   expectInvalid,
-  expectNotFoundForOtherOrg,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
@@ -279,8 +280,7 @@ describe('GET /callbacks/{id}', () => {
     const listId = await makeList('Firefighter', []);
     const started = await startCallback(listId, { deadline: '2035-01-01 10:00:00' });
     const response = await org.get(`/callbacks/${started.id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expectBody(response, 200, {
       id: started.id,
       title: { id: listId, name: 'Firefighter' },
       initiated_by: { id: adminId, name: 'John Doe' },
@@ -379,8 +379,7 @@ describe('GET /callbacks/{id}/users', () => {
       contact_time: '2032-03-01 12:58:25',
     });
     const response = await org.get(`/callbacks/${started.id}/users`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       {
         id: String(first),
         position: '1',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectBody, expectInvalid } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment } from '../rotations/test-fixtures.js';
 import { createCallbackRunner } from './runner.js';
@@ -71,8 +72,7 @@ describe('my offers', () => {
 
     const [sam, lee] = [await sessionOf(members[0]), await sessionOf(members[1])];
     const samOffers = await sam.get(`/v1/users/${members[0]}/callback_offers`);
-    expect(samOffers.status, samOffers.text).toBe(200);
-    expect(samOffers.body).toEqual([
+    expectBody(samOffers, 200, [
       {
         id: expect.any(Number),
         callback_id: callbackId,
@@ -103,11 +103,10 @@ describe('my offers', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 422]);
     const winner = answers[0].status === 200 ? members[0] : members[1];
     expect(answers.find((a) => a.status === 200)!.body).toMatchObject({ message: 'You accepted the callback.' });
-    expect(answers.find((a) => a.status === 422)!.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: expect.arrayContaining([`Callback #${callbackId} is filled.`]),
-    });
+    expectInvalid(
+      answers.find((a) => a.status === 422)!,
+      expect.arrayContaining([`Callback #${callbackId} is filled.`]),
+    );
 
     expect((await org.get(`/callbacks/${callbackId}`)).body.status).toBe('filled');
     const callbackUsers = (await org.get(`/callbacks/${callbackId}/users`)).body as Array<Record<string, string>>;

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { expectNotFoundForOtherOrg, expectNotFound, expectSuccess } from '../../../test/helpers/common.js';
+import { expectBody, expectNotFound, expectNotFoundForOtherOrg, expectSuccess } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment } from '../rotations/test-fixtures.js';
 import { signPayload } from '../webhooks/signature.js';
@@ -271,15 +271,13 @@ describe('SMS offers through the Twilio preset', () => {
     await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(1));
 
     const unsigned = await reply(phone, 'YES', null);
-    expect(unsigned.status).toBe(401);
-    expect(unsigned.body).toEqual({
+    expectBody(unsigned, 401, {
       status: 401,
       error: 'unauthorized',
       error_message: 'The request is not signed: the X-Twilio-Signature header is missing.',
     });
     const forged = await reply(phone, 'YES', 'bm90IGEgc2lnbmF0dXJl');
-    expect(forged.status).toBe(403);
-    expect(forged.body).toEqual({
+    expectBody(forged, 403, {
       status: 403,
       error: 'forbidden',
       error_message: 'The X-Twilio-Signature does not match the request.',
@@ -602,8 +600,7 @@ describe('a generic SMS provider', () => {
         'x-crewplan-timestamp': String(now),
         'x-crewplan-signature': signPayload(secret, now, body),
       });
-      expect(good.status, good.text).toBe(200);
-      expect(good.body).toEqual({
+      expectBody(good, 200, {
         success: true,
         message: 'You accepted the callback. A confirmation follows by e-mail.',
       });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectBody,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
@@ -28,18 +30,14 @@ describe('POST /certifications', () => {
   });
 
   it('requires name, cert_id and a valid created_by', async () => {
-    expect((await org.post('/certifications', { cert_id: 'X', created_by: creatorId })).body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The name field is required.'],
-    });
+    expectInvalid(await org.post('/certifications', { cert_id: 'X', created_by: creatorId }), [
+      'The name field is required.',
+    ]);
     expect((await org.post('/certifications', { name: 'X', created_by: creatorId })).status).toBe(422);
     expect((await org.post('/certifications', { name: 'X', cert_id: 'X' })).status).toBe(422);
-    expect((await org.post('/certifications', { name: 'X', cert_id: 'X', created_by: 999999 })).body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected created by is invalid.'],
-    });
+    expectInvalid(await org.post('/certifications', { name: 'X', cert_id: 'X', created_by: 999999 }), [
+      'The selected created by is invalid.',
+    ]);
   });
 
   it('requires a token', () =>
@@ -49,8 +47,7 @@ describe('POST /certifications', () => {
 describe('GET /certifications', () => {
   it('lists certifications with their creator', async () => {
     const response = await org.get('/certifications');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       { id: emergencyId, name: 'Emergency', cert_id: 'EMERG', created_by: creator() },
       { id: responderId, name: 'First Responder', cert_id: 'FRS', created_by: creator() },
     ]);
@@ -63,8 +60,7 @@ describe('GET /certifications', () => {
 describe('GET /certifications/{id}', () => {
   it('returns one certification', async () => {
     const response = await org.get(`/certifications/${responderId}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ id: responderId, name: 'First Responder', cert_id: 'FRS', created_by: creator() });
+    expectBody(response, 200, { id: responderId, name: 'First Responder', cert_id: 'FRS', created_by: creator() });
   });
 
   it('answers 404 for a missing certification and another organization', async () => {
@@ -108,8 +104,7 @@ describe('DELETE /certifications/{id}', () => {
 
   it('answers 400 when deleting again', async () => {
     const response = await org.del(`/certifications/${emergencyId}`);
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual({
+    expectBody(response, 400, {
       status: 400,
       error: 'bad_request',
       error_message: 'Certification already deleted.',

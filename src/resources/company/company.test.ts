@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectSuccess } from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectBody, expectSuccess } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -27,8 +27,7 @@ afterAll(() => server.close());
 describe('GET /company', () => {
   it('returns the organization with empty contact details', async () => {
     const response = await org.get('/company');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ id: org.orgId, name: 'Station County Fire', timezone: 'America/Denver', ...empty });
+    expectBody(response, 200, { id: org.orgId, name: 'Station County Fire', timezone: 'America/Denver', ...empty });
   });
 
   it('requires a token', () => expectAuthRequired(server, 'GET', '/company'));

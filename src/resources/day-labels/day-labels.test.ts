@@ -1,6 +1,12 @@
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFound, expectSuccess } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectBody,
+  expectInvalid,
+  expectNotFound,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -38,8 +44,7 @@ describe('PUT /day_labels/{date} (extension)', () => {
 describe('GET /day_labels', () => {
   it('returns the labelled dates of the period keyed by date', async () => {
     const response = await org.get('/day_labels', { query: { start: '2019-10-01', end: '2019-10-03' } });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expectBody(response, 200, {
       days: {
         '2019-10-01': { color: '#00acc1', label: 'C Shift' },
         '2019-10-02': { color: '#753254', label: 'B Shift' },
@@ -58,11 +63,9 @@ describe('GET /day_labels', () => {
   });
 
   it('refuses an end before the start and periods over a year', async () => {
-    expect((await org.get('/day_labels', { query: { start: '2019-10-03', end: '2019-10-01' } })).body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The end must be after the start.'],
-    });
+    expectInvalid(await org.get('/day_labels', { query: { start: '2019-10-03', end: '2019-10-01' } }), [
+      'The end must be after the start.',
+    ]);
     expect((await org.get('/day_labels', { query: { start: '2019-01-01', end: '2021-01-01' } })).status).toBe(422);
     expect((await org.get('/day_labels', { query: { start: 'yesterday' } })).status).toBe(422);
   });

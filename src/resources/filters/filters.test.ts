@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectBody,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
@@ -26,16 +28,8 @@ describe('POST /filters', () => {
   });
 
   it('requires a label and a valid user', async () => {
-    expect((await org.post('/filters', {})).body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The label field is required.'],
-    });
-    expect((await org.post('/filters', { label: 'X', user_id: 999999 })).body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected user id is invalid.'],
-    });
+    expectInvalid(await org.post('/filters', {}), ['The label field is required.']);
+    expectInvalid(await org.post('/filters', { label: 'X', user_id: 999999 }), ['The selected user id is invalid.']);
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/filters', { label: 'X' }));
@@ -44,8 +38,7 @@ describe('POST /filters', () => {
 describe('GET /filters', () => {
   it('lists active filters with string ids, offset without colon and the creator (null for a client)', async () => {
     const response = await org.get('/filters');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       {
         id: String(rescueId),
         label: 'Rescue Certified',
@@ -63,8 +56,7 @@ describe('GET /filters', () => {
 describe('GET /filters/{id}', () => {
   it('returns the filter with deleted "0"', async () => {
     const response = await org.get(`/filters/${rescueId}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expectBody(response, 200, {
       id: String(rescueId),
       label: 'Rescue Certified',
       created_on: expect.stringMatching(ISO_NO_COLON),

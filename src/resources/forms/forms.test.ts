@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectBody,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
@@ -61,29 +63,14 @@ describe('POST /forms (extension)', () => {
 
   it('rejects a form without fields or with a repeated field title', async () => {
     const empty = await org.post('/forms', { title: 'Empty', fields: [] });
-    expect(empty.status).toBe(422);
-    expect(empty.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The fields must have at least 1 item.'],
-    });
+    expectInvalid(empty, ['The fields must have at least 1 item.']);
     const repeated = await org.post('/forms', { title: 'Twice', fields: [{ title: 'A' }, { title: 'A' }] });
-    expect(repeated.status).toBe(422);
-    expect(repeated.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The field title "A" appears more than once.'],
-    });
+    expectInvalid(repeated, ['The field title "A" appears more than once.']);
   });
 
   it('rejects an unknown user_id', async () => {
     const response = await org.post('/forms', { ...exposureForm, user_id: 999999 });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected user id is invalid.'],
-    });
+    expectInvalid(response, ['The selected user id is invalid.']);
   });
 
   it('requires a token', async () => {
@@ -107,8 +94,7 @@ describe('GET /forms/', () => {
       },
     };
     const withSlash = await fresh.get('/forms/');
-    expect(withSlash.status).toBe(200);
-    expect(withSlash.body).toEqual(expected);
+    expectBody(withSlash, 200, expected);
     expect((await fresh.get('/forms')).body).toEqual(expected);
   });
 
@@ -143,8 +129,7 @@ describe('POST /forms/{id}/submissions (extension) and GET /forms/{id}/submissio
     });
 
     const list = await org.get(`/forms/${formId}/submissions`);
-    expect(list.status).toBe(200);
-    expect(list.body).toEqual([
+    expectBody(list, 200, [
       {
         user: { id: String(caseyId), name: 'Casey McIntosh', href: `${server.url}/v1/users/${caseyId}` },
         submitted_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[78]00$/),
@@ -162,8 +147,7 @@ describe('POST /forms/{id}/submissions (extension) and GET /forms/{id}/submissio
   it('answers an empty array for a form without submissions', async () => {
     const formId = await createForm(org, exposureForm);
     const response = await org.get(`/forms/${formId}/submissions`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([]);
+    expectBody(response, 200, []);
   });
 
   it('rejects answers that do not fit the form', async () => {
@@ -199,17 +183,13 @@ describe('POST /forms/{id}/submissions (extension) and GET /forms/{id}/submissio
     for (const [submission, message] of cases) {
       const response = await org.post(`/forms/${formId}/submissions`, { user_id: caseyId, submission });
       expect(response.status, message).toBe(422);
-      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
+      expectInvalid(response, [message]);
     }
     const unknownUser = await org.post(`/forms/${formId}/submissions`, {
       user_id: 999999,
       submission: [{ title: 'Date of Exposure', value: 'x' }],
     });
-    expect(unknownUser.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected user id is invalid.'],
-    });
+    expectInvalid(unknownUser, ['The selected user id is invalid.']);
     expect((await org.get(`/forms/${formId}/submissions`)).body).toEqual([]);
   });
 

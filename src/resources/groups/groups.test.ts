@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectSuccess } from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectBody, expectInvalid, expectSuccess } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -16,12 +16,7 @@ describe('POST /groups', () => {
 
   it('requires a name', async () => {
     const response = await org.post('/groups', {});
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The name field is required.'],
-    });
+    expectInvalid(response, ['The name field is required.']);
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/groups', { name: 'X' }));
@@ -31,8 +26,7 @@ describe('GET /groups', () => {
   it('lists groups with string ids and `label`, by name', async () => {
     const created = await org.post('/groups', { name: 'A Shift' });
     const response = await org.get('/groups');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       { id: String(created.body.id), label: 'A Shift' },
       { id: expect.any(String), label: 'B Shift' },
     ]);

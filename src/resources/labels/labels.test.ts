@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectBody,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
@@ -27,16 +29,11 @@ describe('POST /labels', () => {
 
   it('requires label, color and text_color and checks the colors', async () => {
     const missing = await org.post('/labels', {});
-    expect(missing.status).toBe(422);
-    expect(missing.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: [
-        'The label field is required.',
-        'The color field is required.',
-        'The text color field is required.',
-      ],
-    });
+    expectInvalid(missing, [
+      'The label field is required.',
+      'The color field is required.',
+      'The text color field is required.',
+    ]);
     const badColor = await org.post('/labels', { label: 'X', color: 'red', text_color: '#fff' });
     expect(badColor.status).toBe(422);
   });
@@ -48,8 +45,7 @@ describe('POST /labels', () => {
 describe('GET /labels', () => {
   it('lists labels with string ids and positions, in position order', async () => {
     const response = await org.get('/labels');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       { id: String(captainId), label: 'CPT', color: '#CCCCCC', text_color: '#333333', position: '1' },
       { id: String(engineId), label: 'ENG', color: '#ff0000', text_color: '#ffffff', position: '2' },
     ]);
@@ -66,8 +62,7 @@ describe('GET /labels', () => {
 describe('GET /labels/{id}', () => {
   it('returns one label', async () => {
     const response = await org.get(`/labels/${captainId}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expectBody(response, 200, {
       id: String(captainId),
       label: 'CPT',
       color: '#CCCCCC',

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectBody,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
@@ -41,11 +43,7 @@ describe('POST /lists (extension)', () => {
   it('refuses an unknown ordering, negative limits and a missing name', async () => {
     expect((await org.post('/lists', { name: 'X', ordering: 'random' })).status).toBe(422);
     expect((await org.post('/lists', { name: 'X', weekly_limit: -1 })).status).toBe(422);
-    expect((await org.post('/lists', {})).body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The name field is required.'],
-    });
+    expectInvalid(await org.post('/lists', {}), ['The name field is required.']);
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/lists', { name: 'X' }));
@@ -54,8 +52,7 @@ describe('POST /lists (extension)', () => {
 describe('GET /lists', () => {
   it('lists active lists in position order', async () => {
     const response = await org.get('/lists');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       captain(captainId),
       {
         id: firefighterId,
@@ -76,8 +73,7 @@ describe('GET /lists', () => {
 describe('GET /titles', () => {
   it('is the same as GET /lists', async () => {
     const response = await org.get('/titles');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual((await org.get('/lists')).body);
+    expectBody(response, 200, (await org.get('/lists')).body);
   });
 
   it('requires a token', () => expectAuthRequired(server, 'GET', '/titles'));
@@ -86,8 +82,7 @@ describe('GET /titles', () => {
 describe('GET /lists/{id}', () => {
   it('returns the list with deleted false', async () => {
     const response = await org.get(`/lists/${captainId}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ ...captain(captainId), deleted: false, ...manual });
+    expectBody(response, 200, { ...captain(captainId), deleted: false, ...manual });
   });
 
   it('answers 404 for a missing list and another organization', async () => {

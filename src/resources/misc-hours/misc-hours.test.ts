@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectBody,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
@@ -23,8 +25,7 @@ describe('POST /misc_hours', () => {
       work_type_id: trainingId,
       notes: 'CPR',
     });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
+    expectBody(response, 201, {
       id: expect.any(Number),
       href: `${server.url}/v1/misc/${response.body.id}`,
       date: '2015-03-16',
@@ -74,7 +75,7 @@ describe('POST /misc_hours', () => {
     for (const [body, message] of cases) {
       const response = await org.post('/misc_hours', body);
       expect(response.status, message).toBe(422);
-      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
+      expectInvalid(response, [message]);
     }
   });
 
@@ -116,8 +117,7 @@ describe('GET /misc/{id}', () => {
       work_type_id: trainingId,
     });
     const response = await org.get(`/misc/${created.body.id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual(created.body);
+    expectBody(response, 200, created.body);
     expect((await org.get(`/misc_hours/${created.body.id}`)).body).toEqual(created.body);
     await expectNotFoundForOtherOrg(other, 'GET', `/misc/${created.body.id}`);
   });

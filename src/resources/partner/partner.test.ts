@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectBody,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
@@ -55,8 +56,7 @@ describe('POST /partner/users (extension)', () => {
 describe('GET /partner/users', () => {
   it('lists mappings per sample shape', async () => {
     const response = await org.get('/partner/users');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       hass(),
       {
         id: 123457,
@@ -76,8 +76,7 @@ describe('GET /partner/users', () => {
 describe('GET /partner/users/{id}', () => {
   it('finds a mapping by partner user id', async () => {
     const response = await org.get('/partner/users/123456');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual(hass());
+    expectBody(response, 200, hass());
   });
 
   it('answers 404 for an unknown partner id and another organization', async () => {

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg, expectNotFound } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectBody,
+  expectInvalid,
+  expectNotFound,
+  expectNotFoundForOtherOrg,
+} from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import {
   approvedTimeOff,
@@ -104,8 +110,7 @@ const workRow = (overrides: Record<string, unknown>) => ({
 describe('GET /payroll', () => {
   it('answers worked shifts less breaks and time off, time off rows, and leaves out non-work assignments', async () => {
     const response = await org.get('/payroll', { query: period });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       workRow({ start: '2027-01-01 07:00:00', end: '2027-01-02 07:00:00', total_hours: 23.5 }),
       workRow({
         user_id: String(crewB),
@@ -203,30 +208,16 @@ describe('GET /payroll', () => {
 
   it('requires start and end, a valid user and the end after the start', async () => {
     const missing = await org.get('/payroll', { query: { start: period.start } });
-    expect(missing.status).toBe(422);
-    expect(missing.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The end parameter is required.'],
-    });
+    expectInvalid(missing, ['The end parameter is required.']);
     const reversed = await org.get('/payroll', { query: { start: period.end, end: period.start } });
-    expect(reversed.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The end must be after the start.'],
-    });
+    expectInvalid(reversed, ['The end must be after the start.']);
     const unknown = await org.get('/payroll', { query: { ...period, user_id: 999999 } });
-    expect(unknown.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected user id is invalid.'],
-    });
+    expectInvalid(unknown, ['The selected user id is invalid.']);
   });
 
   it('shows nothing of another organization', async () => {
     const response = await other.get('/payroll', { query: period });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([]);
+    expectBody(response, 200, []);
   });
 
   it('requires a token', async () => {

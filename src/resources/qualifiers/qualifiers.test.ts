@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectBody,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
@@ -30,8 +32,7 @@ describe('POST /qualifiers', () => {
       text_color: '#FFFFFF',
       admin_id: adminId,
     });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({ inserted: 1 });
+    expectBody(response, 201, { inserted: 1 });
     captainId = await idOf('Captain');
     expect(response.headers.get('location')).toMatch(new RegExp(`/v1/qualifiers/${captainId}$`));
     await org.post('/qualifiers', { name: 'Firefighter', shortcode: 'FF' });
@@ -39,21 +40,13 @@ describe('POST /qualifiers', () => {
   });
 
   it('requires a name and checks referenced ids', async () => {
-    expect((await org.post('/qualifiers', { shortcode: 'X' })).body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The name field is required.'],
-    });
-    expect((await org.post('/qualifiers', { name: 'X', title_id: 999999 })).body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected title id is invalid.'],
-    });
-    expect((await org.post('/qualifiers', { name: 'X', admin_id: 999999 })).body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected admin id is invalid.'],
-    });
+    expectInvalid(await org.post('/qualifiers', { shortcode: 'X' }), ['The name field is required.']);
+    expectInvalid(await org.post('/qualifiers', { name: 'X', title_id: 999999 }), [
+      'The selected title id is invalid.',
+    ]);
+    expectInvalid(await org.post('/qualifiers', { name: 'X', admin_id: 999999 }), [
+      'The selected admin id is invalid.',
+    ]);
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/qualifiers', { name: 'X' }));
@@ -62,8 +55,7 @@ describe('POST /qualifiers', () => {
 describe('GET /qualifiers', () => {
   it('lists active qualifiers in the list form', async () => {
     const response = await org.get('/qualifiers');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       {
         id: captainId,
         name: 'Captain',
@@ -94,8 +86,7 @@ describe('GET /qualifiers', () => {
 describe('GET /qualifiers/{id}', () => {
   it('returns the single form', async () => {
     const response = await org.get(`/qualifiers/${captainId}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expectBody(response, 200, {
       id: captainId,
       name: 'Captain',
       shortcode: 'CPT',
@@ -139,8 +130,7 @@ describe('GET /qualifiers/{id}/users', () => {
     await org.post(`/users/${userId}/qualifiers`, { id: captainId, ranking: 0 });
     await org.post(`/users/${adminId}/qualifiers`, { id: captainId, ranking: 0 });
     const response = await org.get(`/qualifiers/${captainId}/users`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       { id: adminId, name: 'Hass Brycen', ranking: 0 },
       { id: userId, name: 'Oliver Nagy', ranking: 0 },
     ]);
@@ -192,8 +182,7 @@ describe('DELETE /qualifiers/{id}', () => {
 
   it('answers 409 when already deleted', async () => {
     const response = await org.del(`/qualifiers/${captainId}`);
-    expect(response.status).toBe(409);
-    expect(response.body).toEqual({
+    expectBody(response, 409, {
       status: 409,
       error: 'conflict',
       error_message: 'Qualifier Captain [CPT] is already deleted.',
@@ -204,12 +193,7 @@ describe('DELETE /qualifiers/{id}', () => {
 describe('PUT /qualifiers/{id}', () => {
   it('refuses a falsy undelete', async () => {
     const response = await org.put(`/qualifiers/${captainId}`, { undelete: 0 });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The undelete field must be true.'],
-    });
+    expectInvalid(response, ['The undelete field must be true.']);
   });
 
   it('restores a deleted qualifier and returns its summary', async () => {
@@ -223,8 +207,7 @@ describe('PUT /qualifiers/{id}', () => {
 
   it('answers 409 when the qualifier is not deleted', async () => {
     const response = await org.put(`/qualifiers/${captainId}`, { undelete: true });
-    expect(response.status).toBe(409);
-    expect(response.body).toEqual({
+    expectBody(response, 409, {
       status: 409,
       error: 'conflict',
       error_message: 'Qualifier Captain [CPT] is not deleted, cannot restore.',

@@ -3,8 +3,9 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
@@ -231,40 +232,23 @@ describe('POST /ready_alerts', () => {
     for (const [body, message] of cases) {
       const response = await org.post('/ready_alerts', { body: 'x', user_id: senderId, ...body });
       expect(response.status, message).toBe(422);
-      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
+      expectInvalid(response, [message]);
     }
   });
 
   it('validates type, body and the sender', async () => {
     const badType = await org.post('/ready_alerts', { type: 'everyone', body: 'x', user_id: senderId });
-    expect(badType.status).toBe(422);
-    expect(badType.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected type is invalid.'],
-    });
+    expectInvalid(badType, ['The selected type is invalid.']);
     const noBody = await org.post('/ready_alerts', { type: 'all', user_id: senderId });
-    expect(noBody.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The body field is required.'],
-    });
+    expectInvalid(noBody, ['The body field is required.']);
     const noSender = await org.post('/ready_alerts', { type: 'all', body: 'x' });
-    expect(noSender.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The user id field is required.'],
-    });
+    expectInvalid(noSender, ['The user id field is required.']);
     const foreignSender = await org.post('/ready_alerts', {
       type: 'all',
       body: 'x',
       user_id: await other.createUser(),
     });
-    expect(foreignSender.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected user id is invalid.'],
-    });
+    expectInvalid(foreignSender, ['The selected user id is invalid.']);
   });
 
   it('sends e-mail through the SMTP server when email is true, and records each outcome', async () => {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectBody,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
@@ -42,8 +44,7 @@ describe('POST /rotations', () => {
       anchor_date: '2027-01-01',
       preset: '24/48-kelly',
     });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
+    expectBody(response, 201, {
       id: expect.any(Number),
       href: `${server.url}/v1/rotations/${response.body.id}`,
       name: 'Kelly 24/48',
@@ -69,12 +70,7 @@ describe('POST /rotations', () => {
 
   it('requires a pattern or a preset', async () => {
     const response = await org.post('/rotations', { name: 'Empty', anchor_date: '2027-01-01' });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The pattern field is required when preset is not present.'],
-    });
+    expectInvalid(response, ['The pattern field is required when preset is not present.']);
   });
 
   it('rejects a pattern without an on-duty day and an unknown preset', async () => {
@@ -98,8 +94,7 @@ describe('GET /rotations/{id}', () => {
   it('answers the rotation, and 404 for another organization', async () => {
     const id = await createRotation(org);
     const response = await org.get(`/rotations/${id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expectBody(response, 200, {
       id,
       href: `${server.url}/v1/rotations/${id}`,
       name: '24/48',
@@ -120,8 +115,7 @@ describe('GET /rotations/{id}', () => {
 describe('GET /rotations', () => {
   it("lists the organization's rotations only", async () => {
     const response = await other.get('/rotations');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([]);
+    expectBody(response, 200, []);
     const mine = await org.get('/rotations');
     expect(mine.body.length).toBeGreaterThan(0);
   });
@@ -140,8 +134,7 @@ describe('PATCH /rotations/{id}', () => {
     const before = await org.get(`/rotations/${id}`);
     for (const body of [{}, { pattern: [1, 1, 0], anchor_date: '2030-01-01', organization_id: other.orgId }]) {
       const response = await org.patch(`/rotations/${id}`, body);
-      expect(response.status, response.text).toBe(200);
-      expect(response.body).toEqual(before.body);
+      expectBody(response, 200, before.body);
     }
     expect((await org.get(`/rotations/${id}`)).body).toEqual(before.body);
     const log = await org.get('/logs', { query: { limit: 1 } });
@@ -202,8 +195,7 @@ describe('POST /recurring_shifts', () => {
       break_length: 0.5,
       admin_id: adminId,
     });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
+    expectBody(response, 201, {
       id: expect.any(Number),
       href: `${server.url}/v1/recurring_shifts/${response.body.id}`,
       user: userRef(userId, 'John Doe'),
@@ -248,7 +240,7 @@ describe('POST /recurring_shifts', () => {
     for (const [change, message] of cases) {
       const response = await org.post('/recurring_shifts', { ...base, ...change });
       expect(response.status, message).toBe(422);
-      expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
+      expectInvalid(response, [message]);
     }
     const foreignAssignment = await org.post('/recurring_shifts', {
       ...base,
@@ -325,12 +317,7 @@ describe('double booking (POST/PATCH /recurring_shifts, moved occurrences)', () 
       crew: 'A',
       start_date: '2027-01-04',
     });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The user is already scheduled from 2027-01-04 07:00 to 2027-01-05 07:00.'],
-    });
+    expectInvalid(response, ['The user is already scheduled from 2027-01-04 07:00 to 2027-01-05 07:00.']);
     expect(await seriesOf(member)).toEqual([firstId]);
     expect((await org.get('/logs')).body.data[0].id).toBe(logsBefore);
   });

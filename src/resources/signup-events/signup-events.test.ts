@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
+  expectBody,
   expectInvalid,
-  expectNotFoundForOtherOrg,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
@@ -82,11 +83,7 @@ describe('POST /signup_events', () => {
       delete body[field];
       const response = await org.post('/signup_events', body);
       expect(response.status, field).toBe(422);
-      expect(response.body).toEqual({
-        status: 422,
-        error: 'invalid_params',
-        error_message: [`The ${field.replace(/_/g, ' ')} field is required.`],
-      });
+      expectInvalid(response, [`The ${field.replace(/_/g, ' ')} field is required.`]);
     }
   });
 
@@ -131,8 +128,7 @@ describe('GET /signup_events/{id}', () => {
   it('returns the event with deleted_by/deleted_at null while not deleted', async () => {
     const id = await createEvent({ work_subtype_id: subtypeId });
     const response = await org.get(`/signup_events/${id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expectBody(response, 200, {
       id,
       work_type_id: workTypeId,
       work_subtype_id: subtypeId,
@@ -361,8 +357,7 @@ describe('GET /signup_events/{id}/users', () => {
     await signUp(id, first);
     await signUp(id, second);
     const response = await org.get(`/signup_events/${id}/users`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       {
         id: expect.any(Number),
         user: { id: first, name: 'Olivér Nagy', href: `${server.url}/v1/users/${first}` },
@@ -490,8 +485,7 @@ describe('GET /signup_events', () => {
       { end: '2100-01-01 00:00:00' },
     ]) {
       const response = await listOrg.get('/signup_events', { query: { deleted: 1, ...other } });
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual([]);
+      expectBody(response, 200, []);
     }
   });
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectBody,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
@@ -50,11 +52,7 @@ describe('POST /time_off_types', () => {
 
   it('rejects a missing label, a bad color and a negative buffer', async () => {
     const missing = await org.post('/time_off_types', { work_code: 'X' });
-    expect(missing.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The label field is required.'],
-    });
+    expectInvalid(missing, ['The label field is required.']);
     expect((await org.post('/time_off_types', { label: 'X', primary_color: 'red' })).status).toBe(422);
     expect((await org.post('/time_off_types', { label: 'X', required_buffer: -1 })).status).toBe(422);
   });
@@ -89,8 +87,7 @@ describe('GET /time_off_types', () => {
     const gone = (await fresh.post('/time_off_types', { label: 'Old' })).body.id;
     await fresh.del(`/time_off_types/${gone}`);
     const response = await fresh.get('/time_off_types');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       {
         id: String(id),
         label: 'Sick',
@@ -116,8 +113,7 @@ describe('GET /time_off_types/{id} (extension)', () => {
   it('returns the type with allow_negative; 404 for another organization', async () => {
     const id = (await org.post('/time_off_types', { label: 'Banked', allow_negative: true })).body.id;
     const response = await org.get(`/time_off_types/${id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expectBody(response, 200, {
       id: String(id),
       label: 'Banked',
       work_code: null,
@@ -203,11 +199,7 @@ describe('DELETE /time_off_types/{id} (extension)', () => {
       end_date: '2030-01-02 08:00:00',
       time_off_type_id: id,
     });
-    expect(create.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected time off type id is invalid.'],
-    });
+    expectInvalid(create, ['The selected time off type id is invalid.']);
     expect((await org.del(`/time_off_types/${id}`)).status).toBe(404);
   });
 });

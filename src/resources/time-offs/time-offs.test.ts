@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
+  expectBody,
   expectInvalid,
-  expectNotFoundForOtherOrg,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
@@ -121,11 +122,7 @@ describe('POST /time_offs', () => {
       delete partial[field];
       const response = await org.post('/time_offs', partial);
       expect(response.status, field).toBe(422);
-      expect(response.body).toEqual({
-        status: 422,
-        error: 'invalid_params',
-        error_message: [`The ${field.replace(/_/g, ' ')} field is required.`],
-      });
+      expectInvalid(response, [`The ${field.replace(/_/g, ' ')} field is required.`]);
     }
   });
 
@@ -270,8 +267,7 @@ describe('GET /time_offs', () => {
     const response = await org.get('/time_offs', {
       query: { start: '2034-07-01 00:00:00', end: '2034-08-01 00:00:00' },
     });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expectBody(response, 200, {
       items: [
         segment(id, '2034-07-10 07:00:00', '2034-07-11 07:00:00', 24, { status: 1, approval_date: ISO }),
         segment(id, '2034-07-11 07:00:00', '2034-07-12 07:00:00', 24, { status: 1, approval_date: ISO }),
@@ -389,19 +385,11 @@ describe('GET /time_offs', () => {
     const reversed = await org.get('/time_offs', {
       query: { start: '2035-02-01 00:00:00', end: '2035-01-01 00:00:00' },
     });
-    expect(reversed.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The end must be after the start.'],
-    });
+    expectInvalid(reversed, ['The end must be after the start.']);
     const outside = await org.get('/time_offs', {
       query: { start: '2035-01-01 00:00:00', end: '2035-02-01 00:00:00', after: '2036-01-01 00:00:00' },
     });
-    expect(outside.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The after must be a date within start and end.'],
-    });
+    expectInvalid(outside, ['The after must be a date within start and end.']);
     const bad = await org.get('/time_offs', { query: { start: 'yesterday', end: '2035-02-01 00:00:00' } });
     expect(bad.status).toBe(422);
   });
@@ -479,8 +467,7 @@ describe('GET /time_offs/{id}', () => {
   it('returns every segment of the entry with empty metadata', async () => {
     const id = await createTimeOff({ start_date: '2038-03-01 07:00:00', end_date: '2038-03-03 07:00:00' });
     const response = await org.get(`/time_offs/${id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expectBody(response, 200, {
       items: [
         segment(id, '2038-03-01 07:00:00', '2038-03-02 07:00:00', 24),
         segment(id, '2038-03-02 07:00:00', '2038-03-03 07:00:00', 24),
@@ -555,11 +542,7 @@ describe('POST /time_offs/{id}/approve', () => {
   it('answers 422 for an unknown admin, 404 for an unknown or foreign entry', async () => {
     const id = await createTimeOff();
     const badAdmin = await org.post(`/time_offs/${id}/approve`, { admin_id: 999999 });
-    expect(badAdmin.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected admin id is invalid.'],
-    });
+    expectInvalid(badAdmin, ['The selected admin id is invalid.']);
     expect((await org.post('/time_offs/999999/approve')).status).toBe(404);
     await expectNotFoundForOtherOrg(other, 'POST', `/time_offs/${id}/approve`);
   });
@@ -581,17 +564,9 @@ describe('POST /time_offs/{id}/deny', () => {
     const id = await createTimeOff();
     await org.post(`/time_offs/${id}/deny`);
     const again = await org.post(`/time_offs/${id}/deny`);
-    expect(again.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['Only pending time off can be denied; this time off is denied.'],
-    });
+    expectInvalid(again, ['Only pending time off can be denied; this time off is denied.']);
     const approve = await org.post(`/time_offs/${id}/approve`);
-    expect(approve.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['Only pending time off can be approved; this time off is denied.'],
-    });
+    expectInvalid(approve, ['Only pending time off can be approved; this time off is denied.']);
     await expectNotFoundForOtherOrg(other, 'POST', `/time_offs/${id}/deny`);
   });
 });
@@ -641,11 +616,7 @@ describe('recurring leave (rrule extension)', () => {
       time_off_type_id: vacationId,
       rrule: 'FREQ=HOURLY',
     });
-    expect(hourly.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The rrule must have a FREQ of DAILY, WEEKLY, MONTHLY or YEARLY.'],
-    });
+    expectInvalid(hourly, ['The rrule must have a FREQ of DAILY, WEEKLY, MONTHLY or YEARLY.']);
   });
 
   it('refuses the rule parts assignments refuse: each occurrence keeps the start time of day', async () => {
@@ -657,11 +628,7 @@ describe('recurring leave (rrule extension)', () => {
       time_off_type_id: vacationId,
       rrule: 'FREQ=DAILY;BYHOUR=7,19',
     });
-    expect(byHour.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ["The rrule may not carry BYHOUR: every occurrence keeps the start's time of day."],
-    });
+    expectInvalid(byHour, ["The rrule may not carry BYHOUR: every occurrence keeps the start's time of day."]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
+  expectBody,
   expectInvalid,
   expectNotFoundForOtherOrg,
   expectSuccess,
@@ -293,8 +294,7 @@ describe('GET /trades', () => {
       approving_user_id: admin,
     });
     const response = await listOrg.get('/trades');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       {
         id: String(created.body.id),
         requesting_user: { id: String(requester), name: 'Vincent Ownbey', href: `${server.url}/v1/users/${requester}` },
@@ -638,8 +638,7 @@ describe('GET /trades/{id}/users', () => {
     await org.patch(`/trades/${id}`, { action: 'decline', user_id: declining });
     await org.patch(`/trades/${id}`, { action: 'accept', user_id: taker });
     const response = await org.get(`/trades/${id}/users`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       {
         id: String(declining),
         user: strRef(declining, 'Dee Cline'),

@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectBody,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
@@ -43,8 +45,7 @@ afterAll(() => server.close());
 describe('PUT /users/{user_id}/titles', () => {
   it('replaces the callback lists of the user', async () => {
     const response = await org.put(`/users/${userId}/titles`, { ids: [ids.captainList, ids.ffList] });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true });
+    expectBody(response, 200, { success: true });
     await org.put(`/users/${userId}/titles`, { ids: [ids.ffList] });
     const read = await org.get(`/users/${userId}/titles`);
     expect(read.body.map((l: { id: number }) => l.id)).toEqual([ids.ffList]);
@@ -52,11 +53,7 @@ describe('PUT /users/{user_id}/titles', () => {
 
   it('refuses unknown list ids and changes nothing', async () => {
     const response = await org.put(`/users/${userId}/titles`, { ids: [ids.captainList, 999999] });
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected title id is invalid.'],
-    });
+    expectInvalid(response, ['The selected title id is invalid.']);
     expect((await org.get(`/users/${userId}/titles`)).body.map((l: { id: number }) => l.id)).toEqual([ids.ffList]);
   });
 
@@ -69,8 +66,7 @@ describe('PUT /users/{user_id}/titles', () => {
 describe('GET /users/{user_id}/titles', () => {
   it('lists the user lists as GET /lists shows them', async () => {
     const response = await org.get(`/users/${userId}/titles`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       {
         id: ids.ffList,
         name: 'Firefighter',
@@ -88,8 +84,7 @@ describe('GET /users/{user_id}/titles', () => {
 describe('PUT /users/{user_id}/filters', () => {
   it('replaces the filters of the user', async () => {
     const response = await org.put(`/users/${userId}/filters`, { ids: [ids.rescue, ids.dive] });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true });
+    expectBody(response, 200, { success: true });
     expect((await org.put(`/users/${userId}/filters`, { ids: [999999] })).body.error_message).toEqual([
       'The selected filter id is invalid.',
     ]);
@@ -101,8 +96,7 @@ describe('GET /users/{user_id}/filters', () => {
   it('lists the user filters; a deleted filter drops out', async () => {
     await org.del(`/filters/${ids.dive}`);
     const response = await org.get(`/users/${userId}/filters`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       { id: String(ids.rescue), label: 'Rescue', created_on: expect.any(String), user: null },
     ]);
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/filters`);
@@ -112,8 +106,7 @@ describe('GET /users/{user_id}/filters', () => {
 describe('PUT /users/{user_id}/groups', () => {
   it('replaces the groups of the user', async () => {
     const response = await org.put(`/users/${userId}/groups`, { ids: [ids.platoon, ids.aShift] });
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true });
+    expectBody(response, 200, { success: true });
     expect((await org.put(`/users/${userId}/groups`, { ids: [999999] })).body.error_message).toEqual([
       'The selected group id is invalid.',
     ]);
@@ -124,8 +117,7 @@ describe('PUT /users/{user_id}/groups', () => {
 describe('GET /users/{user_id}/groups', () => {
   it('lists the groups as {id, name}', async () => {
     const response = await org.get(`/users/${userId}/groups`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       { id: ids.aShift, name: 'A Shift' },
       { id: ids.platoon, name: 'Platoon 1' },
     ]);
@@ -147,16 +139,12 @@ describe('POST /users/{user_id}/qualifiers', () => {
   });
 
   it('refuses an unknown qualifier and one the user already has', async () => {
-    expect((await org.post(`/users/${userId}/qualifiers`, { id: 999999 })).body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected qualifier id is invalid.'],
-    });
-    expect((await org.post(`/users/${userId}/qualifiers`, { id: ids.CPT })).body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['User Boss Doe already has qualifier Captains.'],
-    });
+    expectInvalid(await org.post(`/users/${userId}/qualifiers`, { id: 999999 }), [
+      'The selected qualifier id is invalid.',
+    ]);
+    expectInvalid(await org.post(`/users/${userId}/qualifiers`, { id: ids.CPT }), [
+      'User Boss Doe already has qualifier Captains.',
+    ]);
   });
 
   it('answers 404 for another organization and requires a token', async () => {
@@ -231,11 +219,9 @@ describe('POST /users/{user_id}/certifications', () => {
   });
 
   it('refuses unknown certifications, duplicates and expiry before issue', async () => {
-    expect((await org.post(`/users/${userId}/certifications`, { id: 999999 })).body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected certification id is invalid.'],
-    });
+    expectInvalid(await org.post(`/users/${userId}/certifications`, { id: 999999 }), [
+      'The selected certification id is invalid.',
+    ]);
     expect((await org.post(`/users/${userId}/certifications`, { id: ids.cpr })).status).toBe(422);
     const other2 = await org.createUser();
     expect(
@@ -256,8 +242,7 @@ describe('POST /users/{user_id}/certifications', () => {
 describe('GET /users/{user_id}/certifications', () => {
   it('lists the user certifications', async () => {
     const response = await org.get(`/users/${userId}/certifications`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       {
         id: ids.cpr,
         name: 'CPR',

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectBody,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
@@ -37,8 +39,7 @@ describe('GET /users/{user_id}/time_offs', () => {
     await adminEntry(`${daysFromToday(-60)} 07:00:00`, `${daysFromToday(-59)} 07:00:00`);
     await adminEntry(`${daysFromToday(5)} 07:00:00`, `${daysFromToday(6)} 07:00:00`);
     const response = await org.get(`/users/${userId}/time_offs`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       {
         id: String(recent),
         time_off_type: { id: String(typeId), name: 'Vacation', work_code: 'VAC001' },
@@ -118,11 +119,9 @@ describe('POST /users/{user_id}/time_offs', () => {
 
   it('validates the type, the dates and the note', async () => {
     const base = { time_off_type_id: typeId, start_date: '2032-04-01 08:00:00', end_date: '2032-04-02 08:00:00' };
-    expect((await org.post(`/users/${userId}/time_offs`, { ...base, time_off_type_id: 999999 })).body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected time off type id is invalid.'],
-    });
+    expectInvalid(await org.post(`/users/${userId}/time_offs`, { ...base, time_off_type_id: 999999 }), [
+      'The selected time off type id is invalid.',
+    ]);
     expect((await org.post(`/users/${userId}/time_offs`, { ...base, end_date: '2032-03-01 08:00:00' })).status).toBe(
       422,
     );
@@ -170,18 +169,10 @@ describe('PATCH /users/{user_id}/time_offs/{id}', () => {
       })
     ).body.id;
     const reversed = await org.patch(`/users/${userId}/time_offs/${id}`, { end_date: '2033-05-01 08:00:00' });
-    expect(reversed.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The end date must be after the start date.'],
-    });
+    expectInvalid(reversed, ['The end date must be after the start date.']);
     await org.post(`/time_offs/${id}/approve`, { admin_id: adminId });
     const response = await org.patch(`/users/${userId}/time_offs/${id}`, { user_note: 'too late' });
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['Only pending time off can be changed; this time off is approved.'],
-    });
+    expectInvalid(response, ['Only pending time off can be changed; this time off is approved.']);
   });
 
   it("answers 404 for another user's entry, an unknown one, or another organization", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired } from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectBody, expectInvalid } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { cli } from '../../../test/transfer/helpers.js';
 
@@ -48,8 +48,7 @@ describe('POST /users/import', () => {
   it('reports what a dry run would change and writes nothing', async () => {
     const before = await usersByName();
     const response = await csv(GOOD, '?dry_run=true');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expectBody(response, 200, {
       dry_run: true,
       created: 2,
       updated: 1,
@@ -104,17 +103,12 @@ describe('POST /users/import', () => {
         'E-700,,Fay,Gray,fay@example.com,,',
       ].join('\n'),
     );
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: [
-        'line 3: The email (item 1) is not a valid e-mail address.',
-        'line 4: unknown qualifier "Hazmat".',
-        'line 4: unknown group "C Shift".',
-        'line 5: The username field is required for a new user.',
-      ],
-    });
+    expectInvalid(response, [
+      'line 3: The email (item 1) is not a valid e-mail address.',
+      'line 4: unknown qualifier "Hazmat".',
+      'line 4: unknown group "C Shift".',
+      'line 5: The username field is required for a new user.',
+    ]);
     expect(await usersByName()).toEqual(before);
     expect((await org.get('/logs')).body.data.length).toBe(logsBefore);
   });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
@@ -56,12 +57,7 @@ describe('PUT /users', () => {
 
   it('rejects a username already taken in the organization', async () => {
     const response = await org.put('/users', newUser);
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The username has already been taken.'],
-    });
+    expectInvalid(response, ['The username has already been taken.']);
   });
 
   it('lets another organization use the same username', async () => {
@@ -75,11 +71,7 @@ describe('PUT /users', () => {
       delete body[field];
       const response = await org.put('/users', body);
       expect(response.status, field).toBe(422);
-      expect(response.body).toEqual({
-        status: 422,
-        error: 'invalid_params',
-        error_message: [`The ${field.replace('_', ' ')} field is required.`],
-      });
+      expectInvalid(response, [`The ${field.replace('_', ' ')} field is required.`]);
     }
     const noAddress = await org.put('/users', { ...newUser, username: 'u-no-address', mail: [] });
     expect(noAddress.status).toBe(422);
@@ -227,12 +219,7 @@ describe('PATCH /users/{user_id}', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const response = await org.patch(`/users/${userId}`, { accrual_profile: { id: foreign.id } });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected accrual profile id is invalid.'],
-    });
+    expectInvalid(response, ['The selected accrual profile id is invalid.']);
   });
 
   it('writes a system log entry', async () => {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectBody,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
@@ -48,11 +50,9 @@ describe('POST /visual_cycles', () => {
       expect((await org.post('/visual_cycles', body)).status, field).toBe(422);
     }
     expect((await org.post('/visual_cycles', { ...base, color: 'red' })).status).toBe(422);
-    expect((await org.post('/visual_cycles', { ...base, end: '2016-12-31' })).body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The end must be after the start.'],
-    });
+    expectInvalid(await org.post('/visual_cycles', { ...base, end: '2016-12-31' }), [
+      'The end must be after the start.',
+    ]);
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/visual_cycles', {}));
@@ -61,8 +61,7 @@ describe('POST /visual_cycles', () => {
 describe('GET /visual_cycles', () => {
   it('lists cycles per sample shape', async () => {
     const response = await org.get('/visual_cycles');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       {
         id: januaryId,
         name: 'FLSA Cycle #1',

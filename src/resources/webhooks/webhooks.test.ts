@@ -5,8 +5,9 @@ import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectInvalid,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
@@ -157,22 +158,13 @@ describe('POST /webhooks (extension)', () => {
   it('rejects URLs that are not http(s) and malformed event types', async () => {
     const org = await server.newOrg();
     const ftp = await org.post('/webhooks', { url: 'ftp://example.com/x' });
-    expect(ftp.status).toBe(422);
-    expect(ftp.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The url must be an http or https URL.'],
-    });
+    expectInvalid(ftp, ['The url must be an http or https URL.']);
     const bad = await org.post('/webhooks', { url: 'not a url at all' });
-    expect(bad.body).toEqual({ status: 422, error: 'invalid_params', error_message: ['The url is not a valid URL.'] });
+    expectInvalid(bad, ['The url is not a valid URL.']);
     const types = await org.post('/webhooks', { url: 'https://example.com', event_types: ['Shift Created'] });
     expect(types.status).toBe(422);
     const shortSecret = await org.post('/webhooks', { url: 'https://example.com', secret: 'short' });
-    expect(shortSecret.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The secret must be at least 16 characters.'],
-    });
+    expectInvalid(shortSecret, ['The secret must be at least 16 characters.']);
   });
 
   it('requires a token', async () => {

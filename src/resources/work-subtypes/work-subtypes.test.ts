@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg, expectSuccess } from '../../../test/helpers/common.js';
+import {
+  expectAuthRequired,
+  expectBody,
+  expectInvalid,
+  expectNotFoundForOtherOrg,
+  expectSuccess,
+} from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -19,12 +25,7 @@ describe('POST /work_subtypes', () => {
   it('rejects an unknown or foreign work type', async () => {
     const foreignType = (await other.post('/work_types', { label: 'Theirs' })).body.id;
     const response = await org.post('/work_subtypes', { work_type_id: foreignType, label: 'X' });
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The selected work type id is invalid.'],
-    });
+    expectInvalid(response, ['The selected work type id is invalid.']);
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/work_subtypes', { work_type_id: 1, label: 'X' }));
@@ -42,8 +43,7 @@ describe('GET /work_subtypes', () => {
     const gone = (await target.post('/work_subtypes', { work_type_id: type, label: 'Gone' })).body.id;
     await target.del(`/work_subtypes/${gone}`);
     const response = await target.get('/work_subtypes');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       { id: holdover, work_type_id: type, label: 'Holdover', work_code: 'HO' },
       { id: mandatory, work_type_id: type, label: 'Mandatory', work_code: 'M-OT' },
     ]);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   expectAuthRequired,
-  expectNotFoundForOtherOrg,
+  expectBody,
   expectNotFound,
+  expectNotFoundForOtherOrg,
   expectSuccess,
 } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
@@ -16,8 +17,9 @@ describe('GET /work_types', () => {
   it('lists the default work types of a new organization in position order', async () => {
     const fresh = await server.newOrg();
     const response = await fresh.get('/work_types');
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual(
+    expectBody(
+      response,
+      200,
       DEFAULT_WORK_TYPES.map((type, position) => ({
         id: expect.any(Number),
         label: type.label,
@@ -76,8 +78,7 @@ describe('GET /work_types/{id}', () => {
       position: 0,
     });
     const response = await org.get(`/work_types/${created.body.id}`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    expectBody(response, 200, {
       id: created.body.id,
       label: 'Earned time off',
       work_code: 'ETO',
@@ -160,8 +161,7 @@ describe('GET /work_types/{id}/subtypes', () => {
     });
     await org.post('/work_subtypes', { work_type_id: secondType.body.id, label: 'Elsewhere' });
     const response = await org.get(`/work_types/${type.body.id}/subtypes`);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual([
+    expectBody(response, 200, [
       { id: holdover.body.id, work_type_id: type.body.id, label: 'Holdover', work_code: 'HO' },
       { id: mandatory.body.id, work_type_id: type.body.id, label: 'Mandatory', work_code: 'M-OT' },
     ]);
