@@ -20,6 +20,8 @@ export default defineConfig({
     // than vitest's default second (an approval and the queue's reload, at load 16, took over 1 s).
     expect: { poll: { timeout: 15_000 } },
     globalSetup: ['test/helpers/global-setup.ts'],
+    // toSucceed, toBeNotFound, toBeInvalid and toAnswer on an API response (test/helpers/matchers.ts)
+    setupFiles: ['test/helpers/matchers.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });

@@ -2,7 +2,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { expectBody } from '../../test/helpers/common.js';
 import { startServer, type ApiResponse, type TestOrg, type TestServer } from '../../test/helpers/server.js';
 import { SIGN_IN_LIMITS } from './session-routes.js';
 
@@ -89,7 +88,7 @@ async function requestTimeOff(userId: number, start = '2030-07-10 07:00:00', end
 describe('POST /app/session', () => {
   it('signs a user in with a session cookie that is HttpOnly, SameSite=Strict, unreadable by scripts', async () => {
     const response = await signIn(adminId);
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       user: { id: adminId, username: usernames[String(adminId)], name: 'Dana Chief', role: 'Admin', is_admin: true },
       organization: { id: org.orgId, name: expect.any(String), timezone: 'America/Chicago' },
       expires_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
@@ -141,7 +140,7 @@ describe('POST /app/session', () => {
     });
     const otherOrg = await signIn(colleagueId, PASSWORD, other.orgId);
     for (const response of [wrong, unknown, otherOrg]) {
-      expectBody(response, 401, expected);
+      expect(response).toAnswer(401, expected);
       expect(response.headers.get('set-cookie')).toBeNull();
     }
   });
@@ -151,7 +150,7 @@ describe('POST /app/session', () => {
       body: { organization_id: String(org.orgId), username: usernames[String(adminId)], password: PASSWORD },
       form: true,
     });
-    expectBody(response, 401, {
+    expect(response).toAnswer(401, {
       status: 401,
       error: 'unauthorized',
       error_message: 'The x-crewplan-session header is required.',
@@ -183,7 +182,7 @@ describe('sign-in rate limits', () => {
     usernames[String(target)] = (await org.get(`/users/${target}`)).body.username;
     for (let i = 0; i < SIGN_IN_LIMITS.perUsername; i += 1) expect((await signIn(target, 'wrong')).status).toBe(401);
     const blocked = await signIn(target);
-    expectBody(blocked, 429, {
+    expect(blocked).toAnswer(429, {
       status: 429,
       error: 'too_many_requests',
       error_message: expect.stringMatching(/^Too many sign-in attempts/),
@@ -226,7 +225,7 @@ describe('GET /app/session and DELETE /app/session', () => {
     expect(refused.status).toBe(401);
 
     const out = await server.request('DELETE', '/app/session', { headers: { cookie, 'x-crewplan-session': '1' } });
-    expectBody(out, 200, { success: true });
+    expect(out).toAnswer(200, { success: true });
     expect(out.headers.get('set-cookie')).toMatch(/^crewplan_session=; Max-Age=0; Path=\/; HttpOnly; SameSite=Strict$/);
     expect((await server.request('GET', '/app/session', { headers: { cookie } })).status).toBe(401);
     expect(
@@ -254,7 +253,7 @@ describe('GET /app/session and DELETE /app/session', () => {
 
   it('answers 401 without a session', async () => {
     const response = await server.request('GET', '/app/session');
-    expectBody(response, 401, { status: 401, error: 'unauthorized', error_message: 'Not signed in.' });
+    expect(response).toAnswer(401, { status: 401, error: 'unauthorized', error_message: 'Not signed in.' });
   });
 
   it('ends an expired session', async () => {
@@ -275,7 +274,7 @@ describe('/v1 with a session', () => {
   it('needs the X-Crewplan-Session header beside the cookie (CSRF defence)', async () => {
     const cookie = cookieOf(await signIn(adminId));
     const withoutHeader = await server.request('GET', '/schedule', { headers: { cookie }, query: day });
-    expectBody(withoutHeader, 401, {
+    expect(withoutHeader).toAnswer(401, {
       status: 401,
       error: 'unauthorized',
       error_message: 'The access token is missing.',
@@ -287,7 +286,7 @@ describe('/v1 with a session', () => {
 
   it('refuses a forged or unknown session cookie', async () => {
     const response = await asSession('crewplan_session=cpw_forged').get('/schedule', day);
-    expectBody(response, 401, {
+    expect(response).toAnswer(401, {
       status: 401,
       error: 'unauthorized',
       error_message: 'The session has ended; sign in again.',
@@ -377,7 +376,7 @@ describe('what a member (not an admin) may do', () => {
       await member.get('/logs'),
     ];
     for (const response of attempts) {
-      expectBody(response, 403, forbidden);
+      expect(response).toAnswer(403, forbidden);
     }
     expect((await org.get(`/time_offs/${timeOffId}`)).body.items[0].status).toBe(0);
   });

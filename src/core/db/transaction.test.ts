@@ -1,6 +1,5 @@
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectBody } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer, testDatabaseUrl } from '../../../test/helpers/server.js';
 import { sql } from 'kysely';
 import { groupCommits, withTransaction } from './transaction.js';
@@ -167,7 +166,7 @@ describe.skipIf(onPostgres)('SQLite shared with another process', () => {
       other.exec('rollback');
       other.close();
     }
-    expectBody(response, 409, {
+    expect(response).toAnswer(409, {
       status: 409,
       error: 'conflict',
       error_message: expect.stringContaining('try again'),

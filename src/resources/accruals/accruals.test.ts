@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
 
@@ -33,7 +27,7 @@ describe('GET /accruals', () => {
       { time_off_type_id: vacation, method: 'year', hours: 144, max_hours: 300 },
     ]);
     const response = await fresh.get('/accruals');
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       {
         time_off_type: { id: String(sick), name: 'Sick' },
         accrual_type: 'Accrues 6 hours every pay period (max. 150 hours)',
@@ -60,7 +54,7 @@ describe('GET /users/{user_id}/timeoff/accrual/profile', () => {
     const user = await org.createUser();
     await org.patch(`/users/${user}`, { accrual_profile: { id: profile } });
     const response = await org.get(`/users/${user}/timeoff/accrual/profile`);
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       { time_off_type: { id: sickId, name: 'Sick' }, accrual_type: 'Accrues 10 hours every 28 days' },
       {
         time_off_type: { id: vacationId, name: 'Vacation' },
@@ -102,7 +96,7 @@ describe('GET /users/{user_id}/timeoff/accrual/bank', () => {
   it('is empty for a user without bank', async () => {
     const user = await org.createUser();
     const response = await org.get(`/users/${user}/timeoff/accrual/bank`);
-    expectBody(response, 200, []);
+    expect(response).toAnswer(200, []);
   });
 
   it('credits calendar accruals due since the start, capped, once; capped periods leave a marker row', async () => {
@@ -139,7 +133,7 @@ describe('POST /users/{user_id}/timeoff/accrual/bank', () => {
       admin_id: adminId,
       notes: 'Opening balance',
     });
-    expectSuccess(added, 201, 'Accrual bank updated successfully.', {
+    expect(added).toSucceed(201, 'Accrual bank updated successfully.', {
       id: expect.any(Number),
       balance: 40,
     });
@@ -189,7 +183,7 @@ describe('POST /users/{user_id}/timeoff/accrual/bank', () => {
   it('validates admin_id, the type and the hours', async () => {
     const user = await org.createUser();
     const missing = await bank(user, { time_off_type_id: sickId, hours: 1 });
-    expectInvalid(missing, ['The admin id field is required.']);
+    expect(missing).toBeInvalid(['The admin id field is required.']);
     expect((await bank(user, { time_off_type_id: sickId, hours: 1, admin_id: 999999 })).body.error_message).toEqual([
       'The selected admin id is invalid.',
     ]);
@@ -258,7 +252,7 @@ describe('time off and the bank', () => {
     await bank(user, { time_off_type_id: vacationId, hours: 10, admin_id: adminId });
     const id = (await timeOff(user)).body.id;
     const approve = await org.post(`/time_offs/${id}/approve`);
-    expectInvalid(approve, ['The Vacation bank holds 10 hours, fewer than the 24 hours requested.']);
+    expect(approve).toBeInvalid(['The Vacation bank holds 10 hours, fewer than the 24 hours requested.']);
     expect((await org.get(`/time_offs/${id}`)).body.items[0].status).toBe(0);
     expect((await timeOff(user, { status: 1 })).status).toBe(422);
     expect(await balance(user)).toBe(10);
@@ -305,7 +299,7 @@ describe('accrual profiles and tracks (extension)', () => {
       name: 'Base 2',
       rules: [{ time_off_type_id: type, method: 'month', hours: 2.5 }],
     });
-    expectSuccess(patch, 200, 'Accrual profile updated successfully.', {
+    expect(patch).toSucceed(200, 'Accrual profile updated successfully.', {
       id,
     });
     expect((await fresh.get('/accrual_profiles')).body[0]).toMatchObject({
@@ -313,7 +307,7 @@ describe('accrual profiles and tracks (extension)', () => {
       rules: [{ accrual_type: 'Accrues 2.5 hours every month' }],
     });
     await expectNotFoundForOtherOrg(other, 'PATCH', `/accrual_profiles/${id}`, { name: 'x' });
-    expectSuccess(await fresh.del(`/accrual_profiles/${id}`), 200, 'Accrual profile removed successfully.');
+    expect(await fresh.del(`/accrual_profiles/${id}`)).toSucceed(200, 'Accrual profile removed successfully.');
     expect((await fresh.get('/accrual_profiles')).body).toEqual([]);
   });
 
@@ -332,7 +326,7 @@ describe('accrual profiles and tracks (extension)', () => {
     ];
     for (const [rules, message] of cases) {
       const response = await org.post('/accrual_profiles', { name: 'Bad', rules });
-      expectInvalid(response, [message]);
+      expect(response).toBeInvalid([message]);
     }
     expect(
       (await org.post('/accrual_profiles', { name: 'Bad', rules: [{ time_off_type_id: sickId, method: 'fortnight' }] }))

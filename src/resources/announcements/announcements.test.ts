@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectInvalid,
-  expectNotFoundForOtherOrg,
-  expectNotFound,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -38,7 +32,7 @@ describe('POST /announcements', () => {
       body: '<p>This is a great HTML <strong>message!</strong></p>',
       admin_id: bossId,
     });
-    expectSuccess(response, 201, 'Announcement created successfully.', {
+    expect(response).toSucceed(201, 'Announcement created successfully.', {
       id: expect.any(Number),
       announcement: bossAnnouncement(response.body.id, 'Test', '<p>This is a great HTML <strong>message!</strong></p>'),
     });
@@ -75,18 +69,18 @@ describe('POST /announcements', () => {
 
   it('requires body', async () => {
     const response = await org.post('/announcements', { title: 'No body' });
-    expectInvalid(response, ['The body field is required.']);
+    expect(response).toBeInvalid(['The body field is required.']);
   });
 
   it('rejects a body that is empty once sanitized', async () => {
     const response = await org.post('/announcements', { body: '<script>alert(1)</script>' });
-    expectInvalid(response, ['The body field must contain text after removing disallowed HTML.']);
+    expect(response).toBeInvalid(['The body field must contain text after removing disallowed HTML.']);
   });
 
   it('rejects an admin_id that is not a user of the organization', async () => {
     const stranger = await other.createUser();
     const response = await org.post('/announcements', { body: '<p>x</p>', admin_id: stranger });
-    expectInvalid(response, ['The selected admin id is invalid.']);
+    expect(response).toBeInvalid(['The selected admin id is invalid.']);
   });
 
   it('writes a system log entry naming the author', async () => {
@@ -169,7 +163,7 @@ describe('PUT /announcements/{id}', () => {
       title: 'New',
       body: '<p onmouseover="x()">new <em>text</em></p>',
     });
-    expectSuccess(response, 200, 'Announcement updated successfully.', {
+    expect(response).toSucceed(200, 'Announcement updated successfully.', {
       id,
       announcement: bossAnnouncement(id, 'New', '<p>new <em>text</em></p>'),
     });
@@ -178,7 +172,7 @@ describe('PUT /announcements/{id}', () => {
   it('requires body', async () => {
     const id = await postAnnouncement(org, { body: '<p>x</p>' });
     const response = await org.put(`/announcements/${id}`, { title: 'only title' });
-    expectInvalid(response, ['The body field is required.']);
+    expect(response).toBeInvalid(['The body field is required.']);
   });
 
   it('answers 404 for a missing, deleted or foreign announcement', async () => {
@@ -186,7 +180,7 @@ describe('PUT /announcements/{id}', () => {
     await expectNotFoundForOtherOrg(other, 'PUT', `/announcements/${id}`, { body: '<p>y</p>' });
     await org.del(`/announcements/${id}`);
     const response = await org.put(`/announcements/${id}`, { body: '<p>y</p>' });
-    expectNotFound(response, 'Announcement');
+    expect(response).toBeNotFound('Announcement');
   });
 
   it('requires a token', async () => {
@@ -198,7 +192,7 @@ describe('DELETE /announcements/{id}', () => {
   it('soft-deletes the announcement and logs it', async () => {
     const id = await postAnnouncement(org, { title: 'Bye', body: '<p>x</p>' });
     const response = await org.del(`/announcements/${id}`);
-    expectSuccess(response, 200, 'Announcement deleted successfully.', {
+    expect(response).toSucceed(200, 'Announcement deleted successfully.', {
       id,
     });
     const list = await org.get('/announcements');
@@ -210,7 +204,7 @@ describe('DELETE /announcements/{id}', () => {
   it('names the acting user given by the admin_id query parameter in the log', async () => {
     const id = await postAnnouncement(org, { title: 'Old news', body: '<p>x</p>' });
     const response = await org.del(`/announcements/${id}`, undefined, { query: { admin_id: bossId } });
-    expectSuccess(response, 200, 'Announcement deleted successfully.', {
+    expect(response).toSucceed(200, 'Announcement deleted successfully.', {
       id,
     });
     const logs = await org.get('/logs');
@@ -227,7 +221,7 @@ describe('DELETE /announcements/{id}', () => {
     await expectNotFoundForOtherOrg(other, 'DELETE', `/announcements/${id}`);
     expect((await org.del(`/announcements/${id}`)).status).toBe(200);
     const again = await org.del(`/announcements/${id}`);
-    expectNotFound(again, 'Announcement');
+    expect(again).toBeNotFound('Announcement');
   });
 
   it('requires a token', async () => {

@@ -1,12 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 import { formatDate, todayIn } from '../../core/time.js';
 import { finalizedDates, findAssignmentOrThrow, findAssignmentsByIds, listAssignmentsForRange } from './repository.js';
@@ -77,7 +70,7 @@ const defaults = {
 describe('POST /assignments', () => {
   it('creates an assignment with every default and answers 201 with it', async () => {
     const response = await org.post('/assignments', stationBody);
-    expectSuccess(response, 201, 'Assignment created successfully.', {
+    expect(response).toSucceed(201, 'Assignment created successfully.', {
       id: expect.any(Number),
       position: expect.any(Number),
       name: 'Station 1',
@@ -147,7 +140,7 @@ describe('POST /assignments', () => {
 
   it('requires name, start, end and positions_to_fill', async () => {
     const response = await org.post('/assignments', {});
-    expectInvalid(response, [
+    expect(response).toBeInvalid([
       'The name field is required.',
       'The start field is required.',
       'The end field is required.',
@@ -157,12 +150,12 @@ describe('POST /assignments', () => {
 
   it('rejects an end not after the start', async () => {
     const response = await org.post('/assignments', { ...stationBody, end: stationBody.start });
-    expectInvalid(response, ['The end must be after the start.']);
+    expect(response).toBeInvalid(['The end must be after the start.']);
   });
 
   it('rejects a bad rule, an unknown qualifier and an unknown admin', async () => {
     const rule = await org.post('/assignments', { ...stationBody, rrule: 'every day' });
-    expectInvalid(rule, ['The rrule is not a valid RFC 5545 recurrence rule.']);
+    expect(rule).toBeInvalid(['The rrule is not a valid RFC 5545 recurrence rule.']);
     const hourly = await org.post('/assignments', { ...stationBody, rrule: 'FREQ=HOURLY' });
     expect(hourly.body.error_message).toEqual(['The rrule must have a FREQ of DAILY, WEEKLY, MONTHLY or YEARLY.']);
     const foreignQualifier = await qualifier(other, 'Other', 'OTH');
@@ -170,9 +163,9 @@ describe('POST /assignments', () => {
       ...stationBody,
       qualifiers_needed: [{ id: foreignQualifier, minimum_staffing: 1 }],
     });
-    expectInvalid(needed, ['The selected qualifier id is invalid.']);
+    expect(needed).toBeInvalid(['The selected qualifier id is invalid.']);
     const admin = await org.post('/assignments', { ...stationBody, admin_id: 999999 });
-    expectInvalid(admin, ['The selected admin id is invalid.']);
+    expect(admin).toBeInvalid(['The selected admin id is invalid.']);
   });
 
   it('rejects a malformed datetime and color', async () => {
@@ -234,7 +227,7 @@ describe('GET /assignments/{id}', () => {
   it('shows one assignment with its date as a datetime', async () => {
     const id = await createAssignment({ location: LOCATION, position: 1 });
     const response = await org.get(`/assignments/${id}`);
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       id,
       position: 1,
       name: 'Station 1',
@@ -249,7 +242,7 @@ describe('GET /assignments/{id}', () => {
 
   it('is a 404 for a missing or foreign assignment', async () => {
     const response = await org.get('/assignments/999999');
-    expectNotFound(response, 'Assignment');
+    expect(response).toBeNotFound('Assignment');
     await expectNotFoundForOtherOrg(other, 'GET', `/assignments/${await createAssignment()}`);
   });
 
@@ -265,7 +258,7 @@ describe('PATCH /assignments/{id}', () => {
       hide_open_slots: true,
       start: '2012-12-26 07:00:00',
     });
-    expectSuccess(response, 200, 'Assignment updated successfully.', {
+    expect(response).toSucceed(200, 'Assignment updated successfully.', {
       id,
       position: 9,
       name: 'Engine 9',
@@ -319,12 +312,12 @@ describe('PATCH /assignments/{id}', () => {
   it('checks the end against the stored start', async () => {
     const id = await createAssignment();
     const response = await org.patch(`/assignments/${id}`, { end: '2012-12-25 07:00:00' });
-    expectInvalid(response, ['The end must be after the start.']);
+    expect(response).toBeInvalid(['The end must be after the start.']);
   });
 
   it('is a 404 for a missing or foreign assignment', async () => {
     const response = await org.patch('/assignments/999999', { name: 'X' });
-    expectNotFound(response, 'Assignment');
+    expect(response).toBeNotFound('Assignment');
     await expectNotFoundForOtherOrg(other, 'PATCH', `/assignments/${await createAssignment()}`, { name: 'X' });
   });
 
@@ -335,7 +328,7 @@ describe('DELETE /assignments/{id}', () => {
   it('soft-deletes: the assignment is gone from reads and the change is logged', async () => {
     const id = await createAssignment({ name: 'Doomed' });
     const response = await org.del(`/assignments/${id}`);
-    expectSuccess(response, 200, 'Assignment deleted successfully.', {
+    expect(response).toSucceed(200, 'Assignment deleted successfully.', {
       id,
     });
     expect((await org.get(`/assignments/${id}`)).status).toBe(404);
@@ -364,7 +357,7 @@ describe('assignment group labels', () => {
 
   it('POST /assignment_groups adds a label to the catalog with a string id', async () => {
     const response = await org.post('/assignment_groups', { name: 'Green', color: '#00ff00' });
-    expectBody(response, 201, { id: expect.stringMatching(/^\d+$/), name: 'Green', color: '#00ff00' });
+    expect(response).toAnswer(201, { id: expect.stringMatching(/^\d+$/), name: 'Green', color: '#00ff00' });
     const list = await org.get('/assignment_groups');
     expect(list.body).toEqual([
       { id: red, name: '7367', color: '#1700e6' },
@@ -375,12 +368,12 @@ describe('assignment group labels', () => {
 
   it('GET /assignments/{id}/groups is empty at first', async () => {
     const response = await org.get(`/assignments/${assignmentId}/groups`);
-    expectBody(response, 200, []);
+    expect(response).toAnswer(200, []);
   });
 
   it('PUT /assignments/{id}/groups replaces the labels and answers with them', async () => {
     const response = await org.put(`/assignments/${assignmentId}/groups`, { ids: [Number(red), Number(blue)] });
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       { id: red, name: '7367', color: '#1700e6' },
       { id: blue, name: 'Blue', color: '#0000ff' },
     ]);
@@ -390,28 +383,28 @@ describe('assignment group labels', () => {
     const refs = await org.put(`/assignments/${assignmentId}/groups`, { groups: [{ id: red }] });
     expect(refs.body).toEqual([{ id: red, name: '7367', color: '#1700e6' }]);
     const none = await org.put(`/assignments/${assignmentId}/groups`, {});
-    expectInvalid(none, ['The ids field is required.']);
+    expect(none).toBeInvalid(['The ids field is required.']);
     await org.put(`/assignments/${assignmentId}/groups`, { ids: [Number(red), Number(blue)] });
   });
 
   it('PUT /assignments/{id}/groups rejects an unknown label', async () => {
     const response = await org.put(`/assignments/${assignmentId}/groups`, { ids: [999999] });
-    expectInvalid(response, ['The selected group id is invalid.']);
+    expect(response).toBeInvalid(['The selected group id is invalid.']);
   });
 
   it('DELETE /assignments/{id}/groups/{group_id} removes one label; a label not on it is a 404', async () => {
     const response = await org.del(`/assignments/${assignmentId}/groups/${red}`);
-    expectSuccess(response, 200, 'Group label removed successfully.');
+    expect(response).toSucceed(200, 'Group label removed successfully.');
     expect((await org.get(`/assignments/${assignmentId}/groups`)).body).toEqual([
       { id: blue, name: 'Blue', color: '#0000ff' },
     ]);
     const again = await org.del(`/assignments/${assignmentId}/groups/${red}`);
-    expectNotFound(again, 'AssignmentGroup');
+    expect(again).toBeNotFound('AssignmentGroup');
   });
 
   it('DELETE /assignments/{id}/groups removes every label', async () => {
     const response = await org.del(`/assignments/${assignmentId}/groups`);
-    expectSuccess(response, 200, 'Group labels removed successfully.');
+    expect(response).toSucceed(200, 'Group labels removed successfully.');
     expect((await org.get(`/assignments/${assignmentId}/groups`)).body).toEqual([]);
   });
 
@@ -441,14 +434,18 @@ describe('assignment admins', () => {
   it('GET /assignments/{id}/admins lists the creator with a string id', async () => {
     const id = await createAssignment({ admin_id: adminId });
     const response = await org.get(`/assignments/${id}/admins`);
-    expectBody(response, 200, [{ id: String(adminId), name: 'John Smith', href: `${server.url}/v1/users/${adminId}` }]);
+    expect(response).toAnswer(200, [
+      { id: String(adminId), name: 'John Smith', href: `${server.url}/v1/users/${adminId}` },
+    ]);
   });
 
   it('PUT /assignments/{id}/admins replaces them and answers with the list', async () => {
     const id = await createAssignment({ admin_id: adminId });
     const chief = await org.createUser({ first_name: 'Dana', last_name: 'Chief' });
     const response = await org.put(`/assignments/${id}/admins`, { ids: [chief] });
-    expectBody(response, 200, [{ id: String(chief), name: 'Dana Chief', href: `${server.url}/v1/users/${chief}` }]);
+    expect(response).toAnswer(200, [
+      { id: String(chief), name: 'Dana Chief', href: `${server.url}/v1/users/${chief}` },
+    ]);
     const single = await org.put(`/assignments/${id}/admins`, { admin_id: adminId });
     expect(single.body).toEqual([
       { id: String(adminId), name: 'John Smith', href: `${server.url}/v1/users/${adminId}` },
@@ -460,7 +457,7 @@ describe('assignment admins', () => {
   it('PUT /assignments/{id}/admins rejects an unknown user', async () => {
     const id = await createAssignment();
     const response = await org.put(`/assignments/${id}/admins`, { ids: [999999] });
-    expectInvalid(response, ['The selected admin id is invalid.']);
+    expect(response).toBeInvalid(['The selected admin id is invalid.']);
   });
 
   it('is a 404 for another organization', async () => {
@@ -479,7 +476,7 @@ describe('POST /assignments/{id}/finalization', () => {
   it('finalizes the assignment on a date and logs it as the admin', async () => {
     const id = await createAssignment({ name: 'Final' });
     const response = await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: adminId });
-    expectBody(response, 200, { success: true });
+    expect(response).toAnswer(200, { success: true });
     const logs = await org.get('/logs');
     expect(logs.body.data[0].event_description).toBe('John Smith finalized assignment Final on 2015-03-15.');
   });
@@ -491,14 +488,14 @@ describe('POST /assignments/{id}/finalization', () => {
       { date: '2015-03-15', admin_id: String(adminId) },
       { form: true },
     );
-    expectBody(response, 200, { success: true });
+    expect(response).toAnswer(200, { success: true });
   });
 
   it('is a 422 when already finalized on the date', async () => {
     const id = await createAssignment();
     await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: adminId });
     const response = await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: adminId });
-    expectBody(response, 422, {
+    expect(response).toAnswer(422, {
       error: 'invalid_params',
       status: 422,
       error_message: [`Assignment (#${id}) has already been finalized on 2015-03-15.`],
@@ -519,7 +516,7 @@ describe('POST /assignments/{id}/finalization', () => {
   it('is a 422 for an unknown admin', async () => {
     const id = await createAssignment();
     const response = await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: 999999 });
-    expectBody(response, 422, {
+    expect(response).toAnswer(422, {
       error: 'invalid_params',
       status: 422,
       error_message: ['The selected admin id is invalid.'],
@@ -529,7 +526,7 @@ describe('POST /assignments/{id}/finalization', () => {
   it('rejects a future date', async () => {
     const id = await createAssignment();
     const response = await org.post(`/assignments/${id}/finalization`, { date: '2099-01-01', admin_id: adminId });
-    expectBody(response, 422, {
+    expect(response).toAnswer(422, {
       error: 'invalid_params',
       status: 422,
       error_message: [`Assignment (#${id}) Finalization is only allowed on past and current dates.`],
@@ -545,7 +542,7 @@ describe('POST /assignments/{id}/finalization', () => {
 
   it('is a 404 for a missing or foreign assignment', async () => {
     const response = await org.post('/assignments/999999/finalization', { date: '2015-03-15', admin_id: adminId });
-    expectNotFound(response, 'Assignment');
+    expect(response).toBeNotFound('Assignment');
     await expectNotFoundForOtherOrg(other, 'POST', `/assignments/${await createAssignment()}/finalization`, {
       date: '2015-03-15',
       admin_id: adminId,
@@ -561,7 +558,7 @@ describe('DELETE /assignments/{id}/finalization', () => {
     const id = await createAssignment({ name: 'Unfinal' });
     await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: adminId });
     const response = await org.del(`/assignments/${id}/finalization`, { date: '2015-03-15' });
-    expectBody(response, 200, { success: true });
+    expect(response).toAnswer(200, { success: true });
     const again = await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: adminId });
     expect(again.status).toBe(200);
     const logs = await org.get('/logs');
@@ -572,13 +569,13 @@ describe('DELETE /assignments/{id}/finalization', () => {
     const id = await createAssignment();
     await org.post(`/assignments/${id}/finalization`, { date: '2015-03-15', admin_id: adminId });
     const response = await org.del(`/assignments/${id}/finalization`, undefined, { query: { date: '2015-03-15' } });
-    expectBody(response, 200, { success: true });
+    expect(response).toAnswer(200, { success: true });
   });
 
   it('is a 422 when not finalized on the date', async () => {
     const id = await createAssignment();
     const response = await org.del(`/assignments/${id}/finalization`, { date: '2015-03-15' });
-    expectBody(response, 422, {
+    expect(response).toAnswer(422, {
       error: 'invalid_params',
       status: 422,
       error_message: [`Assignment (#${id}) is not finalized on 2015-03-15.`],
@@ -588,7 +585,7 @@ describe('DELETE /assignments/{id}/finalization', () => {
   it('requires the date', async () => {
     const id = await createAssignment();
     const response = await org.del(`/assignments/${id}/finalization`);
-    expectInvalid(response, ['The date field is required.']);
+    expect(response).toBeInvalid(['The date field is required.']);
   });
 
   it('is a 404 for another organization', async () =>

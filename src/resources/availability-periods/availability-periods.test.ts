@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -25,7 +19,7 @@ describe('POST /availability_periods', () => {
       admin_id: adminId,
       notes: 'Travelling out of country',
     });
-    expectSuccess(response, 201, 'Availability period created successfully.', {
+    expect(response).toSucceed(201, 'Availability period created successfully.', {
       id: expect.any(Number),
     });
     const listed = await org.get('/availability_periods', {
@@ -77,7 +71,7 @@ describe('POST /availability_periods', () => {
       const body: Record<string, unknown> = { ...base };
       delete body[field];
       const response = await org.post('/availability_periods', body);
-      expectInvalid(response, [`The ${field.replace('_', ' ')} field is required.`]);
+      expect(response).toBeInvalid([`The ${field.replace('_', ' ')} field is required.`]);
     }
     const foreignReason = (await other.post('/unavailability_reasons', { name: 'Foreign' })).body.id;
     const cases: Array<[Record<string, unknown>, string]> = [
@@ -88,7 +82,7 @@ describe('POST /availability_periods', () => {
     ];
     for (const [override, message] of cases) {
       const response = await org.post('/availability_periods', { ...base, ...override });
-      expectInvalid(response, [message]);
+      expect(response).toBeInvalid([message]);
     }
   });
 
@@ -126,7 +120,7 @@ describe('GET /availability_periods', () => {
 
   it('requires start and end', async () => {
     const response = await org.get('/availability_periods', { query: { start: '2032-05-01 00:00:00' } });
-    expectInvalid(response, ['The end parameter is required.']);
+    expect(response).toBeInvalid(['The end parameter is required.']);
   });
 
   it('requires a token', async () => {
@@ -145,13 +139,13 @@ describe('DELETE /availability_periods/{id} (extension)', () => {
     ).body.id;
     await expectNotFoundForOtherOrg(other, 'DELETE', `/availability_periods/${id}`);
     const response = await org.del(`/availability_periods/${id}`);
-    expectSuccess(response, 200, 'Availability period removed successfully.');
+    expect(response).toSucceed(200, 'Availability period removed successfully.');
     expect(
       (await org.get('/availability_periods', { query: { start: '2033-01-01 00:00:00', end: '2033-01-03 00:00:00' } }))
         .body,
     ).toEqual([]);
     const again = await org.del(`/availability_periods/${id}`);
-    expectNotFound(again, 'AvailabilityPeriod');
+    expect(again).toBeNotFound('AvailabilityPeriod');
   });
 });
 
@@ -171,7 +165,7 @@ describe('unavailability reasons (extension)', () => {
     expect(period.status).toBe(201);
     expect((await fresh.del(`/unavailability_reasons/${initial.id}`)).status).toBe(200);
     const created = await fresh.post('/unavailability_reasons', { name: 'Training' });
-    expectSuccess(created, 201, 'Unavailability reason created successfully.', {
+    expect(created).toSucceed(201, 'Unavailability reason created successfully.', {
       id: expect.any(Number),
     });
     const id = created.body.id;
@@ -181,7 +175,7 @@ describe('unavailability reasons (extension)', () => {
     await expectNotFoundForOtherOrg(other, 'PATCH', `/unavailability_reasons/${id}`, { name: 'x' });
     expect((await fresh.del(`/unavailability_reasons/${id}`)).status).toBe(200);
     expect((await fresh.get('/unavailability_reasons')).body).toEqual([]);
-    expectInvalid(await fresh.post('/unavailability_reasons', {}), ['The name field is required.']);
+    expect(await fresh.post('/unavailability_reasons', {})).toBeInvalid(['The name field is required.']);
   });
 
   it('PATCH is partial: a body without name leaves the reason as it was', async () => {
@@ -189,7 +183,7 @@ describe('unavailability reasons (extension)', () => {
     const id = (await fresh.post('/unavailability_reasons', { name: 'Training' })).body.id;
     for (const body of [{}, { deleted_at: '2026-01-01T00:00:00Z', organization_id: other.orgId }]) {
       const response = await fresh.patch(`/unavailability_reasons/${id}`, body);
-      expectSuccess(response, 200, 'Unavailability reason updated successfully.', {
+      expect(response).toSucceed(200, 'Unavailability reason updated successfully.', {
         id,
       });
     }

@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -35,7 +29,7 @@ describe('GET /bulletin_board', () => {
   it('shows null fields before the first write', async () => {
     const fresh = await server.newOrg();
     const response = await fresh.get('/bulletin_board');
-    expectBody(response, 200, { content: null, last_updated_by: null, last_updated_at: null });
+    expect(response).toAnswer(200, { content: null, last_updated_by: null, last_updated_at: null });
   });
 
   it('requires a token', async () => {
@@ -55,7 +49,7 @@ describe('PUT /bulletin_board', () => {
       last_updated_by: userRef(bossId, 'Boss Doe'),
       last_updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0[12]:00$/),
     };
-    expectSuccess(put, 200, 'Bulletin board updated successfully.', {
+    expect(put).toSucceed(200, 'Bulletin board updated successfully.', {
       bulletin_board: board,
     });
     const get = await org.get('/bulletin_board');
@@ -66,14 +60,14 @@ describe('PUT /bulletin_board', () => {
 
   it('requires admin_id and content', async () => {
     const noAdmin = await org.put('/bulletin_board', { content: '<p>x</p>' });
-    expectInvalid(noAdmin, ['The admin id field is required.']);
+    expect(noAdmin).toBeInvalid(['The admin id field is required.']);
     const noContent = await org.put('/bulletin_board', { admin_id: bossId });
-    expectInvalid(noContent, ['The content field is required.']);
+    expect(noContent).toBeInvalid(['The content field is required.']);
   });
 
   it('rejects an unknown admin_id', async () => {
     const response = await org.put('/bulletin_board', { admin_id: 999999, content: '<p>x</p>' });
-    expectInvalid(response, ['The selected admin id is invalid.']);
+    expect(response).toBeInvalid(['The selected admin id is invalid.']);
   });
 
   it('keeps each organization on its own board', async () => {
@@ -93,7 +87,7 @@ describe('PUT /bulletin_board', () => {
 describe('bulletin board editing lease (extension) and the 409 flow', () => {
   it('answers 409 to others while the board is held, then accepts the re-read, retried PUT after release', async () => {
     const lock = await org.post('/bulletin_board/lock', { admin_id: chiefId });
-    expectBody(lock, 201, {
+    expect(lock).toAnswer(201, {
       lock_id: expect.any(String),
       admin: userRef(chiefId, 'Casey Chief'),
       expires_at: expect.stringMatching(ISO_OFFSET),
@@ -107,17 +101,17 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
     });
 
     const blocked = await org.put('/bulletin_board', { admin_id: bossId, content: '<p>boss edit</p>' });
-    expectBody(blocked, 409, conflictBody('Casey Chief'));
+    expect(blocked).toAnswer(409, conflictBody('Casey Chief'));
 
     const otherLock = await org.post('/bulletin_board/lock', { admin_id: bossId });
-    expectBody(otherLock, 409, conflictBody('Casey Chief'));
+    expect(otherLock).toAnswer(409, conflictBody('Casey Chief'));
 
     const holderWrite = await org.put('/bulletin_board', {
       admin_id: chiefId,
       content: '<p>chief edit</p>',
       lock_id: lock.body.lock_id,
     });
-    expectSuccess(holderWrite, 200, 'Bulletin board updated successfully.', {
+    expect(holderWrite).toSucceed(200, 'Bulletin board updated successfully.', {
       bulletin_board: {
         content: '<p>chief edit</p>',
         last_updated_by: userRef(chiefId, 'Casey Chief'),
@@ -126,9 +120,9 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
     });
 
     const wrongRelease = await org.del('/bulletin_board/lock', undefined, { query: { admin_id: bossId } });
-    expectBody(wrongRelease, 409, conflictBody('Casey Chief'));
+    expect(wrongRelease).toAnswer(409, conflictBody('Casey Chief'));
     const release = await org.del('/bulletin_board/lock', undefined, { query: { lock_id: lock.body.lock_id } });
-    expectSuccess(release, 200, 'Bulletin board closed for editing.');
+    expect(release).toSucceed(200, 'Bulletin board closed for editing.');
     expect((await org.get('/bulletin_board/lock')).body).toEqual({ locked: false, admin: null, expires_at: null });
 
     const reread = await org.get('/bulletin_board');
@@ -149,14 +143,14 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
     const first = await org.post('/bulletin_board/lock', { admin_id: chiefId, ttl_seconds: 1 });
     expect(first.status).toBe(201);
     const renewed = await org.post('/bulletin_board/lock', { admin_id: chiefId, ttl_seconds: 1 });
-    expectBody(renewed, 200, {
+    expect(renewed).toAnswer(200, {
       lock_id: first.body.lock_id,
       admin: userRef(chiefId, 'Casey Chief'),
       expires_at: expect.stringMatching(ISO_OFFSET),
     });
     expect((await org.put('/bulletin_board', { admin_id: chiefId, content: '<p>by holder</p>' })).status).toBe(200);
     const early = await org.put('/bulletin_board', { admin_id: bossId, content: '<p>too early</p>' });
-    expectBody(early, 409, conflictBody('Casey Chief'));
+    expect(early).toAnswer(409, conflictBody('Casey Chief'));
 
     await new Promise((resolve) => setTimeout(resolve, 1200));
     const afterExpiry = await org.put('/bulletin_board', { admin_id: bossId, content: '<p>after expiry</p>' });
@@ -167,7 +161,7 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
       last_updated_at: expect.stringMatching(ISO_OFFSET),
     });
     const release = await org.del('/bulletin_board/lock', undefined, { query: { admin_id: chiefId } });
-    expectNotFound(release, 'BulletinBoardLock');
+    expect(release).toBeNotFound('BulletinBoardLock');
     const next = await org.post('/bulletin_board/lock', { admin_id: bossId });
     expect(next.status).toBe(201);
     expect(next.body.lock_id).not.toBe(first.body.lock_id);
@@ -188,9 +182,9 @@ describe('bulletin board editing lease (extension) and the 409 flow', () => {
 
   it('rejects a lease for an unknown admin and a too long lease', async () => {
     const unknown = await org.post('/bulletin_board/lock', { admin_id: 999999 });
-    expectInvalid(unknown, ['The selected admin id is invalid.']);
+    expect(unknown).toBeInvalid(['The selected admin id is invalid.']);
     const tooLong = await org.post('/bulletin_board/lock', { admin_id: bossId, ttl_seconds: 7200 });
-    expectInvalid(tooLong, ['The ttl seconds may not be greater than 3600.']);
+    expect(tooLong).toBeInvalid(['The ttl seconds may not be greater than 3600.']);
   });
 
   it('requires a token', async () => {

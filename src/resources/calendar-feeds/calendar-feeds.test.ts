@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectBody, expectInvalid } from '../../../test/helpers/common.js';
+import { expectAuthRequired } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import {
   approvedTimeOff,
@@ -171,7 +171,7 @@ describe('calendar feeds (extension)', () => {
     for (const [body, message] of cases) {
       const response = await org.post('/calendar_feeds', body);
       expect(response.status, JSON.stringify(body)).toBe(422);
-      expectInvalid(response, [message]);
+      expect(response).toBeInvalid([message]);
     }
     const foreign = await other.post('/calendar_feeds', { user_id: crewA });
     expect(foreign.status).toBe(422);
@@ -233,7 +233,7 @@ describe('calendar feeds (extension)', () => {
   it('lists and shows feeds without their URL, only within the organization', async () => {
     const feed = await createFeed({ user_id: crewB, name: 'tablet' });
     const shown = await org.get(`/calendar_feeds/${feed.id}`);
-    expectBody(shown, 200, {
+    expect(shown).toAnswer(200, {
       id: feed.id,
       kind: 'user',
       user: { id: crewB, name: 'Blair Bravo', href: `${server.url}/v1/users/${crewB}` },

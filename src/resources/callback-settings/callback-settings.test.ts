@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFoundForOtherOrg,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -15,7 +10,7 @@ const path = () => `/users/${userId}/callback_settings`;
 describe('GET /users/{user_id}/callback_settings (extension)', () => {
   it('answers the defaults before anything was saved', async () => {
     const response = await org.get(path());
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       user_id: userId,
       contact_method: null,
       do_not_disturb_start: null,
@@ -36,7 +31,7 @@ describe('PUT /users/{user_id}/callback_settings (extension)', () => {
       do_not_disturb_start: '22:00',
       do_not_disturb_end: '06:30',
     });
-    expectBody(saved, 200, {
+    expect(saved).toAnswer(200, {
       user_id: userId,
       contact_method: 'Text (SMS)',
       do_not_disturb_start: '22:00',
@@ -58,7 +53,7 @@ describe('PUT /users/{user_id}/callback_settings (extension)', () => {
   it('refuses bad values with 422 naming the fields, and writes nothing', async () => {
     await org.put(path(), { contact_method: 'Mobile App' });
     const half = await org.put(path(), { do_not_disturb_start: '22:00' });
-    expectInvalid(half, ['The do not disturb start and do not disturb end must be given together.']);
+    expect(half).toBeInvalid(['The do not disturb start and do not disturb end must be given together.']);
     const same = await org.put(path(), { do_not_disturb_start: '22:00', do_not_disturb_end: '22:00' });
     expect(same.body.error_message).toEqual(['The do not disturb end must differ from the do not disturb start.']);
     const bad = await org.put(path(), { contact_method: 'Carrier pigeon', do_not_disturb_start: '25:00' });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectBody } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
 import { createAssignment } from '../rotations/test-fixtures.js';
@@ -92,7 +91,7 @@ describe('auto-accept', () => {
       assignment_ids: [stationId],
       weekdays: [3, 1, 2],
     });
-    expectBody(saved, 200, {
+    expect(saved).toAnswer(200, {
       user_id: eager,
       enabled: true,
       max_hours: 30,
@@ -213,7 +212,7 @@ describe('auto-start', () => {
       initiated_by: adminId,
       lists: [{ assignment_id: stationId, list_id: listId }],
     });
-    expectBody(saved, 200, {
+    expect(saved).toAnswer(200, {
       enabled: true,
       within_days: 3,
       initiated_by: adminId,

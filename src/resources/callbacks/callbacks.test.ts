@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment, workTypeId as firstWorkTypeId } from '../rotations/test-fixtures.js';
 import { callbacksForSchedule } from './day-items.js';
@@ -112,7 +105,7 @@ describe('POST /callbacks (extension)', () => {
     const members = await crew(3);
     const listId = await makeList('Firefighter', members);
     const response = await org.post('/callbacks', callbackBody(listId));
-    expectSuccess(response, 201, `Started callback #${response.body.id}`, {
+    expect(response).toSucceed(201, `Started callback #${response.body.id}`, {
       id: expect.any(Number),
       candidates: members.map((userId, index) => ({ user_id: userId, position: index + 1 })),
       skipped: [],
@@ -259,7 +252,7 @@ describe('POST /callbacks (extension)', () => {
     ];
     for (const [overrides, message] of cases) {
       const response = await org.post('/callbacks', callbackBody(listId, overrides));
-      expectInvalid(response, [message]);
+      expect(response).toBeInvalid([message]);
     }
   });
 
@@ -280,7 +273,7 @@ describe('GET /callbacks/{id}', () => {
     const listId = await makeList('Firefighter', []);
     const started = await startCallback(listId, { deadline: '2035-01-01 10:00:00' });
     const response = await org.get(`/callbacks/${started.id}`);
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       id: started.id,
       title: { id: listId, name: 'Firefighter' },
       initiated_by: { id: adminId, name: 'John Doe' },
@@ -301,7 +294,7 @@ describe('GET /callbacks/{id}', () => {
     const listId = await makeList('Tenancy list', []);
     const started = await startCallback(listId);
     const missing = await org.get('/callbacks/999999');
-    expectNotFound(missing, 'Callback');
+    expect(missing).toBeNotFound('Callback');
     await expectNotFoundForOtherOrg(other, 'GET', `/callbacks/${started.id}`);
     await expectAuthRequired(server, 'GET', `/callbacks/${started.id}`);
   });
@@ -379,7 +372,7 @@ describe('GET /callbacks/{id}/users', () => {
       contact_time: '2032-03-01 12:58:25',
     });
     const response = await org.get(`/callbacks/${started.id}/users`);
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       {
         id: String(first),
         position: '1',
@@ -445,7 +438,7 @@ describe('POST /callbacks/{id}/users (extension)', () => {
     const listId = await makeList('Fill list', [a, b, c]);
     const started = await startCallback(listId, { positions_to_fill: 2 });
     const first = await respond(started.id, a, 'accepted');
-    expectSuccess(first, 200, 'Recorded Fill Member1: accepted', {
+    expect(first).toSucceed(200, 'Recorded Fill Member1: accepted', {
       id: started.id,
       callback_status: 'active',
       shift_id: null,
@@ -460,7 +453,7 @@ describe('POST /callbacks/{id}/users (extension)', () => {
     const detail = await org.get(`/callbacks/${started.id}`);
     expect(detail.body).toMatchObject({ status: 'filled', ended_at: ISO });
     const late = await respond(started.id, c, 'accepted');
-    expectInvalid(late, [`Callback #${started.id} is filled.`]);
+    expect(late).toBeInvalid([`Callback #${started.id} is filled.`]);
   });
 
   it('refuses a user who is not a candidate and a user who already accepted', async () => {
@@ -482,7 +475,7 @@ describe('POST /callbacks/{id}/users (extension)', () => {
     const started = await startCallback(listId);
     await giveShift(member, '2032-03-10 18:00:00', '2032-03-11 06:00:00');
     const response = await respond(started.id, member, 'accepted');
-    expectInvalid(response, [`Since Member1 can no longer take callback #${started.id}: already working.`]);
+    expect(response).toBeInvalid([`Since Member1 can no longer take callback #${started.id}: already working.`]);
   });
 
   it('accepts part of the callback within its span only', async () => {
@@ -654,7 +647,7 @@ describe('callbacks placed on an assignment', () => {
   it('rejects an unknown assignment', async () => {
     const listId = await makeList('Placed invalid', []);
     const response = await org.post('/callbacks', callbackBody(listId, { assignment_id: 999_999 }));
-    expectInvalid(response, ['The selected assignment id is invalid.']);
+    expect(response).toBeInvalid(['The selected assignment id is invalid.']);
   });
 });
 
@@ -666,7 +659,7 @@ describe('POST /callbacks/{id}/cancel (extension)', () => {
     // a callback not placed on an assignment names none
     expect((await org.get(`/callbacks/${started.id}`)).body.assignment_id).toBeNull();
     const response = await org.post(`/callbacks/${started.id}/cancel`, { admin_id: adminId });
-    expectSuccess(response, 200, `Cancelled callback #${started.id}`);
+    expect(response).toSucceed(200, `Cancelled callback #${started.id}`);
     expect((await org.get(`/callbacks/${started.id}`)).body).toMatchObject({ status: 'cancelled', ended_at: ISO });
     const again = await org.post(`/callbacks/${started.id}/cancel`, { admin_id: adminId });
     expect(again.status).toBe(422);

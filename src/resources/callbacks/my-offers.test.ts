@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectBody, expectInvalid } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment } from '../rotations/test-fixtures.js';
 import { createCallbackRunner } from './runner.js';
@@ -72,7 +71,7 @@ describe('my offers', () => {
 
     const [sam, lee] = [await sessionOf(members[0]), await sessionOf(members[1])];
     const samOffers = await sam.get(`/v1/users/${members[0]}/callback_offers`);
-    expectBody(samOffers, 200, [
+    expect(samOffers).toAnswer(200, [
       {
         id: expect.any(Number),
         callback_id: callbackId,
@@ -103,8 +102,7 @@ describe('my offers', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 422]);
     const winner = answers[0].status === 200 ? members[0] : members[1];
     expect(answers.find((a) => a.status === 200)!.body).toMatchObject({ message: 'You accepted the callback.' });
-    expectInvalid(
-      answers.find((a) => a.status === 422)!,
+    expect(answers.find((a) => a.status === 422)!).toBeInvalid(
       expect.arrayContaining([`Callback #${callbackId} is filled.`]),
     );
 

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { decrypt } from 'http_ece';
 import selfsigned from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { expectBody } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment } from '../rotations/test-fixtures.js';
 import { createCallbackRunner, type CallbackRunner } from './runner.js';
@@ -109,7 +108,7 @@ const callbackOn = async (listId: number, date: string) =>
 describe('GET /push/key', () => {
   it('gives the VAPID public key generated once for the installation', async () => {
     const first = await org.get('/push/key');
-    expectBody(first, 200, { enabled: true, public_key: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/) });
+    expect(first).toAnswer(200, { enabled: true, public_key: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/) });
     expect(Buffer.from(first.body.public_key, 'base64url')).toHaveLength(65);
     expect((await org.get('/push/key')).body).toEqual(first.body);
   });
@@ -119,7 +118,7 @@ describe('POST /users/{id}/push_subscriptions', () => {
   it('stores a subscription, lists it and removes it', async () => {
     const userId = await org.createUser({ first_name: 'Sub', last_name: 'Scriber' });
     const created = await org.post(`/users/${userId}/push_subscriptions`, device('/devices/sub').body);
-    expectBody(created, 201, {
+    expect(created).toAnswer(201, {
       id: expect.any(Number),
       endpoint: `${pushUrl}/devices/sub`,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { expectBody, expectNotFound, expectNotFoundForOtherOrg, expectSuccess } from '../../../test/helpers/common.js';
+import { expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment } from '../rotations/test-fixtures.js';
 import { signPayload } from '../webhooks/signature.js';
@@ -271,13 +271,13 @@ describe('SMS offers through the Twilio preset', () => {
     await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(1));
 
     const unsigned = await reply(phone, 'YES', null);
-    expectBody(unsigned, 401, {
+    expect(unsigned).toAnswer(401, {
       status: 401,
       error: 'unauthorized',
       error_message: 'The request is not signed: the X-Twilio-Signature header is missing.',
     });
     const forged = await reply(phone, 'YES', 'bm90IGEgc2lnbmF0dXJl');
-    expectBody(forged, 403, {
+    expect(forged).toAnswer(403, {
       status: 403,
       error: 'forbidden',
       error_message: 'The X-Twilio-Signature does not match the request.',
@@ -497,7 +497,7 @@ describe('DELETE /callbacks/{id}/users/{user_id}/offer (extension)', () => {
     const revoked = await org.del(`/callbacks/${id}/users/${member}/offer`, undefined, {
       query: { admin_id: adminId },
     });
-    expectSuccess(revoked, 200, `Revoked the offer link of user #${member} on callback #${id}`);
+    expect(revoked).toSucceed(200, `Revoked the offer link of user #${member} on callback #${id}`);
     const page = await server.request('GET', `${server.url}/offers/${token}`, { token: null });
     expect(page.status).toBe(410);
     expect(page.text).toContain('This link has been revoked.');
@@ -510,7 +510,7 @@ describe('DELETE /callbacks/{id}/users/{user_id}/offer (extension)', () => {
     expect((await reply(phone, 'YES')).text).toContain('You have no open callback offer.');
     expect((await usersOf(org, id))[0].status).toBe('pending');
     const again = await org.del(`/callbacks/${id}/users/${member}/offer`);
-    expectNotFound(again, 'CallbackOffer');
+    expect(again).toBeNotFound('CallbackOffer');
     const badAdmin = await org.del(`/callbacks/${id}/users/${member}/offer`, undefined, {
       query: { admin_id: 999999 },
     });
@@ -600,7 +600,7 @@ describe('a generic SMS provider', () => {
         'x-crewplan-timestamp': String(now),
         'x-crewplan-signature': signPayload(secret, now, body),
       });
-      expectBody(good, 200, {
+      expect(good).toAnswer(200, {
         success: true,
         message: 'You accepted the callback. A confirmation follows by e-mail.',
       });

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -20,7 +13,7 @@ const creator = () => ({ id: creatorId, name: 'Hass Brycen', href: `${server.url
 describe('POST /certifications', () => {
   it('creates a certification', async () => {
     const response = await org.post('/certifications', { name: 'Emergency', cert_id: 'EMERG', created_by: creatorId });
-    expectSuccess(response, 201, 'Added new certification Emergency.', {
+    expect(response).toSucceed(201, 'Added new certification Emergency.', {
       id: expect.any(Number),
     });
     emergencyId = response.body.id;
@@ -30,12 +23,12 @@ describe('POST /certifications', () => {
   });
 
   it('requires name, cert_id and a valid created_by', async () => {
-    expectInvalid(await org.post('/certifications', { cert_id: 'X', created_by: creatorId }), [
+    expect(await org.post('/certifications', { cert_id: 'X', created_by: creatorId })).toBeInvalid([
       'The name field is required.',
     ]);
     expect((await org.post('/certifications', { name: 'X', created_by: creatorId })).status).toBe(422);
     expect((await org.post('/certifications', { name: 'X', cert_id: 'X' })).status).toBe(422);
-    expectInvalid(await org.post('/certifications', { name: 'X', cert_id: 'X', created_by: 999999 }), [
+    expect(await org.post('/certifications', { name: 'X', cert_id: 'X', created_by: 999999 })).toBeInvalid([
       'The selected created by is invalid.',
     ]);
   });
@@ -47,7 +40,7 @@ describe('POST /certifications', () => {
 describe('GET /certifications', () => {
   it('lists certifications with their creator', async () => {
     const response = await org.get('/certifications');
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       { id: emergencyId, name: 'Emergency', cert_id: 'EMERG', created_by: creator() },
       { id: responderId, name: 'First Responder', cert_id: 'FRS', created_by: creator() },
     ]);
@@ -60,11 +53,11 @@ describe('GET /certifications', () => {
 describe('GET /certifications/{id}', () => {
   it('returns one certification', async () => {
     const response = await org.get(`/certifications/${responderId}`);
-    expectBody(response, 200, { id: responderId, name: 'First Responder', cert_id: 'FRS', created_by: creator() });
+    expect(response).toAnswer(200, { id: responderId, name: 'First Responder', cert_id: 'FRS', created_by: creator() });
   });
 
   it('answers 404 for a missing certification and another organization', async () => {
-    expectNotFound(await org.get('/certifications/999999'), 'Certification');
+    expect(await org.get('/certifications/999999')).toBeNotFound('Certification');
     await expectNotFoundForOtherOrg(other, 'GET', `/certifications/${responderId}`);
   });
 });
@@ -72,7 +65,7 @@ describe('GET /certifications/{id}', () => {
 describe('PUT /certifications/{id}', () => {
   it('changes only the fields sent', async () => {
     const response = await org.put(`/certifications/${responderId}`, { name: 'Second Responder' });
-    expectSuccess(response, 200, 'Updated certification Second Responder.', {
+    expect(response).toSucceed(200, 'Updated certification Second Responder.', {
       id: responderId,
     });
     expect((await org.get(`/certifications/${responderId}`)).body).toMatchObject({
@@ -96,7 +89,7 @@ describe('DELETE /certifications/{id}', () => {
 
   it('soft-deletes: the certification vanishes from reads', async () => {
     const response = await org.del(`/certifications/${emergencyId}`);
-    expectSuccess(response, 200, 'Deleted certification Emergency.');
+    expect(response).toSucceed(200, 'Deleted certification Emergency.');
     expect((await org.get(`/certifications/${emergencyId}`)).status).toBe(404);
     expect((await org.get('/certifications')).body.map((c: { id: number }) => c.id)).toEqual([responderId]);
     expect((await org.put(`/certifications/${emergencyId}`, { name: 'X' })).status).toBe(404);
@@ -104,7 +97,7 @@ describe('DELETE /certifications/{id}', () => {
 
   it('answers 400 when deleting again', async () => {
     const response = await org.del(`/certifications/${emergencyId}`);
-    expectBody(response, 400, {
+    expect(response).toAnswer(400, {
       status: 400,
       error: 'bad_request',
       error_message: 'Certification already deleted.',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectBody, expectSuccess } from '../../../test/helpers/common.js';
+import { expectAuthRequired } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -27,7 +27,12 @@ afterAll(() => server.close());
 describe('GET /company', () => {
   it('returns the organization with empty contact details', async () => {
     const response = await org.get('/company');
-    expectBody(response, 200, { id: org.orgId, name: 'Station County Fire', timezone: 'America/Denver', ...empty });
+    expect(response).toAnswer(200, {
+      id: org.orgId,
+      name: 'Station County Fire',
+      timezone: 'America/Denver',
+      ...empty,
+    });
   });
 
   it('requires a token', () => expectAuthRequired(server, 'GET', '/company'));
@@ -50,7 +55,7 @@ describe('PATCH /company (extension)', () => {
       city: 'Springfield',
       email: 'chief@example.com',
     };
-    expectSuccess(first, 200, 'Company updated successfully.', {
+    expect(first).toSucceed(200, 'Company updated successfully.', {
       company: expected,
     });
     await org.patch('/company', { zip: '12345', city: null });

@@ -1,12 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -23,7 +17,7 @@ afterAll(() => server.close());
 describe('PUT /day_labels/{date} (extension)', () => {
   it('sets and replaces the label of a date', async () => {
     const response = await org.put('/day_labels/2019-10-01', { label: 'A Shift', color: '#00acc1' });
-    expectSuccess(response, 200, 'Set the day label of 2019-10-01.', {
+    expect(response).toSucceed(200, 'Set the day label of 2019-10-01.', {
       date: '2019-10-01',
     });
     await org.put('/day_labels/2019-10-01', { label: 'C Shift', color: '#00acc1' });
@@ -44,7 +38,7 @@ describe('PUT /day_labels/{date} (extension)', () => {
 describe('GET /day_labels', () => {
   it('returns the labelled dates of the period keyed by date', async () => {
     const response = await org.get('/day_labels', { query: { start: '2019-10-01', end: '2019-10-03' } });
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       days: {
         '2019-10-01': { color: '#00acc1', label: 'C Shift' },
         '2019-10-02': { color: '#753254', label: 'B Shift' },
@@ -63,7 +57,7 @@ describe('GET /day_labels', () => {
   });
 
   it('refuses an end before the start and periods over a year', async () => {
-    expectInvalid(await org.get('/day_labels', { query: { start: '2019-10-03', end: '2019-10-01' } }), [
+    expect(await org.get('/day_labels', { query: { start: '2019-10-03', end: '2019-10-01' } })).toBeInvalid([
       'The end must be after the start.',
     ]);
     expect((await org.get('/day_labels', { query: { start: '2019-01-01', end: '2021-01-01' } })).status).toBe(422);
@@ -76,7 +70,7 @@ describe('GET /day_labels', () => {
 describe('DELETE /day_labels/{date} (extension)', () => {
   it('removes the label of a date and logs it', async () => {
     const response = await org.del('/day_labels/2019-10-04');
-    expectSuccess(response, 200, 'Removed the day label of 2019-10-04.');
+    expect(response).toSucceed(200, 'Removed the day label of 2019-10-04.');
     expect((await org.get('/day_labels', { query: { start: '2019-10-04', end: '2019-10-04' } })).body).toEqual({
       days: {},
     });
@@ -86,7 +80,7 @@ describe('DELETE /day_labels/{date} (extension)', () => {
   });
 
   it('answers 404 when the date has no label, also for another organization', async () => {
-    expectNotFound(await org.del('/day_labels/2019-10-04'), 'DayLabel');
+    expect(await org.del('/day_labels/2019-10-04')).toBeNotFound('DayLabel');
     expect((await other.del('/day_labels/2019-10-01')).status).toBe(404);
   });
 });

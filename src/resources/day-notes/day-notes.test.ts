@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectBody, expectInvalid } from '../../../test/helpers/common.js';
+import { expectAuthRequired } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -10,7 +10,7 @@ describe('PUT /day_notes/{date}', () => {
       notes: ['<p>Engine 2 <b>out of service</b></p><script>alert(1)</script>', 'Second note'],
       activities: ['<a href="javascript:alert(1)" onclick="x()">Hose testing</a>'],
     });
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       date: '2015-03-15',
       notes: ['<p>Engine 2 <b>out of service</b></p>', 'Second note'],
       activities: ['<a rel="noopener noreferrer">Hose testing</a>'],
@@ -27,7 +27,7 @@ describe('PUT /day_notes/{date}', () => {
 
   it('requires notes or activities and a real date', async () => {
     const empty = await org.put('/day_notes/2015-03-16', {});
-    expectInvalid(empty, ['The notes or activities field is required.']);
+    expect(empty).toBeInvalid(['The notes or activities field is required.']);
     expect((await org.put('/day_notes/2015-02-30', { notes: [] })).status).toBe(422);
   });
 
@@ -56,7 +56,7 @@ describe('GET /day_notes', () => {
     await target.put('/day_notes/2015-05-01', { notes: ['First'] });
     await target.put('/day_notes/2015-06-01', { notes: ['Outside'] });
     const response = await target.get('/day_notes', { query: { start: '2015-05-01', end: '2015-05-31' } });
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       { date: '2015-05-01', notes: ['First'], activities: [] },
       { date: '2015-05-03', notes: [], activities: ['Third'] },
     ]);
@@ -69,7 +69,7 @@ describe('DELETE /day_notes/{date}', () => {
   it('removes every note and activity of the date', async () => {
     await org.put('/day_notes/2015-07-01', { notes: ['x'], activities: ['y'] });
     const response = await org.del('/day_notes/2015-07-01');
-    expectBody(response, 200, { date: '2015-07-01', notes: [], activities: [] });
+    expect(response).toAnswer(200, { date: '2015-07-01', notes: [], activities: [] });
     expect((await org.get('/day_notes/2015-07-01')).body).toEqual({ date: '2015-07-01', notes: [], activities: [] });
   });
 

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -20,7 +13,7 @@ const ISO_NO_COLON = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{4}$/;
 describe('POST /filters', () => {
   it('creates a filter whose creator is the user_id sent', async () => {
     const response = await org.post('/filters', { label: 'Rescue Certified', user_id: userId });
-    expectSuccess(response, 201, 'Added new filter Rescue Certified.', {
+    expect(response).toSucceed(201, 'Added new filter Rescue Certified.', {
       id: expect.any(Number),
     });
     rescueId = response.body.id;
@@ -28,8 +21,10 @@ describe('POST /filters', () => {
   });
 
   it('requires a label and a valid user', async () => {
-    expectInvalid(await org.post('/filters', {}), ['The label field is required.']);
-    expectInvalid(await org.post('/filters', { label: 'X', user_id: 999999 }), ['The selected user id is invalid.']);
+    expect(await org.post('/filters', {})).toBeInvalid(['The label field is required.']);
+    expect(await org.post('/filters', { label: 'X', user_id: 999999 })).toBeInvalid([
+      'The selected user id is invalid.',
+    ]);
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/filters', { label: 'X' }));
@@ -38,7 +33,7 @@ describe('POST /filters', () => {
 describe('GET /filters', () => {
   it('lists active filters with string ids, offset without colon and the creator (null for a client)', async () => {
     const response = await org.get('/filters');
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       {
         id: String(rescueId),
         label: 'Rescue Certified',
@@ -56,7 +51,7 @@ describe('GET /filters', () => {
 describe('GET /filters/{id}', () => {
   it('returns the filter with deleted "0"', async () => {
     const response = await org.get(`/filters/${rescueId}`);
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       id: String(rescueId),
       label: 'Rescue Certified',
       created_on: expect.stringMatching(ISO_NO_COLON),
@@ -66,7 +61,7 @@ describe('GET /filters/{id}', () => {
   });
 
   it('answers 404 for a missing filter and another organization', async () => {
-    expectNotFound(await org.get('/filters/999999'), 'Filter');
+    expect(await org.get('/filters/999999')).toBeNotFound('Filter');
     await expectNotFoundForOtherOrg(other, 'GET', `/filters/${rescueId}`);
   });
 });
@@ -74,7 +69,7 @@ describe('GET /filters/{id}', () => {
 describe('POST /filters/{id}', () => {
   it('renames a filter', async () => {
     const response = await org.post(`/filters/${diveId}`, { label: 'Dive Rescue' });
-    expectSuccess(response, 200, 'Updated filter Dive Rescue.', {
+    expect(response).toSucceed(200, 'Updated filter Dive Rescue.', {
       id: diveId,
     });
     expect((await org.get(`/filters/${diveId}`)).body.label).toBe('Dive Rescue');
@@ -93,7 +88,7 @@ describe('DELETE /filters/{id}', () => {
 
   it('deletes: gone from the list, the single read shows deleted "1"', async () => {
     const response = await org.del(`/filters/${diveId}`);
-    expectSuccess(response, 200, 'Deleted filter Dive Rescue.');
+    expect(response).toSucceed(200, 'Deleted filter Dive Rescue.');
     expect((await org.get('/filters')).body.map((f: { id: string }) => f.id)).toEqual([String(rescueId)]);
     expect((await org.get(`/filters/${diveId}`)).body).toMatchObject({ deleted: '1' });
   });

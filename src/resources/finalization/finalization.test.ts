@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectBody, expectInvalid } from '../../../test/helpers/common.js';
+import { expectAuthRequired } from '../../../test/helpers/common.js';
 import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 import { formatDate, todayIn } from '../../core/time.js';
 
@@ -31,7 +31,7 @@ describe('POST /finalization', () => {
       assignments: [{ id, dates: ['2018-12-01', '2018-12-03'], start: '2018-12-03', end: '2018-12-04' }],
       admin_id: adminId,
     });
-    expectBody(response, 200, allOk);
+    expect(response).toAnswer(200, allOk);
     const again = await org.post(`/assignments/${id}/finalization`, { date: '2018-12-04', admin_id: adminId });
     expect(again.body.error_message).toEqual([`Assignment (#${id}) has already been finalized on 2018-12-04.`]);
     const logs = await org.get('/logs');
@@ -47,7 +47,7 @@ describe('POST /finalization', () => {
       assignments: [{ id, dates: ['2018-12-01', '2018-12-05', '2099-01-01'] }],
       admin_id: adminId,
     });
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       ...withErrors,
       success_messages: [`Assignment (#${id}) finalized on 2018-12-01.`],
       error_messages: [
@@ -67,7 +67,7 @@ describe('POST /finalization', () => {
       assignments: [{ id, dates: ['2099-01-01'] }],
       admin_id: adminId,
     });
-    expectBody(response, 422, {
+    expect(response).toAnswer(422, {
       error: 'invalid_params',
       status: 422,
       error_message: [`Assignment (#${id}) Finalization is only allowed on past and current dates.`],
@@ -97,7 +97,7 @@ describe('POST /finalization', () => {
       assignments: [{ id, dates: ['2018-12-01'] }],
       admin_id: 999999,
     });
-    expectBody(response, 404, {
+    expect(response).toAnswer(404, {
       error: 'not found',
       status: 404,
       error_message: 'No query results for model [User].',
@@ -107,7 +107,7 @@ describe('POST /finalization', () => {
   it('requires dates or start and end for each assignment', async () => {
     const id = await createAssignment();
     const response = await org.post('/finalization', { assignments: [{ id, start: '2018-12-01' }], admin_id: adminId });
-    expectInvalid(response, [
+    expect(response).toBeInvalid([
       'The assignments.0.dates field is required when assignments.0.start and assignments.0.end are not present.',
     ]);
     // an empty list of dates names no date either (it had answered 422 with no message)
@@ -126,12 +126,12 @@ describe('POST /finalization', () => {
       assignments: [{ id, start: '2018-12-05', end: '2018-12-01' }],
       admin_id: adminId,
     });
-    expectInvalid(reversed, ['The assignments.0.end must be after the assignments.0.start.']);
+    expect(reversed).toBeInvalid(['The assignments.0.end must be after the assignments.0.start.']);
     const long = await org.post('/finalization', {
       assignments: [{ id, start: '2010-01-01', end: '2018-12-01' }],
       admin_id: adminId,
     });
-    expectInvalid(long, ['The assignments.0 period may not be longer than 366 days.']);
+    expect(long).toBeInvalid(['The assignments.0 period may not be longer than 366 days.']);
   });
 
   it('requires a token', () =>
@@ -152,7 +152,7 @@ describe('DELETE /finalization', () => {
       assignments: [{ id, start: '2018-12-01', end: '2018-12-02' }],
       admin_id: adminId,
     });
-    expectBody(response, 200, allOk);
+    expect(response).toAnswer(200, allOk);
     const again = await org.del(`/assignments/${id}/finalization`, { date: '2018-12-01' });
     expect(again.body.error_message).toEqual([`Assignment (#${id}) is not finalized on 2018-12-01.`]);
   });
@@ -177,7 +177,7 @@ describe('DELETE /finalization', () => {
       assignments: [{ id, dates: ['2099-01-01'] }],
       admin_id: adminId,
     });
-    expectBody(response, 422, {
+    expect(response).toAnswer(422, {
       error: 'invalid_params',
       status: 422,
       error_message: [`Assignment (#${id}) Finalization is only allowed on past and current dates.`],
@@ -187,7 +187,7 @@ describe('DELETE /finalization', () => {
   it('is a 404 for an unknown admin', async () => {
     const id = await createAssignment();
     const response = await org.del('/finalization', { assignments: [{ id, dates: ['2018-12-01'] }], admin_id: 999999 });
-    expectBody(response, 404, {
+    expect(response).toAnswer(404, {
       error: 'not found',
       status: 404,
       error_message: 'No query results for model [User].',

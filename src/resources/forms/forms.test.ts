@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -43,7 +36,7 @@ async function createForm(target: TestOrg, body: Record<string, unknown>): Promi
 describe('POST /forms (extension)', () => {
   it('defines a form and answers with its id', async () => {
     const response = await org.post('/forms', { ...exposureForm, user_id: creatorId });
-    expectSuccess(response, 201, 'Form created successfully.', {
+    expect(response).toSucceed(201, 'Form created successfully.', {
       id: expect.any(Number),
     });
     const form = await org.get(`/forms/${response.body.id}`);
@@ -63,14 +56,14 @@ describe('POST /forms (extension)', () => {
 
   it('rejects a form without fields or with a repeated field title', async () => {
     const empty = await org.post('/forms', { title: 'Empty', fields: [] });
-    expectInvalid(empty, ['The fields must have at least 1 item.']);
+    expect(empty).toBeInvalid(['The fields must have at least 1 item.']);
     const repeated = await org.post('/forms', { title: 'Twice', fields: [{ title: 'A' }, { title: 'A' }] });
-    expectInvalid(repeated, ['The field title "A" appears more than once.']);
+    expect(repeated).toBeInvalid(['The field title "A" appears more than once.']);
   });
 
   it('rejects an unknown user_id', async () => {
     const response = await org.post('/forms', { ...exposureForm, user_id: 999999 });
-    expectInvalid(response, ['The selected user id is invalid.']);
+    expect(response).toBeInvalid(['The selected user id is invalid.']);
   });
 
   it('requires a token', async () => {
@@ -94,7 +87,7 @@ describe('GET /forms/', () => {
       },
     };
     const withSlash = await fresh.get('/forms/');
-    expectBody(withSlash, 200, expected);
+    expect(withSlash).toAnswer(200, expected);
     expect((await fresh.get('/forms')).body).toEqual(expected);
   });
 
@@ -124,12 +117,12 @@ describe('POST /forms/{id}/submissions (extension) and GET /forms/{id}/submissio
         { title: 'Type of Exposure', value: 'Chemical' },
       ],
     });
-    expectSuccess(submit, 201, 'Form submitted successfully.', {
+    expect(submit).toSucceed(201, 'Form submitted successfully.', {
       id: expect.any(Number),
     });
 
     const list = await org.get(`/forms/${formId}/submissions`);
-    expectBody(list, 200, [
+    expect(list).toAnswer(200, [
       {
         user: { id: String(caseyId), name: 'Casey McIntosh', href: `${server.url}/v1/users/${caseyId}` },
         submitted_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[78]00$/),
@@ -147,7 +140,7 @@ describe('POST /forms/{id}/submissions (extension) and GET /forms/{id}/submissio
   it('answers an empty array for a form without submissions', async () => {
     const formId = await createForm(org, exposureForm);
     const response = await org.get(`/forms/${formId}/submissions`);
-    expectBody(response, 200, []);
+    expect(response).toAnswer(200, []);
   });
 
   it('rejects answers that do not fit the form', async () => {
@@ -183,13 +176,13 @@ describe('POST /forms/{id}/submissions (extension) and GET /forms/{id}/submissio
     for (const [submission, message] of cases) {
       const response = await org.post(`/forms/${formId}/submissions`, { user_id: caseyId, submission });
       expect(response.status, message).toBe(422);
-      expectInvalid(response, [message]);
+      expect(response).toBeInvalid([message]);
     }
     const unknownUser = await org.post(`/forms/${formId}/submissions`, {
       user_id: 999999,
       submission: [{ title: 'Date of Exposure', value: 'x' }],
     });
-    expectInvalid(unknownUser, ['The selected user id is invalid.']);
+    expect(unknownUser).toBeInvalid(['The selected user id is invalid.']);
     expect((await org.get(`/forms/${formId}/submissions`)).body).toEqual([]);
   });
 
@@ -198,7 +191,7 @@ describe('POST /forms/{id}/submissions (extension) and GET /forms/{id}/submissio
     await expectNotFoundForOtherOrg(other, 'GET', `/forms/${formId}/submissions`);
     await expectNotFoundForOtherOrg(other, 'POST', `/forms/${formId}/submissions`, { user_id: 1, submission: [] });
     const missing = await org.get('/forms/999999/submissions');
-    expectNotFound(missing, 'Form');
+    expect(missing).toBeNotFound('Form');
   });
 
   it('loads the submitting users in a number of queries that does not grow with the submissions', async () => {
@@ -230,7 +223,7 @@ describe('DELETE /forms/{id} (extension)', () => {
     const formId = await createForm(org, exposureForm);
     await expectNotFoundForOtherOrg(other, 'DELETE', `/forms/${formId}`);
     const response = await org.del(`/forms/${formId}`);
-    expectSuccess(response, 200, 'Form deleted successfully.');
+    expect(response).toSucceed(200, 'Form deleted successfully.');
     expect((await org.get(`/forms/${formId}/submissions`)).status).toBe(404);
     expect((await org.del(`/forms/${formId}`)).status).toBe(404);
   });

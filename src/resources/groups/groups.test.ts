@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectBody, expectInvalid, expectSuccess } from '../../../test/helpers/common.js';
+import { expectAuthRequired } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -7,7 +7,7 @@ const { server, org, other } = await useOrgs();
 describe('POST /groups', () => {
   it('creates a group and logs it', async () => {
     const response = await org.post('/groups', { name: 'B Shift' });
-    expectSuccess(response, 201, 'Added new group B Shift.', {
+    expect(response).toSucceed(201, 'Added new group B Shift.', {
       id: expect.any(Number),
     });
     const logs = await org.get('/logs');
@@ -16,7 +16,7 @@ describe('POST /groups', () => {
 
   it('requires a name', async () => {
     const response = await org.post('/groups', {});
-    expectInvalid(response, ['The name field is required.']);
+    expect(response).toBeInvalid(['The name field is required.']);
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/groups', { name: 'X' }));
@@ -26,7 +26,7 @@ describe('GET /groups', () => {
   it('lists groups with string ids and `label`, by name', async () => {
     const created = await org.post('/groups', { name: 'A Shift' });
     const response = await org.get('/groups');
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       { id: String(created.body.id), label: 'A Shift' },
       { id: expect.any(String), label: 'B Shift' },
     ]);

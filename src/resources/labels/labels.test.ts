@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -17,7 +10,7 @@ let engineId: number;
 describe('POST /labels', () => {
   it('creates a label at the end of the list and logs it', async () => {
     const first = await org.post('/labels', { label: 'CPT', color: '#CCCCCC', text_color: '#333333' });
-    expectSuccess(first, 201, 'Added new label CPT.', {
+    expect(first).toSucceed(201, 'Added new label CPT.', {
       id: expect.any(Number),
     });
     captainId = first.body.id;
@@ -29,7 +22,7 @@ describe('POST /labels', () => {
 
   it('requires label, color and text_color and checks the colors', async () => {
     const missing = await org.post('/labels', {});
-    expectInvalid(missing, [
+    expect(missing).toBeInvalid([
       'The label field is required.',
       'The color field is required.',
       'The text color field is required.',
@@ -45,7 +38,7 @@ describe('POST /labels', () => {
 describe('GET /labels', () => {
   it('lists labels with string ids and positions, in position order', async () => {
     const response = await org.get('/labels');
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       { id: String(captainId), label: 'CPT', color: '#CCCCCC', text_color: '#333333', position: '1' },
       { id: String(engineId), label: 'ENG', color: '#ff0000', text_color: '#ffffff', position: '2' },
     ]);
@@ -62,7 +55,7 @@ describe('GET /labels', () => {
 describe('GET /labels/{id}', () => {
   it('returns one label', async () => {
     const response = await org.get(`/labels/${captainId}`);
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       id: String(captainId),
       label: 'CPT',
       color: '#CCCCCC',
@@ -73,7 +66,7 @@ describe('GET /labels/{id}', () => {
 
   it('answers 404 for a missing label and for another organization', async () => {
     const response = await org.get('/labels/999999');
-    expectNotFound(response, 'Label');
+    expect(response).toBeNotFound('Label');
     await expectNotFoundForOtherOrg(other, 'GET', `/labels/${captainId}`);
   });
 });
@@ -81,7 +74,7 @@ describe('GET /labels/{id}', () => {
 describe('POST /labels/{id}', () => {
   it('changes a label and keeps its position when omitted', async () => {
     const response = await org.post(`/labels/${captainId}`, { label: 'CAPT', color: '#111111', text_color: '#eeeeee' });
-    expectSuccess(response, 200, 'Updated label CAPT.', {
+    expect(response).toSucceed(200, 'Updated label CAPT.', {
       id: captainId,
     });
     const read = await org.get(`/labels/${captainId}`);
@@ -118,7 +111,7 @@ describe('DELETE /labels/{id}', () => {
 
   it('deletes a label so that it vanishes from reads', async () => {
     const response = await org.del(`/labels/${engineId}`);
-    expectSuccess(response, 200, 'Deleted label ENG.');
+    expect(response).toSucceed(200, 'Deleted label ENG.');
     expect((await org.get(`/labels/${engineId}`)).status).toBe(404);
     expect((await org.get('/labels')).body.map((l: { id: string }) => l.id)).toEqual([String(captainId)]);
     expect((await org.del(`/labels/${engineId}`)).status).toBe(404);

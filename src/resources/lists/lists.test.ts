@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -31,7 +24,7 @@ describe('POST /lists (extension)', () => {
     const response = await org.post('/lists', { name: 'Captain', yearly_limit: 1560 });
     expect(response.status).toBe(201);
     captainId = response.body.id;
-    expectSuccess(response, 201, 'Added new callback list Captain.', {
+    expect(response).toSucceed(201, 'Added new callback list Captain.', {
       id: captainId,
       list: { ...captain(captainId), deleted: false, ordering: 'rotating', ...manual },
     });
@@ -43,7 +36,7 @@ describe('POST /lists (extension)', () => {
   it('refuses an unknown ordering, negative limits and a missing name', async () => {
     expect((await org.post('/lists', { name: 'X', ordering: 'random' })).status).toBe(422);
     expect((await org.post('/lists', { name: 'X', weekly_limit: -1 })).status).toBe(422);
-    expectInvalid(await org.post('/lists', {}), ['The name field is required.']);
+    expect(await org.post('/lists', {})).toBeInvalid(['The name field is required.']);
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/lists', { name: 'X' }));
@@ -52,7 +45,7 @@ describe('POST /lists (extension)', () => {
 describe('GET /lists', () => {
   it('lists active lists in position order', async () => {
     const response = await org.get('/lists');
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       captain(captainId),
       {
         id: firefighterId,
@@ -73,7 +66,7 @@ describe('GET /lists', () => {
 describe('GET /titles', () => {
   it('is the same as GET /lists', async () => {
     const response = await org.get('/titles');
-    expectBody(response, 200, (await org.get('/lists')).body);
+    expect(response).toAnswer(200, (await org.get('/lists')).body);
   });
 
   it('requires a token', () => expectAuthRequired(server, 'GET', '/titles'));
@@ -82,11 +75,11 @@ describe('GET /titles', () => {
 describe('GET /lists/{id}', () => {
   it('returns the list with deleted false', async () => {
     const response = await org.get(`/lists/${captainId}`);
-    expectBody(response, 200, { ...captain(captainId), deleted: false, ...manual });
+    expect(response).toAnswer(200, { ...captain(captainId), deleted: false, ...manual });
   });
 
   it('answers 404 for a missing list and another organization', async () => {
-    expectNotFound(await org.get('/lists/999999'), 'Title');
+    expect(await org.get('/lists/999999')).toBeNotFound('Title');
     await expectNotFoundForOtherOrg(other, 'GET', `/lists/${captainId}`);
   });
 });
@@ -101,7 +94,7 @@ describe('GET /titles/{id}', () => {
 describe('PATCH /lists/{id} (extension)', () => {
   it('changes only the fields sent', async () => {
     const response = await org.patch(`/lists/${firefighterId}`, { weekly_limit: 56, ordering: 'hours' });
-    expectSuccess(response, 200, 'Updated callback list Firefighter.', {
+    expect(response).toSucceed(200, 'Updated callback list Firefighter.', {
       id: firefighterId,
       list: {
         id: firefighterId,
@@ -128,7 +121,7 @@ describe('DELETE /lists/{id} (extension)', () => {
 
   it('soft-deletes: gone from the list, single read shows deleted true', async () => {
     const response = await org.del(`/lists/${firefighterId}`);
-    expectSuccess(response, 200, 'Deleted callback list Firefighter.');
+    expect(response).toSucceed(200, 'Deleted callback list Firefighter.');
     expect((await org.get('/lists')).body.map((l: { id: number }) => l.id)).toEqual([captainId]);
     expect((await org.get(`/titles/${firefighterId}`)).body).toMatchObject({ deleted: true });
   });

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -25,7 +18,7 @@ describe('POST /misc_hours', () => {
       work_type_id: trainingId,
       notes: 'CPR',
     });
-    expectBody(response, 201, {
+    expect(response).toAnswer(201, {
       id: expect.any(Number),
       href: `${server.url}/v1/misc/${response.body.id}`,
       date: '2015-03-16',
@@ -75,7 +68,7 @@ describe('POST /misc_hours', () => {
     for (const [body, message] of cases) {
       const response = await org.post('/misc_hours', body);
       expect(response.status, message).toBe(422);
-      expectInvalid(response, [message]);
+      expect(response).toBeInvalid([message]);
     }
   });
 
@@ -117,7 +110,7 @@ describe('GET /misc/{id}', () => {
       work_type_id: trainingId,
     });
     const response = await org.get(`/misc/${created.body.id}`);
-    expectBody(response, 200, created.body);
+    expect(response).toAnswer(200, created.body);
     expect((await org.get(`/misc_hours/${created.body.id}`)).body).toEqual(created.body);
     await expectNotFoundForOtherOrg(other, 'GET', `/misc/${created.body.id}`);
   });
@@ -132,11 +125,11 @@ describe('DELETE /misc_hours/{id}', () => {
       work_type_id: trainingId,
     });
     const response = await org.del(`/misc_hours/${created.body.id}`);
-    expectSuccess(response, 200, 'Misc hours removed successfully.', {
+    expect(response).toSucceed(200, 'Misc hours removed successfully.', {
       id: created.body.id,
     });
     const again = await org.get(`/misc_hours/${created.body.id}`);
-    expectNotFound(again, 'MiscHour');
+    expect(again).toBeNotFound('MiscHour');
   });
 
   it('is a 404 for another organization', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectSuccess } from '../../../test/helpers/common.js';
+import { expectAuthRequired } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment, createRotation, placeOnRotation, workTypeId } from '../rotations/test-fixtures.js';
 
@@ -295,7 +295,7 @@ describe('GET/PATCH /work_period (extension)', () => {
   it('changes only the fields sent and logs the change', async () => {
     const org = await server.newOrg();
     const changed = await org.patch('/work_period', { days: 28, threshold_hours: 212 });
-    expectSuccess(changed, 200, 'Work period updated successfully.', {
+    expect(changed).toSucceed(200, 'Work period updated successfully.', {
       work_period: { days: 28, threshold_hours: 212, start: '2023-01-01 00:00:00' },
     });
     await org.patch('/work_period', { start: '2027-01-03 07:00:00' });

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -24,7 +18,7 @@ const hass = () => ({
 describe('POST /partner/users (extension)', () => {
   it('maps partner users onto users', async () => {
     const response = await org.post('/partner/users', { id: 123456, service_user_id: hassId, partner_customer_id: 1 });
-    expectSuccess(response, 201, 'Mapped partner user 123456.', {
+    expect(response).toSucceed(201, 'Mapped partner user 123456.', {
       id: 123456,
     });
     expect(
@@ -56,7 +50,7 @@ describe('POST /partner/users (extension)', () => {
 describe('GET /partner/users', () => {
   it('lists mappings per sample shape', async () => {
     const response = await org.get('/partner/users');
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       hass(),
       {
         id: 123457,
@@ -76,11 +70,11 @@ describe('GET /partner/users', () => {
 describe('GET /partner/users/{id}', () => {
   it('finds a mapping by partner user id', async () => {
     const response = await org.get('/partner/users/123456');
-    expectBody(response, 200, hass());
+    expect(response).toAnswer(200, hass());
   });
 
   it('answers 404 for an unknown partner id and another organization', async () => {
-    expectNotFound(await org.get(`/partner/users/${hassId}`), 'PartnerUser');
+    expect(await org.get(`/partner/users/${hassId}`)).toBeNotFound('PartnerUser');
     await expectNotFoundForOtherOrg(other, 'GET', '/partner/users/123456');
   });
 });
@@ -88,7 +82,7 @@ describe('GET /partner/users/{id}', () => {
 describe('PATCH /partner/users/{id} (extension)', () => {
   it('changes the customer id', async () => {
     const response = await org.patch('/partner/users/123456', { partner_customer_id: 7 });
-    expectSuccess(response, 200, 'Updated partner user 123456.', {
+    expect(response).toSucceed(200, 'Updated partner user 123456.', {
       id: 123456,
     });
     expect((await org.get('/partner/users/123456')).body).toEqual({ ...hass(), partner_customer_id: 7 });
@@ -102,7 +96,7 @@ describe('DELETE /partner/users/{id} (extension)', () => {
   it('answers 404 for another organization', () => expectNotFoundForOtherOrg(other, 'DELETE', '/partner/users/123457'));
 
   it('removes a mapping', async () => {
-    expectSuccess(await org.del('/partner/users/123457'), 200, 'Removed partner user 123457.');
+    expect(await org.del('/partner/users/123457')).toSucceed(200, 'Removed partner user 123457.');
     expect((await org.get('/partner/users/123457')).status).toBe(404);
   });
 });

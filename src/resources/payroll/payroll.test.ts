@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import {
   approvedTimeOff,
@@ -110,7 +104,7 @@ const workRow = (overrides: Record<string, unknown>) => ({
 describe('GET /payroll', () => {
   it('answers worked shifts less breaks and time off, time off rows, and leaves out non-work assignments', async () => {
     const response = await org.get('/payroll', { query: period });
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       workRow({ start: '2027-01-01 07:00:00', end: '2027-01-02 07:00:00', total_hours: 23.5 }),
       workRow({
         user_id: String(crewB),
@@ -208,16 +202,16 @@ describe('GET /payroll', () => {
 
   it('requires start and end, a valid user and the end after the start', async () => {
     const missing = await org.get('/payroll', { query: { start: period.start } });
-    expectInvalid(missing, ['The end parameter is required.']);
+    expect(missing).toBeInvalid(['The end parameter is required.']);
     const reversed = await org.get('/payroll', { query: { start: period.end, end: period.start } });
-    expectInvalid(reversed, ['The end must be after the start.']);
+    expect(reversed).toBeInvalid(['The end must be after the start.']);
     const unknown = await org.get('/payroll', { query: { ...period, user_id: 999999 } });
-    expectInvalid(unknown, ['The selected user id is invalid.']);
+    expect(unknown).toBeInvalid(['The selected user id is invalid.']);
   });
 
   it('shows nothing of another organization', async () => {
     const response = await other.get('/payroll', { query: period });
-    expectBody(response, 200, []);
+    expect(response).toAnswer(200, []);
   });
 
   it('requires a token', async () => {
@@ -239,7 +233,7 @@ describe('GET /payroll/{user_id}', () => {
 
   it("answers 404 for an unknown user or another organization's", async () => {
     const response = await org.get('/payroll/999999', { query: period });
-    expectNotFound(response, 'User');
+    expect(response).toBeNotFound('User');
     await expectNotFoundForOtherOrg(
       other,
       'GET',

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -32,7 +25,7 @@ describe('POST /qualifiers', () => {
       text_color: '#FFFFFF',
       admin_id: adminId,
     });
-    expectBody(response, 201, { inserted: 1 });
+    expect(response).toAnswer(201, { inserted: 1 });
     captainId = await idOf('Captain');
     expect(response.headers.get('location')).toMatch(new RegExp(`/v1/qualifiers/${captainId}$`));
     await org.post('/qualifiers', { name: 'Firefighter', shortcode: 'FF' });
@@ -40,11 +33,11 @@ describe('POST /qualifiers', () => {
   });
 
   it('requires a name and checks referenced ids', async () => {
-    expectInvalid(await org.post('/qualifiers', { shortcode: 'X' }), ['The name field is required.']);
-    expectInvalid(await org.post('/qualifiers', { name: 'X', title_id: 999999 }), [
+    expect(await org.post('/qualifiers', { shortcode: 'X' })).toBeInvalid(['The name field is required.']);
+    expect(await org.post('/qualifiers', { name: 'X', title_id: 999999 })).toBeInvalid([
       'The selected title id is invalid.',
     ]);
-    expectInvalid(await org.post('/qualifiers', { name: 'X', admin_id: 999999 }), [
+    expect(await org.post('/qualifiers', { name: 'X', admin_id: 999999 })).toBeInvalid([
       'The selected admin id is invalid.',
     ]);
   });
@@ -55,7 +48,7 @@ describe('POST /qualifiers', () => {
 describe('GET /qualifiers', () => {
   it('lists active qualifiers in the list form', async () => {
     const response = await org.get('/qualifiers');
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       {
         id: captainId,
         name: 'Captain',
@@ -86,7 +79,7 @@ describe('GET /qualifiers', () => {
 describe('GET /qualifiers/{id}', () => {
   it('returns the single form', async () => {
     const response = await org.get(`/qualifiers/${captainId}`);
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       id: captainId,
       name: 'Captain',
       shortcode: 'CPT',
@@ -119,7 +112,7 @@ describe('GET /qualifiers/{id}', () => {
   });
 
   it('answers 404 for a missing qualifier and another organization', async () => {
-    expectNotFound(await org.get('/qualifiers/999999'), 'Qualifier');
+    expect(await org.get('/qualifiers/999999')).toBeNotFound('Qualifier');
     await expectNotFoundForOtherOrg(other, 'GET', `/qualifiers/${captainId}`);
   });
 });
@@ -130,7 +123,7 @@ describe('GET /qualifiers/{id}/users', () => {
     await org.post(`/users/${userId}/qualifiers`, { id: captainId, ranking: 0 });
     await org.post(`/users/${adminId}/qualifiers`, { id: captainId, ranking: 0 });
     const response = await org.get(`/qualifiers/${captainId}/users`);
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       { id: adminId, name: 'Hass Brycen', ranking: 0 },
       { id: userId, name: 'Oliver Nagy', ranking: 0 },
     ]);
@@ -153,7 +146,7 @@ describe('GET /qualifiers/{id}/users', () => {
 describe('PATCH /qualifiers/{id} (extension)', () => {
   it('changes only the fields sent and records who modified it', async () => {
     const response = await org.patch(`/qualifiers/${firefighterId}`, { shortcode: 'FF-01', admin_id: adminId });
-    expectSuccess(response, 200, 'Qualifier Firefighter [FF-01] updated successfully.', {
+    expect(response).toSucceed(200, 'Qualifier Firefighter [FF-01] updated successfully.', {
       id: firefighterId,
     });
     const read = await org.get(`/qualifiers/${firefighterId}`);
@@ -172,7 +165,7 @@ describe('DELETE /qualifiers/{id}', () => {
 
   it('soft-deletes: gone from the list, still readable by id with deleted_at', async () => {
     const response = await org.del(`/qualifiers/${captainId}`, undefined, { query: { admin_id: adminId } });
-    expectSuccess(response, 200, 'Qualifier Captain [CPT] deleted successfully.');
+    expect(response).toSucceed(200, 'Qualifier Captain [CPT] deleted successfully.');
     expect((await org.get('/qualifiers')).body.map((q: { id: number }) => q.id)).toEqual([firefighterId]);
     expect((await org.get(`/qualifiers/${captainId}`)).body).toMatchObject({
       deleted_at: expect.stringMatching(LOCAL_DATETIME),
@@ -182,7 +175,7 @@ describe('DELETE /qualifiers/{id}', () => {
 
   it('answers 409 when already deleted', async () => {
     const response = await org.del(`/qualifiers/${captainId}`);
-    expectBody(response, 409, {
+    expect(response).toAnswer(409, {
       status: 409,
       error: 'conflict',
       error_message: 'Qualifier Captain [CPT] is already deleted.',
@@ -193,12 +186,12 @@ describe('DELETE /qualifiers/{id}', () => {
 describe('PUT /qualifiers/{id}', () => {
   it('refuses a falsy undelete', async () => {
     const response = await org.put(`/qualifiers/${captainId}`, { undelete: 0 });
-    expectInvalid(response, ['The undelete field must be true.']);
+    expect(response).toBeInvalid(['The undelete field must be true.']);
   });
 
   it('restores a deleted qualifier and returns its summary', async () => {
     const response = await org.put(`/qualifiers/${captainId}`, { undelete: 1 });
-    expectSuccess(response, 200, 'Qualifier Captain [CPT] restored successfully.', {
+    expect(response).toSucceed(200, 'Qualifier Captain [CPT] restored successfully.', {
       qualifier: { id: captainId, name: 'Captain', shortcode: 'CPT' },
     });
     expect((await org.get(`/qualifiers/${captainId}`)).body).toMatchObject({ deleted_at: null, deleted_by: null });
@@ -207,7 +200,7 @@ describe('PUT /qualifiers/{id}', () => {
 
   it('answers 409 when the qualifier is not deleted', async () => {
     const response = await org.put(`/qualifiers/${captainId}`, { undelete: true });
-    expectBody(response, 409, {
+    expect(response).toAnswer(409, {
       status: 409,
       error: 'conflict',
       error_message: 'Qualifier Captain [CPT] is not deleted, cannot restore.',

@@ -1,13 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  expectAuthRequired,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 interface Mail {
@@ -135,7 +129,7 @@ describe('POST /ready_alerts', () => {
       user_id: String(boss),
       email: 0,
     });
-    expectSuccess(response, 201, 'Ready alert sent to 2 users.', {
+    expect(response).toSucceed(201, 'Ready alert sent to 2 users.', {
       id: expect.any(Number),
       recipients: 2,
     });
@@ -232,23 +226,23 @@ describe('POST /ready_alerts', () => {
     for (const [body, message] of cases) {
       const response = await org.post('/ready_alerts', { body: 'x', user_id: senderId, ...body });
       expect(response.status, message).toBe(422);
-      expectInvalid(response, [message]);
+      expect(response).toBeInvalid([message]);
     }
   });
 
   it('validates type, body and the sender', async () => {
     const badType = await org.post('/ready_alerts', { type: 'everyone', body: 'x', user_id: senderId });
-    expectInvalid(badType, ['The selected type is invalid.']);
+    expect(badType).toBeInvalid(['The selected type is invalid.']);
     const noBody = await org.post('/ready_alerts', { type: 'all', user_id: senderId });
-    expectInvalid(noBody, ['The body field is required.']);
+    expect(noBody).toBeInvalid(['The body field is required.']);
     const noSender = await org.post('/ready_alerts', { type: 'all', body: 'x' });
-    expectInvalid(noSender, ['The user id field is required.']);
+    expect(noSender).toBeInvalid(['The user id field is required.']);
     const foreignSender = await org.post('/ready_alerts', {
       type: 'all',
       body: 'x',
       user_id: await other.createUser(),
     });
-    expectInvalid(foreignSender, ['The selected user id is invalid.']);
+    expect(foreignSender).toBeInvalid(['The selected user id is invalid.']);
   });
 
   it('sends e-mail through the SMTP server when email is true, and records each outcome', async () => {
@@ -357,7 +351,7 @@ describe('GET /ready_alerts/{id} (extension)', () => {
     const response = await org.post('/ready_alerts', { type: 'all', body: 'x', user_id: senderId });
     await expectNotFoundForOtherOrg(other, 'GET', `/ready_alerts/${response.body.id}`);
     const missing = await org.get('/ready_alerts/999999');
-    expectNotFound(missing, 'ReadyAlert');
+    expect(missing).toBeNotFound('ReadyAlert');
   });
 
   it('requires a token', async () => {

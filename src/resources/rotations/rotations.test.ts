@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 import { createAssignment, createRotation, placeOnRotation, workTypeId } from './test-fixtures.js';
 
@@ -44,7 +37,7 @@ describe('POST /rotations', () => {
       anchor_date: '2027-01-01',
       preset: '24/48-kelly',
     });
-    expectBody(response, 201, {
+    expect(response).toAnswer(201, {
       id: expect.any(Number),
       href: `${server.url}/v1/rotations/${response.body.id}`,
       name: 'Kelly 24/48',
@@ -70,7 +63,7 @@ describe('POST /rotations', () => {
 
   it('requires a pattern or a preset', async () => {
     const response = await org.post('/rotations', { name: 'Empty', anchor_date: '2027-01-01' });
-    expectInvalid(response, ['The pattern field is required when preset is not present.']);
+    expect(response).toBeInvalid(['The pattern field is required when preset is not present.']);
   });
 
   it('rejects a pattern without an on-duty day and an unknown preset', async () => {
@@ -94,7 +87,7 @@ describe('GET /rotations/{id}', () => {
   it('answers the rotation, and 404 for another organization', async () => {
     const id = await createRotation(org);
     const response = await org.get(`/rotations/${id}`);
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       id,
       href: `${server.url}/v1/rotations/${id}`,
       name: '24/48',
@@ -108,14 +101,14 @@ describe('GET /rotations/{id}', () => {
     });
     await expectNotFoundForOtherOrg(other, 'GET', `/rotations/${id}`);
     const missing = await org.get('/rotations/999999');
-    expectNotFound(missing, 'Rotation');
+    expect(missing).toBeNotFound('Rotation');
   });
 });
 
 describe('GET /rotations', () => {
   it("lists the organization's rotations only", async () => {
     const response = await other.get('/rotations');
-    expectBody(response, 200, []);
+    expect(response).toAnswer(200, []);
     const mine = await org.get('/rotations');
     expect(mine.body.length).toBeGreaterThan(0);
   });
@@ -134,7 +127,7 @@ describe('PATCH /rotations/{id}', () => {
     const before = await org.get(`/rotations/${id}`);
     for (const body of [{}, { pattern: [1, 1, 0], anchor_date: '2030-01-01', organization_id: other.orgId }]) {
       const response = await org.patch(`/rotations/${id}`, body);
-      expectBody(response, 200, before.body);
+      expect(response).toAnswer(200, before.body);
     }
     expect((await org.get(`/rotations/${id}`)).body).toEqual(before.body);
     const log = await org.get('/logs', { query: { limit: 1 } });
@@ -166,7 +159,7 @@ describe('DELETE /rotations/{id}', () => {
   it('deletes an unused rotation', async () => {
     const id = await createRotation(org);
     const response = await org.del(`/rotations/${id}`);
-    expectSuccess(response, 200, 'Rotation deleted successfully.');
+    expect(response).toSucceed(200, 'Rotation deleted successfully.');
     expect((await org.get(`/rotations/${id}`)).status).toBe(404);
   });
 
@@ -195,7 +188,7 @@ describe('POST /recurring_shifts', () => {
       break_length: 0.5,
       admin_id: adminId,
     });
-    expectBody(response, 201, {
+    expect(response).toAnswer(201, {
       id: expect.any(Number),
       href: `${server.url}/v1/recurring_shifts/${response.body.id}`,
       user: userRef(userId, 'John Doe'),
@@ -240,7 +233,7 @@ describe('POST /recurring_shifts', () => {
     for (const [change, message] of cases) {
       const response = await org.post('/recurring_shifts', { ...base, ...change });
       expect(response.status, message).toBe(422);
-      expectInvalid(response, [message]);
+      expect(response).toBeInvalid([message]);
     }
     const foreignAssignment = await org.post('/recurring_shifts', {
       ...base,
@@ -317,7 +310,7 @@ describe('double booking (POST/PATCH /recurring_shifts, moved occurrences)', () 
       crew: 'A',
       start_date: '2027-01-04',
     });
-    expectInvalid(response, ['The user is already scheduled from 2027-01-04 07:00 to 2027-01-05 07:00.']);
+    expect(response).toBeInvalid(['The user is already scheduled from 2027-01-04 07:00 to 2027-01-05 07:00.']);
     expect(await seriesOf(member)).toEqual([firstId]);
     expect((await org.get('/logs')).body.data[0].id).toBe(logsBefore);
   });
@@ -491,7 +484,7 @@ describe('DELETE /recurring_shifts/{id}', () => {
     const member = await org.createUser();
     const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId });
     const response = await org.del(`/recurring_shifts/${id}`, undefined, { query: { effective_date: '2027-01-05' } });
-    expectSuccess(response, 200, 'Recurring shift ended successfully.');
+    expect(response).toSucceed(200, 'Recurring shift ended successfully.');
     expect((await workedDays('2027-01-01', '2027-01-10', member)).map((d) => d.date)).toEqual([
       '2027-01-01',
       '2027-01-04',

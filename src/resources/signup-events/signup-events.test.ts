@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -70,7 +63,7 @@ afterAll(() => server.close());
 describe('POST /signup_events', () => {
   it('creates an active event and answers with the sample envelope', async () => {
     const response = await org.post('/signup_events', eventBody({ title: 'My Signup Event' }));
-    expectSuccess(response, 201, 'Added signup event My Signup Event', {
+    expect(response).toSucceed(201, 'Added signup event My Signup Event', {
       id: expect.any(Number),
     });
     const event = await org.get(`/signup_events/${response.body.id}`);
@@ -83,7 +76,7 @@ describe('POST /signup_events', () => {
       delete body[field];
       const response = await org.post('/signup_events', body);
       expect(response.status, field).toBe(422);
-      expectInvalid(response, [`The ${field.replace(/_/g, ' ')} field is required.`]);
+      expect(response).toBeInvalid([`The ${field.replace(/_/g, ' ')} field is required.`]);
     }
   });
 
@@ -95,13 +88,13 @@ describe('POST /signup_events', () => {
     ];
     for (const [overrides, message] of cases) {
       const response = await org.post('/signup_events', eventBody(overrides));
-      expectInvalid(response, [message]);
+      expect(response).toBeInvalid([message]);
     }
   });
 
   it('rejects an end that is not after the start', async () => {
     const response = await org.post('/signup_events', eventBody({ end: '2030-05-04 08:00:00' }));
-    expectInvalid(response, ['The end must be after the start.']);
+    expect(response).toBeInvalid(['The end must be after the start.']);
   });
 
   it('sanitizes the description HTML', async () => {
@@ -128,7 +121,7 @@ describe('GET /signup_events/{id}', () => {
   it('returns the event with deleted_by/deleted_at null while not deleted', async () => {
     const id = await createEvent({ work_subtype_id: subtypeId });
     const response = await org.get(`/signup_events/${id}`);
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       id,
       work_type_id: workTypeId,
       work_subtype_id: subtypeId,
@@ -167,7 +160,7 @@ describe('GET /signup_events/{id}', () => {
   it('answers 404 for a missing event and for another organization', async () => {
     const id = await createEvent();
     const missing = await org.get('/signup_events/999999');
-    expectNotFound(missing, 'SignupEvent');
+    expect(missing).toBeNotFound('SignupEvent');
     await expectNotFoundForOtherOrg(other, 'GET', `/signup_events/${id}`);
   });
 
@@ -180,7 +173,7 @@ describe('DELETE /signup_events/{id} (extension)', () => {
   it('soft-deletes: still readable by id with status deleted, deleted_by and deleted_at', async () => {
     const id = await createEvent({ title: 'Gone' });
     const response = await org.del(`/signup_events/${id}`, undefined, { query: { admin_id: adminId } });
-    expectSuccess(response, 200, 'Deleted signup event Gone', { id });
+    expect(response).toSucceed(200, 'Deleted signup event Gone', { id });
     const event = await org.get(`/signup_events/${id}`);
     expect(event.status).toBe(200);
     expect(event.body).toMatchObject({ id, status: 'deleted', deleted_by: adminId, deleted_at: isoOffset });
@@ -198,10 +191,10 @@ describe('DELETE /signup_events/{id} (extension)', () => {
     const id = await createEvent();
     await org.del(`/signup_events/${id}`);
     const again = await org.del(`/signup_events/${id}`);
-    expectInvalid(again, [`Signup event #${id} is already deleted.`]);
+    expect(again).toBeInvalid([`Signup event #${id} is already deleted.`]);
     const user = await org.createUser();
     const signup = await signUp(id, user);
-    expectInvalid(signup, [`Signup event #${id} is deleted.`]);
+    expect(signup).toBeInvalid([`Signup event #${id} is deleted.`]);
     const put = await org.put(`/signup_events/${id}`, eventBody());
     expect(put.status).toBe(422);
   });
@@ -226,7 +219,7 @@ describe('PUT /signup_events/{id}', () => {
     });
     delete (body as Record<string, unknown>).description;
     const response = await org.put(`/signup_events/${id}`, body);
-    expectSuccess(response, 200, 'Updated signup event My Changed Signup Event', {
+    expect(response).toSucceed(200, 'Updated signup event My Changed Signup Event', {
       id,
     });
     const event = await org.get(`/signup_events/${id}`);
@@ -267,7 +260,7 @@ describe('POST /signup_events/{id}/users', () => {
     const id = await createEvent({ title: 'My Changed Signup Event' });
     const user = await org.createUser({ first_name: 'Oliver', last_name: 'Nagy' });
     const response = await signUp(id, user);
-    expectSuccess(response, 201, 'Signed Oliver Nagy up for event My Changed Signup Event', {
+    expect(response).toSucceed(201, 'Signed Oliver Nagy up for event My Changed Signup Event', {
       id,
     });
     const logs = await org.get('/logs');
@@ -306,7 +299,7 @@ describe('POST /signup_events/{id}/users', () => {
     const user = await org.createUser();
     await signUp(id, user);
     const response = await signUp(id, user);
-    expectInvalid(response, [`User #${user} is already signed up for event #${id}`]);
+    expect(response).toBeInvalid([`User #${user} is already signed up for event #${id}`]);
   });
 
   it('becomes filled at employees_needed and refuses further sign-ups', async () => {
@@ -315,7 +308,7 @@ describe('POST /signup_events/{id}/users', () => {
     expect((await signUp(id, first)).status).toBe(201);
     expect((await org.get(`/signup_events/${id}`)).body.status).toBe('filled');
     const response = await signUp(id, second);
-    expectInvalid(response, [`Signup event #${id} is already filled.`]);
+    expect(response).toBeInvalid([`Signup event #${id} is already filled.`]);
   });
 
   it('refuses an unknown user with 422 and a user of another organization the same way', async () => {
@@ -323,7 +316,7 @@ describe('POST /signup_events/{id}/users', () => {
     const stranger = await other.createUser();
     for (const userId of [999_999, stranger]) {
       const response = await signUp(id, userId);
-      expectInvalid(response, ['The selected user id is invalid.']);
+      expect(response).toBeInvalid(['The selected user id is invalid.']);
     }
   });
 
@@ -357,7 +350,7 @@ describe('GET /signup_events/{id}/users', () => {
     await signUp(id, first);
     await signUp(id, second);
     const response = await org.get(`/signup_events/${id}/users`);
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       {
         id: expect.any(Number),
         user: { id: first, name: 'Olivér Nagy', href: `${server.url}/v1/users/${first}` },
@@ -386,7 +379,7 @@ describe('DELETE /signup_events/{id}/users/{user_id}', () => {
     await signUp(id, user);
     const [signup] = (await org.get(`/signup_events/${id}/users`)).body;
     const response = await org.del(`/signup_events/${id}/users/${user}`);
-    expectSuccess(response, 200, 'Removed Hass Brycen from event My Changed Signup Event', {
+    expect(response).toSucceed(200, 'Removed Hass Brycen from event My Changed Signup Event', {
       id,
     });
     expect((await org.get(`/signup_events/${id}/users`)).body).toEqual([]);
@@ -399,7 +392,7 @@ describe('DELETE /signup_events/{id}/users/{user_id}', () => {
   it('refuses a user who is not signed up with the sample message', async () => {
     const id = await createEvent();
     const response = await org.del(`/signup_events/${id}/users/${adminId}`);
-    expectInvalid(response, [`User #${adminId} not found in Signup Event.`]);
+    expect(response).toBeInvalid([`User #${adminId} not found in Signup Event.`]);
   });
 
   it('answers 404 for another organization and 401 without a token', async () => {
@@ -485,7 +478,7 @@ describe('GET /signup_events', () => {
       { end: '2100-01-01 00:00:00' },
     ]) {
       const response = await listOrg.get('/signup_events', { query: { deleted: 1, ...other } });
-      expectBody(response, 200, []);
+      expect(response).toAnswer(200, []);
     }
   });
 

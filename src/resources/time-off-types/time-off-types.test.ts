@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -25,7 +18,7 @@ const sick = {
 describe('POST /time_off_types', () => {
   it('creates a type with all fields and answers 201 with its id', async () => {
     const response = await org.post('/time_off_types', sick);
-    expectSuccess(response, 201, 'Time off type created successfully.', {
+    expect(response).toSucceed(201, 'Time off type created successfully.', {
       id: expect.any(Number),
     });
   });
@@ -52,7 +45,7 @@ describe('POST /time_off_types', () => {
 
   it('rejects a missing label, a bad color and a negative buffer', async () => {
     const missing = await org.post('/time_off_types', { work_code: 'X' });
-    expectInvalid(missing, ['The label field is required.']);
+    expect(missing).toBeInvalid(['The label field is required.']);
     expect((await org.post('/time_off_types', { label: 'X', primary_color: 'red' })).status).toBe(422);
     expect((await org.post('/time_off_types', { label: 'X', required_buffer: -1 })).status).toBe(422);
   });
@@ -87,7 +80,7 @@ describe('GET /time_off_types', () => {
     const gone = (await fresh.post('/time_off_types', { label: 'Old' })).body.id;
     await fresh.del(`/time_off_types/${gone}`);
     const response = await fresh.get('/time_off_types');
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       {
         id: String(id),
         label: 'Sick',
@@ -113,7 +106,7 @@ describe('GET /time_off_types/{id} (extension)', () => {
   it('returns the type with allow_negative; 404 for another organization', async () => {
     const id = (await org.post('/time_off_types', { label: 'Banked', allow_negative: true })).body.id;
     const response = await org.get(`/time_off_types/${id}`);
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       id: String(id),
       label: 'Banked',
       work_code: null,
@@ -131,7 +124,7 @@ describe('GET /time_off_types/{id} (extension)', () => {
     });
     await expectNotFoundForOtherOrg(other, 'GET', `/time_off_types/${id}`);
     const missing = await org.get('/time_off_types/999999');
-    expectNotFound(missing, 'TimeOffType');
+    expect(missing).toBeNotFound('TimeOffType');
   });
 });
 
@@ -139,7 +132,7 @@ describe('PATCH /time_off_types/{id} (extension)', () => {
   it('changes only the fields sent and logs the change', async () => {
     const id = (await org.post('/time_off_types', sick)).body.id;
     const response = await org.patch(`/time_off_types/${id}`, { label: 'Sick Leave', instance_limit: 2 });
-    expectSuccess(response, 200, 'Time off type updated successfully.', {
+    expect(response).toSucceed(200, 'Time off type updated successfully.', {
       id,
     });
     expect((await org.get(`/time_off_types/${id}`)).body).toMatchObject({
@@ -189,7 +182,7 @@ describe('DELETE /time_off_types/{id} (extension)', () => {
   it('soft-deletes: gone from the list, unusable for new time off', async () => {
     const id = (await org.post('/time_off_types', { label: 'Temporary' })).body.id;
     const response = await org.del(`/time_off_types/${id}`);
-    expectSuccess(response, 200, 'Time off type removed successfully.');
+    expect(response).toSucceed(200, 'Time off type removed successfully.');
     expect((await org.get('/time_off_types')).body.map((t: { id: string }) => t.id)).not.toContain(String(id));
     const user = await org.createUser();
     const create = await org.post('/time_offs', {
@@ -199,7 +192,7 @@ describe('DELETE /time_off_types/{id} (extension)', () => {
       end_date: '2030-01-02 08:00:00',
       time_off_type_id: id,
     });
-    expectInvalid(create, ['The selected time off type id is invalid.']);
+    expect(create).toBeInvalid(['The selected time off type id is invalid.']);
     expect((await org.del(`/time_off_types/${id}`)).status).toBe(404);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectNotFoundForOtherOrg, expectNotFound } from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 /**
@@ -159,7 +159,7 @@ describe('GET /time_offs/{id}/impact', () => {
 
   it('answers 404 for an unknown id and for another organization, and 401 without a token', async () => {
     const response = await org.get('/time_offs/999999/impact');
-    expectNotFound(response, 'TimeOff');
+    expect(response).toBeNotFound('TimeOff');
     const id = await request(crew.ben, '2030-03-19 07:00:00', '2030-03-20 07:00:00');
     await expectNotFoundForOtherOrg(other, 'GET', `/time_offs/${id}/impact`);
     await expectAuthRequired(server, 'GET', `/v1/time_offs/${id}/impact`);

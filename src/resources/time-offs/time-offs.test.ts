@@ -1,12 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 import { approvedTimeOffs } from '../../scheduling/index.js';
 
@@ -70,7 +63,7 @@ describe('POST /time_offs', () => {
       time_off_type_id: vacationId,
       user_note: 'I would like to go to Hawaii',
     });
-    expectSuccess(response, 201, 'Time off created successfully.', {
+    expect(response).toSucceed(201, 'Time off created successfully.', {
       id: expect.any(Number),
     });
     const read = await org.get(`/time_offs/${response.body.id}`);
@@ -106,7 +99,7 @@ describe('POST /time_offs', () => {
       time_off_type_id: vacationId,
       user_note: 'x'.repeat(1001),
     });
-    expectInvalid(response, ['The user note may not be greater than 1000 characters.']);
+    expect(response).toBeInvalid(['The user note may not be greater than 1000 characters.']);
   });
 
   it('requires user_id, admin_ids, start_date, end_date and time_off_type_id', async () => {
@@ -122,7 +115,7 @@ describe('POST /time_offs', () => {
       delete partial[field];
       const response = await org.post('/time_offs', partial);
       expect(response.status, field).toBe(422);
-      expectInvalid(response, [`The ${field.replace(/_/g, ' ')} field is required.`]);
+      expect(response).toBeInvalid([`The ${field.replace(/_/g, ' ')} field is required.`]);
     }
   });
 
@@ -156,7 +149,7 @@ describe('POST /time_offs', () => {
     ];
     for (const [override, message] of cases) {
       const response = await org.post('/time_offs', { ...base, ...override });
-      expectInvalid(response, [message]);
+      expect(response).toBeInvalid([message]);
     }
   });
 
@@ -168,7 +161,7 @@ describe('POST /time_offs', () => {
       end_date: '2030-01-11 08:00:00',
       time_off_type_id: vacationId,
     });
-    expectInvalid(response, ['The end date must be after the start date.']);
+    expect(response).toBeInvalid(['The end date must be after the start date.']);
   });
 
   it('enforces required_buffer on pending requests only', async () => {
@@ -182,7 +175,7 @@ describe('POST /time_offs', () => {
       time_off_type_id: typeId,
     };
     const early = await org.post('/time_offs', body);
-    expectInvalid(early, ['Time off of type Planned must be requested at least 48 hours before it starts.']);
+    expect(early).toBeInvalid(['Time off of type Planned must be requested at least 48 hours before it starts.']);
     expect((await org.post('/time_offs', { ...body, status: 1 })).status).toBe(201);
     expect(
       (await org.post('/time_offs', { ...body, start_date: '2031-01-01 08:00:00', end_date: '2031-01-02 08:00:00' }))
@@ -204,7 +197,7 @@ describe('POST /time_offs', () => {
       end_date: '2032-05-02 08:00:00',
       time_off_type_id: typeId,
     });
-    expectInvalid(again, ['The Sick time off type allows at most 1 per year; the limit for 2032 is reached.']);
+    expect(again).toBeInvalid(['The Sick time off type allows at most 1 per year; the limit for 2032 is reached.']);
     await createTimeOff({
       time_off_type_id: typeId,
       start_date: '2033-03-01 08:00:00',
@@ -267,7 +260,7 @@ describe('GET /time_offs', () => {
     const response = await org.get('/time_offs', {
       query: { start: '2034-07-01 00:00:00', end: '2034-08-01 00:00:00' },
     });
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       items: [
         segment(id, '2034-07-10 07:00:00', '2034-07-11 07:00:00', 24, { status: 1, approval_date: ISO }),
         segment(id, '2034-07-11 07:00:00', '2034-07-12 07:00:00', 24, { status: 1, approval_date: ISO }),
@@ -381,15 +374,15 @@ describe('GET /time_offs', () => {
 
   it('requires start and end, end after start, after within them', async () => {
     const missing = await org.get('/time_offs', { query: { start: '2035-01-01 00:00:00' } });
-    expectInvalid(missing, ['The end parameter is required.']);
+    expect(missing).toBeInvalid(['The end parameter is required.']);
     const reversed = await org.get('/time_offs', {
       query: { start: '2035-02-01 00:00:00', end: '2035-01-01 00:00:00' },
     });
-    expectInvalid(reversed, ['The end must be after the start.']);
+    expect(reversed).toBeInvalid(['The end must be after the start.']);
     const outside = await org.get('/time_offs', {
       query: { start: '2035-01-01 00:00:00', end: '2035-02-01 00:00:00', after: '2036-01-01 00:00:00' },
     });
-    expectInvalid(outside, ['The after must be a date within start and end.']);
+    expect(outside).toBeInvalid(['The after must be a date within start and end.']);
     const bad = await org.get('/time_offs', { query: { start: 'yesterday', end: '2035-02-01 00:00:00' } });
     expect(bad.status).toBe(422);
   });
@@ -467,7 +460,7 @@ describe('GET /time_offs/{id}', () => {
   it('returns every segment of the entry with empty metadata', async () => {
     const id = await createTimeOff({ start_date: '2038-03-01 07:00:00', end_date: '2038-03-03 07:00:00' });
     const response = await org.get(`/time_offs/${id}`);
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       items: [
         segment(id, '2038-03-01 07:00:00', '2038-03-02 07:00:00', 24),
         segment(id, '2038-03-02 07:00:00', '2038-03-03 07:00:00', 24),
@@ -478,7 +471,7 @@ describe('GET /time_offs/{id}', () => {
 
   it('answers 404 for an unknown id and for another organization', async () => {
     const response = await org.get('/time_offs/999999');
-    expectNotFound(response, 'TimeOff');
+    expect(response).toBeNotFound('TimeOff');
     const id = await createTimeOff();
     await expectNotFoundForOtherOrg(other, 'GET', `/time_offs/${id}`);
   });
@@ -488,13 +481,13 @@ describe('DELETE /time_offs/{id}', () => {
   it('removes the entry', async () => {
     const id = await createTimeOff({ status: 1 });
     const response = await org.del(`/time_offs/${id}`);
-    expectSuccess(response, 200, 'Time Off removed successfully.');
+    expect(response).toSucceed(200, 'Time Off removed successfully.');
     expect((await org.get(`/time_offs/${id}`)).status).toBe(404);
   });
 
   it('answers 404 naming TimeOff when unknown, already removed or of another organization', async () => {
     const response = await org.del('/time_offs/999999');
-    expectNotFound(response, 'TimeOff');
+    expect(response).toBeNotFound('TimeOff');
     const id = await createTimeOff();
     await expectNotFoundForOtherOrg(other, 'DELETE', `/time_offs/${id}`);
     expect((await org.del(`/time_offs/${id}`)).status).toBe(200);
@@ -507,7 +500,7 @@ describe('POST /time_offs/{id}/approve', () => {
     const id = await createTimeOff({ start_date: '2039-01-01 08:00:00', end_date: '2039-01-02 08:00:00' });
     const boss = await org.createUser({ first_name: 'Joe', last_name: 'Boss' });
     const response = await org.post(`/time_offs/${id}/approve`, { admin_id: boss });
-    expectSuccess(response, 200, 'Time off approved successfully.', {
+    expect(response).toSucceed(200, 'Time off approved successfully.', {
       id,
     });
     const read = await org.get(`/time_offs/${id}`);
@@ -536,13 +529,13 @@ describe('POST /time_offs/{id}/approve', () => {
   it('answers 422 unless the entry is pending', async () => {
     const id = await createTimeOff({ status: 1 });
     const response = await org.post(`/time_offs/${id}/approve`);
-    expectInvalid(response, ['Only pending time off can be approved; this time off is approved.']);
+    expect(response).toBeInvalid(['Only pending time off can be approved; this time off is approved.']);
   });
 
   it('answers 422 for an unknown admin, 404 for an unknown or foreign entry', async () => {
     const id = await createTimeOff();
     const badAdmin = await org.post(`/time_offs/${id}/approve`, { admin_id: 999999 });
-    expectInvalid(badAdmin, ['The selected admin id is invalid.']);
+    expect(badAdmin).toBeInvalid(['The selected admin id is invalid.']);
     expect((await org.post('/time_offs/999999/approve')).status).toBe(404);
     await expectNotFoundForOtherOrg(other, 'POST', `/time_offs/${id}/approve`);
   });
@@ -552,7 +545,7 @@ describe('POST /time_offs/{id}/deny', () => {
   it('denies pending time off: kept with status 2, readable by id', async () => {
     const id = await createTimeOff({ start_date: '2040-01-01 08:00:00', end_date: '2040-01-02 08:00:00' });
     const response = await org.post(`/time_offs/${id}/deny`, { admin_id: adminId });
-    expectSuccess(response, 200, 'Time off denied successfully.', {
+    expect(response).toSucceed(200, 'Time off denied successfully.', {
       id,
     });
     expect((await org.get(`/time_offs/${id}`)).body.items[0]).toMatchObject({ id, status: 2, approval_date: null });
@@ -564,9 +557,9 @@ describe('POST /time_offs/{id}/deny', () => {
     const id = await createTimeOff();
     await org.post(`/time_offs/${id}/deny`);
     const again = await org.post(`/time_offs/${id}/deny`);
-    expectInvalid(again, ['Only pending time off can be denied; this time off is denied.']);
+    expect(again).toBeInvalid(['Only pending time off can be denied; this time off is denied.']);
     const approve = await org.post(`/time_offs/${id}/approve`);
-    expectInvalid(approve, ['Only pending time off can be approved; this time off is denied.']);
+    expect(approve).toBeInvalid(['Only pending time off can be approved; this time off is denied.']);
     await expectNotFoundForOtherOrg(other, 'POST', `/time_offs/${id}/deny`);
   });
 });
@@ -616,7 +609,7 @@ describe('recurring leave (rrule extension)', () => {
       time_off_type_id: vacationId,
       rrule: 'FREQ=HOURLY',
     });
-    expectInvalid(hourly, ['The rrule must have a FREQ of DAILY, WEEKLY, MONTHLY or YEARLY.']);
+    expect(hourly).toBeInvalid(['The rrule must have a FREQ of DAILY, WEEKLY, MONTHLY or YEARLY.']);
   });
 
   it('refuses the rule parts assignments refuse: each occurrence keeps the start time of day', async () => {
@@ -628,7 +621,7 @@ describe('recurring leave (rrule extension)', () => {
       time_off_type_id: vacationId,
       rrule: 'FREQ=DAILY;BYHOUR=7,19',
     });
-    expectInvalid(byHour, ["The rrule may not carry BYHOUR: every occurrence keeps the start's time of day."]);
+    expect(byHour).toBeInvalid(["The rrule may not carry BYHOUR: every occurrence keeps the start's time of day."]);
   });
 });
 

@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import {
   createAssignment,
@@ -96,7 +90,7 @@ describe('POST /trades', () => {
     const span = nextSpan();
     await giveShift(requester, span.start, span.end);
     const response = await org.post('/trades', { requesting_user: requester, ...span, approving_user_id: adminId });
-    expectSuccess(response, 201, `Trade #${response.body.id} requested`, {
+    expect(response).toSucceed(201, `Trade #${response.body.id} requested`, {
       id: expect.any(Number),
       trade_status: 'pending',
     });
@@ -135,7 +129,7 @@ describe('POST /trades', () => {
     const response = await org.post('/trades', [trade(first), trade(second)]);
     expect(response.status).toBe(201);
     const ids = response.body.ids as number[];
-    expectSuccess(response, 201, `Trades #${ids[0]}, #${ids[1]} requested`, {
+    expect(response).toSucceed(201, `Trades #${ids[0]}, #${ids[1]} requested`, {
       id: ids[0],
       trade_status: 'accepted',
       ids: [expect.any(Number), expect.any(Number)],
@@ -184,7 +178,7 @@ describe('POST /trades', () => {
       accepting_user_id: taker,
       approving_user_id: adminId,
     });
-    expectInvalid(response, [`Jack Smith is already scheduled between ${span.start} and ${span.end}.`]);
+    expect(response).toBeInvalid([`Jack Smith is already scheduled between ${span.start} and ${span.end}.`]);
   });
 
   it('refuses an accepting user on approved time off', async () => {
@@ -226,7 +220,7 @@ describe('POST /trades', () => {
       accepting_user_id: taker,
       approving_user_id: adminId,
     });
-    expectInvalid(refused, ['Jack Smith lacks the qualifiers required for this work: FF-01.']);
+    expect(refused).toBeInvalid(['Jack Smith lacks the qualifiers required for this work: FF-01.']);
     const accepted = await org.post('/trades', {
       requesting_user: requester,
       ...span,
@@ -254,7 +248,7 @@ describe('POST /trades', () => {
         approving_user_id: adminId,
         ...overrides,
       });
-      expectInvalid(response, [message]);
+      expect(response).toBeInvalid([message]);
     }
   });
 
@@ -294,7 +288,7 @@ describe('GET /trades', () => {
       approving_user_id: admin,
     });
     const response = await listOrg.get('/trades');
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       {
         id: String(created.body.id),
         requesting_user: { id: String(requester), name: 'Vincent Ownbey', href: `${server.url}/v1/users/${requester}` },
@@ -335,14 +329,14 @@ describe('PATCH /trades/{id}', () => {
     const shiftId = await giveShift(requester, span.start, span.end);
     const id = await createTrade({ requesting_user: requester, ...span });
     const accept = await org.patch(`/trades/${id}`, { action: 'accept', user_id: taker });
-    expectSuccess(accept, 200, `Trade #${id} is accepted`, {
+    expect(accept).toSucceed(200, `Trade #${id} is accepted`, {
       id,
       trade_status: 'accepted',
     });
     expect(await shiftOwner(shiftId)).toEqual({ user_id: requester, traded_with: null });
 
     const approve = await org.patch(`/trades/${id}`, { action: 'approve', admin_id: adminId });
-    expectSuccess(approve, 200, `Trade #${id} is filled`, {
+    expect(approve).toSucceed(200, `Trade #${id} is filled`, {
       id,
       trade_status: 'filled',
     });
@@ -380,7 +374,7 @@ describe('PATCH /trades/{id}', () => {
     expect((await bare.patch(`/trades/${id}`, { action: 'accept', user_id: taker })).status).toBe(200);
 
     const approve = await bare.patch(`/trades/${id}`, { action: 'approve', admin_id: admin });
-    expectInvalid(approve, ['The organization has no work types: add one first (POST /work_types).']);
+    expect(approve).toBeInvalid(['The organization has no work types: add one first (POST /work_types).']);
     expect((await bare.get(`/trades/${id}`)).body.status).toBe('accepted');
   });
 
@@ -405,7 +399,7 @@ describe('PATCH /trades/{id}', () => {
     const id = await createTrade({ requesting_user: requester, ...span });
     await org.patch(`/trades/${id}`, { action: 'accept', user_id: taker });
     const second = await org.patch(`/trades/${id}`, { action: 'accept', user_id: late });
-    expectInvalid(second, [`Trade #${id} has already been accepted.`]);
+    expect(second).toBeInvalid([`Trade #${id} has already been accepted.`]);
   });
 
   it('lets exactly one of several parallel acceptances win', async () => {
@@ -638,7 +632,7 @@ describe('GET /trades/{id}/users', () => {
     await org.patch(`/trades/${id}`, { action: 'decline', user_id: declining });
     await org.patch(`/trades/${id}`, { action: 'accept', user_id: taker });
     const response = await org.get(`/trades/${id}/users`);
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       {
         id: String(declining),
         user: strRef(declining, 'Dee Cline'),
@@ -667,7 +661,7 @@ describe('DELETE /trades/{id}', () => {
     await giveShift(requester, span.start, span.end);
     const id = await createTrade({ requesting_user: requester, ...span });
     const response = await org.del(`/trades/${id}`);
-    expectSuccess(response, 200, `Trade #${id} deleted`, { id });
+    expect(response).toSucceed(200, `Trade #${id} deleted`, { id });
     expect((await org.get(`/trades/${id}`)).status).toBe(404);
     expect((await org.get('/trades')).body.map((t: { id: string }) => t.id)).not.toContain(String(id));
   });

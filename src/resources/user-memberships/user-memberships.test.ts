@@ -1,14 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -45,7 +38,7 @@ afterAll(() => server.close());
 describe('PUT /users/{user_id}/titles', () => {
   it('replaces the callback lists of the user', async () => {
     const response = await org.put(`/users/${userId}/titles`, { ids: [ids.captainList, ids.ffList] });
-    expectBody(response, 200, { success: true });
+    expect(response).toAnswer(200, { success: true });
     await org.put(`/users/${userId}/titles`, { ids: [ids.ffList] });
     const read = await org.get(`/users/${userId}/titles`);
     expect(read.body.map((l: { id: number }) => l.id)).toEqual([ids.ffList]);
@@ -53,7 +46,7 @@ describe('PUT /users/{user_id}/titles', () => {
 
   it('refuses unknown list ids and changes nothing', async () => {
     const response = await org.put(`/users/${userId}/titles`, { ids: [ids.captainList, 999999] });
-    expectInvalid(response, ['The selected title id is invalid.']);
+    expect(response).toBeInvalid(['The selected title id is invalid.']);
     expect((await org.get(`/users/${userId}/titles`)).body.map((l: { id: number }) => l.id)).toEqual([ids.ffList]);
   });
 
@@ -66,7 +59,7 @@ describe('PUT /users/{user_id}/titles', () => {
 describe('GET /users/{user_id}/titles', () => {
   it('lists the user lists as GET /lists shows them', async () => {
     const response = await org.get(`/users/${userId}/titles`);
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       {
         id: ids.ffList,
         name: 'Firefighter',
@@ -84,7 +77,7 @@ describe('GET /users/{user_id}/titles', () => {
 describe('PUT /users/{user_id}/filters', () => {
   it('replaces the filters of the user', async () => {
     const response = await org.put(`/users/${userId}/filters`, { ids: [ids.rescue, ids.dive] });
-    expectBody(response, 200, { success: true });
+    expect(response).toAnswer(200, { success: true });
     expect((await org.put(`/users/${userId}/filters`, { ids: [999999] })).body.error_message).toEqual([
       'The selected filter id is invalid.',
     ]);
@@ -96,7 +89,7 @@ describe('GET /users/{user_id}/filters', () => {
   it('lists the user filters; a deleted filter drops out', async () => {
     await org.del(`/filters/${ids.dive}`);
     const response = await org.get(`/users/${userId}/filters`);
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       { id: String(ids.rescue), label: 'Rescue', created_on: expect.any(String), user: null },
     ]);
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/filters`);
@@ -106,7 +99,7 @@ describe('GET /users/{user_id}/filters', () => {
 describe('PUT /users/{user_id}/groups', () => {
   it('replaces the groups of the user', async () => {
     const response = await org.put(`/users/${userId}/groups`, { ids: [ids.platoon, ids.aShift] });
-    expectBody(response, 200, { success: true });
+    expect(response).toAnswer(200, { success: true });
     expect((await org.put(`/users/${userId}/groups`, { ids: [999999] })).body.error_message).toEqual([
       'The selected group id is invalid.',
     ]);
@@ -117,11 +110,11 @@ describe('PUT /users/{user_id}/groups', () => {
 describe('GET /users/{user_id}/groups', () => {
   it('lists the groups as {id, name}', async () => {
     const response = await org.get(`/users/${userId}/groups`);
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       { id: ids.aShift, name: 'A Shift' },
       { id: ids.platoon, name: 'Platoon 1' },
     ]);
-    expectNotFound(await org.get('/users/999999/groups'), 'User');
+    expect(await org.get('/users/999999/groups')).toBeNotFound('User');
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/groups`);
     await expectAuthRequired(server, 'GET', `/users/${userId}/groups`);
   });
@@ -130,7 +123,7 @@ describe('GET /users/{user_id}/groups', () => {
 describe('POST /users/{user_id}/qualifiers', () => {
   it('adds a qualifier at the end of the list by default', async () => {
     const response = await org.post(`/users/${userId}/qualifiers`, { id: ids.CPT });
-    expectSuccess(response, 201, 'Added user Boss Doe to qualifier Captains.');
+    expect(response).toSucceed(201, 'Added user Boss Doe to qualifier Captains.');
     await org.post(`/users/${userId}/qualifiers`, { id: ids['FF-01'] });
     expect((await org.get(`/users/${userId}/qualifiers`)).body).toEqual([
       { id: ids.CPT, name: 'Captains', shortcode: 'CPT', ranking: 1 },
@@ -139,10 +132,10 @@ describe('POST /users/{user_id}/qualifiers', () => {
   });
 
   it('refuses an unknown qualifier and one the user already has', async () => {
-    expectInvalid(await org.post(`/users/${userId}/qualifiers`, { id: 999999 }), [
+    expect(await org.post(`/users/${userId}/qualifiers`, { id: 999999 })).toBeInvalid([
       'The selected qualifier id is invalid.',
     ]);
-    expectInvalid(await org.post(`/users/${userId}/qualifiers`, { id: ids.CPT }), [
+    expect(await org.post(`/users/${userId}/qualifiers`, { id: ids.CPT })).toBeInvalid([
       'User Boss Doe already has qualifier Captains.',
     ]);
   });
@@ -172,7 +165,7 @@ describe('PUT /users/{user_id}/qualifiers', () => {
     const response = await org.put(`/users/${userId}/qualifiers`, {
       ids: [{ id: ids['FF-01'], ranking: 5 }, { id: ids.CHF }],
     });
-    expectSuccess(response, 200, 'Replaced user qualifiers.');
+    expect(response).toSucceed(200, 'Replaced user qualifiers.');
     expect((await org.get(`/users/${userId}/qualifiers`)).body).toEqual([
       { id: ids.CHF, name: 'Chief', shortcode: 'CHF', ranking: 2 },
       { id: ids['FF-01'], name: 'Firefighters', shortcode: 'FF-01', ranking: 5 },
@@ -191,14 +184,14 @@ describe('PUT /users/{user_id}/qualifiers', () => {
 describe('DELETE /users/{user_id}/qualifiers/{id}', () => {
   it('removes one qualifier from the user', async () => {
     const response = await org.del(`/users/${userId}/qualifiers/${ids.CHF}`);
-    expectSuccess(response, 200, 'Removed user Boss Doe from qualifier Chief.');
+    expect(response).toSucceed(200, 'Removed user Boss Doe from qualifier Chief.');
     expect((await org.get(`/users/${userId}/qualifiers`)).body.map((q: { id: number }) => q.id)).toEqual([
       ids['FF-01'],
     ]);
   });
 
   it('answers 404 when the user does not have it, and for another organization', async () => {
-    expectNotFound(await org.del(`/users/${userId}/qualifiers/${ids.CHF}`), 'UserQualifier');
+    expect(await org.del(`/users/${userId}/qualifiers/${ids.CHF}`)).toBeNotFound('UserQualifier');
     await expectNotFoundForOtherOrg(other, 'DELETE', `/users/${userId}/qualifiers/${ids['FF-01']}`);
   });
 });
@@ -212,14 +205,14 @@ describe('POST /users/{user_id}/certifications', () => {
       expires_on: '2027-01-10',
       notes: 'Renewed',
     });
-    expectSuccess(response, 201, 'Added certification CPR to user Boss Doe.', {
+    expect(response).toSucceed(201, 'Added certification CPR to user Boss Doe.', {
       id: ids.cpr,
     });
     await org.post(`/users/${userId}/certifications`, { id: ids.hazmat });
   });
 
   it('refuses unknown certifications, duplicates and expiry before issue', async () => {
-    expectInvalid(await org.post(`/users/${userId}/certifications`, { id: 999999 }), [
+    expect(await org.post(`/users/${userId}/certifications`, { id: 999999 })).toBeInvalid([
       'The selected certification id is invalid.',
     ]);
     expect((await org.post(`/users/${userId}/certifications`, { id: ids.cpr })).status).toBe(422);
@@ -242,7 +235,7 @@ describe('POST /users/{user_id}/certifications', () => {
 describe('GET /users/{user_id}/certifications', () => {
   it('lists the user certifications', async () => {
     const response = await org.get(`/users/${userId}/certifications`);
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       {
         id: ids.cpr,
         name: 'CPR',
@@ -280,7 +273,7 @@ describe('GET /users/{user_id}/certifications/{id}', () => {
       notes: null,
       file: null,
     });
-    expectNotFound(await org.get(`/users/${userId}/certifications/999999`), 'UserCertification');
+    expect(await org.get(`/users/${userId}/certifications/999999`)).toBeNotFound('UserCertification');
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/certifications/${ids.hazmat}`);
   });
 });
@@ -288,7 +281,7 @@ describe('GET /users/{user_id}/certifications/{id}', () => {
 describe('PUT /users/{user_id}/certifications/{id}', () => {
   it('changes only the fields sent', async () => {
     const response = await org.put(`/users/${userId}/certifications/${ids.hazmat}`, { number: 'HZ-1', notes: null });
-    expectSuccess(response, 200, 'Updated certification Hazmat of user Boss Doe.', {
+    expect(response).toSucceed(200, 'Updated certification Hazmat of user Boss Doe.', {
       id: ids.hazmat,
     });
     expect((await org.get(`/users/${userId}/certifications/${ids.hazmat}`)).body).toMatchObject({
@@ -402,7 +395,7 @@ describe('POST /users/{user_id}/certifications/{id}/file', () => {
 describe('DELETE /users/{user_id}/certifications/{id}', () => {
   it('removes one certification and its file', async () => {
     const response = await org.del(`/users/${userId}/certifications/${ids.cpr}`);
-    expectSuccess(response, 200, 'Removed certification CPR from user Boss Doe.');
+    expect(response).toSucceed(200, 'Removed certification CPR from user Boss Doe.');
     expect((await org.get(`/users/${userId}/certifications/${ids.cpr}/file`)).status).toBe(404);
     expect((await org.del(`/users/${userId}/certifications/${ids.cpr}`)).status).toBe(404);
     await expectNotFoundForOtherOrg(other, 'DELETE', `/users/${userId}/certifications/${ids.hazmat}`);
@@ -413,7 +406,7 @@ describe('DELETE /users/{user_id}/certifications', () => {
   it('removes all certifications of the user', async () => {
     await expectNotFoundForOtherOrg(other, 'DELETE', `/users/${userId}/certifications`);
     const response = await org.del(`/users/${userId}/certifications`);
-    expectSuccess(response, 200, 'Removed all certifications from user Boss Doe.');
+    expect(response).toSucceed(200, 'Removed all certifications from user Boss Doe.');
     expect((await org.get(`/users/${userId}/certifications`)).body).toEqual([]);
   });
 });

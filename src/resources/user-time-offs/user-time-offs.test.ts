@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
 
@@ -39,7 +32,7 @@ describe('GET /users/{user_id}/time_offs', () => {
     await adminEntry(`${daysFromToday(-60)} 07:00:00`, `${daysFromToday(-59)} 07:00:00`);
     await adminEntry(`${daysFromToday(5)} 07:00:00`, `${daysFromToday(6)} 07:00:00`);
     const response = await org.get(`/users/${userId}/time_offs`);
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       {
         id: String(recent),
         time_off_type: { id: String(typeId), name: 'Vacation', work_code: 'VAC001' },
@@ -79,7 +72,7 @@ describe('GET /users/{user_id}/time_offs', () => {
 
   it('answers 404 for an unknown user or one of another organization', async () => {
     const response = await org.get('/users/999999/time_offs');
-    expectNotFound(response, 'User');
+    expect(response).toBeNotFound('User');
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/time_offs`);
   });
 
@@ -96,7 +89,7 @@ describe('POST /users/{user_id}/time_offs', () => {
       end_date: '2032-04-02 08:00:00',
       user_note: 'Family visit',
     });
-    expectSuccess(response, 201, 'Time off requested successfully.', {
+    expect(response).toSucceed(201, 'Time off requested successfully.', {
       id: expect.any(Number),
     });
     const listed = await org.get(`/users/${userId}/time_offs`, {
@@ -119,7 +112,7 @@ describe('POST /users/{user_id}/time_offs', () => {
 
   it('validates the type, the dates and the note', async () => {
     const base = { time_off_type_id: typeId, start_date: '2032-04-01 08:00:00', end_date: '2032-04-02 08:00:00' };
-    expectInvalid(await org.post(`/users/${userId}/time_offs`, { ...base, time_off_type_id: 999999 }), [
+    expect(await org.post(`/users/${userId}/time_offs`, { ...base, time_off_type_id: 999999 })).toBeInvalid([
       'The selected time off type id is invalid.',
     ]);
     expect((await org.post(`/users/${userId}/time_offs`, { ...base, end_date: '2032-03-01 08:00:00' })).status).toBe(
@@ -144,7 +137,7 @@ describe('PATCH /users/{user_id}/time_offs/{id}', () => {
       end_date: '2033-05-03 08:00:00',
       user_note: 'Longer trip',
     });
-    expectSuccess(response, 200, 'Time off request updated successfully.', {
+    expect(response).toSucceed(200, 'Time off request updated successfully.', {
       id,
     });
     const read = await org.get(`/time_offs/${id}`);
@@ -169,10 +162,10 @@ describe('PATCH /users/{user_id}/time_offs/{id}', () => {
       })
     ).body.id;
     const reversed = await org.patch(`/users/${userId}/time_offs/${id}`, { end_date: '2033-05-01 08:00:00' });
-    expectInvalid(reversed, ['The end date must be after the start date.']);
+    expect(reversed).toBeInvalid(['The end date must be after the start date.']);
     await org.post(`/time_offs/${id}/approve`, { admin_id: adminId });
     const response = await org.patch(`/users/${userId}/time_offs/${id}`, { user_note: 'too late' });
-    expectInvalid(response, ['Only pending time off can be changed; this time off is approved.']);
+    expect(response).toBeInvalid(['Only pending time off can be changed; this time off is approved.']);
   });
 
   it("answers 404 for another user's entry, an unknown one, or another organization", async () => {
@@ -184,7 +177,7 @@ describe('PATCH /users/{user_id}/time_offs/{id}', () => {
       })
     ).body.id;
     const response = await org.patch(`/users/${adminId}/time_offs/${id}`, { user_note: 'not mine' });
-    expectNotFound(response, 'TimeOff');
+    expect(response).toBeNotFound('TimeOff');
     expect((await org.patch(`/users/${userId}/time_offs/999999`, { user_note: 'x' })).status).toBe(404);
     await expectNotFoundForOtherOrg(other, 'PATCH', `/users/${userId}/time_offs/${id}`, { user_note: 'x' });
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAuthRequired, expectBody, expectInvalid } from '../../../test/helpers/common.js';
+import { expectAuthRequired } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { cli } from '../../../test/transfer/helpers.js';
 
@@ -48,7 +48,7 @@ describe('POST /users/import', () => {
   it('reports what a dry run would change and writes nothing', async () => {
     const before = await usersByName();
     const response = await csv(GOOD, '?dry_run=true');
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       dry_run: true,
       created: 2,
       updated: 1,
@@ -103,7 +103,7 @@ describe('POST /users/import', () => {
         'E-700,,Fay,Gray,fay@example.com,,',
       ].join('\n'),
     );
-    expectInvalid(response, [
+    expect(response).toBeInvalid([
       'line 3: The email (item 1) is not a valid e-mail address.',
       'line 4: unknown qualifier "Hazmat".',
       'line 4: unknown group "C Shift".',

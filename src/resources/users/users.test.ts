@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -48,7 +42,7 @@ describe('PUT /users', () => {
     const response = await org.put('/users', newUser);
     expect(response.status).toBe(201);
     userId = response.body.id;
-    expectSuccess(response, 201, 'User created successfully.', {
+    expect(response).toSucceed(201, 'User created successfully.', {
       id: expect.any(Number),
       ...expectedUser(userId),
       fields: [],
@@ -57,7 +51,7 @@ describe('PUT /users', () => {
 
   it('rejects a username already taken in the organization', async () => {
     const response = await org.put('/users', newUser);
-    expectInvalid(response, ['The username has already been taken.']);
+    expect(response).toBeInvalid(['The username has already been taken.']);
   });
 
   it('lets another organization use the same username', async () => {
@@ -71,7 +65,7 @@ describe('PUT /users', () => {
       delete body[field];
       const response = await org.put('/users', body);
       expect(response.status, field).toBe(422);
-      expectInvalid(response, [`The ${field.replace('_', ' ')} field is required.`]);
+      expect(response).toBeInvalid([`The ${field.replace('_', ' ')} field is required.`]);
     }
     const noAddress = await org.put('/users', { ...newUser, username: 'u-no-address', mail: [] });
     expect(noAddress.status).toBe(422);
@@ -167,12 +161,12 @@ describe('GET /users/{user_id}', () => {
 
   it('answers 404 naming the model for a missing user', async () => {
     const response = await org.get('/users/999999');
-    expectNotFound(response, 'User');
+    expect(response).toBeNotFound('User');
   });
 
   it('answers 404 for an id that is not a number, as for a missing user', async () => {
     const response = await org.get('/users/abc');
-    expectNotFound(response, 'User');
+    expect(response).toBeNotFound('User');
   });
 
   it("answers 404 for another organization's user", async () => {
@@ -219,7 +213,7 @@ describe('PATCH /users/{user_id}', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const response = await org.patch(`/users/${userId}`, { accrual_profile: { id: foreign.id } });
-    expectInvalid(response, ['The selected accrual profile id is invalid.']);
+    expect(response).toBeInvalid(['The selected accrual profile id is invalid.']);
   });
 
   it('writes a system log entry', async () => {
@@ -232,7 +226,7 @@ describe('DELETE /users/{user_id} (extension)', () => {
   it('removes the user from reads', async () => {
     const id = await org.createUser();
     const response = await org.del(`/users/${id}`);
-    expectSuccess(response, 200, 'User removed successfully.');
+    expect(response).toSucceed(200, 'User removed successfully.');
     expect((await org.get(`/users/${id}`)).status).toBe(404);
     expect((await org.get('/users')).body.map((u: { user_id: number }) => u.user_id)).not.toContain(id);
   });

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -27,7 +20,7 @@ describe('POST /visual_cycles', () => {
       text_color: '#fff',
       created_by: adminId,
     });
-    expectSuccess(response, 201, 'Added new visual cycle FLSA Cycle #1.', {
+    expect(response).toSucceed(201, 'Added new visual cycle FLSA Cycle #1.', {
       id: expect.any(Number),
     });
     januaryId = response.body.id;
@@ -50,7 +43,7 @@ describe('POST /visual_cycles', () => {
       expect((await org.post('/visual_cycles', body)).status, field).toBe(422);
     }
     expect((await org.post('/visual_cycles', { ...base, color: 'red' })).status).toBe(422);
-    expectInvalid(await org.post('/visual_cycles', { ...base, end: '2016-12-31' }), [
+    expect(await org.post('/visual_cycles', { ...base, end: '2016-12-31' })).toBeInvalid([
       'The end must be after the start.',
     ]);
   });
@@ -61,7 +54,7 @@ describe('POST /visual_cycles', () => {
 describe('GET /visual_cycles', () => {
   it('lists cycles per sample shape', async () => {
     const response = await org.get('/visual_cycles');
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       {
         id: januaryId,
         name: 'FLSA Cycle #1',
@@ -114,7 +107,7 @@ describe('GET /visual_cycles/{id}', () => {
   });
 
   it('answers 404 for a missing cycle and another organization', async () => {
-    expectNotFound(await org.get('/visual_cycles/999999'), 'VisualCycle');
+    expect(await org.get('/visual_cycles/999999')).toBeNotFound('VisualCycle');
     await expectNotFoundForOtherOrg(other, 'GET', `/visual_cycles/${januaryId}`);
   });
 });
@@ -122,7 +115,7 @@ describe('GET /visual_cycles/{id}', () => {
 describe('PUT /visual_cycles/{id}', () => {
   it('changes only the fields sent', async () => {
     const response = await org.put(`/visual_cycles/${februaryId}`, { name: 'FLSA Cycle 2', end: '2017-02-26' });
-    expectSuccess(response, 200, 'Updated visual cycle FLSA Cycle 2.', {
+    expect(response).toSucceed(200, 'Updated visual cycle FLSA Cycle 2.', {
       id: februaryId,
     });
     expect((await org.get(`/visual_cycles/${februaryId}`)).body).toMatchObject({
@@ -147,7 +140,7 @@ describe('DELETE /visual_cycles/{id}', () => {
 
   it('soft-deletes with deleted_by and deleted_at', async () => {
     const response = await org.del(`/visual_cycles/${februaryId}`, undefined, { query: { deleted_by: adminId } });
-    expectSuccess(response, 200, 'Deleted visual cycle FLSA Cycle 2.');
+    expect(response).toSucceed(200, 'Deleted visual cycle FLSA Cycle 2.');
     expect((await org.get(`/visual_cycles/${februaryId}`)).body).toMatchObject({
       deleted_by: adminId,
       deleted_at: expect.stringMatching(LOCAL_DATETIME),

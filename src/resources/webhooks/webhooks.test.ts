@@ -3,13 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  expectAuthRequired,
-  expectInvalid,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 // Short worker timings for the tests (read by the webhooks plugin when the server starts); given
@@ -158,13 +152,13 @@ describe('POST /webhooks (extension)', () => {
   it('rejects URLs that are not http(s) and malformed event types', async () => {
     const org = await server.newOrg();
     const ftp = await org.post('/webhooks', { url: 'ftp://example.com/x' });
-    expectInvalid(ftp, ['The url must be an http or https URL.']);
+    expect(ftp).toBeInvalid(['The url must be an http or https URL.']);
     const bad = await org.post('/webhooks', { url: 'not a url at all' });
-    expectInvalid(bad, ['The url is not a valid URL.']);
+    expect(bad).toBeInvalid(['The url is not a valid URL.']);
     const types = await org.post('/webhooks', { url: 'https://example.com', event_types: ['Shift Created'] });
     expect(types.status).toBe(422);
     const shortSecret = await org.post('/webhooks', { url: 'https://example.com', secret: 'short' });
-    expectInvalid(shortSecret, ['The secret must be at least 16 characters.']);
+    expect(shortSecret).toBeInvalid(['The secret must be at least 16 characters.']);
   });
 
   it('requires a token', async () => {
@@ -264,9 +258,9 @@ describe('DELETE /webhooks/{id} (extension)', () => {
     expect((await other.get('/webhooks')).body).toEqual([]);
     await expectNotFoundForOtherOrg(other, 'GET', `/webhooks/${id}/deliveries`);
     const response = await org.del(`/webhooks/${id}`);
-    expectSuccess(response, 200, 'Webhook removed successfully.');
+    expect(response).toSucceed(200, 'Webhook removed successfully.');
     const again = await org.get(`/webhooks/${id}`);
-    expectNotFound(again, 'Webhook');
+    expect(again).toBeNotFound('Webhook');
     expect((await org.get('/webhooks')).body).toEqual([]);
   });
 

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectInvalid,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
@@ -14,7 +8,7 @@ const workTypeId: number = (await org.post('/work_types', { label: 'Overtime' })
 describe('POST /work_subtypes', () => {
   it('creates a subtype of a work type', async () => {
     const response = await org.post('/work_subtypes', { work_type_id: workTypeId, label: 'Holdover', work_code: 'HO' });
-    expectSuccess(response, 201, 'Work subtype created successfully.', {
+    expect(response).toSucceed(201, 'Work subtype created successfully.', {
       id: expect.any(Number),
       work_type_id: workTypeId,
       label: 'Holdover',
@@ -25,7 +19,7 @@ describe('POST /work_subtypes', () => {
   it('rejects an unknown or foreign work type', async () => {
     const foreignType = (await other.post('/work_types', { label: 'Theirs' })).body.id;
     const response = await org.post('/work_subtypes', { work_type_id: foreignType, label: 'X' });
-    expectInvalid(response, ['The selected work type id is invalid.']);
+    expect(response).toBeInvalid(['The selected work type id is invalid.']);
   });
 
   it('requires a token', () => expectAuthRequired(server, 'POST', '/work_subtypes', { work_type_id: 1, label: 'X' }));
@@ -43,7 +37,7 @@ describe('GET /work_subtypes', () => {
     const gone = (await target.post('/work_subtypes', { work_type_id: type, label: 'Gone' })).body.id;
     await target.del(`/work_subtypes/${gone}`);
     const response = await target.get('/work_subtypes');
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       { id: holdover, work_type_id: type, label: 'Holdover', work_code: 'HO' },
       { id: mandatory, work_type_id: type, label: 'Mandatory', work_code: 'M-OT' },
     ]);
@@ -66,7 +60,7 @@ describe('PATCH /work_subtypes/{id}', () => {
   it('changes any subset', async () => {
     const id = (await org.post('/work_subtypes', { work_type_id: workTypeId, label: 'Before' })).body.id;
     const response = await org.patch(`/work_subtypes/${id}`, { label: 'After', work_code: 'AF' });
-    expectSuccess(response, 200, 'Work subtype updated successfully.', {
+    expect(response).toSucceed(200, 'Work subtype updated successfully.', {
       id,
       work_type_id: workTypeId,
       label: 'After',
@@ -86,7 +80,7 @@ describe('DELETE /work_subtypes/{id}', () => {
   it('soft-deletes the subtype', async () => {
     const id = (await org.post('/work_subtypes', { work_type_id: workTypeId, label: 'Doomed' })).body.id;
     const response = await org.del(`/work_subtypes/${id}`);
-    expectSuccess(response, 200, 'Work subtype deleted successfully.', {
+    expect(response).toSucceed(200, 'Work subtype deleted successfully.', {
       id,
     });
     expect((await org.get(`/work_subtypes/${id}`)).status).toBe(404);

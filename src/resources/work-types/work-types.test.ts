@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  expectAuthRequired,
-  expectBody,
-  expectNotFound,
-  expectNotFoundForOtherOrg,
-  expectSuccess,
-} from '../../../test/helpers/common.js';
+import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 import { DEFAULT_WORK_TYPES } from './repository.js';
 
@@ -17,8 +11,7 @@ describe('GET /work_types', () => {
   it('lists the default work types of a new organization in position order', async () => {
     const fresh = await server.newOrg();
     const response = await fresh.get('/work_types');
-    expectBody(
-      response,
+    expect(response).toAnswer(
       200,
       DEFAULT_WORK_TYPES.map((type, position) => ({
         id: expect.any(Number),
@@ -46,7 +39,7 @@ describe('GET /work_types', () => {
 describe('POST /work_types', () => {
   it('creates a work type with default colors at the end of the list', async () => {
     const response = await org.post('/work_types', { label: 'Comp time', excludes_from_callback: true });
-    expectSuccess(response, 201, 'Work type created successfully.', {
+    expect(response).toSucceed(201, 'Work type created successfully.', {
       id: expect.any(Number),
       label: 'Comp time',
       work_code: null,
@@ -78,7 +71,7 @@ describe('GET /work_types/{id}', () => {
       position: 0,
     });
     const response = await org.get(`/work_types/${created.body.id}`);
-    expectBody(response, 200, {
+    expect(response).toAnswer(200, {
       id: created.body.id,
       label: 'Earned time off',
       work_code: 'ETO',
@@ -92,7 +85,7 @@ describe('GET /work_types/{id}', () => {
 
   it('is a 404 for a missing or foreign work type', async () => {
     const response = await org.get('/work_types/999999');
-    expectNotFound(response, 'WorkType');
+    expect(response).toBeNotFound('WorkType');
     const created = await org.post('/work_types', { label: 'Mine' });
     await expectNotFoundForOtherOrg(other, 'GET', `/work_types/${created.body.id}`);
   });
@@ -130,7 +123,7 @@ describe('DELETE /work_types/{id}', () => {
     const created = await org.post('/work_types', { label: 'Temporary' });
     const subtype = await org.post('/work_subtypes', { work_type_id: created.body.id, label: 'Sub' });
     const response = await org.del(`/work_types/${created.body.id}`);
-    expectSuccess(response, 200, 'Work type deleted successfully.', {
+    expect(response).toSucceed(200, 'Work type deleted successfully.', {
       id: created.body.id,
     });
     expect((await org.get(`/work_types/${created.body.id}`)).status).toBe(404);
@@ -161,7 +154,7 @@ describe('GET /work_types/{id}/subtypes', () => {
     });
     await org.post('/work_subtypes', { work_type_id: secondType.body.id, label: 'Elsewhere' });
     const response = await org.get(`/work_types/${type.body.id}/subtypes`);
-    expectBody(response, 200, [
+    expect(response).toAnswer(200, [
       { id: holdover.body.id, work_type_id: type.body.id, label: 'Holdover', work_code: 'HO' },
       { id: mandatory.body.id, work_type_id: type.body.id, label: 'Mandatory', work_code: 'M-OT' },
     ]);
