@@ -70,6 +70,8 @@ export const LongText = (options: { maxLength?: number; description?: string } =
 
 /** A response field that may be null (fast-json-stringify would write null as 0 or ""). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** A string or null, the most common response field. */
+export const NullableString = () => Nullable(Type.String());
 /**
  * A request field where null is allowed (and clears the value). An empty string sent for it is
  * read as null too.

@@ -1,5 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IdName, Nullable, NullableInput, PathId, ShortText, SuccessWith } from '../../core/schemas.js';
+import {
+  Id,
+  IdName,
+  Nullable,
+  NullableInput,
+  PathId,
+  ShortText,
+  SuccessWith,
+  NullableString,
+} from '../../core/schemas.js';
 import { nullableText } from '../time-offs/schemas.js';
 import { ACCRUAL_METHODS } from './table.js';
 
@@ -33,7 +42,7 @@ export const LedgerRow = Type.Object({
   hours: Type.Number(),
   kind: Type.String({ description: 'manual, accrual, time_off or time_off_restored' }),
   admin_id: Nullable(Type.Integer()),
-  notes: Nullable(Type.String()),
+  notes: NullableString(),
   time_off_id: Nullable(Type.Integer()),
   created_at: Type.String(),
 });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, Nullable, NullableInput, ShortText, UserRef, PageLimit } from '../../core/schemas.js';
+import { Id, Nullable, NullableInput, ShortText, UserRef, PageLimit, NullableString } from '../../core/schemas.js';
 
 export const MAX_PAGE_SIZE = 200;
 
@@ -22,15 +22,15 @@ export type AnnouncementQuery = Static<typeof AnnouncementQuery>;
 export const AnnouncementResponse = Type.Object({
   id: Type.Integer(),
   company_id: Type.Integer(),
-  title: Nullable(Type.String()),
+  title: NullableString(),
   body: Type.String(),
-  first_name: Nullable(Type.String()),
-  last_name: Nullable(Type.String()),
+  first_name: NullableString(),
+  last_name: NullableString(),
   user: Nullable(UserRef),
 });
 export type AnnouncementResponse = Static<typeof AnnouncementResponse>;
 
 export const AnnouncementPage = Type.Object({
   data: Type.Array(AnnouncementResponse),
-  pagination: Type.Object({ prev: Nullable(Type.String()), next: Nullable(Type.String()) }),
+  pagination: Type.Object({ prev: NullableString(), next: NullableString() }),
 });

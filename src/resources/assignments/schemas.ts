@@ -10,21 +10,21 @@ import {
   PathId,
   ShortText,
   SuccessWith,
+  NullableString,
 } from '../../core/schemas.js';
 import { qualifierFields } from '../qualifiers/schemas.js';
 
 export const LOCATION_FIELDS = ['address', 'city', 'state', 'country', 'zip', 'latitude', 'longitude'] as const;
 export type LocationField = (typeof LOCATION_FIELDS)[number];
 
-const text = () => Nullable(Type.String());
 export const LocationResponse = Type.Object({
-  address: text(),
-  city: text(),
-  state: text(),
-  country: text(),
-  zip: text(),
-  latitude: text(),
-  longitude: text(),
+  address: NullableString(),
+  city: NullableString(),
+  state: NullableString(),
+  country: NullableString(),
+  zip: NullableString(),
+  latitude: NullableString(),
+  longitude: NullableString(),
 });
 const input = () => Type.Optional(NullableInput(ShortText()));
 const LocationInput = Type.Object({

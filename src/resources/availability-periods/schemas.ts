@@ -1,6 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { nullableText } from '../time-offs/schemas.js';
-import { Id, IdName, LocalDateTime, Nullable, NullableInput, ShortText, UserRef } from '../../core/schemas.js';
+import {
+  Id,
+  IdName,
+  LocalDateTime,
+  Nullable,
+  NullableInput,
+  ShortText,
+  UserRef,
+  NullableString,
+} from '../../core/schemas.js';
 
 export const PeriodsQuery = Type.Object({ start: LocalDateTime, end: LocalDateTime });
 export type PeriodsQuery = Static<typeof PeriodsQuery>;
@@ -21,7 +30,7 @@ export const PeriodResponse = Type.Object({
   start: Type.String(),
   end: Type.String(),
   admin: UserRef,
-  notes: Nullable(Type.String()),
+  notes: NullableString(),
   unavailability_reason: Nullable(IdName),
 });
 

@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IsoDateTime, Nullable, UserRef, SuccessWith } from '../../core/schemas.js';
+import { Id, IsoDateTime, Nullable, UserRef, SuccessWith, NullableString } from '../../core/schemas.js';
 
 export const DEFAULT_LEASE_SECONDS = 300;
 export const MAX_LEASE_SECONDS = 3600;
 
 export const BulletinBoardResponse = Type.Object({
-  content: Nullable(Type.String()),
+  content: NullableString(),
   last_updated_by: Nullable(UserRef),
   last_updated_at: Nullable(IsoDateTime),
 });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IsoDateTime, Nullable, ShortText, UserRef } from '../../core/schemas.js';
+import { Id, IsoDateTime, Nullable, ShortText, UserRef, NullableString } from '../../core/schemas.js';
 
 export const CreateFeedBody = Type.Object(
   {
@@ -25,7 +25,7 @@ export const FeedResponse = Type.Object({
   kind: Type.Union([Type.Literal('user'), Type.Literal('assignment')]),
   user: Nullable(UserRef),
   assignment: Nullable(AssignmentRef),
-  name: Nullable(Type.String()),
+  name: NullableString(),
   created_at: IsoDateTime,
   revoked_at: Nullable(IsoDateTime),
 });

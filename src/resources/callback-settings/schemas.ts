@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, NullableInput } from '../../core/schemas.js';
+import { NullableInput, NullableString } from '../../core/schemas.js';
 
 /** The channels a person can prefer, as the spec's callback user `contact_method` names them. */
 export const CONTACT_METHODS = ['Mobile App', 'Text (SMS)', 'Email'] as const;
@@ -28,9 +28,9 @@ export type CallbackSettingsBody = Static<typeof CallbackSettingsBody>;
 export const CallbackSettingsResponse = Type.Object(
   {
     user_id: Type.Integer(),
-    contact_method: Nullable(Type.String()),
-    do_not_disturb_start: Nullable(Type.String()),
-    do_not_disturb_end: Nullable(Type.String()),
+    contact_method: NullableString(),
+    do_not_disturb_start: NullableString(),
+    do_not_disturb_end: NullableString(),
   },
   { 'x-crewplan-extension': true },
 );

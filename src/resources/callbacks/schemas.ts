@@ -11,6 +11,7 @@ import {
   SuccessWith,
   LinkRef,
   PageLimit,
+  NullableString,
 } from '../../core/schemas.js';
 
 export const CALLBACK_ORDERINGS = ['rotating', 'hours', 'seniority'] as const;
@@ -55,7 +56,7 @@ export const CallbackVacancy = Type.Object(
     qualifier_shortfalls: Type.Array(
       Type.Object({
         id: Type.Integer(),
-        shortcode: Nullable(Type.String()),
+        shortcode: NullableString(),
         needed: Type.Integer(),
         have: Type.Integer(),
       }),
@@ -121,7 +122,7 @@ export const CallbackResponse = Type.Object({
   positions_to_fill: Type.Integer(),
   scheduled_to: Type.String(),
   started_at: Type.String(),
-  ended_at: Nullable(Type.String()),
+  ended_at: NullableString(),
   deadline: Type.String(),
   status: Type.String({ description: 'active, filled, partially filled, not filled or cancelled' }),
   assignment_id: Nullable(
@@ -135,18 +136,18 @@ export type CallbackResponse = Static<typeof CallbackResponse>;
 
 export const CallbackPage = Type.Object({
   data: Type.Array(CallbackResponse),
-  pagination: Type.Object({ prev: Nullable(Type.String()), next: Nullable(Type.String()) }),
+  pagination: Type.Object({ prev: NullableString(), next: NullableString() }),
 });
 
 export const CallbackUserResponse = Type.Object({
   id: Type.String({ description: 'the contacted user id' }),
   position: Type.String(),
   status: Type.String({ description: 'pending, accepted, denied or no answer' }),
-  contact_method: Nullable(Type.String()),
-  contact_time: Nullable(Type.String()),
-  response_time: Nullable(Type.String()),
-  start_time: Nullable(Type.String()),
-  end_time: Nullable(Type.String()),
+  contact_method: NullableString(),
+  contact_time: NullableString(),
+  response_time: NullableString(),
+  start_time: NullableString(),
+  end_time: NullableString(),
   uses_opportunity: Type.String(),
   do_not_disturb: Type.String(),
   auto_accepted: Type.String(),

@@ -1,18 +1,18 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, NullableInput, ShortText, SuccessWith } from '../../core/schemas.js';
+import { NullableInput, ShortText, SuccessWith, NullableString } from '../../core/schemas.js';
 
 export const CompanyResponse = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   timezone: Type.String(),
-  address: Nullable(Type.String()),
-  city: Nullable(Type.String()),
-  state: Nullable(Type.String()),
-  country: Nullable(Type.String()),
-  zip: Nullable(Type.String()),
-  phone: Nullable(Type.String()),
-  email: Nullable(Type.String()),
-  website: Nullable(Type.String()),
+  address: NullableString(),
+  city: NullableString(),
+  state: NullableString(),
+  country: NullableString(),
+  zip: NullableString(),
+  phone: NullableString(),
+  email: NullableString(),
+  website: NullableString(),
 });
 export type CompanyResponse = Static<typeof CompanyResponse>;
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { notADateTime } from '../../core/errors.js';
 import { href, linkTo } from '../../core/pagination.js';
-import { errorResponses, Id, Nullable, PageLimit } from '../../core/schemas.js';
+import { errorResponses, Id, PageLimit, NullableString } from '../../core/schemas.js';
 import { formatIsoOffset, parseInstantInput } from '../../core/time.js';
 import { listLogPage } from './repository.js';
 
@@ -13,14 +13,14 @@ const LogEntry = Type.Object({
   log_id: Type.String(),
   created: Type.String({ description: 'iso_datetime, offset without colon' }),
   event_description: Type.String(),
-  user: Type.Object({ id: Nullable(Type.String()), name: Type.String(), href: Nullable(Type.String()) }),
+  user: Type.Object({ id: NullableString(), name: Type.String(), href: NullableString() }),
 });
-const Links = Type.Object({ prev: Nullable(Type.String()), next: Nullable(Type.String()) });
+const Links = Type.Object({ prev: NullableString(), next: NullableString() });
 const LogPage = Type.Object({
   data: Type.Array(LogEntry),
   pagination: Links,
-  prev: Nullable(Type.String()),
-  next: Nullable(Type.String()),
+  prev: NullableString(),
+  next: NullableString(),
 });
 
 const LogQuery = Type.Object({

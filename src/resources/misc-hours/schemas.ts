@@ -1,5 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Hours, Id, LocalDateTime, LongText, Nullable, NullableInput, UserRef } from '../../core/schemas.js';
+import {
+  DateStr,
+  Hours,
+  Id,
+  LocalDateTime,
+  LongText,
+  Nullable,
+  NullableInput,
+  UserRef,
+  NullableString,
+} from '../../core/schemas.js';
 
 export const MiscHourResponse = Type.Object({
   id: Type.Integer(),
@@ -7,12 +17,12 @@ export const MiscHourResponse = Type.Object({
   date: Type.String(),
   length: Type.Number(),
   user: UserRef,
-  work_type: Nullable(Type.String()),
+  work_type: NullableString(),
   work_type_id: Type.Integer(),
   work_subtype_id: Nullable(Type.Integer()),
-  start: Nullable(Type.String()),
-  end: Nullable(Type.String()),
-  notes: Nullable(Type.String()),
+  start: NullableString(),
+  end: NullableString(),
+  notes: NullableString(),
 });
 export type MiscHourResponse = Static<typeof MiscHourResponse>;
 

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { Hours, Id, LocalDateTime, Nullable, UserRef } from '../../core/schemas.js';
+import { Hours, Id, LocalDateTime, UserRef, NullableString } from '../../core/schemas.js';
 
 export const OvertimeQuery = Type.Object({ start: LocalDateTime, end: LocalDateTime, user_id: Type.Optional(Id) });
 
 export const OvertimeRowResponse = Type.Object({
   user: UserRef,
-  employee_id: Nullable(Type.String()),
+  employee_id: NullableString(),
   period_start: Type.String({ description: "YYYY-MM-DD hh:mm:ss: the work period's start (organization time zone)" }),
   period_end: Type.String({ description: "YYYY-MM-DD hh:mm:ss: the next period's start" }),
   worked_hours: {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Hours, Id, LocalDateTime, Nullable } from '../../core/schemas.js';
+import { Hours, Id, LocalDateTime, Nullable, NullableString } from '../../core/schemas.js';
 
 export const PayrollQuery = Type.Object({ start: LocalDateTime, end: LocalDateTime, user_id: Type.Optional(Id) });
 export const UserPayrollQuery = Type.Object({ start: LocalDateTime, end: LocalDateTime });
@@ -7,17 +7,17 @@ export const UserPayrollQuery = Type.Object({ start: LocalDateTime, end: LocalDa
 export const PayrollRow = Type.Object({
   type: Type.String({ description: '`work shift`, `time off` or `misc`' }),
   user_id: Type.String(),
-  employee_id: Nullable(Type.String()),
+  employee_id: NullableString(),
   name: Type.String(),
-  work_type: Nullable(Type.String()),
-  work_subtype: Nullable(Type.String()),
-  work_code: Nullable(Type.String()),
-  start: Nullable(Type.String()),
-  end: Nullable(Type.String()),
+  work_type: NullableString(),
+  work_subtype: NullableString(),
+  work_code: NullableString(),
+  start: NullableString(),
+  end: NullableString(),
   assignment_id: Nullable(Type.Integer()),
-  assignment_name: Nullable(Type.String()),
-  labels: Nullable(Type.String()),
-  notes: Nullable(Type.String()),
+  assignment_name: NullableString(),
+  labels: NullableString(),
+  notes: NullableString(),
   total_hours: Hours,
   hold_over: Type.Optional(
     Type.Number({

@@ -1,19 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Color, Id, Nullable, NullableInput, ShortText, SuccessWith } from '../../core/schemas.js';
+import { Color, Id, Nullable, NullableInput, ShortText, SuccessWith, NullableString } from '../../core/schemas.js';
 
 /** A qualifier as every list shows it (its own, an assignment's qualifiers needed). */
 export const qualifierFields = {
   id: Type.Integer(),
   name: Type.String(),
-  shortcode: Nullable(Type.String()),
-  color: Nullable(Type.String()),
-  text_color: Nullable(Type.String()),
+  shortcode: NullableString(),
+  color: NullableString(),
+  text_color: NullableString(),
 };
 
 export const QualifierListItem = Type.Object({
   ...qualifierFields,
   modified_by: Nullable(Type.Integer()),
-  modified_on: Nullable(Type.String()),
+  modified_on: NullableString(),
   partner_credential_id: Nullable(Type.Integer()),
 });
 export type QualifierListItem = Static<typeof QualifierListItem>;
@@ -24,8 +24,8 @@ export const QualifierSingle = Type.Object({
   created_by: Nullable(Type.Integer()),
   created_on: Type.String(),
   modified_by: Nullable(Type.Integer()),
-  modified_on: Nullable(Type.String()),
-  deleted_at: Nullable(Type.String()),
+  modified_on: NullableString(),
+  deleted_at: NullableString(),
   deleted_by: Nullable(Type.Integer()),
   partner_credential_id: Nullable(Type.Integer()),
 });
@@ -63,7 +63,7 @@ export const ChangeQualifierWithAdmin = Type.Composite([
 export type ChangeQualifierBody = Static<typeof ChangeQualifierWithAdmin>;
 
 export const RestoreResponse = SuccessWith({
-  qualifier: Type.Object({ id: Type.Integer(), name: Type.String(), shortcode: Nullable(Type.String()) }),
+  qualifier: Type.Object({ id: Type.Integer(), name: Type.String(), shortcode: NullableString() }),
 });
 
 export const InsertedResponse = Type.Object({ inserted: Type.Integer() });

@@ -1,5 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Flag, Id, IsoDateTime, Nullable, NullableInput, UserRef, SuccessWith } from '../../core/schemas.js';
+import {
+  Flag,
+  Id,
+  IsoDateTime,
+  Nullable,
+  NullableInput,
+  UserRef,
+  SuccessWith,
+  NullableString,
+} from '../../core/schemas.js';
 import { ALERT_TYPES, type AlertType } from './table.js';
 
 export const ReadyAlertBody = Type.Object({
@@ -39,9 +48,9 @@ export const ReadyAlertResponse = Type.Object({
     Type.Object({
       user: Nullable(UserRef),
       channel: Type.String(),
-      address: Nullable(Type.String()),
+      address: NullableString(),
       state: Type.String(),
-      error: Nullable(Type.String()),
+      error: NullableString(),
       updated_at: IsoDateTime,
     }),
   ),

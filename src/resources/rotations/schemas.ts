@@ -9,6 +9,7 @@ import {
   PathId,
   ShortText,
   UserRef,
+  NullableString,
 } from '../../core/schemas.js';
 import { PRESETS } from './pattern.js';
 
@@ -116,9 +117,9 @@ export const ExceptionResponse = Type.Object({
   date: Type.String(),
   kind: Type.String(),
   assignment_id: Nullable(Type.Integer()),
-  start: Nullable(Type.String()),
-  end: Nullable(Type.String()),
-  reason: Nullable(Type.String()),
+  start: NullableString(),
+  end: NullableString(),
+  reason: NullableString(),
 });
 
 export const RecurringShiftResponse = Type.Object({
@@ -130,12 +131,12 @@ export const RecurringShiftResponse = Type.Object({
   crew_offset: Type.Integer(),
   kelly_offset: Type.Integer(),
   start_date: Type.String(),
-  end_date: Nullable(Type.String()),
+  end_date: NullableString(),
   work_type_id: Type.Integer(),
   work_subtype_id: Nullable(Type.Integer()),
-  break_start: Nullable(Type.String()),
+  break_start: NullableString(),
   break_length: Hours,
-  notes: Nullable(Type.String()),
+  notes: NullableString(),
   scheduled_by: Nullable(UserRef),
   previous_id: Nullable(Type.Integer()),
   exceptions: Type.Array(ExceptionResponse),

@@ -8,6 +8,7 @@ import {
   PathId,
   ShortText,
   UserRef,
+  NullableString,
 } from '../../core/schemas.js';
 
 export const SIGNUP_STATUSES = ['active', 'partially_filled', 'filled', 'not_filled'] as const;
@@ -50,7 +51,7 @@ const eventProperties = {
   title: Type.String(),
   start: Type.String(),
   end: Type.String(),
-  description: Nullable(Type.String()),
+  description: NullableString(),
   created_by: Type.Integer(),
   created_at: Type.String(),
   modified_by: Type.Integer(),
@@ -66,7 +67,7 @@ export type SignupEventResponse = Static<typeof SignupEventResponse>;
 export const SignupEventDetailResponse = Type.Object({
   ...eventProperties,
   deleted_by: Nullable(Type.Integer()),
-  deleted_at: Nullable(Type.String()),
+  deleted_at: NullableString(),
   ...tail,
 });
 export type SignupEventDetailResponse = Static<typeof SignupEventDetailResponse>;

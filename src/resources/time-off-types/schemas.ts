@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Color, Flag, Nullable, NullableInput, NumberOrText, ShortText } from '../../core/schemas.js';
+import { Color, Flag, NullableInput, NumberOrText, ShortText, NullableString } from '../../core/schemas.js';
 
 const TypeFlag = Flag({ description: 'boolean (1/0 and "true"/"false" are accepted)' });
 const BufferHours = NumberOrText(
@@ -48,7 +48,7 @@ export type UpdateTimeOffTypeBody = Static<typeof UpdateTimeOffTypeBody>;
 export const TimeOffTypeResponse = Type.Object({
   id: Type.String(),
   label: Type.String(),
-  work_code: Nullable(Type.String()),
+  work_code: NullableString(),
   required_buffer: Type.String({ description: 'decimal hours with two places, e.g. "0.00"' }),
   instance_limit: Type.String(),
   primary_color: Type.String(),

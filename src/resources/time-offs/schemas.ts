@@ -9,6 +9,7 @@ import {
   UserRefStrId,
   LinkRef,
   PageLimit,
+  NullableString,
 } from '../../core/schemas.js';
 import { Staffing } from '../schedule/schemas.js';
 
@@ -58,7 +59,7 @@ export const ListTimeOffsQuery = Type.Object({
 });
 export type ListTimeOffsQuery = Static<typeof ListTimeOffsQuery>;
 
-const TypeRef = Type.Object({ id: Type.Integer(), name: Type.String(), work_code: Nullable(Type.String()) });
+const TypeRef = Type.Object({ id: Type.Integer(), name: Type.String(), work_code: NullableString() });
 
 export const TimeOffItem = Type.Object({
   id: Type.Integer(),
@@ -70,10 +71,10 @@ export const TimeOffItem = Type.Object({
   length: Hours,
   real_length: Hours,
   status: Type.Integer({ description: '0 pending, 1 approved (2 denied: only when asked for)' }),
-  request_date: Nullable(Type.String()),
-  approval_date: Nullable(Type.String()),
-  acknowledgement_date: Nullable(Type.String()),
-  user_note: Nullable(Type.String()),
+  request_date: NullableString(),
+  approval_date: NullableString(),
+  acknowledgement_date: NullableString(),
+  user_note: NullableString(),
   traded_with: Nullable(UserRef),
 });
 export type TimeOffItem = Static<typeof TimeOffItem>;
@@ -85,7 +86,7 @@ export const TimeOffPage = Type.Object({
     end: Type.String(),
     page_start: Type.String(),
     page_end: Type.String(),
-    links: Type.Object({ prev: Nullable(Type.String()), next: Nullable(Type.String()) }),
+    links: Type.Object({ prev: NullableString(), next: NullableString() }),
   }),
 });
 
@@ -96,17 +97,17 @@ export const SingleTimeOffResponse = Type.Object({
 
 export const UserTimeOffItem = Type.Object({
   id: Type.String(),
-  time_off_type: Type.Object({ id: Type.String(), name: Type.String(), work_code: Nullable(Type.String()) }),
+  time_off_type: Type.Object({ id: Type.String(), name: Type.String(), work_code: NullableString() }),
   user: UserRefStrId,
   admin: Nullable(UserRefStrId),
   start: Type.String(),
   end: Type.String(),
-  rrule: Nullable(Type.String()),
+  rrule: NullableString(),
   status: Type.String(),
-  request_date: Nullable(Type.String()),
-  approval_date: Nullable(Type.String()),
-  acknowledgement_date: Nullable(Type.String()),
-  user_note: Nullable(Type.String()),
+  request_date: NullableString(),
+  approval_date: NullableString(),
+  acknowledgement_date: NullableString(),
+  user_note: NullableString(),
   traded_with: Nullable(UserRefStrId),
 });
 export type UserTimeOffItem = Static<typeof UserTimeOffItem>;

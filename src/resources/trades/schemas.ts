@@ -8,6 +8,7 @@ import {
   UserRefStrId,
   SuccessWith,
   LinkRef,
+  NullableString,
 } from '../../core/schemas.js';
 
 export const TRADE_ACTIONS = ['accept', 'decline', 'approve', 'deny', 'cancel'] as const;
@@ -54,8 +55,8 @@ export const TradeResponse = Type.Object({
   request_date: Type.String(),
   start: Type.String(),
   end: Type.String(),
-  swap_start: Nullable(Type.String()),
-  swap_end: Nullable(Type.String()),
+  swap_start: NullableString(),
+  swap_end: NullableString(),
   status: Type.String({ description: 'pending, accepted, approved, filled, cancelled, denied or expired' }),
 });
 export type TradeResponse = Static<typeof TradeResponse>;
@@ -65,7 +66,7 @@ export const TradeDetailResponse = Type.Object({
   accepting_user: Nullable(UserRefStrId),
   approving_user: Nullable(UserRefStrId),
   approved_by: Nullable(UserRefStrId),
-  notes: Nullable(Type.String()),
+  notes: NullableString(),
 });
 export type TradeDetailResponse = Static<typeof TradeDetailResponse>;
 
@@ -82,7 +83,7 @@ export const TradeUserResponse = Type.Object({
   user: UserRefStrId,
   status: Type.String({ description: 'offered, accepted or declined' }),
   offered_at: Type.String(),
-  responded_at: Nullable(Type.String()),
+  responded_at: NullableString(),
 });
 
 export const ScheduleTrade = Type.Object({

@@ -10,6 +10,7 @@ import {
   SuccessBody,
   UserIdParams,
   routeOptions,
+  NullableString,
 } from '../../core/schemas.js';
 import { nowUtc, utcToLocal } from '../../core/time.js';
 import { answerOffer } from '../callbacks/offers.js';
@@ -26,7 +27,7 @@ const OfferResponse = Type.Object({
   assignment: Nullable(IdName),
   start: Type.String({ description: 'local datetime' }),
   end: Type.String({ description: 'local datetime' }),
-  notes: Nullable(Type.String()),
+  notes: NullableString(),
   expires_at: Type.String({ description: 'local datetime: answer by then' }),
 });
 const AnswerParams = Type.Object({ user_id: PathId, id: PathId });

@@ -1,5 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Id, LongText, Nullable, NullableInput, PathId, ShortText, SuccessWith } from '../../core/schemas.js';
+import {
+  DateStr,
+  Id,
+  LongText,
+  Nullable,
+  NullableInput,
+  PathId,
+  ShortText,
+  SuccessWith,
+  NullableString,
+} from '../../core/schemas.js';
 
 export const UserCertificationParams = Type.Object({ user_id: PathId, id: PathId });
 export type UserCertificationParams = Static<typeof UserCertificationParams>;
@@ -15,10 +25,10 @@ export const UserCertificationResponse = Type.Object({
   id: Type.Integer({ description: 'the certification id' }),
   name: Type.String(),
   cert_id: Type.String(),
-  number: Nullable(Type.String()),
-  issued_on: Nullable(Type.String()),
-  expires_on: Nullable(Type.String()),
-  notes: Nullable(Type.String()),
+  number: NullableString(),
+  issued_on: NullableString(),
+  expires_on: NullableString(),
+  notes: NullableString(),
   file: Nullable(StoredFile),
 });
 export type UserCertificationResponse = Static<typeof UserCertificationResponse>;

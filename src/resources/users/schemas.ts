@@ -1,5 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Id, IdName, Nullable, NullableInput, ShortText, SuccessWith } from '../../core/schemas.js';
+import {
+  DateStr,
+  Id,
+  IdName,
+  Nullable,
+  NullableInput,
+  ShortText,
+  SuccessWith,
+  NullableString,
+} from '../../core/schemas.js';
 
 export const Digits = Type.String({ pattern: '^[0-9]{1,20}$', description: 'digits only' });
 const PhoneNumbers = Type.Union([Type.Array(Digits, { maxItems: 10 }), Digits]);
@@ -55,16 +64,16 @@ export type UpdateUserBody = Static<typeof UpdateUserBody>;
 
 const userProperties = {
   user_id: Type.Integer(),
-  employee_id: Nullable(Type.String()),
+  employee_id: NullableString(),
   username: Type.String(),
   first_name: Type.String(),
   last_name: Type.String(),
   full_name: Type.String(),
-  role: Nullable(Type.String()),
-  avatar_url: Nullable(Type.String()),
-  date_of_hire: Nullable(Type.String()),
-  date_of_birth: Nullable(Type.String()),
-  accrual_start_date: Nullable(Type.String()),
+  role: NullableString(),
+  avatar_url: NullableString(),
+  date_of_hire: NullableString(),
+  date_of_birth: NullableString(),
+  accrual_start_date: NullableString(),
   emails: Type.Array(Type.String()),
   phone_numbers: Type.Array(Type.String()),
 };
@@ -72,7 +81,7 @@ const accrualRefs = {
   accrual_track: Nullable(IdName),
   accrual_profile: Nullable(IdName),
 };
-export const UserField = Type.Object({ id: Type.Integer(), label: Type.String(), value: Nullable(Type.String()) });
+export const UserField = Type.Object({ id: Type.Integer(), label: Type.String(), value: NullableString() });
 
 export const UserResponse = Type.Object({ ...userProperties, ...accrualRefs });
 export type UserResponse = Static<typeof UserResponse>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateStr, Id, LocalDateTime, Nullable, LinkRef } from '../../core/schemas.js';
+import { DateStr, Id, LocalDateTime, Nullable, LinkRef, NullableString } from '../../core/schemas.js';
 
 export const VacanciesQuery = Type.Object({
   start: LocalDateTime,
@@ -24,7 +24,7 @@ export const Vacancy = Type.Object({
   qualifier_shortfalls: Type.Array(
     Type.Object({
       id: Type.Integer(),
-      shortcode: Nullable(Type.String()),
+      shortcode: NullableString(),
       needed: Type.Integer(),
       have: Type.Integer(),
     }),

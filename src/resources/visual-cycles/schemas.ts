@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Color, DateStr, Id, LocalDateTime, Nullable, ShortText } from '../../core/schemas.js';
+import { Color, DateStr, Id, LocalDateTime, Nullable, ShortText, NullableString } from '../../core/schemas.js';
 
 export const VisualCycleResponse = Type.Object({
   id: Type.Integer(),
@@ -11,7 +11,7 @@ export const VisualCycleResponse = Type.Object({
   created_by: Nullable(Type.Integer()),
   created_at: Type.String(),
   deleted_by: Nullable(Type.Integer()),
-  deleted_at: Nullable(Type.String()),
+  deleted_at: NullableString(),
 });
 export type VisualCycleResponse = Static<typeof VisualCycleResponse>;
 

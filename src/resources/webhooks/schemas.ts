@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, IsoDateTime, Nullable, PageLimit } from '../../core/schemas.js';
+import { Id, IsoDateTime, Nullable, PageLimit, NullableString } from '../../core/schemas.js';
 
 const EventTypePattern = Type.String({
   pattern: '^(\\*|[a-z0-9_]+(\\.[a-z0-9_]+)*(\\.\\*)?)$',
@@ -21,7 +21,7 @@ export const WebhookResponse = Type.Object({
   id: Type.Integer(),
   url: Type.String(),
   event_types: Type.Array(Type.String()),
-  description: Nullable(Type.String()),
+  description: NullableString(),
   created_at: IsoDateTime,
   failed_attempts: Type.Integer({ description: 'consecutive failures at the oldest undelivered event' }),
   next_attempt_at: Nullable(IsoDateTime),
@@ -45,7 +45,7 @@ export const DeliveryResponse = Type.Object({
   attempt: Type.Integer(),
   state: Type.Union([Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('abandoned')]),
   response_status: Nullable(Type.Integer()),
-  error: Nullable(Type.String()),
+  error: NullableString(),
   duration_ms: Type.Integer(),
   created_at: IsoDateTime,
 });

@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Color, Id, Nullable, NullableInput, ShortText, SuccessWith } from '../../core/schemas.js';
+import { Color, Id, NullableInput, ShortText, SuccessWith, NullableString } from '../../core/schemas.js';
 
 export const WorkTypeResponse = Type.Object({
   id: Type.Integer(),
   label: Type.String(),
-  work_code: Nullable(Type.String()),
+  work_code: NullableString(),
   primary_color: Type.String(),
   secondary_color: Type.String(),
   excludes_from_callback: Type.Boolean(),
@@ -16,7 +16,7 @@ export const WorkSubtypeResponse = Type.Object({
   id: Type.Integer(),
   work_type_id: Type.Integer(),
   label: Type.String(),
-  work_code: Nullable(Type.String()),
+  work_code: NullableString(),
 });
 
 const workTypeFields = {
