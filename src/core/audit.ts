@@ -152,6 +152,15 @@ export async function writeLog(trx: Db, auth: AuthContext, given: LogEntry): Pro
   await insertOutboxEvent(trx, auth, entry, { createdAt, description, entityId, userId, name });
 }
 
+/** writeLog about one entity whose type is the action's first part: `assignment.deleted` is about an assignment. */
+export const logAction = (
+  trx: Db,
+  auth: AuthContext,
+  action: string,
+  entityId: number | string,
+  entry: Omit<LogEntry, 'action' | 'entityType' | 'entityId'>,
+) => writeLog(trx, auth, { action, entityType: action.slice(0, action.indexOf('.')), entityId, ...entry });
+
 /** The event row of the outbox, in the same transaction as its log row. */
 async function insertOutboxEvent(
   trx: Db,

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { sanitize } from '../../core/html.js';
@@ -39,12 +39,9 @@ export async function createAnnouncement(trx: Db, auth: AuthContext, body: Annou
     updated_at: now,
     deleted_at: null,
   });
-  await writeLog(trx, auth, {
-    action: 'announcement.created',
+  await logAction(trx, auth, 'announcement.created', id, {
     description: `posted announcement ${values.title ?? `#${id}`}.`,
     actorUserId: userId,
-    entityType: 'announcement',
-    entityId: id,
     after: values,
   });
   return id;
@@ -63,12 +60,9 @@ export async function changeAnnouncement(
   ] as const);
   const values = { title: body.title === undefined ? before.title : cleanTitle(body.title), body: clean };
   await updateAnnouncement(trx, auth.orgId, id, { ...values, updated_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'announcement.updated',
+  await logAction(trx, auth, 'announcement.updated', id, {
     description: `updated announcement ${values.title ?? `#${id}`}.`,
     actorUserId: userId,
-    entityType: 'announcement',
-    entityId: id,
     before: { title: before.title, body: before.body },
     after: values,
   });
@@ -83,12 +77,9 @@ export async function deleteAnnouncement(
   const before = await findAnnouncementOrThrow(trx, auth.orgId, id);
   const userId = await actingUserId(trx, auth.orgId, actor);
   await updateAnnouncement(trx, auth.orgId, id, { deleted_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'announcement.deleted',
+  await logAction(trx, auth, 'announcement.deleted', id, {
     description: `deleted announcement ${before.title ?? `#${id}`}.`,
     actorUserId: userId,
-    entityType: 'announcement',
-    entityId: id,
     before: { title: before.title, body: before.body },
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Updateable } from 'kysely';
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { writeLog, logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams, notFound } from '../../core/errors.js';
 import { checkRule, ruleBody } from '../../core/recurrence.js';
@@ -119,12 +119,9 @@ export async function createAssignment(trx: Db, auth: AuthContext, body: CreateA
   });
   if (body.qualifiers_needed) await replaceQualifiersNeeded(trx, auth.orgId, id, body.qualifiers_needed);
   if (body.admin_id) await replaceAdmins(trx, auth.orgId, id, [body.admin_id]);
-  await writeLog(trx, auth, {
-    action: 'assignment.created',
+  await logAction(trx, auth, 'assignment.created', id, {
     description: `created assignment ${body.name} (${start} to ${end}).`,
     actorUserId: body.admin_id,
-    entityType: 'assignment',
-    entityId: id,
     after: { ...body, start, end },
   });
   return id;
@@ -149,12 +146,9 @@ export async function changeAssignment(
     updated_at: nowUtc(),
   });
   if (body.qualifiers_needed) await replaceQualifiersNeeded(trx, auth.orgId, id, body.qualifiers_needed);
-  await writeLog(trx, auth, {
-    action: 'assignment.updated',
+  await logAction(trx, auth, 'assignment.updated', id, {
     description: `updated assignment ${body.name ?? before.name}.`,
     actorUserId: body.admin_id,
-    entityType: 'assignment',
-    entityId: id,
     before,
     after: body,
   });
@@ -163,11 +157,8 @@ export async function changeAssignment(
 export async function deleteAssignment(trx: Db, auth: AuthContext, id: number): Promise<void> {
   const before = await findAssignmentOrThrow(trx, auth.orgId, id);
   await updateAssignment(trx, auth.orgId, id, { deleted_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'assignment.deleted',
+  await logAction(trx, auth, 'assignment.deleted', id, {
     description: `deleted assignment ${before.name}.`,
-    entityType: 'assignment',
-    entityId: id,
     before,
   });
 }
@@ -204,11 +195,8 @@ export async function setGroupLabels(trx: Db, auth: AuthContext, id: number, gro
   const assignment = await findAssignmentOrThrow(trx, auth.orgId, id);
   await assertGroupLabelsExist(trx, auth.orgId, groupIds);
   await replaceGroupLabels(trx, auth.orgId, id, groupIds);
-  await writeLog(trx, auth, {
-    action: 'assignment.groups_updated',
+  await logAction(trx, auth, 'assignment.groups_updated', id, {
     description: `set the group labels of assignment ${assignment.name}.`,
-    entityType: 'assignment',
-    entityId: id,
     after: { group_ids: groupIds },
   });
 }
@@ -218,14 +206,11 @@ export async function removeAssignmentGroupLabels(trx: Db, auth: AuthContext, id
   const assignment = await findAssignmentOrThrow(trx, auth.orgId, id);
   const removed = await removeGroupLabels(trx, auth.orgId, id, groupId);
   if (groupId !== undefined && removed === 0) throw notFound('AssignmentGroup');
-  await writeLog(trx, auth, {
-    action: 'assignment.groups_removed',
+  await logAction(trx, auth, 'assignment.groups_removed', id, {
     description:
       groupId === undefined
         ? `removed all group labels of assignment ${assignment.name}.`
         : `removed group label #${groupId} of assignment ${assignment.name}.`,
-    entityType: 'assignment',
-    entityId: id,
     before: { group_id: groupId ?? 'all' },
   });
 }
@@ -247,11 +232,8 @@ export async function setAdmins(trx: Db, auth: AuthContext, id: number, userIds:
     throw invalidParams('The selected admin id is invalid.');
   await replaceAdmins(trx, auth.orgId, id, userIds);
   await updateAssignment(trx, auth.orgId, id, { created_by: userIds[0] ?? null, updated_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'assignment.admins_updated',
+  await logAction(trx, auth, 'assignment.admins_updated', id, {
     description: `set the admins of assignment ${assignment.name}.`,
-    entityType: 'assignment',
-    entityId: id,
     before: { created_by: assignment.created_by },
     after: { admin_ids: userIds },
   });

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
@@ -41,14 +41,11 @@ export async function createPeriod(trx: Db, auth: AuthContext, body: CreatePerio
     deleted_at: null,
   };
   const id = await insertPeriod(trx, values);
-  await writeLog(trx, auth, {
-    action: 'availability_period.created',
+  await logAction(trx, auth, 'availability_period.created', id, {
     description:
       `entered unavailability${reason ? ` (${reason.name})` : ''} for ${fullName(user)}, ${start.slice(0, 16)} ` +
       `to ${end.slice(0, 16)}.`,
     actorUserId: admin.id,
-    entityType: 'availability_period',
-    entityId: id,
     after: { ...values, organization_id: undefined },
   });
   return id;
@@ -57,22 +54,16 @@ export async function createPeriod(trx: Db, auth: AuthContext, body: CreatePerio
 export async function deletePeriod(trx: Db, auth: AuthContext, id: number): Promise<void> {
   const before = await findPeriodOrThrow(trx, auth.orgId, id);
   await softDeletePeriod(trx, auth.orgId, id, nowUtc());
-  await writeLog(trx, auth, {
-    action: 'availability_period.deleted',
+  await logAction(trx, auth, 'availability_period.deleted', id, {
     description: `removed an availability period, ${before.start.slice(0, 16)} to ${before.end.slice(0, 16)}.`,
-    entityType: 'availability_period',
-    entityId: id,
     before,
   });
 }
 
 export async function createReason(trx: Db, auth: AuthContext, name: string): Promise<number> {
   const id = await insertReason(trx, auth.orgId, name);
-  await writeLog(trx, auth, {
-    action: 'unavailability_reason.created',
+  await logAction(trx, auth, 'unavailability_reason.created', id, {
     description: `created unavailability reason ${name}.`,
-    entityType: 'unavailability_reason',
-    entityId: id,
   });
   return id;
 }
@@ -82,14 +73,11 @@ export async function renameReason(trx: Db, auth: AuthContext, id: number, body:
   const before = await findReasonOrThrow(trx, auth.orgId, id);
   const changes = sentFields(body, ['name']);
   if (hasChanges(changes)) await updateReason(trx, auth.orgId, id, changes);
-  await writeLog(trx, auth, {
-    action: 'unavailability_reason.updated',
+  await logAction(trx, auth, 'unavailability_reason.updated', id, {
     description:
       changes.name === undefined
         ? `updated unavailability reason ${before.name}: no fields.`
         : `renamed unavailability reason ${before.name} to ${changes.name}.`,
-    entityType: 'unavailability_reason',
-    entityId: id,
     before,
     after: changes,
   });
@@ -98,11 +86,8 @@ export async function renameReason(trx: Db, auth: AuthContext, id: number, body:
 export async function deleteReason(trx: Db, auth: AuthContext, id: number): Promise<void> {
   const before = await findReasonOrThrow(trx, auth.orgId, id);
   await updateReason(trx, auth.orgId, id, { deleted_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'unavailability_reason.deleted',
+  await logAction(trx, auth, 'unavailability_reason.deleted', id, {
     description: `deleted unavailability reason ${before.name}.`,
-    entityType: 'unavailability_reason',
-    entityId: id,
     before,
   });
 }

@@ -1,6 +1,6 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { keyedHash, randomSecret } from '../../core/auth/secrets.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { conflict, invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
@@ -47,11 +47,8 @@ export async function createFeed(
     created_at: nowUtc(),
     revoked_at: null,
   });
-  await writeLog(trx, auth, {
-    action: 'calendar_feed.created',
+  await logAction(trx, auth, 'calendar_feed.created', id, {
     description: `created a calendar feed of ${subject}.`,
-    entityType: 'calendar_feed',
-    entityId: id,
     after: { user_id: body.user_id ?? null, assignment_id: body.assignment_id ?? null, name: body.name ?? null },
   });
   return { id, token };
@@ -63,11 +60,8 @@ export async function revokeFeed(trx: Db, auth: AuthContext, id: number): Promis
   if (feed.revoked_at !== null) throw conflict('The calendar feed is already revoked.');
   const revokedAt = nowUtc();
   await markRevoked(trx, auth.orgId, id, revokedAt);
-  await writeLog(trx, auth, {
-    action: 'calendar_feed.revoked',
+  await logAction(trx, auth, 'calendar_feed.revoked', id, {
     description: `revoked calendar feed ${id}.`,
-    entityType: 'calendar_feed',
-    entityId: id,
     before: { revoked_at: null },
     after: { revoked_at: revokedAt },
   });

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { ApiError, conflict, notFound } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
@@ -43,13 +43,10 @@ export async function logRefusal(
   const auth = await offerAuth(db, offer, clientId);
   const via = clientId === 'sms-reply' ? 'an SMS reply to' : clientId === 'board' ? 'a board answer to' : 'a';
   await withTransaction(db, (trx) =>
-    writeLog(trx, auth, {
-      action: 'callback.offer_refused',
+    logAction(trx, auth, 'callback.offer_refused', offer.callback_id, {
       description:
         `refused ${via} callback #${offer.callback_id} offer link of user #${offer.user_id} (${attempt}): ` +
         refusal.reason,
-      entityType: 'callback',
-      entityId: offer.callback_id,
       after: { offer_id: offer.id, user_id: offer.user_id, attempt, reason: refusal.reason },
     }),
   );
@@ -106,11 +103,8 @@ export async function revokeOpenOffer(
   const now = nowUtc();
   const offer = await findOpenOffer(trx, auth.orgId, callbackId, userId, now);
   if (!offer || !(await revokeOffer(trx, offer, adminId ?? 0, now))) throw notFound('CallbackOffer');
-  await writeLog(trx, auth, {
-    action: 'callback.offer_revoked',
+  await logAction(trx, auth, 'callback.offer_revoked', callbackId, {
     description: `revoked the callback #${callbackId} offer link of user #${userId}.`,
-    entityType: 'callback',
-    entityId: callbackId,
     actorUserId: adminId,
     after: { offer_id: offer.id, user_id: userId },
   });

@@ -1,6 +1,6 @@
 import { defaultWorkTypeId } from '../work-types/repository.js';
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { writeLog, logAction } from '../../core/audit.js';
 import { lockUsers, transition } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams, notADateTime } from '../../core/errors.js';
@@ -160,14 +160,11 @@ export async function startCallback(trx: Db, auth: AuthContext, body: StartCallb
       updated_at: now,
     })),
   );
-  await writeLog(trx, auth, {
-    action: 'callback.started',
+  await logAction(trx, auth, 'callback.started', id, {
     description:
       `started callback #${id} on list ${list.name} for ${start} to ${end}: ${body.positions_to_fill} ` +
       `position(s), ${candidates.length} candidate(s), ${selection.skipped.length} skipped.`,
     actorUserId: admin.id,
-    entityType: 'callback',
-    entityId: id,
     after: { ...body, candidates, skipped: selection.skipped },
   });
   return { id, candidates, skipped: selection.skipped, vacancy };
@@ -322,13 +319,10 @@ export async function cancelCallback(trx: Db, auth: AuthContext, callbackId: num
       return { status: 'cancelled' as const, cancelled_by: adminId, ended_at: nowUtc() };
     },
   );
-  await writeLog(trx, auth, {
-    action: 'callback.cancelled',
+  await logAction(trx, auth, 'callback.cancelled', callbackId, {
     description:
       `cancelled callback #${callbackId} (${callback.start} to ${callback.end}, ${callback.accepted_count} of ` +
       `${callback.positions_to_fill} accepted).`,
     actorUserId: adminId,
-    entityType: 'callback',
-    entityId: callbackId,
   });
 }

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { AuthContext } from '../../core/auth/context.js';
 import { keyedHash, randomSecret } from '../../core/auth/secrets.js';
-import { writeLog } from '../../core/audit.js';
+import { writeLog, logAction } from '../../core/audit.js';
 import { claimLease, releaseLease } from '../../core/db/lease.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { nowUtc, Temporal, utcToLocal } from '../../core/time.js';
@@ -231,13 +231,10 @@ export class CallbackRunner {
     if (user.do_not_disturb) return;
     await withTransaction(this.options.db, async (trx) => {
       await updateCallbackUser(trx, auth.orgId, user.id, { do_not_disturb: 1, updated_at: now });
-      await writeLog(trx, auth, {
-        action: 'callback.do_not_disturb',
+      await logAction(trx, auth, 'callback.do_not_disturb', callback.id, {
         description:
           `did not contact user #${user.user_id} on callback #${callback.id} during their do-not-disturb hours ` +
           `(${settings.do_not_disturb_start} to ${settings.do_not_disturb_end}); moved on to the next person.`,
-        entityType: 'callback',
-        entityId: callback.id,
         after: {
           user_id: user.user_id,
           position: user.position,
@@ -256,13 +253,10 @@ export class CallbackRunner {
     if (callback.accepted_count >= callback.positions_to_fill) return;
     if (!(await markListEnded(this.options.db, auth.orgId, callback.id, now))) return;
     await withTransaction(this.options.db, (trx) =>
-      writeLog(trx, auth, {
-        action: 'callback.list_ended',
+      logAction(trx, auth, 'callback.list_ended', callback.id, {
         description:
           `callback #${callback.id} reached the end of its list with ${callback.accepted_count} of ` +
           `${callback.positions_to_fill} position(s) accepted.`,
-        entityType: 'callback',
-        entityId: callback.id,
       }),
     );
     await this.tell(auth, callback, {
@@ -299,11 +293,8 @@ export class CallbackRunner {
     if (!reason) return false;
     await withTransaction(this.options.db, async (trx) => {
       await updateCallbackUser(trx, auth.orgId, user.id, { skip_reason: reason, updated_at: now });
-      await writeLog(trx, auth, {
-        action: 'callback.skipped',
+      await logAction(trx, auth, 'callback.skipped', callback.id, {
         description: `passed over user #${user.user_id} on callback #${callback.id}: ${reason}.`,
-        entityType: 'callback',
-        entityId: callback.id,
         after: { user_id: user.user_id, position: user.position, reason },
       });
     });
@@ -336,13 +327,10 @@ export class CallbackRunner {
       if (!(error instanceof ApiError)) throw error;
       const reason = refusal ?? error.message;
       await withTransaction(db, (trx) =>
-        writeLog(trx, auth, {
-          action: 'callback.auto_accept_skipped',
+        logAction(trx, auth, 'callback.auto_accept_skipped', callback.id, {
           description:
             `did not auto-accept callback #${callback.id} for user #${user.user_id}: ${reason}; ` +
             'offering it instead.',
-          entityType: 'callback',
-          entityId: callback.id,
           after: { user_id: user.user_id, position: user.position, reason },
         }),
       );
@@ -449,12 +437,9 @@ export class CallbackRunner {
         updated_at: now,
       });
       await revokeOffers(trx, auth.orgId, callback.id, now, user.id);
-      await writeLog(trx, auth, {
-        action: 'callback.no_answer',
+      await logAction(trx, auth, 'callback.no_answer', callback.id, {
         description:
           `recorded no answer from user #${user.user_id} on callback #${callback.id}: ` + 'the contact window passed.',
-        entityType: 'callback',
-        entityId: callback.id,
         after: { user_id: user.user_id, position: user.position, status: 'no answer' },
       });
     });
@@ -572,11 +557,8 @@ export class CallbackRunner {
     reason: string,
   ): Promise<void> {
     await withTransaction(this.options.db, (trx) =>
-      writeLog(trx, auth, {
-        action: 'callback.message_not_sent',
+      logAction(trx, auth, 'callback.message_not_sent', callbackId, {
         description: `could not send "${subject}" to ${fullName(recipient)}: ${reason}.`,
-        entityType: 'callback',
-        entityId: callbackId,
         after: { user_id: recipient.id, subject, reason },
       }),
     );

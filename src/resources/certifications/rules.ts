@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
@@ -23,12 +23,9 @@ export async function createCertification(trx: Db, auth: AuthContext, body: Crea
     updated_at: now,
     deleted_at: null,
   });
-  await writeLog(trx, auth, {
-    action: 'certification.created',
+  await logAction(trx, auth, 'certification.created', id, {
     description: `added certification ${body.name} [${body.cert_id}]`,
     actorUserId: body.created_by,
-    entityType: 'certification',
-    entityId: id,
     after: values,
   });
   return id;
@@ -47,11 +44,8 @@ export async function changeCertification(
     ...(body.cert_id === undefined ? {} : { cert_id: body.cert_id }),
   };
   await updateCertification(trx, auth.orgId, id, { ...changes, updated_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'certification.updated',
+  await logAction(trx, auth, 'certification.updated', id, {
     description: `updated certification ${before.name}`,
-    entityType: 'certification',
-    entityId: id,
     before: { name: before.name, cert_id: before.cert_id },
     after: changes,
   });
@@ -63,11 +57,8 @@ export async function deleteCertification(trx: Db, auth: AuthContext, id: number
   if (!certification) throw notFound('Certification');
   if (certification.deleted_at) throw badRequest('Certification already deleted.');
   await updateCertification(trx, auth.orgId, id, { deleted_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'certification.deleted',
+  await logAction(trx, auth, 'certification.deleted', id, {
     description: `deleted certification ${certification.name}`,
-    entityType: 'certification',
-    entityId: id,
   });
   return certification.name;
 }

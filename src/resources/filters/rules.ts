@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
@@ -15,12 +15,9 @@ export async function createFilter(trx: Db, auth: AuthContext, body: FilterBody)
     created_by: body.user_id ?? null,
     created_at: nowUtc(),
   });
-  await writeLog(trx, auth, {
-    action: 'filter.created',
+  await logAction(trx, auth, 'filter.created', id, {
     description: `created specialty filter ${body.label}`,
     actorUserId: body.user_id,
-    entityType: 'filter',
-    entityId: id,
     after: { label: body.label },
   });
   return id;
@@ -31,12 +28,9 @@ export async function changeFilter(trx: Db, auth: AuthContext, id: number, body:
   if (before.deleted_at) throw notFound('Filter');
   if (body.user_id !== undefined) await findUserOrInvalid(trx, auth.orgId, body.user_id);
   await updateFilter(trx, auth.orgId, id, { label: body.label });
-  await writeLog(trx, auth, {
-    action: 'filter.updated',
+  await logAction(trx, auth, 'filter.updated', id, {
     description: `renamed specialty filter ${before.label} to ${body.label}`,
     actorUserId: body.user_id,
-    entityType: 'filter',
-    entityId: id,
     before: { label: before.label },
     after: { label: body.label },
   });
@@ -47,11 +41,8 @@ export async function deleteFilter(trx: Db, auth: AuthContext, id: number): Prom
   const filter = await findFilterOrThrow(trx, auth.orgId, id);
   if (filter.deleted_at) throw badRequest('Filter already deleted.');
   await updateFilter(trx, auth.orgId, id, { deleted_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'filter.deleted',
+  await logAction(trx, auth, 'filter.deleted', id, {
     description: `deleted specialty filter ${filter.label}`,
-    entityType: 'filter',
-    entityId: id,
   });
   return filter.label;
 }

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { writeLog, logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
@@ -44,12 +44,9 @@ export async function createForm(trx: Db, auth: AuthContext, body: CreateFormBod
     created_at: nowUtc(),
     deleted_at: null,
   });
-  await writeLog(trx, auth, {
-    action: 'form.created',
+  await logAction(trx, auth, 'form.created', id, {
     description: `created form ${title}.`,
     actorUserId: creator?.id ?? null,
-    entityType: 'form',
-    entityId: id,
     after: { title, fields },
   });
   return id;
@@ -58,11 +55,8 @@ export async function createForm(trx: Db, auth: AuthContext, body: CreateFormBod
 export async function deleteForm(trx: Db, auth: AuthContext, id: number): Promise<void> {
   const form = await findFormOrThrow(trx, auth.orgId, id);
   await markFormDeleted(trx, auth.orgId, id, nowUtc());
-  await writeLog(trx, auth, {
-    action: 'form.deleted',
+  await logAction(trx, auth, 'form.deleted', id, {
     description: `deleted form ${form.title}.`,
-    entityType: 'form',
-    entityId: id,
   });
 }
 

@@ -1,16 +1,13 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { nowUtc } from '../../core/time.js';
 import { insertGroup } from './repository.js';
 
 export async function createGroup(trx: Db, auth: AuthContext, name: string): Promise<number> {
   const id = await insertGroup(trx, auth.orgId, name, nowUtc());
-  await writeLog(trx, auth, {
-    action: 'group.created',
+  await logAction(trx, auth, 'group.created', id, {
     description: `created group ${name}`,
-    entityType: 'group',
-    entityId: id,
     after: { name },
   });
   return id;

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { nowUtc } from '../../core/time.js';
 import { findLabelOrThrow, insertLabel, nextLabelPosition, updateLabel } from './repository.js';
@@ -10,11 +10,8 @@ export async function createLabel(trx: Db, auth: AuthContext, body: LabelBody): 
   const position = body.position ?? (await nextLabelPosition(trx, auth.orgId));
   const values = { label: body.label, color: body.color, text_color: body.text_color, position };
   const id = await insertLabel(trx, auth.orgId, { ...values, created_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'label.created',
+  await logAction(trx, auth, 'label.created', id, {
     description: `created label ${body.label}`,
-    entityType: 'label',
-    entityId: id,
     after: values,
   });
   return id;
@@ -29,11 +26,8 @@ export async function changeLabel(trx: Db, auth: AuthContext, id: number, body: 
     position: body.position ?? before.position,
   };
   await updateLabel(trx, auth.orgId, id, values);
-  await writeLog(trx, auth, {
-    action: 'label.updated',
+  await logAction(trx, auth, 'label.updated', id, {
     description: `changed label ${before.label}${before.label === body.label ? '' : ` to ${body.label}`}`,
-    entityType: 'label',
-    entityId: id,
     before: serializeLabel(before),
     after: values,
   });
@@ -43,11 +37,8 @@ export async function changeLabel(trx: Db, auth: AuthContext, id: number, body: 
 export async function deleteLabel(trx: Db, auth: AuthContext, id: number): Promise<string> {
   const label = await findLabelOrThrow(trx, auth.orgId, id);
   await updateLabel(trx, auth.orgId, id, { deleted_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'label.deleted',
+  await logAction(trx, auth, 'label.deleted', id, {
     description: `deleted label ${label.label}`,
-    entityType: 'label',
-    entityId: id,
     before: serializeLabel(label),
   });
   return label.label;

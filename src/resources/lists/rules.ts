@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { badRequest, invalidParams, notFound } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
@@ -44,11 +44,8 @@ export async function createList(trx: Db, auth: AuthContext, body: CreateListBod
   };
   if (values.notify_group_id !== null) await assertNoticeGroup(trx, auth.orgId, values.notify_group_id);
   const id = await insertList(trx, { organization_id: auth.orgId, ...values, created_at: nowUtc(), deleted_at: null });
-  await writeLog(trx, auth, {
-    action: 'callback_list.created',
+  await logAction(trx, auth, 'callback_list.created', id, {
     description: `created callback list ${body.name}`,
-    entityType: 'callback_list',
-    entityId: id,
     after: values,
   });
   return id;
@@ -60,11 +57,8 @@ export async function changeList(trx: Db, auth: AuthContext, id: number, body: C
   const changes = sentFields(body, LIST_FIELDS);
   if (changes.notify_group_id) await assertNoticeGroup(trx, auth.orgId, changes.notify_group_id);
   if (hasChanges(changes)) await updateList(trx, auth.orgId, id, changes);
-  await writeLog(trx, auth, {
-    action: 'callback_list.updated',
+  await logAction(trx, auth, 'callback_list.updated', id, {
     description: `changed callback list ${before.name}`,
-    entityType: 'callback_list',
-    entityId: id,
     before: { ...serializeListSingle(before), ordering: before.ordering },
     after: changes,
   });
@@ -75,11 +69,8 @@ export async function deleteList(trx: Db, auth: AuthContext, id: number): Promis
   const list = await findListOrThrow(trx, auth.orgId, id);
   if (list.deleted_at) throw badRequest('Title already deleted.');
   await updateList(trx, auth.orgId, id, { deleted_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'callback_list.deleted',
+  await logAction(trx, auth, 'callback_list.deleted', id, {
     description: `deleted callback list ${list.name}`,
-    entityType: 'callback_list',
-    entityId: id,
   });
   return list.name;
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { href } from '../../core/pagination.js';
@@ -96,11 +96,8 @@ export async function createMiscHour(trx: Db, auth: AuthContext, body: CreateMis
     source_id: null,
   };
   const id = await insertMiscHour(trx, auth.orgId, values);
-  await writeLog(trx, auth, {
-    action: 'misc_hour.created',
+  await logAction(trx, auth, 'misc_hour.created', id, {
     description: `added ${length} misc hours (${workType.label}) for ${fullName(user)} on ${body.date}.`,
-    entityType: 'misc_hour',
-    entityId: id,
     after: values,
   });
   return id;
@@ -109,13 +106,10 @@ export async function createMiscHour(trx: Db, auth: AuthContext, body: CreateMis
 export async function removeMiscHour(trx: Db, auth: AuthContext, id: number): Promise<void> {
   const before = await findMiscHourOrThrow(trx, auth.orgId, id);
   await deleteMiscHour(trx, auth.orgId, id);
-  await writeLog(trx, auth, {
-    action: 'misc_hour.deleted',
+  await logAction(trx, auth, 'misc_hour.deleted', id, {
     description:
       `removed ${before.length} misc hours (${before.work_type ?? 'work'}) of user #${before.user_id} on ` +
       `${before.date}.`,
-    entityType: 'misc_hour',
-    entityId: id,
     before,
   });
 }

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
@@ -39,11 +39,8 @@ export async function mapPartnerUser(trx: Db, auth: AuthContext, body: CreatePar
     created_at: nowUtc(),
   });
   const mapping = await findPartnerUserOrThrow(trx, auth.orgId, body.id);
-  await writeLog(trx, auth, {
-    action: 'partner_user.mapped',
+  await logAction(trx, auth, 'partner_user.mapped', body.id, {
     description: `mapped partner user ${body.id} to ${fullName(mapping)}`,
-    entityType: 'partner_user',
-    entityId: body.id,
     after: body,
   });
 }
@@ -59,11 +56,8 @@ export async function changePartnerUser(
     await assertServiceUserFree(trx, auth.orgId, body.service_user_id, partnerUserId);
   const changes = sentFields(body, ['service_user_id', 'partner_customer_id']);
   if (hasChanges(changes)) await updatePartnerUser(trx, auth.orgId, partnerUserId, changes);
-  await writeLog(trx, auth, {
-    action: 'partner_user.updated',
+  await logAction(trx, auth, 'partner_user.updated', partnerUserId, {
     description: `changed the mapping of partner user ${partnerUserId}`,
-    entityType: 'partner_user',
-    entityId: partnerUserId,
     before: { service_user_id: before.service_user_id, partner_customer_id: before.partner_customer_id },
     after: changes,
   });
@@ -72,11 +66,8 @@ export async function changePartnerUser(
 export async function unmapPartnerUser(trx: Db, auth: AuthContext, partnerUserId: number) {
   const mapping = await findPartnerUserOrThrow(trx, auth.orgId, partnerUserId);
   await deletePartnerUser(trx, auth.orgId, partnerUserId);
-  await writeLog(trx, auth, {
-    action: 'partner_user.unmapped',
+  await logAction(trx, auth, 'partner_user.unmapped', partnerUserId, {
     description: `removed the mapping of partner user ${partnerUserId} (${fullName(mapping)})`,
-    entityType: 'partner_user',
-    entityId: partnerUserId,
     before: { service_user_id: mapping.service_user_id, partner_customer_id: mapping.partner_customer_id },
   });
 }

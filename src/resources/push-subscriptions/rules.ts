@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
@@ -60,12 +60,9 @@ export async function subscribe(
     auth: body.keys.auth,
     created_at: nowUtc(),
   });
-  await writeLog(trx, auth, {
-    action: 'push_subscription.created',
+  await logAction(trx, auth, 'push_subscription.created', id, {
     description: `subscribed a device of ${fullName(user)} to callback offers by Web Push.`,
     actorUserId: user.id,
-    entityType: 'push_subscription',
-    entityId: id,
     after: { user_id: user.id, host: new URL(endpoint).host },
   });
   return id;
@@ -74,11 +71,8 @@ export async function subscribe(
 export async function unsubscribe(trx: Db, auth: AuthContext, user: UserRow, id: number): Promise<void> {
   await findPushSubscriptionOrThrow(trx, auth.orgId, user.id, id);
   await deletePushSubscription(trx, auth.orgId, id);
-  await writeLog(trx, auth, {
-    action: 'push_subscription.deleted',
+  await logAction(trx, auth, 'push_subscription.deleted', id, {
     description: `removed a Web Push subscription of ${fullName(user)}.`,
     actorUserId: user.id,
-    entityType: 'push_subscription',
-    entityId: id,
   });
 }

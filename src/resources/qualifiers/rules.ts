@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, conflict, invalidParams } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
@@ -49,12 +49,9 @@ export async function createQualifier(trx: Db, auth: AuthContext, body: CreateQu
     deleted_by: null,
     deleted_at: null,
   });
-  await writeLog(trx, auth, {
-    action: 'qualifier.created',
+  await logAction(trx, auth, 'qualifier.created', id, {
     description: `created qualifier ${qualifierTitle(values)}`,
     actorUserId: body.admin_id,
-    entityType: 'qualifier',
-    entityId: id,
     after: values,
   });
   return id;
@@ -72,12 +69,9 @@ export async function changeQualifier(
   const changes = sentFields(body, QUALIFIER_FIELDS);
   if (hasChanges(changes))
     await updateQualifier(trx, auth.orgId, id, { ...changes, modified_by: adminId ?? null, modified_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'qualifier.updated',
+  await logAction(trx, auth, 'qualifier.updated', id, {
     description: `changed qualifier ${qualifierTitle(before)}`,
     actorUserId: adminId,
-    entityType: 'qualifier',
-    entityId: id,
     before,
     after: changes,
   });
@@ -88,12 +82,9 @@ export async function deleteQualifier(trx: Db, auth: AuthContext, id: number, ad
   if (qualifier.deleted_at) throw conflict(`Qualifier ${qualifierTitle(qualifier)} is already deleted.`);
   if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
   await updateQualifier(trx, auth.orgId, id, { deleted_at: nowUtc(), deleted_by: adminId ?? null });
-  await writeLog(trx, auth, {
-    action: 'qualifier.deleted',
+  await logAction(trx, auth, 'qualifier.deleted', id, {
     description: `deleted qualifier ${qualifierTitle(qualifier)}`,
     actorUserId: adminId,
-    entityType: 'qualifier',
-    entityId: id,
   });
   return qualifier;
 }
@@ -118,12 +109,9 @@ export async function restoreQualifier(
     modified_by: adminId ?? null,
     modified_at: nowUtc(),
   });
-  await writeLog(trx, auth, {
-    action: 'qualifier.restored',
+  await logAction(trx, auth, 'qualifier.restored', id, {
     description: `restored qualifier ${qualifierTitle(qualifier)}`,
     actorUserId: adminId,
-    entityType: 'qualifier',
-    entityId: id,
   });
   return qualifier;
 }

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
@@ -114,14 +114,11 @@ export async function sendReadyAlert(trx: Db, auth: AuthContext, body: ReadyAler
     created_at: now,
   });
   await insertDeliveries(trx, deliveryRows(auth.orgId, id, recipients, email, now));
-  await writeLog(trx, auth, {
-    action: 'ready_alert.sent',
+  await logAction(trx, auth, 'ready_alert.sent', id, {
     description:
       `sent a ready alert (${body.type}) to ${recipients.length} ` +
       `${recipients.length === 1 ? 'user' : 'users'}${email ? ' with e-mail' : ''}.`,
     actorUserId: sender.id,
-    entityType: 'ready_alert',
-    entityId: id,
     after: {
       type: body.type,
       ids: body.type === 'all' ? null : ids,

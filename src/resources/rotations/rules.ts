@@ -1,6 +1,6 @@
 import { defaultWorkTypeId } from '../work-types/repository.js';
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { writeLog, logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
@@ -102,11 +102,8 @@ export async function createRotation(trx: Db, auth: AuthContext, body: RotationB
     created_at: now,
     updated_at: now,
   });
-  await writeLog(trx, auth, {
-    action: 'rotation.created',
+  await logAction(trx, auth, 'rotation.created', id, {
     description: `created rotation ${body.name} (${shape.pattern.length}-day cycle from ${body.anchor_date}).`,
-    entityType: 'rotation',
-    entityId: id,
     after: { ...body, ...shape },
   });
   return id;
@@ -121,14 +118,11 @@ export async function renameRotation(trx: Db, auth: AuthContext, id: number, bod
   const changes = sentFields(body, ['name', 'kelly_code', 'kelly_name']);
   if (hasChanges(changes)) await updateRotation(trx, auth.orgId, id, { ...changes, updated_at: nowUtc() });
   const fields = Object.keys(changes).join(', ');
-  await writeLog(trx, auth, {
-    action: 'rotation.updated',
+  await logAction(trx, auth, 'rotation.updated', id, {
     description:
       changes.name !== undefined
         ? `renamed rotation ${rotation.name} to ${changes.name}.`
         : `updated rotation ${rotation.name}: ${fields || 'no fields'}.`,
-    entityType: 'rotation',
-    entityId: id,
     before: { name: rotation.name, kelly_code: rotation.kelly_code, kelly_name: rotation.kelly_name },
     after: changes,
   });
@@ -140,11 +134,8 @@ export async function deleteRotation(trx: Db, auth: AuthContext, id: number): Pr
     throw invalidParams('The rotation still has scheduled members: end their recurring shifts first.');
   }
   await updateRotation(trx, auth.orgId, id, { deleted_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'rotation.deleted',
+  await logAction(trx, auth, 'rotation.deleted', id, {
     description: `deleted rotation ${rotation.name}.`,
-    entityType: 'rotation',
-    entityId: id,
   });
 }
 
@@ -252,14 +243,11 @@ export async function createRecurringShift(trx: Db, auth: AuthContext, body: Rec
   });
   const window = seriesWindow(body.start_date, values.end_date);
   await assertSeriesIsFree(trx, auth, id, body.user_id, window.start, window.end);
-  await writeLog(trx, auth, {
-    action: 'recurring_shift.created',
+  await logAction(trx, auth, 'recurring_shift.created', id, {
     description:
       `placed ${fullName(user)} on rotation ${rotation.name} from ` +
       `${body.start_date}${values.end_date ? ` to ${values.end_date}` : ''}.`,
     actorUserId: body.admin_id,
-    entityType: 'recurring_shift',
-    entityId: id,
     after: { user_id: body.user_id, start_date: body.start_date, ...values },
   });
   return id;
@@ -307,12 +295,9 @@ export async function editRecurringShift(
 ): Promise<number> {
   const current = await findRecurringShiftOrThrow(trx, auth.orgId, id);
   if (!hasChanges(sentFields(body, SERIES_FIELDS))) {
-    await writeLog(trx, auth, {
-      action: 'recurring_shift.updated',
+    await logAction(trx, auth, 'recurring_shift.updated', id, {
       description: `changed nothing of ${await seriesName(trx, auth, current)}.`,
       actorUserId: body.admin_id,
-      entityType: 'recurring_shift',
-      entityId: id,
     });
     return id;
   }
@@ -356,12 +341,9 @@ export async function editRecurringShift(
   }
   const window = seriesWindow(startDate, values.end_date);
   await assertSeriesIsFree(trx, auth, targetId, current.user_id, window.start, window.end);
-  await writeLog(trx, auth, {
-    action: 'recurring_shift.updated',
+  await logAction(trx, auth, 'recurring_shift.updated', targetId, {
     description: `changed ${await seriesName(trx, auth, current)} from ${startDate} on.`,
     actorUserId: body.admin_id,
-    entityType: 'recurring_shift',
-    entityId: targetId,
     before: current,
     after: { start_date: startDate, ...values },
   });
@@ -382,12 +364,9 @@ export async function endRecurringShift(
   } else if (current.end_date === null || current.end_date >= effective) {
     await updateRecurringShift(trx, auth.orgId, id, { end_date: dayBefore(effective), updated_at: nowUtc() });
   }
-  await writeLog(trx, auth, {
-    action: 'recurring_shift.ended',
+  await logAction(trx, auth, 'recurring_shift.ended', id, {
     description: `ended ${await seriesName(trx, auth, current)} from ${effective} on.`,
     actorUserId: query.admin_id,
-    entityType: 'recurring_shift',
-    entityId: id,
     before: current,
   });
 }
@@ -449,10 +428,7 @@ export async function removeException(trx: Db, auth: AuthContext, id: number, da
   const series = await findRecurringShiftOrThrow(trx, auth.orgId, id);
   if ((await deleteException(trx, auth.orgId, id, date)) === 0)
     throw invalidParams('The recurring shift has no exception on that date.');
-  await writeLog(trx, auth, {
-    action: 'recurring_shift.occurrence_restored',
+  await logAction(trx, auth, 'recurring_shift.occurrence_restored', id, {
     description: `restored the ${date} occurrence of ${(await seriesName(trx, auth, series)).replace(/^the /, '')}.`,
-    entityType: 'recurring_shift',
-    entityId: id,
   });
 }

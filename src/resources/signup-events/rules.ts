@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { sanitize } from '../../core/html.js';
@@ -66,13 +66,10 @@ export async function createSignupEvent(trx: Db, auth: AuthContext, body: Signup
     deleted_by: null,
     deleted_at: null,
   });
-  await writeLog(trx, auth, {
-    action: 'signup_event.created',
+  await logAction(trx, auth, 'signup_event.created', id, {
     description:
       `added signup event ${fields.title} (${fields.start} to ${fields.end}, ` + `${fields.employees_needed} needed).`,
     actorUserId: body.admin_id,
-    entityType: 'signup_event',
-    entityId: id,
     after: fields,
   });
   return id;
@@ -89,14 +86,11 @@ export async function replaceSignupEvent(
   if (before.deleted_at) throw invalidParams(`Signup event #${id} is deleted.`);
   const fields = await checkedFields(trx, auth.orgId, body);
   await updateSignupEvent(trx, auth.orgId, id, { ...fields, modified_by: body.admin_id, modified_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'signup_event.updated',
+  await logAction(trx, auth, 'signup_event.updated', id, {
     description:
       `updated signup event ${fields.title} (${fields.start} to ${fields.end}, ` +
       `${fields.employees_needed} needed).`,
     actorUserId: body.admin_id,
-    entityType: 'signup_event',
-    entityId: id,
     before,
     after: fields,
   });
@@ -114,12 +108,9 @@ export async function deleteSignupEvent(
   if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
   // deleted_by is never null on a deleted event (the spec): without admin_id, the event's creator
   await updateSignupEvent(trx, auth.orgId, id, { deleted_by: adminId ?? event.created_by, deleted_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'signup_event.deleted',
+  await logAction(trx, auth, 'signup_event.deleted', id, {
     description: `deleted signup event ${event.title}.`,
     actorUserId: adminId,
-    entityType: 'signup_event',
-    entityId: id,
     before: event,
   });
   return event.title;
@@ -160,12 +151,9 @@ export async function signUpUser(trx: Db, auth: AuthContext, eventId: number, us
   });
   await updateSignupEvent(trx, auth.orgId, eventId, { signed_up_count: event.signed_up_count + 1 });
   const name = fullName(user);
-  await writeLog(trx, auth, {
-    action: 'signup_event.user_added',
+  await logAction(trx, auth, 'signup_event.user_added', eventId, {
     description: `signed up for event ${event.title} (${event.start} to ${event.end}).`,
     actorUserId: userId,
-    entityType: 'signup_event',
-    entityId: eventId,
     after: { user_id: userId, misc_hour_id: miscHourId },
   });
   return { name, title: event.title };
@@ -180,12 +168,9 @@ export async function removeSignedUpUser(trx: Db, auth: AuthContext, eventId: nu
   await updateSignupEvent(trx, auth.orgId, eventId, { signed_up_count: Math.max(0, event.signed_up_count - 1) });
   const user = await findUser(trx, auth.orgId, userId);
   const name = user ? fullName(user) : `User #${userId}`;
-  await writeLog(trx, auth, {
-    action: 'signup_event.user_removed',
+  await logAction(trx, auth, 'signup_event.user_removed', eventId, {
     description: `was removed from event ${event.title}.`,
     actorUserId: userId,
-    entityType: 'signup_event',
-    entityId: eventId,
     before: { user_id: userId, misc_hour_id: signup.misc_hour_id },
   });
   return { name, title: event.title };

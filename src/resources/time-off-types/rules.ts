@@ -1,6 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { nowUtc } from '../../core/time.js';
 import { findTimeOffTypeOrThrow, insertTimeOffType, updateTimeOffType } from './repository.js';
@@ -48,11 +48,8 @@ export async function createTimeOffType(trx: Db, auth: AuthContext, body: Create
     deleted_at: null,
     created_at: nowUtc(),
   });
-  await writeLog(trx, auth, {
-    action: 'time_off_type.created',
+  await logAction(trx, auth, 'time_off_type.created', id, {
     description: `created time off type ${body.label}.`,
-    entityType: 'time_off_type',
-    entityId: id,
     after: body,
   });
   return id;
@@ -67,11 +64,8 @@ export async function changeTimeOffType(
   const before = await findTimeOffTypeOrThrow(trx, auth.orgId, id);
   const changes = columnsOf(body);
   if (Object.keys(changes).length > 0) await updateTimeOffType(trx, auth.orgId, id, changes);
-  await writeLog(trx, auth, {
-    action: 'time_off_type.updated',
+  await logAction(trx, auth, 'time_off_type.updated', id, {
     description: `updated time off type ${body.label ?? before.label}.`,
-    entityType: 'time_off_type',
-    entityId: id,
     before,
     after: changes,
   });
@@ -81,11 +75,8 @@ export async function changeTimeOffType(
 export async function deleteTimeOffType(trx: Db, auth: AuthContext, id: number): Promise<void> {
   const before = await findTimeOffTypeOrThrow(trx, auth.orgId, id);
   await updateTimeOffType(trx, auth.orgId, id, { deleted_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'time_off_type.deleted',
+  await logAction(trx, auth, 'time_off_type.deleted', id, {
     description: `deleted time off type ${before.label}.`,
-    entityType: 'time_off_type',
-    entityId: id,
     before,
   });
 }

@@ -1,6 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { writeLog, logAction } from '../../core/audit.js';
 import { lockUsers, transition } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams, notFound } from '../../core/errors.js';
@@ -172,14 +172,11 @@ export async function createTimeOff(trx: Db, auth: AuthContext, input: TimeOffIn
   };
   const id = await insertTimeOff(trx, values);
   if (approved) await deductIfBanked(trx, auth, { ...values, id }, type);
-  await writeLog(trx, auth, {
-    action: 'time_off.created',
+  await logAction(trx, auth, 'time_off.created', id, {
     description:
       `${input.requestedByUser ? 'requested' : `created ${STATUS_WORD[input.status]}`} time off ` +
       `(${type.label}) for ${fullName(user)}, ${span(input)}.`,
     actorUserId: input.requestedByUser ? input.userId : input.adminIds[0],
-    entityType: 'time_off',
-    entityId: id,
     after: { ...values, organization_id: undefined },
   });
   return id;
@@ -245,13 +242,10 @@ export async function deleteTimeOff(trx: Db, auth: AuthContext, id: number): Pro
     findUsersByIds(trx, auth.orgId, [entry.user_id]),
   ]);
   const user = users.get(entry.user_id);
-  await writeLog(trx, auth, {
-    action: 'time_off.deleted',
+  await logAction(trx, auth, 'time_off.deleted', id, {
     description:
       `removed time off (${types.get(entry.time_off_type_id)?.label ?? 'unknown type'}) for ` +
       `${user ? fullName(user) : `user #${entry.user_id}`}, ${span(entry)}.`,
-    entityType: 'time_off',
-    entityId: id,
     before: entry,
   });
 }
@@ -307,14 +301,11 @@ export async function editRequest(
     },
   );
   const users = await findUsersByIds(trx, auth.orgId, [userId]);
-  await writeLog(trx, auth, {
-    action: 'time_off.updated',
+  await logAction(trx, auth, 'time_off.updated', id, {
     description:
       `changed a time off request (${type!.label}) of ${fullName(users.get(userId)!)}, now ` +
       `${span({ start: values.start!, end: values.end! })}.`,
     actorUserId: userId,
-    entityType: 'time_off',
-    entityId: id,
     before: entry,
     after: values,
   });

@@ -1,6 +1,6 @@
 import { lockUsers, transition } from '../../core/db/locks.js';
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { writeLog, logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { assertPeriod, normalizeLocalDateTime, nowLocal, nowUtc } from '../../core/time.js';
@@ -160,14 +160,11 @@ export async function createTrade(
   for (const userId of new Set(body.offered_user_ids ?? []))
     await upsertTradeUser(trx, orgId, id, userId, 'offered', now);
   if (taker) await upsertTradeUser(trx, orgId, id, taker.id, 'accepted', now);
-  await writeLog(trx, auth, {
-    action: 'trade.requested',
+  await logAction(trx, auth, 'trade.requested', id, {
     description:
       `requested a trade of ${span.start} to ` +
       `${span.end}${taker ? ` with ${fullName(taker)}` : ''}${swap ? ` (swap ${swap.start} to ${swap.end})` : ''}.`,
     actorUserId: requester.id,
-    entityType: 'trade',
-    entityId: id,
     after: body,
   });
   return { id, status };
@@ -333,12 +330,9 @@ export async function deleteTrade(trx: Db, auth: AuthContext, id: number, adminI
       return { deleted_at: nowUtc(), updated_at: nowUtc() };
     },
   );
-  await writeLog(trx, auth, {
-    action: 'trade.deleted',
+  await logAction(trx, auth, 'trade.deleted', id, {
     description: `deleted trade #${id} (${trade.start} to ${trade.end}).`,
     actorUserId: adminId,
-    entityType: 'trade',
-    entityId: id,
     before: trade,
   });
 }

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, orNotFound } from '../../core/errors.js';
 import { sentFields } from '../../core/fields.js';
@@ -52,11 +52,8 @@ export async function addUserCertification(trx: Db, auth: AuthContext, userId: n
     created_at: now,
     updated_at: now,
   });
-  await writeLog(trx, auth, {
-    action: 'user.certification_added',
+  await logAction(trx, auth, 'user.certification_added', userId, {
     description: `added certification ${certification.name} to user ${fullName(user)}`,
-    entityType: 'user',
-    entityId: userId,
     after: { certification_id: body.id, ...values },
   });
   return `Added certification ${certification.name} to user ${fullName(user)}.`;
@@ -77,11 +74,8 @@ export async function changeUserCertification(
     changes.expires_on === undefined ? record.expires_on : changes.expires_on,
   );
   await updateUserCertification(trx, auth.orgId, record.id, { ...changes, updated_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'user.certification_updated',
+  await logAction(trx, auth, 'user.certification_updated', userId, {
     description: `updated certification ${record.name} of user ${fullName(user)}`,
-    entityType: 'user',
-    entityId: userId,
     before: { number: record.number, issued_on: record.issued_on, expires_on: record.expires_on, notes: record.notes },
     after: changes,
   });
@@ -97,11 +91,8 @@ export async function removeUserCertifications(trx: Db, auth: AuthContext, userI
     what = `certification ${record.name}`;
   }
   const files = await deleteUserCertifications(trx, auth.orgId, userId, certificationId);
-  await writeLog(trx, auth, {
-    action: 'user.certification_removed',
+  await logAction(trx, auth, 'user.certification_removed', userId, {
     description: `removed ${what} from user ${fullName(user)}`,
-    entityType: 'user',
-    entityId: userId,
     before: certificationId === undefined ? { all: true } : { certification_id: certificationId },
   });
   return { files, message: `Removed ${what} from user ${fullName(user)}.` };
@@ -125,11 +116,8 @@ export async function attachFile(
     file_uploaded_at: uploadedAt,
     updated_at: uploadedAt,
   });
-  await writeLog(trx, auth, {
-    action: 'user.certification_file_uploaded',
+  await logAction(trx, auth, 'user.certification_file_uploaded', target.userId, {
     description: `uploaded a ${file.type.extension} file for certification ${record.name} of user ${fullName(user)}`,
-    entityType: 'user',
-    entityId: target.userId,
     after: { certification_id: target.certificationId, content_type: file.type.contentType, size: file.size },
   });
   return { replaced: record.file_storage_name, name: record.name };

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { assertActiveFiltersExist, listFiltersOfUser, replaceFiltersOfUser } from '../filters/repository.js';
@@ -53,11 +53,8 @@ export async function replaceMemberships(
   await membership.assertExist(trx, auth.orgId, ids);
   const before = (await membership.current(trx, auth.orgId, userId)).map((row) => row.id);
   await membership.replace(trx, auth.orgId, userId, ids);
-  await writeLog(trx, auth, {
-    action: 'user.memberships_replaced',
+  await logAction(trx, auth, 'user.memberships_replaced', userId, {
     description: `replaced the ${membership.kind} of ${fullName(user)}`,
-    entityType: 'user',
-    entityId: userId,
     before: { [membership.kind]: before },
     after: { [membership.kind]: [...new Set(ids)] },
   });
@@ -72,11 +69,8 @@ export async function addUserQualifier(trx: Db, auth: AuthContext, userId: numbe
   const ranking = body.ranking ?? (await nextRanking(trx, auth.orgId, userId));
   await insertUserQualifier(trx, auth.orgId, userId, body.id, ranking);
   const message = `Added user ${fullName(user)} to qualifier ${qualifier.name}.`;
-  await writeLog(trx, auth, {
-    action: 'user.qualifier_added',
+  await logAction(trx, auth, 'user.qualifier_added', userId, {
     description: `added user ${fullName(user)} to qualifier ${qualifier.name} (ranking ${ranking})`,
-    entityType: 'user',
-    entityId: userId,
     after: { qualifier_id: body.id, ranking },
   });
   return message;
@@ -91,11 +85,8 @@ export async function replaceQualifiersOfUser(trx: Db, auth: AuthContext, userId
   const before = await listQualifiersOfUser(trx, auth.orgId, userId);
   const entries = body.ids.map((entry, index) => ({ id: entry.id, ranking: entry.ranking ?? index + 1 }));
   await replaceUserQualifiers(trx, auth.orgId, userId, entries);
-  await writeLog(trx, auth, {
-    action: 'user.qualifiers_replaced',
+  await logAction(trx, auth, 'user.qualifiers_replaced', userId, {
     description: `replaced the qualifiers of ${fullName(user)}`,
-    entityType: 'user',
-    entityId: userId,
     before: before.map((row) => ({ id: row.id, ranking: row.ranking })),
     after: entries,
   });
@@ -107,11 +98,8 @@ export async function removeUserQualifier(trx: Db, auth: AuthContext, userId: nu
   const held = await findUserQualifier(trx, auth.orgId, userId, qualifierId);
   if (!held) throw notFound('UserQualifier');
   await deleteUserQualifier(trx, auth.orgId, userId, qualifierId);
-  await writeLog(trx, auth, {
-    action: 'user.qualifier_removed',
+  await logAction(trx, auth, 'user.qualifier_removed', userId, {
     description: `removed user ${fullName(user)} from qualifier ${qualifier.name}`,
-    entityType: 'user',
-    entityId: userId,
     before: { qualifier_id: qualifierId, ranking: held.ranking },
   });
   return `Removed user ${fullName(user)} from qualifier ${qualifier.name}.`;

@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely';
 import type { AuthContext } from '../../core/auth/context.js';
 import { hashPassword } from '../../core/auth/secrets.js';
 import { endUserSessions } from '../../core/auth/sessions.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
@@ -51,11 +51,8 @@ export async function createUser(
     created_at: now,
     updated_at: now,
   });
-  await writeLog(trx, auth, {
-    action: 'user.created',
+  await logAction(trx, auth, 'user.created', id, {
     description: `created user ${fullName(body)} (${body.username}).`,
-    entityType: 'user',
-    entityId: id,
     after: { ...body, password: undefined },
   });
   return id;
@@ -117,13 +114,10 @@ export async function changeUser(trx: Db, auth: AuthContext, id: number, body: U
 
   for (const field of body.fields ?? []) await setFieldValue(trx, auth.orgId, id, field.id, field.value);
   const changed = Object.keys(body).filter((k) => k !== 'password');
-  await writeLog(trx, auth, {
-    action: 'user.updated',
+  await logAction(trx, auth, 'user.updated', id, {
     description:
       `updated user ${fullName(before)}: ` +
       `${changed.join(', ') || 'no fields'}${body.password ? ' (password changed)' : ''}.`,
-    entityType: 'user',
-    entityId: id,
     before: { ...before, password_hash: undefined },
     after: { ...body, password: undefined },
   });
@@ -132,10 +126,7 @@ export async function changeUser(trx: Db, auth: AuthContext, id: number, body: U
 export async function deleteUser(trx: Db, auth: AuthContext, id: number): Promise<void> {
   const user = await findUserOrThrow(trx, auth.orgId, id);
   await updateUser(trx, auth.orgId, id, { deleted_at: nowUtc(), active: 0, updated_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'user.deleted',
+  await logAction(trx, auth, 'user.deleted', id, {
     description: `deleted user ${fullName(user)} (${user.username}).`,
-    entityType: 'user',
-    entityId: id,
   });
 }

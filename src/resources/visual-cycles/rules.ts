@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, notFound } from '../../core/errors.js';
 import { hasChanges } from '../../core/fields.js';
@@ -37,12 +37,9 @@ export async function createVisualCycle(trx: Db, auth: AuthContext, body: Create
     deleted_by: null,
     deleted_at: null,
   });
-  await writeLog(trx, auth, {
-    action: 'visual_cycle.created',
+  await logAction(trx, auth, 'visual_cycle.created', id, {
     description: `created visual cycle ${body.name} (${values.start} to ${values.end})`,
     actorUserId: body.created_by,
-    entityType: 'visual_cycle',
-    entityId: id,
     after: values,
   });
   return id;
@@ -73,12 +70,9 @@ export async function changeVisualCycle(
     () => assertOrder(changes.start ?? before.start, changes.end ?? before.end),
   ] as const);
   if (hasChanges(changes)) await updateVisualCycle(trx, auth.orgId, id, changes);
-  await writeLog(trx, auth, {
-    action: 'visual_cycle.updated',
+  await logAction(trx, auth, 'visual_cycle.updated', id, {
     description: `changed visual cycle ${before.name}`,
     actorUserId: body.admin_id,
-    entityType: 'visual_cycle',
-    entityId: id,
     before: {
       name: before.name,
       start: before.start,
@@ -94,12 +88,9 @@ export async function deleteVisualCycle(trx: Db, auth: AuthContext, id: number, 
   const cycle = await findActiveOrThrow(trx, auth.orgId, id);
   if (deletedBy !== undefined) await findUserOrInvalid(trx, auth.orgId, deletedBy, 'deleted by');
   await updateVisualCycle(trx, auth.orgId, id, { deleted_at: nowUtc(), deleted_by: deletedBy ?? null });
-  await writeLog(trx, auth, {
-    action: 'visual_cycle.deleted',
+  await logAction(trx, auth, 'visual_cycle.deleted', id, {
     description: `deleted visual cycle ${cycle.name}`,
     actorUserId: deletedBy,
-    entityType: 'visual_cycle',
-    entityId: id,
   });
   return cycle.name;
 }

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
@@ -44,11 +44,8 @@ export async function createWebhook(trx: Db, auth: AuthContext, body: CreateWebh
     created_at: nowUtc(),
     deleted_at: null,
   });
-  await writeLog(trx, auth, {
-    action: 'webhook.created',
+  await logAction(trx, auth, 'webhook.created', id, {
     description: `registered webhook ${url}.`,
-    entityType: 'webhook',
-    entityId: id,
     after: { url, event_types: eventTypes },
   });
   const latest = await latestEvent(trx, auth.orgId);
@@ -59,11 +56,8 @@ export async function createWebhook(trx: Db, auth: AuthContext, body: CreateWebh
 export async function deleteWebhook(trx: Db, auth: AuthContext, id: number): Promise<void> {
   const endpoint = await findEndpointOrThrow(trx, auth.orgId, id);
   await updateEndpoint(trx, auth.orgId, id, { deleted_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'webhook.deleted',
+  await logAction(trx, auth, 'webhook.deleted', id, {
     description: `removed webhook ${endpoint.url}.`,
-    entityType: 'webhook',
-    entityId: id,
     before: { url: endpoint.url, event_types: JSON.parse(endpoint.event_types) as string[] },
   });
 }

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { writeLog } from '../../core/audit.js';
+import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
 import { nowUtc } from '../../core/time.js';
@@ -40,11 +40,8 @@ export async function createWorkType(trx: Db, auth: AuthContext, body: CreateWor
     position: body.position ?? (await nextWorkTypePosition(trx, auth.orgId)),
     deleted_at: null,
   });
-  await writeLog(trx, auth, {
-    action: 'work_type.created',
+  await logAction(trx, auth, 'work_type.created', id, {
     description: `created work type ${body.label}.`,
-    entityType: 'work_type',
-    entityId: id,
     after: body,
   });
   return id;
@@ -54,11 +51,8 @@ export async function changeWorkType(trx: Db, auth: AuthContext, id: number, bod
   const before = await findWorkTypeOrThrow(trx, auth.orgId, id);
   const changes = { ...sentFields(body, WORK_TYPE_FIELDS), excludes_from_callback: flag(body.excludes_from_callback) };
   if (hasChanges(changes)) await updateWorkType(trx, auth.orgId, id, changes);
-  await writeLog(trx, auth, {
-    action: 'work_type.updated',
+  await logAction(trx, auth, 'work_type.updated', id, {
     description: `updated work type ${body.label ?? before.label}.`,
-    entityType: 'work_type',
-    entityId: id,
     before,
     after: changes,
   });
@@ -76,11 +70,8 @@ export async function deleteWorkType(trx: Db, auth: AuthContext, id: number): Pr
     .where('work_type_id', '=', id)
     .where('deleted_at', 'is', null)
     .execute();
-  await writeLog(trx, auth, {
-    action: 'work_type.deleted',
+  await logAction(trx, auth, 'work_type.deleted', id, {
     description: `deleted work type ${before.label}.`,
-    entityType: 'work_type',
-    entityId: id,
     before,
   });
 }
@@ -94,11 +85,8 @@ export async function createWorkSubtype(trx: Db, auth: AuthContext, body: Create
     work_code: body.work_code ?? null,
     deleted_at: null,
   });
-  await writeLog(trx, auth, {
-    action: 'work_subtype.created',
+  await logAction(trx, auth, 'work_subtype.created', id, {
     description: `created work subtype ${body.label} of ${workType.label}.`,
-    entityType: 'work_subtype',
-    entityId: id,
     after: body,
   });
   return id;
@@ -114,11 +102,8 @@ export async function changeWorkSubtype(
   if (body.work_type_id !== undefined) await findWorkTypeOrInvalid(trx, auth.orgId, body.work_type_id);
   const changes = sentFields(body, WORK_SUBTYPE_FIELDS);
   if (hasChanges(changes)) await updateWorkSubtype(trx, auth.orgId, id, changes);
-  await writeLog(trx, auth, {
-    action: 'work_subtype.updated',
+  await logAction(trx, auth, 'work_subtype.updated', id, {
     description: `updated work subtype ${body.label ?? before.label}.`,
-    entityType: 'work_subtype',
-    entityId: id,
     before,
     after: changes,
   });
@@ -127,11 +112,8 @@ export async function changeWorkSubtype(
 export async function deleteWorkSubtype(trx: Db, auth: AuthContext, id: number): Promise<void> {
   const before = await findWorkSubtypeOrThrow(trx, auth.orgId, id);
   await updateWorkSubtype(trx, auth.orgId, id, { deleted_at: nowUtc() });
-  await writeLog(trx, auth, {
-    action: 'work_subtype.deleted',
+  await logAction(trx, auth, 'work_subtype.deleted', id, {
     description: `deleted work subtype ${before.label}.`,
-    entityType: 'work_subtype',
-    entityId: id,
     before,
   });
 }
