@@ -9,6 +9,10 @@ const subtypeId: number = (await org.post('/work_subtypes', { work_type_id: trai
 
 const userRef = () => ({ id: userId, name: 'John Doe', href: `${server.url}/v1/users/${userId}` });
 
+/** One hour of Training for John Doe on 2015-03-16. */
+const addTraining = () =>
+  org.post('/misc_hours', { user_id: userId, date: '2015-03-16', length: 1, work_type_id: trainingId });
+
 describe('POST /misc_hours', () => {
   it('adds hours of a length on a date', async () => {
     const response = await org.post('/misc_hours', {
@@ -103,12 +107,7 @@ describe('GET /misc_hours', () => {
 
 describe('GET /misc/{id}', () => {
   it('answers at the href the schedule gives', async () => {
-    const created = await org.post('/misc_hours', {
-      user_id: userId,
-      date: '2015-03-16',
-      length: 1,
-      work_type_id: trainingId,
-    });
+    const created = await addTraining();
     const response = await org.get(`/misc/${created.body.id}`);
     expect(response).toAnswer(200, created.body);
     expect((await org.get(`/misc_hours/${created.body.id}`)).body).toEqual(created.body);
@@ -118,12 +117,7 @@ describe('GET /misc/{id}', () => {
 
 describe('DELETE /misc_hours/{id}', () => {
   it('removes the entry', async () => {
-    const created = await org.post('/misc_hours', {
-      user_id: userId,
-      date: '2015-03-16',
-      length: 1,
-      work_type_id: trainingId,
-    });
+    const created = await addTraining();
     const response = await org.del(`/misc_hours/${created.body.id}`);
     expect(response).toSucceed(200, 'Misc hours removed successfully.', {
       id: created.body.id,
@@ -133,12 +127,7 @@ describe('DELETE /misc_hours/{id}', () => {
   });
 
   it('is a 404 for another organization', async () => {
-    const created = await org.post('/misc_hours', {
-      user_id: userId,
-      date: '2015-03-16',
-      length: 1,
-      work_type_id: trainingId,
-    });
+    const created = await addTraining();
     await expectNotFoundForOtherOrg(other, 'DELETE', `/misc_hours/${created.body.id}`);
   });
 
