@@ -102,7 +102,7 @@ export const ErrorBody = Type.Object(
   { additionalProperties: true },
 );
 
-/** Every route's responses spread this, so the errors are documented too. */
+/** Every route's responses include these (routeOptions adds them), so the errors are documented too. */
 export const errorResponses = {
   400: ErrorBody,
   401: ErrorBody,
