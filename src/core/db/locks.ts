@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
-import { conflict, notFound } from '../errors.js';
+import { conflict, orNotFound } from '../errors.js';
 import { isPostgres } from './schema.js';
 import { forUpdate, type Db } from './transaction.js';
 import type { Database } from './types.js';
@@ -50,9 +50,7 @@ export async function lockRowOrThrow<TB extends keyof Database & string>(
     .where('organization_id', '=', target.orgId)
     .where('id', '=', target.id)
     .$if(target.softDeleted === true, (qb) => qb.where('deleted_at', 'is', null));
-  const row = await forUpdate(trx, query).executeTakeFirst();
-  if (!row) throw notFound(target.model);
-  return row as Selectable<Database[TB]>;
+  return orNotFound(forUpdate(trx, query).executeTakeFirst(), target.model) as Promise<Selectable<Database[TB]>>;
 }
 
 /**
