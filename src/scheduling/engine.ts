@@ -85,13 +85,16 @@ function worked(work: WorkItem[], timeOff: ApprovedTimeOff[], timeZone: string):
     [...groupByUser(timeOff)].map(([userId, list]) => [userId, list.map((t) => ({ start: t.start, end: t.end }))]),
   );
   const [plain, kept] = [coverable(work), work.filter((item) => item.overrides_time_off)];
-  return [...workedPieces(plain, cuts, timeZone), ...workedPieces(kept, new Map(), timeZone)].sort((a, b) =>
-    a.start < b.start
-      ? -1
-      : a.start > b.start
-        ? 1
-        : Number(b.recurring) - Number(a.recurring) || a.user_id - b.user_id || a.id - b.id,
-  );
+  return [...workedPieces(plain, cuts, timeZone), ...workedPieces(kept, new Map(), timeZone)].sort(workedOrder);
+}
+
+/** The order of worked pieces: by start; at the same start rotation occurrences first, then by user and id. */
+export function workedOrder(a: WorkedPiece, b: WorkedPiece): number {
+  return a.start < b.start
+    ? -1
+    : a.start > b.start
+      ? 1
+      : Number(b.recurring) - Number(a.recurring) || a.user_id - b.user_id || a.id - b.id;
 }
 
 function widen(range: Interval): Interval {

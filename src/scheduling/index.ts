@@ -2,7 +2,7 @@
  * The scheduling engine's public surface (docs/schedule.md): resources import who-works-when from
  * here, never from each other.
  */
-export { chargedHours, commitmentsOf, paidFacts, scheduleFacts, segmentsOfEntries } from './engine.js';
+export { chargedHours, commitmentsOf, paidFacts, scheduleFacts, segmentsOfEntries, workedOrder } from './engine.js';
 export type { Commitments, EntrySegment, ScheduleFacts, TimeOffCover } from './engine.js';
 export { approvedTimeOffs, closeMinute, type ApprovedTimeOff } from './time-off.js';
 export { breakWithin, expandSchedule, expandWork, LOOKBACK_DAYS, timezoneOf } from './work.js';

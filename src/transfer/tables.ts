@@ -43,6 +43,7 @@ export const NOT_EXPORTED: Record<string, string> = {
   callback_offer: 'callback offer links are secrets (token hashes): the runner makes new ones',
   push_subscription: "a browser's push endpoint and keys belong to that device: members subscribe again",
   schedule_change: "a count of the organization's changes for the schedule's computed days (SQLite)",
+  schedule_user_change: "the users whose changes the schedule's computed days are patched for (SQLite)",
 };
 
 /** A JSON array of ids of one table. */

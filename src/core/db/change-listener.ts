@@ -2,12 +2,13 @@ import pg from 'pg';
 
 /**
  * What the triggers announce: tokens may have ended, or one organization changed (migration 0800);
- * a table the schedule's engine reads changed for one organization (migration 1000).
+ * a table the schedule's engine reads changed for one organization (migration 1000), naming the
+ * user when it was a user's shifts or time off (migration 1120).
  */
 export type ChangeNotice =
   | { kind: 'auth' }
   | { kind: 'organization'; organizationId: number }
-  | { kind: 'schedule'; organizationId: number };
+  | { kind: 'schedule'; organizationId: number; userId?: number };
 
 export interface ChangeListenerEvents {
   /** A change was announced for this connection's schema. */
@@ -132,11 +133,16 @@ export class ChangeListener {
   }
 
   private heard(payload: string | undefined): void {
-    const [schema, kind, id] = (payload ?? '').split(' ');
+    const [schema, kind, id, userId] = (payload ?? '').split(' ');
     if (schema !== this.schema) return;
     if (kind === 'auth') this.events.onNotice({ kind: 'auth' });
     else if (kind === 'organization' && id) this.events.onNotice({ kind: 'organization', organizationId: Number(id) });
-    else if (kind === 'schedule' && id) this.events.onNotice({ kind: 'schedule', organizationId: Number(id) });
+    else if (kind === 'schedule' && id)
+      this.events.onNotice({
+        kind: 'schedule',
+        organizationId: Number(id),
+        ...(userId ? { userId: Number(userId) } : {}),
+      });
   }
 }
 

@@ -17,6 +17,7 @@ export interface Database {
   access_token: AccessTokenTable;
   system_log: SystemLogTable;
   schedule_change: ScheduleChangeTable;
+  schedule_user_change: ScheduleUserChangeTable;
 }
 
 export interface OrganizationTable {
@@ -39,6 +40,16 @@ export interface OrganizationTable {
 export interface ScheduleChangeTable {
   organization_id: number;
   changes: number;
+}
+
+/**
+ * SQLite: the users whose shifts or time off were written, in order (migration 1120's triggers keep
+ * the latest rows); the schedule's computed days are patched for them. Empty on PostgreSQL.
+ */
+export interface ScheduleUserChangeTable {
+  seq: Generated<number>;
+  organization_id: number;
+  user_id: number;
 }
 
 export interface ApiCredentialTable {

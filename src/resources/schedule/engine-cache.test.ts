@@ -339,6 +339,122 @@ describe('GET /schedule right after a write', () => {
   });
 });
 
+describe("GET /schedule patched after a user's shifts or time off change", () => {
+  const week = { start: '2027-03-01 00:00:00', end: '2027-03-08 00:00:00' };
+
+  it('answers what a server computing afresh answers, reading only the users changed', async () => {
+    // a second app on the same database that keeps nothing: the period computed in full every time
+    const fresh: FastifyInstance = await buildApp(
+      { ...server.config, responseCacheBytes: 0 },
+      { logger: false, migrate: false },
+    );
+    const afresh = async () => {
+      const response = await fresh.inject({
+        method: 'GET',
+        url: `/v1/schedule?start=${encodeURIComponent(week.start)}&end=${encodeURIComponent(week.end)}`,
+        headers: { authorization: `Bearer ${org.token}`, host: new URL(server.url).host },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().days as Day[];
+    };
+    try {
+      const admin = await org.createUser({ first_name: 'Pat', last_name: 'Chief', role: 'Admin' });
+      const other = await org.createUser({ first_name: 'Cy', last_name: 'Second' });
+      const type = await org.post('/time_off_types', { label: 'Leave (patch)', work_code: 'LV' });
+      expect(type.status, type.text).toBe(201);
+      const overtime = await org.post('/work_types', { label: 'Overtime (patch)', work_code: 'OT' });
+      expect(overtime.status, overtime.text).toBe(201);
+      const stranger = await server.newOrg({ timezone: 'America/Chicago' });
+      const full = await fullStatements();
+      await read(week);
+      const steps: Array<[string, () => Promise<{ status: number; text: string }>]> = [
+        ['a one-off shift for the rotation member', () => org.post('/shifts', shiftOn(memberId, '2027-03-02'))],
+        ['a shift for a user the period did not name', () => org.post('/shifts', shiftOn(other, '2027-03-04'))],
+        ['a shift in another organization', () => stranger.post('/shifts', {})],
+        ['time off over part of a rotation shift', () => org.post('/time_offs', leave(memberId, '2027-03-04'))],
+        [
+          'the shift moved to another day, with a work type the period did not use',
+          async () =>
+            org.patch(`/shifts/${await lastShift(other)}`, {
+              date: '2027-03-06',
+              start: '2027-03-06 08:00:00',
+              end: '2027-03-06 20:00:00',
+              work_type_id: overtime.body.id,
+            }),
+        ],
+        [
+          'the shift given to another user',
+          async () =>
+            org.patch(`/shifts/${await lastShift(other)}`, {
+              user_id: memberId,
+              date: '2027-03-06',
+              start: '2027-03-06 08:00:00',
+              end: '2027-03-06 20:00:00',
+              force: true,
+            }),
+        ],
+        [
+          'time off for a day off, then a shift deleted',
+          async () => {
+            await org.post('/time_offs', leave(other, '2027-03-05'));
+            return org.del(`/shifts/${await lastShift(memberId)}`);
+          },
+        ],
+      ];
+      for (const [what, write] of steps) {
+        const done = await write();
+        // the other organization's write is refused (422), and writes nothing
+        expect(done.status, `${what}: ${done.text}`).toBeOneOf(
+          what.includes('another organization') ? [422] : [200, 201, 204],
+        );
+        const before = server.queryCount();
+        const patched = await read(week);
+        const statements = server.queryCount() - before;
+        expect(patched, what).toEqual(await afresh());
+        expect(statements, `${what}: statements of the patched read`).toBeLessThan(full);
+      }
+      const shown = shiftsOf(await read(week));
+      expect(shown.filter((s) => s.user.name === 'Ada Member' && !s.recurring).length).toBeGreaterThan(0);
+      expect((await read(week)).some((d) => d.time_off.some((t) => t.user.id === memberId))).toBe(true);
+
+      function shiftOn(userId: number, date: string) {
+        return {
+          assignment_id: stationId,
+          user_id: userId,
+          date,
+          start: `${date} 10:00:00`,
+          end: `${date} 14:00:00`,
+          work_type_id: regular,
+          admin_id: admin,
+          force: true,
+        };
+      }
+      function leave(userId: number, date: string) {
+        return {
+          user_id: userId,
+          admin_ids: [admin],
+          start_date: `${date} 12:00:00`,
+          end_date: `${date} 18:00:00`,
+          time_off_type_id: type.body.id,
+          status: 1,
+        };
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+/** The newest one-off shift of the user in March 2027. */
+async function lastShift(userId: number): Promise<number> {
+  const response = await org.get('/shifts', {
+    query: { user_id: String(userId), start: '2027-03-01 00:00:00', end: '2027-04-01 00:00:00' },
+  });
+  expect(response.status, response.text).toBe(200);
+  const items = (response.body.items ?? response.body) as Array<{ id: number }>;
+  return Math.max(...items.map((s) => s.id));
+}
+
 describe('GET /schedule through the computed days', () => {
   it('writes the same JSON as the response serializer: a month with shifts, time off and notes', async () => {
     const admin = await org.createUser({ first_name: 'Ed', last_name: 'Admin', role: 'Admin' });

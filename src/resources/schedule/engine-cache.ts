@@ -2,22 +2,30 @@ import type { Statement } from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { subscribeToChanges, type ChangeSubscription } from '../../core/db/change-listener.js';
 import type { DatabaseHandle } from '../../core/db/index.js';
+import { KEPT_ROWS } from '../../core/db/migrations/1120-schedule-user-changes.js';
 import type { UserRow } from '../users/table.js';
+import type { PeriodState } from './rules.js';
 
 /**
  * What the scheduling engine computed for GET /schedule, kept per period while nothing it reads has
  * changed (docs/decisions/0026-schedule-computed-days.md): each day's assignments with their
- * shifts and staffing, time off and Kelly days, already as JSON. A write to day notes, misc hours,
- * callbacks or trades (read afresh on every miss of the response cache) leaves it standing; a
- * write to any table the engine reads drops the organization's periods, in every process:
+ * shifts and staffing, time off and Kelly days, already as JSON, and the engine's facts behind
+ * them. A write to day notes, misc hours, callbacks or trades (read afresh on every miss of the
+ * response cache) leaves it standing. A write to a user's shifts or time off (migration 1120)
+ * leaves it to be patched: the engine reads that user again and only the days the user was or is
+ * on are written again. A write to any other table the engine reads drops the organization's
+ * periods, in every process:
  *
  * - SQLite: the stamp is the organization's count of such writes (`schedule_change`, kept by
  *   migration 1100's triggers in plain SQL, whichever connection wrote) and the connection's
  *   `data_version` read with the bearer token, which moves when another connection (the CLI,
- *   another process, the `sqlite3` shell) commits anything.
+ *   another process, the `sqlite3` shell) commits anything. The users changed since are the rows
+ *   of `schedule_user_change` after the entry's.
  * - PostgreSQL: the stamp is the number of announcements `schedule <organization>` heard (migration
  *   1000's triggers, sent at commit), read after a round trip on the listening connection that
  *   brings in everything committed before the request; nothing is served while it cannot listen.
+ *   The users changed since are the announcements `schedule <organization> <user>` heard after the
+ *   entry's.
  *
  * The stamp is taken before the engine reads, so an entry is never newer than its stamp says.
  */
@@ -34,24 +42,43 @@ export interface ComputedPeriod {
   days: ComputedDay[];
   /** the users the period names (deleted ones too), for the items read afresh (misc hours) */
   users: Map<number, UserRow>;
+  /** the engine's facts behind the days, to patch them with */
+  state: PeriodState;
+}
+
+/** What an entry computed from now on is valid under: everything but users' changes, and those up to `seq`. */
+export interface Stamp {
+  base: string;
+  seq: number;
 }
 
 interface Entry extends ComputedPeriod {
-  stamp: string;
+  stamp: Stamp;
   bytes: number;
 }
 
-/** A user row's share of an entry's size, roughly. */
+/** A kept period, and the users whose shifts or time off changed since it was computed (none: it holds). */
+export interface Kept {
+  period: ComputedPeriod;
+  changedUsers: number[] | undefined;
+}
+
+/** A user row's share of an entry's size, roughly; a worked piece's. */
 const USER_BYTES = 600;
+const PIECE_BYTES = 500;
 
 export class EngineCache {
   private readonly entries: LRUCache<string, Entry> | undefined;
   private readonly subscription: ChangeSubscription | undefined;
   /** PostgreSQL: announcements heard per organization; losses of the listener. */
   private readonly heard = new Map<number, number>();
+  /** PostgreSQL: the latest users' changes heard (at most KEPT_ROWS), each numbered from 1 in `userSeq`. */
+  private readonly userChanges: Array<{ seq: number; organizationId: number; userId: number }> = [];
+  private userSeq = 0;
   private epoch = 0;
   private listening = false;
   private changes: Statement | undefined;
+  private changedUsers: Statement | undefined;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -73,7 +100,14 @@ export class EngineCache {
         },
         onNotice: (notice) => {
           if (notice.kind !== 'schedule') return;
-          this.heard.set(notice.organizationId, (this.heard.get(notice.organizationId) ?? 0) + 1);
+          const { organizationId, userId } = notice;
+          if (userId === undefined) {
+            this.heard.set(organizationId, (this.heard.get(organizationId) ?? 0) + 1);
+            return;
+          }
+          this.userSeq += 1;
+          this.userChanges.push({ seq: this.userSeq, organizationId, userId });
+          if (this.userChanges.length > 2 * KEPT_ROWS) this.userChanges.splice(0, KEPT_ROWS);
         },
       });
     }
@@ -87,44 +121,81 @@ export class EngineCache {
    * What an entry computed from now on for the organization is valid under, or undefined when
    * nothing may be kept. `dataRevision`: SQLite's data_version read with the credential.
    */
-  async stamp(orgId: number, dataRevision: number | undefined): Promise<string | undefined> {
+  async stamp(orgId: number, dataRevision: number | undefined): Promise<Stamp | undefined> {
     if (!this.entries) return undefined;
     if (this.handle.dialect === 'sqlite') {
       if (dataRevision === undefined) return undefined;
-      return `${dataRevision}:${await this.sqliteChanges(orgId)}`;
+      const { changes, seq } = await this.sqliteChanges(orgId);
+      return { base: `${dataRevision}:${changes}`, seq };
     }
     if (!this.listening || !(await this.subscription!.sync()) || !this.listening) return undefined;
-    return `${this.epoch}:${this.heard.get(orgId) ?? 0}`;
+    return { base: `${this.epoch}:${this.heard.get(orgId) ?? 0}`, seq: this.userSeq };
   }
 
   /**
-   * SQLite: the organization's committed count of changes. Read straight from the connection (no
-   * statement of the request's) unless a transaction is open on it: what that transaction wrote
-   * may still be rolled back, so the read then waits its turn behind it.
+   * SQLite: the organization's committed count of changes, and the latest user's change. Read
+   * straight from the connection (no statement of the request's) unless a transaction is open on
+   * it: what that transaction wrote may still be rolled back, so the read then waits its turn.
    */
-  private async sqliteChanges(orgId: number): Promise<number> {
+  private async sqliteChanges(orgId: number): Promise<{ changes: number; seq: number }> {
     const sqlite = this.handle.sqlite!;
     if (!sqlite.inTransaction) {
-      this.changes ??= sqlite.prepare('select changes from schedule_change where organization_id = ?').pluck();
-      return (this.changes.get(orgId) as number | undefined) ?? 0;
+      this.changes ??= sqlite.prepare(
+        `select (select changes from schedule_change where organization_id = ?) as changes,
+          (select max(seq) from schedule_user_change) as seq`,
+      );
+      const row = this.changes.get(orgId) as { changes: number | null; seq: number | null };
+      return { changes: row.changes ?? 0, seq: row.seq ?? 0 };
     }
     const row = await this.handle.db
-      .selectFrom('schedule_change')
-      .select('changes')
-      .where('organization_id', '=', orgId)
-      .executeTakeFirst();
-    return row?.changes ?? 0;
+      .selectNoFrom((eb) => [
+        eb.selectFrom('schedule_change').select('changes').where('organization_id', '=', orgId).as('changes'),
+        eb
+          .selectFrom('schedule_user_change')
+          .select((e) => e.fn.max('seq').as('seq'))
+          .as('seq'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { changes: Number(row.changes ?? 0), seq: Number(row.seq ?? 0) };
   }
 
-  get(key: string, stamp: string | undefined): ComputedPeriod | undefined {
+  /** The users of the organization whose shifts or time off changed after `from` up to `to`; undefined: not known. */
+  private async usersChanged(orgId: number, from: number, to: number): Promise<number[] | undefined> {
+    if (to - from >= KEPT_ROWS) return undefined;
+    if (this.handle.dialect === 'postgres') {
+      const oldest = this.userChanges[0]?.seq ?? to + 1;
+      if (oldest > from + 1) return undefined;
+      const users = this.userChanges.filter((c) => c.seq > from && c.seq <= to && c.organizationId === orgId);
+      return [...new Set(users.map((c) => c.userId))];
+    }
+    this.changedUsers ??= this.handle
+      .sqlite!.prepare(
+        'select distinct user_id from schedule_user_change where seq > ? and seq <= ? and organization_id = ?',
+      )
+      .pluck();
+    return this.changedUsers.all(from, to, orgId) as number[];
+  }
+
+  /** The period kept under `key`, if it still holds or can be patched, with the users to patch it for. */
+  async get(orgId: number, key: string, stamp: Stamp | undefined): Promise<Kept | undefined> {
     if (stamp === undefined) return undefined;
     const entry = this.entries?.get(key);
-    return entry?.stamp === stamp ? entry : undefined;
+    if (entry?.stamp.base !== stamp.base || entry.stamp.seq > stamp.seq) return undefined;
+    if (entry.stamp.seq === stamp.seq) return { period: entry, changedUsers: undefined };
+    const users = await this.usersChanged(orgId, entry.stamp.seq, stamp.seq);
+    if (users === undefined) return undefined;
+    if (users.length === 0) {
+      // changes of other organizations only: the entry holds under the new stamp
+      entry.stamp = stamp;
+      return { period: entry, changedUsers: undefined };
+    }
+    return { period: entry, changedUsers: users };
   }
 
-  set(key: string, stamp: string | undefined, period: ComputedPeriod): void {
+  set(key: string, stamp: Stamp | undefined, period: ComputedPeriod): void {
     if (stamp === undefined || !this.entries) return;
     let bytes = period.users.size * USER_BYTES;
+    for (const pieces of period.state.piecesByUser.values()) bytes += pieces.length * PIECE_BYTES;
     for (const day of period.days)
       bytes += day.assignments.length + day.timeOff.length + (day.kellyDays?.length ?? 0) + 64;
     this.entries.set(key, { ...period, stamp, bytes });

@@ -14,7 +14,10 @@ import {
   type KellyDay,
   type Period,
   type Qualifications,
+  type ScheduleFacts,
+  type TimeOffCover,
   type WorkedPiece,
+  workedOrder,
 } from '../../scheduling/index.js';
 import type { QualifierNeeded } from '../assignments/repository.js';
 import { assignmentOccurrences, type AssignmentOccurrence } from '../assignments/recurrence.js';
@@ -23,7 +26,7 @@ import { tagsOfShifts, workTypesByIds, type LabelOfShift, type QualifierOfShift 
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import type { WorkSubtypeRow, WorkTypeRow } from '../work-types/table.js';
-import type { ComputedPeriod, EngineCache } from './engine-cache.js';
+import type { ComputedDay, ComputedPeriod, EngineCache } from './engine-cache.js';
 import { peopleByIds, scheduleDayItems } from './repository.js';
 import type {
   ScheduleAssignment,
@@ -234,6 +237,61 @@ export interface ScheduleJson {
   envelope(response: ScheduleResponse): string;
 }
 
+/** Approved time off meeting the period, with the period's dates it is listed on. */
+interface ListedTimeOff extends TimeOffCover {
+  dates: string[];
+}
+
+/**
+ * What the engine computed for a period, kept beside its JSON so that a change of a few users'
+ * shifts or time off is patched in (patchPeriod) rather than computed anew for everyone.
+ */
+export interface PeriodState {
+  context: DayContext;
+  piecesByUser: Map<number, WorkedPiece[]>;
+  timeOff: ListedTimeOff[];
+  kellyDays: KellyDay[];
+}
+
+/** The engine's facts that belong to the period's days. */
+function inPeriod(facts: ScheduleFacts, period: Period, days: Set<string>) {
+  return {
+    // work dated in the period, as worked (time off cuts it), for every item that meets the period
+    pieces: facts.worked.filter(
+      (p) => days.has(p.date) && p.scheduled_start < period.end && p.scheduled_end > period.start,
+    ),
+    timeOff: facts.timeOff.map((cover) => ({
+      ...cover,
+      dates: [...new Set(cover.segments.map((s) => s.date))].filter((d) => days.has(d)),
+    })),
+    kellyDays: facts.kellyDays.filter((k) => days.has(k.date)),
+  };
+}
+
+/** Every user the pieces, time off and Kelly days name. */
+const namedUsers = (found: ReturnType<typeof inPeriod>) => [
+  ...found.pieces.flatMap((i) => [i.user_id, i.scheduled_by ?? 0]),
+  ...found.timeOff.flatMap((t) => [t.timeOff.user_id, t.timeOff.admin_id ?? 0]),
+  ...found.kellyDays.map((k) => k.user_id),
+];
+
+/** The days' JSON: each date's assignments (shifts, staffing), time off and Kelly days. */
+function renderDays(request: Request, dates: string[], json: ScheduleJson, state: PeriodState): ComputedDay[] {
+  const { users } = state.context.lookups;
+  const timeOffByDate = groupBy(state.timeOff, (t) => t.dates);
+  const kellyByDate = groupBy(state.kellyDays, (k) => [k.date]);
+  return dates.map((date) => {
+    const kelly = kellyByDate.get(date);
+    return {
+      assignments: Buffer.from(json.assignments(assignmentsOfDay(request, date, state.context))),
+      timeOff: Buffer.from(
+        json.timeOff((timeOffByDate.get(date) ?? []).map((t) => timeOffItem(request, t.timeOff, users))),
+      ),
+      kellyDays: kelly ? Buffer.from(json.kellyDays(kelly.map((k) => kellyDayItem(request, k, users)))) : undefined,
+    };
+  });
+}
+
 /**
  * What the engine computes for the period: each day's assignments (shifts, staffing), time off and
  * Kelly days as JSON, and the users named. The users of `extraUserIds` (misc hours) are loaded in
@@ -262,25 +320,11 @@ async function computePeriod(
     scheduleFacts(db, orgId, { start: period.start, end: period.end, timezone, assignments }),
     extraUserIds(),
   ]);
-  const days = new Set(period.days);
-  // work dated in the period, as worked (time off cuts it), for every item that meets the period
-  const pieces = facts.worked.filter(
-    (p) => days.has(p.date) && p.scheduled_start < period.end && p.scheduled_end > period.start,
-  );
-  const timeOff = facts.timeOff.map((cover) => ({
-    ...cover,
-    dates: [...new Set(cover.segments.map((s) => s.date))].filter((d) => days.has(d)),
-  }));
-  const kellyDays = facts.kellyDays.filter((k) => days.has(k.date));
+  const found = inPeriod(facts, period, new Set(period.days));
+  const { pieces } = found;
   const shiftIds = pieces.flatMap((item) => (item.shift_id === null ? [] : [item.shift_id]));
-  const userIds = [
-    ...pieces.flatMap((i) => [i.user_id, i.scheduled_by ?? 0]),
-    ...timeOff.flatMap((t) => [t.timeOff.user_id, t.timeOff.admin_id ?? 0]),
-    ...extraUsers,
-    ...kellyDays.map((k) => k.user_id),
-  ];
   const [people, workTypes, tags] = await Promise.all([
-    peopleByIds(db, orgId, userIds),
+    peopleByIds(db, orgId, [...namedUsers(found), ...extraUsers]),
     workTypesByIds(
       db,
       orgId,
@@ -300,34 +344,126 @@ async function computePeriod(
   const occurrenceList = assignments.flatMap((assignment) =>
     assignmentOccurrences(assignment, firstDay, lastDay, timezone),
   );
-  const context: DayContext = {
-    assignments,
-    occurrences: new Map(
-      occurrenceList
-        .filter((o) => o.start < period.end && o.end > period.start)
-        .map((o) => [`${o.assignment_id}|${o.date}`, o]),
-    ),
-    piecesByKey: groupBy(pieces, (item) => [`${item.assignment_id}|${item.date}`]),
-    finalized,
-    qualifiersNeeded,
-    qualifications: new Map([...people].map(([id, person]) => [id, person.qualification])),
-    lookups,
+  const state: PeriodState = {
+    context: {
+      assignments,
+      occurrences: new Map(
+        occurrenceList
+          .filter((o) => o.start < period.end && o.end > period.start)
+          .map((o) => [`${o.assignment_id}|${o.date}`, o]),
+      ),
+      piecesByKey: groupBy(pieces, (item) => [`${item.assignment_id}|${item.date}`]),
+      finalized,
+      qualifiersNeeded,
+      qualifications: new Map([...people].map(([id, person]) => [id, person.qualification])),
+      lookups,
+    },
+    piecesByUser: groupBy(pieces, (item) => [item.user_id]),
+    timeOff: found.timeOff,
+    kellyDays: found.kellyDays,
   };
-  const timeOffByDate = groupBy(timeOff, (t) => t.dates);
-  const kellyByDate = groupBy(kellyDays, (k) => [k.date]);
-  return {
-    users,
-    days: period.days.map((date) => {
-      const kelly = kellyByDate.get(date);
-      return {
-        assignments: Buffer.from(json.assignments(assignmentsOfDay(request, date, context))),
-        timeOff: Buffer.from(
-          json.timeOff((timeOffByDate.get(date) ?? []).map((t) => timeOffItem(request, t.timeOff, users))),
-        ),
-        kellyDays: kelly ? Buffer.from(json.kellyDays(kelly.map((k) => kellyDayItem(request, k, users)))) : undefined,
-      };
-    }),
+  return { users, state, days: renderDays(request, period.days, json, state) };
+}
+
+const timeOffOrder = (a: ListedTimeOff, b: ListedTimeOff) =>
+  a.timeOff.start < b.timeOff.start ? -1 : a.timeOff.start > b.timeOff.start ? 1 : a.timeOff.id - b.timeOff.id;
+const kellyOrder = (a: KellyDay, b: KellyDay) =>
+  a.recurring_shift_id - b.recurring_shift_id || (a.start < b.start ? -1 : a.start > b.start ? 1 : 0);
+
+/**
+ * The period computed before, with the shifts and time off of `userIds` read again: only their
+ * work, time off and Kelly days are asked of the engine, and only the days they were or are on
+ * are written again. What it yields is what computePeriod would (engine-cache.test.ts compares them).
+ */
+async function patchPeriod(
+  db: Db,
+  request: Request,
+  period: Period,
+  json: ScheduleJson,
+  previous: ComputedPeriod,
+  userIds: number[],
+): Promise<ComputedPeriod> {
+  const { orgId, timezone } = request.auth;
+  const before = previous.state;
+  const changed = new Set(userIds);
+  const facts = await scheduleFacts(db, orgId, {
+    start: period.start,
+    end: period.end,
+    timezone,
+    assignments: before.context.assignments,
+    userIds,
+  });
+  const found = inPeriod(facts, period, new Set(period.days));
+  const removed = {
+    pieces: userIds.flatMap((id) => before.piecesByUser.get(id) ?? []),
+    timeOff: before.timeOff.filter((t) => changed.has(t.timeOff.user_id)),
+    kellyDays: before.kellyDays.filter((k) => changed.has(k.user_id)),
   };
+  // what the new pieces and time off name that the period has not loaded yet
+  const lookups = before.context.lookups;
+  const newUsers = namedUsers(found).filter((id) => id > 0 && !lookups.users.has(id));
+  const newTypes = found.pieces.map((p) => p.work_type_id).filter((id) => !lookups.workTypes.has(id));
+  const shiftIds = found.pieces.flatMap((p) => (p.shift_id === null ? [] : [p.shift_id]));
+  const [people, workTypes, tags] = await Promise.all([
+    newUsers.length ? peopleByIds(db, orgId, newUsers) : new Map<number, never>(),
+    newTypes.length ? workTypesByIds(db, orgId, newTypes) : undefined,
+    shiftIds.length ? tagsOfShifts(db, orgId, shiftIds) : undefined,
+  ]);
+  const users = new Map([...lookups.users, ...[...people].map(([id, person]) => [id, person.user] as const)]);
+  const labelsByShift = new Map(lookups.labelsByShift);
+  const qualifiersByShift = new Map(lookups.qualifiersByShift);
+  for (const id of shiftIds) {
+    labelsByShift.delete(id);
+    qualifiersByShift.delete(id);
+  }
+  for (const [id, labels] of tags?.labels ?? []) labelsByShift.set(id, labels);
+  for (const [id, qualifiers] of tags?.qualifiers ?? []) qualifiersByShift.set(id, qualifiers);
+  const subtypes = groupBy(workTypes?.subtypes ?? [], (t) => [t.work_type_id]);
+  // the assignment days the users were or are on, each again in the engine's order
+  const piecesByKey = new Map(before.context.piecesByKey);
+  const addedByKey = groupBy(found.pieces, (p) => [`${p.assignment_id}|${p.date}`]);
+  for (const key of new Set([...removed.pieces, ...found.pieces].map((p) => `${p.assignment_id}|${p.date}`))) {
+    const kept = (piecesByKey.get(key) ?? []).filter((p) => !changed.has(p.user_id));
+    const group = [...kept, ...(addedByKey.get(key) ?? [])].sort(workedOrder);
+    if (group.length > 0) piecesByKey.set(key, group);
+    else piecesByKey.delete(key);
+  }
+  const piecesByUser = new Map(before.piecesByUser);
+  for (const id of userIds) piecesByUser.delete(id);
+  for (const [id, pieces] of groupBy(found.pieces, (p) => [p.user_id])) piecesByUser.set(id, pieces);
+  const state: PeriodState = {
+    context: {
+      ...before.context,
+      piecesByKey,
+      qualifications: new Map([
+        ...before.context.qualifications,
+        ...[...people].map(([id, person]) => [id, person.qualification] as const),
+      ]),
+      lookups: {
+        users,
+        workTypes: new Map([...lookups.workTypes, ...(workTypes?.types ?? [])]),
+        subtypesByType: new Map([...lookups.subtypesByType, ...subtypes]),
+        labelsByShift,
+        qualifiersByShift,
+        groupsByUser: new Map([
+          ...lookups.groupsByUser,
+          ...[...people].map(([id, person]) => [id, person.groups] as const),
+        ]),
+      },
+    },
+    piecesByUser,
+    timeOff: [...before.timeOff.filter((t) => !changed.has(t.timeOff.user_id)), ...found.timeOff].sort(timeOffOrder),
+    kellyDays: [...before.kellyDays.filter((k) => !changed.has(k.user_id)), ...found.kellyDays].sort(kellyOrder),
+  };
+  // the days any of it was or is on
+  const dirty = new Set([
+    ...[...removed.pieces, ...found.pieces].map((p) => p.date),
+    ...[...removed.timeOff, ...found.timeOff].flatMap((t) => t.dates),
+    ...[...removed.kellyDays, ...found.kellyDays].map((k) => k.date),
+  ]);
+  const dates = period.days.filter((date) => dirty.has(date));
+  const rendered = new Map(renderDays(request, dates, json, state).map((day, i) => [dates[i]!, day]));
+  return { users, state, days: period.days.map((date, i) => rendered.get(date) ?? previous.days[i]!) };
 }
 
 /**
@@ -354,11 +490,12 @@ export async function buildScheduleJson(
   const others = scheduleDayItems(handle, request, { start: period.start, end: period.end, firstDay, lastDay });
   others.catch(() => undefined); // awaited below; a failure of the engine's reads comes first
   const stamp = await cache.stamp(orgId, request.auth.orgRevision);
-  let computed = cache.get(key, stamp);
-  if (!computed) {
+  const kept = await cache.get(orgId, key, stamp);
+  let computed = kept?.period;
+  if (kept?.changedUsers) computed = await patchPeriod(db, request, period, json, kept.period, kept.changedUsers);
+  if (!computed)
     computed = await computePeriod(db, request, period, json, async () => (await others).misc.map((m) => m.user_id));
-    cache.set(key, stamp, computed);
-  }
+  if (computed !== kept?.period) cache.set(key, stamp, computed);
   const { callbacks, trades, misc, notes } = await others;
   let users = computed.users;
   const unnamed = misc.map((m) => m.user_id).filter((id) => !users.has(id));
