@@ -257,7 +257,7 @@ async function readCase(ports: ServerPorts, token: string, name: string, path: s
   return result;
 }
 
-const AFTER_WRITE_READS = 15;
+const AFTER_WRITE_READS = Number(process.env.BENCH_AFTER_WRITE_READS ?? 15);
 
 /**
  * What a busy department feels: a read of the schedule right after a write inside its period,

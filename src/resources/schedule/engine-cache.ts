@@ -32,7 +32,8 @@ import type { PeriodState } from './rules.js';
 
 /** One day of a period as the engine computed it: JSON arrays, encoded. */
 export interface ComputedDay {
-  assignments: Buffer;
+  /** each assignment's entry of the day, by its place in the period's assignments; undefined when it is not on the day */
+  assignments: Array<Buffer | undefined>;
   timeOff: Buffer;
   /** absent on a day without Kelly days */
   kellyDays: Buffer | undefined;
@@ -196,8 +197,10 @@ export class EngineCache {
     if (stamp === undefined || !this.entries) return;
     let bytes = period.users.size * USER_BYTES;
     for (const pieces of period.state.piecesByUser.values()) bytes += pieces.length * PIECE_BYTES;
-    for (const day of period.days)
-      bytes += day.assignments.length + day.timeOff.length + (day.kellyDays?.length ?? 0) + 64;
+    for (const day of period.days) {
+      bytes += day.timeOff.length + (day.kellyDays?.length ?? 0) + 64;
+      for (const entry of day.assignments) bytes += (entry?.length ?? 0) + 8;
+    }
     this.entries.set(key, { ...period, stamp, bytes });
   }
 }

@@ -17,7 +17,7 @@ import {
 
 /** The parts of a schedule day, each serialized the way the whole response's serializer would write it. */
 const parts = {
-  assignments: Type.Array(ScheduleAssignment),
+  assignment: ScheduleAssignment,
   timeOff: Type.Array(ScheduleTimeOff),
   kellyDays: Type.Array(ScheduleKellyDay),
   callbacks: Type.Array(ScheduleCallback),

@@ -176,57 +176,58 @@ interface DayContext {
 }
 
 /**
- * The day's assignments: every assignment with an occurrence or a shift on the date, in position order, with its
- * staffing.
+ * An assignment's entry of a day, with its staffing; undefined when it has neither an occurrence nor a shift that
+ * day.
  */
-function assignmentsOfDay(request: Request, date: string, context: DayContext): ScheduleAssignment[] {
-  return context.assignments.flatMap((assignment) => {
-    const key = `${assignment.id}|${date}`;
-    const occurrence = context.occurrences.get(key);
-    const pieces = context.piecesByKey.get(key);
-    if (!occurrence && !pieces) return [];
-    const counts = occurrence !== undefined && assignment.is_work_shift === 1;
-    const needs = context.qualifiersNeeded.get(assignment.id) ?? [];
-    const { short_from, short_until, ...staffing } = staffingOf({
-      occurrence: occurrence ?? null,
-      date,
-      needed: counts ? assignment.positions_to_fill : 0,
-      qualifiersNeeded: counts
-        ? needs.map((q) => ({ id: q.id, shortcode: q.shortcode ?? '', minimum_staffing: q.minimum_staffing }))
-        : [],
-      pieces: pieces ?? [],
-      qualifications: context.qualifications,
-    });
-    return [
-      {
-        id: assignment.id,
-        href: href(request, `/assignments/${assignment.id}`),
-        date,
-        start: occurrence?.start ?? pieces![0]!.scheduled_start,
-        end: occurrence?.end ?? pieces![0]!.scheduled_end,
-        name: assignment.name,
-        qualifiers_needed: needs,
-        minimum_staffing: assignment.positions_to_fill,
-        is_finalized: context.finalized.has(key),
-        notes: assignment.notes,
-        shifts: (pieces ?? []).map((piece) => shiftItem(request, piece, context.lookups)),
-        staffing: {
-          ...staffing,
-          qualifier_shortfalls: staffing.qualifier_shortfalls.map((q) => ({
-            ...q,
-            shortcode: needs.find((n) => n.id === q.id)?.shortcode ?? null,
-          })),
-          short_from,
-          short_until,
-        },
-      },
-    ];
+function assignmentOfDay(
+  request: Request,
+  date: string,
+  assignment: AssignmentRow,
+  context: DayContext,
+): ScheduleAssignment | undefined {
+  const key = `${assignment.id}|${date}`;
+  const occurrence = context.occurrences.get(key);
+  const pieces = context.piecesByKey.get(key);
+  if (!occurrence && !pieces) return undefined;
+  const counts = occurrence !== undefined && assignment.is_work_shift === 1;
+  const needs = context.qualifiersNeeded.get(assignment.id) ?? [];
+  const { short_from, short_until, ...staffing } = staffingOf({
+    occurrence: occurrence ?? null,
+    date,
+    needed: counts ? assignment.positions_to_fill : 0,
+    qualifiersNeeded: counts
+      ? needs.map((q) => ({ id: q.id, shortcode: q.shortcode ?? '', minimum_staffing: q.minimum_staffing }))
+      : [],
+    pieces: pieces ?? [],
+    qualifications: context.qualifications,
   });
+  return {
+    id: assignment.id,
+    href: href(request, `/assignments/${assignment.id}`),
+    date,
+    start: occurrence?.start ?? pieces![0]!.scheduled_start,
+    end: occurrence?.end ?? pieces![0]!.scheduled_end,
+    name: assignment.name,
+    qualifiers_needed: needs,
+    minimum_staffing: assignment.positions_to_fill,
+    is_finalized: context.finalized.has(key),
+    notes: assignment.notes,
+    shifts: (pieces ?? []).map((piece) => shiftItem(request, piece, context.lookups)),
+    staffing: {
+      ...staffing,
+      qualifier_shortfalls: staffing.qualifier_shortfalls.map((q) => ({
+        ...q,
+        shortcode: needs.find((n) => n.id === q.id)?.shortcode ?? null,
+      })),
+      short_from,
+      short_until,
+    },
+  };
 }
 
 /** Turns values into JSON with the response's own serializers (fast-json-stringify, by schema). */
 export interface ScheduleJson {
-  assignments(items: ScheduleAssignment[]): string;
+  assignment(item: ScheduleAssignment): string;
   timeOff(items: ScheduleTimeOff[]): string;
   kellyDays(items: ScheduleKellyDay[]): string;
   callbacks(items: unknown[]): string;
@@ -275,21 +276,35 @@ const namedUsers = (found: ReturnType<typeof inPeriod>) => [
   ...found.kellyDays.map((k) => k.user_id),
 ];
 
-/** The days' JSON: each date's assignments (shifts, staffing), time off and Kelly days. */
-function renderDays(request: Request, dates: string[], json: ScheduleJson, state: PeriodState): ComputedDay[] {
+/** An assignment's entry of a day as JSON (the assignment by its place in the period's), if it is on the day. */
+function renderAssignment(request: Request, json: ScheduleJson, date: string, at: number, context: DayContext) {
+  const item = assignmentOfDay(request, date, context.assignments[at]!, context);
+  return item && Buffer.from(json.assignment(item));
+}
+
+/** The JSON of each date's time off and Kelly days. */
+function renderLists(request: Request, json: ScheduleJson, state: PeriodState) {
   const { users } = state.context.lookups;
   const timeOffByDate = groupBy(state.timeOff, (t) => t.dates);
   const kellyByDate = groupBy(state.kellyDays, (k) => [k.date]);
-  return dates.map((date) => {
+  return (date: string) => {
     const kelly = kellyByDate.get(date);
     return {
-      assignments: Buffer.from(json.assignments(assignmentsOfDay(request, date, state.context))),
       timeOff: Buffer.from(
         json.timeOff((timeOffByDate.get(date) ?? []).map((t) => timeOffItem(request, t.timeOff, users))),
       ),
       kellyDays: kelly ? Buffer.from(json.kellyDays(kelly.map((k) => kellyDayItem(request, k, users)))) : undefined,
     };
-  });
+  };
+}
+
+/** The days' JSON: each date's assignments (shifts, staffing), time off and Kelly days. */
+function renderDays(request: Request, dates: string[], json: ScheduleJson, state: PeriodState): ComputedDay[] {
+  const lists = renderLists(request, json, state);
+  return dates.map((date) => ({
+    assignments: state.context.assignments.map((_, at) => renderAssignment(request, json, date, at, state.context)),
+    ...lists(date),
+  }));
 }
 
 /**
@@ -455,15 +470,38 @@ async function patchPeriod(
     timeOff: [...before.timeOff.filter((t) => !changed.has(t.timeOff.user_id)), ...found.timeOff].sort(timeOffOrder),
     kellyDays: [...before.kellyDays.filter((k) => !changed.has(k.user_id)), ...found.kellyDays].sort(kellyOrder),
   };
-  // the days any of it was or is on
-  const dirty = new Set([
-    ...[...removed.pieces, ...found.pieces].map((p) => p.date),
+  // the assignment days and the lists any of it was or is on, written again
+  const places = new Map(state.context.assignments.map((a, at) => [a.id, at]));
+  const dirtyAssignments = groupBy([...removed.pieces, ...found.pieces], (p) =>
+    places.has(p.assignment_id) ? [p.date] : [],
+  );
+  const dirtyLists = new Set([
     ...[...removed.timeOff, ...found.timeOff].flatMap((t) => t.dates),
     ...[...removed.kellyDays, ...found.kellyDays].map((k) => k.date),
   ]);
-  const dates = period.days.filter((date) => dirty.has(date));
-  const rendered = new Map(renderDays(request, dates, json, state).map((day, i) => [dates[i]!, day]));
-  return { users, state, days: period.days.map((date, i) => rendered.get(date) ?? previous.days[i]!) };
+  const lists = dirtyLists.size > 0 ? renderLists(request, json, state) : undefined;
+  const days = period.days.map((date, i) => {
+    const day = previous.days[i]!;
+    const pieces = dirtyAssignments.get(date);
+    if (!pieces && !dirtyLists.has(date)) return day;
+    const assignments = [...day.assignments];
+    for (const at of new Set(pieces?.map((p) => places.get(p.assignment_id)!)))
+      assignments[at] = renderAssignment(request, json, date, at, state.context);
+    return {
+      assignments,
+      ...(dirtyLists.has(date) ? lists!(date) : { timeOff: day.timeOff, kellyDays: day.kellyDays }),
+    };
+  });
+  return { users, state, days };
+}
+
+const COMMA = Buffer.from(',');
+
+/** The entries of a day's assignments, separated by commas. */
+function joined(entries: Array<Buffer | undefined>): Buffer[] {
+  const parts: Buffer[] = [];
+  for (const entry of entries) if (entry) parts.push(...(parts.length > 0 ? [COMMA, entry] : [entry]));
+  return parts;
 }
 
 /**
@@ -522,9 +560,9 @@ export async function buildScheduleJson(
     }));
     // the properties in ScheduleDay's order, as the response's serializer writes them
     chunks.push(
-      Buffer.from(`${i === 0 ? '' : ','}{"date":${JSON.stringify(date)},"assignments":`),
-      day.assignments,
-      Buffer.from(',"time_off":'),
+      Buffer.from(`${i === 0 ? '' : ','}{"date":${JSON.stringify(date)},"assignments":[`),
+      ...joined(day.assignments),
+      Buffer.from('],"time_off":'),
       day.timeOff,
       Buffer.from(
         `,"callbacks":${json.callbacks(callbacksByDate.get(date) ?? [])}` +
