@@ -32,7 +32,7 @@ import type { PeriodState } from './rules.js';
 
 /** One day of a period as the engine computed it: JSON arrays, encoded. */
 export interface ComputedDay {
-  /** each assignment's entry of the day, by its place in the period's assignments; undefined when it is not on the day */
+  /** each assignment's entry of the day, by its place in the period's assignments (undefined: not on the day) */
   assignments: Array<Buffer | undefined>;
   timeOff: Buffer;
   /** absent on a day without Kelly days */

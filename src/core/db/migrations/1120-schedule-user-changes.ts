@@ -49,7 +49,8 @@ async function replaceSqliteTriggers(db: Kysely<any>, perUser: boolean): Promise
       await sql.raw(`drop trigger ${table}_schedule_${operation}`).execute(db);
       await sql
         .raw(
-          `create trigger ${table}_schedule_${operation} after ${operation} on ${table} begin ${actions[operation]}; end`,
+          `create trigger ${table}_schedule_${operation} after ${operation} on ${table} ` +
+            `begin ${actions[operation]}; end`,
         )
         .execute(db);
     }
