@@ -15,7 +15,7 @@ export function registerBackupCommands(program: Command, cli: CliContext): void 
     .option('--json', 'print JSON')
     .action(async (options: { to: string; json?: boolean }) => {
       if (isPostgresUrl(cli.config.databaseUrl)) throw new Error(PG_HINT);
-      const { backupSqlite } = await import('../core/db/backup.js');
+      const { backupSqlite } = await import('./sqlite-backup.js');
       const result = await backupSqlite(cli.config.sqlitePath, resolve(options.to));
       cli.print(
         result,
@@ -33,7 +33,7 @@ export function registerBackupCommands(program: Command, cli: CliContext): void 
     .option('--json', 'print JSON')
     .action(async (options: { from: string; json?: boolean }) => {
       if (isPostgresUrl(cli.config.databaseUrl)) throw new Error(PG_HINT);
-      const { restoreSqlite } = await import('../core/db/backup.js');
+      const { restoreSqlite } = await import('./sqlite-backup.js');
       const result = await restoreSqlite(resolve(options.from), cli.config.sqlitePath);
       cli.print(
         result,

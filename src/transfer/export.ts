@@ -1,5 +1,5 @@
 import { readStoredFile } from '../resources/user-memberships/file-store.js';
-import { latestMigration, tableColumns, type ColumnInfo } from '../core/db/catalog.js';
+import { latestMigration, tableColumns, type ColumnInfo } from './catalog.js';
 import { isPostgres } from '../core/db/schema.js';
 import type { Db } from '../core/db/transaction.js';
 import { nowUtc } from '../core/time.js';

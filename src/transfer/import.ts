@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { createCredential, type IssuedCredential } from '../core/auth/credentials.js';
-import { reserveIds, tableColumns, type ColumnInfo } from '../core/db/catalog.js';
+import { reserveIds, tableColumns, type ColumnInfo } from './catalog.js';
 import { withTransaction, type Db } from '../core/db/transaction.js';
 import { isValidTimeZone } from '../core/time.js';
 import { removeStoredFiles, storeFile } from '../resources/user-memberships/file-store.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/helpers/server.js';
-import { tableColumns, type ColumnInfo } from '../core/db/catalog.js';
+import { tableColumns, type ColumnInfo } from './catalog.js';
 import { exportedTables } from './export.js';
 import { EXPORTED, NOT_EXPORTED, REFERENCE_LIKE } from './tables.js';
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { isPostgres } from './schema.js';
+import { isPostgres } from '../core/db/schema.js';
 
 /** What the database itself says about a table's columns, per engine (organization export/import). */
 export interface ColumnInfo {
