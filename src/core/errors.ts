@@ -241,7 +241,8 @@ export function validationMessages(issues: ValidationIssue[], context?: string):
   return [...new Set(messages)];
 }
 
-function isUniqueViolation(error: unknown): boolean {
+/** A unique (or primary key) constraint refused the write, on either engine. */
+export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: string }).code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import fp from 'fastify-plugin';
 import type { Generated } from 'kysely';
 import { orgRows } from './db/org-rows.js';
-import { badRequest, conflict, invalidParams } from './errors.js';
+import { badRequest, conflict, invalidParams, isUniqueViolation } from './errors.js';
 
 /**
  * `Idempotency-Key` on POST and PUT (a crewplan extension): the first response to a key is stored
@@ -40,11 +40,6 @@ function fingerprintOf(request: FastifyRequest): string {
   return createHash('sha256')
     .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
     .digest('hex');
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 /**
