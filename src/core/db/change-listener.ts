@@ -25,10 +25,14 @@ const RECONNECT_DELAY_MS = 1000;
 
 /**
  * PostgreSQL: a connection of its own that LISTENs to `crewplan_changes` and passes on the notices
- * of its schema. It reconnects after a loss, and says so, so that whoever relies on it can stop
- * trusting what it kept while it could not hear.
+ * of its schema to every subscriber. It reconnects after a loss, and says so, so that whoever relies
+ * on it can stop trusting what it kept while it could not hear.
  */
-export class ChangeListener {
+class ChangeListener {
+  /** Who hears every notice and every loss (see {@link subscribeToChanges}). */
+  readonly subscribers = new Set<ChangeListenerEvents>();
+  /** The connection is up and listening. */
+  listening = false;
   private client: pg.Client | undefined;
   private schema: string | undefined;
   private closed = false;
@@ -37,10 +41,7 @@ export class ChangeListener {
   private nextSync: { promise: Promise<boolean>; resolve: (heard: boolean) => void } | undefined;
   private syncing = false;
 
-  constructor(
-    private readonly clientConfig: pg.ClientConfig & { application_name: string },
-    private readonly events: ChangeListenerEvents,
-  ) {}
+  constructor(private readonly clientConfig: pg.ClientConfig & { application_name: string }) {}
 
   start(): void {
     void this.connect();
@@ -111,7 +112,7 @@ export class ChangeListener {
         return;
       }
       this.client = client;
-      this.events.onListening(true);
+      this.setListening(true);
     } catch {
       await client.end().catch(() => undefined);
       this.scheduleReconnect();
@@ -121,7 +122,7 @@ export class ChangeListener {
   private lost(client: pg.Client): void {
     if (this.client !== client) return;
     this.client = undefined;
-    this.events.onListening(false);
+    this.setListening(false);
     void client.end().catch(() => undefined);
     this.scheduleReconnect();
   }
@@ -132,17 +133,20 @@ export class ChangeListener {
     this.retry.unref();
   }
 
+  private setListening(listening: boolean): void {
+    this.listening = listening;
+    for (const subscriber of this.subscribers) subscriber.onListening(listening);
+  }
+
   private heard(payload: string | undefined): void {
     const [schema, kind, id, userId] = (payload ?? '').split(' ');
     if (schema !== this.schema) return;
-    if (kind === 'auth') this.events.onNotice({ kind: 'auth' });
-    else if (kind === 'organization' && id) this.events.onNotice({ kind: 'organization', organizationId: Number(id) });
+    let notice: ChangeNotice | undefined;
+    if (kind === 'auth') notice = { kind: 'auth' };
+    else if (kind === 'organization' && id) notice = { kind: 'organization', organizationId: Number(id) };
     else if (kind === 'schedule' && id)
-      this.events.onNotice({
-        kind: 'schedule',
-        organizationId: Number(id),
-        ...(userId ? { userId: Number(userId) } : {}),
-      });
+      notice = { kind: 'schedule', organizationId: Number(id), ...(userId ? { userId: Number(userId) } : {}) };
+    if (notice) for (const subscriber of this.subscribers) subscriber.onNotice(notice);
   }
 }
 
@@ -152,13 +156,7 @@ export interface ChangeSubscription {
   close(): Promise<void>;
 }
 
-interface SharedListener {
-  listener: ChangeListener;
-  subscribers: Set<ChangeListenerEvents>;
-  listening: boolean;
-}
-
-const sharedListeners = new WeakMap<object, SharedListener>();
+const listeners = new WeakMap<object, ChangeListener>();
 
 /**
  * One listening connection per database handle, whoever needs the announcements (the token cache,
@@ -170,37 +168,24 @@ export function subscribeToChanges(
   handle: { pgClientConfig?: pg.ClientConfig; pgSchema?: string },
   events: ChangeListenerEvents,
 ): ChangeSubscription {
-  let shared = sharedListeners.get(handle);
-  if (!shared) {
-    const created: SharedListener = {
-      subscribers: new Set(),
-      listening: false,
-      listener: new ChangeListener(
-        { ...handle.pgClientConfig, application_name: listenerApplicationName(handle.pgSchema) },
-        {
-          onListening: (listening) => {
-            created.listening = listening;
-            for (const subscriber of created.subscribers) subscriber.onListening(listening);
-          },
-          onNotice: (notice) => {
-            for (const subscriber of created.subscribers) subscriber.onNotice(notice);
-          },
-        },
-      ),
-    };
-    shared = created;
-    sharedListeners.set(handle, shared);
-    shared.listener.start();
+  let listener = listeners.get(handle);
+  if (!listener) {
+    listener = new ChangeListener({
+      ...handle.pgClientConfig,
+      application_name: listenerApplicationName(handle.pgSchema),
+    });
+    listeners.set(handle, listener);
+    listener.start();
   }
-  const current = shared;
+  const current = listener;
   current.subscribers.add(events);
   if (current.listening) events.onListening(true);
   return {
-    sync: () => current.listener.sync(),
+    sync: () => current.sync(),
     close: async () => {
       if (!current.subscribers.delete(events) || current.subscribers.size > 0) return;
-      if (sharedListeners.get(handle) === current) sharedListeners.delete(handle);
-      await current.listener.close();
+      if (listeners.get(handle) === current) listeners.delete(handle);
+      await current.close();
     },
   };
 }
