@@ -11,22 +11,15 @@ export interface TokenOwner {
   organization_revision: number;
 }
 
-interface TokenEntry {
-  organization_id: number;
-  credential_id: number;
-  client_id: string;
-  /** unix seconds */
+/** What is kept of a token (`expires_at` in unix seconds), with this process's write count when its lookup began. */
+type TokenEntry = Pick<TokenOwner, 'organization_id' | 'credential_id' | 'client_id'> & {
   expires_at: number;
-  /** this process's write count when the lookup began */
   writes: number;
-}
-
-interface OrganizationEntry {
-  timezone: string;
-  organization_name: string;
-  organization_revision: number;
+};
+/** What is kept of an organization, with the write count as for a token. */
+type OrganizationEntry = Pick<TokenOwner, 'timezone' | 'organization_name' | 'organization_revision'> & {
   writes: number;
-}
+};
 
 /** Raw token hashes kept at most; the map is cleared when full. */
 const MAX_TOKENS = 10_000;
