@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { CompiledQuery } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { subscribeToChanges, type ChangeSubscription } from '../../core/db/change-listener.js';
 import type { DatabaseHandle } from '../../core/db/index.js';
@@ -63,6 +64,10 @@ export interface Kept {
   period: ComputedPeriod;
   changedUsers: number[] | undefined;
 }
+
+/** SQLite: the organization's count of changes and the latest user's change (one `?`: the organization). */
+const CHANGES_SQL = `select (select changes from schedule_change where organization_id = ?) as changes,
+  (select max(seq) from schedule_user_change) as seq`;
 
 /** A user row's share of an entry's size, roughly; a worked piece's. */
 const USER_BYTES = 600;
@@ -140,24 +145,15 @@ export class EngineCache {
    */
   private async sqliteChanges(orgId: number): Promise<{ changes: number; seq: number }> {
     const sqlite = this.handle.sqlite!;
+    type Row = { changes: number | null; seq: number | null };
+    let row: Row;
     if (!sqlite.inTransaction) {
-      this.changes ??= sqlite.prepare(
-        `select (select changes from schedule_change where organization_id = ?) as changes,
-          (select max(seq) from schedule_user_change) as seq`,
-      );
-      const row = this.changes.get(orgId) as { changes: number | null; seq: number | null };
-      return { changes: row.changes ?? 0, seq: row.seq ?? 0 };
+      this.changes ??= sqlite.prepare(CHANGES_SQL);
+      row = this.changes.get(orgId) as Row;
+    } else {
+      row = (await this.handle.db.executeQuery<Row>(CompiledQuery.raw(CHANGES_SQL, [orgId]))).rows[0]!;
     }
-    const row = await this.handle.db
-      .selectNoFrom((eb) => [
-        eb.selectFrom('schedule_change').select('changes').where('organization_id', '=', orgId).as('changes'),
-        eb
-          .selectFrom('schedule_user_change')
-          .select((e) => e.fn.max('seq').as('seq'))
-          .as('seq'),
-      ])
-      .executeTakeFirstOrThrow();
-    return { changes: Number(row.changes ?? 0), seq: Number(row.seq ?? 0) };
+    return { changes: row.changes ?? 0, seq: row.seq ?? 0 };
   }
 
   /** The users of the organization whose shifts or time off changed after `from` up to `to`; undefined: not known. */
@@ -185,12 +181,9 @@ export class EngineCache {
     if (entry.stamp.seq === stamp.seq) return { period: entry, changedUsers: undefined };
     const users = await this.usersChanged(orgId, entry.stamp.seq, stamp.seq);
     if (users === undefined) return undefined;
-    if (users.length === 0) {
-      // changes of other organizations only: the entry holds under the new stamp
-      entry.stamp = stamp;
-      return { period: entry, changedUsers: undefined };
-    }
-    return { period: entry, changedUsers: users };
+    // changes of other organizations only: the entry holds under the new stamp
+    if (users.length === 0) entry.stamp = stamp;
+    return { period: entry, changedUsers: users.length > 0 ? users : undefined };
   }
 
   set(key: string, stamp: Stamp | undefined, period: ComputedPeriod): void {

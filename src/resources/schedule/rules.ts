@@ -27,7 +27,7 @@ import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import type { WorkSubtypeRow, WorkTypeRow } from '../work-types/table.js';
 import type { ComputedDay, ComputedPeriod, EngineCache } from './engine-cache.js';
-import { peopleByIds, scheduleDayItems } from './repository.js';
+import { peopleByIds, scheduleDayItems, type Person } from './repository.js';
 import type {
   ScheduleAssignment,
   ScheduleKellyDay,
@@ -71,6 +71,21 @@ function groupBy<T, K>(items: T[], keysOf: (item: T) => K[]): Map<K, T[]> {
   }
   return groups;
 }
+
+/** A copy of `map` without the keys of `without`, then with `entries` set over it. */
+function withEntries<K, V>(map: Map<K, V>, entries: Iterable<readonly [K, V]>, without: Iterable<K> = []): Map<K, V> {
+  const copy = new Map(map);
+  for (const key of without) copy.delete(key);
+  for (const [key, value] of entries) copy.set(key, value);
+  return copy;
+}
+
+/** One field of each person loaded, by user id. */
+const fieldOf = <F extends keyof Person>(people: Map<number, Person>, field: F) =>
+  [...people].map(([id, person]) => [id, person[field]] as const);
+
+/** An assignment's day: the key of its occurrence and of the pieces worked on it. */
+const dayKey = (assignmentId: number, date: string) => `${assignmentId}|${date}`;
 
 interface Lookups {
   users: Map<number, UserRow>;
@@ -185,7 +200,7 @@ function assignmentOfDay(
   assignment: AssignmentRow,
   context: DayContext,
 ): ScheduleAssignment | undefined {
-  const key = `${assignment.id}|${date}`;
+  const key = dayKey(assignment.id, date);
   const occurrence = context.occurrences.get(key);
   const pieces = context.piecesByKey.get(key);
   if (!occurrence && !pieces) return undefined;
@@ -347,14 +362,14 @@ async function computePeriod(
     ),
     tagsOfShifts(db, orgId, shiftIds),
   ]);
-  const users = new Map([...people].map(([id, person]) => [id, person.user]));
+  const users = new Map(fieldOf(people, 'user'));
   const lookups: Lookups = {
     users,
     workTypes: workTypes.types,
     subtypesByType: groupBy(workTypes.subtypes, (s) => [s.work_type_id]),
     labelsByShift: tags.labels,
     qualifiersByShift: tags.qualifiers,
-    groupsByUser: new Map([...people].map(([id, person]) => [id, person.groups])),
+    groupsByUser: new Map(fieldOf(people, 'groups')),
   };
   const occurrenceList = assignments.flatMap((assignment) =>
     assignmentOccurrences(assignment, firstDay, lastDay, timezone),
@@ -365,12 +380,12 @@ async function computePeriod(
       occurrences: new Map(
         occurrenceList
           .filter((o) => o.start < period.end && o.end > period.start)
-          .map((o) => [`${o.assignment_id}|${o.date}`, o]),
+          .map((o) => [dayKey(o.assignment_id, o.date), o]),
       ),
-      piecesByKey: groupBy(pieces, (item) => [`${item.assignment_id}|${item.date}`]),
+      piecesByKey: groupBy(pieces, (item) => [dayKey(item.assignment_id, item.date)]),
       finalized,
       qualifiersNeeded,
-      qualifications: new Map([...people].map(([id, person]) => [id, person.qualification])),
+      qualifications: new Map(fieldOf(people, 'qualification')),
       lookups,
     },
     piecesByUser: groupBy(pieces, (item) => [item.user_id]),
@@ -424,49 +439,38 @@ async function patchPeriod(
     newTypes.length ? workTypesByIds(db, orgId, newTypes) : undefined,
     shiftIds.length ? tagsOfShifts(db, orgId, shiftIds) : undefined,
   ]);
-  const users = new Map([...lookups.users, ...[...people].map(([id, person]) => [id, person.user] as const)]);
-  const labelsByShift = new Map(lookups.labelsByShift);
-  const qualifiersByShift = new Map(lookups.qualifiersByShift);
-  for (const id of shiftIds) {
-    labelsByShift.delete(id);
-    qualifiersByShift.delete(id);
-  }
-  for (const [id, labels] of tags?.labels ?? []) labelsByShift.set(id, labels);
-  for (const [id, qualifiers] of tags?.qualifiers ?? []) qualifiersByShift.set(id, qualifiers);
-  const subtypes = groupBy(workTypes?.subtypes ?? [], (t) => [t.work_type_id]);
+  const users = withEntries(lookups.users, fieldOf(people, 'user'));
   // the assignment days the users were or are on, each again in the engine's order
   const piecesByKey = new Map(before.context.piecesByKey);
-  const addedByKey = groupBy(found.pieces, (p) => [`${p.assignment_id}|${p.date}`]);
-  for (const key of new Set([...removed.pieces, ...found.pieces].map((p) => `${p.assignment_id}|${p.date}`))) {
+  const addedByKey = groupBy(found.pieces, (p) => [dayKey(p.assignment_id, p.date)]);
+  for (const key of new Set([...removed.pieces, ...found.pieces].map((p) => dayKey(p.assignment_id, p.date)))) {
     const kept = (piecesByKey.get(key) ?? []).filter((p) => !changed.has(p.user_id));
     const group = [...kept, ...(addedByKey.get(key) ?? [])].sort(workedOrder);
     if (group.length > 0) piecesByKey.set(key, group);
     else piecesByKey.delete(key);
   }
-  const piecesByUser = new Map(before.piecesByUser);
-  for (const id of userIds) piecesByUser.delete(id);
-  for (const [id, pieces] of groupBy(found.pieces, (p) => [p.user_id])) piecesByUser.set(id, pieces);
   const state: PeriodState = {
     context: {
       ...before.context,
       piecesByKey,
-      qualifications: new Map([
-        ...before.context.qualifications,
-        ...[...people].map(([id, person]) => [id, person.qualification] as const),
-      ]),
+      qualifications: withEntries(before.context.qualifications, fieldOf(people, 'qualification')),
       lookups: {
         users,
-        workTypes: new Map([...lookups.workTypes, ...(workTypes?.types ?? [])]),
-        subtypesByType: new Map([...lookups.subtypesByType, ...subtypes]),
-        labelsByShift,
-        qualifiersByShift,
-        groupsByUser: new Map([
-          ...lookups.groupsByUser,
-          ...[...people].map(([id, person]) => [id, person.groups] as const),
-        ]),
+        workTypes: withEntries(lookups.workTypes, workTypes?.types ?? []),
+        subtypesByType: withEntries(
+          lookups.subtypesByType,
+          groupBy(workTypes?.subtypes ?? [], (t) => [t.work_type_id]),
+        ),
+        labelsByShift: withEntries(lookups.labelsByShift, tags?.labels ?? [], shiftIds),
+        qualifiersByShift: withEntries(lookups.qualifiersByShift, tags?.qualifiers ?? [], shiftIds),
+        groupsByUser: withEntries(lookups.groupsByUser, fieldOf(people, 'groups')),
       },
     },
-    piecesByUser,
+    piecesByUser: withEntries(
+      before.piecesByUser,
+      groupBy(found.pieces, (p) => [p.user_id]),
+      userIds,
+    ),
     timeOff: [...before.timeOff.filter((t) => !changed.has(t.timeOff.user_id)), ...found.timeOff].sort(timeOffOrder),
     kellyDays: [...before.kellyDays.filter((k) => !changed.has(k.user_id)), ...found.kellyDays].sort(kellyOrder),
   };
@@ -539,7 +543,7 @@ export async function buildScheduleJson(
   const unnamed = misc.map((m) => m.user_id).filter((id) => !users.has(id));
   if (unnamed.length > 0) {
     const people = await peopleByIds(db, orgId, unnamed);
-    users = new Map([...users, ...[...people].map(([id, person]) => [id, person.user] as const)]);
+    users = withEntries(users, fieldOf(people, 'user'));
   }
   const callbacksByDate = groupBy(callbacks.map(withoutDate), (c) => datesCovered(c.start, c.end));
   const tradesByDate = groupBy(trades.map(withoutDate), (t) => datesCovered(t.start, t.end));

@@ -76,12 +76,9 @@ const notifyFunction = (perUser: boolean) => `
       if tg_op <> 'INSERT' then
         perform pg_notify('crewplan_changes', prefix || ' ' || old.user_id);
       end if;
-      if tg_op = 'INSERT' then
+      -- a move to another user names both
+      if tg_op = 'INSERT' or (tg_op = 'UPDATE' and new.user_id is distinct from old.user_id) then
         perform pg_notify('crewplan_changes', prefix || ' ' || new.user_id);
-      elsif tg_op = 'UPDATE' then
-        if new.user_id is distinct from old.user_id then
-          perform pg_notify('crewplan_changes', prefix || ' ' || new.user_id);
-        end if;
       end if;
     else
       perform pg_notify('crewplan_changes', prefix);
