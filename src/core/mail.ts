@@ -17,9 +17,13 @@ export function smtpTransport(settings: SmtpSettings): Transporter | undefined {
 
 export const SMTP_OFF = 'No SMTP server is configured (SMTP_HOST).';
 
-/** The first address of a user's `emails` (JSON array text), or undefined. */
+/** The first address of a user's `emails` (JSON array text), or undefined: none, or text that is not such a list. */
 export function firstEmail(emails: string | null | undefined): string | undefined {
   if (!emails) return undefined;
-  const list = JSON.parse(emails) as unknown[];
-  return typeof list[0] === 'string' && list[0] ? list[0] : undefined;
+  try {
+    const list: unknown = JSON.parse(emails);
+    return Array.isArray(list) && typeof list[0] === 'string' && list[0] ? list[0] : undefined;
+  } catch {
+    return undefined;
+  }
 }

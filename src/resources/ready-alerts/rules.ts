@@ -2,6 +2,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
+import { firstEmail } from '../../core/mail.js';
 import { nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import {
@@ -59,22 +60,13 @@ export async function resolveRecipients(
   return users;
 }
 
-function firstEmail(recipient: Recipient): string | null {
-  try {
-    const emails: unknown = JSON.parse(recipient.emails);
-    return Array.isArray(emails) && typeof emails[0] === 'string' && emails[0] ? emails[0] : null;
-  } catch {
-    return null;
-  }
-}
-
 function deliveryRows(orgId: number, alertId: number, recipients: Recipient[], email: boolean, now: string) {
   const rows: Insertable<ReadyAlertDeliveryTable>[] = [];
   const base = { organization_id: orgId, alert_id: alertId, error: null, created_at: now, updated_at: now };
   for (const recipient of recipients) {
     rows.push({ ...base, user_id: recipient.id, channel: 'app', address: null, state: 'recorded' });
     if (!email) continue;
-    const address = firstEmail(recipient);
+    const address = firstEmail(recipient.emails);
     rows.push(
       address
         ? { ...base, user_id: recipient.id, channel: 'email', address, state: 'pending' }
