@@ -207,7 +207,9 @@ describe.skipIf(!existsSync(CHROMIUM))('Web Push in Chromium', () => {
     const registrations: Array<{ registrationId: string; scopeURL: string; isDeleted: boolean }> = [];
     cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => registrations.push(...event.registrations));
     await cdp.send('ServiceWorker.enable');
-    await vi.waitFor(() => expect(registrations.some((r) => r.scopeURL === `${server.url}/app/`)).toBe(true));
+    await vi.waitFor(() => expect(registrations.some((r) => r.scopeURL === `${server.url}/app/`)).toBe(true), {
+      timeout: 15_000,
+    });
     const registration = registrations.find((r) => r.scopeURL === `${server.url}/app/` && !r.isDeleted)!;
     await cdp.send('ServiceWorker.deliverPushMessage', {
       origin: server.url,
@@ -218,7 +220,8 @@ describe.skipIf(!existsSync(CHROMIUM))('Web Push in Chromium', () => {
       page.evaluate(`navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) => all.map((n) => ({
         title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url,
         actions: n.actions.map((a) => a.action), requireInteraction: n.requireInteraction })))`);
-    await vi.waitFor(async () => expect(await shown()).toHaveLength(1));
+    // a loaded machine takes longer than waitFor's default second to show it
+    await vi.waitFor(async () => expect(await shown()).toHaveLength(1), { timeout: 15_000 });
     expect(await shown()).toEqual([
       {
         title: 'Callback offer: 2035-07-10 07:00:00 to 2035-07-11 07:00:00',
