@@ -211,6 +211,14 @@ describe.skipIf(!existsSync(CHROMIUM))('Web Push in Chromium', () => {
       timeout: 15_000,
     });
     const registration = registrations.find((r) => r.scopeURL === `${server.url}/app/` && !r.isDeleted)!;
+    // a push delivered before the worker is activated is dropped: on a loaded machine activation can trail registration
+    await vi.waitFor(
+      async () =>
+        expect(await page.evaluate('navigator.serviceWorker.ready.then((r) => r.active && r.active.state)')).toBe(
+          'activated',
+        ),
+      { timeout: 15_000 },
+    );
     await cdp.send('ServiceWorker.deliverPushMessage', {
       origin: server.url,
       registrationId: registration.registrationId,
