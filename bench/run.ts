@@ -196,6 +196,13 @@ async function getToken(ports: ServerPorts, seed: BenchSeedResult): Promise<stri
   return body.access_token;
 }
 
+/**
+ * Reads alternate with their floor in twice the rounds, each half as long: the same time, and a
+ * median of four ratios instead of the mean of two. One read's rounds ranged from 0.31× to 0.68× of
+ * its floor within a minute (docs/performance.md).
+ */
+const READ_ROUNDS = ROUNDS * 2;
+
 /** A read measured beside its floor; statements counted over one request. */
 async function readCase(ports: ServerPorts, token: string, name: string, path: string): Promise<CaseResult> {
   const auth = { authorization: `Bearer ${token}` };
@@ -216,7 +223,9 @@ async function readCase(ports: ServerPorts, token: string, name: string, path: s
     response.headers.get('content-type') ?? 'application/json',
   );
   // Responses of megabytes take seconds each: fewer connections for longer, or none would complete.
-  const heavy = body.length > 2_000_000 ? { connections: 2, duration: Math.max(DURATION, 10) } : {};
+  // Others: twice the rounds at half the length (READ_ROUNDS).
+  const heavy = body.length > 2_000_000 ? { connections: 2, duration: Math.max(DURATION, 10) } : undefined;
+  const shape = heavy ?? { duration: DURATION / 2 };
   await drain(ports);
   await control(ports, 'POST', '/control/reset-rss');
   const {
@@ -229,16 +238,17 @@ async function readCase(ports: ServerPorts, token: string, name: string, path: s
       load({
         url: `http://127.0.0.1:${ports.port}${path}`,
         headers: auth,
-        ...heavy,
+        ...shape,
         ...(warmUp ? { duration: warmUp } : {}),
       }),
     (warmUp) =>
       load({
         url: `http://127.0.0.1:${ports.floorPort}/floor/${name}`,
-        ...heavy,
+        ...shape,
         ...(warmUp ? { duration: warmUp } : {}),
       }),
     () => drain(ports),
+    heavy ? ROUNDS : READ_ROUNDS,
   );
   const { maxRss } = await control<{ maxRss: number }>(ports, 'GET', '/control/stats');
   const result: CaseResult = {
@@ -328,7 +338,8 @@ async function readAfterWriteCase(
 /**
  * The log target compares two API pages, not a page and its floor: they are measured against each
  * other, alternately in rounds like a case and its floor, so that the server's drift between the
- * two read cases (run a minute apart) does not count as a difference between the pages.
+ * two read cases (run a minute apart) does not count as a difference between the pages. Rounds as
+ * for a read (READ_ROUNDS).
  */
 async function deepVersusFirstCase(
   ports: ServerPorts,
@@ -338,9 +349,14 @@ async function deepVersusFirstCase(
 ): Promise<CaseResult> {
   const headers = { authorization: `Bearer ${token}` };
   const run = (path: string) => (warmUp?: number) =>
-    load({ url: `http://127.0.0.1:${ports.port}${path}`, headers, ...(warmUp ? { duration: warmUp } : {}) });
+    load({ url: `http://127.0.0.1:${ports.port}${path}`, headers, duration: warmUp ?? DURATION / 2 });
   await drain(ports);
-  const { a: deep, b: first, ratio, ratios } = await paired(run(deepPath), run(firstPath), () => drain(ports));
+  const {
+    a: deep,
+    b: first,
+    ratio,
+    ratios,
+  } = await paired(run(deepPath), run(firstPath), () => drain(ports), READ_ROUNDS);
   const result: CaseResult = {
     name: 'logs_deep_vs_first',
     path: `${deepPath} vs ${firstPath}`,
