@@ -224,8 +224,8 @@ async function readCase(ports: ServerPorts, token: string, name: string, path: s
   );
   // Responses of megabytes take seconds each: fewer connections for longer, or none would complete.
   // Others: twice the rounds at half the length (READ_ROUNDS).
-  const heavy = body.length > 2_000_000 ? { connections: 2, duration: Math.max(DURATION, 10) } : undefined;
-  const shape = heavy ?? { duration: DURATION / 2 };
+  const heavy = body.length > 2_000_000;
+  const shape = heavy ? { connections: 2, duration: Math.max(DURATION, 10) } : { duration: DURATION / 2 };
   await drain(ports);
   await control(ports, 'POST', '/control/reset-rss');
   const {

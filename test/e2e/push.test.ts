@@ -212,13 +212,9 @@ describe.skipIf(!existsSync(CHROMIUM))('Web Push in Chromium', () => {
     });
     const registration = registrations.find((r) => r.scopeURL === `${server.url}/app/` && !r.isDeleted)!;
     // a push delivered before the worker is activated is dropped: on a loaded machine activation can trail registration
-    await vi.waitFor(
-      async () =>
-        expect(await page.evaluate('navigator.serviceWorker.ready.then((r) => r.active && r.active.state)')).toBe(
-          'activated',
-        ),
-      { timeout: 15_000 },
-    );
+    await vi.waitFor(async () => expect(await workerOf(page)).toMatchObject({ state: 'activated' }), {
+      timeout: 15_000,
+    });
     const errors: unknown[] = [];
     cdp.on('ServiceWorker.workerErrorReported', (event) => errors.push(event.errorMessage));
     const shown = () =>
