@@ -352,10 +352,12 @@ describe('webhook delivery through the outbox', () => {
     });
     expect(Number(receiver.received[0].headers['x-crewplan-delivery-attempt'])).toBeGreaterThanOrEqual(3);
 
-    const log = (await org.get(`/webhooks/${endpointId}/deliveries`, { query: { limit: 200 } })).body as Array<{
-      state: string;
-      event_id: string;
-    }>;
+    // the receiver counts a delivery before its answer reaches the worker, which then logs it
+    const log = await waitFor(async () => {
+      const deliveries = (await org.get(`/webhooks/${endpointId}/deliveries`, { query: { limit: 200 } }))
+        .body as Array<{ state: string; event_id: string }>;
+      return deliveries.filter((d) => d.state === 'delivered').length >= 4 ? deliveries : undefined;
+    });
     expect(
       log
         .filter((d) => d.state === 'delivered')
@@ -395,11 +397,15 @@ describe('webhook delivery through the outbox', () => {
     await org.post('/announcements', { title: 'kept', body: '<p>2</p>' });
     await waitFor(() => receiver.received.length >= 1 || undefined);
     expect(JSON.parse(receiver.received[0].body).data.after.title).toBe('kept');
-    const log = (await org.get(`/webhooks/${endpointId}/deliveries`)).body as Array<{
-      state: string;
-      attempt: number;
-      response_status: number | null;
-    }>;
+    // the receiver counts a delivery before its answer reaches the worker, which then logs it
+    const log = await waitFor(async () => {
+      const deliveries = (await org.get(`/webhooks/${endpointId}/deliveries`)).body as Array<{
+        state: string;
+        attempt: number;
+        response_status: number | null;
+      }>;
+      return deliveries.some((d) => d.state === 'delivered') ? deliveries : undefined;
+    });
     expect(log.map((d) => [d.state, d.attempt, d.response_status]).reverse()).toEqual([
       ['failed', 1, 500],
       ['failed', 2, 500],
