@@ -115,7 +115,10 @@ async function setUp(settings: WebhookSettings) {
 /** One more worker, as another process would run it: its own connection or pool. */
 function extraWorker(settings: WebhookSettings, wrap: (db: Db) => Db = (db) => db): WebhookWorker {
   if (!server) throw new Error('set up first');
-  const handle = createDatabase(server.config);
+  // SQLite: another process waiting for the write lock would not stop this one, but a connection in
+  // this process waits with the event loop blocked, so the lock's holder here could not go on until
+  // the wait ran out (5 s: a delivery's timeout). It gives up at once instead and polls again.
+  const handle = createDatabase({ ...server.config, sqliteBusyTimeoutMs: 0 });
   handles.push(handle);
   const worker = new WebhookWorker(wrap(handle.db), settings, new WebhookTargets(server.config), server.app.log);
   workers.push(worker);
