@@ -203,6 +203,10 @@ async function getToken(ports: ServerPorts, seed: BenchSeedResult): Promise<stri
  */
 const READ_ROUNDS = ROUNDS * 2;
 
+/** How many times the floor's server CPU a request took. */
+const cpuRatio = (a: Measure, b: Measure) =>
+  a.cpu_us_per_request && b.cpu_us_per_request ? round(a.cpu_us_per_request / b.cpu_us_per_request) : undefined;
+
 /** A read measured beside its floor; statements counted over one request. */
 async function readCase(ports: ServerPorts, token: string, name: string, path: string): Promise<CaseResult> {
   const auth = { authorization: `Bearer ${token}` };
@@ -235,14 +239,14 @@ async function readCase(ports: ServerPorts, token: string, name: string, path: s
     ratios,
   } = await paired(
     (warmUp) =>
-      load({
+      withCpu(ports, {
         url: `http://127.0.0.1:${ports.port}${path}`,
         headers: auth,
         ...shape,
         ...(warmUp ? { duration: warmUp } : {}),
       }),
     (warmUp) =>
-      load({
+      withCpu(ports, {
         url: `http://127.0.0.1:${ports.floorPort}/floor/${name}`,
         ...shape,
         ...(warmUp ? { duration: warmUp } : {}),
@@ -260,6 +264,7 @@ async function readCase(ports: ServerPorts, token: string, name: string, path: s
     floor,
     ratio,
     round_ratios: ratios,
+    cpu_ratio: cpuRatio(api, floor),
     single_request_ms: singleMs,
     max_rss_mb: Math.round(maxRss / 1048576),
   };
@@ -562,8 +567,6 @@ async function overheadCases(ports: ServerPorts, token: string): Promise<CaseRes
     async () => {},
     OVERHEAD_ROUNDS,
   );
-  const cpuRatio = (a: Measure, b: Measure) =>
-    a.cpu_us_per_request && b.cpu_us_per_request ? round(a.cpu_us_per_request / b.cpu_us_per_request) : undefined;
   const results: CaseResult[] = [
     {
       name: 'auth_cost',

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { createCredential, revokeCredential } from '../../src/core/auth/credentials.js';
+import { createCredential, createTokenLookup, revokeCredential } from '../../src/core/auth/credentials.js';
 import { keyedHash } from '../../src/core/auth/secrets.js';
 import { createDatabase } from '../../src/core/db/index.js';
 import { listenerApplicationName } from '../../src/core/db/change-listener.js';
+import { nowUtc } from '../../src/core/time.js';
 import { startServer, type TestOrg, type TestServer } from '../helpers/server.js';
 
 /**
@@ -145,6 +147,59 @@ describe('bearer lookups', () => {
       error_message: 'The access token is not valid.',
     });
     expect((await org.get('/users')).status).toBe(200);
+  });
+
+  it.runIf(!onPostgres)(
+    'SQLite: lookups asked for together read data_version after all of them, so a commit made meanwhile holds',
+    async () => {
+      const credential = await createCredential(server.app.db, server.config.secretKey, org.orgId, 'asked together');
+      const token = await issue(credential);
+      const lookup = createTokenLookup(server.app.dbHandle, server.config.secretKey);
+      try {
+        expect(await lookup.find(token)).toMatchObject({ client_id: credential.client_id });
+        const reads = tokenReads();
+        expect(await lookup.find(token)).toMatchObject({ client_id: credential.client_id });
+        expect(tokenReads()).toBe(reads); // kept: answered from memory
+        const asked = [lookup.find(token), lookup.find(token)];
+        // another connection (what the CLI does) revokes after both were asked, before they are answered
+        const other = new SQLite(server.config.sqlitePath);
+        other
+          .prepare('update api_credential set revoked_at = ? where client_id = ?')
+          .run(nowUtc(), credential.client_id);
+        other.close();
+        expect(await Promise.all(asked)).toEqual([undefined, undefined]);
+        expect(await lookup.find(token)).toBeUndefined();
+      } finally {
+        await lookup.close();
+      }
+    },
+  );
+
+  it('refuses every request sent after another process revoked the credential, while requests keep coming', async () => {
+    const credential = await createCredential(server.app.db, server.config.secretKey, org.orgId, 'revoked in flight');
+    const token = await issue(credential);
+    await untilServedFromMemory(token);
+    const answers: Array<{ sentAt: number; status: number }> = [];
+    let revokedAt = Number.POSITIVE_INFINITY;
+    let stopAt = Number.POSITIVE_INFINITY;
+    const client = async () => {
+      while (performance.now() < stopAt) {
+        const sentAt = performance.now();
+        const response = await server.request('GET', '/users', { token });
+        answers.push({ sentAt, status: response.status });
+      }
+    };
+    const clients = Array.from({ length: 8 }, client);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await inAnotherProcess((db) => revokeCredential(db, credential.client_id))).toBe(true);
+    revokedAt = performance.now();
+    stopAt = revokedAt + 300;
+    await Promise.all(clients);
+    const before = answers.filter((answer) => answer.sentAt < revokedAt);
+    const after = answers.filter((answer) => answer.sentAt > revokedAt);
+    expect(before.some((answer) => answer.status === 200)).toBe(true);
+    expect(after.length).toBeGreaterThan(8);
+    expect(after.filter((answer) => answer.status !== 401)).toEqual([]);
   });
 
   it('shows another process’s change of the organization’s time zone on the next request', async () => {

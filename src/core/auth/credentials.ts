@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { DatabaseHandle } from '../db/index.js';
 import { withTransaction, type Db } from '../db/transaction.js';
+import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
 import { dataRevisionSql } from '../response-cache.js';
 import { TokenCache, type TokenOwner } from './token-cache.js';
@@ -123,6 +124,7 @@ const HASH_CACHE_ENTRIES = 10_000;
 const KEPT_OWNERS = 10_000;
 
 type FoundOwner = TokenOwner & { token_hash: string; expires_at: number };
+/** The owner of a token hash; SQLite's lookups take the time when they are answered together. */
 type FindOwner = (hash: string, nowSeconds: number) => Promise<FoundOwner | undefined>;
 
 export interface TokenLookup {
@@ -173,9 +175,10 @@ type KeptOwner = FoundOwner & { writes: number };
  * this process has run no write statement (`stats.writes`: its own commits leave `data_version`
  * alone) and the connection's `data_version` is still the one the lookup read in the same statement
  * (`organization_revision`): it moves when any other connection commits (the CLI, another server
- * process), whatever the table. `pragma data_version` begins a read transaction of its own after the
- * request came, so it sees every commit made before; it costs a fraction of the lookup's joins
- * (docs/decisions/0019-token-lookup-on-sqlite.md).
+ * process), whatever the table. The lookups asked for in one event-loop turn are answered together
+ * once the turn's callbacks have run (DataLoader, its batch scheduled with `setImmediate`): one
+ * `pragma data_version`, a read transaction begun after every one of them came, so it sees every
+ * commit made before any of them (docs/decisions/0019-token-lookup-on-sqlite.md).
  */
 function sqliteOwner(handle: DatabaseHandle): FindOwner {
   const sqlite = handle.sqlite!;
@@ -185,11 +188,10 @@ function sqliteOwner(handle: DatabaseHandle): FindOwner {
   let lookup: Statement<[string, number], FoundOwner> | undefined;
   let dataVersion: Statement<[], number> | undefined;
   const kept = new LRUCache<string, KeptOwner>({ max: KEPT_OWNERS });
-  return async (hash, now) => {
+  const find = (hash: string, now: number, version: () => number) => {
     const owner = kept.get(hash);
     if (owner && owner.writes === handle.stats.writes && owner.expires_at > now) {
-      dataVersion ??= sqlite.prepare<[], number>('pragma data_version').pluck();
-      if (dataVersion.get() === owner.organization_revision) return owner;
+      if (version() === owner.organization_revision) return owner;
     }
     handle.stats.tokenReads += 1;
     lookup ??= sqlite.prepare<[string, number], FoundOwner>(text);
@@ -201,6 +203,20 @@ function sqliteOwner(handle: DatabaseHandle): FindOwner {
     else if (owner) kept.delete(hash);
     return found;
   };
+  const loader = new DataLoader<string, FoundOwner | undefined>(
+    async (hashes) => {
+      const now = Math.floor(Date.now() / 1000);
+      let read: number | undefined;
+      const version = () => {
+        dataVersion ??= sqlite.prepare<[], number>('pragma data_version').pluck();
+        read ??= dataVersion.get()!;
+        return read;
+      };
+      return hashes.map((hash) => find(hash, now, version));
+    },
+    { cache: false, batchScheduleFn: (callback) => setImmediate(callback) },
+  );
+  return (hash) => loader.load(hash);
 }
 
 function postgresOwner(handle: DatabaseHandle): FindOwner {
