@@ -124,8 +124,6 @@ const HASH_CACHE_ENTRIES = 10_000;
 const KEPT_OWNERS = 10_000;
 
 type FoundOwner = TokenOwner & { token_hash: string; expires_at: number };
-/** The owner of a token hash; SQLite's lookups take the time when they are answered together. */
-type FindOwner = (hash: string, nowSeconds: number) => Promise<FoundOwner | undefined>;
 
 export interface TokenLookup {
   find(token: string): Promise<TokenOwner | undefined>;
@@ -136,35 +134,36 @@ export interface TokenLookup {
  * Finds who owns a bearer token, through the driver (not one of the request's counted Kysely
  * statements). Both engines keep what they found and serve it again only when nothing it rests on
  * can have changed since, checked after the request came, so a revocation by another process (the
- * CLI) holds from the very next request. SQLite: the connection's `data_version` and this process's
- * write count (see sqliteOwner). PostgreSQL: the database's announcements
- * (src/core/auth/token-cache.ts), once a round trip on the listening connection, sent after the
- * request came, has brought in every announcement committed before it.
+ * CLI) holds from the very next request. The lookups asked for in one event-loop turn are answered
+ * together once the turn's callbacks have run (DataLoader, its batch scheduled with `setImmediate`,
+ * no cache of its own), so one check after all of them came serves them all
+ * (docs/decisions/0019-token-lookup-on-sqlite.md). SQLite: the connection's `data_version` and this
+ * process's write count (see sqliteOwners). PostgreSQL: the database's announcements
+ * (src/core/auth/token-cache.ts), once a round trip on the listening connection has brought in
+ * every announcement committed before it.
  */
 export function createTokenLookup(handle: DatabaseHandle, key: Buffer): TokenLookup {
-  const findOwner = handle.sqlite ? sqliteOwner(handle) : postgresOwner(handle);
   const cache = handle.pgClientConfig ? new TokenCache(handle) : undefined;
+  const loader = new DataLoader(cache ? postgresOwners(handle, cache) : sqliteOwners(handle), {
+    cache: false,
+    batchScheduleFn: (callback) => setImmediate(callback),
+  });
   const hashes = new LRUCache<string, string>({
     max: HASH_CACHE_ENTRIES,
     memoMethod: (token) => keyedHash(key, token),
   });
   return {
-    async find(token) {
-      const hash = hashes.memo(token);
-      const now = Math.floor(Date.now() / 1000);
-      if (cache?.get(hash, now) && (await cache.sync())) {
-        const kept = cache.get(hash, now);
-        if (kept) return kept;
-      }
-      const mark = cache?.mark();
-      const found = await findOwner(hash, now);
-      if (!found) return undefined;
-      const { token_hash: _hash, expires_at, ...owner } = found;
-      if (cache && mark) cache.keep(mark, hash, { ...owner, expires_at });
-      return owner;
-    },
+    find: (token) => loader.load(hashes.memo(token)),
     close: async () => cache?.close(),
   };
+}
+
+/** The owners of a turn's token hashes, in their order. */
+type FindOwners = (hashes: readonly string[]) => Promise<Array<TokenOwner | undefined>>;
+
+/** What a lookup tells of the token's owner, without the token's own columns. */
+function ownerOf({ token_hash: _hash, expires_at: _expires, ...owner }: FoundOwner): TokenOwner {
+  return owner;
 }
 
 /** What the SQLite lookup keeps: the owner as read, and this process's write count before the read. */
@@ -175,12 +174,10 @@ type KeptOwner = FoundOwner & { writes: number };
  * this process has run no write statement (`stats.writes`: its own commits leave `data_version`
  * alone) and the connection's `data_version` is still the one the lookup read in the same statement
  * (`organization_revision`): it moves when any other connection commits (the CLI, another server
- * process), whatever the table. The lookups asked for in one event-loop turn are answered together
- * once the turn's callbacks have run (DataLoader, its batch scheduled with `setImmediate`): one
- * `pragma data_version`, a read transaction begun after every one of them came, so it sees every
- * commit made before any of them (docs/decisions/0019-token-lookup-on-sqlite.md).
+ * process), whatever the table. A turn's lookups share one `pragma data_version`, a read
+ * transaction begun after every one of them came, so it sees every commit made before any of them.
  */
-function sqliteOwner(handle: DatabaseHandle): FindOwner {
+function sqliteOwners(handle: DatabaseHandle): FindOwners {
   const sqlite = handle.sqlite!;
   const text = TOKEN_LOOKUP_SQL.replace('$revision', dataRevisionSql('sqlite'))
     .replace('$hashes', '= ?')
@@ -191,7 +188,7 @@ function sqliteOwner(handle: DatabaseHandle): FindOwner {
   const find = (hash: string, now: number, version: () => number) => {
     const owner = kept.get(hash);
     if (owner && owner.writes === handle.stats.writes && owner.expires_at > now) {
-      if (version() === owner.organization_revision) return owner;
+      if (version() === owner.organization_revision) return ownerOf(owner);
     }
     handle.stats.tokenReads += 1;
     lookup ??= sqlite.prepare<[string, number], FoundOwner>(text);
@@ -201,31 +198,47 @@ function sqliteOwner(handle: DatabaseHandle): FindOwner {
     // last entry clears the whole cache's arrays: 2 × KEPT_OWNERS slots on every write request)
     if (found) kept.set(hash, { ...found, writes });
     else if (owner) kept.delete(hash);
-    return found;
+    return found && ownerOf(found);
   };
-  const loader = new DataLoader<string, FoundOwner | undefined>(
-    async (hashes) => {
-      const now = Math.floor(Date.now() / 1000);
-      let read: number | undefined;
-      const version = () => {
-        dataVersion ??= sqlite.prepare<[], number>('pragma data_version').pluck();
-        read ??= dataVersion.get()!;
-        return read;
-      };
-      return hashes.map((hash) => find(hash, now, version));
-    },
-    { cache: false, batchScheduleFn: (callback) => setImmediate(callback) },
-  );
-  return (hash) => loader.load(hash);
+  return async (hashes) => {
+    const now = Math.floor(Date.now() / 1000);
+    let read: number | undefined;
+    const version = () => {
+      dataVersion ??= sqlite.prepare<[], number>('pragma data_version').pluck();
+      read ??= dataVersion.get()!;
+      return read;
+    };
+    return hashes.map((hash) => find(hash, now, version));
+  };
 }
 
-function postgresOwner(handle: DatabaseHandle): FindOwner {
+/**
+ * PostgreSQL: owners kept by the token cache are served once one round trip on the listening
+ * connection, shared by the turn's lookups, has brought in every announcement committed before
+ * them; the others are read (a named statement) and kept unless an announcement came meanwhile.
+ */
+function postgresOwners(handle: DatabaseHandle, cache: TokenCache): FindOwners {
   const text = TOKEN_LOOKUP_SQL.replace('$revision', dataRevisionSql('postgres'))
     .replace('$hashes', '= $1')
     .replace('$now', '$2');
-  return async (hash, now) => {
-    handle.stats.tokenReads += 1;
-    const result = await handle.pool!.query<FoundOwner>({ name: 'crewplan_token_lookup', text, values: [hash, now] });
-    return result.rows[0];
+  return async (hashes) => {
+    const now = Math.floor(Date.now() / 1000);
+    const synced = hashes.some((hash) => cache.get(hash, now)) && (await cache.sync());
+    return Promise.all(
+      hashes.map(async (hash) => {
+        const kept = synced ? cache.get(hash, now) : undefined;
+        if (kept) return kept;
+        const mark = cache.mark();
+        handle.stats.tokenReads += 1;
+        const result = await handle.pool!.query<FoundOwner>({
+          name: 'crewplan_token_lookup',
+          text,
+          values: [hash, now],
+        });
+        const found = result.rows[0];
+        if (found) cache.keep(mark, hash, { ...ownerOf(found), expires_at: found.expires_at });
+        return found && ownerOf(found);
+      }),
+    );
   };
 }

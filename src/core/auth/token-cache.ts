@@ -35,7 +35,7 @@ const MAX_TOKENS = 10_000;
  * An announcement may still be on its way when the next request comes: the lookup serves a kept
  * entry only after {@link TokenCache.sync}, a round trip that brings in all committed before it.
  *
- * SQLite keeps its lookups with a simpler check, the connection's `data_version` (sqliteOwner in
+ * SQLite keeps its lookups with a simpler check, the connection's `data_version` (sqliteOwners in
  * src/core/auth/credentials.ts).
  */
 export class TokenCache {
