@@ -236,8 +236,10 @@ function postgresOwners(handle: DatabaseHandle, cache: TokenCache): FindOwners {
           values: [hash, now],
         });
         const found = result.rows[0];
-        if (found) cache.keep(mark, hash, { ...ownerOf(found), expires_at: found.expires_at });
-        return found && ownerOf(found);
+        if (!found) return undefined;
+        const owner = ownerOf(found);
+        cache.keep(mark, hash, { ...owner, expires_at: found.expires_at });
+        return owner;
       }),
     );
   };

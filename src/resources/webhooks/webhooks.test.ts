@@ -116,6 +116,26 @@ async function newReceiver(): Promise<Receiver> {
   return receiver;
 }
 
+/** A row of an endpoint's delivery log (GET /webhooks/{id}/deliveries). */
+interface Delivery {
+  id: number;
+  event_id: string;
+  state: string;
+  attempt: number;
+  response_status: number | null;
+}
+
+/**
+ * The endpoint's delivery log, newest first, once `ready` holds for it. The worker logs an attempt
+ * after its answer, so a receiver may have counted a delivery that the log does not show yet.
+ */
+function deliveriesWhen(org: TestOrg, endpointId: number, ready: (log: Delivery[]) => boolean): Promise<Delivery[]> {
+  return waitFor(async () => {
+    const log = (await org.get(`/webhooks/${endpointId}/deliveries`, { query: { limit: 200 } })).body as Delivery[];
+    return ready(log) ? log : undefined;
+  });
+}
+
 async function register(org: TestOrg, url: string, extra: Record<string, unknown> = {}): Promise<number> {
   const response = await org.post('/webhooks', { url, secret: SECRET, ...extra });
   expect(response.status, response.text).toBe(201);
@@ -210,10 +230,7 @@ describe('webhook targets (docs/security.md, API7)', () => {
     const endpointId = await register(org, `http://rebind.test:${receiver.port}/hooks`);
     rebindTo = '127.0.0.1'; // before any event exists: nothing is ever sent to the public address
     await org.post('/announcements', { title: 'rebound', body: '<p>x</p>' });
-    const deliveries = await waitFor(async () => {
-      const found = (await org.get(`/webhooks/${endpointId}/deliveries`)).body as unknown[];
-      return found.length > 0 ? found : undefined;
-    });
+    const deliveries = await deliveriesWhen(org, endpointId, (log) => log.length > 0);
     // newest first: the first attempt is the last row (a retry may have followed under load)
     expect(deliveries.at(-1)).toEqual({
       id: expect.any(Number),
@@ -236,10 +253,7 @@ describe('webhook targets (docs/security.md, API7)', () => {
     receiver.location = 'http://10.0.0.1/internal';
     const endpointId = await register(org, receiver.url);
     await org.post('/announcements', { title: 'redirected', body: '<p>x</p>' });
-    const [attempt] = await waitFor(async () => {
-      const deliveries = (await org.get(`/webhooks/${endpointId}/deliveries`)).body as unknown[];
-      return deliveries.length > 0 ? deliveries : undefined;
-    });
+    const [attempt] = await deliveriesWhen(org, endpointId, (log) => log.length > 0);
     expect(attempt).toMatchObject({
       state: 'failed',
       response_status: 302,
@@ -291,10 +305,7 @@ describe('webhook delivery through the outbox', () => {
     const rejected = await org.post('/announcements', { body: '<p>x</p>', admin_id: 999999 });
     expect(rejected.status).toBe(422);
 
-    const failures = await waitFor(async () => {
-      const deliveries = await org.get(`/webhooks/${endpointId}/deliveries`);
-      return deliveries.body.length >= 2 ? deliveries.body : undefined;
-    });
+    const failures = await deliveriesWhen(org, endpointId, (log) => log.length >= 2);
     expect(failures[0]).toEqual({
       id: expect.any(Number),
       event_id: expect.any(String),
@@ -352,12 +363,11 @@ describe('webhook delivery through the outbox', () => {
     });
     expect(Number(receiver.received[0].headers['x-crewplan-delivery-attempt'])).toBeGreaterThanOrEqual(3);
 
-    // the receiver counts a delivery before its answer reaches the worker, which then logs it
-    const log = await waitFor(async () => {
-      const deliveries = (await org.get(`/webhooks/${endpointId}/deliveries`, { query: { limit: 200 } }))
-        .body as Array<{ state: string; event_id: string }>;
-      return deliveries.filter((d) => d.state === 'delivered').length >= 4 ? deliveries : undefined;
-    });
+    const log = await deliveriesWhen(
+      org,
+      endpointId,
+      (rows) => rows.filter((d) => d.state === 'delivered').length >= 4,
+    );
     expect(
       log
         .filter((d) => d.state === 'delivered')
@@ -397,15 +407,7 @@ describe('webhook delivery through the outbox', () => {
     await org.post('/announcements', { title: 'kept', body: '<p>2</p>' });
     await waitFor(() => receiver.received.length >= 1 || undefined);
     expect(JSON.parse(receiver.received[0].body).data.after.title).toBe('kept');
-    // the receiver counts a delivery before its answer reaches the worker, which then logs it
-    const log = await waitFor(async () => {
-      const deliveries = (await org.get(`/webhooks/${endpointId}/deliveries`)).body as Array<{
-        state: string;
-        attempt: number;
-        response_status: number | null;
-      }>;
-      return deliveries.some((d) => d.state === 'delivered') ? deliveries : undefined;
-    });
+    const log = await deliveriesWhen(org, endpointId, (rows) => rows.some((d) => d.state === 'delivered'));
     expect(log.map((d) => [d.state, d.attempt, d.response_status]).reverse()).toEqual([
       ['failed', 1, 500],
       ['failed', 2, 500],
@@ -451,10 +453,7 @@ describe('webhook delivery through the outbox', () => {
     const endpointId = await register(org, receiver.url);
     for (const n of [1, 2, 3]) await org.post('/announcements', { body: `<p>${n}</p>` });
     await waitFor(() => receiver.received.length >= 3 || undefined);
-    const all = await waitFor(async () => {
-      const deliveries = (await org.get(`/webhooks/${endpointId}/deliveries`)).body as Array<{ id: number }>;
-      return deliveries.length === 3 ? deliveries : undefined;
-    });
+    const all = await deliveriesWhen(org, endpointId, (log) => log.length === 3);
     const page = await org.get(`/webhooks/${endpointId}/deliveries`, { query: { limit: 1, before_id: all[0].id } });
     expect(page.body).toEqual([{ ...all[1], id: all[1].id }]);
   });
