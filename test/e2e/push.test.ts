@@ -250,8 +250,12 @@ describe.skipIf(!existsSync(CHROMIUM))('Web Push in Chromium', () => {
     ]);
 
     // what the notification's Accept action opens: the offer page with Accept focused; it fills the callback
+    // Chromium runs `autofocus` at its next rendering step, which a loaded machine can put after the load event
     await page.goto(`${payload.url}?answer=accept`);
-    expect(await page.evaluate('document.activeElement && document.activeElement.value')).toBe('accept');
+    await vi.waitFor(
+      async () => expect(await page.evaluate('document.activeElement && document.activeElement.value')).toBe('accept'),
+      { timeout: 10_000 },
+    );
     await page.getByRole('button', { name: 'Accept' }).click();
     await page.getByRole('heading', { name: 'Accepted' }).waitFor();
     expect((await org.get(`/callbacks/${started.body.id}`)).body.status).toBe('filled');
