@@ -109,10 +109,13 @@ export interface ValidationIssue {
  * Ajv reports a value that matches no branch of an anyOf (an id as integer or digit string, a
  * status 0 or 1, a nullable field) as every branch's failure plus the anyOf's own: three or more
  * sentences about one field. Keep one per union: "The selected status is invalid." when every
- * branch is a constant, else the most telling branch failure (not a type mismatch if there is one,
- * then the one nearest the field itself).
+ * branch is a constant; "must be text or null" when a nullable input's value has neither type (the
+ * empty text it also takes aside); else the most telling branch failure
+ * (a rule of the value's own type before a constant, a constant before a type mismatch, then the
+ * one nearest the field itself).
  */
 function collapseUnions(issues: ValidationIssue[]): ValidationIssue[] {
+  const isConstant = (issue: ValidationIssue) => issue.keyword === 'const' || issue.keyword === 'enum';
   const unions = issues.filter((issue) => issue.keyword === 'anyOf' && issue.schemaPath);
   if (unions.length === 0) return issues;
   const within = (issue: ValidationIssue, union: ValidationIssue) =>
@@ -126,13 +129,20 @@ function collapseUnions(issues: ValidationIssue[]): ValidationIssue[] {
       continue;
     }
     const branches = issues.filter((other) => within(other, issue) && other.keyword !== 'anyOf');
-    if (branches.length > 0 && branches.every((branch) => branch.keyword === 'const' || branch.keyword === 'enum')) {
+    if (branches.length > 0 && branches.every(isConstant)) {
       collapsed.push({ ...issue, keyword: 'enum' });
       continue;
     }
-    const telling = [...branches].sort(
-      (a, b) => Number(a.keyword === 'type') - Number(b.keyword === 'type') || depth(a) - depth(b),
-    )[0];
+    // a nullable input of neither type: "must be text or null", every type named once, null last
+    const mismatches = branches.filter((branch) => branch.keyword === 'type' && depth(branch) === depth(issue));
+    const types = new Set(mismatches.flatMap((branch) => String(branch.params?.type).split(',')));
+    if (types.has('null') && branches.every((branch) => branch.keyword === 'type' || isConstant(branch))) {
+      const named = [...types].sort((a, b) => Number(a === 'null') - Number(b === 'null'));
+      collapsed.push({ ...mismatches[0], params: { type: named.join(',') } });
+      continue;
+    }
+    const rank = (branch: ValidationIssue) => (branch.keyword === 'type' ? 2 : isConstant(branch) ? 1 : 0);
+    const telling = [...branches].sort((a, b) => rank(a) - rank(b) || depth(a) - depth(b))[0];
     collapsed.push(telling ?? issue);
   }
   return collapsed;
@@ -274,20 +284,23 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * The route's rule checks (unknown ids, an end before its start…), run when the schema refused
-     * the request's body too, so that one 422 names every failing field: `sound(field)` tells whether
-     * the schema accepted that top-level body field. Throws the 422 of checkAll.
+     * the request's body too, so that one 422 names every failing field. `accepted` holds the body's
+     * top-level fields the schema did not refuse (none of those it did): a check skips a field that
+     * is absent. Throws the 422 of checkAll.
      */
-    ruleChecks?: (request: FastifyRequest, sound: (field: string) => boolean) => Promise<unknown>;
+    ruleChecks?: (request: FastifyRequest, accepted: Record<string, unknown>) => Promise<unknown>;
   }
 }
 
 /** The rule checks' messages for a request the schema refused (none when the route has no checks). */
 async function ruleProblems(request: FastifyRequest, issues: ValidationIssue[]): Promise<string[]> {
   const checks = request.routeOptions?.config?.ruleChecks;
-  if (!checks) return [];
+  const body = request.body;
+  if (!checks || typeof body !== 'object' || body === null || Array.isArray(body)) return [];
   const refused = new Set(issues.map(topField));
+  const accepted = Object.fromEntries(Object.entries(body).filter(([field]) => !refused.has(field)));
   try {
-    await checks(request, (field) => !refused.has(field));
+    await checks(request, accepted);
     return [];
   } catch (error) {
     if (error instanceof ApiError && error.statusCode === 422) return [error.errorMessage].flat();

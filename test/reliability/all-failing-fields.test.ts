@@ -95,6 +95,11 @@ interface Case {
   messages: string[];
   /** a read whose answer the refused request must leave unchanged */
   unchanged: () => string;
+  /**
+   * A field the schema refuses, added to the body, and its message: the route runs its rule checks
+   * on the fields the schema accepted, so the 422 names this field first and then every rule broken.
+   */
+  schemaFault?: { field: string; value: unknown; message: string };
 }
 
 const CASES: Case[] = [
@@ -117,6 +122,7 @@ const CASES: Case[] = [
       'The selected label id is invalid.',
     ],
     unchanged: () => `/shifts?user_id=${ids.user}`,
+    schemaFault: { field: 'notes', value: 5, message: 'The notes field must be text or null.' },
   },
   {
     route: 'PATCH /shifts/{id}',
@@ -138,6 +144,7 @@ const CASES: Case[] = [
       'The selected qualifier id is invalid.',
     ],
     unchanged: () => `/shifts/${ids.shift}`,
+    schemaFault: { field: 'hold_over', value: 'two', message: 'The hold over field must be a whole number.' },
   },
   {
     route: 'POST /recurring_shifts',
@@ -311,6 +318,7 @@ const CASES: Case[] = [
       'The selected qualifier id is invalid.',
     ],
     unchanged: () => '/assignments',
+    schemaFault: { field: 'name', value: 5, message: 'The name field must be text.' },
   },
   {
     route: 'PATCH /assignments/{id}',
@@ -473,6 +481,21 @@ describe('one 422 names every failing field', () => {
     const response = await org.request(method, c.path?.() ?? path, c.body());
     expect(response.status, response.text).toBe(422);
     expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: c.messages });
+    expect(await newestLogId()).toBe(log);
+    expect((await org.get(c.unchanged())).body).toEqual(before.body);
+  });
+});
+
+describe('a field the schema refuses hides none of the rules', () => {
+  const faulty = CASES.filter((c) => c.schemaFault);
+  it.each(faulty.map((c) => [c.route, c] as const))('%s', async (_route, c) => {
+    const before = await org.get(c.unchanged());
+    const log = await newestLogId();
+    const [method, path] = c.route.split(' ');
+    const { field, value, message } = c.schemaFault!;
+    const response = await org.request(method, c.path?.() ?? path, { ...(c.body() as object), [field]: value });
+    expect(response.status, response.text).toBe(422);
+    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message, ...c.messages] });
     expect(await newestLogId()).toBe(log);
     expect((await org.get(c.unchanged())).body).toEqual(before.body);
   });

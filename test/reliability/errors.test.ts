@@ -202,6 +202,15 @@ describe('schema violation', () => {
       error: 'invalid_params',
       error_message: ['The admin ids field must be a whole number.'],
     });
+    // a nullable text: a number is of neither type; too long text breaks the text's own rule
+    const shift = { assignment_id: 1, user_id: userId, date: '2031-05-02', start: '2031-05-02 07:00:00' };
+    const number = await org.post('/shifts', { ...shift, end: '2031-05-02 19:00:00', work_type_id: 1, notes: 5 });
+    expect(number.body.error_message).toContain('The notes field must be text or null.');
+    const role = await org.patch(`/users/${userId}`, { role: 'x'.repeat(256), employee_id: 7 });
+    expect(role.body.error_message).toEqual([
+      'The employee id field must be text or null.',
+      'The role may not be greater than 255 characters.',
+    ]);
     const empty = await org.post('/time_offs', { ...base, admin_ids: [] });
     expect(empty.body.error_message).toEqual(['The admin ids must have at least 1 item.']);
     const filter = await org.get('/signup_events', { query: { status: 'bogus' } });

@@ -19,6 +19,7 @@ import { findGroupLabel, insertGroupLabel, listGroupLabels, softDeleteGroupLabel
 import {
   adminsOfAssignment,
   changeAssignment,
+  checkAssignmentFields,
   createAssignment,
   currentAssignments,
   deleteAssignment,
@@ -71,14 +72,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/assignments',
-    route('createAssignment', 'Creates an assignment', {
-      description:
-        'Answers 201 with the success envelope and the created assignment as GET /assignments/{id} shows ' +
-        'it. Extension fields: `rrule` (RFC 5545, default `FREQ=DAILY`, null = does not recur), `until` ' +
-        '(date), `notes`, `qualifiers_needed` [{id, minimum_staffing}], `admin_id` (creator).',
-      body: CreateAssignmentBody,
-      response: { 201: AssignmentWriteResponse },
-    }),
+    {
+      config: { ruleChecks: (request, accepted) => checkAssignmentFields(app.db, request.auth.orgId, accepted) },
+      ...route('createAssignment', 'Creates an assignment', {
+        description:
+          'Answers 201 with the success envelope and the created assignment as GET /assignments/{id} shows ' +
+          'it. Extension fields: `rrule` (RFC 5545, default `FREQ=DAILY`, null = does not recur), `until` ' +
+          '(date), `notes`, `qualifiers_needed` [{id, minimum_staffing}], `admin_id` (creator).',
+        body: CreateAssignmentBody,
+        response: { 201: AssignmentWriteResponse },
+      }),
+    },
     async (request, reply) => {
       const assignment = await withTransaction(app.db, async (trx) => {
         const id = await createAssignment(trx, request.auth, request.body);
@@ -91,12 +95,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/assignments/:id',
-    route('updateAssignment', 'Changes any subset of an assignment', {
-      description: 'Answers 200 with the success envelope and the assignment as GET /assignments/{id} shows it.',
-      params: IdParams,
-      body: UpdateAssignmentBody,
-      response: { 200: AssignmentWriteResponse },
-    }),
+    {
+      config: { ruleChecks: (request, accepted) => checkAssignmentFields(app.db, request.auth.orgId, accepted) },
+      ...route('updateAssignment', 'Changes any subset of an assignment', {
+        description: 'Answers 200 with the success envelope and the assignment as GET /assignments/{id} shows it.',
+        params: IdParams,
+        body: UpdateAssignmentBody,
+        response: { 200: AssignmentWriteResponse },
+      }),
+    },
     async (request) => {
       const assignment = await withTransaction(app.db, async (trx) => {
         await changeAssignment(trx, request.auth, request.params.id, request.body);

@@ -48,18 +48,21 @@ async function assertAdmin(db: Db, orgId: number, adminId: number | undefined) {
     throw invalidParams('The selected admin id is invalid.');
 }
 
-/** The period, the rule and the ids the body names: one 422 naming every failing field (checkAll). */
+/**
+ * The period, the rule and the ids the body names: one 422 naming every failing field (checkAll).
+ * A start or end left undefined (refused by the schema) leaves the period unchecked.
+ */
 async function checkFields(
   db: Db,
   orgId: number,
   body: UpdateAssignmentBody,
-  period: { start: string; end: string; until: string | null },
+  period: { start?: string; end?: string; until: string | null },
 ) {
   const { start, end, until } = period;
   await checkAll([
-    () => assertPeriod(start, end),
+    () => (start !== undefined && end !== undefined ? assertPeriod(start, end) : undefined),
     () =>
-      until !== null
+      start !== undefined && until !== null
         ? assertPeriod(start.slice(0, 10), until, { allowEqual: true, fields: { start: 'start', end: 'until' } })
         : undefined,
     () => ruleToStore(body.rrule),
@@ -71,6 +74,16 @@ async function checkFields(
         (body.qualifiers_needed ?? []).map((q) => q.id),
       ),
   ] as const);
+}
+
+/** The rules on the fields of an assignment's body that its schema accepted, when it refused others (ruleChecks). */
+export function checkAssignmentFields(db: Db, orgId: number, accepted: UpdateAssignmentBody): Promise<void> {
+  const local = (value: string | undefined) => (value === undefined ? undefined : normalizeLocalDateTime(value));
+  return checkFields(db, orgId, accepted, {
+    start: local(accepted.start),
+    end: local(accepted.end),
+    until: accepted.until ?? null,
+  });
 }
 
 function writableColumns(body: UpdateAssignmentBody): Updateable<AssignmentTable> {

@@ -12,7 +12,7 @@ import {
   tagsOfShifts,
   workTypesByIds,
 } from './repository.js';
-import { changeShift, createShift, removeFromCatalog, removeShift, replaceCatalog } from './rules.js';
+import { changeShift, checkShiftFields, createShift, removeFromCatalog, removeShift, replaceCatalog } from './rules.js';
 import {
   CreateShiftBody,
   IdsBody,
@@ -86,6 +86,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/shifts',
     {
+      // a body the schema refused in part still hears of its other fields' problems (src/core/errors.ts)
+      config: { ruleChecks: (request, accepted) => checkShiftFields(app.db, request.auth, accepted) },
       schema: {
         operationId: 'createShift',
         summary: 'Schedules a one-off shift',
@@ -120,6 +122,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/shifts/:id',
     {
+      // a body the schema refused in part still hears of its other fields' problems (src/core/errors.ts)
+      config: { ruleChecks: (request, accepted) => checkShiftFields(app.db, request.auth, accepted) },
       schema: {
         operationId: 'updateShift',
         summary: 'Changes a one-off shift; date, start and end are always required',

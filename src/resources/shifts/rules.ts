@@ -54,26 +54,34 @@ interface References {
   workType: WorkTypeRow;
 }
 
+/** What validateReferences checks; an id left undefined (refused by the schema) is not checked. */
+type ReferenceValues = Pick<ShiftValues, 'work_subtype_id' | 'traded_with' | 'from_callback'> &
+  Partial<Pick<ShiftValues, 'assignment_id' | 'user_id' | 'work_type_id'>>;
+
 /**
  * Every referenced id must exist in the organization: one 422 naming each unknown one (checkAll),
- * with the times' problems (an end before its start, a break outside the shift) when `times` is given.
+ * with the times' problems (an end before its start, a break outside the shift) when `times` gives them.
  */
 async function validateReferences(
   trx: Db,
   auth: AuthContext,
-  values: Omit<ShiftValues, 'start' | 'end' | 'break_start' | 'break_end'>,
+  values: ReferenceValues,
   body: Partial<CreateShiftBody>,
-  times: () => ReturnType<typeof timesOf>,
-): Promise<References & { times: ReturnType<typeof timesOf> }> {
+  times: () => ReturnType<typeof timesOf> | undefined,
+): Promise<Partial<References> & { times?: ReturnType<typeof timesOf> }> {
   const named = [values.user_id, values.traded_with, body.admin_id].filter(
     (id): id is number => typeof id === 'number',
   );
   const users = await findUsersByIds(trx, auth.orgId, named);
   const [checkedTimes, , user, workType] = await checkAll([
     times,
-    () => assertAssignmentsExist(trx, auth.orgId, [values.assignment_id]),
-    () => liveUserIn(users, values.user_id, 'user id'),
-    () => assertWorkType(trx, auth.orgId, values.work_type_id, values.work_subtype_id),
+    () =>
+      values.assignment_id !== undefined ? assertAssignmentsExist(trx, auth.orgId, [values.assignment_id]) : undefined,
+    () => (values.user_id !== undefined ? liveUserIn(users, values.user_id, 'user id') : undefined),
+    () =>
+      values.work_type_id !== undefined
+        ? assertWorkType(trx, auth.orgId, values.work_type_id, values.work_subtype_id)
+        : undefined,
     () => (values.traded_with !== null ? liveUserIn(users, values.traded_with, 'traded with') : undefined),
     () => (values.from_callback !== null ? assertCallbackExists(trx, auth.orgId, values.from_callback) : undefined),
     () => (body.admin_id !== undefined ? liveUserIn(users, body.admin_id, 'admin id') : undefined),
@@ -81,6 +89,31 @@ async function validateReferences(
     () => (body.qualifiers ? assertQualifiersExist(trx, auth.orgId, body.qualifiers) : undefined),
   ] as const);
   return { user, users, workType, times: checkedTimes };
+}
+
+/**
+ * The rules on the fields of a shift's body that its schema accepted, when it refused others (the
+ * routes' ruleChecks): each id given must exist, and the end come after the start. The break is
+ * checked only when both of its fields are there: one of them may have been refused.
+ */
+export async function checkShiftFields(db: Db, auth: AuthContext, accepted: Partial<CreateShiftBody>): Promise<void> {
+  const { start, end, break_start: breakStart, break_end: breakEnd } = accepted;
+  const breaks =
+    breakStart !== undefined && breakEnd !== undefined ? { break_start: breakStart, break_end: breakEnd } : {};
+  await validateReferences(
+    db,
+    auth,
+    {
+      assignment_id: accepted.assignment_id,
+      user_id: accepted.user_id,
+      work_type_id: accepted.work_type_id,
+      work_subtype_id: accepted.work_subtype_id ?? null,
+      traded_with: accepted.traded_with ?? null,
+      from_callback: accepted.from_callback ?? null,
+    },
+    accepted,
+    () => (start !== undefined && end !== undefined ? timesOf({ start, end, ...breaks }) : undefined),
+  );
 }
 
 /**
@@ -134,8 +167,9 @@ export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftB
     traded_with: body.traded_with ?? null,
     scheduled_by: body.admin_id ?? null,
   };
-  const { user, users, workType, times } = await validateReferences(trx, auth, references, body, () => timesOf(body));
-  const values: ShiftValues = { ...references, ...times };
+  const checked = await validateReferences(trx, auth, references, body, () => timesOf(body));
+  const [user, users, workType] = [checked.user!, checked.users!, checked.workType!];
+  const values: ShiftValues = { ...references, ...checked.times! };
   const overTimeOff = await assertUserIsFree(trx, auth, values, body.force === true);
   const row = await insertShiftRow(trx, auth.orgId, { ...values, overrides_time_off: overTimeOff });
   const tagged = Boolean(body.labels?.length || body.qualifiers?.length);
@@ -188,7 +222,7 @@ export async function changeShift(trx: Db, auth: AuthContext, id: number, body: 
       break_end: keepBreak ? current.break_end : body.break_end,
     }),
   );
-  const values: ShiftValues = { ...references, ...times };
+  const values: ShiftValues = { ...references, ...times! };
   const overTimeOff = await assertUserIsFree(trx, auth, values, body.force === true, id);
   await updateShift(trx, auth.orgId, id, { ...values, overrides_time_off: overTimeOff ? 1 : 0 });
   if (body.labels !== undefined) await replaceShiftLabels(trx, auth.orgId, id, body.labels ?? []);

@@ -61,22 +61,16 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: {
         // a request the schema refused still hears of its other fields' problems (src/core/errors.ts)
-        ruleChecks: async (request, sound) => {
-          const body = (request.body ?? {}) as Partial<CreateTimeOffBody>;
-          const ids = body.admin_ids;
+        ruleChecks: async (request, accepted: Partial<CreateTimeOffBody>) => {
+          const { admin_ids: ids, start_date: start, end_date: end } = accepted;
+          const both = start !== undefined && end !== undefined;
           await checkNewTimeOff(app.db, request.auth, {
-            userId: sound('user_id') ? body.user_id : undefined,
-            adminIds: sound('admin_ids') && ids !== undefined ? (Array.isArray(ids) ? ids : [ids]) : undefined,
-            start:
-              sound('start_date') && sound('end_date') && body.start_date
-                ? normalizeLocalDateTime(body.start_date)
-                : undefined,
-            end:
-              sound('start_date') && sound('end_date') && body.end_date
-                ? normalizeLocalDateTime(body.end_date)
-                : undefined,
-            typeId: sound('time_off_type_id') ? body.time_off_type_id : undefined,
-            rrule: sound('rrule') ? body.rrule : undefined,
+            userId: accepted.user_id,
+            adminIds: ids !== undefined ? (Array.isArray(ids) ? ids : [ids]) : undefined,
+            start: both ? normalizeLocalDateTime(start) : undefined,
+            end: both ? normalizeLocalDateTime(end) : undefined,
+            typeId: accepted.time_off_type_id,
+            rrule: accepted.rrule,
           });
         },
       },
