@@ -217,6 +217,8 @@ const CASES: Case[] = [
       'The selected work type id is invalid.',
     ],
     unchanged: () => '/callbacks',
+
+    schemaFault: { field: 'positions_to_fill', value: 0, message: 'The positions to fill must be at least 1.' },
   },
   {
     route: 'POST /trades',
@@ -253,6 +255,12 @@ const CASES: Case[] = [
       'The selected work type id is invalid.',
     ],
     unchanged: () => '/signup_events',
+
+    schemaFault: {
+      field: 'employees_needed',
+      value: 'two',
+      message: 'The employees needed field must be a whole number.',
+    },
   },
   {
     route: 'PUT /signup_events/{id}',
@@ -272,6 +280,12 @@ const CASES: Case[] = [
       'The selected work subtype id is invalid.',
     ],
     unchanged: () => `/signup_events/${ids.event}`,
+
+    schemaFault: {
+      field: 'employees_needed',
+      value: 'two',
+      message: 'The employees needed field must be a whole number.',
+    },
   },
   {
     route: 'POST /misc_hours',
@@ -299,6 +313,8 @@ const CASES: Case[] = [
       'The selected unavailability reason id is invalid.',
     ],
     unchanged: () => '/availability_periods?start=2027-01-01%2000:00:00&end=2028-01-01%2000:00:00',
+
+    schemaFault: { field: 'notes', value: 5, message: 'The notes field must be text or null.' },
   },
   {
     route: 'POST /assignments',

@@ -6,7 +6,7 @@ import { assertPeriod, normalizeLocalDateTime } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRef } from '../users/serialize.js';
 import { findReasonsByIds, listPeriods, listReasons } from './repository.js';
-import { createPeriod, createReason, deletePeriod, deleteReason, renameReason } from './rules.js';
+import { checkPeriodFields, createPeriod, createReason, deletePeriod, deleteReason, renameReason } from './rules.js';
 import {
   CreatePeriodBody,
   PeriodResponse,
@@ -64,11 +64,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/availability_periods',
-    route('createAvailabilityPeriod', 'Enters a period of unavailability for a user', {
-      description: 'Without `admin_id` the period is entered by the user (the user shows as its admin).',
-      body: CreatePeriodBody,
-      response: { 201: SuccessWithId },
-    }),
+    {
+      config: { ruleChecks: (request, accepted) => checkPeriodFields(app.db, request.auth.orgId, accepted) },
+      ...route('createAvailabilityPeriod', 'Enters a period of unavailability for a user', {
+        description: 'Without `admin_id` the period is entered by the user (the user shows as its admin).',
+        body: CreatePeriodBody,
+        response: { 201: SuccessWithId },
+      }),
+    },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createPeriod(trx, request.auth, request.body));
       reply.status(201);

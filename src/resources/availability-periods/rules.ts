@@ -17,17 +17,29 @@ import {
 } from './repository.js';
 import type { CreatePeriodBody, ReasonPatchBody } from './schemas.js';
 
+/**
+ * The rules on a new period's fields, one 422 naming every failing field (checkAll). A field left
+ * undefined (refused by the schema: the route's ruleChecks) is not checked.
+ */
+export function checkPeriodFields(trx: Db, orgId: number, body: Partial<CreatePeriodBody>) {
+  const { start, end, user_id: userId } = body;
+  return checkAll([
+    () =>
+      start !== undefined && end !== undefined
+        ? assertPeriod(normalizeLocalDateTime(start), normalizeLocalDateTime(end), { within: 'period' })
+        : undefined,
+    () => (userId !== undefined ? findUserOrInvalid(trx, orgId, userId) : undefined),
+    () => (body.admin_id ? findUserOrInvalid(trx, orgId, body.admin_id, 'admin id') : null),
+    () => (body.unavailability_reason_id ? findReasonOrInvalid(trx, orgId, body.unavailability_reason_id) : null),
+  ] as const);
+}
+
 /** Without admin_id the period is entered by the user: the user is recorded as its admin. */
 export async function createPeriod(trx: Db, auth: AuthContext, body: CreatePeriodBody): Promise<number> {
   const start = normalizeLocalDateTime(body.start);
   const end = normalizeLocalDateTime(body.end);
-  // one 422 naming every failing field
-  const [, user, namedAdmin, reason] = await checkAll([
-    () => assertPeriod(start, end, { within: 'period' }),
-    () => findUserOrInvalid(trx, auth.orgId, body.user_id),
-    () => (body.admin_id ? findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id') : null),
-    () => (body.unavailability_reason_id ? findReasonOrInvalid(trx, auth.orgId, body.unavailability_reason_id) : null),
-  ] as const);
+  const [, found, namedAdmin, reason] = await checkPeriodFields(trx, auth.orgId, body);
+  const user = found!;
   const admin = namedAdmin ?? user;
   const values = {
     organization_id: auth.orgId,

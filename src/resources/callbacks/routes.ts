@@ -8,7 +8,7 @@ import { normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findCallbackOrThrow, listCallbacks, listCallbackUsers, listNames } from './repository.js';
 import { revokeOpenOffer } from './offers.js';
-import { cancelCallback, recordResponse, startCallback } from './rules.js';
+import { cancelCallback, checkCallbackFields, recordResponse, startCallback } from './rules.js';
 import {
   CallbackPage,
   CallbackResponse,
@@ -101,11 +101,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/callbacks',
-    route(
-      'startCallback',
-      'Starts a callback on a list (extension): eligible members in contact order, skipped ones with the reason',
-      { ...EXTENSION, body: StartCallbackBody, response: { 201: StartCallbackResponse } },
-    ),
+    {
+      config: { ruleChecks: (request, accepted) => checkCallbackFields(app.db, request.auth, accepted) },
+      ...route(
+        'startCallback',
+        'Starts a callback on a list (extension): eligible members in contact order, skipped ones with the reason',
+        { ...EXTENSION, body: StartCallbackBody, response: { 201: StartCallbackResponse } },
+      ),
+    },
     async (request, reply) => {
       const started = await withTransaction(app.db, (trx) => startCallback(trx, request.auth, request.body));
       reply.status(201);

@@ -96,21 +96,34 @@ async function vacancyOf(
   };
 }
 
+/**
+ * The rules on a new callback's fields, one 422 naming every failing field (checkAll). A field left
+ * undefined (refused by the schema: the route's ruleChecks) is not checked.
+ */
+export function checkCallbackFields(trx: Db, auth: AuthContext, body: Partial<StartCallbackBody>) {
+  const { orgId, timezone } = auth;
+  const { initiated_by: adminId, list_id: listId, start, end, deadline } = body;
+  return checkAll([
+    () => (adminId !== undefined ? findUserOrInvalid(trx, orgId, adminId, 'initiated by') : undefined),
+    () => (listId !== undefined ? findListOrInvalid(trx, orgId, listId) : undefined),
+    () =>
+      start !== undefined && end !== undefined
+        ? assertPeriod(normalizeLocalDateTime(start), normalizeLocalDateTime(end), { within: 'callback' })
+        : undefined,
+    () => (deadline !== undefined ? instantOrInvalid(deadline, 'deadline', timezone) : undefined),
+    () => (body.scheduled_to ? instantOrInvalid(body.scheduled_to, 'scheduled to', timezone) : nowUtc()),
+    () => (body.assignment_id ? findAssignmentOrInvalid(trx, orgId, body.assignment_id) : undefined),
+    () => (body.work_type_id ? assertWorkType(trx, orgId, body.work_type_id) : undefined),
+  ] as const);
+}
+
 export async function startCallback(trx: Db, auth: AuthContext, body: StartCallbackBody): Promise<StartedCallback> {
   const { orgId, timezone } = auth;
   const start = normalizeLocalDateTime(body.start);
   const end = normalizeLocalDateTime(body.end);
   const assignmentId = body.assignment_id ?? null;
-  // one 422 naming every failing field
-  const [admin, list, , deadline, scheduledTo] = await checkAll([
-    () => findUserOrInvalid(trx, orgId, body.initiated_by, 'initiated by'),
-    () => findListOrInvalid(trx, orgId, body.list_id),
-    () => assertPeriod(start, end, { within: 'callback' }),
-    () => instantOrInvalid(body.deadline, 'deadline', timezone),
-    () => (body.scheduled_to ? instantOrInvalid(body.scheduled_to, 'scheduled to', timezone) : nowUtc()),
-    () => (assignmentId !== null ? findAssignmentOrInvalid(trx, orgId, assignmentId) : undefined),
-    () => (body.work_type_id ? assertWorkType(trx, orgId, body.work_type_id) : undefined),
-  ] as const);
+  const [found, foundList, , foundDeadline, scheduledTo] = await checkCallbackFields(trx, auth, body);
+  const [admin, list, deadline] = [found!, foundList!, foundDeadline!];
   const workTypeId = body.work_type_id ?? (await defaultWorkTypeId(trx, orgId, 'Callback'));
   const ordering: CallbackOrdering = body.ordering ?? list.ordering;
 

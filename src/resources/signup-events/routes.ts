@@ -5,7 +5,14 @@ import { created, EXTENSION, IdParams, ok, SuccessWithId, routeOptions } from '.
 import { normalizeLocalDateTime, nowLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findSignupEventOrThrow, listEventUsers, listSignupEvents } from './repository.js';
-import { createSignupEvent, deleteSignupEvent, removeSignedUpUser, replaceSignupEvent, signUpUser } from './rules.js';
+import {
+  checkSignupEventFields,
+  createSignupEvent,
+  deleteSignupEvent,
+  removeSignedUpUser,
+  replaceSignupEvent,
+  signUpUser,
+} from './rules.js';
 import {
   DeleteSignupEventQuery,
   EventUserParams,
@@ -62,10 +69,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/signup_events',
-    route('createSignupEvent', 'Creates a signup event, open for sign-up at once', {
-      body: SignupEventBody,
-      response: { 201: SuccessWithId },
-    }),
+    {
+      config: { ruleChecks: (request, accepted) => checkSignupEventFields(app.db, request.auth.orgId, accepted) },
+      ...route('createSignupEvent', 'Creates a signup event, open for sign-up at once', {
+        body: SignupEventBody,
+        response: { 201: SuccessWithId },
+      }),
+    },
     async (request, reply) => {
       const id = await withTransaction(app.db, (trx) => createSignupEvent(trx, request.auth, request.body));
       reply.status(201);
@@ -75,11 +85,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/signup_events/:id',
-    route('replaceSignupEvent', 'Changes a signup event; every field is sent (omitted optional fields are cleared)', {
-      params: IdParams,
-      body: SignupEventBody,
-      response: { 200: SuccessWithId },
-    }),
+    {
+      config: { ruleChecks: (request, accepted) => checkSignupEventFields(app.db, request.auth.orgId, accepted) },
+      ...route(
+        'replaceSignupEvent',
+        'Changes a signup event; every field is sent (omitted optional fields are cleared)',
+        {
+          params: IdParams,
+          body: SignupEventBody,
+          response: { 200: SuccessWithId },
+        },
+      ),
+    },
     async (request) => {
       const { id } = request.params;
       const title = await withTransaction(app.db, (trx) => replaceSignupEvent(trx, request.auth, id, request.body));

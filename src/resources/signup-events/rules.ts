@@ -31,16 +31,30 @@ export function signupStatus(event: SignupEventRow, nowLocal: string): SignupSta
   return event.signed_up_count > 0 ? 'partially_filled' : 'not_filled';
 }
 
+/**
+ * The rules on an event's fields, one 422 naming every failing field (checkAll). A field left
+ * undefined (refused by the schema: the routes' ruleChecks) is not checked.
+ */
+export async function checkSignupEventFields(trx: Db, orgId: number, body: Partial<SignupEventBody>): Promise<void> {
+  const { admin_id: adminId, start, end, work_type_id: workTypeId } = body;
+  await checkAll([
+    () => (adminId !== undefined ? findUserOrInvalid(trx, orgId, adminId, 'admin id') : undefined),
+    () =>
+      start !== undefined && end !== undefined
+        ? assertPeriod(normalizeLocalDateTime(start), normalizeLocalDateTime(end), { within: 'event' })
+        : undefined,
+    () =>
+      workTypeId !== undefined
+        ? assertWorkTypeAndSubtype(trx, orgId, workTypeId, body.work_subtype_id ?? null)
+        : undefined,
+  ] as const);
+}
+
 async function checkedFields(trx: Db, orgId: number, body: SignupEventBody) {
   const start = normalizeLocalDateTime(body.start);
   const end = normalizeLocalDateTime(body.end);
   const workSubtypeId = body.work_subtype_id ?? null;
-  // one 422 naming every failing field
-  await checkAll([
-    () => findUserOrInvalid(trx, orgId, body.admin_id, 'admin id'),
-    () => assertPeriod(start, end, { within: 'event' }),
-    () => assertWorkTypeAndSubtype(trx, orgId, body.work_type_id, workSubtypeId),
-  ] as const);
+  await checkSignupEventFields(trx, orgId, body);
   return {
     title: body.title.trim(),
     start,
