@@ -390,6 +390,21 @@ const CASES: Case[] = [
       'The selected fields id is invalid.',
     ],
     unchanged: () => `/users/${ids.user}`,
+
+    schemaFault: { field: 'first_name', value: 5, message: 'The first name field must be text.' },
+  },
+  {
+    route: 'PUT /users',
+    body: () => ({
+      username: otherName,
+      first_name: 'Cy',
+      last_name: 'Field',
+      mail: 'cy@example.org',
+      password: 'long-enough-pass',
+    }),
+    messages: ['The username has already been taken.'],
+    unchanged: () => '/users',
+    schemaFault: { field: 'mail', value: 'not-an-address', message: 'The mail is not a valid e-mail address.' },
   },
   {
     route: 'POST /partner/users',

@@ -5,7 +5,7 @@ import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { created, EXTENSION, ok, SuccessBody, UserIdParams, routeOptions } from '../../core/schemas.js';
 import { notFound } from '../../core/errors.js';
 import { accrualNames, findUserDetails, insertUserField, listUserFields, listUsers } from './repository.js';
-import { changeUser, createUser, deleteUser } from './rules.js';
+import { changeUser, checkUserFields, createUser, deleteUser } from './rules.js';
 import {
   CreateUserBody,
   ListUsersQuery,
@@ -59,11 +59,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/users',
-    route('createUser', 'Creates a user', {
-      description: 'Answers 201 with the success envelope, the new id and the user as GET /users/{user_id} shows it.',
-      body: CreateUserBody,
-      response: { 201: UserWriteResponse },
-    }),
+    {
+      config: {
+        ruleChecks: (request, accepted: Partial<CreateUserBody>) =>
+          checkUserFields(app.db, request.auth.orgId, { username: accepted.username }),
+      },
+      ...route('createUser', 'Creates a user', {
+        description: 'Answers 201 with the success envelope, the new id and the user as GET /users/{user_id} shows it.',
+        body: CreateUserBody,
+        response: { 201: UserWriteResponse },
+      }),
+    },
     async (request, reply) => {
       const user = await withTransaction(app.db, async (trx) => {
         const id = await createUser(trx, request.auth, request.body);
@@ -76,11 +82,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/users/:user_id',
-    route('updateUser', 'Changes any subset of a user', {
-      params: UserIdParams,
-      body: UpdateUserBody,
-      response: { 200: UserWriteResponse },
-    }),
+    {
+      config: {
+        ruleChecks: (request, accepted) =>
+          checkUserFields(app.db, request.auth.orgId, accepted, (request.params as { user_id: number }).user_id),
+      },
+      ...route('updateUser', 'Changes any subset of a user', {
+        params: UserIdParams,
+        body: UpdateUserBody,
+        response: { 200: UserWriteResponse },
+      }),
+    },
     async (request) => {
       const user = await withTransaction(app.db, async (trx) => {
         await changeUser(trx, request.auth, request.params.user_id, request.body);

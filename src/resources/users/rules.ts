@@ -28,7 +28,7 @@ export async function createUser(
   auth: AuthContext,
   body: Omit<CreateUserBody, 'password'> & { password?: string },
 ): Promise<number> {
-  if (await usernameTaken(trx, auth.orgId, body.username)) throw invalidParams('The username has already been taken.');
+  await checkUserFields(trx, auth.orgId, { username: body.username });
   const now = nowUtc();
   const id = await insertUser(trx, {
     organization_id: auth.orgId,
@@ -70,22 +70,30 @@ async function checkAccrualRef(
   }
 }
 
-export async function changeUser(trx: Db, auth: AuthContext, id: number, body: UpdateUserBody): Promise<void> {
-  const before = await findUserOrThrow(trx, auth.orgId, id);
-  // one 422 naming every failing field
+/**
+ * The rules on a user's fields, one 422 naming every failing field (checkAll): the username free in
+ * the organization (but for the user `id` itself), each reference known. A field left undefined
+ * (refused by the schema: the routes' ruleChecks) is not checked.
+ */
+export async function checkUserFields(trx: Db, orgId: number, body: Partial<UpdateUserBody>, id?: number) {
   await checkAll([
     async () => {
-      if (body.username !== undefined && (await usernameTaken(trx, auth.orgId, body.username, id)))
+      if (body.username !== undefined && (await usernameTaken(trx, orgId, body.username, id)))
         throw invalidParams('The username has already been taken.');
     },
-    () => checkAccrualRef(trx, auth.orgId, 'accrual_profile', body.accrual_profile),
-    () => checkAccrualRef(trx, auth.orgId, 'accrual_track', body.accrual_track),
+    () => checkAccrualRef(trx, orgId, 'accrual_profile', body.accrual_profile),
+    () => checkAccrualRef(trx, orgId, 'accrual_track', body.accrual_track),
     async () => {
       if (!body.fields?.length) return;
-      const known = new Set((await listUserFields(trx, auth.orgId)).map((f) => f.id));
+      const known = new Set((await listUserFields(trx, orgId)).map((f) => f.id));
       if (body.fields.some((field) => !known.has(field.id))) throw invalidParams('The selected fields id is invalid.');
     },
   ] as const);
+}
+
+export async function changeUser(trx: Db, auth: AuthContext, id: number, body: UpdateUserBody): Promise<void> {
+  const before = await findUserOrThrow(trx, auth.orgId, id);
+  await checkUserFields(trx, auth.orgId, body, id);
 
   const changes: Updateable<UserAccountTable> = {};
   const simple = [
