@@ -105,47 +105,53 @@ export interface ValidationIssue {
   params?: Record<string, unknown>;
 }
 
+const isConstant = (issue: ValidationIssue) => issue.keyword === 'const' || issue.keyword === 'enum';
+const depthOf = (issue: ValidationIssue) => (issue.instancePath ?? '').split('/').length;
+const isWithin = (issue: ValidationIssue, union: ValidationIssue) =>
+  issue !== union && (issue.schemaPath ?? '').startsWith(`${union.schemaPath}/`);
+
 /**
  * Ajv reports a value that matches no branch of an anyOf (an id as integer or digit string, a
- * status 0 or 1, a nullable field) as every branch's failure plus the anyOf's own: three or more
- * sentences about one field. Keep one per union: "The selected status is invalid." when every
- * branch is a constant; "must be text or null" when a nullable input's value has neither type (the
- * empty text it also takes aside); else the most telling branch failure
- * (a rule of the value's own type before a constant, a constant before a type mismatch, then the
- * one nearest the field itself).
+ * status 0 or 1, a nullable field, one trade or a list of them) as every branch's failures plus the
+ * anyOf's own. Each union, innermost first, keeps only what tells of the value:
+ * - "The selected status is invalid." when every branch is a constant;
+ * - the failures of a branch whose type the value has (the text of a nullable field too long, the
+ *   fields of the one trade), all of them, the branch with the fewest when several;
+ * - "must be text or null" when a nullable input's value has neither type;
+ * - else the first constant or type the value missed.
  */
 function collapseUnions(issues: ValidationIssue[]): ValidationIssue[] {
-  const isConstant = (issue: ValidationIssue) => issue.keyword === 'const' || issue.keyword === 'enum';
-  const unions = issues.filter((issue) => issue.keyword === 'anyOf' && issue.schemaPath);
-  if (unions.length === 0) return issues;
-  const within = (issue: ValidationIssue, union: ValidationIssue) =>
-    issue !== union && (issue.schemaPath ?? '').startsWith(`${union.schemaPath}/`);
-  const depth = (issue: ValidationIssue) => (issue.instancePath ?? '').split('/').length;
-  const collapsed: ValidationIssue[] = [];
-  for (const issue of issues) {
-    if (unions.some((union) => within(issue, union))) continue;
-    if (issue.keyword !== 'anyOf') {
-      collapsed.push(issue);
-      continue;
-    }
-    const branches = issues.filter((other) => within(other, issue) && other.keyword !== 'anyOf');
-    if (branches.length > 0 && branches.every(isConstant)) {
-      collapsed.push({ ...issue, keyword: 'enum' });
-      continue;
-    }
-    // a nullable input of neither type: "must be text or null", every type named once, null last
-    const mismatches = branches.filter((branch) => branch.keyword === 'type' && depth(branch) === depth(issue));
-    const types = new Set(mismatches.flatMap((branch) => String(branch.params?.type).split(',')));
-    if (types.has('null') && branches.every((branch) => branch.keyword === 'type' || isConstant(branch))) {
-      const named = [...types].sort((a, b) => Number(a === 'null') - Number(b === 'null'));
-      collapsed.push({ ...mismatches[0], params: { type: named.join(',') } });
-      continue;
-    }
-    const rank = (branch: ValidationIssue) => (branch.keyword === 'type' ? 2 : isConstant(branch) ? 1 : 0);
-    const telling = [...branches].sort((a, b) => rank(a) - rank(b) || depth(a) - depth(b))[0];
-    collapsed.push(telling ?? issue);
+  let list = issues;
+  for (;;) {
+    const unions = list.filter((issue) => issue.keyword === 'anyOf' && issue.schemaPath);
+    const union = unions.find((candidate) => !unions.some((other) => isWithin(other, candidate)));
+    if (!union) return list;
+    const inside = list.filter((issue) => isWithin(issue, union));
+    const at = list.findIndex((issue) => issue === union || inside.includes(issue));
+    const rest = list.filter((issue) => issue !== union && !inside.includes(issue));
+    list = [...rest.slice(0, at), ...collapseUnion(union, inside), ...rest.slice(at)];
   }
-  return collapsed;
+}
+
+function collapseUnion(union: ValidationIssue, inside: ValidationIssue[]): ValidationIssue[] {
+  if (inside.length === 0) return [union];
+  if (inside.every(isConstant)) return [{ ...union, keyword: 'enum' }];
+  const own = depthOf(union);
+  const missed = (issue: ValidationIssue) => depthOf(issue) === own && (issue.keyword === 'type' || isConstant(issue));
+  const branches = new Map<string, ValidationIssue[]>();
+  for (const issue of inside) {
+    const branch = (issue.schemaPath ?? '').slice(`${union.schemaPath}/`.length).split('/')[0] ?? '';
+    branches.set(branch, [...(branches.get(branch) ?? []), issue]);
+  }
+  const fitting = [...branches.values()].filter((failures) => !failures.some(missed));
+  if (fitting.length > 0) return fitting.sort((a, b) => a.length - b.length)[0]!;
+  const mismatches = inside.filter((issue) => missed(issue) && issue.keyword === 'type');
+  const types = new Set(mismatches.flatMap((issue) => String(issue.params?.type).split(',')));
+  if (types.has('null')) {
+    const named = [...types].sort((a, b) => Number(a === 'null') - Number(b === 'null'));
+    return [{ ...mismatches[0]!, schemaPath: union.schemaPath, params: { type: named.join(',') } }];
+  }
+  return [inside.find(isConstant) ?? inside[0]!];
 }
 
 function fieldName(issue: ValidationIssue, context: string | undefined): string {

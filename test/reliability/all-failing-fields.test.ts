@@ -99,7 +99,12 @@ interface Case {
    * A field the schema refuses, added to the body, and its message: the route runs its rule checks
    * on the fields the schema accepted, so the 422 names this field first and then every rule broken.
    */
-  schemaFault?: { field: string; value: unknown; message: string };
+  schemaFault?: {
+    field: string;
+    value: unknown;
+    message: string /** the rules named, when not `messages` */;
+    rules?: string[];
+  };
 }
 
 const CASES: Case[] = [
@@ -217,7 +222,6 @@ const CASES: Case[] = [
       'The selected work type id is invalid.',
     ],
     unchanged: () => '/callbacks',
-
     schemaFault: { field: 'positions_to_fill', value: 0, message: 'The positions to fill must be at least 1.' },
   },
   {
@@ -238,6 +242,19 @@ const CASES: Case[] = [
       'The selected offered user ids is invalid.',
     ],
     unchanged: () => '/trades',
+    // one trade, not a list: the schema's union still names the trade's refused field
+    schemaFault: {
+      field: 'notes',
+      value: 5,
+      message: 'The notes field must be text or null.',
+      // a swap end alone is not judged beside a refused field: the other end may be the refused one
+      rules: [
+        'The selected requesting user is invalid.',
+        'The selected approving user id is invalid.',
+        'The end must be after the start.',
+        'The selected offered user ids is invalid.',
+      ],
+    },
   },
   {
     route: 'POST /signup_events',
@@ -523,10 +540,10 @@ describe('a field the schema refuses hides none of the rules', () => {
     const before = await org.get(c.unchanged());
     const log = await newestLogId();
     const [method, path] = c.route.split(' ');
-    const { field, value, message } = c.schemaFault!;
+    const { field, value, message, rules = c.messages } = c.schemaFault!;
     const response = await org.request(method, c.path?.() ?? path, { ...(c.body() as object), [field]: value });
     expect(response.status, response.text).toBe(422);
-    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message, ...c.messages] });
+    expect(response.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message, ...rules] });
     expect(await newestLogId()).toBe(log);
     expect((await org.get(c.unchanged())).body).toEqual(before.body);
   });

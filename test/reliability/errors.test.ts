@@ -211,6 +211,19 @@ describe('schema violation', () => {
       'The employee id field must be text or null.',
       'The role may not be greater than 255 characters.',
     ]);
+    // one trade where a list of trades is also taken: every refused field of the trade is named
+    const trade = await org.post('/trades', {
+      requesting_user: 'abc',
+      start: 'tomorrow',
+      end: '2031-05-03 07:00:00',
+      approving_user_id: userId,
+      notes: 5,
+    });
+    expect(trade.body.error_message).toEqual([
+      'The requesting user field must be a whole number.',
+      'The start is not a valid date and time (YYYY-MM-DD hh:mm:ss).',
+      'The notes field must be text or null.',
+    ]);
     const empty = await org.post('/time_offs', { ...base, admin_ids: [] });
     expect(empty.body.error_message).toEqual(['The admin ids must have at least 1 item.']);
     const filter = await org.get('/signup_events', { query: { status: 'bogus' } });

@@ -5,8 +5,9 @@ import { created, EXTENSION, errorResponses, IdParams, ok, SuccessWithId, routeO
 import { normalizeLocalDateTime, nowLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findTradeOrThrow, listTrades, listTradeUsers } from './repository.js';
-import { actOnTrade, createTrade, deleteTrade } from './rules.js';
+import { actOnTrade, checkTradeFields, createTrade, deleteTrade } from './rules.js';
 import {
+  type CreateTradeBody,
   CreateTradesBody,
   DeleteTradeQuery,
   ListTradesQuery,
@@ -78,13 +79,23 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/trades',
-    route('createTrade', 'Requests a trade; with accepting_user_id it starts accepted, otherwise pending', {
-      description:
-        'The body is one trade or, as the sample writes it, an array of trades (all requested or none; ' +
-        '`id` is the first, `ids` all).',
-      body: CreateTradesBody,
-      response: { 201: TradeWriteResponse },
-    }),
+    {
+      config: {
+        ruleChecks: (request, accepted: Partial<CreateTradeBody>) => {
+          // a swap with one end there: the other may have been refused, so the pair is not judged
+          const { swap_start: swapStart, swap_end: swapEnd, ...rest } = accepted;
+          const pair = (swapStart === undefined) === (swapEnd === undefined);
+          return checkTradeFields(app.db, request.auth.orgId, pair ? accepted : rest);
+        },
+      },
+      ...route('createTrade', 'Requests a trade; with accepting_user_id it starts accepted, otherwise pending', {
+        description:
+          'The body is one trade or, as the sample writes it, an array of trades (all requested or none; ' +
+          '`id` is the first, `ids` all).',
+        body: CreateTradesBody,
+        response: { 201: TradeWriteResponse },
+      }),
+    },
     async (request, reply) => {
       const bodies = Array.isArray(request.body) ? request.body : [request.body];
       const requested = await withTransaction(app.db, async (trx) => {

@@ -115,18 +115,17 @@ const spansOf = (trade: TradeRow) => ({
   swap: trade.swap_start && trade.swap_end ? { start: trade.swap_start, end: trade.swap_end } : null,
 });
 
-export async function createTrade(
-  trx: Db,
-  auth: AuthContext,
-  body: CreateTradeBody,
-): Promise<{ id: number; status: TradeStatus }> {
-  const { orgId } = auth;
-  // one 422 naming every failing field; the schedules are checked once every field is sound
-  const [requester, approver, taker, span, swap] = await checkAll([
-    () => findUserOrInvalid(trx, orgId, body.requesting_user, 'requesting user'),
-    () => findUserOrInvalid(trx, orgId, body.approving_user_id, 'approving user id'),
+/**
+ * The rules on a new trade's fields, one 422 naming every failing field (checkAll). A field left
+ * undefined (refused by the schema: the route's ruleChecks) is not checked.
+ */
+export function checkTradeFields(trx: Db, orgId: number, body: Partial<CreateTradeBody>) {
+  const { requesting_user: requesterId, approving_user_id: approverId, start, end } = body;
+  return checkAll([
+    () => (requesterId !== undefined ? findUserOrInvalid(trx, orgId, requesterId, 'requesting user') : undefined),
+    () => (approverId !== undefined ? findUserOrInvalid(trx, orgId, approverId, 'approving user id') : undefined),
     () => (body.accepting_user_id ? findUserOrInvalid(trx, orgId, body.accepting_user_id, 'accepting user id') : null),
-    () => spanOf(body.start, body.end),
+    () => (start !== undefined && end !== undefined ? spanOf(start, end) : undefined),
     () => {
       const swap = swapOf(body);
       if (swap && !body.accepting_user_id) throw invalidParams('A swap needs the accepting user id.');
@@ -134,6 +133,17 @@ export async function createTrade(
     },
     () => assertUsersExist(trx, orgId, body.offered_user_ids ?? [], 'offered user ids'),
   ] as const);
+}
+
+export async function createTrade(
+  trx: Db,
+  auth: AuthContext,
+  body: CreateTradeBody,
+): Promise<{ id: number; status: TradeStatus }> {
+  const { orgId } = auth;
+  // the schedules are checked once every field is sound
+  const [foundRequester, foundApprover, taker, foundSpan, swap] = await checkTradeFields(trx, orgId, body);
+  const [requester, approver, span] = [foundRequester!, foundApprover!, foundSpan!];
   await checkTrade(trx, orgId, requester, taker, { span, swap });
 
   const now = nowUtc();
