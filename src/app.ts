@@ -266,7 +266,7 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', v1.requireBearer);
-      v1.addHook('preHandler', enforceMemberAccess);
+      v1.addHook('preValidation', enforceMemberAccess);
       await v1.register(idempotencyPlugin);
       await v1.register(responseCachePlugin, { maxBytes: config.responseCacheBytes, handle });
       for (const { plugin } of resources) await v1.register(plugin);

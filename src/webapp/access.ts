@@ -14,13 +14,11 @@ const anyone: Check = () => true;
 const selfInPath: Check = (request, user) => Number((request.params as { user_id?: unknown }).user_id) === user.userId;
 const selfInBody: Check = (request, user) =>
   Number((request.body as { user_id?: unknown } | undefined)?.user_id) === user.userId;
-const ownPendingTimeOff: Check = (request, user) =>
-  isOwnPendingTimeOff(
-    request.server.db,
-    request.auth.orgId,
-    Number((request.params as { id: unknown }).id),
-    user.userId,
-  );
+const ownPendingTimeOff: Check = (request, user) => {
+  // the path is not validated yet: an id that is no whole number names no time off of theirs
+  const id = Number((request.params as { id: unknown }).id);
+  return Number.isSafeInteger(id) && isOwnPendingTimeOff(request.server.db, request.auth.orgId, id, user.userId);
+};
 
 const READABLE = [
   '/schedule',
@@ -62,7 +60,11 @@ export const MEMBER_RULES: Record<string, Check> = {
   'POST /v1/users/:user_id/callback_offers/:id': selfInPath,
 };
 
-/** preHandler on /v1: a session user who is not an admin passes only the rules above. */
+/**
+ * preValidation on /v1: a session user who is not an admin passes only the rules above, before the
+ * request is validated, so that a refused body's 422 (which names its rules' findings, a username
+ * taken) never answers a request this user may not make.
+ */
 export async function enforceMemberAccess(request: FastifyRequest): Promise<void> {
   const user = request.auth?.sessionUser;
   if (!user || user.isAdmin) return;

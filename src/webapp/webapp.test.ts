@@ -374,6 +374,10 @@ describe('what a member (not an admin) may do', () => {
       await member.del(`/signup_events/${eventId}/users/${colleagueId}`),
       await member.post('/time_off_types', { label: 'Sneaky' }),
       await member.get('/logs'),
+      // refused before its body is read: a malformed body tells nothing of the rules (a taken username)
+      await member.put('/users', { username: 'admin', first_name: 'A', last_name: 'B', mail: 'x', password: 'p' }),
+      await member.post('/time_offs', { user_id: 999_999, admin_ids: [adminId], start_date: 'x' }),
+      await member.del('/time_offs/abc'),
     ];
     for (const response of attempts) {
       expect(response).toAnswer(403, forbidden);
