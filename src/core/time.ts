@@ -169,6 +169,15 @@ export function assertPeriod(start: string, end: string, check: PeriodCheck = {}
   if (check.within) assertSpanWithinLimit(start, end, check.within);
 }
 
+/**
+ * assertPeriod on a body's local datetimes as sent, when both were given: a rule check that skips
+ * an end the schema refused (the routes' ruleChecks).
+ */
+export function assertGivenPeriod(start: string | undefined, end: string | undefined, check?: PeriodCheck): void {
+  if (start !== undefined && end !== undefined)
+    assertPeriod(normalizeLocalDateTime(start), normalizeLocalDateTime(end), check);
+}
+
 /** Rounds hours to 4 decimals so sums of fractions stay readable. */
 export function round(hours: number): number {
   return Math.round(hours * 10_000) / 10_000;

@@ -3,7 +3,7 @@ import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
-import { assertPeriod, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
+import { assertGivenPeriod, assertPeriod, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import {
@@ -24,10 +24,7 @@ import type { CreatePeriodBody, ReasonPatchBody } from './schemas.js';
 export function checkPeriodFields(trx: Db, orgId: number, body: Partial<CreatePeriodBody>) {
   const { start, end, user_id: userId } = body;
   return checkAll([
-    () =>
-      start !== undefined && end !== undefined
-        ? assertPeriod(normalizeLocalDateTime(start), normalizeLocalDateTime(end), { within: 'period' })
-        : undefined,
+    () => assertGivenPeriod(start, end, { within: 'period' }),
     () => (userId !== undefined ? findUserOrInvalid(trx, orgId, userId) : undefined),
     () => (body.admin_id ? findUserOrInvalid(trx, orgId, body.admin_id, 'admin id') : null),
     () => (body.unavailability_reason_id ? findReasonOrInvalid(trx, orgId, body.unavailability_reason_id) : null),

@@ -4,7 +4,14 @@ import { writeLog, logAction } from '../../core/audit.js';
 import { lockUsers, transition } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams, notADateTime } from '../../core/errors.js';
-import { assertPeriod, normalizeLocalDateTime, nowLocal, nowUtc, parseInstantInput } from '../../core/time.js';
+import {
+  assertGivenPeriod,
+  assertPeriod,
+  normalizeLocalDateTime,
+  nowLocal,
+  nowUtc,
+  parseInstantInput,
+} from '../../core/time.js';
 import { hoursBetween } from '../../core/time.js';
 import { occurrenceStaffing } from '../../scheduling/index.js';
 import { findUserOrInvalid } from '../users/repository.js';
@@ -106,10 +113,7 @@ export function checkCallbackFields(trx: Db, auth: AuthContext, body: Partial<St
   return checkAll([
     () => (adminId !== undefined ? findUserOrInvalid(trx, orgId, adminId, 'initiated by') : undefined),
     () => (listId !== undefined ? findListOrInvalid(trx, orgId, listId) : undefined),
-    () =>
-      start !== undefined && end !== undefined
-        ? assertPeriod(normalizeLocalDateTime(start), normalizeLocalDateTime(end), { within: 'callback' })
-        : undefined,
+    () => assertGivenPeriod(start, end, { within: 'callback' }),
     () => (deadline !== undefined ? instantOrInvalid(deadline, 'deadline', timezone) : undefined),
     () => (body.scheduled_to ? instantOrInvalid(body.scheduled_to, 'scheduled to', timezone) : nowUtc()),
     () => (body.assignment_id ? findAssignmentOrInvalid(trx, orgId, body.assignment_id) : undefined),

@@ -3,7 +3,7 @@ import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { sanitize } from '../../core/html.js';
-import { assertPeriod, hoursBetween, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
+import { assertGivenPeriod, assertPeriod, hoursBetween, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { deleteMiscHour, insertMiscHour } from '../misc-hours/repository.js';
 import { findUser, findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
@@ -39,10 +39,7 @@ export async function checkSignupEventFields(trx: Db, orgId: number, body: Parti
   const { admin_id: adminId, start, end, work_type_id: workTypeId } = body;
   await checkAll([
     () => (adminId !== undefined ? findUserOrInvalid(trx, orgId, adminId, 'admin id') : undefined),
-    () =>
-      start !== undefined && end !== undefined
-        ? assertPeriod(normalizeLocalDateTime(start), normalizeLocalDateTime(end), { within: 'event' })
-        : undefined,
+    () => assertGivenPeriod(start, end, { within: 'event' }),
     () =>
       workTypeId !== undefined
         ? assertWorkTypeAndSubtype(trx, orgId, workTypeId, body.work_subtype_id ?? null)
