@@ -13,6 +13,7 @@ import { registerOrgTransferCommands } from './org-transfer.js';
 import { registerBackupCommands } from './backup.js';
 import { registerUsersImportCommand } from './users-import.js';
 import { registerApiImportCommand } from './api-import.js';
+import { registerLogCommands } from './log.js';
 import { checkCliUser, createCliUser, describeUser, promptPassword, signInUrl, type CliUser } from './users.js';
 
 // A command waits up to a minute for a busy server's write lock rather than failing after five seconds.
@@ -306,6 +307,7 @@ registerOrgTransferCommands(org, cli);
 registerBackupCommands(program, cli);
 registerUsersImportCommand(program, cli);
 registerApiImportCommand(program, cli);
+registerLogCommands(program, cli);
 
 try {
   await program.parseAsync(process.argv);

@@ -8,6 +8,7 @@ import { hashPassword } from '../core/auth/secrets.js';
 import type { OutboxPayload } from '../core/audit.js';
 import type { DatabaseHandle } from '../core/db/index.js';
 import { withTransaction, type Db } from '../core/db/transaction.js';
+import { appendToLogChain } from '../core/log-chain.js';
 import type { Database } from '../core/db/types.js';
 import { nowUtc, type Temporal, todayIn } from '../core/time.js';
 import { createAssignment } from '../resources/assignments/rules.js';
@@ -184,9 +185,9 @@ function logRows(auth: AuthContext, line: LogLine) {
 
 async function writeLogLines(db: Db, writer: BulkWriter, auth: AuthContext, lines: LogLine[]): Promise<void> {
   const rows = lines.map((line) => logRows(auth, line));
-  await writer.insert(
+  await appendToLogChain(
     db,
-    'system_log',
+    auth.orgId,
     rows.map((r) => r.log),
   );
   await writer.insert(

@@ -3,6 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import { createCredential, type IssuedCredential } from '../core/auth/credentials.js';
 import { reserveIds, tableColumns, type ColumnInfo } from './catalog.js';
 import { withTransaction, type Db } from '../core/db/transaction.js';
+import { rechainLog } from '../core/log-chain.js';
 import { isValidTimeZone } from '../core/time.js';
 import { removeStoredFiles, storeFile } from '../resources/user-memberships/file-store.js';
 import { newWebhookSecret } from '../resources/webhooks/signature.js';
@@ -184,6 +185,8 @@ async function writeOrganization(
     }
     counts[table] = rows.length;
   }
+  // the log's entries name new ids: its hash chain is made anew over them, in the source's order
+  await rechainLog(trx, orgId);
   const credential = await createCredential(trx, options.secretKey, orgId, 'created by organization import');
   return { ...credential, counts, webhooks, dangling };
 }

@@ -44,6 +44,7 @@ export const NOT_EXPORTED: Record<string, string> = {
   push_subscription: "a browser's push endpoint and keys belong to that device: members subscribe again",
   schedule_change: "a count of the organization's changes for the schedule's computed days (SQLite)",
   schedule_user_change: "the users whose changes the schedule's computed days are patched for (SQLite)",
+  log_chain_head: "the newest hash of the log's chain: the import chains the imported log anew",
 };
 
 /** A JSON array of ids of one table. */

@@ -1,3 +1,4 @@
+import { verifyLogChain } from '../../src/core/log-chain.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoOrganization } from '../../src/cli/seed.js';
 import { todayIn } from '../../src/core/time.js';
@@ -169,6 +170,11 @@ describe('org export / org import', () => {
     const copy = { server: target, token: await tokenFor(target, imported.client_id, imported.client_secret) };
     const copied = await snapshot(copy);
     expect(copied).toEqual(original);
+    // the imported log is chained anew over its new ids, in the source's order
+    expect(await verifyLogChain(target.app.db, imported.organization_id)).toMatchObject({
+      ok: true,
+      entries: exported.tables.system_log.length,
+    });
 
     const back = await exportOrganization(target.app.db, imported.organization_id, target.config.dataDir);
     expect(back.warnings).toEqual([]);

@@ -85,4 +85,7 @@ export interface SystemLogTable {
   client_id: string | null;
   /** JSON text {before, after} */
   changes: string | null;
+  /** The hash chain (src/core/log-chain.ts): the entry before's hash, and this entry's. */
+  prev_hash: string | null;
+  hash: string | null;
 }

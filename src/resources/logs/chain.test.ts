@@ -1,0 +1,145 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { verifyLogChain } from '../../core/log-chain.js';
+
+/** The system log's hash chain (src/core/log-chain.ts), through the API's writes and `log verify`. */
+let server: TestServer;
+let org: TestOrg;
+let other: TestOrg;
+const dataDir = mkdtempSync(join(tmpdir(), 'crewplan-log-chain-'));
+
+beforeAll(async () => {
+  server = await startServer();
+  org = await server.newOrg();
+  other = await server.newOrg();
+  // a busy log: users, an assignment, shifts and their edits
+  const users: number[] = [];
+  for (let i = 0; i < 6; i++) users.push(await org.createUser({ first_name: `Chain${i}` }));
+  const assignment = await org.post('/assignments', {
+    name: 'Engine 9',
+    start: '2026-03-01 07:00:00',
+    end: '2026-03-02 07:00:00',
+    positions_to_fill: 2,
+  });
+  expect(assignment.status).toBeLessThan(300);
+  const workTypes = await org.get('/work_types');
+  for (const [i, user] of users.entries()) {
+    const day = `2026-03-${String(i + 2).padStart(2, '0')}`;
+    const shift = await org.post('/shifts', {
+      assignment_id: assignment.body.id,
+      user_id: user,
+      date: day,
+      start: `${day} 07:00:00`,
+      end: `${day} 19:00:00`,
+      work_type_id: workTypes.body[0].id,
+    });
+    expect(shift.status).toBeLessThan(300);
+    const edit = { date: day, start: `${day} 08:00:00`, end: `${day} 20:00:00`, notes: `note ${i}` };
+    expect((await org.patch(`/shifts/${shift.body.id}`, edit)).status).toBeLessThan(300);
+  }
+  await other.createUser();
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const db = () => server.app.db;
+
+/** `npm run cli -- log verify` on the test server's database. */
+async function cliVerify(orgId: number): Promise<{ code: number; stdout: string; json: Record<string, unknown> }> {
+  const env = {
+    ...process.env,
+    CREWPLAN_DATA_DIR: dataDir,
+    CREWPLAN_SECRET_KEY: 'log-chain-test-key',
+    DATABASE_URL: server.config.databaseUrl ?? server.config.sqlitePath,
+    ...(server.config.pgSchema ? { DATABASE_SCHEMA: server.config.pgSchema } : {}),
+  };
+  const run = (json: boolean) =>
+    promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'log', 'verify', '--org', String(orgId), ...(json ? ['--json'] : [])],
+      { env, timeout: 60_000 },
+    ).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+    );
+  const [text, json] = await Promise.all([run(false), run(true)]);
+  expect(json.code).toBe(text.code);
+  return { code: text.code, stdout: text.stdout, json: JSON.parse(json.stdout) };
+}
+
+const entries = async (orgId: number) =>
+  db()
+    .selectFrom('system_log')
+    .select(['id', 'prev_hash', 'hash', 'description'])
+    .where('organization_id', '=', orgId)
+    .orderBy('id')
+    .execute();
+
+describe('the system log as a hash chain', () => {
+  it('links every entry to the one before it, per organization', async () => {
+    const rows = await entries(org.orgId);
+    expect(rows.length).toBeGreaterThan(15);
+    for (const [i, row] of rows.entries()) {
+      expect(row.hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(row.prev_hash).toBe(i === 0 ? '0'.repeat(64) : rows[i - 1]!.hash);
+    }
+    const verdict = await verifyLogChain(db(), org.orgId);
+    expect(verdict).toEqual({ ok: true, entries: rows.length, head: rows.at(-1)!.hash });
+    expect((await verifyLogChain(db(), other.orgId)).ok).toBe(true);
+  });
+
+  it('keeps one line under 50 concurrent writers', async () => {
+    const before = (await entries(org.orgId)).length;
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => org.createUser({ first_name: `Parallel${i}` }).then(() => 1)),
+    );
+    expect(answers).toHaveLength(50);
+    const rows = await entries(org.orgId);
+    expect(rows.length).toBe(before + 50);
+    // each hash is used once as a link: no fork
+    const links = rows.map((r) => r.prev_hash);
+    expect(new Set(links).size).toBe(links.length);
+    expect(await verifyLogChain(db(), org.orgId)).toMatchObject({ ok: true, entries: rows.length });
+    const cli = await cliVerify(org.orgId);
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).toContain(`intact: ${rows.length} entries`);
+    expect(cli.json).toMatchObject({ organization_id: org.orgId, ok: true, entries: rows.length });
+  });
+
+  it('names the first entry that was edited, deleted or cut off', async () => {
+    const rows = await entries(org.orgId);
+    const victim = rows[7]!;
+    await db()
+      .updateTable('system_log')
+      .set({ description: `${victim.description}!` })
+      .where('id', '=', victim.id)
+      .execute();
+    const edited = await cliVerify(org.orgId);
+    expect(edited.code).toBe(1);
+    expect(edited.stdout).toContain(`at entry 8 (log id ${victim.id},`);
+    expect(edited.stdout).toContain('it was edited');
+    expect(edited.json).toMatchObject({ ok: false, entryId: victim.id, entries: 7 });
+    // the other organization's chain is its own
+    expect((await cliVerify(other.orgId)).code).toBe(0);
+    await db().updateTable('system_log').set({ description: victim.description }).where('id', '=', victim.id).execute();
+    expect((await verifyLogChain(db(), org.orgId)).ok).toBe(true);
+
+    await db().deleteFrom('system_log').where('id', '=', rows[3]!.id).execute();
+    expect(await verifyLogChain(db(), org.orgId)).toMatchObject({ ok: false, entryId: rows[4]!.id });
+
+    await db().deleteFrom('system_log').where('id', '>=', rows[2]!.id).execute();
+    const cut = await verifyLogChain(db(), org.orgId);
+    expect(cut).toMatchObject({ ok: false, entryId: null, entries: 2 });
+    expect((await cliVerify(org.orgId)).stdout).toContain('the newest entries were deleted');
+    // a new write after the cut still links to the recorded head, so the break stays visible
+    await org.createUser({ first_name: 'After' });
+    expect((await verifyLogChain(db(), org.orgId)).ok).toBe(false);
+  });
+});
