@@ -143,3 +143,25 @@ describe('the system log as a hash chain', () => {
     expect((await verifyLogChain(db(), org.orgId)).ok).toBe(false);
   });
 });
+
+describe('migration 1500 on a log written before it', () => {
+  it('chains the existing entries exactly as the writers do', async () => {
+    const own = await startServer();
+    try {
+      const first = await own.newOrg();
+      const second = await own.newOrg();
+      for (let i = 0; i < 4; i++) await first.createUser({ first_name: `Old${i}` });
+      await second.createUser();
+      const written = await own.app.db.selectFrom('system_log').select(['id', 'hash']).orderBy('id').execute();
+      const migration = await import('../../core/db/migrations/1500-log-chain.js');
+      await migration.down(own.app.db);
+      await migration.up(own.app.db);
+      const chained = await own.app.db.selectFrom('system_log').select(['id', 'hash']).orderBy('id').execute();
+      expect(chained).toEqual(written);
+      for (const { orgId } of [first, second])
+        expect(await verifyLogChain(own.app.db, orgId)).toMatchObject({ ok: true });
+    } finally {
+      await own.close();
+    }
+  });
+});
