@@ -21,9 +21,17 @@ const TYPES = [
     forward: true,
     required_buffer: 24,
   },
-  { label: 'Sick', work_code: 'SL', primary_color: '#2474a9', secondary_color: '#FFFFFF', force_include: true },
-  { label: 'Kelly Day', work_code: 'KD', primary_color: '#7c3aed', secondary_color: '#FFFFFF' },
-  { label: 'Comp Time', work_code: 'CT', primary_color: '#b45309', secondary_color: '#FFFFFF', allow_negative: true },
+  // callable (`force_include`): holders of a Kelly or comp day may still be asked to work; the sick never
+  { label: 'Sick', work_code: 'SL', primary_color: '#2474a9', secondary_color: '#FFFFFF' },
+  { label: 'Kelly Day', work_code: 'KD', primary_color: '#7c3aed', secondary_color: '#FFFFFF', force_include: true },
+  {
+    label: 'Comp Time',
+    work_code: 'CT',
+    primary_color: '#b45309',
+    secondary_color: '#FFFFFF',
+    allow_negative: true,
+    force_include: true,
+  },
 ];
 
 const at = (date: Temporal.PlainDate, hour = 7) => formatLocalDateTime(date.toPlainDateTime({ hour }));
