@@ -177,6 +177,9 @@ export async function createTrade(
     actorUserId: requester.id,
     after: body,
   });
+  // approved in the same transaction: a refusal (or any failure) while the work moves writes nothing
+  if (body.approve)
+    return { id, status: await actOnTrade(trx, auth, id, { action: 'approve', admin_id: approver.id }) };
   return { id, status };
 }
 
