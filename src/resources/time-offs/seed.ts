@@ -21,7 +21,14 @@ const TYPES = [
     forward: true,
     required_buffer: 24,
   },
-  { label: 'Sick', work_code: 'SL', primary_color: '#2474a9', secondary_color: '#FFFFFF', force_include: true },
+  {
+    label: 'Sick',
+    work_code: 'SL',
+    primary_color: '#2474a9',
+    secondary_color: '#FFFFFF',
+    force_include: true,
+    sick_leave: true,
+  },
   { label: 'Kelly Day', work_code: 'KD', primary_color: '#7c3aed', secondary_color: '#FFFFFF' },
   { label: 'Comp Time', work_code: 'CT', primary_color: '#b45309', secondary_color: '#FFFFFF', allow_negative: true },
 ];
