@@ -174,6 +174,21 @@ describe('POST /trades with approve (extension)', () => {
     expect([await ownerOf(mine), await ownerOf(theirs)]).toEqual([taker, requester]);
   });
 
+  it('refuses to approve a trade whose start has passed, writing nothing', async () => {
+    const requester = await org.createUser();
+    const taker = await org.createUser();
+    const span = { start: '2020-03-02 07:00:00', end: '2020-03-03 07:00:00' };
+    const response = await org.post('/trades', {
+      requesting_user: requester,
+      ...span,
+      approving_user_id: adminId,
+      accepting_user_id: taker,
+      approve: true,
+    });
+    expect(response).toBeInvalid(['A trade whose start has passed cannot be approved: it starts 2020-03-02 07:00:00.']);
+    expect(await tradesOf(requester)).toBe(0);
+  });
+
   it('refuses a non-boolean approve in words', async () => {
     const requester = await org.createUser();
     const span = nextSpan();

@@ -144,6 +144,9 @@ export async function createTrade(
   // the schedules are checked once every field is sound
   const [foundRequester, foundApprover, taker, foundSpan, swap] = await checkTradeFields(trx, orgId, body);
   const [requester, approver, span] = [foundRequester!, foundApprover!, foundSpan!];
+  // approved at once, it would read as expired: refused before anything is written
+  if (body.approve && span.start <= nowLocal(auth.timezone))
+    throw invalidParams(`A trade whose start has passed cannot be approved: it starts ${span.start}.`);
   await checkTrade(trx, orgId, requester, taker, { span, swap });
 
   const now = nowUtc();
