@@ -116,6 +116,11 @@ describe('seed demo', () => {
     expect(new Set(cycles.map((c) => c.color)).size).toBe(3);
   });
 
+  it('flags its Sick type as the one "Mark sick" records (sick_leave), and no other', async () => {
+    const types = await get<Array<{ label: string; sick_leave: boolean }>>('/time_off_types');
+    expect(types.filter((t) => t.sick_leave).map((t) => t.label)).toEqual(['Sick']);
+  });
+
   it('has pending time off in the queue', async () => {
     const pending = await get<{ items: Array<{ status: string }> }>('/time_offs', {
       start: `${day(0)} 00:00:00`,

@@ -833,6 +833,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/day_notes/{date}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The notes and activities of one date with their ids, notes first (extension) */
+        get: operations["listDayNoteEntries"];
+        put?: never;
+        /** Adds one note (or activity) to a date; the others stay as they are (extension) */
+        post: operations["addDayNoteEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/day_notes/{date}/entries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes one note or activity of a date, by its id (extension) */
+        delete: operations["deleteDayNoteEntry"];
+        options?: never;
+        head?: never;
+        /** Replaces the HTML of one note or activity of a date, by its id (extension) */
+        patch: operations["changeDayNoteEntry"];
+        trace?: never;
+    };
     "/v1/filters": {
         parameters: {
             query?: never;
@@ -1875,7 +1911,7 @@ export interface paths {
         put?: never;
         /**
          * Requests a trade; with accepting_user_id it starts accepted, otherwise pending
-         * @description The body is one trade or, as the sample writes it, an array of trades (all requested or none; `id` is the first, `ids` all).
+         * @description The body is one trade or, as the sample writes it, an array of trades (all requested or none; `id` is the first, `ids` all). With `approve: true` (extension) the approving user approves it in the same transaction: requested and filled, or nothing written.
          */
         post: operations["createTrade"];
         delete?: never;
@@ -12580,6 +12616,523 @@ export interface operations {
                         date: string;
                         notes: string[];
                         activities: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listDayNoteEntries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description YYYY-MM-DD */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        date: string;
+                        kind: "note" | "activity";
+                        /** @description sanitized HTML */
+                        html: string;
+                        /** @description its place in the date’s list of its kind */
+                        position: number;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    addDayNoteEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description crewplan extension: a retry with the same key and body gets the first answer (24 h, per organization) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description YYYY-MM-DD */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description HTML, sanitized on write */
+                    html: string;
+                    /** @default note */
+                    kind?: "note" | "activity";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        code: number;
+                        status: string;
+                        message: string;
+                        entry: {
+                            id: number;
+                            date: string;
+                            kind: "note" | "activity";
+                            /** @description sanitized HTML */
+                            html: string;
+                            /** @description its place in the date’s list of its kind */
+                            position: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteDayNoteEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description YYYY-MM-DD */
+                date: string;
+                /** @description record id (integer); an id that names no record answers 404 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        code: number;
+                        status: string;
+                        message: string;
+                        id: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    changeDayNoteEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description YYYY-MM-DD */
+                date: string;
+                /** @description record id (integer); an id that names no record answers 404 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description HTML, sanitized on write */
+                    html: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        code: number;
+                        status: string;
+                        message: string;
+                        entry: {
+                            id: number;
+                            date: string;
+                            kind: "note" | "activity";
+                            /** @description sanitized HTML */
+                            html: string;
+                            /** @description its place in the date’s list of its kind */
+                            position: number;
+                        };
                     };
                 };
             };
@@ -24507,6 +25060,8 @@ export interface operations {
                         force_include: boolean;
                         forward: boolean;
                         href: string;
+                        /** @description extension: the type "Mark sick" records (at most one is) */
+                        sick_leave: boolean;
                     }[];
                 };
             };
@@ -24641,6 +25196,8 @@ export interface operations {
                     default_day_hours?: number;
                     /** @description extension: its hours count as hours worked for overtime (default false) */
                     counts_as_worked?: boolean;
+                    /** @description extension: the type the web board's "Mark sick" records; true on one type takes it off the organization's other types (default false) */
+                    sick_leave?: boolean;
                     /** @description extension: no callback is offered to a user within this many hours before or after their approved time off of this type (default 0) */
                     callback_exclusion_hours?: number;
                 };
@@ -24784,6 +25341,8 @@ export interface operations {
                         force_include: boolean;
                         forward: boolean;
                         href: string;
+                        /** @description extension: the type "Mark sick" records (at most one is) */
+                        sick_leave: boolean;
                         allow_negative: boolean;
                         default_day_hours: number;
                         counts_as_worked: boolean;
@@ -25040,6 +25599,8 @@ export interface operations {
                     default_day_hours?: number;
                     /** @description extension: its hours count as hours worked for overtime (default false) */
                     counts_as_worked?: boolean;
+                    /** @description extension: the type the web board's "Mark sick" records; true on one type takes it off the organization's other types (default false) */
+                    sick_leave?: boolean;
                     /** @description extension: no callback is offered to a user within this many hours before or after their approved time off of this type (default 0) */
                     callback_exclusion_hours?: number;
                 };
@@ -26334,6 +26895,8 @@ export interface operations {
                     /** @description extension: users the trade is offered to */
                     offered_user_ids?: (number | string)[];
                     notes?: null | "" | string;
+                    /** @description extension: the approving user approves the trade in the same request (with accepting_user_id it is filled: the work moves); if approving fails, nothing is written, not even the trade */
+                    approve?: boolean;
                 } | {
                     /** @description integer id (a digit string is accepted) */
                     requesting_user: number | string;
@@ -26355,6 +26918,8 @@ export interface operations {
                     /** @description extension: users the trade is offered to */
                     offered_user_ids?: (number | string)[];
                     notes?: null | "" | string;
+                    /** @description extension: the approving user approves the trade in the same request (with accepting_user_id it is filled: the work moves); if approving fails, nothing is written, not even the trade */
+                    approve?: boolean;
                 }[];
             };
         };

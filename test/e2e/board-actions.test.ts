@@ -265,11 +265,22 @@ describe.skipIf(!HAS_CHROMIUM)('acting from the board, the agenda and print', ()
     await day.locator('.day-note', { hasText: 'Hydrant testing on Elm & 5th <9:00>' }).waitFor();
     expect((await dayOf(date)).notes).toEqual(['Hydrant testing on Elm &amp; 5th &lt;9:00&gt;']);
     // a request without a user field is logged under the session's client (docs/webapp.md)
-    expect(await latestLog()).toBe(`API client web:dana.whitfield updated the notes and activities of ${date}.`);
+    expect(await latestLog()).toBe(`API client web:dana.whitfield added a note to ${date}.`);
     // an empty note is refused in words, and nothing is written
     await panel.getByRole('button', { name: 'Add note' }).click();
     expect(await panel.getByRole('alert').textContent()).toContain('Write the note first.');
     expect((await dayOf(date)).notes).toHaveLength(1);
+    // a note is edited and removed by its own id
+    await panel.getByRole('button', { name: 'Edit note: Hydrant testing' }).click();
+    await panel.getByLabel('Edit note').fill('Hydrant testing moved to 10:00');
+    await panel.getByRole('button', { name: 'Save note' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Note of' }).waitFor();
+    await day.locator('.day-note', { hasText: 'Hydrant testing moved to 10:00' }).waitFor();
+    expect((await dayOf(date)).notes).toEqual(['Hydrant testing moved to 10:00']);
+    expect(await latestLog()).toBe(`API client web:dana.whitfield changed a note of ${date}.`);
+    await panel.getByRole('button', { name: 'Delete note: Hydrant testing moved to 10:00' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Note removed from' }).waitFor();
+    expect((await dayOf(date)).notes).toEqual([]);
     await page.keyboard.press('Escape');
   });
 

@@ -306,7 +306,7 @@ describe.skipIf(!HAS_CHROMIUM)('every board action by keyboard, and a focus ring
     await panel.getByRole('status').filter({ hasText: 'Note added to' }).waitFor();
     await page.locator(`.calendar li.day[data-date="${date}"] .day-note`, { hasText: 'Keyboard note' }).waitFor();
     expect((await days(date, date))[0].notes).toContain('Keyboard note: pump test 0900');
-    expect(await latestLog()).toBe(`API client web:dana.whitfield updated the notes and activities of ${date}.`);
+    expect(await latestLog()).toBe(`API client web:dana.whitfield added a note to ${date}.`);
     await page.keyboard.press('Escape');
     expect(await panel.count()).toBe(0);
   }, 60_000);

@@ -2,7 +2,7 @@
  * The API's response shapes, from the typed client generated from /v1/openapi.json (client/):
  * a change of the API's schemas that breaks a view fails `npm run typecheck`.
  */
-import type { operations, ResponseOf } from '../../client/src/index.js';
+import type { ResponseOf } from '../../client/src/index.js';
 
 export type Schedule = ResponseOf<'getSchedule'>;
 export type ScheduleDay = Schedule['days'][number];
@@ -14,25 +14,11 @@ export type VisualCycle = ResponseOf<'listVisualCycles'>[number];
 export type TimeOffPage = ResponseOf<'listTimeOffs'>;
 /** An entry of the organization's listing or of a user's own listing (string ids there). */
 export type TimeOffEntry = TimeOffPage['items'][number] | ResponseOf<'listUserTimeOffs'>[number];
-export type TimeOffType = ResponseOf<'listTimeOffTypes'>[number];
 export type TimeOffImpact = ResponseOf<'getTimeOffImpact'>;
-export type AccrualBank = ResponseOf<'getUserAccrualBank'>;
 export type SignupEvent = ResponseOf<'listSignupEvents'>[number];
 export type SignupEventUser = ResponseOf<'listSignupEventUsers'>[number];
 export type CallbackPage = ResponseOf<'listCallbacks'>;
 export type Callback = CallbackPage['data'][number];
 export type CallbackUser = ResponseOf<'listCallbackUsers'>[number];
-export type UserSummary = ResponseOf<'listUsers'>[number];
 export type VacancyCandidates = ResponseOf<'listVacancyCandidates'>;
-export type WorkType = ResponseOf<'listWorkTypes'>[number];
-export type CallbackList = ResponseOf<'listLists'>[number];
-export type DayNotes = ResponseOf<'getDayNotes'>;
-
-/** The JSON body of an operation's 201 response. */
-type CreatedOf<Op extends keyof operations> = operations[Op] extends {
-  responses: { 201: { content: { 'application/json': infer Body } } };
-}
-  ? Body
-  : never;
-export type StartedCallback = CreatedOf<'startCallback'>;
-export type TradeWritten = CreatedOf<'createTrade'>;
+export type CallbackOffer = ResponseOf<'listUserCallbackOffers'>[number];

@@ -4,10 +4,20 @@ import { writeLog } from '../../core/audit.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { sanitize } from '../../core/html.js';
-import { EXTENSION, routeOptions } from '../../core/schemas.js';
+import { created, EXTENSION, ok, routeOptions, SuccessWith, SuccessWithId } from '../../core/schemas.js';
 import { assertPeriod, formatDate, todayIn } from '../../core/time.js';
-import { notesForRange, replaceDayNotes } from './repository.js';
-import { DateParams, DayNotesBody, DayNotesQuery, DayNotesResponse } from './schemas.js';
+import { listDayNoteEntries, notesForRange, replaceDayNotes } from './repository.js';
+import { addDayNote, changeDayNote, removeDayNote, serializeDayNoteEntry } from './rules.js';
+import {
+  ChangeDayNoteEntryBody,
+  DateParams,
+  DayNoteEntryParams,
+  DayNoteEntryResponse,
+  DayNotesBody,
+  DayNotesQuery,
+  DayNotesResponse,
+  NewDayNoteEntryBody,
+} from './schemas.js';
 
 const tags = ['Schedule'];
 const route = routeOptions(tags);
@@ -96,6 +106,62 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         });
         return { date, notes: [], activities: [] };
       });
+    },
+  );
+
+  app.get(
+    '/day_notes/:date/entries',
+    route('listDayNoteEntries', 'The notes and activities of one date with their ids, notes first (extension)', {
+      ...EXTENSION,
+      params: DateParams,
+      response: { 200: Type.Array(DayNoteEntryResponse) },
+    }),
+    async (request) =>
+      (await listDayNoteEntries(app.db, request.auth.orgId, request.params.date)).map(serializeDayNoteEntry),
+  );
+
+  app.post(
+    '/day_notes/:date/entries',
+    route('addDayNoteEntry', 'Adds one note (or activity) to a date; the others stay as they are (extension)', {
+      ...EXTENSION,
+      params: DateParams,
+      body: NewDayNoteEntryBody,
+      response: { 201: SuccessWith({ entry: DayNoteEntryResponse }) },
+    }),
+    async (request, reply) => {
+      const { date } = request.params;
+      const row = await withTransaction(app.db, (trx) => addDayNote(trx, request.auth, date, request.body));
+      reply.status(201);
+      return created(`Note #${row.id} added to ${date}`, { entry: serializeDayNoteEntry(row) });
+    },
+  );
+
+  app.patch(
+    '/day_notes/:date/entries/:id',
+    route('changeDayNoteEntry', 'Replaces the HTML of one note or activity of a date, by its id (extension)', {
+      ...EXTENSION,
+      params: DayNoteEntryParams,
+      body: ChangeDayNoteEntryBody,
+      response: { 200: SuccessWith({ entry: DayNoteEntryResponse }) },
+    }),
+    async (request) => {
+      const { date, id } = request.params;
+      const row = await withTransaction(app.db, (trx) => changeDayNote(trx, request.auth, date, id, request.body.html));
+      return { ...ok(`Note #${id} of ${date} changed`), entry: serializeDayNoteEntry(row) };
+    },
+  );
+
+  app.delete(
+    '/day_notes/:date/entries/:id',
+    route('deleteDayNoteEntry', 'Removes one note or activity of a date, by its id (extension)', {
+      ...EXTENSION,
+      params: DayNoteEntryParams,
+      response: { 200: SuccessWithId },
+    }),
+    async (request) => {
+      const { date, id } = request.params;
+      await withTransaction(app.db, (trx) => removeDayNote(trx, request.auth, date, id));
+      return ok(`Note #${id} of ${date} removed`, { id });
     },
   );
 };

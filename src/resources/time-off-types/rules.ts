@@ -3,7 +3,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { nowUtc } from '../../core/time.js';
-import { findTimeOffTypeOrThrow, insertTimeOffType, updateTimeOffType } from './repository.js';
+import { findTimeOffTypeOrThrow, insertTimeOffType, setSickLeave, updateTimeOffType } from './repository.js';
 import type { CreateTimeOffTypeBody, UpdateTimeOffTypeBody } from './schemas.js';
 import type { TimeOffTypeTable } from './table.js';
 
@@ -48,6 +48,7 @@ export async function createTimeOffType(trx: Db, auth: AuthContext, body: Create
     deleted_at: null,
     created_at: nowUtc(),
   });
+  if (body.sick_leave) await setSickLeave(trx, auth.orgId, id, true);
   await logAction(trx, auth, 'time_off_type.created', id, {
     description: `created time off type ${body.label}.`,
     after: body,
@@ -64,17 +65,18 @@ export async function changeTimeOffType(
   const before = await findTimeOffTypeOrThrow(trx, auth.orgId, id);
   const changes = columnsOf(body);
   if (Object.keys(changes).length > 0) await updateTimeOffType(trx, auth.orgId, id, changes);
+  if (body.sick_leave !== undefined) await setSickLeave(trx, auth.orgId, id, body.sick_leave);
   await logAction(trx, auth, 'time_off_type.updated', id, {
     description: `updated time off type ${body.label ?? before.label}.`,
     before,
-    after: changes,
+    after: body.sick_leave === undefined ? changes : { ...changes, sick_leave: body.sick_leave },
   });
 }
 
 /** Soft delete: existing time off keeps its type; the type is no longer listed or usable. */
 export async function deleteTimeOffType(trx: Db, auth: AuthContext, id: number): Promise<void> {
   const before = await findTimeOffTypeOrThrow(trx, auth.orgId, id);
-  await updateTimeOffType(trx, auth.orgId, id, { deleted_at: nowUtc() });
+  await updateTimeOffType(trx, auth.orgId, id, { deleted_at: nowUtc(), sick_leave: 0 });
   await logAction(trx, auth, 'time_off_type.deleted', id, {
     description: `deleted time off type ${before.label}.`,
     before,

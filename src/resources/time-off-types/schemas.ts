@@ -28,6 +28,13 @@ const typeFields = {
   counts_as_worked: Type.Optional(
     Type.Boolean({ description: 'extension: its hours count as hours worked for overtime (default false)' }),
   ),
+  sick_leave: Type.Optional(
+    Type.Boolean({
+      description:
+        'extension: the type the web board\'s "Mark sick" records; true on one type takes it off the ' +
+        "organization's other types (default false)",
+    }),
+  ),
   callback_exclusion_hours: Type.Optional(
     Type.Number({
       minimum: 0,
@@ -56,6 +63,7 @@ export const TimeOffTypeResponse = Type.Object({
   force_include: Type.Boolean(),
   forward: Type.Boolean(),
   href: Type.String(),
+  sick_leave: Type.Boolean({ description: 'extension: the type "Mark sick" records (at most one is)' }),
 });
 export type TimeOffTypeResponse = Static<typeof TimeOffTypeResponse>;
 

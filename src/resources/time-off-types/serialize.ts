@@ -18,6 +18,7 @@ export function serializeTimeOffType(
     force_include: row.force_include === 1,
     forward: row.forward === 1,
     href: href(request, `/time_off_types/${row.id}`),
+    sick_leave: row.sick_leave === 1,
   };
 }
 

@@ -21,6 +21,8 @@ export interface TimeOffTypeTable {
   counts_as_worked: Generated<number>;
   /** extension: no callback offers within this many hours of approved time off of this type */
   callback_exclusion_hours: Generated<number>;
+  /** extension: 1 on the one type "Mark sick" records (at most one live type of the organization) */
+  sick_leave: Generated<number>;
   deleted_at: string | null;
   created_at: string;
 }

@@ -40,6 +40,7 @@ describe('POST /time_off_types', () => {
       force_include: false,
       forward: false,
       href: `${server.url}/v1/time_off_types/${response.body.id}`,
+      sick_leave: false,
     });
   });
 
@@ -92,6 +93,7 @@ describe('GET /time_off_types', () => {
         force_include: true,
         forward: false,
         href: `${server.url}/v1/time_off_types/${id}`,
+        sick_leave: false,
       },
     ]);
     expect((await other.get('/time_off_types')).body).toEqual([]);
@@ -117,6 +119,7 @@ describe('GET /time_off_types/{id} (extension)', () => {
       force_include: false,
       forward: false,
       href: `${server.url}/v1/time_off_types/${id}`,
+      sick_leave: false,
       allow_negative: true,
       default_day_hours: 24,
       counts_as_worked: false,
@@ -194,5 +197,50 @@ describe('DELETE /time_off_types/{id} (extension)', () => {
     });
     expect(create).toBeInvalid(['The selected time off type id is invalid.']);
     expect((await org.del(`/time_off_types/${id}`)).status).toBe(404);
+  });
+});
+
+describe('sick_leave (extension): the type "Mark sick" records', () => {
+  const flagged = async (as = org) =>
+    ((await as.get('/time_off_types')).body as Array<{ label: string; sick_leave: boolean }>)
+      .filter((t) => t.sick_leave)
+      .map((t) => t.label);
+
+  it('is set on create or by PATCH, on one type at a time, and cleared by PATCH or delete', async () => {
+    const target = await server.newOrg();
+    const illness = (await target.post('/time_off_types', { label: 'Illness', sick_leave: true })).body.id;
+    const family = (await target.post('/time_off_types', { label: 'Family sick' })).body.id;
+    expect(await flagged(target)).toEqual(['Illness']);
+    expect((await target.get(`/time_off_types/${illness}`)).body.sick_leave).toBe(true);
+    // the name does not matter: setting it on another type takes it off the first
+    expect((await target.patch(`/time_off_types/${family}`, { sick_leave: true })).status).toBe(200);
+    expect(await flagged(target)).toEqual(['Family sick']);
+    expect((await target.patch(`/time_off_types/${family}`, { sick_leave: false })).status).toBe(200);
+    expect(await flagged(target)).toEqual([]);
+    await target.patch(`/time_off_types/${illness}`, { sick_leave: true });
+    expect((await target.del(`/time_off_types/${illness}`)).status).toBe(200);
+    expect(await flagged(target)).toEqual([]);
+    // a new type may then carry it (the deleted one holds no flag)
+    expect((await target.post('/time_off_types', { label: 'Sick 2', sick_leave: true })).status).toBe(201);
+    expect(await flagged(target)).toEqual(['Sick 2']);
+    expect(await flagged(other)).toEqual([]);
+  });
+
+  it('stays on exactly one type when several requests set it at once', async () => {
+    const target = await server.newOrg();
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i += 1) ids.push((await target.post('/time_off_types', { label: `Leave ${i}` })).body.id);
+    const answers = await Promise.all([
+      ...ids.map((id) => target.patch(`/time_off_types/${id}`, { sick_leave: true })),
+      ...[5, 6].map((i) => target.post('/time_off_types', { label: `Leave ${i}`, sick_leave: true })),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 201, 201]);
+    expect(await flagged(target)).toHaveLength(1);
+  });
+
+  it('refuses a value that is not true or false, in words', async () => {
+    const id = (await org.post('/time_off_types', { label: 'Maybe sick' })).body.id;
+    const bad = await org.patch(`/time_off_types/${id}`, { sick_leave: 'yes please' });
+    expect(bad).toBeInvalid(['The sick leave field must be true or false.']);
   });
 });

@@ -91,7 +91,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       ...route('createTrade', 'Requests a trade; with accepting_user_id it starts accepted, otherwise pending', {
         description:
           'The body is one trade or, as the sample writes it, an array of trades (all requested or none; ' +
-          '`id` is the first, `ids` all).',
+          '`id` is the first, `ids` all). With `approve: true` (extension) the approving user approves it in ' +
+          'the same transaction: requested and filled, or nothing written.',
         body: CreateTradesBody,
         response: { 201: TradeWriteResponse },
       }),
@@ -105,7 +106,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       });
       reply.status(201);
       const { id, status } = requested[0]!;
-      if (!Array.isArray(request.body)) return created(`Trade #${id} requested`, { id, trade_status: status });
+      if (!Array.isArray(request.body)) {
+        const message = request.body.approve ? `Trade #${id} is ${status}` : `Trade #${id} requested`;
+        return created(message, { id, trade_status: status });
+      }
       const names = requested.map((trade) => `#${trade.id}`).join(', ');
       return created(`Trade${requested.length > 1 ? 's' : ''} ${names} requested`, {
         id,

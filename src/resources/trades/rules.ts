@@ -144,6 +144,9 @@ export async function createTrade(
   // the schedules are checked once every field is sound
   const [foundRequester, foundApprover, taker, foundSpan, swap] = await checkTradeFields(trx, orgId, body);
   const [requester, approver, span] = [foundRequester!, foundApprover!, foundSpan!];
+  // approved at once, it would read as expired: refused before anything is written
+  if (body.approve && span.start <= nowLocal(auth.timezone))
+    throw invalidParams(`A trade whose start has passed cannot be approved: it starts ${span.start}.`);
   await checkTrade(trx, orgId, requester, taker, { span, swap });
 
   const now = nowUtc();
@@ -177,6 +180,9 @@ export async function createTrade(
     actorUserId: requester.id,
     after: body,
   });
+  // approved in the same transaction: a refusal (or any failure) while the work moves writes nothing
+  if (body.approve)
+    return { id, status: await actOnTrade(trx, auth, id, { action: 'approve', admin_id: approver.id }) };
   return { id, status };
 }
 

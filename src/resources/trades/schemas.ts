@@ -26,6 +26,13 @@ export const CreateTradeBody = Type.Object({
     Type.Array(Id, { maxItems: 500, description: 'extension: users the trade is offered to' }),
   ),
   notes: Type.Optional(NullableInput(LongText({ maxLength: 2000 }))),
+  approve: Type.Optional(
+    Type.Boolean({
+      description:
+        'extension: the approving user approves the trade in the same request (with accepting_user_id it is ' +
+        'filled: the work moves); if approving fails, nothing is written, not even the trade',
+    }),
+  ),
 });
 export type CreateTradeBody = Static<typeof CreateTradeBody>;
 /** One trade, or several as the sample body writes them (an array of trades): all are requested or none. */

@@ -1,8 +1,8 @@
-import { api } from '../api';
+import { call, client } from '../api';
 import { Loaded } from '../components';
 import { addDays, span, today } from '../dates';
 import { useLoad } from '../hooks';
-import type { Callback, CallbackUser, UserSummary } from '../types';
+import type { Callback, CallbackUser } from '../types';
 
 interface CallbackWithContacts extends Callback {
   contacts: CallbackUser[];
@@ -10,16 +10,17 @@ interface CallbackWithContacts extends Callback {
 
 async function loadCallbacks(): Promise<{ callbacks: CallbackWithContacts[]; names: Map<string, string> }> {
   const [page, users] = await Promise.all([
-    api.get<{ data: Callback[] }>('/callbacks', {
-      start: `${addDays(today(), -7)} 00:00:00`,
-      end: `${addDays(today(), 90)} 23:59:59`,
-    }),
-    api.get<UserSummary[]>('/users'),
+    call(
+      client.GET('/v1/callbacks', {
+        params: { query: { start: `${addDays(today(), -7)} 00:00:00`, end: `${addDays(today(), 90)} 23:59:59` } },
+      }),
+    ),
+    call(client.GET('/v1/users')),
   ]);
   const callbacks = await Promise.all(
     page.data.map(async (callback) => ({
       ...callback,
-      contacts: await api.get<CallbackUser[]>(`/callbacks/${callback.id}/users`),
+      contacts: await call(client.GET('/v1/callbacks/{id}/users', { params: { path: { id: callback.id } } })),
     })),
   );
   return { callbacks, names: new Map(users.map((user) => [String(user.user_id), user.full_name])) };

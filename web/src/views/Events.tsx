@@ -1,16 +1,16 @@
 import { useState } from 'preact/hooks';
-import { api, type Session } from '../api';
+import { call, client, type Session } from '../api';
 import { ErrorBox, Loaded } from '../components';
 import { span } from '../dates';
 import { useLoad } from '../hooks';
 import type { SignupEvent, SignupEventUser } from '../types';
 
 async function loadEvents(): Promise<Array<SignupEvent & { users: SignupEventUser[] }>> {
-  const events = await api.get<SignupEvent[]>('/signup_events');
+  const events = await call(client.GET('/v1/signup_events'));
   return Promise.all(
     events.map(async (event) => ({
       ...event,
-      users: await api.get<SignupEventUser[]>(`/signup_events/${event.id}/users`),
+      users: await call(client.GET('/v1/signup_events/{id}/users', { params: { path: { id: Number(event.id) } } })),
     })),
   );
 }
@@ -58,7 +58,15 @@ export function Events({ session }: { session: Session }) {
                       <button
                         type="button"
                         disabled={busy}
-                        onClick={() => act(() => api.del(`/signup_events/${event.id}/users/${me}`))}
+                        onClick={() =>
+                          act(() =>
+                            call(
+                              client.DELETE('/v1/signup_events/{id}/users/{user_id}', {
+                                params: { path: { id: Number(event.id), user_id: me } },
+                              }),
+                            ),
+                          )
+                        }
                       >
                         Withdraw from {event.title}
                       </button>
@@ -67,7 +75,16 @@ export function Events({ session }: { session: Session }) {
                         type="button"
                         class="primary"
                         disabled={busy || event.status !== 'active'}
-                        onClick={() => act(() => api.post(`/signup_events/${event.id}/users`, { user_id: me }))}
+                        onClick={() =>
+                          act(() =>
+                            call(
+                              client.POST('/v1/signup_events/{id}/users', {
+                                params: { path: { id: Number(event.id) } },
+                                body: { user_id: me },
+                              }),
+                            ),
+                          )
+                        }
                       >
                         Sign up for {event.title}
                       </button>

@@ -1,8 +1,7 @@
-import { api, type Session } from '../api';
+import { call, client, type Session } from '../api';
 import { Chip, Loaded } from '../components';
 import { addDays, longDate, span, today } from '../dates';
 import { useLoad } from '../hooks';
-import type { Schedule } from '../types';
 
 const DAYS_AHEAD = 28;
 
@@ -10,7 +9,8 @@ export function MySchedule({ session }: { session: Session }) {
   const start = today();
   const end = addDays(start, DAYS_AHEAD - 1);
   const [value, reload] = useLoad(
-    () => api.get<Schedule>('/schedule', { start: `${start} 00:00:00`, end: `${end} 23:59:59` }),
+    () =>
+      call(client.GET('/v1/schedule', { params: { query: { start: `${start} 00:00:00`, end: `${end} 23:59:59` } } })),
     [start],
   );
   const mine = (id: number | string) => Number(id) === session.user.id;

@@ -1,20 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Session } from '../api';
+import { call, client, type Session } from '../api';
 import { Loaded } from '../components';
 import { span } from '../dates';
 import { useLoad } from '../hooks';
 import { pushState, subscribePush, unsubscribePush, type PushState } from '../push';
+import type { CallbackOffer } from '../types';
 
-interface Offer {
-  id: number;
-  callback_id: number;
-  list: { id: number; name: string };
-  assignment: { id: number; name: string } | null;
-  start: string;
-  end: string;
-  notes: string | null;
-  expires_at: string;
-}
+type Offer = CallbackOffer;
 
 type Notice = { kind: 'status' | 'alert'; text: string } | null;
 
@@ -66,15 +58,21 @@ function PushCard({ userId }: { userId: number }) {
 /** "My offers": the callback offers the signed-in user can still answer, with the link's Accept and Decline. */
 export function Offers({ session }: { session: Session }) {
   const me = session.user.id;
-  const [value, reload] = useLoad(() => api.get<Offer[]>(`/users/${me}/callback_offers`), [me]);
+  const [value, reload] = useLoad(
+    () => call(client.GET('/v1/users/{user_id}/callback_offers', { params: { path: { user_id: me } } })),
+    [me],
+  );
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState(false);
   const answer = async (offer: Offer, choice: 'accept' | 'decline') => {
     setBusy(true);
     try {
-      const result = await api.post<{ message: string }>(`/users/${me}/callback_offers/${offer.id}`, {
-        answer: choice,
-      });
+      const result = await call(
+        client.POST('/v1/users/{user_id}/callback_offers/{id}', {
+          params: { path: { user_id: me, id: offer.id } },
+          body: { answer: choice },
+        }),
+      );
       setNotice({ kind: 'status', text: result.message });
     } catch (error) {
       setNotice({ kind: 'alert', text: (error as Error).message });

@@ -1,13 +1,8 @@
-import type { Session } from '../api';
-import { Chip } from '../components';
-import { longDate, span, today } from '../dates';
-import type { AssignmentDay, Shift } from '../types';
-import type { Act, BoardData } from './Board';
-import { isShort, rollUp } from './Board';
-import { noteText } from './BoardPanel';
-
-/** The number of days the agenda lists, the first one first. */
-export const AGENDA_DAYS = 7;
+import type { Session } from '../../api';
+import { Chip } from '../../components';
+import { longDate, span, today } from '../../dates';
+import type { AssignmentDay, Shift } from '../../types';
+import { type Act, type BoardData, isShort, noteText, rollUp } from './model';
 
 type Placed = { shift: Shift; assignment: AssignmentDay };
 
