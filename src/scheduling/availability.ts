@@ -219,10 +219,13 @@ export async function availabilityOf(
     needs?.qualifiers.length ? loadQualifications(db, orgId, userIds) : undefined,
     offer ? callbackBlocks(db, orgId, userIds, span) : new Map<number, string>(),
   ]);
+  const worked = facts.worked.filter((item) => !request.except?.(item));
+  // the assignments of the work weighed: all of it for an offer's limits, else those that clash (named)
+  const weighed = offer ? worked : worked.filter((item) => overlaps(item, span));
   const assignments = await assignmentsByIds(
     db,
     orgId,
-    facts.worked.map((item) => item.assignment_id),
+    weighed.map((item) => item.assignment_id),
   );
   // an assignment deleted since counts (its work is still there)
   const counts = (item: WorkItem) => {
@@ -230,8 +233,7 @@ export async function availabilityOf(
     return !excludedTypes.has(item.work_type_id) && (!assignment || assignment.deleted || countsAsWork(assignment));
   };
   const work = new Map<number, Held[]>(userIds.map((id) => [id, []]));
-  for (const item of facts.worked) {
-    if (request.except?.(item)) continue;
+  for (const item of worked) {
     const where = assignments.get(item.assignment_id)?.name ?? `assignment #${item.assignment_id}`;
     work.get(item.user_id)?.push({ start: item.start, end: item.end, where, counted: counts(item) });
   }
