@@ -368,15 +368,17 @@ describe('staffing, vacancies and callbacks judge people by their own qualificat
     // crew B and A are off that day; B and Basic lack PM; crew A holds it and is free
     expect(short.body.candidates.map((c: any) => c.user_id)).toEqual([medic, d.crew.A]);
     expect(short.body.skipped.map((s: any) => [s.user_id, s.reason])).toEqual([
-      [basic, 'lacks PM, which the vacancy needs'],
-      [d.crew.B, 'lacks PM, which the vacancy needs'],
+      [basic, 'lacks PM'],
+      [d.crew.B, 'lacks PM'],
     ]);
     // Jan 1: crew A (a PM) is on: nothing is short, the callback adds staff; crew A is busy
     const extra = await d.org.post('/callbacks', { ...body, start: '2027-01-01 07:00:00', end: '2027-01-02 07:00:00' });
     expect(extra.status, extra.text).toBe(201);
     expect(extra.body.vacancy).toMatchObject({ open: 0, qualifier_shortfalls: [], extra_staffing: true });
     expect(extra.body.candidates.map((c: any) => c.user_id)).toEqual([basic, d.crew.B, medic]);
-    expect(extra.body.skipped).toEqual([{ user_id: d.crew.A, reason: 'already working' }]);
+    expect(extra.body.skipped).toEqual([
+      { user_id: d.crew.A, reason: 'already working 2027-01-01 07:00–07:00 on Engine 1' },
+    ]);
     // accepting fills the seat: the vacancy is gone
     const accept = await d.org.post(`/callbacks/${short.body.id}/users`, { user_id: medic, status: 'accepted' });
     expect(accept.status, accept.text).toBe(200);
@@ -398,7 +400,9 @@ describe('staffing, vacancies and callbacks judge people by their own qualificat
     const names = (items: any[]) => items.map((i) => i.user.id);
     // A is on leave, B and C are free (off duty); the admin is free too
     expect(names(response.body.candidates).sort()).toEqual([d.admin, d.crew.B, d.crew.C].sort());
-    expect(response.body.skipped.map((s: any) => [s.user.id, s.reason])).toEqual([[d.crew.A, 'on approved time off']]);
+    expect(response.body.skipped.map((s: any) => [s.user.id, s.reason])).toEqual([
+      [d.crew.A, 'on approved Vacation 2027-01-04 07:00–07:00'],
+    ]);
     const none = await d.org.get('/vacancies/candidates', { query: { assignment_id: d.engine, date: '2026-12-01' } });
     expect(none.status).toBe(422);
   });

@@ -29,3 +29,14 @@ export {
 } from './vacancies.js';
 export { callbackBlocks, MAX_CALLBACK_EXCLUSION_HOURS } from './callback-blocks.js';
 export { overtimeOf, workPeriodsOverlapping, type OvertimeRow, type WorkPeriodSetting } from './overtime.js';
+export {
+  availabilityOf,
+  countsAsWork,
+  limitPeriods,
+  limitReason,
+  refusalMessage,
+  seriesClash,
+  type Availability,
+  type HourLimits,
+  type Reason,
+} from './availability.js';

@@ -309,7 +309,7 @@ describe.skipIf(!HAS_CHROMIUM)('acting from the board, the agenda and print', ()
     const panel = page.locator('aside.panel');
     await panel.getByLabel('Give the shift to').selectOption({ label: busy });
     await panel.getByRole('button', { name: 'Move shift' }).click();
-    expect(await panel.getByRole('alert').textContent()).toMatch(/is already scheduled between|lacks the qualifiers/);
+    expect(await panel.getByRole('alert').textContent()).toMatch(/cannot take this trade: (already working|lacks)/);
     expect((await dayOf(date)).assignments.find((a) => a.id === post.id)?.shifts.map((s) => s.user.name)).toContain(
       shift.user.name,
     );

@@ -136,8 +136,8 @@ describe('auto-accept', () => {
     ]);
     expect(users[0].contact_time).not.toBeNull();
     expect(await logText(org)).toContain(
-      `did not auto-accept callback #${tuesday} for user #${eager}: 24 more hours would pass ` +
-        "the user's auto-accept limit of 30 hours per week (24 used); offering it instead.",
+      `did not auto-accept callback #${tuesday} for user #${eager}: ` +
+        "over the user's auto-accept weekly limit: 48 of 30 h; offering it instead.",
     );
 
     // not on the user's assignments: offered (the first free candidate is the eager one)

@@ -135,7 +135,7 @@ describe('POST /callbacks (extension)', () => {
     }
     const started = await startCallback(listId);
     expect(started.candidates.map((c) => c.user_id)).toEqual([forced, free]);
-    expect(started.skipped).toEqual([{ user_id: away, reason: 'on approved time off' }]);
+    expect(started.skipped).toEqual([{ user_id: away, reason: 'on approved Vacation 2032-03-10 00:00–00:00' }]);
   });
 
   it('skips members already working overlapping hours', async () => {
@@ -144,7 +144,7 @@ describe('POST /callbacks (extension)', () => {
     const listId = await makeList('Busy list', [busy, free]);
     const started = await startCallback(listId);
     expect(started.candidates.map((c) => c.user_id)).toEqual([free]);
-    expect(started.skipped).toEqual([{ user_id: busy, reason: 'already working' }]);
+    expect(started.skipped).toEqual([{ user_id: busy, reason: 'already working 2032-03-10 07:00–09:00 on Engine 3' }]);
   });
 
   it('skips members over max consecutive hours, counting work that touches the callback', async () => {
@@ -153,7 +153,9 @@ describe('POST /callbacks (extension)', () => {
     const listId = await makeList('Consecutive list', [tired, rested], { max_consecutive_hours: 24 });
     const started = await startCallback(listId);
     expect(started.candidates.map((c) => c.user_id)).toEqual([rested]);
-    expect(started.skipped).toEqual([{ user_id: tired, reason: 'over the max consecutive hours (36 > 24)' }]);
+    expect(started.skipped).toEqual([
+      { user_id: tired, reason: "over the list's consecutive hours limit: 36 of 24 h" },
+    ]);
   });
 
   it('skips members over the weekly, monthly or yearly limit (0 = no limit)', async () => {
@@ -169,8 +171,8 @@ describe('POST /callbacks (extension)', () => {
     const started = await startCallback(listId);
     expect(started.candidates.map((c) => c.user_id)).toEqual([fine]);
     expect(started.skipped).toEqual([
-      { user_id: weekly, reason: 'over the weekly limit (36 > 30)' },
-      { user_id: monthly, reason: 'over the monthly limit (60 > 56)' },
+      { user_id: weekly, reason: "over the list's weekly limit: 36 of 30 h" },
+      { user_id: monthly, reason: "over the list's monthly limit: 60 of 56 h" },
     ]);
   });
 
@@ -475,7 +477,9 @@ describe('POST /callbacks/{id}/users (extension)', () => {
     const started = await startCallback(listId);
     await giveShift(member, '2032-03-10 18:00:00', '2032-03-11 06:00:00');
     const response = await respond(started.id, member, 'accepted');
-    expect(response).toBeInvalid([`Since Member1 can no longer take callback #${started.id}: already working.`]);
+    expect(response).toBeInvalid([
+      `Since Member1 can no longer take callback #${started.id}: already working 2032-03-10 18:00–06:00 on Engine 3.`,
+    ]);
   });
 
   it('accepts part of the callback within its span only', async () => {
@@ -574,7 +578,7 @@ describe('GET /schedule (day.callbacks)', () => {
       positions_to_fill: 2,
     });
     expect(started.candidates.map((c) => c.user_id)).toEqual([first, second, third]);
-    expect(started.skipped).toEqual([{ user_id: overLimit, reason: 'over the weekly limit (36 > 30)' }]);
+    expect(started.skipped).toEqual([{ user_id: overLimit, reason: "over the list's weekly limit: 36 of 30 h" }]);
     const period = { start: '2032-08-04 00:00:00', end: '2032-08-05 00:00:00' };
     await respond(started.id, first, 'accepted');
     expect((await org.get('/schedule', { query: period })).body.days[0].callbacks).toEqual([]);

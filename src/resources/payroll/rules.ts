@@ -1,5 +1,5 @@
 import type { Db } from '../../core/db/transaction.js';
-import { paidFacts, periodOf } from '../../scheduling/index.js';
+import { countsAsWork, paidFacts, periodOf } from '../../scheduling/index.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
 import { miscForRange, type MiscHourWithType } from '../misc-hours/repository.js';
 import { labelsOfShifts, workTypesByIds } from '../shifts/repository.js';
@@ -55,7 +55,7 @@ export async function payrollRows(
 
   const shiftRows = paid.worked.flatMap((item): PayrollRow[] => {
     const assignment = assignments.get(item.assignment_id);
-    if (!assignment?.is_work_shift) return [];
+    if (!assignment || !countsAsWork(assignment)) return [];
     const type = workTypes.types.get(item.work_type_id);
     const subtype = item.work_subtype_id === null ? undefined : subtypeById.get(item.work_subtype_id);
     const labelText = labels.filter((l) => l.shift_id !== null && l.shift_id === item.shift_id).map((l) => l.label);

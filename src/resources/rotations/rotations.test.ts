@@ -310,7 +310,9 @@ describe('double booking (POST/PATCH /recurring_shifts, moved occurrences)', () 
       crew: 'A',
       start_date: '2027-01-04',
     });
-    expect(response).toBeInvalid(['The user is already scheduled from 2027-01-04 07:00 to 2027-01-05 07:00.']);
+    expect(response).toBeInvalid([
+      'Double Booked cannot take this series: already working 2027-01-04 07:00–07:00 on Station 1.',
+    ]);
     expect(await seriesOf(member)).toEqual([firstId]);
     expect((await org.get('/logs')).body.data[0].id).toBe(logsBefore);
   });
@@ -336,7 +338,7 @@ describe('double booking (POST/PATCH /recurring_shifts, moved occurrences)', () 
 
   it("refuses a series over one of the user's one-off shifts, months after its start", async () => {
     const rotationId = await createRotation(org);
-    const member = await org.createUser();
+    const member = await org.createUser({ first_name: 'Shift', last_name: 'Holder' });
     const shift = await org.post('/shifts', {
       assignment_id: station2Id,
       user_id: member,
@@ -356,7 +358,7 @@ describe('double booking (POST/PATCH /recurring_shifts, moved occurrences)', () 
     });
     expect(onC.status).toBe(422);
     expect(onC.body.error_message).toEqual([
-      'The user is already scheduled from 2027-06-02 10:00 to 2027-06-02 18:00.',
+      'Shift Holder cannot take this series: already working 2027-06-02 10:00–18:00 on Station 2.',
     ]);
     const ending = await org.post('/recurring_shifts', {
       user_id: member,
@@ -380,7 +382,7 @@ describe('double booking (POST/PATCH /recurring_shifts, moved occurrences)', () 
     const response = await org.patch(`/recurring_shifts/${second}`, { effective_date: '2027-01-05', crew: 'A' });
     expect(response.status).toBe(422);
     expect(response.body.error_message).toEqual([
-      'The user is already scheduled from 2027-01-07 07:00 to 2027-01-08 07:00.',
+      'Double Booked cannot take this series: already working 2027-01-07 07:00–07:00 on Station 1.',
     ]);
     expect(await seriesOf(member)).toEqual([firstId, second]);
     expect((await org.get(`/recurring_shifts/${second}`)).body).toMatchObject({ end_date: null, crew_offset: 1 });
@@ -405,7 +407,7 @@ describe('double booking (POST/PATCH /recurring_shifts, moved occurrences)', () 
     });
     expect(response.status).toBe(422);
     expect(response.body.error_message).toEqual([
-      'The user is already scheduled from 2027-01-08 08:00 to 2027-01-08 12:00.',
+      'Double Booked cannot take this occurrence: already working 2027-01-08 08:00–12:00 on Station 2.',
     ]);
     expect((await org.get(`/recurring_shifts/${firstId}`)).body.exceptions).toEqual([]);
   });

@@ -7,7 +7,7 @@ import { hasChanges, sentFields } from '../../core/fields.js';
 import { assertPeriod, formatLocalDateTime, nowUtc, parseLocalDateTime, Temporal, todayIn } from '../../core/time.js';
 import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
-import { expandWork } from '../../scheduling/index.js';
+import { expandWork, refusalMessage, seriesClash } from '../../scheduling/index.js';
 import { PRESETS } from './pattern.js';
 import {
   assertAssignmentsExist,
@@ -35,7 +35,6 @@ import type { RecurringShiftRow, RotationRow } from './table.js';
 
 const dayBefore = (date: string) => Temporal.PlainDate.from(date).subtract({ days: 1 }).toString();
 const dayAfter = (date: string) => Temporal.PlainDate.from(date).add({ days: 1 }).toString();
-const short = (datetime: string) => datetime.slice(0, 16);
 
 /** How far ahead a series without an end date is checked against the user's other work. */
 const BOOKING_HORIZON_DAYS = 366;
@@ -53,14 +52,12 @@ async function assertSeriesIsFree(
   userId: number,
   start: string,
   end: string,
+  what = 'this series',
 ): Promise<void> {
-  const work = await expandWork(trx, auth.orgId, { start, end, userIds: [userId], timezone: auth.timezone });
-  const isOwn = (item: (typeof work)[number]) => item.kind === 'recurring' && item.id === seriesId;
-  const others = work.filter((item) => !isOwn(item));
-  for (const occurrence of work.filter(isOwn)) {
-    const clash = others.find((other) => other.start < occurrence.end && other.end > occurrence.start);
-    if (clash) throw invalidParams(`The user is already scheduled from ${short(clash.start)} to ${short(clash.end)}.`);
-  }
+  const clash = await seriesClash(trx, auth.orgId, { id: seriesId, userId, start, end, timezone: auth.timezone });
+  if (!clash) return;
+  const user = await findUserOrInvalid(trx, auth.orgId, userId);
+  throw invalidParams(refusalMessage(fullName(user), what, clash));
 }
 
 /** The series' occurrences from `fromDate` to its end date, or for a year when it has none. */
@@ -399,7 +396,8 @@ export async function addException(trx: Db, auth: AuthContext, id: number, body:
     ...moved,
     reason: body.reason ?? null,
   });
-  if (moved.start && moved.end) await assertSeriesIsFree(trx, auth, id, series.user_id, moved.start, moved.end);
+  if (moved.start && moved.end)
+    await assertSeriesIsFree(trx, auth, id, series.user_id, moved.start, moved.end, 'this occurrence');
   await writeLog(trx, auth, {
     action: body.action === 'move' ? 'recurring_shift.occurrence_moved' : 'recurring_shift.occurrence_removed',
     description:

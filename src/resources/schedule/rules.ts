@@ -4,6 +4,7 @@ import type { Db } from '../../core/db/transaction.js';
 import { href } from '../../core/pagination.js';
 import { addDays, datesFromTo, formatLocalDateTime, type Temporal } from '../../core/time.js';
 import {
+  countsAsWork,
   adjacentPeriods,
   assignmentsForSchedule,
   LOOKBACK_DAYS,
@@ -204,7 +205,7 @@ function assignmentOfDay(
   const occurrence = context.occurrences.get(key);
   const pieces = context.piecesByKey.get(key);
   if (!occurrence && !pieces) return undefined;
-  const counts = occurrence !== undefined && assignment.is_work_shift === 1;
+  const counts = occurrence !== undefined && countsAsWork(assignment);
   const needs = context.qualifiersNeeded.get(assignment.id) ?? [];
   const { short_from, short_until, ...staffing } = staffingOf({
     occurrence: occurrence ?? null,

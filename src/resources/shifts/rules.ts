@@ -4,7 +4,7 @@ import { lockRowOrThrow, lockUsers } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams, notFound } from '../../core/errors.js';
 import { assertPeriod, normalizeLocalDateTime } from '../../core/time.js';
-import { commitmentsOf } from '../../scheduling/index.js';
+import { availabilityOf, refusalMessage, type Reason } from '../../scheduling/index.js';
 import { assertAssignmentsExist, assertWorkType } from '../rotations/repository.js';
 import { findUserOrInvalid, findUsersByIds, liveUserIn } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
@@ -118,29 +118,35 @@ export async function checkShiftFields(db: Db, auth: AuthContext, accepted: Part
 
 /**
  * A user is never double-booked: 422 when the shift overlaps work the user will do (the engine's
- * commitments: scheduled work less approved time off). Approved time off over the shift is a 422
+ * availability: scheduled work less approved time off). Approved time off over the shift is a 422
  * too, unless the request says `force: true`: the shift is then worked over the time off.
  * Answers whether the shift meets approved time off.
  */
 async function assertUserIsFree(
   trx: Db,
   auth: AuthContext,
+  user: UserRow,
   values: ShiftValues,
   force: boolean,
   exceptShiftId?: number,
 ): Promise<boolean> {
   // under the user's lock until the transaction ends: the check and the write it allows are one step
   await lockUsers(trx, [values.user_id]);
-  const span = { start: values.start, end: values.end };
-  const { work, timeOff } = (await commitmentsOf(trx, auth.orgId, span, [values.user_id], auth.timezone)).get(
-    values.user_id,
-  )!;
-  const clash = work.find((item) => !(item.kind === 'one_off' && item.id === exceptShiftId));
-  if (clash) throw invalidParams(`The user is already scheduled from ${short(clash.start)} to ${short(clash.end)}.`);
-  if (force || timeOff.length === 0) return timeOff.length > 0;
-  throw invalidParams(
-    `The user has approved time off from ${short(timeOff[0]!.start)} to ${short(timeOff[0]!.written_end)}.`,
-  );
+  const { reasons } = (
+    await availabilityOf(trx, auth.orgId, {
+      start: values.start,
+      end: values.end,
+      userIds: [values.user_id],
+      timezone: auth.timezone,
+      except: (item) => item.kind === 'one_off' && item.id === exceptShiftId,
+    })
+  ).get(values.user_id)!;
+  const refusal = (reason: Reason) => invalidParams(refusalMessage(fullName(user), 'this shift', reason));
+  const working = reasons.find((reason) => reason.kind === 'working');
+  if (working) throw refusal(working);
+  const timeOff = reasons.find((reason) => reason.kind === 'time_off');
+  if (force || !timeOff) return timeOff !== undefined;
+  throw refusal(timeOff);
 }
 
 async function describeShift(trx: Db, auth: AuthContext, values: ShiftValues, knownUser?: UserRow): Promise<string> {
@@ -170,7 +176,7 @@ export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftB
   const checked = await validateReferences(trx, auth, references, body, () => timesOf(body));
   const [user, users, workType] = [checked.user!, checked.users!, checked.workType!];
   const values: ShiftValues = { ...references, ...checked.times! };
-  const overTimeOff = await assertUserIsFree(trx, auth, values, body.force === true);
+  const overTimeOff = await assertUserIsFree(trx, auth, user, values, body.force === true);
   const row = await insertShiftRow(trx, auth.orgId, { ...values, overrides_time_off: overTimeOff });
   const tagged = Boolean(body.labels?.length || body.qualifiers?.length);
   if (body.labels) await replaceShiftLabels(trx, auth.orgId, row.id, body.labels);
@@ -223,7 +229,7 @@ export async function changeShift(trx: Db, auth: AuthContext, id: number, body: 
     }),
   );
   const values: ShiftValues = { ...references, ...times! };
-  const overTimeOff = await assertUserIsFree(trx, auth, values, body.force === true, id);
+  const overTimeOff = await assertUserIsFree(trx, auth, user!, values, body.force === true, id);
   await updateShift(trx, auth.orgId, id, { ...values, overrides_time_off: overTimeOff ? 1 : 0 });
   if (body.labels !== undefined) await replaceShiftLabels(trx, auth.orgId, id, body.labels ?? []);
   if (body.qualifiers !== undefined) await replaceShiftQualifiers(trx, auth.orgId, id, body.qualifiers ?? []);

@@ -207,11 +207,13 @@ describe('POST /shifts', () => {
     const { date } = await newShift();
     const response = await org.post('/shifts', shiftBody(date, { start: `${date} 18:00:00`, end: `${date} 23:00:00` }));
     expect(response.status).toBe(422);
-    expect(response.body.error_message).toEqual([`The user is already scheduled from ${date} 07:00 to ${date} 19:00.`]);
+    expect(response.body.error_message).toEqual([
+      `Boss Doe cannot take this shift: already working ${date} 07:00–19:00 on Engine 1.`,
+    ]);
   });
 
   it('refuses a shift over a rotation occurrence of the user', async () => {
-    const member = await org.createUser();
+    const member = await org.createUser({ first_name: 'Rota', last_name: 'Member' });
     const rotationId = await createRotation(org);
     await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: assignmentId, crew: 'A' });
     const response = await org.post(
@@ -220,23 +222,27 @@ describe('POST /shifts', () => {
     );
     expect(response.status).toBe(422);
     expect(response.body.error_message).toEqual([
-      'The user is already scheduled from 2027-01-04 07:00 to 2027-01-05 07:00.',
+      'Rota Member cannot take this shift: already working 2027-01-04 07:00–07:00 on Engine 1.',
     ]);
   });
 
   it('refuses a shift over approved time off unless forced', async () => {
-    const member = await org.createUser();
+    const member = await org.createUser({ first_name: 'Away', last_name: 'Member' });
     const date = nextDate();
     await approvedTimeOff(org, member, adminId, `${date} 00:00:00`, `${date} 23:00:00`);
     const refused = await org.post('/shifts', shiftBody(date, { user_id: member }));
     expect(refused.status).toBe(422);
-    expect(refused.body.error_message).toEqual([`The user has approved time off from ${date} 00:00 to ${date} 23:00.`]);
+    expect(refused.body.error_message).toEqual([
+      expect.stringMatching(
+        new RegExp(`^Away Member cannot take this shift: on approved Vacation \\w+ ${date} 00:00–23:00\\.$`),
+      ),
+    ]);
     const forced = await org.post('/shifts', shiftBody(date, { user_id: member, force: true }));
     expect(forced.status).toBe(201);
   });
 
   it('names the time off, not the rotation occurrence it takes off, and lets force book the user', async () => {
-    const member = await org.createUser();
+    const member = await org.createUser({ first_name: 'Off', last_name: 'Duty' });
     const rotationId = await createRotation(org);
     await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: assignmentId, crew: 'A' });
     await approvedTimeOff(org, member, adminId, '2027-01-07 07:00:00', '2027-01-08 07:00:00');
@@ -248,7 +254,7 @@ describe('POST /shifts', () => {
     const refused = await org.post('/shifts', overtime);
     expect(refused.status).toBe(422);
     expect(refused.body.error_message).toEqual([
-      'The user has approved time off from 2027-01-07 07:00 to 2027-01-08 07:00.',
+      expect.stringMatching(/^Off Duty cannot take this shift: on approved Vacation \w+ 2027-01-07 07:00–07:00\.$/),
     ]);
     const forced = await org.post('/shifts', { ...overtime, force: true });
     expect(forced.status, forced.text).toBe(201);
@@ -258,7 +264,7 @@ describe('POST /shifts', () => {
     });
     expect(onDuty.status).toBe(422);
     expect(onDuty.body.error_message).toEqual([
-      'The user is already scheduled from 2027-01-10 07:00 to 2027-01-11 07:00.',
+      'Off Duty cannot take this shift: already working 2027-01-10 07:00–07:00 on Engine 1.',
     ]);
   });
 

@@ -28,31 +28,28 @@ async function shiftQualifiers(db: Db, orgId: number, work: WorkItem[]): Promise
 }
 
 /**
- * Shortcodes (or names) of the qualifiers the taker lacks for the moved work. Required are the
- * qualifiers attached to the moved one-off shifts, and the assignments' qualifiers needed that the
- * giver holds: whoever takes a qualified seat must hold the same qualification. Held = the
- * engine's qualifications (user qualifiers, current certifications) on the work's first date.
+ * The qualifiers whoever takes the moved work must hold (shortcodes or names), on the work's first
+ * date: those attached to the moved one-off shifts, and the assignments' qualifiers needed that
+ * the giver holds (whoever takes a qualified seat must hold the same qualification). Held = the
+ * engine's qualifications (user qualifiers, current certifications); the engine's availability
+ * checks the taker against them.
  */
-export async function missingQualifiers(
+export async function requiredQualifiers(
   db: Db,
   orgId: number,
-  parties: { giverId: number; takerId: number },
+  giverId: number,
   work: WorkItem[],
-): Promise<string[]> {
+): Promise<{ date: string; qualifiers: Requirement[] }> {
   const [fromShifts, needed, held] = await Promise.all([
     shiftQualifiers(db, orgId, work),
     qualifiersNeededOf(db, orgId, [...new Set(work.map((item) => item.assignment_id))]),
-    loadQualifications(db, orgId, [parties.giverId, parties.takerId]),
+    loadQualifications(db, orgId, [giverId]),
   ]);
   const date = work.map((item) => item.date).sort()[0] ?? '';
-  const giverHolds = (id: number) => holds(held, parties.giverId, id, date);
-  const takerHolds = (id: number) => holds(held, parties.takerId, id, date);
   const seatQualifiers = [...needed.values()]
     .flat()
-    .filter((q) => giverHolds(q.id))
+    .filter((q) => holds(held, giverId, q.id, date))
     .map((q) => ({ id: q.id, label: q.shortcode ?? q.name }));
-  const missing = new Map(
-    [...fromShifts, ...seatQualifiers].filter((q) => !takerHolds(q.id)).map((q) => [q.id, q.label]),
-  );
-  return [...missing.values()];
+  const required = new Map([...fromShifts, ...seatQualifiers].map((q) => [q.id, q]));
+  return { date, qualifiers: [...required.values()] };
 }

@@ -4,12 +4,12 @@ import { writeLog, logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { assertPeriod, normalizeLocalDateTime, nowLocal, nowUtc } from '../../core/time.js';
-import { commitmentsOf, expandWork, timezoneOf, type WorkItem } from '../../scheduling/index.js';
+import { availabilityOf, expandWork, refusalMessage, timezoneOf, type WorkItem } from '../../scheduling/index.js';
 import { insertShift, removeOccurrence } from '../callbacks/contracts.js';
 import { assertUsersExist, findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
-import { missingQualifiers } from './qualifiers.js';
+import { requiredQualifiers } from './qualifiers.js';
 import { defaultWorkTypeId } from '../work-types/repository.js';
 import { findTradeUser, insertTrade, reassignShift, upsertTradeUser } from './repository.js';
 import type { CreateTradeBody, TradeActionBody } from './schemas.js';
@@ -62,7 +62,10 @@ async function workToMove(db: Db, orgId: number, user: UserRow, span: Span): Pro
   return work;
 }
 
-/** Refuses a taker who already works, is on approved time off, or lacks the qualifiers the work needs. */
+/**
+ * Refuses a taker who may not work the span (the engine's availability: already working, on
+ * approved time off, or lacking the qualifiers the work needs).
+ */
 async function assertCanTake(
   db: Db,
   orgId: number,
@@ -71,17 +74,10 @@ async function assertCanTake(
   span: Span,
   work: WorkItem[],
 ): Promise<void> {
-  const name = fullName(taker);
-  const busy = (await commitmentsOf(db, orgId, span, [taker.id], await timezoneOf(db, orgId))).get(taker.id)!;
-  if (busy.work.length > 0) {
-    throw invalidParams(`${name} is already scheduled between ${span.start} and ${span.end}.`);
-  }
-  if (busy.timeOff.length > 0) {
-    throw invalidParams(`${name} is on approved time off between ${span.start} and ${span.end}.`);
-  }
-  const missing = await missingQualifiers(db, orgId, { giverId: giver.id, takerId: taker.id }, work);
-  if (missing.length)
-    throw invalidParams(`${name} lacks the qualifiers required for this work: ${missing.join(', ')}.`);
+  const needs = await requiredQualifiers(db, orgId, giver.id, work);
+  const request = { ...span, userIds: [taker.id], timezone: await timezoneOf(db, orgId), needs };
+  const [reason] = (await availabilityOf(db, orgId, request)).get(taker.id)!.reasons;
+  if (reason) throw invalidParams(refusalMessage(fullName(taker), 'this trade', reason));
 }
 
 /** Checks both directions of the trade (and the swap, when there is one) for this taker. */

@@ -178,7 +178,9 @@ describe('POST /trades', () => {
       accepting_user_id: taker,
       approving_user_id: adminId,
     });
-    expect(response).toBeInvalid([`Jack Smith is already scheduled between ${span.start} and ${span.end}.`]);
+    expect(response).toBeInvalid([
+      `Jack Smith cannot take this trade: already working ${span.start.slice(0, 16)}–07:00 on Station 9.`,
+    ]);
   });
 
   it('refuses an accepting user on approved time off', async () => {
@@ -203,7 +205,7 @@ describe('POST /trades', () => {
     });
     expect(response.status).toBe(422);
     expect(response.body.error_message).toEqual([
-      `Jack Smith is on approved time off between ${span.start} and ${span.end}.`,
+      `Jack Smith cannot take this trade: on approved Vacation ${span.start.slice(0, 16)}–07:00.`,
     ]);
   });
 
@@ -220,7 +222,7 @@ describe('POST /trades', () => {
       accepting_user_id: taker,
       approving_user_id: adminId,
     });
-    expect(refused).toBeInvalid(['Jack Smith lacks the qualifiers required for this work: FF-01.']);
+    expect(refused).toBeInvalid(['Jack Smith cannot take this trade: lacks FF-01.']);
     const accepted = await org.post('/trades', {
       requesting_user: requester,
       ...span,
@@ -446,7 +448,7 @@ describe('PATCH /trades/{id}', () => {
     const approve = await org.patch(`/trades/${id}`, { action: 'approve' });
     expect(approve.status).toBe(422);
     expect(approve.body.error_message).toEqual([
-      `Jack Smith is already scheduled between ${span.start} and ${span.end}.`,
+      `Jack Smith cannot take this trade: already working ${span.start.slice(0, 16)}–07:00 on Station 9.`,
     ]);
     expect((await org.get(`/trades/${id}`)).body.status).toBe('accepted');
   });
@@ -618,7 +620,7 @@ describe('trades of rotation occurrences', () => {
       approving_user_id: adminId,
     });
     expect(response.status).toBe(422);
-    expect(response.body.error_message).toEqual(['Jack Smith lacks the qualifiers required for this work: EMT-P.']);
+    expect(response.body.error_message).toEqual(['Jack Smith cannot take this trade: lacks EMT-P.']);
   });
 });
 

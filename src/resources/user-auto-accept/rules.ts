@@ -3,6 +3,7 @@ import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { hoursBetween, nowUtc, Temporal } from '../../core/time.js';
+import { limitPeriods, limitReason } from '../../scheduling/index.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
@@ -57,14 +58,6 @@ export async function replaceAutoAcceptSettings(
   });
 }
 
-/** The first and the day after the last date of the callback's week (Monday on) or month. */
-function periodAround(date: string, period: string): { from: string; to: string } {
-  const day = Temporal.PlainDate.from(date);
-  const first = period === 'month' ? day.with({ day: 1 }) : day.subtract({ days: day.dayOfWeek - 1 });
-  const next = period === 'month' ? first.add({ months: 1 }) : first.add({ days: 7 });
-  return { from: `${first.toString()} 00:00:00`, to: `${next.toString()} 00:00:00` };
-}
-
 /**
  * Why the runner may not accept this callback for the user at once (they opted out, it is not on
  * their assignments or days, or it would take them past their hours for the period), or null.
@@ -85,14 +78,11 @@ export async function autoAcceptRefusal(
   const weekdays = ids(settings.weekdays);
   if (weekdays && !weekdays.includes(Temporal.PlainDate.from(callback.start.slice(0, 10)).dayOfWeek))
     return 'not on a day the user auto-accepts';
-  const { from, to } = periodAround(callback.start.slice(0, 10), settings.period);
-  const spans = await autoAcceptedSpans(db, orgId, userId, from, to);
+  const period = limitPeriods(callback.start)[settings.period === 'month' ? 'month' : 'week'];
+  const spans = await autoAcceptedSpans(db, orgId, userId, period.start, period.end);
   const used = spans.reduce((sum, s) => sum + hoursBetween(s.start_time ?? s.start, s.end_time ?? s.end, timeZone), 0);
-  const hours = hoursBetween(callback.start, callback.end, timeZone);
-  if (used + hours > settings.max_hours)
-    return (
-      `${hours} more hours would pass the user's auto-accept limit of ${settings.max_hours} hours per ` +
-      `${settings.period} (${used} used)`
-    );
-  return null;
+  const total = used + hoursBetween(callback.start, callback.end, timeZone);
+  if (total <= settings.max_hours) return null;
+  const limit = settings.period === 'month' ? 'monthly' : 'weekly';
+  return limitReason("the user's auto-accept", limit, Math.round(total * 100) / 100, settings.max_hours).text;
 }

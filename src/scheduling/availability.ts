@@ -1,0 +1,353 @@
+import type { Db } from '../core/db/transaction.js';
+import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../core/time.js';
+import type { AssignmentRow } from '../resources/assignments/table.js';
+import { callbackBlocks } from './callback-blocks.js';
+import { scheduleFacts } from './engine.js';
+import { loadQualifications } from './qualifications.js';
+import { holds } from './staffing.js';
+import type { ApprovedTimeOff } from './time-off.js';
+import { expandWork, type WorkItem } from './work.js';
+
+/*
+ * The one definition of availability (docs/schedule.md, "Availability"): may this person work
+ * then? Shifts, rotations, trades and callbacks (candidates, starts, acceptances, the runner and
+ * its auto-accept) ask here, and the reasons it gives are the words users see everywhere.
+ */
+
+/** A span of local datetimes [start, end). */
+interface Span {
+  start: string;
+  end: string;
+}
+
+/** Why a person may not work then, in the order they are checked (the first is the one shown). */
+export type ReasonKind = 'working' | 'time_off' | 'lacks' | 'limit' | 'empty' | 'not_available';
+
+export interface Reason {
+  kind: ReasonKind;
+  /** the words users see, e.g. "already working 2027-01-04 07:00–07:00 on Engine 1" */
+  text: string;
+}
+
+export interface Availability {
+  available: boolean;
+  /** every reason that applies, in the order of ReasonKind; empty when available */
+  reasons: Reason[];
+}
+
+/** The hour limits of a callback list (0 = no limit). */
+export interface HourLimits {
+  max_consecutive_hours: number;
+  weekly_limit: number;
+  monthly_limit: number;
+  yearly_limit: number;
+}
+
+export interface AvailabilityRequest extends Span {
+  userIds: number[];
+  timezone: string;
+  /** the person's own work being changed (a shift being edited): never a clash */
+  except?: (item: WorkItem) => boolean;
+  /** qualifiers the work needs, held (user qualifier or current certification) on `date` */
+  needs?: { date: string; qualifiers: Array<{ id: number; label: string }> };
+  /**
+   * Offered extra hours (a callback): accepted callbacks not on an assignment are work too, time
+   * off of a `force_include` type does not keep the person away, the list's hour limits apply, and
+   * so do "not available" periods and time off exclusion windows (callback-blocks.ts).
+   */
+  offer?: { limits: HourLimits };
+}
+
+/** Whether work on the assignment counts as work (staffing, payroll, overtime, callback limits). */
+export function countsAsWork(assignment: Pick<AssignmentRow, 'is_work_shift'>): boolean {
+  return Boolean(assignment.is_work_shift);
+}
+
+const clock = (local: string) => local.slice(11, 16);
+
+/**
+ * A span as reasons show it: `2027-01-04 07:00–19:00`, `2027-01-04 07:00–07:00` (to the next
+ * morning), `2027-01-04 00:00–2027-01-07 00:00` (longer).
+ */
+export function spanText(start: string, end: string): string {
+  const startDate = start.slice(0, 10);
+  const endDate = end.slice(0, 10);
+  const nextMorning = endDate === formatDate(parseLocalDateTime(start)!.add({ days: 1 })) && clock(end) <= clock(start);
+  const shortEnd = endDate === startDate || nextMorning;
+  return `${startDate} ${clock(start)}–${shortEnd ? clock(end) : `${endDate} ${clock(end)}`}`;
+}
+
+/** Work the person already does then; `where` names its assignment or callback. */
+export function workingReason(piece: Span, where: string): Reason {
+  return { kind: 'working', text: `already working ${spanText(piece.start, piece.end)} on ${where}` };
+}
+
+export function timeOffReason(timeOff: ApprovedTimeOff): Reason {
+  const span = spanText(timeOff.start, timeOff.written_end);
+  return { kind: 'time_off', text: `on approved ${timeOff.time_off_type.name} ${span}` };
+}
+
+export function lacksReason(labels: string[]): Reason {
+  return { kind: 'lacks', text: `lacks ${labels.join(', ')}` };
+}
+
+/** `whose` the limit is ("the list's", "the user's auto-accept"), e.g. "over the list's weekly limit: 36 of 30 h". */
+export function limitReason(whose: string, limit: string, hours: number, of: number): Reason {
+  return { kind: 'limit', text: `over ${whose} ${limit} limit: ${hours} of ${of} h` };
+}
+
+/** The one sentence of a refusal: "Jack Smith cannot take this shift: lacks FF-01." */
+export function refusalMessage(name: string, what: string, reason: Reason | string): string {
+  return `${name} cannot take ${what}: ${typeof reason === 'string' ? reason : reason.text}.`;
+}
+
+const startOfDay = (date: Temporal.PlainDate) => `${formatDate(date)} 00:00:00`;
+
+/** The calendar periods hour limits count in, around a local datetime: week from Monday, month, year. */
+export function limitPeriods(startLocal: string): Record<'week' | 'month' | 'year', Span> {
+  const day = parseLocalDateTime(startLocal)!.toPlainDate();
+  const week = day.subtract({ days: day.dayOfWeek - 1 });
+  const month = day.with({ day: 1 });
+  const year = day.with({ month: 1, day: 1 });
+  return {
+    week: { start: startOfDay(week), end: startOfDay(week.add({ weeks: 1 })) },
+    month: { start: startOfDay(month), end: startOfDay(month.add({ months: 1 })) },
+    year: { start: startOfDay(year), end: startOfDay(year.add({ years: 1 })) },
+  };
+}
+
+const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
+
+function overlapHours(item: Span, period: Span, timeZone: string): number {
+  const start = item.start > period.start ? item.start : period.start;
+  const end = item.end < period.end ? item.end : period.end;
+  return end > start ? hoursBetween(start, end, timeZone) : 0;
+}
+
+/** Hours of the unbroken stretch of work the span would join (work touching or overlapping it). */
+function consecutiveHours(span: Span, work: Span[], timeZone: string): number {
+  let block = { ...span };
+  let grown = true;
+  while (grown) {
+    grown = false;
+    for (const item of work) {
+      const touches = item.start <= block.end && item.end >= block.start;
+      if (touches && (item.start < block.start || item.end > block.end)) {
+        block = {
+          start: item.start < block.start ? item.start : block.start,
+          end: item.end > block.end ? item.end : block.end,
+        };
+        grown = true;
+      }
+    }
+  }
+  return hoursBetween(block.start, block.end, timeZone);
+}
+
+/** The widest period the limits look at, so work is loaded once for every person. */
+function loadRange(span: Span, limits: HourLimits | undefined): Span {
+  if (!limits) return span;
+  const periods = limitPeriods(span.start);
+  const reach = Math.max(limits.max_consecutive_hours, 0);
+  const spans: Span[] = [
+    {
+      start: `${formatDate(parseLocalDateTime(span.start)!.subtract({ hours: reach + 24 }))} 00:00:00`,
+      end: `${formatDate(parseLocalDateTime(span.end)!.add({ hours: reach + 48 }))} 00:00:00`,
+    },
+  ];
+  if (limits.weekly_limit > 0) spans.push(periods.week);
+  if (limits.monthly_limit > 0) spans.push(periods.month);
+  if (limits.yearly_limit > 0) spans.push(periods.year);
+  return {
+    start: spans.map((s) => s.start).sort()[0]!,
+    end: spans
+      .map((s) => s.end)
+      .sort()
+      .at(-1)!,
+  };
+}
+
+/** Work as availability weighs it: where it is, and whether it counts toward hour limits. */
+interface Held extends Span {
+  where: string;
+  counted: boolean;
+}
+
+/** The list's limits the span would pass, given the person's work. */
+function limitReasons(span: Span, limits: HourLimits, work: Held[], timeZone: string): Reason[] {
+  const counted = work.filter((item) => item.counted);
+  const reasons: Reason[] = [];
+  if (limits.max_consecutive_hours > 0) {
+    const hours = consecutiveHours(span, counted, timeZone);
+    if (hours > limits.max_consecutive_hours)
+      reasons.push(limitReason("the list's", 'consecutive hours', hours, limits.max_consecutive_hours));
+  }
+  const periods = limitPeriods(span.start);
+  const checks = [
+    ['weekly', limits.weekly_limit, periods.week],
+    ['monthly', limits.monthly_limit, periods.month],
+    ['yearly', limits.yearly_limit, periods.year],
+  ] as const;
+  for (const [name, limit, period] of checks) {
+    if (limit <= 0) continue;
+    const worked = counted.reduce((sum, item) => sum + overlapHours(item, period, timeZone), 0);
+    const total = Math.round((worked + overlapHours(span, period, timeZone)) * 100) / 100;
+    if (total > limit) reasons.push(limitReason("the list's", name, total, limit));
+  }
+  return reasons;
+}
+
+/**
+ * May each person work [start, end)? Available when nothing below applies; otherwise every reason,
+ * in this order: already working (worked pieces after time off, less `except`; with an offer, also
+ * accepted callbacks off assignments), on approved time off (with an offer, not of a
+ * `force_include` type), lacking a qualifier the work needs, over a limit of the offer's list,
+ * an empty span, not available (a period of theirs or a time off exclusion window).
+ */
+export async function availabilityOf(
+  db: Db,
+  orgId: number,
+  request: AvailabilityRequest,
+): Promise<Map<number, Availability>> {
+  const { userIds, timezone: timeZone, offer, needs } = request;
+  const span = { start: request.start, end: request.end };
+  const range = loadRange(span, offer?.limits);
+  const [facts, callbacks, excludedTypes, qualifications, blocks] = await Promise.all([
+    scheduleFacts(db, orgId, { ...range, userIds, timezone: timeZone }),
+    offer ? unplacedCallbacks(db, orgId, userIds, range) : [],
+    offer ? workTypesExcludedFromLimits(db, orgId) : new Set<number>(),
+    needs?.qualifiers.length ? loadQualifications(db, orgId, userIds) : undefined,
+    offer ? callbackBlocks(db, orgId, userIds, span) : new Map<number, string>(),
+  ]);
+  const worked = facts.worked.filter((item) => !request.except?.(item));
+  // the assignments of the work weighed: all of it for an offer's limits, else those that clash (named)
+  const weighed = offer ? worked : worked.filter((item) => overlaps(item, span));
+  const assignments = await assignmentsByIds(
+    db,
+    orgId,
+    weighed.map((item) => item.assignment_id),
+  );
+  // an assignment deleted since counts (its work is still there)
+  const counts = (item: WorkItem) => {
+    const assignment = assignments.get(item.assignment_id);
+    return !excludedTypes.has(item.work_type_id) && (!assignment || assignment.deleted || countsAsWork(assignment));
+  };
+  const work = new Map<number, Held[]>(userIds.map((id) => [id, []]));
+  for (const item of worked) {
+    const where = assignments.get(item.assignment_id)?.name ?? `assignment #${item.assignment_id}`;
+    work.get(item.user_id)?.push({ start: item.start, end: item.end, where, counted: counts(item) });
+  }
+  for (const c of callbacks)
+    work.get(c.user_id)?.push({ start: c.start, end: c.end, where: `callback #${c.callback_id}`, counted: true });
+  const timeOff = facts.timeOff
+    .map((cover) => cover.timeOff)
+    .filter((t) => overlaps(t, span) && !(offer && t.time_off_type.force_include));
+  const hours = hoursBetween(span.start, span.end, timeZone);
+  return new Map(
+    userIds.map((id) => {
+      const held = work.get(id)!;
+      const reasons: Reason[] = [];
+      const clash = held.find((item) => overlaps(item, span));
+      if (clash) reasons.push(workingReason(clash, clash.where));
+      const off = timeOff.find((t) => t.user_id === id);
+      if (off) reasons.push(timeOffReason(off));
+      const missing = (needs?.qualifiers ?? []).filter((q) => !holds(qualifications!, id, q.id, needs!.date));
+      if (missing.length > 0) reasons.push(lacksReason(missing.map((q) => q.label)));
+      if (offer) {
+        reasons.push(...limitReasons(span, offer.limits, held, timeZone));
+        if (hours <= 0) reasons.push({ kind: 'empty', text: 'empty callback' });
+        const block = blocks.get(id);
+        if (block) reasons.push({ kind: 'not_available', text: block });
+      }
+      return [id, { available: reasons.length === 0, reasons }];
+    }),
+  );
+}
+
+/**
+ * Whether a series may hold the person's occurrences in [start, end): the first clash of one of
+ * its occurrences with other scheduled work of the person (another series' occurrence or a one-off
+ * shift, as planned: a series is laid against the plan, time off aside), or null.
+ */
+export async function seriesClash(
+  db: Db,
+  orgId: number,
+  series: Span & { id: number; userId: number; timezone: string },
+): Promise<Reason | null> {
+  const work = await expandWork(db, orgId, { ...series, userIds: [series.userId] });
+  const isOwn = (item: WorkItem) => item.kind === 'recurring' && item.id === series.id;
+  const others = work.filter((item) => !isOwn(item));
+  for (const occurrence of work.filter(isOwn)) {
+    const clash = others.find((other) => overlaps(other, occurrence));
+    if (!clash) continue;
+    const names = await assignmentsByIds(db, orgId, [clash.assignment_id]);
+    return workingReason(clash, names.get(clash.assignment_id)?.name ?? `assignment #${clash.assignment_id}`);
+  }
+  return null;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Queries of availability (to join the engine's reads).
+ * ---------------------------------------------------------------------------------------------- */
+
+/** Names of the assignments (deleted ones too, flagged), and whether their work counts as work. */
+async function assignmentsByIds(db: Db, orgId: number, ids: number[]) {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map<number, { name: string; is_work_shift: number; deleted: boolean }>();
+  const rows = await db
+    .selectFrom('assignment')
+    .select(['id', 'name', 'is_work_shift', 'deleted_at'])
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', unique)
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      { name: row.name, is_work_shift: Number(row.is_work_shift), deleted: row.deleted_at !== null },
+    ]),
+  );
+}
+
+/** Work types whose hours do not count toward a callback list's limits (`excludes_from_callback`). */
+async function workTypesExcludedFromLimits(db: Db, orgId: number): Promise<Set<number>> {
+  const rows = await db
+    .selectFrom('work_type')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('excludes_from_callback', '=', 1)
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Accepted callbacks not on an assignment (no shift of theirs shows the work), overlapping the range. */
+async function unplacedCallbacks(db: Db, orgId: number, userIds: number[], range: Span) {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('callback_user')
+    .innerJoin('callback', (join) =>
+      join
+        .onRef('callback.id', '=', 'callback_user.callback_id')
+        .onRef('callback.organization_id', '=', 'callback_user.organization_id'),
+    )
+    .select([
+      'callback_user.user_id',
+      'callback.id as callback_id',
+      'callback.start',
+      'callback.end',
+      'callback_user.start_time',
+      'callback_user.end_time',
+    ])
+    .where('callback_user.organization_id', '=', orgId)
+    .where('callback_user.status', '=', 'accepted')
+    .where('callback_user.user_id', 'in', userIds)
+    .where('callback.end', '>', range.start)
+    .where('callback.start', '<', range.end)
+    .where('callback.assignment_id', 'is', null)
+    .execute();
+  return rows.map((row) => ({
+    user_id: row.user_id,
+    callback_id: row.callback_id,
+    start: row.start_time ?? row.start,
+    end: row.end_time ?? row.end,
+  }));
+}
