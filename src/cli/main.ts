@@ -13,6 +13,7 @@ import { registerOrgTransferCommands } from './org-transfer.js';
 import { registerBackupCommands } from './backup.js';
 import { registerUsersImportCommand } from './users-import.js';
 import { registerApiImportCommand } from './api-import.js';
+import { registerSetPasswordCommand } from './user-password.js';
 import { checkCliUser, createCliUser, describeUser, promptPassword, signInUrl, type CliUser } from './users.js';
 
 // A command waits up to a minute for a busy server's write lock rather than failing after five seconds.
@@ -140,7 +141,7 @@ user
   .description('create a user who can sign in to the web app')
   .requiredOption('--org <id>', 'organization id')
   .requiredOption('--username <username>', 'sign-in name, unique in the organization')
-  .option('--password <password>', 'password, 6 characters at least (asked for on a terminal when left out)')
+  .option('--password <password>', 'password, 12 characters at least (asked for on a terminal when left out)')
   .option('--role <role>', 'role; Admin, Administrator and Scheduler act on the whole organization', 'Employee')
   .option('--first-name <name>', 'first name (default: the username)')
   .option('--last-name <name>', 'last name (default: the role)')
@@ -306,6 +307,7 @@ registerOrgTransferCommands(org, cli);
 registerBackupCommands(program, cli);
 registerUsersImportCommand(program, cli);
 registerApiImportCommand(program, cli);
+registerSetPasswordCommand(program, cli);
 
 try {
   await program.parseAsync(process.argv);
