@@ -32,10 +32,15 @@ export type DelayClaim = { allowed: true } | { allowed: false; retryAfterSeconds
 /** The attempt's count after this one: 1 once the earlier ones are forgotten. */
 const nextCount = (now: number) => sql<number>`(case when forget_at <= ${now} then 1 else failures + 1 end)`;
 
-/** The delay after the `count`th attempt, from SIGN_IN_DELAYS_MS (one CASE: no power() on SQLite). */
+/**
+ * The delay after the `count`th attempt, from SIGN_IN_DELAYS_MS: one CASE of literals (no power()
+ * on SQLite; PostgreSQL would type a CASE of parameters as text).
+ */
 function delayAfter(count: RawBuilder<number>): RawBuilder<number> {
-  const steps = SIGN_IN_DELAYS_MS.slice(0, -1).map((ms, index) => sql`when ${count} = ${index + 1} then ${ms}`);
-  return sql<number>`(case ${sql.join(steps, sql` `)} else ${SIGN_IN_DELAYS_MS.at(-1)} end)`;
+  const steps = SIGN_IN_DELAYS_MS.slice(0, -1).map(
+    (ms, index) => sql`when ${count} = ${sql.lit(index + 1)} then ${sql.lit(ms)}`,
+  );
+  return sql<number>`(case ${sql.join(steps, sql` `)} else ${sql.lit(SIGN_IN_DELAYS_MS.at(-1))} end)`;
 }
 
 /**
