@@ -2,7 +2,6 @@ import { text } from 'node:stream/consumers';
 import type { Command } from 'commander';
 import type { AuthContext } from '../core/auth/context.js';
 import { passwordProblems } from '../core/auth/password-rules.js';
-import { accountDelayKey, clearSignInDelay } from '../core/auth/sign-in-delay.js';
 import { withTransaction } from '../core/db/transaction.js';
 import { findOrganization } from '../resources/organizations/repository.js';
 import { changeUser } from '../resources/users/rules.js';
@@ -53,8 +52,8 @@ export function registerSetPasswordCommand(program: Command, cli: CliContext): v
           clientId: 'cli',
           credentialId: 0,
         };
+        // as PATCH /v1/users/{id}: ends the sessions and clears the sign-in delays in the same transaction
         await withTransaction(db, (trx) => changeUser(trx, auth, user.id, { password }));
-        await clearSignInDelay(db, accountDelayKey(organizationId, user.username));
         cli.print(
           { organization_id: organizationId, user_id: user.id, username: user.username },
           !!options.json,

@@ -151,6 +151,18 @@ describe('POST /app/session: progressive delay per account', () => {
     }
   });
 
+  it("clears the account's and its devices' delays when the password is set anew (PATCH /v1/users)", async () => {
+    const admin = await newUser();
+    const device = deviceCookie(await signIn(admin.username, PASSWORD));
+    await failTimes(admin.username, 5);
+    await failTimes(admin.username, 5, device);
+    expect((await signIn(admin.username, PASSWORD, { cookie: device })).status).toBe(429);
+    expect((await org.patch(`/users/${admin.id}`, { password: 'a-fresh-passphrase' })).status).toBe(200);
+    expect((await signIn(admin.username, 'a-fresh-passphrase')).status).toBe(200);
+    await failTimes(admin.username, 5);
+    expect((await signIn(admin.username, 'a-fresh-passphrase', { cookie: device })).status).toBe(200);
+  });
+
   it('counts parallel wrong passwords one by one: at most 5 of 20 are checked', async () => {
     const member = await newUser('Firefighter');
     const statuses = await Promise.all(

@@ -3,7 +3,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { addressBucket, countAttempt, uncountAttempt } from '../core/auth/attempts.js';
 import { passwordNeedsRehash, hashPassword, verifyPassword } from '../core/auth/secrets.js';
 import { DEVICE_TTL_SECONDS, type WebCookies } from '../core/auth/sessions.js';
-import { accountDelayKey, claimSignInAttempt, clearSignInDelay, waitInWords } from '../core/auth/sign-in-delay.js';
+import {
+  accountDelayKey,
+  claimSignInAttempt,
+  clearSignInDelay,
+  deviceDelayKey,
+  waitInWords,
+} from '../core/auth/sign-in-delay.js';
 import type { Db } from '../core/db/transaction.js';
 import { tooManyRequests, unauthorized } from '../core/errors.js';
 import { findSignInUser, replacePasswordHash } from './repository.js';
@@ -69,7 +75,7 @@ export async function checkSignIn(
   if (!account.allowed) {
     const device = user && knownDevice(request, cookies, user, body.organization_id);
     if (!device) throw delayed(reply, account.retryAfterSeconds, 'Too many failed sign-ins for this account.');
-    passedKey = `device:${device}`;
+    passedKey = deviceDelayKey(body.organization_id, user.id, device);
     const claim = await claimSignInAttempt(db, passedKey);
     if (!claim.allowed) throw delayed(reply, claim.retryAfterSeconds, 'Too many failed sign-ins from this device.');
   }

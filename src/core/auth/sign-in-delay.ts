@@ -86,6 +86,28 @@ export async function clearSignInDelay(db: Db, key: string): Promise<void> {
 export const accountDelayKey = (organizationId: number, username: string) =>
   `account:${organizationId}:${username.toLowerCase()}`;
 
+/** The key of a known device of a user (the nonce of its signed cookie). */
+export const deviceDelayKey = (organizationId: number, userId: number, nonce: string) =>
+  `device:${organizationId}:${userId}:${nonce}`;
+
+/** Forgets the delays of a user's account and known devices: their password was set anew. */
+export async function clearUserSignInDelays(
+  db: Db,
+  organizationId: number,
+  userId: number,
+  username: string,
+): Promise<void> {
+  await db
+    .deleteFrom('sign_in_delay')
+    .where((eb) =>
+      eb.or([
+        eb('attempt_key', '=', accountDelayKey(organizationId, username)),
+        eb('attempt_key', 'like', `${deviceDelayKey(organizationId, userId, '')}%`),
+      ]),
+    )
+    .execute();
+}
+
 const SECONDS = new Intl.NumberFormat('en', { style: 'unit', unit: 'second', unitDisplay: 'long' });
 const MINUTES = new Intl.NumberFormat('en', { style: 'unit', unit: 'minute', unitDisplay: 'long' });
 

@@ -3,6 +3,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { COMMON_PASSWORD, isCommonPassword } from '../../core/auth/password-rules.js';
 import { hashPassword } from '../../core/auth/secrets.js';
 import { endUserSessions } from '../../core/auth/sessions.js';
+import { clearUserSignInDelays } from '../../core/auth/sign-in-delay.js';
 import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
@@ -123,7 +124,10 @@ export async function changeUser(trx: Db, auth: AuthContext, id: number, body: U
   if (body.active !== undefined) changes.active = body.active ? 1 : 0;
   changes.updated_at = nowUtc();
   await updateUser(trx, auth.orgId, id, changes);
-  if (body.password !== undefined) await endUserSessions(trx, auth.orgId, id);
+  if (body.password !== undefined) {
+    await endUserSessions(trx, auth.orgId, id);
+    await clearUserSignInDelays(trx, auth.orgId, id, before.username);
+  }
 
   for (const field of body.fields ?? []) await setFieldValue(trx, auth.orgId, id, field.id, field.value);
   const changed = Object.keys(body).filter((k) => k !== 'password');
