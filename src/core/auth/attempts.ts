@@ -69,11 +69,6 @@ export async function uncountAttempt(db: Db, key: string): Promise<void> {
     .execute();
 }
 
-/** Forgets the attempts of `key` (an account that signed in). */
-export async function clearAttempts(db: Db, key: string): Promise<void> {
-  await db.deleteFrom('sign_in_attempt').where('attempt_key', '=', key).execute();
-}
-
 /**
  * The client an address budget counts: an IPv4 address, or the /64 network of an IPv6 address
  * (one subscriber's prefix: counting single IPv6 addresses would give a client 2^64 budgets). An
