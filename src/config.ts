@@ -23,7 +23,10 @@ export interface Config {
   pgPoolSize: number;
   /** Key for the keyed hashes (HMAC) of client secrets and access tokens. */
   secretKey: Buffer;
+  /** Lifetime of an OAuth access token (TOKEN_TTL_SECONDS: 60 or more, default one hour). */
   tokenTtlSeconds: number;
+  /** Web app cookies always Secure with the __Host-/__Secure- prefix (SESSION_COOKIE_SECURE), not only over https. */
+  sessionCookieSecure: boolean;
   bodyLimitBytes: number;
   uploadLimitBytes: number;
   requestTimeoutMs: number;
@@ -131,6 +134,13 @@ function webhookHostsFrom(env: Env): string[] {
       `WEBHOOK_ALLOWED_HOSTS must list host names, addresses or CIDRs separated by commas; not: ${invalid.join(', ')}`,
     );
   return entries;
+}
+
+/** Access tokens live an hour unless TOKEN_TTL_SECONDS says otherwise; under a minute is a mistake. */
+function tokenTtlFrom(env: Env): number {
+  const seconds = intFrom(env, 'TOKEN_TTL_SECONDS', 3600);
+  if (seconds < 60) throw new Error(`TOKEN_TTL_SECONDS must be 60 or more, got "${env.TOKEN_TTL_SECONDS}"`);
+  return seconds;
 }
 
 function loadSecretKey(env: Env, dataDir: string): Buffer {
@@ -283,7 +293,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     pgSchema: env.DATABASE_SCHEMA || undefined,
     pgPoolSize: intFrom(env, 'DATABASE_POOL_SIZE', 10),
     secretKey: overrides.secretKey ?? loadSecretKey(env, dataDir),
-    tokenTtlSeconds: intFrom(env, 'TOKEN_TTL_SECONDS', 86_400),
+    tokenTtlSeconds: tokenTtlFrom(env),
+    sessionCookieSecure: booleanFrom(env, 'SESSION_COOKIE_SECURE', false),
     bodyLimitBytes: intFrom(env, 'BODY_LIMIT_BYTES', 1_048_576),
     uploadLimitBytes: intFrom(env, 'UPLOAD_LIMIT_BYTES', 10_485_760),
     requestTimeoutMs: intFrom(env, 'REQUEST_TIMEOUT_MS', 30_000),

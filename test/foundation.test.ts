@@ -17,7 +17,7 @@ const tokenBody = {
   access_token: expect.any(String),
   token_type: 'bearer',
   expires: expect.any(Number),
-  expires_in: 86400,
+  expires_in: 3600,
 };
 
 describe('POST /oauth/access_token', () => {
@@ -28,8 +28,8 @@ describe('POST /oauth/access_token', () => {
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual(tokenBody);
-    expect(response.body.expires).toBeGreaterThan(Date.now() / 1000 + 86000);
-    expect(response.body.expires).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 86400);
+    expect(response.body.expires).toBeGreaterThan(Date.now() / 1000 + 3500);
+    expect(response.body.expires).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 3600);
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
 

@@ -185,7 +185,7 @@ describe('the README quick start on the compiled build', () => {
         '--username',
         'dispatch',
         '--password',
-        'dispatch-pw',
+        'dispatch-password',
         '--role',
         'Scheduler',
         '--json',
@@ -197,7 +197,7 @@ describe('the README quick start on the compiled build', () => {
       username: 'dispatch',
       role: 'Scheduler',
     });
-    const response = await signIn(created.organization_id, 'dispatch', 'dispatch-pw');
+    const response = await signIn(created.organization_id, 'dispatch', 'dispatch-password');
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ user: { username: 'dispatch', role: 'Scheduler', is_admin: true } });
   });
@@ -214,7 +214,7 @@ describe('the README quick start on the compiled build', () => {
       'abc',
     );
     await expect(attempt).rejects.toThrow(
-      /--username must be 1 to 255 characters, not only spaces; --password must be 6 to 200 characters/,
+      /--username must be 1 to 255 characters, not only spaces; --password must be 12 to 200 characters/,
     );
     await expect(
       cli(
@@ -225,14 +225,14 @@ describe('the README quick start on the compiled build', () => {
         '--username',
         'dispatch',
         '--password',
-        'another-pw',
+        'another-password',
       ),
     ).rejects.toThrow(/already been taken/);
     // a password given neither as an option nor on a terminal
     await expect(cli('org', 'create', '--name', 'X', '--timezone', 'UTC', '--admin-username', 'x')).rejects.toThrow(
       /--admin-password is required/,
     );
-    expect((await signIn(created.organization_id, 'dispatch', 'another-pw')).status).toBe(401);
+    expect((await signIn(created.organization_id, 'dispatch', 'another-password')).status).toBe(401);
   });
 
   it.skipIf(!!process.env.TEST_DATABASE_URL)("the data folder is the owner's alone: 0700, its files 0600", () => {

@@ -14,6 +14,7 @@ import { registerBackupCommands } from './backup.js';
 import { registerUsersImportCommand } from './users-import.js';
 import { registerApiImportCommand } from './api-import.js';
 import { registerLogCommands } from './log.js';
+import { registerSetPasswordCommand } from './user-password.js';
 import { checkCliUser, createCliUser, describeUser, promptPassword, signInUrl, type CliUser } from './users.js';
 
 // A command waits up to a minute for a busy server's write lock rather than failing after five seconds.
@@ -141,7 +142,7 @@ user
   .description('create a user who can sign in to the web app')
   .requiredOption('--org <id>', 'organization id')
   .requiredOption('--username <username>', 'sign-in name, unique in the organization')
-  .option('--password <password>', 'password, 6 characters at least (asked for on a terminal when left out)')
+  .option('--password <password>', 'password, 12 characters at least (asked for on a terminal when left out)')
   .option('--role <role>', 'role; Admin, Administrator and Scheduler act on the whole organization', 'Employee')
   .option('--first-name <name>', 'first name (default: the username)')
   .option('--last-name <name>', 'last name (default: the role)')
@@ -308,6 +309,7 @@ registerBackupCommands(program, cli);
 registerUsersImportCommand(program, cli);
 registerApiImportCommand(program, cli);
 registerLogCommands(program, cli);
+registerSetPasswordCommand(program, cli);
 
 try {
   await program.parseAsync(process.argv);

@@ -29,7 +29,7 @@ const USER_OPTIONS: CliUserOptions = {
 
 const RULES: Record<keyof CliUserOptions, string> = {
   username: 'must be 1 to 255 characters, not only spaces',
-  password: 'must be 6 to 200 characters',
+  password: 'must be 12 to 200 characters',
   role: 'must be at most 255 characters',
   first_name: 'must be 1 to 255 characters',
   last_name: 'must be 1 to 255 characters',

@@ -73,9 +73,16 @@ const SECRET_KEY = /(^|_)(password|passwd|secret|token|tokens|api_?key|authoriza
 
 /**
  * crewplan's own secret formats inside any text: client secrets, access tokens, feed tokens, callback offer tokens,
- * webhook secrets, scrypt hashes.
+ * webhook secrets, password hashes (Argon2id in the PHC format; scrypt before it).
  */
-const SECRET_TEXT = /\b(?:cps|cpt|cpf|cpo|whsec)_[A-Za-z0-9_-]{16,}|scrypt\$[0-9$]+[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+/g;
+const SECRET_TEXT = new RegExp(
+  [
+    String.raw`\b(?:cps|cpt|cpf|cpo|whsec)_[A-Za-z0-9_-]{16,}`,
+    String.raw`scrypt\$[0-9$]+[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+`,
+    String.raw`\$argon2(?:id|i|d)\$[\w=,$+/]+`,
+  ].join('|'),
+  'g',
+);
 
 /**
  * A copy of a logged value with every secret replaced by {@link REDACTED}: the value of any key

@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
-import { countAttempt } from './auth/attempts.js';
+import { addressBucket, countAttempt } from './auth/attempts.js';
 import type { Db } from './db/transaction.js';
 import { tooManyRequests } from './errors.js';
 
@@ -46,7 +46,8 @@ export default fp(rateLimitPlugin, { name: 'crewplan-rate-limit' });
 export function limitTokenRequests(db: Db, perMinute: number) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (perMinute === 0) return;
-    const count = await countAttempt(db, `token-address:${request.ip}`, { max: perMinute, windowMs: 60_000 });
+    const key = `token-address:${addressBucket(request.ip)}`;
+    const count = await countAttempt(db, key, { max: perMinute, windowMs: 60_000 });
     reply.header('RateLimit-Limit', perMinute);
     reply.header('RateLimit-Remaining', Math.max(0, perMinute - count.attempts));
     reply.header('RateLimit-Reset', count.retryAfterSeconds);

@@ -23,6 +23,23 @@ export async function findSignInUser(db: Db, organizationId: number, username: s
     .executeTakeFirst();
 }
 
+/** Replaces a password hash by one of today's parameters, unless the password changed meanwhile. */
+export async function replacePasswordHash(
+  db: Db,
+  organizationId: number,
+  userId: number,
+  old: string,
+  upgraded: string,
+): Promise<void> {
+  await db
+    .updateTable('user_account')
+    .set({ password_hash: upgraded })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', userId)
+    .where('password_hash', '=', old)
+    .execute();
+}
+
 /** Whether the time off entry is the user's own and still pending (what a non-admin may cancel). */
 export async function isOwnPendingTimeOff(
   db: Db,

@@ -1,37 +1,26 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { clearAttempts, countAttempt, uncountAttempt } from '../core/auth/attempts.js';
 import type { AuthContext } from '../core/auth/context.js';
-import { verifyPassword } from '../core/auth/secrets.js';
 import {
   createSession,
   deleteSession,
+  DEVICE_TTL_SECONDS,
   findSession,
   isAdminRole,
-  SESSION_COOKIE,
   SESSION_HEADER,
   SESSION_TTL_SECONDS,
+  webCookies,
   type SessionOwner,
+  type WebCookies,
 } from '../core/auth/sessions.js';
 import { writeLog } from '../core/audit.js';
 import { withTransaction } from '../core/db/transaction.js';
-import { tooManyRequests, unauthorized } from '../core/errors.js';
+import { unauthorized } from '../core/errors.js';
 import { errorResponses, SuccessOnly, succeeded } from '../core/schemas.js';
-import { findSignInUser } from './repository.js';
 import { EXTENSION, SessionResponse, SignInBody, tags } from './schemas.js';
+import { checkSignIn, newDeviceValue } from './sign-in.js';
 
-/**
- * Sign-in attempts allowed per window, per client address and per account (organization and
- * username), counted in the database for every process (docs/security.md, API2). The window
- * opens with the first attempt; later ones are refused until it ends. A sign-in that succeeds
- * clears its account's count and takes its attempt back from the address.
- */
-export const SIGN_IN_LIMITS = { perAddress: 30, perUsername: 5, windowMs: 15 * 60_000 };
-
-const addressKey = (request: FastifyRequest) => `sign-in-address:${request.ip}`;
-const accountKey = (body: SignInBody) => `sign-in-account:${body.organization_id}:${body.username.toLowerCase()}`;
-
-const FAILED_SIGN_IN = 'The organization, username or password is not correct.';
+export { SIGN_IN_LIMITS } from './sign-in.js';
 
 function sessionAuth(owner: {
   organizationId: number;
@@ -63,13 +52,25 @@ function sessionBody(owner: SessionOwner): SessionResponse {
   };
 }
 
-function setSessionCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAge: number): void {
-  reply.setCookie(SESSION_COOKIE, value, {
+function setSessionCookie(reply: FastifyReply, cookies: WebCookies, value: string, maxAge: number): void {
+  reply.setCookie(cookies.session, value, {
     path: '/',
     httpOnly: true,
     sameSite: 'strict',
-    secure: request.protocol === 'https',
+    secure: cookies.secure,
     maxAge,
+  });
+}
+
+/** Marks the browser as a known device of the user (signed; sent only to the sign-in route). */
+function setDeviceCookie(reply: FastifyReply, cookies: WebCookies, organizationId: number, userId: number): void {
+  reply.setCookie(cookies.device, newDeviceValue(organizationId, userId), {
+    path: '/app/session',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: cookies.secure,
+    maxAge: DEVICE_TTL_SECONDS,
+    signed: true,
   });
 }
 
@@ -79,27 +80,14 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (request.headers[SESSION_HEADER] !== '1') throw unauthorized(`The ${SESSION_HEADER} header is required.`);
   }
 
-  async function limitSignIns(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const limits = [
-      { key: addressKey(request), max: SIGN_IN_LIMITS.perAddress },
-      { key: accountKey(request.body as SignInBody), max: SIGN_IN_LIMITS.perUsername },
-    ];
-    for (const { key, max } of limits) {
-      const count = await countAttempt(app.db, key, { max, windowMs: SIGN_IN_LIMITS.windowMs });
-      if (!count.allowed) {
-        reply.header('Retry-After', count.retryAfterSeconds);
-        throw tooManyRequests(`Too many sign-in attempts. Retry in ${count.retryAfterSeconds} seconds.`);
-      }
-    }
-  }
-
+  const cookiesOf = (request: FastifyRequest) => webCookies(request, app.config.sessionCookieSecure);
   const readSession = (request: FastifyRequest) =>
-    findSession(app.db, app.config.secretKey, request.cookies[SESSION_COOKIE] ?? '');
+    findSession(app.db, app.config.secretKey, request.cookies[cookiesOf(request).session] ?? '');
 
   app.post(
     '/app/session',
     {
-      preHandler: [requireSessionHeader, limitSignIns],
+      preHandler: requireSessionHeader,
       schema: {
         ...EXTENSION,
         operationId: 'signInWebApp',
@@ -111,12 +99,9 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { organization_id, username, password } = request.body;
-      const user = await findSignInUser(app.db, organization_id, username);
-      const valid = await verifyPassword(password, user?.password_hash ?? null);
-      if (!user || !valid) throw unauthorized(FAILED_SIGN_IN);
-      await clearAttempts(app.db, accountKey(request.body));
-      await uncountAttempt(app.db, addressKey(request));
+      const { organization_id } = request.body;
+      const cookies = cookiesOf(request);
+      const user = await checkSignIn(app.db, request, reply, cookies, request.body);
       const owner = {
         organizationId: organization_id,
         organizationName: user.organization_name,
@@ -135,7 +120,8 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         });
         return created;
       });
-      setSessionCookie(request, reply, session.token, SESSION_TTL_SECONDS);
+      setSessionCookie(reply, cookies, session.token, SESSION_TTL_SECONDS);
+      setDeviceCookie(reply, cookies, organization_id, user.id);
       reply.header('Cache-Control', 'no-store');
       return sessionBody({
         ...owner,
@@ -195,7 +181,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           });
         });
       }
-      setSessionCookie(request, reply, '', 0);
+      setSessionCookie(reply, cookiesOf(request), '', 0);
       return succeeded();
     },
   );

@@ -253,7 +253,13 @@ describe('schema violation', () => {
   });
 
   it('says what a field must hold in words, never as a regex or a schema name', async () => {
-    const base = { username: 'phone', first_name: 'P', last_name: 'N', mail: 'p@example.org', password: 'secret-pw' };
+    const base = {
+      username: 'phone',
+      first_name: 'P',
+      last_name: 'N',
+      mail: 'p@example.org',
+      password: 'secret-password',
+    };
     const phone = await org.put('/users', { ...base, phone_numbers: '12a' });
     expect(phone.body).toEqual({
       status: 422,

@@ -105,7 +105,7 @@ describe('revoking a credential (as the CLI does)', () => {
 });
 
 describe('what the database stores', () => {
-  it('keeps keyed hashes of client secrets and tokens, and scrypt hashes of passwords', async () => {
+  it('keeps keyed hashes of client secrets and tokens, and Argon2id hashes of passwords', async () => {
     const client = await newClient();
     const created = await call('PUT', '/v1/users', {
       token: client.token,
@@ -126,7 +126,7 @@ describe('what the database stores', () => {
       .select('password_hash')
       .where('username', '=', 'hashme')
       .executeTakeFirstOrThrow();
-    expect(user.password_hash).toMatch(/^scrypt\$16384\$8\$1\$[\w-]+\$[\w-]+$/);
+    expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[\w+/]+\$[\w+/]+$/);
     expect(client.client_secret).toMatch(/^cps_[\w-]{43}$/);
     expect(client.token).toMatch(/^cpt_[\w-]{43}$/);
   });
@@ -251,7 +251,7 @@ describe('the system log and the webhook outbox (docs/security.md, "Secrets in l
     ]);
     for (const secret of [PASSWORD, newPassword, client.client_secret, token, webhookSecret, apiKey, feedToken])
       expect(stored).not.toContain(secret);
-    expect(stored).not.toMatch(/cp[stf]_[\w-]{20}|whsec_|scrypt\$/);
+    expect(stored).not.toMatch(/cp[stf]_[\w-]{20}|whsec_|scrypt\$|\$argon2/);
 
     // what is not a secret is still there, and redacted keys say so
     const changes = (action: string) => JSON.parse(logRows.find((row) => row.action === action)!.changes!);

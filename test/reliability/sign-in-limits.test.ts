@@ -12,7 +12,7 @@ import { SIGN_IN_LIMITS } from '../../src/webapp/session-routes.js';
 import { scratchDatabase, type ScratchDatabase } from './databases.js';
 
 /**
- * The web app's sign-in limits and the token endpoint's limit hold across server processes on one
+ * The web app's sign-in delays and budgets and the token endpoint's limit hold across server processes on one
  * database and across a restart (docs/security.md, API2): two `src/server.ts` processes, then a
  * third started after one is stopped.
  */
@@ -83,10 +83,10 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-function signIn(url: string, username: string, password: string) {
+function signIn(url: string, username: string, password: string, cookie?: string) {
   return fetch(`${url}/app/session`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-crewplan-session': '1' },
+    headers: { 'content-type': 'application/json', 'x-crewplan-session': '1', ...(cookie ? { cookie } : {}) },
     body: JSON.stringify({ organization_id: orgId, username, password }),
   });
 }
@@ -134,23 +134,29 @@ afterAll(async () => {
 });
 
 describe('web app sign-in limits (POST /app/session) across processes', () => {
-  it(`counts an account's attempts in both processes, keeps the lockout over a restart, and lets it expire`, async () => {
+  it(`delays an account through both processes, keeps the delay over a restart, and lets a known device in`, async () => {
+    const device = (await signIn(first, 'locked_out', PASSWORD)).headers
+      .getSetCookie()
+      .find((line) => line.startsWith('crewplan_device='))!
+      .split(';')[0];
     const statuses: number[] = [];
-    for (let i = 0; i < SIGN_IN_LIMITS.perUsername; i += 1)
+    for (let i = 0; i < 5; i += 1)
       statuses.push((await signIn(i % 2 === 0 ? first : second, 'locked_out', 'wrong')).status);
-    expect(statuses).toEqual(Array(SIGN_IN_LIMITS.perUsername).fill(401));
+    expect(statuses).toEqual(Array(5).fill(401));
 
-    // the right password, in either process: the account is locked for the rest of the window
+    // the right password from an unknown browser, in either process: delayed
     for (const url of [first, second]) {
       const blocked = await signIn(url, 'locked_out', PASSWORD);
       expect(blocked.status).toBe(429);
       expect(await blocked.json()).toEqual({
         status: 429,
         error: 'too_many_requests',
-        error_message: expect.stringMatching(/^Too many sign-in attempts\. Retry in \d+ seconds\.$/),
+        error_message: 'Too many failed sign-ins for this account. Try again in 30 seconds.',
       });
-      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(SIGN_IN_LIMITS.windowMs / 1000 - 120);
+      expect(Number(blocked.headers.get('retry-after'))).toBeLessThanOrEqual(30);
     }
+    // the browser that signed in before passes with the right password, through the other process
+    expect((await signIn(second, 'locked_out', PASSWORD, device)).status).toBe(200);
     // another account is not affected
     expect((await signIn(second, 'signs_in', PASSWORD)).status).toBe(200);
 
@@ -160,10 +166,10 @@ describe('web app sign-in limits (POST /app/session) across processes', () => {
     const { url: third } = await startProcess();
     expect((await signIn(third, 'locked_out', PASSWORD)).status).toBe(429);
 
-    // the window ends (moved into the past here rather than waited for): the lockout expires
+    // the delay ends (moved into the past here rather than waited for)
     await handle.db
-      .updateTable('sign_in_attempt')
-      .set({ window_ends_at: Date.now() - 1000 })
+      .updateTable('sign_in_delay')
+      .set({ blocked_until: Date.now() - 1000 })
       .execute();
     expect((await signIn(third, 'locked_out', PASSWORD)).status).toBe(200);
     second = third;
@@ -171,6 +177,7 @@ describe('web app sign-in limits (POST /app/session) across processes', () => {
 
   it(`counts a client address's attempts in both processes (${SIGN_IN_LIMITS.perAddress} per window)`, async () => {
     await handle.db.deleteFrom('sign_in_attempt').execute();
+    await handle.db.deleteFrom('sign_in_delay').execute();
     const statuses: number[] = [];
     for (let i = 0; i <= SIGN_IN_LIMITS.perAddress; i += 1)
       statuses.push((await signIn(i % 2 === 0 ? first : second, `nobody_${i}`, 'wrong')).status);

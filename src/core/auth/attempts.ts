@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { sql } from 'kysely';
 import type { Db } from '../db/transaction.js';
 
@@ -68,7 +69,15 @@ export async function uncountAttempt(db: Db, key: string): Promise<void> {
     .execute();
 }
 
-/** Forgets the attempts of `key` (an account that signed in). */
-export async function clearAttempts(db: Db, key: string): Promise<void> {
-  await db.deleteFrom('sign_in_attempt').where('attempt_key', '=', key).execute();
+/**
+ * The client an address budget counts: an IPv4 address, or the /64 network of an IPv6 address
+ * (one subscriber's prefix: counting single IPv6 addresses would give a client 2^64 budgets). An
+ * IPv4-mapped IPv6 address (`::ffff:203.0.113.7`) counts as its IPv4 address.
+ */
+export function addressBucket(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return address.toString();
+  const parts = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${parts.join(':')}::/64`;
 }

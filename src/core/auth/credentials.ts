@@ -94,9 +94,31 @@ export async function verifyClient(
   return { credentialId: credential.id, organizationId: credential.organization_id, clientId: credential.client_id };
 }
 
+/**
+ * Issues a token; the client's expired tokens go first, so the table does not grow without bound.
+ * They are looked for before they are deleted: on PostgreSQL a DELETE statement announces an auth
+ * change (every process drops the tokens it keeps) even when it deletes nothing.
+ */
 export async function issueToken(db: Db, key: Buffer, client: VerifiedClient, ttlSeconds: number) {
   const token = randomSecret('cpt_');
-  const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+  const now = Math.floor(Date.now() / 1000);
+  const expires = now + ttlSeconds;
+  const expired = await db
+    .selectFrom('access_token')
+    .select('id')
+    .where('organization_id', '=', client.organizationId)
+    .where('credential_id', '=', client.credentialId)
+    .where('expires_at', '<=', now)
+    .limit(1)
+    .executeTakeFirst();
+  if (expired) {
+    await db
+      .deleteFrom('access_token')
+      .where('organization_id', '=', client.organizationId)
+      .where('credential_id', '=', client.credentialId)
+      .where('expires_at', '<=', now)
+      .execute();
+  }
   await db
     .insertInto('access_token')
     .values({
@@ -108,6 +130,19 @@ export async function issueToken(db: Db, key: Buffer, client: VerifiedClient, tt
     })
     .execute();
   return { access_token: token, token_type: 'bearer', expires, expires_in: ttlSeconds };
+}
+
+/**
+ * RFC 7009 revocation: deletes the token if it was issued to this client. A token of another
+ * client, an unknown or an expired one is left alone without saying so (the answer is the same).
+ */
+export async function revokeToken(db: Db, key: Buffer, client: VerifiedClient, token: string): Promise<void> {
+  await db
+    .deleteFrom('access_token')
+    .where('organization_id', '=', client.organizationId)
+    .where('credential_id', '=', client.credentialId)
+    .where('token_hash', '=', keyedHash(key, token))
+    .execute();
 }
 
 const TOKEN_LOOKUP_SQL = `

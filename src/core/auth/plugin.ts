@@ -6,9 +6,11 @@ import { Type } from '@sinclair/typebox';
 import type { Config } from '../../config.js';
 import type { DatabaseHandle } from '../db/index.js';
 import { errorHandler, oauthError, toApiError, unauthorized } from '../errors.js';
+import { EXTENSION } from '../schemas.js';
 import { limitTokenRequests } from '../rate-limit.js';
-import { createTokenLookup, issueToken, verifyClient } from './credentials.js';
-import { findSession, SESSION_COOKIE, SESSION_HEADER } from './sessions.js';
+import { createTokenLookup, issueToken, revokeToken, verifyClient } from './credentials.js';
+import { findSession, SESSION_HEADER, webCookies } from './sessions.js';
+import { keyedHash } from './secrets.js';
 import './context.js';
 
 interface AuthPluginOptions {
@@ -67,12 +69,43 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
   const tokens = createTokenLookup(handle, config.secretKey);
   app.addHook('onClose', () => tokens.close());
 
-  await app.register(cookie);
+  // signed cookies (the web app's device cookie) use a key of their own derived from the server key
+  await app.register(cookie, { secret: keyedHash(config.secretKey, 'crewplan signed cookies') });
   app.decorateRequest('auth', null as never);
   app.decorateRequest('baseUrl', '');
   app.addHook('onRequest', async (request) => {
     request.baseUrl = config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
   });
+
+  /**
+   * The client of a token or revocation request: HTTP Basic or client_id/client_secret in the body
+   * (RFC 6749 §2.3.1), never both naming different clients. Missing credentials are `missing`'s error:
+   * invalid_request for a token request, invalid_client for a revocation (RFC 7009 §2.1).
+   */
+  async function authenticateClient(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body: Record<string, string | undefined>,
+    missing: 'invalid_request' | 'invalid_client',
+  ) {
+    const basic = basicCredentials(request.headers.authorization);
+    if (basic && body.client_id && body.client_id !== basic.id) {
+      throw oauthError('invalid_request', 'The client was identified in two different ways.');
+    }
+    const clientId = basic?.id ?? body.client_id;
+    const clientSecret = basic?.secret ?? body.client_secret;
+    if (!clientId || !clientSecret) {
+      throw missing === 'invalid_request'
+        ? oauthError('invalid_request', 'The client_id and client_secret parameters are required.')
+        : oauthError('invalid_client', 'Client authentication failed.');
+    }
+    const client = await verifyClient(app.db, config.secretKey, clientId, clientSecret);
+    if (!client) {
+      if (basic) reply.header('WWW-Authenticate', 'Basic realm="crewplan"');
+      throw oauthError('invalid_client', 'Client authentication failed.');
+    }
+    return client;
+  }
 
   // The token request's form may also come as multipart/form-data (what FormData sends): its fields
   // only, in a scope of its own so that no other route takes multipart bodies through it.
@@ -107,32 +140,57 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
       async (request, reply) => {
         const body = (request.body ?? {}) as Record<string, string | undefined>;
         reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-        const basic = basicCredentials(request.headers.authorization);
         if (!body.grant_type) throw oauthError('invalid_request', 'The grant_type parameter is required.');
         if (body.grant_type !== 'client_credentials') {
           throw oauthError('unsupported_grant_type', 'Only the client_credentials grant type is supported.');
         }
-        if (basic && body.client_id && body.client_id !== basic.id) {
-          throw oauthError('invalid_request', 'The client was identified in two different ways.');
-        }
-        const clientId = basic?.id ?? body.client_id;
-        const clientSecret = basic?.secret ?? body.client_secret;
-        if (!clientId || !clientSecret) {
-          throw oauthError('invalid_request', 'The client_id and client_secret parameters are required.');
-        }
-        const client = await verifyClient(app.db, config.secretKey, clientId, clientSecret);
-        if (!client) {
-          if (basic) reply.header('WWW-Authenticate', 'Basic realm="crewplan"');
-          throw oauthError('invalid_client', 'Client authentication failed.');
-        }
+        const client = await authenticateClient(request, reply, body, 'invalid_request');
         return issueToken(app.db, config.secretKey, client, config.tokenTtlSeconds);
+      },
+    );
+
+    scope.post(
+      '/oauth/revoke',
+      {
+        config: { rateLimitScope: 'token' },
+        preHandler: limitTokenRequests(handle.db, config.tokenRateLimitPerMinute),
+        errorHandler: tokenErrorHandler,
+        schema: {
+          operationId: 'revokeAccessToken',
+          summary: 'OAuth 2.0 token revocation (RFC 7009): the client ends one of its access tokens',
+          description:
+            'Answers 200 with an empty body whether or not the token was known, valid or the client’s own; ' +
+            'only a token issued to the authenticated client is revoked. Extension (docs/extensions.md).',
+          tags: ['Authentication'],
+          security: [],
+          ...EXTENSION,
+          consumes: ['application/x-www-form-urlencoded', 'application/json', 'multipart/form-data'],
+          body: Type.Optional(
+            Type.Object({
+              token: Type.Optional(Type.String({ maxLength: 512 })),
+              token_type_hint: Type.Optional(Type.String({ maxLength: 64 })),
+              client_id: Type.Optional(Type.String({ maxLength: 255 })),
+              client_secret: Type.Optional(Type.String({ maxLength: 255 })),
+            }),
+          ),
+          response: { 200: Type.Null({ description: 'empty body' }), 400: OAuthError, 401: OAuthError },
+        },
+      },
+      async (request, reply) => {
+        const body = (request.body ?? {}) as Record<string, string | undefined>;
+        reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+        const client = await authenticateClient(request, reply, body, 'invalid_client');
+        if (!body.token) throw oauthError('invalid_request', 'The token parameter is required.');
+        await revokeToken(app.db, config.secretKey, client, body.token);
+        return reply.status(200).send();
       },
     );
   });
 
   /** A web app request: the session cookie plus the session header (a cross-site form cannot set it). */
   async function authenticateSession(request: FastifyRequest): Promise<void> {
-    const owner = await findSession(handle.db, config.secretKey, request.cookies[SESSION_COOKIE] ?? '');
+    const value = request.cookies[webCookies(request, config.sessionCookieSecure).session];
+    const owner = await findSession(handle.db, config.secretKey, value ?? '');
     if (!owner) throw unauthorized('The session has ended; sign in again.');
     request.auth = {
       orgId: owner.organizationId,
@@ -148,7 +206,8 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
   /** Registered on the /v1 scope: every route there needs a valid bearer token (or a web app session). */
   app.decorate('requireBearer', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers.authorization;
-    if (!header && request.cookies[SESSION_COOKIE] && request.headers[SESSION_HEADER] === '1')
+    const sessionCookie = webCookies(request, config.sessionCookieSecure).session;
+    if (!header && request.cookies[sessionCookie] && request.headers[SESSION_HEADER] === '1')
       return authenticateSession(request);
     if (!header) throw unauthorized('The access token is missing.');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { hash as argon2Hash, parseOptions, verify as argon2Verify } from '@node-rs/argon2';
 
 /** 256-bit random value, URL-safe. */
 export function randomSecret(prefix = ''): string {
@@ -16,28 +17,61 @@ export function constantTimeEqualHex(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-const SCRYPT: ScryptOptions = { N: 16_384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+/**
+ * User passwords: Argon2id with OWASP's parameters (19 MiB of memory, 2 passes, 1 lane; about
+ * 30 ms of CPU), stored in the PHC string format (`$argon2id$v=19$m=19456,t=2,p=1$salt$hash`).
+ */
+export const PASSWORD_HASH = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-function scryptAsync(password: string, salt: Buffer, length: number): Promise<Buffer> {
+export function hashPassword(password: string): Promise<string> {
+  return argon2Hash(password, PASSWORD_HASH);
+}
+
+/** Before Argon2id: `scrypt$N$r$p$salt$hash` (N=16384, r=8, p=1). Still verified, then replaced at sign-in. */
+const LEGACY_SCRYPT = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([\w-]+)\$([\w-]+)$/;
+
+function scryptAsync(password: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password, salt, length, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(password, salt, length, options, (err, key) => (err ? reject(err) : resolve(key))),
   );
 }
 
-/** User passwords: scrypt with a random salt, stored as `scrypt$N$r$p$salt$hash`. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const hash = await scryptAsync(password, salt, 32);
-  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64url')}$${hash.toString('base64url')}`;
-}
+/** Hashed once, for the same cost whether or not the user exists. */
+let absentUserHash: Promise<string> | undefined;
 
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const parts = stored?.split('$');
-  if (parts?.length !== 6 || parts[0] !== 'scrypt') {
-    await scryptAsync(password, randomBytes(16), 32); // same cost whether or not the user exists
-    return false;
+  const legacy = LEGACY_SCRYPT.exec(stored ?? '');
+  if (legacy) {
+    const [N, r, p] = [Number(legacy[1]), Number(legacy[2]), Number(legacy[3])];
+    if (N > 2 ** 20 || r > 16 || p > 16) return false;
+    const expected = Buffer.from(legacy[5], 'base64url');
+    const options = { N, r, p, maxmem: 256 * N * r + 1024 * 1024 };
+    const actual = await scryptAsync(password, Buffer.from(legacy[4], 'base64url'), expected.length, options);
+    return timingSafeEqual(expected, actual);
   }
-  const expected = Buffer.from(parts[5], 'base64url');
-  const actual = await scryptAsync(password, Buffer.from(parts[4], 'base64url'), expected.length);
-  return timingSafeEqual(expected, actual);
+  if (stored?.startsWith('$argon2')) {
+    try {
+      return await argon2Verify(stored, password);
+    } catch {
+      return false; // a damaged hash matches nothing
+    }
+  }
+  absentUserHash ??= hashPassword(randomSecret());
+  await argon2Verify(await absentUserHash, password);
+  return false;
+}
+
+/** Whether a hash that just verified was made with other than today's algorithm and parameters. */
+export function passwordNeedsRehash(stored: string): boolean {
+  if (!stored.startsWith('$argon2id$')) return true;
+  try {
+    const options = parseOptions(stored);
+    return (
+      options.memoryCost < PASSWORD_HASH.memoryCost ||
+      options.timeCost < PASSWORD_HASH.timeCost ||
+      options.parallelism !== PASSWORD_HASH.parallelism
+    );
+  } catch {
+    return true;
+  }
 }

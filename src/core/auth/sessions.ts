@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { sql, type Generated } from 'kysely';
 import { isPostgres } from '../db/schema.js';
 import type { Db } from '../db/transaction.js';
@@ -25,6 +26,28 @@ export const SESSION_COOKIE = 'crewplan_session';
 /** The header a /v1 request made with the session cookie must also carry (CSRF defence beside SameSite). */
 export const SESSION_HEADER = 'x-crewplan-session';
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
+/** The signed cookie that marks a browser as one its user signed in from (docs/security.md, "Sign-in"). */
+export const DEVICE_COOKIE = 'crewplan_device';
+export const DEVICE_TTL_SECONDS = 180 * 24 * 60 * 60;
+
+export interface WebCookies {
+  session: string;
+  device: string;
+  secure: boolean;
+}
+
+/**
+ * The web app's cookie names for a request. Secure cookies (an https request, or always with
+ * SESSION_COOKIE_SECURE behind a TLS proxy) carry the `__Host-` prefix (the session: Path=/, no
+ * Domain, only over https) or `__Secure-` (the device cookie, whose path is the sign-in route);
+ * a request reads only the names of its own kind, so a cookie planted over plain HTTP is ignored.
+ */
+export function webCookies(request: FastifyRequest, forceSecure: boolean): WebCookies {
+  const secure = forceSecure || request.protocol === 'https';
+  return secure
+    ? { session: `__Host-${SESSION_COOKIE}`, device: `__Secure-${DEVICE_COOKIE}`, secure }
+    : { session: SESSION_COOKIE, device: DEVICE_COOKIE, secure };
+}
 
 /** Roles (compared case-insensitively) whose users act on the whole organization in the web app. */
 const ADMIN_ROLES = new Set(['admin', 'administrator', 'scheduler']);

@@ -62,7 +62,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: {
         ruleChecks: (request, accepted: Partial<CreateUserBody>) =>
-          checkUserFields(app.db, request.auth.orgId, { username: accepted.username }),
+          checkUserFields(app.db, request.auth.orgId, { username: accepted.username, password: accepted.password }),
       },
       ...route('createUser', 'Creates a user', {
         description: 'Answers 201 with the success envelope, the new id and the user as GET /users/{user_id} shows it.',

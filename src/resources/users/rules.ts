@@ -1,7 +1,9 @@
 import type { Updateable } from 'kysely';
 import type { AuthContext } from '../../core/auth/context.js';
+import { COMMON_PASSWORD, isCommonPassword } from '../../core/auth/password-rules.js';
 import { hashPassword } from '../../core/auth/secrets.js';
 import { endUserSessions } from '../../core/auth/sessions.js';
+import { clearUserSignInDelays } from '../../core/auth/sign-in-delay.js';
 import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
@@ -28,7 +30,7 @@ export async function createUser(
   auth: AuthContext,
   body: Omit<CreateUserBody, 'password'> & { password?: string },
 ): Promise<number> {
-  await checkUserFields(trx, auth.orgId, { username: body.username });
+  await checkUserFields(trx, auth.orgId, { username: body.username, password: body.password });
   const now = nowUtc();
   const id = await insertUser(trx, {
     organization_id: auth.orgId,
@@ -72,7 +74,8 @@ async function checkAccrualRef(
 
 /**
  * The rules on a user's fields, one 422 naming every failing field (checkAll): the username free in
- * the organization (but for the user `id` itself), each reference known. A field left undefined
+ * the organization (but for the user `id` itself), a new password not one of the most common, each
+ * reference known. A field left undefined
  * (refused by the schema: the routes' ruleChecks) is not checked.
  */
 export async function checkUserFields(trx: Db, orgId: number, body: Partial<UpdateUserBody>, id?: number) {
@@ -80,6 +83,9 @@ export async function checkUserFields(trx: Db, orgId: number, body: Partial<Upda
     async () => {
       if (body.username !== undefined && (await usernameTaken(trx, orgId, body.username, id)))
         throw invalidParams('The username has already been taken.');
+    },
+    async () => {
+      if (body.password !== undefined && (await isCommonPassword(body.password))) throw invalidParams(COMMON_PASSWORD);
     },
     () => checkAccrualRef(trx, orgId, 'accrual_profile', body.accrual_profile),
     () => checkAccrualRef(trx, orgId, 'accrual_track', body.accrual_track),
@@ -118,7 +124,10 @@ export async function changeUser(trx: Db, auth: AuthContext, id: number, body: U
   if (body.active !== undefined) changes.active = body.active ? 1 : 0;
   changes.updated_at = nowUtc();
   await updateUser(trx, auth.orgId, id, changes);
-  if (body.password !== undefined) await endUserSessions(trx, auth.orgId, id);
+  if (body.password !== undefined) {
+    await endUserSessions(trx, auth.orgId, id);
+    await clearUserSignInDelays(trx, auth.orgId, id, before.username);
+  }
 
   for (const field of body.fields ?? []) await setFieldValue(trx, auth.orgId, id, field.id, field.value);
   const changed = Object.keys(body).filter((k) => k !== 'password');

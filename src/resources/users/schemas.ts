@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PASSWORD_LENGTH } from '../../core/auth/password-rules.js';
 import {
   DateStr,
   Id,
@@ -16,7 +17,8 @@ export const Email = Type.String({ format: 'email', maxLength: 255 });
 const Emails = Type.Union([Type.Array(Email, { maxItems: 10 }), Email]);
 /** `mail` of a new user: one address at least. */
 const RequiredEmails = Type.Union([Type.Array(Email, { minItems: 1, maxItems: 10 }), Email]);
-const Password = Type.String({ minLength: 6, maxLength: 200 });
+/** 12 to 200 characters; rules.ts also refuses the most common passwords (core/auth/password-rules.ts). */
+const Password = Type.String({ minLength: PASSWORD_LENGTH.min, maxLength: PASSWORD_LENGTH.max });
 const RefById = NullableInput(Type.Object({ id: Id }));
 
 export const CreateUserBody = Type.Object({
