@@ -52,6 +52,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** `token` for the stricter limit of the token endpoint; `none` to skip rate limiting. */
     rateLimitScope?: 'token' | 'none';
+    /**
+     * A public route whose token or signature is the credential: its requests are counted per
+     * client address in the database under this name (core/rate-limit.ts), shared by every process.
+     */
+    publicRateLimit?: 'offers' | 'feeds' | 'sms';
   }
 }
 

@@ -48,7 +48,7 @@ const offerRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: { token: string } }>(
     '/offers/:token',
-    { schema: { hide: true, params: OfferParams }, config: { rateLimitScope: 'token' } },
+    { schema: { hide: true, params: OfferParams }, config: { publicRateLimit: 'offers' } },
     async (request, reply) => {
       const chosen = (request.query as { answer?: string }).answer;
       const offer = await lookup(request.params.token);
@@ -80,7 +80,7 @@ const offerRoutes: FastifyPluginAsync = async (app) => {
 
   app.post<{ Params: { token: string }; Body: { answer: 'accept' | 'decline' } }>(
     '/offers/:token',
-    { schema: { hide: true, params: OfferParams, body: AnswerBody }, config: { rateLimitScope: 'token' } },
+    { schema: { hide: true, params: OfferParams, body: AnswerBody }, config: { publicRateLimit: 'offers' } },
     async (request, reply) => {
       const { answer } = request.body;
       const offer = await lookup(request.params.token);

@@ -1,5 +1,6 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { logAction } from '../../core/audit.js';
+import { countAttempt } from '../../core/auth/attempts.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { ApiError, conflict, notFound } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
@@ -32,7 +33,14 @@ export async function offerAuth(db: Db, offer: CallbackOfferRow, clientId: strin
   return { orgId: org.id, orgName: org.name, timezone: org.timezone, clientId, credentialId: 0 };
 }
 
-/** Writes a refused use of an offer (link or SMS reply) to the organization's log. */
+/** A refused offer is written to the log once per this window, however often its link is tried. */
+const REFUSAL_LOG_WINDOW_MS = 60 * 60_000;
+
+/**
+ * Writes a refused use of an offer (link or SMS reply) to the organization's log (and so its
+ * webhook outbox): the first refusal of the offer in each hour only, so that anonymous requests
+ * to a used or expired link cannot fill the log. Counted in the database, across processes.
+ */
 export async function logRefusal(
   db: Db,
   offer: CallbackOfferRow,
@@ -40,6 +48,8 @@ export async function logRefusal(
   attempt: string,
   clientId: string,
 ): Promise<void> {
+  const count = await countAttempt(db, `offer-refusal:${offer.id}`, { max: 1, windowMs: REFUSAL_LOG_WINDOW_MS });
+  if (!count.allowed) return;
   const auth = await offerAuth(db, offer, clientId);
   const via = clientId === 'sms-reply' ? 'an SMS reply to' : clientId === 'board' ? 'a board answer to' : 'a';
   await withTransaction(db, (trx) =>

@@ -367,18 +367,50 @@ function openOffers(db: Db, now: string) {
   return db.selectFrom('callback_offer as o').selectAll('o').where(isOpenOffer(now));
 }
 
-/** The newest offer to an address that can still be answered (an inbound SMS reply finds its offer so). */
-export function findOpenOfferByReplyAddress(
+/**
+ * The offers to an address that can still be answered, newest first: an inbound SMS reply picks
+ * its offer among them by the reply code. `organizations`: only `in` (the organization whose own
+ * number received the reply), or all but `notIn` (those with a number of their own).
+ */
+export function listOpenOffersByReplyAddress(
   db: Db,
   address: string,
+  organizations: { in: number } | { notIn: number[] },
   now: string,
-): Promise<CallbackOfferRow | undefined> {
+): Promise<CallbackOfferRow[]> {
   return openOffers(db, now)
     .where('reply_address', '=', address)
+    .$if('in' in organizations, (qb) => qb.where('organization_id', '=', (organizations as { in: number }).in))
+    .$if('notIn' in organizations && organizations.notIn.length > 0, (qb) =>
+      qb.where('organization_id', 'not in', (organizations as { notIn: number[] }).notIn),
+    )
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(1)
+    .execute();
+}
+
+/** Whether an open offer to the address (in any organization) already has this reply code. */
+export async function replyCodeInUse(db: Db, address: string, code: string, now: string): Promise<boolean> {
+  const row = await openOffers(db, now)
+    .where('reply_address', '=', address)
+    .where('reply_code', '=', code)
     .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Records an inbound message's key (the provider's message id, or a hash of the signed request);
+ * false when it was recorded before: a replay. One winner under parallel requests (primary key).
+ * Keys older than `forgetBefore` are dropped.
+ */
+export async function recordInboundMessage(db: Db, key: string, now: string, forgetBefore: string): Promise<boolean> {
+  await db.deleteFrom('sms_inbound_message').where('received_at', '<', forgetBefore).execute();
+  const result = await db
+    .insertInto('sms_inbound_message')
+    .values({ message_key: key, received_at: now })
+    .onConflict((oc) => oc.column('message_key').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
 /** The user's offer on the callback that can still be answered. */

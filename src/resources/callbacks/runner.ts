@@ -22,7 +22,7 @@ import { ineligibilityOf } from './candidates.js';
 import type { Channel, Message, Recipient } from './channels/channel.js';
 import { EmailChannel } from './channels/email.js';
 import { PushChannel } from './channels/push.js';
-import { SmsChannel } from './channels/sms.js';
+import { newReplyCode, SmsChannel } from './channels/sms.js';
 import { OFFER_EVENT, WebhookChannel } from './channels/webhook.js';
 import {
   callbacksForRunner,
@@ -34,6 +34,7 @@ import {
   listCallbackUsers,
   markListEnded,
   markRunnerClosed,
+  replyCodeInUse,
   revokeOffers,
   updateCallbackUser,
   type RunnerCallbackRow,
@@ -359,6 +360,8 @@ export class CallbackRunner {
     const token = randomSecret('cpo_');
     const expiresAt = plus(now, callback.contact_window_minutes! * 60_000);
     const link = `${baseUrl}/offers/${token}`;
+    const replyAddress = personal?.replyAddress?.(recipient) ?? null;
+    const replyCode = replyAddress ? await this.freeReplyCode(replyAddress, now) : null;
     await withTransaction(db, async (trx) => {
       const offerId = await insertOffer(trx, {
         organization_id: auth.orgId,
@@ -370,7 +373,8 @@ export class CallbackRunner {
         used_at: null,
         revoked_at: null,
         created_at: now,
-        reply_address: personal?.replyAddress?.(recipient) ?? null,
+        reply_address: replyAddress,
+        reply_code: replyCode,
         revoked_by: null,
       });
       await updateCallbackUser(trx, auth.orgId, user.id, {
@@ -416,11 +420,24 @@ export class CallbackRunner {
       ]
         .filter((line, i, all) => line !== '' || all[i - 1] !== '')
         .join('\n'),
-      short: `${callback.list_name}: ${callback.start} to ${callback.end}. Answer by ${answerBy}.`,
+      short: `${auth.orgName}: ${callback.list_name}: ${callback.start} to ${callback.end}. Answer by ${answerBy}.`,
       link,
+      replyCode: replyCode ?? undefined,
       expiresAt,
     };
     for (const channel of on) await this.deliver(auth, callback.id, channel, recipient, message, 'offer');
+  }
+
+  /**
+   * A reply code no other open offer to the address has (in any organization), so that a reply
+   * carrying it answers one offer only.
+   */
+  private async freeReplyCode(address: string, now: string): Promise<string> {
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const code = newReplyCode();
+      if (!(await replyCodeInUse(this.options.db, address, code, now))) return code;
+    }
+    throw new Error(`no free reply code for ${address}: too many open offers`);
   }
 
   private async markNoAnswer(
@@ -438,8 +455,7 @@ export class CallbackRunner {
       });
       await revokeOffers(trx, auth.orgId, callback.id, now, user.id);
       await logAction(trx, auth, 'callback.no_answer', callback.id, {
-        description:
-          `recorded no answer from user #${user.user_id} on callback #${callback.id}: ` + 'the contact window passed.',
+        description: `recorded no answer from user #${user.user_id} on callback #${callback.id}: the contact window passed.`,
         after: { user_id: user.user_id, position: user.position, status: 'no answer' },
       });
     });

@@ -83,11 +83,20 @@ export interface CallbackOfferTable {
   created_at: string;
   /** where the person's replies come from (the E.164 number the SMS went to); inbound replies find the offer by it */
   reply_address: string | null;
+  /** the code an SMS reply must carry (`YES 0042`), unique among the open offers to one reply address */
+  reply_code: string | null;
   /**
    * who revoked this one link (DELETE /callbacks/{id}/users/{user_id}/offer): the admin id, 0 for
    * the API client; null when the runner withdrew it
    */
   revoked_by: number | null;
+}
+
+/** The key of every inbound SMS handled (provider message id or signed-request hash): a replay is refused. */
+export interface SmsInboundMessageTable {
+  message_key: string;
+  /** UTC instant */
+  received_at: string;
 }
 
 export type CallbackRow = Selectable<CallbackTable>;
@@ -99,5 +108,6 @@ declare module '../../core/db/types.js' {
     callback: CallbackTable;
     callback_user: CallbackUserTable;
     callback_offer: CallbackOfferTable;
+    sms_inbound_message: SmsInboundMessageTable;
   }
 }
