@@ -13,7 +13,7 @@ import {
   startedVacancies,
 } from '../callback-auto-start/repository.js';
 import type { CallbackAutoStartRow } from '../callback-auto-start/table.js';
-import { findOrganization } from './repository.js';
+import { findOrganizationOrThrow } from '../organizations/repository.js';
 import { startCallback } from './rules.js';
 
 const BATCH = 20;
@@ -55,7 +55,7 @@ export class AutoStarter {
 
   private async startFor(setting: CallbackAutoStartRow, now: string): Promise<number[]> {
     const orgId = setting.organization_id;
-    const auth = this.auth(await findOrganization(this.db, orgId));
+    const auth = this.auth(await findOrganizationOrThrow(this.db, orgId));
     const lists = new Map((await autoStartLists(this.db, orgId)).map((l) => [l.assignment_id, l.list_id]));
     if (lists.size === 0) return [];
     const from = utcToLocal(now, auth.timezone);

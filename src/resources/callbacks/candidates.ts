@@ -2,14 +2,9 @@ import type { Db } from '../../core/db/transaction.js';
 import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../../core/time.js';
 import { callbackBlocks, holds, loadQualifications, scheduleFacts, type WorkItem } from '../../scheduling/index.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
-import {
-  acceptedCallbackSpans,
-  lastContacts,
-  listMembers,
-  workTypesExcludedFromCallbacks,
-  type CallbackListRow,
-  type ListMember,
-} from './repository.js';
+import { listMembers, type ListLimitsRow, type ListMember } from '../lists/repository.js';
+import { workTypesExcludedFromCallbacks } from '../work-types/repository.js';
+import { acceptedCallbackSpans, lastContacts } from './repository.js';
 import type { CallbackOrdering } from './table.js';
 
 /** A span of local datetimes [start, end); `counted` false for work that does not count toward the hour limits. */
@@ -74,7 +69,7 @@ function consecutiveHours(callback: Span, work: Span[], timeZone: string): numbe
 }
 
 /** The widest period any of the list's limits looks at, so work is loaded once for all users. */
-function workRange(callback: Span, list: CallbackListRow): Span {
+function workRange(callback: Span, list: ListLimitsRow): Span {
   const periods = periodsOf(callback.start);
   const reach = Math.max(list.max_consecutive_hours, 0);
   const callbackStart = parseLocalDateTime(callback.start)!;
@@ -100,7 +95,7 @@ function workRange(callback: Span, list: CallbackListRow): Span {
 /** Why a user may not take the callback, or null when eligible (DOMAIN.md, Callbacks). */
 function ineligibility(
   callback: Span,
-  list: CallbackListRow,
+  list: ListLimitsRow,
   work: Span[],
   onTimeOff: boolean,
   timeZone: string,
@@ -194,7 +189,7 @@ export interface RequiredQualifiers {
 export async function ineligibilityOf(
   db: Db,
   orgId: number,
-  list: CallbackListRow,
+  list: ListLimitsRow,
   callback: Span,
   userIds: number[],
   timeZone: string,
@@ -245,7 +240,7 @@ export async function ineligibilityOf(
 export async function selectCandidates(
   db: Db,
   orgId: number,
-  list: CallbackListRow,
+  list: ListLimitsRow,
   callback: Span & { ordering: CallbackOrdering },
   timeZone: string,
   required?: RequiredQualifiers,

@@ -6,7 +6,9 @@ import { nowUtc, utcToLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import { answerOffer, logRefusal, refusalOf, type Refusal } from './offers.js';
-import { findCallbackOrThrow, findOfferByTokenHash, findOrganization, listNames } from './repository.js';
+import { listNames } from '../lists/repository.js';
+import { findOrganizationOrThrow } from '../organizations/repository.js';
+import { findCallbackOrThrow, findOfferByTokenHash } from './repository.js';
 import type { CallbackOfferRow } from './table.js';
 
 const OfferParams = Type.Object({ token: Type.String({ maxLength: 200 }) });
@@ -55,7 +57,7 @@ const offerRoutes: FastifyPluginAsync = async (app) => {
       const refusal = refusalOf(offer, nowUtc());
       if (refusal || !offer) return refuse(reply, offer, refusal!, 'view');
       const [org, callback] = await Promise.all([
-        findOrganization(app.db, offer.organization_id),
+        findOrganizationOrThrow(app.db, offer.organization_id),
         findCallbackOrThrow(app.db, offer.organization_id, offer.callback_id),
       ]);
       const [lists, users] = await Promise.all([

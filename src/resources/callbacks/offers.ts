@@ -5,7 +5,8 @@ import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { ApiError, conflict, notFound } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
-import { findCallbackOrThrow, findOpenOffer, findOrganization, revokeOffer, useOffer } from './repository.js';
+import { findOrganizationOrThrow } from '../organizations/repository.js';
+import { findCallbackOrThrow, findOpenOffer, revokeOffer, useOffer } from './repository.js';
 import { recordResponse } from './rules.js';
 import type { CallbackOfferRow } from './table.js';
 
@@ -29,7 +30,7 @@ export function refusalOf(offer: CallbackOfferRow | undefined, now: string): Ref
 
 /** The offer's organization as the actor of what its link or reply does (no API client involved). */
 export async function offerAuth(db: Db, offer: CallbackOfferRow, clientId: string): Promise<AuthContext> {
-  const org = await findOrganization(db, offer.organization_id);
+  const org = await findOrganizationOrThrow(db, offer.organization_id);
   return { orgId: org.id, orgName: org.name, timezone: org.timezone, clientId, credentialId: 0 };
 }
 

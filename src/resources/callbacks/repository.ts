@@ -2,9 +2,8 @@ import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
 import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import { type Db, withTransaction } from '../../core/db/transaction.js';
 import { transition } from '../../core/db/locks.js';
-import { invalidParams, orNotFound } from '../../core/errors.js';
+import { orNotFound } from '../../core/errors.js';
 import type { Database } from '../../core/db/types.js';
-import { findAssignment } from '../assignments/repository.js';
 import type {
   CallbackOfferRow,
   CallbackOfferTable,
@@ -72,71 +71,6 @@ export async function updateCallbackUser(
   await updateOrgRow(db, 'callback_user', orgId, id, values);
 }
 
-function selectList(db: Db, orgId: number, listId: number) {
-  return db
-    .selectFrom('callback_list')
-    .select([
-      'id',
-      'name',
-      'max_consecutive_hours',
-      'weekly_limit',
-      'monthly_limit',
-      'yearly_limit',
-      'ordering',
-      'deleted_at',
-    ])
-    .where('organization_id', '=', orgId)
-    .where('id', '=', listId);
-}
-
-/** A usable (non-deleted) list named in a body; 422 otherwise. */
-export async function findListOrInvalid(db: Db, orgId: number, listId: number) {
-  const list = await selectList(db, orgId, listId).where('deleted_at', 'is', null).executeTakeFirst();
-  if (!list) throw invalidParams('The selected list id is invalid.');
-  return list;
-}
-export type CallbackListRow = Awaited<ReturnType<typeof findListOrInvalid>>;
-
-/** The list a callback was started on, also when it has been deleted since. */
-export function findCallbackList(db: Db, orgId: number, listId: number): Promise<CallbackListRow> {
-  return selectList(db, orgId, listId).executeTakeFirstOrThrow();
-}
-export function listNames(db: Db, orgId: number, ids: number[]) {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('callback_list')
-    .select(['id', 'name'])
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
-}
-
-/** Active members of a list with what the orderings need. */
-export function listMembers(db: Db, orgId: number, listId: number) {
-  return db
-    .selectFrom('user_callback_list')
-    .innerJoin('user_account', (join) =>
-      join
-        .onRef('user_account.id', '=', 'user_callback_list.user_id')
-        .onRef('user_account.organization_id', '=', 'user_callback_list.organization_id'),
-    )
-    .select([
-      'user_account.id',
-      'user_account.first_name',
-      'user_account.last_name',
-      'user_account.date_of_hire',
-      'user_callback_list.position as list_position',
-    ])
-    .where('user_callback_list.organization_id', '=', orgId)
-    .where('user_callback_list.list_id', '=', listId)
-    .where('user_account.deleted_at', 'is', null)
-    .where('user_account.active', '=', 1)
-    .orderBy('user_callback_list.position')
-    .orderBy('user_account.id')
-    .execute();
-}
-export type ListMember = Awaited<ReturnType<typeof listMembers>>[number];
-
 /** When each user was last contacted (an opportunity used) for a callback of the list: rotating order. */
 export async function lastContacts(db: Db, orgId: number, listId: number): Promise<Map<number, string>> {
   const rows = await db
@@ -184,34 +118,6 @@ export function acceptedCallbackSpans(
     .$if(filter.listId !== undefined, (qb) => qb.where('callback.list_id', '=', filter.listId!))
     .$if(filter.unplacedOnly === true, (qb) => qb.where('callback.assignment_id', 'is', null))
     .execute();
-}
-
-export async function assertWorkType(db: Db, orgId: number, id: number): Promise<void> {
-  const row = await db
-    .selectFrom('work_type')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw invalidParams('The selected work type id is invalid.');
-}
-
-export async function findAssignmentOrInvalid(db: Db, orgId: number, id: number) {
-  const assignment = await findAssignment(db, orgId, id);
-  if (!assignment) throw invalidParams('The selected assignment id is invalid.');
-  return assignment;
-}
-
-/** Work types whose hours do not count toward the callback hour limits (`excludes_from_callback`). */
-export async function workTypesExcludedFromCallbacks(db: Db, orgId: number): Promise<Set<number>> {
-  const rows = await db
-    .selectFrom('work_type')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('excludes_from_callback', '=', 1)
-    .execute();
-  return new Set(rows.map((row) => row.id));
 }
 
 /** The callbacks the runner handles (open, or closed but not yet reported) on lists with a contact window. */
@@ -303,24 +209,6 @@ export async function revokeOffers(
     .execute();
 }
 
-export function findOrganization(db: Db, orgId: number) {
-  return db
-    .selectFrom('organization')
-    .select(['id', 'name', 'timezone'])
-    .where('id', '=', orgId)
-    .executeTakeFirstOrThrow();
-}
-
-/** Whether the organization has a webhook endpoint (the runner's webhook channel is on). */
-export function webhookEndpointsOf(db: Db, orgId: number) {
-  return db
-    .selectFrom('webhook_endpoint')
-    .select(['id', 'event_types'])
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .execute();
-}
-
 /** The runner handled the callback's end (its links withdrawn, the admin told); in a transaction. */
 export async function markRunnerClosed(trx: Db, orgId: number, id: number, now: string): Promise<void> {
   await transition(trx, { table: 'callback', orgId, id, model: 'Callback' }, () => ({ runner_closed_at: now }));
@@ -336,24 +224,6 @@ export function markListEnded(db: Db, orgId: number, id: number, now: string): P
     });
     return first;
   });
-}
-
-/** Active members of a group (the notice group of a list). */
-export async function groupMemberIds(db: Db, orgId: number, groupId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('user_group_member')
-    .innerJoin('user_account', (join) =>
-      join
-        .onRef('user_account.id', '=', 'user_group_member.user_id')
-        .onRef('user_account.organization_id', '=', 'user_group_member.organization_id'),
-    )
-    .select('user_group_member.user_id')
-    .where('user_group_member.organization_id', '=', orgId)
-    .where('user_group_member.group_id', '=', groupId)
-    .where('user_account.deleted_at', 'is', null)
-    .orderBy('user_group_member.user_id')
-    .execute();
-  return rows.map((row) => row.user_id);
 }
 
 /** The condition on an offer (`o`) that can still be answered: not used, not revoked, not expired. */

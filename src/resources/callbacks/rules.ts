@@ -1,4 +1,6 @@
-import { defaultWorkTypeId } from '../work-types/repository.js';
+import { defaultWorkTypeId, findWorkTypeOrInvalid } from '../work-types/repository.js';
+import { findAssignmentOrInvalid } from '../assignments/repository.js';
+import { findCallbackList, findListOrInvalid } from '../lists/repository.js';
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog, logAction } from '../../core/audit.js';
 import { lockUsers, transition } from '../../core/db/locks.js';
@@ -19,16 +21,7 @@ import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import { ineligibilityOf, selectCandidates, type SkippedCandidate } from './candidates.js';
 import { insertShift } from './contracts.js';
-import {
-  assertWorkType,
-  findAssignmentOrInvalid,
-  findCallbackList,
-  findCallbackUser,
-  findListOrInvalid,
-  insertCallback,
-  insertCallbackUsers,
-  updateCallbackUser,
-} from './repository.js';
+import { findCallbackUser, insertCallback, insertCallbackUsers, updateCallbackUser } from './repository.js';
 import type { CallbackVacancy, RecordResponseBody, StartCallbackBody } from './schemas.js';
 import type { CallbackOrdering, CallbackRow } from './table.js';
 
@@ -117,7 +110,7 @@ export function checkCallbackFields(trx: Db, auth: AuthContext, body: Partial<St
     () => (deadline !== undefined ? instantOrInvalid(deadline, 'deadline', timezone) : undefined),
     () => (body.scheduled_to ? instantOrInvalid(body.scheduled_to, 'scheduled to', timezone) : nowUtc()),
     () => (body.assignment_id ? findAssignmentOrInvalid(trx, orgId, body.assignment_id) : undefined),
-    () => (body.work_type_id ? assertWorkType(trx, orgId, body.work_type_id) : undefined),
+    () => (body.work_type_id ? findWorkTypeOrInvalid(trx, orgId, body.work_type_id) : undefined),
   ] as const);
 }
 

@@ -9,6 +9,9 @@ import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { nowUtc, Temporal, utcToLocal } from '../../core/time.js';
 import { ApiError, invalidParams } from '../../core/errors.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
+import { groupMemberIds } from '../groups/repository.js';
+import { findCallbackList } from '../lists/repository.js';
+import { findOrganizationOrThrow } from '../organizations/repository.js';
 import { findCallbackSettings, type CallbackSettings } from '../callback-settings/repository.js';
 import { CONTACT_METHODS } from '../callback-settings/schemas.js';
 import { findAutoAccept } from '../user-auto-accept/repository.js';
@@ -26,10 +29,7 @@ import { newReplyCode, SmsChannel } from './channels/sms.js';
 import { OFFER_EVENT, WebhookChannel } from './channels/webhook.js';
 import {
   callbacksForRunner,
-  findCallbackList,
-  findOrganization,
   findRunnerCallback,
-  groupMemberIds,
   insertOffer,
   listCallbackUsers,
   markListEnded,
@@ -167,7 +167,7 @@ export class CallbackRunner {
 
   private async advance(selected: RunnerCallbackRow, now: string): Promise<number> {
     const { db } = this.options;
-    const auth = runnerAuth(await findOrganization(db, selected.organization_id));
+    const auth = runnerAuth(await findOrganizationOrThrow(db, selected.organization_id));
     const users = await listCallbackUsers(db, auth.orgId, selected.id);
     // Read again under the lease, after its users: the row selected before the lease may predate
     // another runner's pass (closed and reported already) or an answer the users already show.
