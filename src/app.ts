@@ -38,8 +38,8 @@ import { strictValidatorFactory } from './core/strict-input.js';
 import responseCachePlugin from './core/response-cache.js';
 import { isLocalDateTime } from './core/time.js';
 import publicFeedRoutes from './resources/calendar-feeds/public-routes.js';
-import offerRoutes from './resources/callbacks/offer-routes.js';
-import smsRoutes from './resources/callbacks/sms-routes.js';
+import offerRoutes from './resources/callbacks/offers/offer-routes.js';
+import smsRoutes from './resources/callbacks/channels/sms-routes.js';
 import webappPlugin, { enforceMemberAccess } from './webapp/plugin.js';
 import workersPlugin from './workers.js';
 

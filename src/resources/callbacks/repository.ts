@@ -1,7 +1,6 @@
 import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
 import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
-import { type Db, withTransaction } from '../../core/db/transaction.js';
-import { transition } from '../../core/db/locks.js';
+import type { Db } from '../../core/db/transaction.js';
 import { orNotFound } from '../../core/errors.js';
 import type { Database } from '../../core/db/types.js';
 import type {
@@ -71,94 +70,6 @@ export async function updateCallbackUser(
   await updateOrgRow(db, 'callback_user', orgId, id, values);
 }
 
-/** When each user was last contacted (an opportunity used) for a callback of the list: rotating order. */
-export async function lastContacts(db: Db, orgId: number, listId: number): Promise<Map<number, string>> {
-  const rows = await db
-    .selectFrom('callback_user')
-    .innerJoin('callback', (join) =>
-      join
-        .onRef('callback.id', '=', 'callback_user.callback_id')
-        .onRef('callback.organization_id', '=', 'callback_user.organization_id'),
-    )
-    .select(['callback_user.user_id', (eb) => eb.fn.max('callback_user.contact_time').as('last_contact')])
-    .where('callback_user.organization_id', '=', orgId)
-    .where('callback.list_id', '=', listId)
-    .where('callback_user.uses_opportunity', '=', 1)
-    .groupBy('callback_user.user_id')
-    .execute();
-  return new Map(rows.filter((r) => r.last_contact !== null).map((r) => [r.user_id, String(r.last_contact)]));
-}
-
-/** Accepted callback hours (spans) of the users since a date: hours-based order and unplaced work. */
-export function acceptedCallbackSpans(
-  db: Db,
-  orgId: number,
-  filter: { userIds: number[]; start: string; end: string; listId?: number; unplacedOnly?: boolean },
-) {
-  if (filter.userIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('callback_user')
-    .innerJoin('callback', (join) =>
-      join
-        .onRef('callback.id', '=', 'callback_user.callback_id')
-        .onRef('callback.organization_id', '=', 'callback_user.organization_id'),
-    )
-    .select([
-      'callback_user.user_id',
-      'callback.start',
-      'callback.end',
-      'callback_user.start_time',
-      'callback_user.end_time',
-    ])
-    .where('callback_user.organization_id', '=', orgId)
-    .where('callback_user.status', '=', 'accepted')
-    .where('callback_user.user_id', 'in', filter.userIds)
-    .where('callback.end', '>', filter.start)
-    .where('callback.start', '<', filter.end)
-    .$if(filter.listId !== undefined, (qb) => qb.where('callback.list_id', '=', filter.listId!))
-    .$if(filter.unplacedOnly === true, (qb) => qb.where('callback.assignment_id', 'is', null))
-    .execute();
-}
-
-/** The callbacks the runner handles (open, or closed but not yet reported) on lists with a contact window. */
-function runnerCallbacks(db: Db) {
-  return db
-    .selectFrom('callback')
-    .innerJoin('callback_list', (join) =>
-      join
-        .onRef('callback_list.id', '=', 'callback.list_id')
-        .onRef('callback_list.organization_id', '=', 'callback.organization_id'),
-    )
-    .selectAll('callback')
-    .select([
-      'callback_list.contact_window_minutes',
-      'callback_list.contact_at_once',
-      'callback_list.name as list_name',
-      'callback_list.notify_group_id',
-    ])
-    .where('callback.runner_closed_at', 'is', null)
-    .where('callback_list.contact_window_minutes', 'is not', null);
-}
-
-/** Callbacks the runner still has to handle, due at `now` and held by no runner. */
-export function callbacksForRunner(db: Db, now: string, limit: number) {
-  return runnerCallbacks(db)
-    .where('callback.scheduled_to', '<=', now)
-    .where((eb) => eb.or([eb('callback.lease_until', 'is', null), eb('callback.lease_until', '<=', now)]))
-    .orderBy('callback.id')
-    .limit(limit)
-    .execute();
-}
-
-/** One callback as the runner sees it now; undefined once another runner has closed it. */
-export function findRunnerCallback(db: Db, orgId: number, id: number) {
-  return runnerCallbacks(db)
-    .where('callback.organization_id', '=', orgId)
-    .where('callback.id', '=', id)
-    .executeTakeFirst();
-}
-export type RunnerCallbackRow = Awaited<ReturnType<typeof callbacksForRunner>>[number];
-
 export async function insertOffer(db: Db, values: Insertable<CallbackOfferTable>): Promise<number> {
   const { id } = await db.insertInto('callback_offer').values(values).returning('id').executeTakeFirstOrThrow();
   return id;
@@ -209,23 +120,6 @@ export async function revokeOffers(
     .execute();
 }
 
-/** The runner handled the callback's end (its links withdrawn, the admin told); in a transaction. */
-export async function markRunnerClosed(trx: Db, orgId: number, id: number, now: string): Promise<void> {
-  await transition(trx, { table: 'callback', orgId, id, model: 'Callback' }, () => ({ runner_closed_at: now }));
-}
-
-/** The runner told that the callback reached the end of its list: true for the first telling only. */
-export function markListEnded(db: Db, orgId: number, id: number, now: string): Promise<boolean> {
-  return withTransaction(db, async (trx) => {
-    let first = false;
-    await transition(trx, { table: 'callback', orgId, id, model: 'Callback' }, (row) => {
-      first = row.list_ended_at === null;
-      return { list_ended_at: row.list_ended_at ?? now };
-    });
-    return first;
-  });
-}
-
 /** The condition on an offer (`o`) that can still be answered: not used, not revoked, not expired. */
 function isOpenOffer(now: string) {
   return (eb: ExpressionBuilder<Database & { o: Database['callback_offer'] }, 'o'>) =>
@@ -266,21 +160,6 @@ export async function replyCodeInUse(db: Db, address: string, code: string, now:
     .where('reply_code', '=', code)
     .executeTakeFirst();
   return row !== undefined;
-}
-
-/**
- * Records an inbound message's key (the provider's message id, or a hash of the signed request);
- * false when it was recorded before: a replay. One winner under parallel requests (primary key).
- * Keys older than `forgetBefore` are dropped.
- */
-export async function recordInboundMessage(db: Db, key: string, now: string, forgetBefore: string): Promise<boolean> {
-  await db.deleteFrom('sms_inbound_message').where('received_at', '<', forgetBefore).execute();
-  const result = await db
-    .insertInto('sms_inbound_message')
-    .values({ message_key: key, received_at: now })
-    .onConflict((oc) => oc.column('message_key').doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
 /** The user's offer on the callback that can still be answered. */

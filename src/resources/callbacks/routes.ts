@@ -8,8 +8,7 @@ import { normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { listNames } from '../lists/repository.js';
 import { findCallbackOrThrow, listCallbacks, listCallbackUsers } from './repository.js';
-import { revokeOpenOffer } from './offers.js';
-import { cancelCallback, checkCallbackFields, recordResponse, startCallback } from './rules.js';
+import { cancelCallback, checkCallbackFields, recordResponse, revokeOpenOffer, startCallback } from './rules.js';
 import {
   CallbackPage,
   CallbackResponse,

@@ -1,8 +1,10 @@
+import type { CallbackOrdering } from './ordering/candidates.js';
 import type { Generated, Selectable } from 'kysely';
+
+export type { CallbackOrdering };
 
 /** Stored status; `partially filled` and `not filled` are derived at the deadline (rules.ts). */
 export type StoredCallbackStatus = 'active' | 'filled' | 'cancelled';
-export type CallbackOrdering = 'rotating' | 'hours' | 'seniority';
 export type CallbackUserStatus = 'pending' | 'accepted' | 'denied' | 'no answer';
 
 export interface CallbackTable {
@@ -92,13 +94,6 @@ export interface CallbackOfferTable {
   revoked_by: number | null;
 }
 
-/** The key of every inbound SMS handled (provider message id or signed-request hash): a replay is refused. */
-export interface SmsInboundMessageTable {
-  message_key: string;
-  /** UTC instant */
-  received_at: string;
-}
-
 export type CallbackRow = Selectable<CallbackTable>;
 export type CallbackOfferRow = Selectable<CallbackOfferTable>;
 export type CallbackUserRow = Selectable<CallbackUserTable>;
@@ -108,6 +103,5 @@ declare module '../../core/db/types.js' {
     callback: CallbackTable;
     callback_user: CallbackUserTable;
     callback_offer: CallbackOfferTable;
-    sms_inbound_message: SmsInboundMessageTable;
   }
 }

@@ -7,7 +7,7 @@ import { href } from '../../core/pagination.js';
 import { EXTENSION, routeOptions } from '../../core/schemas.js';
 import { addDays } from '../../core/time.js';
 import { occurrenceStaffing, periodOf, vacanciesOf, type OccurrenceStaffing } from '../../scheduling/index.js';
-import { selectCandidates } from '../callbacks/candidates.js';
+import { selectCandidates } from '../callbacks/ordering/candidates.js';
 import { findAssignmentOrInvalid } from '../assignments/repository.js';
 import { findListOrInvalid, type ListLimitsRow } from '../lists/repository.js';
 import { findUsersByIds } from '../users/repository.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../../config.js';
 import { loadConfig } from '../../../config.js';
-import { fallbackOrder, inDoNotDisturb } from '../runner.js';
+import { fallbackOrder, inDoNotDisturb } from './choice.js';
 import type { Channel } from './channel.js';
 import { e164, readReply, smsRequest, twilioSignature } from './sms.js';
 

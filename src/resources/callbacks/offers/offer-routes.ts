@@ -1,15 +1,15 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import escapeHtml from 'escape-html';
-import { keyedHash } from '../../core/auth/secrets.js';
-import { nowUtc, utcToLocal } from '../../core/time.js';
-import { findUsersByIds } from '../users/repository.js';
-import { fullName } from '../users/serialize.js';
+import { keyedHash } from '../../../core/auth/secrets.js';
+import { nowUtc, utcToLocal } from '../../../core/time.js';
+import { findUsersByIds } from '../../users/repository.js';
+import { fullName } from '../../users/serialize.js';
 import { answerOffer, logRefusal, refusalOf, type Refusal } from './offers.js';
-import { listNames } from '../lists/repository.js';
-import { findOrganizationOrThrow } from '../organizations/repository.js';
-import { findCallbackOrThrow, findOfferByTokenHash } from './repository.js';
-import type { CallbackOfferRow } from './table.js';
+import { listNames } from '../../lists/repository.js';
+import { findOrganizationOrThrow } from '../../organizations/repository.js';
+import { findCallbackOrThrow, findOfferByTokenHash } from '../repository.js';
+import type { CallbackOfferRow } from '../table.js';
 
 const OfferParams = Type.Object({ token: Type.String({ maxLength: 200 }) });
 const AnswerBody = Type.Object({ answer: Type.Union([Type.Literal('accept'), Type.Literal('decline')]) });

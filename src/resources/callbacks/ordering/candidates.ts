@@ -1,11 +1,13 @@
-import type { Db } from '../../core/db/transaction.js';
-import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../../core/time.js';
-import { callbackBlocks, holds, loadQualifications, scheduleFacts, type WorkItem } from '../../scheduling/index.js';
-import { findAssignmentsByIds } from '../assignments/repository.js';
-import { listMembers, type ListLimitsRow, type ListMember } from '../lists/repository.js';
-import { workTypesExcludedFromCallbacks } from '../work-types/repository.js';
+import type { Db } from '../../../core/db/transaction.js';
+import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../../../core/time.js';
+import { callbackBlocks, holds, loadQualifications, scheduleFacts, type WorkItem } from '../../../scheduling/index.js';
+import { findAssignmentsByIds } from '../../assignments/repository.js';
+import { listMembers, type ListLimitsRow, type ListMember } from '../../lists/repository.js';
+import { workTypesExcludedFromCallbacks } from '../../work-types/repository.js';
 import { acceptedCallbackSpans, lastContacts } from './repository.js';
-import type { CallbackOrdering } from './table.js';
+
+/** The orders a callback may offer its list in (`ordering`). */
+export type CallbackOrdering = 'rotating' | 'hours' | 'seniority';
 
 /** A span of local datetimes [start, end); `counted` false for work that does not count toward the hour limits. */
 interface Span {

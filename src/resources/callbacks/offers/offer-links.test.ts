@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { buildApp } from '../../app.js';
-import { createAssignment } from '../rotations/test-fixtures.js';
-import { createCallbackRunner, type CallbackRunner } from './runner.js';
-import { listOf, logText, startCallbackOn } from './test-fixtures.js';
+import { startServer, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
+import { buildApp } from '../../../app.js';
+import { createAssignment } from '../../rotations/test-fixtures.js';
+import { createCallbackRunner, type CallbackRunner } from '../runner/runner.js';
+import { listOf, logText, startCallbackOn } from '../test-fixtures.js';
 
 /**
  * The routes without a bearer token (issue 41, F3): every one is limited per client address, the

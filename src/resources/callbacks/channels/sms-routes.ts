@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import escapeHtml from 'escape-html';
-import { conflict, forbidden, unauthorized, type ApiError } from '../../core/errors.js';
-import { succeeded } from '../../core/schemas.js';
-import { nowUtc, Temporal } from '../../core/time.js';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../webhooks/signature.js';
-import { e164, organizationsOfSender, readReply, sameSecret, twilioSignature } from './channels/sms.js';
-import { answerOffer } from './offers.js';
-import { listOpenOffersByReplyAddress, recordInboundMessage } from './repository.js';
+import { conflict, forbidden, unauthorized, type ApiError } from '../../../core/errors.js';
+import { succeeded } from '../../../core/schemas.js';
+import { nowUtc, Temporal } from '../../../core/time.js';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from '../../webhooks/signature.js';
+import { e164, organizationsOfSender, readReply, sameSecret, twilioSignature } from './sms.js';
+import { answerOffer } from '../offers/offers.js';
+import { listOpenOffersByReplyAddress } from '../repository.js';
+import { recordInboundMessage } from './repository.js';
 
 const TWILIO_HEADER = 'x-twilio-signature';
 /** A generic provider's signed timestamp may be this old (seconds), so a captured request cannot be replayed later. */

@@ -1,20 +1,20 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuthContext } from '../../core/auth/context.js';
-import { claimLease, releaseLease } from '../../core/db/lease.js';
-import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { ApiError } from '../../core/errors.js';
-import { addDays, utcToLocal } from '../../core/time.js';
-import { vacanciesOf, type OccurrenceStaffing } from '../../scheduling/index.js';
+import type { AuthContext } from '../../../core/auth/context.js';
+import { claimLease, releaseLease } from '../../../core/db/lease.js';
+import { withTransaction, type Db } from '../../../core/db/transaction.js';
+import { ApiError } from '../../../core/errors.js';
+import { addDays, utcToLocal } from '../../../core/time.js';
+import { vacanciesOf, type OccurrenceStaffing } from '../../../scheduling/index.js';
 import {
   autoStartLists,
   autoStartsDue,
   claimVacancy,
   setStartedCallback,
   startedVacancies,
-} from '../callback-auto-start/repository.js';
-import type { CallbackAutoStartRow } from '../callback-auto-start/table.js';
-import { findOrganizationOrThrow } from '../organizations/repository.js';
-import { startCallback } from './rules.js';
+} from '../../callback-auto-start/repository.js';
+import type { CallbackAutoStartRow } from '../../callback-auto-start/table.js';
+import { findOrganizationOrThrow } from '../../organizations/repository.js';
+import { startCallback } from '../rules.js';
 
 const BATCH = 20;
 

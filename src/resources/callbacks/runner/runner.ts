@@ -1,46 +1,42 @@
 import type { AgentOptions } from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config.js';
-import type { AuthContext } from '../../core/auth/context.js';
-import { keyedHash, randomSecret } from '../../core/auth/secrets.js';
-import { writeLog, logAction } from '../../core/audit.js';
-import { claimLease, releaseLease } from '../../core/db/lease.js';
-import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { nowUtc, Temporal, utcToLocal } from '../../core/time.js';
-import { ApiError, invalidParams } from '../../core/errors.js';
-import { findAssignmentsByIds } from '../assignments/repository.js';
-import { groupMemberIds } from '../groups/repository.js';
-import { findCallbackList } from '../lists/repository.js';
-import { findOrganizationOrThrow } from '../organizations/repository.js';
-import { findCallbackSettings, type CallbackSettings } from '../callback-settings/repository.js';
-import { CONTACT_METHODS } from '../callback-settings/schemas.js';
-import { findAutoAccept } from '../user-auto-accept/repository.js';
-import { autoAcceptRefusal } from '../user-auto-accept/rules.js';
-import { findUsersByIds } from '../users/repository.js';
-import { fullName } from '../users/serialize.js';
-import { WebhookTargets } from '../webhooks/targets.js';
+import type { Config } from '../../../config.js';
+import type { AuthContext } from '../../../core/auth/context.js';
+import { keyedHash, randomSecret } from '../../../core/auth/secrets.js';
+import { writeLog, logAction } from '../../../core/audit.js';
+import { claimLease, releaseLease } from '../../../core/db/lease.js';
+import { withTransaction, type Db } from '../../../core/db/transaction.js';
+import { nowUtc, Temporal, utcToLocal } from '../../../core/time.js';
+import { ApiError, invalidParams } from '../../../core/errors.js';
+import { findAssignmentsByIds } from '../../assignments/repository.js';
+import { groupMemberIds } from '../../groups/repository.js';
+import { findCallbackList } from '../../lists/repository.js';
+import { findOrganizationOrThrow } from '../../organizations/repository.js';
+import { findCallbackSettings, type CallbackSettings } from '../../callback-settings/repository.js';
+import { findAutoAccept } from '../../user-auto-accept/repository.js';
+import { autoAcceptRefusal } from '../../user-auto-accept/rules.js';
+import { findUsersByIds } from '../../users/repository.js';
+import { fullName } from '../../users/serialize.js';
+import { WebhookTargets } from '../../webhooks/targets.js';
 import { callbackEvent } from './calendar.js';
 import { AutoStarter } from './auto-start.js';
-import { ineligibilityOf } from './candidates.js';
-import type { Channel, Message, Recipient } from './channels/channel.js';
-import { EmailChannel } from './channels/email.js';
-import { PushChannel } from './channels/push.js';
-import { newReplyCode, SmsChannel } from './channels/sms.js';
-import { OFFER_EVENT, WebhookChannel } from './channels/webhook.js';
+import { ineligibilityOf } from '../ordering/candidates.js';
+import type { Channel, Message, Recipient } from '../channels/channel.js';
+import { EmailChannel } from '../channels/email.js';
+import { PushChannel } from '../channels/push.js';
+import { newReplyCode, SmsChannel } from '../channels/sms.js';
+import { OFFER_EVENT, WebhookChannel } from '../channels/webhook.js';
+import { fallbackOrder, inDoNotDisturb } from '../channels/choice.js';
+import { insertOffer, listCallbackUsers, replyCodeInUse, revokeOffers, updateCallbackUser } from '../repository.js';
 import {
   callbacksForRunner,
   findRunnerCallback,
-  insertOffer,
-  listCallbackUsers,
   markListEnded,
   markRunnerClosed,
-  replyCodeInUse,
-  revokeOffers,
-  updateCallbackUser,
   type RunnerCallbackRow,
 } from './repository.js';
-import { callbackStatus, recordResponse, requiredOf, type CallbackStatus } from './rules.js';
-import type { CallbackUserRow } from './table.js';
+import { callbackStatus, recordResponse, requiredOf, type CallbackStatus } from '../rules.js';
+import type { CallbackUserRow } from '../table.js';
 
 export interface RunnerOptions {
   db: Db;
@@ -65,25 +61,6 @@ export interface RunnerOptions {
 const BATCH = 20;
 const plus = (utc: string, ms: number) =>
   Temporal.Instant.from(utc).add({ milliseconds: ms }).toString({ fractionalSecondDigits: 3 });
-
-/** The personal channels in the order they are tried: the preferred one, then Mobile App, Text (SMS), Email. */
-export function fallbackOrder(channels: Channel[], preferred: string | null): Channel[] {
-  const order: string[] = preferred
-    ? [preferred, ...CONTACT_METHODS.filter((m) => m !== preferred)]
-    : [...CONTACT_METHODS];
-  const rank = (channel: Channel) => {
-    const index = order.indexOf(channel.method);
-    return index < 0 ? order.length : index;
-  };
-  return channels.filter((c) => c.personal).sort((a, b) => rank(a) - rank(b));
-}
-
-/** Whether the local clock time `HH:MM` falls in the person's daily do-not-disturb hours (which may span midnight). */
-export function inDoNotDisturb(settings: CallbackSettings, clock: string): boolean {
-  const { do_not_disturb_start: start, do_not_disturb_end: end } = settings;
-  if (!start || !end) return false;
-  return start < end ? clock >= start && clock < end : clock >= start || clock < end;
-}
 
 /** The runner acts as the system, not as an API client of the organization. */
 function runnerAuth(org: { id: number; name: string; timezone: string }): AuthContext {

@@ -1,14 +1,12 @@
-import type { AuthContext } from '../../core/auth/context.js';
-import { logAction } from '../../core/audit.js';
-import { countAttempt } from '../../core/auth/attempts.js';
-import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { ApiError, conflict, notFound } from '../../core/errors.js';
-import { nowUtc } from '../../core/time.js';
-import { findUserOrInvalid } from '../users/repository.js';
-import { findOrganizationOrThrow } from '../organizations/repository.js';
-import { findCallbackOrThrow, findOpenOffer, revokeOffer, useOffer } from './repository.js';
-import { recordResponse } from './rules.js';
-import type { CallbackOfferRow } from './table.js';
+import type { AuthContext } from '../../../core/auth/context.js';
+import { logAction } from '../../../core/audit.js';
+import { countAttempt } from '../../../core/auth/attempts.js';
+import { withTransaction, type Db } from '../../../core/db/transaction.js';
+import { ApiError, conflict } from '../../../core/errors.js';
+import { findOrganizationOrThrow } from '../../organizations/repository.js';
+import { useOffer } from '../repository.js';
+import { recordResponse } from '../rules.js';
+import type { CallbackOfferRow } from '../table.js';
 
 export interface Refusal {
   status: number;
@@ -96,27 +94,4 @@ export async function answerOffer(
     await logRefusal(db, offer, failed, answer, clientId);
     return failed;
   }
-}
-
-/**
- * DELETE /callbacks/{id}/users/{user_id}/offer: revokes the user's open offer link (and SMS reply)
- * at once; the runner still waits out the offer's window before moving on. 404 without an open offer.
- */
-export async function revokeOpenOffer(
-  trx: Db,
-  auth: AuthContext,
-  callbackId: number,
-  userId: number,
-  adminId: number | undefined,
-): Promise<void> {
-  await findCallbackOrThrow(trx, auth.orgId, callbackId);
-  if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
-  const now = nowUtc();
-  const offer = await findOpenOffer(trx, auth.orgId, callbackId, userId, now);
-  if (!offer || !(await revokeOffer(trx, offer, adminId ?? 0, now))) throw notFound('CallbackOffer');
-  await logAction(trx, auth, 'callback.offer_revoked', callbackId, {
-    description: `revoked the callback #${callbackId} offer link of user #${userId}.`,
-    actorUserId: adminId,
-    after: { offer_id: offer.id, user_id: userId },
-  });
 }

@@ -2,14 +2,14 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { createAssignment } from '../rotations/test-fixtures.js';
-import { buildApp } from '../../app.js';
-import { signPayload } from '../webhooks/signature.js';
-import { twilioSignature } from './channels/sms.js';
-import { createCallbackRunner, type CallbackRunner } from './runner.js';
-import { at, listOf, logText, startCallbackOn, usersOf } from './test-fixtures.js';
+import { expectNotFoundForOtherOrg } from '../../../../test/helpers/common.js';
+import { startServer, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
+import { createAssignment } from '../../rotations/test-fixtures.js';
+import { buildApp } from '../../../app.js';
+import { signPayload } from '../../webhooks/signature.js';
+import { twilioSignature } from './sms.js';
+import { createCallbackRunner, type CallbackRunner } from '../runner/runner.js';
+import { at, listOf, logText, startCallbackOn, usersOf } from '../test-fixtures.js';
 
 /** One request the fake SMS provider received. */
 interface Sent {

@@ -2,11 +2,11 @@ import type { AddressInfo } from 'node:net';
 import type { KyselyPlugin } from 'kysely';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { createDatabase } from '../../core/db/index.js';
-import { createAssignment, workTypeId } from '../rotations/test-fixtures.js';
+import { startServer, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
+import { createDatabase } from '../../../core/db/index.js';
+import { createAssignment, workTypeId } from '../../rotations/test-fixtures.js';
 import { createCallbackRunner, type CallbackRunner } from './runner.js';
-import { at, listOf, startCallbackOn, usersOf } from './test-fixtures.js';
+import { at, listOf, startCallbackOn, usersOf } from '../test-fixtures.js';
 
 interface Mail {
   to: string[];
