@@ -33,7 +33,8 @@ function runtimeImports(folder: string): Set<string> {
 }
 
 describe('callbacks by concern', () => {
-  it('no import cycle between the callbacks folders and their satellites', () => {
+  // tests are left out: a test of any folder may drive the runner, which imports the others
+  it('no import cycle between the modules of the callbacks folders and their satellites', () => {
     const graph = new Map(
       FOLDERS.map((folder) => [folder, [...runtimeImports(folder)].filter((f) => FOLDERS.includes(f))]),
     );
