@@ -1,4 +1,6 @@
-import { expect } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { expect, vi } from 'vitest';
 import type { TestOrg } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
 
@@ -140,5 +142,56 @@ export async function startCallbackFor(
     id: number;
     candidates: Array<{ user_id: number; position: number }>;
     skipped: Array<{ user_id: number; reason: string }>;
+  };
+}
+
+/** A message the local SMTP server received: quoted-printable soft breaks and `=3D` undone. */
+export interface CaughtMail {
+  to: string[];
+  subject: string;
+  /** headers and body */
+  raw: string;
+  /** the body after the headers */
+  text: string;
+}
+
+/**
+ * An SMTP server on loopback that keeps every message in `mails`, with SMTP_HOST, SMTP_PORT and
+ * SMTP_FROM stubbed for the servers the suite starts next; `close()` stops it and unstubs them.
+ */
+export async function catchMail(): Promise<{ mails: CaughtMail[]; close(): Promise<void> }> {
+  const mails: CaughtMail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      let received = '';
+      stream.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+      stream.on('end', () => {
+        const raw = received.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          subject: /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
+          raw,
+          text: raw
+            .split(/\r?\n\r?\n/)
+            .slice(1)
+            .join('\n\n'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  vi.stubEnv('SMTP_HOST', '127.0.0.1');
+  vi.stubEnv('SMTP_PORT', String((smtp.server.address() as AddressInfo).port));
+  vi.stubEnv('SMTP_FROM', 'Dispatch <callbacks@crewplan.test>');
+  return {
+    mails,
+    close: async () => {
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      vi.unstubAllEnvs();
+    },
   };
 }

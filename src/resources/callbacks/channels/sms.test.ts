@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectNotFoundForOtherOrg } from '../../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
@@ -9,7 +8,7 @@ import { buildApp } from '../../../app.js';
 import { signPayload } from '../../webhooks/signature.js';
 import { twilioSignature } from './sms.js';
 import { createCallbackRunner, type CallbackRunner } from '../runner/runner.js';
-import { at, listOf, logText, startCallbackOn, usersOf } from '../test-fixtures.js';
+import { at, listOf, logText, startCallbackOn, usersOf, type CaughtMail, catchMail } from '../test-fixtures.js';
 
 /** One request the fake SMS provider received. */
 interface Sent {
@@ -18,18 +17,12 @@ interface Sent {
   fields: Record<string, string>;
 }
 
-interface Mail {
-  to: string[];
-  subject: string;
-  raw: string;
-}
-
 const TWILIO_SID = 'ACfake0000000000000000000000000001';
 const TWILIO_TOKEN = 'twilio-auth-token';
 const SENDER = '+15005550006';
 
-let smtp: SMTPServer;
-const mails: Mail[] = [];
+let mails: CaughtMail[];
+let closeMail: () => Promise<void>;
 let provider: Server;
 const sent: Sent[] = [];
 /** The fake provider's answer status (tests flip it to see a failure). */
@@ -62,30 +55,9 @@ function fakeProvider(): Promise<Server> {
 }
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-      stream.on('end', () => {
-        const unfolded = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          subject: /^Subject: (.*)$/m.exec(unfolded)?.[1]?.trim() ?? '',
-          raw: unfolded,
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  ({ mails, close: closeMail } = await catchMail());
   provider = await fakeProvider();
   const providerPort = (provider.address() as AddressInfo).port;
-  vi.stubEnv('SMTP_HOST', '127.0.0.1');
-  vi.stubEnv('SMTP_PORT', String((smtp.server.address() as AddressInfo).port));
-  vi.stubEnv('SMTP_FROM', 'Dispatch <callbacks@crewplan.test>');
   vi.stubEnv('SMS_PROVIDER', 'twilio');
   vi.stubEnv('SMS_URL', `http://127.0.0.1:${providerPort}/2010-04-01/Accounts/${TWILIO_SID}/Messages.json`);
   vi.stubEnv('SMS_ACCOUNT_SID', TWILIO_SID);
@@ -108,9 +80,8 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const runner of runners) await runner.stop();
   await server.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
   await new Promise<void>((resolve) => provider.close(() => resolve()));
-  vi.unstubAllEnvs();
+  await closeMail();
 });
 
 function runner(): CallbackRunner {

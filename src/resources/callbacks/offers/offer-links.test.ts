@@ -1,11 +1,9 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
 import { buildApp } from '../../../app.js';
 import { createAssignment } from '../../rotations/test-fixtures.js';
 import { createCallbackRunner, type CallbackRunner } from '../runner/runner.js';
-import { listOf, logText, startCallbackOn } from '../test-fixtures.js';
+import { catchMail, listOf, logText, startCallbackOn } from '../test-fixtures.js';
 
 /**
  * The routes without a bearer token (issue 41, F3): every one is limited per client address, the
@@ -14,8 +12,7 @@ import { listOf, logText, startCallbackOn } from '../test-fixtures.js';
  */
 
 const LIMIT = 5;
-const mails: Array<{ to: string[]; raw: string }> = [];
-let smtp: SMTPServer;
+let mail: Awaited<ReturnType<typeof catchMail>>;
 let server: TestServer;
 let limited: TestServer;
 let org: TestOrg;
@@ -28,23 +25,7 @@ const TOO_MANY = {
 };
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: raw.replace(/=\r?\n/g, '') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  vi.stubEnv('SMTP_HOST', '127.0.0.1');
-  vi.stubEnv('SMTP_PORT', String((smtp.server.address() as AddressInfo).port));
-  vi.stubEnv('SMTP_FROM', 'Dispatch <callbacks@crewplan.test>');
+  mail = await catchMail();
   server = await startServer();
   limited = await startServer({ publicRateLimitPerMinute: LIMIT });
   org = await server.newOrg();
@@ -54,8 +35,7 @@ afterAll(async () => {
   await runner.stop();
   await server.close();
   await limited.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
-  vi.unstubAllEnvs();
+  await mail.close();
 });
 
 describe('a refused offer link', () => {
@@ -70,8 +50,8 @@ describe('a refused offer link', () => {
     const listId = await listOf(org, 'Used list', [member]);
     const { id } = await startCallbackOn({ org, adminId, stationId }, listId, '2032-09-03');
     await runner.runOnce(new Date().toISOString());
-    await vi.waitFor(() => expect(mails.filter((m) => m.to.includes('used@example.com'))).toHaveLength(1));
-    const token = /\/offers\/(cpo_[A-Za-z0-9_-]+)/.exec(mails[0]!.raw)![1];
+    await vi.waitFor(() => expect(mail.mails.filter((m) => m.to.includes('used@example.com'))).toHaveLength(1));
+    const token = /\/offers\/(cpo_[A-Za-z0-9_-]+)/.exec(mail.mails[0]!.raw)![1];
     const link = `${server.url}/offers/${token}`;
     const answer = (value: string) =>
       server.request('POST', link, { body: { answer: value }, form: true, token: null });
