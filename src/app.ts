@@ -38,8 +38,8 @@ import { strictValidatorFactory } from './core/strict-input.js';
 import responseCachePlugin from './core/response-cache.js';
 import { isLocalDateTime } from './core/time.js';
 import publicFeedRoutes from './resources/calendar-feeds/public-routes.js';
-import offerRoutes from './resources/callbacks/offer-routes.js';
-import smsRoutes from './resources/callbacks/sms-routes.js';
+import offerRoutes from './resources/callbacks/offers/offer-routes.js';
+import smsRoutes from './resources/callbacks/channels/sms-routes.js';
 import webappPlugin, { enforceMemberAccess } from './webapp/plugin.js';
 import workersPlugin from './workers.js';
 
@@ -52,6 +52,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** `token` for the stricter limit of the token endpoint; `none` to skip rate limiting. */
     rateLimitScope?: 'token' | 'none';
+    /**
+     * A public route whose token or signature is the credential: its requests are counted per
+     * client address in the database under this name (core/rate-limit.ts), shared by every process.
+     */
+    publicRateLimit?: 'offers' | 'feeds' | 'sms';
   }
 }
 

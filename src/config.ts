@@ -37,6 +37,12 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Requests per minute per client address on the token endpoint (0 disables). */
   tokenRateLimitPerMinute: number;
+  /**
+   * Requests per minute per client address on the routes without a bearer token: offer links,
+   * inbound SMS and calendar feeds (counted in the database, shared by every process), and the web
+   * app, docs and health routes (counted in each process). 0 disables.
+   */
+  publicRateLimitPerMinute: number;
   /** Directory for uploaded files. */
   dataDir: string;
   /** Bearer token that GET /metrics requires; unset = no /metrics route. */
@@ -231,6 +237,11 @@ export interface SmsSettings {
   accountSid: string | undefined;
   authToken: string | undefined;
   from: string | undefined;
+  /**
+   * An organization's own sender number (SMS_FROM_BY_ORGANIZATION, `12=+15005550007,13=+1…`): its
+   * texts go out from it and replies to it can answer only that organization's offers.
+   */
+  fromByOrganization: Record<number, string>;
   bodyFormat: 'json' | 'form';
   /** generic provider: the HMAC key its inbound replies are signed with (X-Crewplan-Signature) */
   inboundSecret: string | undefined;
@@ -247,6 +258,13 @@ function smsFrom(env: Env): SmsSettings {
   const accountSid = env.SMS_ACCOUNT_SID || undefined;
   const authToken = env.SMS_AUTH_TOKEN || undefined;
   const from = env.SMS_FROM || undefined;
+  const fromByOrganization: Record<number, string> = {};
+  for (const entry of (env.SMS_FROM_BY_ORGANIZATION ?? '').split(',').filter((e) => e.trim())) {
+    const match = /^\s*(\d+)\s*=\s*(\+\d{6,15})\s*$/.exec(entry);
+    if (!match)
+      throw new Error('SMS_FROM_BY_ORGANIZATION must list organization id=+E.164 number pairs, comma-separated');
+    fromByOrganization[Number(match[1])] = match[2]!;
+  }
   const twilioUrl = accountSid
     ? `https://api.twilio.com/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`
     : undefined;
@@ -257,6 +275,7 @@ function smsFrom(env: Env): SmsSettings {
     accountSid,
     authToken,
     from,
+    fromByOrganization,
     bodyFormat,
     inboundSecret: env.SMS_INBOUND_SECRET || undefined,
     defaultCountry: (env.SMS_DEFAULT_COUNTRY || 'US').toUpperCase(),
@@ -302,6 +321,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimitPerMinute: intFrom(env, 'RATE_LIMIT_PER_MINUTE', 6_000),
     tokenRateLimitPerMinute: intFrom(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 600),
+    publicRateLimitPerMinute: intFrom(env, 'PUBLIC_RATE_LIMIT_PER_MINUTE', 300),
     dataDir,
     metricsToken: env.METRICS_TOKEN || undefined,
     responseCacheBytes: intFrom(env, 'RESPONSE_CACHE_MB', 64) * 1024 * 1024,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { type CallbackRunner, createCallbackRunner } from './resources/callbacks/runner.js';
+import { type CallbackRunner, createCallbackRunner } from './resources/callbacks/runner/runner.js';
 import { AlertMailer } from './resources/ready-alerts/mailer.js';
 import { hasPendingEmails } from './resources/ready-alerts/repository.js';
 import { WebhookTargets } from './resources/webhooks/targets.js';

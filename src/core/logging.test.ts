@@ -83,6 +83,24 @@ describe('the production logger options', () => {
     expect(line.headers).toBeUndefined();
   });
 
+  it('mask every secret that travels in a path: offer links, feeds, any crewplan secret format', async () => {
+    const { app, lines, call } = await loggedApp();
+    app.get('/offers/:token', async () => ({ ok: true }));
+    app.get('/feeds/:token', async () => ({ ok: true }));
+    app.get('/other/:token', async () => ({ ok: true }));
+    const offer = 'cpo_Q1w2E3r4T5y6U7i8O9p0AaSsDdFfGg';
+    await call(`/offers/${offer}?answer=accept`);
+    await call('/feeds/plain-feed-token-without-prefix.ics');
+    await call(`/other/${offer}`);
+    expect(lines.map((l) => JSON.parse(l).url)).toEqual([
+      '/offers/[redacted]?answer=accept',
+      '/feeds/[redacted]',
+      '/other/[redacted]',
+    ]);
+    const output = lines.join('');
+    for (const secret of [offer, 'plain-feed-token']) expect(output).not.toContain(secret);
+  });
+
   it('mask credential fields and secret-format text in a logged error', async () => {
     const { app, lines, call } = await loggedApp();
     app.get('/fail', async () => {

@@ -10,12 +10,14 @@ import pino from 'pino';
 import { redactSecrets } from './audit.js';
 
 const SECRET_QUERY_PARAMETER = /([?&](?:access_token|token|client_secret|secret|password)=)[^&]*/gi;
-/** The token of a calendar feed URL (`/feeds/<token>.ics`) is its only credential. */
-const FEED_TOKEN_PATH = /^(\/feeds\/)[^/?]+/;
+/**
+ * Paths whose segment after the prefix is the only credential: a calendar feed (`/feeds/<token>.ics`)
+ * and a callback offer link (`/offers/<token>`).
+ */
+const SECRET_PATH = /^(\/(?:feeds|offers)\/)[^/?#]+/;
+/** A URL with secret query parameters, secret path segments and any text in a crewplan secret format masked. */
 const maskUrl = (url: string) =>
-  url.includes('?') || url.startsWith('/feeds/')
-    ? url.replace(SECRET_QUERY_PARAMETER, '$1[redacted]').replace(FEED_TOKEN_PATH, '$1[redacted]')
-    : url;
+  (redactSecrets(url) as string).replace(SECRET_QUERY_PARAMETER, '$1[redacted]').replace(SECRET_PATH, '$1[redacted]');
 
 /** An error's own fields with anything that looks like a credential masked (as in the system log). */
 function serializeError(error: Error): pino.SerializedError {
@@ -27,8 +29,8 @@ function serializeError(error: Error): pino.SerializedError {
 
 /**
  * Fastify's logger options for a logger (production or a test's), with secrets kept out of every
- * line: a logged request carries only the method, the URL (secret query parameters and feed tokens
- * masked), host and address, never headers or a body; errors and messages go through the system
+ * line: a logged request carries only the method, the URL (secret query parameters and the tokens
+ * of feed and offer paths masked), host and address, never headers or a body; errors and messages go through the system
  * log's redaction (`redactSecrets`). Fastify's own per-request lines (incoming, completed) are left
  * out: {@link requestLog} writes one line per response instead.
  */

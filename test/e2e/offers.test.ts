@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssignment } from '../../src/resources/rotations/test-fixtures.js';
-import { createCallbackRunner } from '../../src/resources/callbacks/runner.js';
+import { createCallbackRunner } from '../../src/resources/callbacks/runner/runner.js';
 import { startServer, type TestOrg, type TestServer } from '../helpers/server.js';
 import { axeViolations, CHROMIUM, CHROMIUM_FLAGS as FLAGS, signIn } from './browser.js';
 

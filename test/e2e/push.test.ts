@@ -9,7 +9,7 @@ import { decrypt } from 'http_ece';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import selfsigned from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createCallbackRunner } from '../../src/resources/callbacks/runner.js';
+import { createCallbackRunner } from '../../src/resources/callbacks/runner/runner.js';
 import { createAssignment } from '../../src/resources/rotations/test-fixtures.js';
 import { startServer, type TestOrg, type TestServer } from '../helpers/server.js';
 import { CHROMIUM, CHROMIUM_FLAGS as FLAGS, fillSignIn } from './browser.js';

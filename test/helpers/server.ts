@@ -102,6 +102,7 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
       logLevel: 'silent',
       rateLimitPerMinute: 0,
       tokenRateLimitPerMinute: 0,
+      publicRateLimitPerMinute: 0,
       // tests drive the callback runner themselves, with an injected clock
       callbackRunnerPollMs: 0,
       dataDir: dir,

@@ -346,3 +346,10 @@ export async function finalizedDates(db: Db, orgId: number, startDate: string, e
     .execute();
   return new Set(rows.map((row) => `${row.assignment_id}|${row.date}`));
 }
+
+/** For an assignment id named in a body: a missing one is a 422. */
+export async function findAssignmentOrInvalid(db: Db, orgId: number, id: number): Promise<AssignmentRow> {
+  const assignment = await findAssignment(db, orgId, id);
+  if (!assignment) throw invalidParams('The selected assignment id is invalid.');
+  return assignment;
+}

@@ -15,7 +15,7 @@ const FeedParams = Type.Object({ token: Type.String({ maxLength: 200 }) });
 const publicFeedRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { token: string } }>(
     '/feeds/:token',
-    { schema: { hide: true, params: FeedParams }, config: { rateLimitScope: 'token' } },
+    { schema: { hide: true, params: FeedParams }, config: { publicRateLimit: 'feeds' } },
     async (request, reply) => {
       const token = request.params.token.replace(/\.ics$/, '');
       const feed = await findActiveFeedByTokenHash(app.db, keyedHash(app.config.secretKey, token));

@@ -2,7 +2,7 @@ import { createECDH, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment } from '../rotations/test-fixtures.js';
-import { createCallbackRunner } from './runner.js';
+import { createCallbackRunner } from './runner/runner.js';
 
 /**
  * The callback routes a web app user calls for themselves (src/webapp/access.ts): push

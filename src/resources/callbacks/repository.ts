@@ -1,10 +1,8 @@
 import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
 import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
-import { type Db, withTransaction } from '../../core/db/transaction.js';
-import { transition } from '../../core/db/locks.js';
-import { invalidParams, orNotFound } from '../../core/errors.js';
+import type { Db } from '../../core/db/transaction.js';
+import { orNotFound } from '../../core/errors.js';
 import type { Database } from '../../core/db/types.js';
-import { findAssignment } from '../assignments/repository.js';
 import type {
   CallbackOfferRow,
   CallbackOfferTable,
@@ -72,187 +70,6 @@ export async function updateCallbackUser(
   await updateOrgRow(db, 'callback_user', orgId, id, values);
 }
 
-function selectList(db: Db, orgId: number, listId: number) {
-  return db
-    .selectFrom('callback_list')
-    .select([
-      'id',
-      'name',
-      'max_consecutive_hours',
-      'weekly_limit',
-      'monthly_limit',
-      'yearly_limit',
-      'ordering',
-      'deleted_at',
-    ])
-    .where('organization_id', '=', orgId)
-    .where('id', '=', listId);
-}
-
-/** A usable (non-deleted) list named in a body; 422 otherwise. */
-export async function findListOrInvalid(db: Db, orgId: number, listId: number) {
-  const list = await selectList(db, orgId, listId).where('deleted_at', 'is', null).executeTakeFirst();
-  if (!list) throw invalidParams('The selected list id is invalid.');
-  return list;
-}
-export type CallbackListRow = Awaited<ReturnType<typeof findListOrInvalid>>;
-
-/** The list a callback was started on, also when it has been deleted since. */
-export function findCallbackList(db: Db, orgId: number, listId: number): Promise<CallbackListRow> {
-  return selectList(db, orgId, listId).executeTakeFirstOrThrow();
-}
-export function listNames(db: Db, orgId: number, ids: number[]) {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('callback_list')
-    .select(['id', 'name'])
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
-}
-
-/** Active members of a list with what the orderings need. */
-export function listMembers(db: Db, orgId: number, listId: number) {
-  return db
-    .selectFrom('user_callback_list')
-    .innerJoin('user_account', (join) =>
-      join
-        .onRef('user_account.id', '=', 'user_callback_list.user_id')
-        .onRef('user_account.organization_id', '=', 'user_callback_list.organization_id'),
-    )
-    .select([
-      'user_account.id',
-      'user_account.first_name',
-      'user_account.last_name',
-      'user_account.date_of_hire',
-      'user_callback_list.position as list_position',
-    ])
-    .where('user_callback_list.organization_id', '=', orgId)
-    .where('user_callback_list.list_id', '=', listId)
-    .where('user_account.deleted_at', 'is', null)
-    .where('user_account.active', '=', 1)
-    .orderBy('user_callback_list.position')
-    .orderBy('user_account.id')
-    .execute();
-}
-export type ListMember = Awaited<ReturnType<typeof listMembers>>[number];
-
-/** When each user was last contacted (an opportunity used) for a callback of the list: rotating order. */
-export async function lastContacts(db: Db, orgId: number, listId: number): Promise<Map<number, string>> {
-  const rows = await db
-    .selectFrom('callback_user')
-    .innerJoin('callback', (join) =>
-      join
-        .onRef('callback.id', '=', 'callback_user.callback_id')
-        .onRef('callback.organization_id', '=', 'callback_user.organization_id'),
-    )
-    .select(['callback_user.user_id', (eb) => eb.fn.max('callback_user.contact_time').as('last_contact')])
-    .where('callback_user.organization_id', '=', orgId)
-    .where('callback.list_id', '=', listId)
-    .where('callback_user.uses_opportunity', '=', 1)
-    .groupBy('callback_user.user_id')
-    .execute();
-  return new Map(rows.filter((r) => r.last_contact !== null).map((r) => [r.user_id, String(r.last_contact)]));
-}
-
-/** Accepted callback hours (spans) of the users since a date: hours-based order and unplaced work. */
-export function acceptedCallbackSpans(
-  db: Db,
-  orgId: number,
-  filter: { userIds: number[]; start: string; end: string; listId?: number; unplacedOnly?: boolean },
-) {
-  if (filter.userIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('callback_user')
-    .innerJoin('callback', (join) =>
-      join
-        .onRef('callback.id', '=', 'callback_user.callback_id')
-        .onRef('callback.organization_id', '=', 'callback_user.organization_id'),
-    )
-    .select([
-      'callback_user.user_id',
-      'callback.start',
-      'callback.end',
-      'callback_user.start_time',
-      'callback_user.end_time',
-    ])
-    .where('callback_user.organization_id', '=', orgId)
-    .where('callback_user.status', '=', 'accepted')
-    .where('callback_user.user_id', 'in', filter.userIds)
-    .where('callback.end', '>', filter.start)
-    .where('callback.start', '<', filter.end)
-    .$if(filter.listId !== undefined, (qb) => qb.where('callback.list_id', '=', filter.listId!))
-    .$if(filter.unplacedOnly === true, (qb) => qb.where('callback.assignment_id', 'is', null))
-    .execute();
-}
-
-export async function assertWorkType(db: Db, orgId: number, id: number): Promise<void> {
-  const row = await db
-    .selectFrom('work_type')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw invalidParams('The selected work type id is invalid.');
-}
-
-export async function findAssignmentOrInvalid(db: Db, orgId: number, id: number) {
-  const assignment = await findAssignment(db, orgId, id);
-  if (!assignment) throw invalidParams('The selected assignment id is invalid.');
-  return assignment;
-}
-
-/** Work types whose hours do not count toward the callback hour limits (`excludes_from_callback`). */
-export async function workTypesExcludedFromCallbacks(db: Db, orgId: number): Promise<Set<number>> {
-  const rows = await db
-    .selectFrom('work_type')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('excludes_from_callback', '=', 1)
-    .execute();
-  return new Set(rows.map((row) => row.id));
-}
-
-/** The callbacks the runner handles (open, or closed but not yet reported) on lists with a contact window. */
-function runnerCallbacks(db: Db) {
-  return db
-    .selectFrom('callback')
-    .innerJoin('callback_list', (join) =>
-      join
-        .onRef('callback_list.id', '=', 'callback.list_id')
-        .onRef('callback_list.organization_id', '=', 'callback.organization_id'),
-    )
-    .selectAll('callback')
-    .select([
-      'callback_list.contact_window_minutes',
-      'callback_list.contact_at_once',
-      'callback_list.name as list_name',
-      'callback_list.notify_group_id',
-    ])
-    .where('callback.runner_closed_at', 'is', null)
-    .where('callback_list.contact_window_minutes', 'is not', null);
-}
-
-/** Callbacks the runner still has to handle, due at `now` and held by no runner. */
-export function callbacksForRunner(db: Db, now: string, limit: number) {
-  return runnerCallbacks(db)
-    .where('callback.scheduled_to', '<=', now)
-    .where((eb) => eb.or([eb('callback.lease_until', 'is', null), eb('callback.lease_until', '<=', now)]))
-    .orderBy('callback.id')
-    .limit(limit)
-    .execute();
-}
-
-/** One callback as the runner sees it now; undefined once another runner has closed it. */
-export function findRunnerCallback(db: Db, orgId: number, id: number) {
-  return runnerCallbacks(db)
-    .where('callback.organization_id', '=', orgId)
-    .where('callback.id', '=', id)
-    .executeTakeFirst();
-}
-export type RunnerCallbackRow = Awaited<ReturnType<typeof callbacksForRunner>>[number];
-
 export async function insertOffer(db: Db, values: Insertable<CallbackOfferTable>): Promise<number> {
   const { id } = await db.insertInto('callback_offer').values(values).returning('id').executeTakeFirstOrThrow();
   return id;
@@ -303,59 +120,6 @@ export async function revokeOffers(
     .execute();
 }
 
-export function findOrganization(db: Db, orgId: number) {
-  return db
-    .selectFrom('organization')
-    .select(['id', 'name', 'timezone'])
-    .where('id', '=', orgId)
-    .executeTakeFirstOrThrow();
-}
-
-/** Whether the organization has a webhook endpoint (the runner's webhook channel is on). */
-export function webhookEndpointsOf(db: Db, orgId: number) {
-  return db
-    .selectFrom('webhook_endpoint')
-    .select(['id', 'event_types'])
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .execute();
-}
-
-/** The runner handled the callback's end (its links withdrawn, the admin told); in a transaction. */
-export async function markRunnerClosed(trx: Db, orgId: number, id: number, now: string): Promise<void> {
-  await transition(trx, { table: 'callback', orgId, id, model: 'Callback' }, () => ({ runner_closed_at: now }));
-}
-
-/** The runner told that the callback reached the end of its list: true for the first telling only. */
-export function markListEnded(db: Db, orgId: number, id: number, now: string): Promise<boolean> {
-  return withTransaction(db, async (trx) => {
-    let first = false;
-    await transition(trx, { table: 'callback', orgId, id, model: 'Callback' }, (row) => {
-      first = row.list_ended_at === null;
-      return { list_ended_at: row.list_ended_at ?? now };
-    });
-    return first;
-  });
-}
-
-/** Active members of a group (the notice group of a list). */
-export async function groupMemberIds(db: Db, orgId: number, groupId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('user_group_member')
-    .innerJoin('user_account', (join) =>
-      join
-        .onRef('user_account.id', '=', 'user_group_member.user_id')
-        .onRef('user_account.organization_id', '=', 'user_group_member.organization_id'),
-    )
-    .select('user_group_member.user_id')
-    .where('user_group_member.organization_id', '=', orgId)
-    .where('user_group_member.group_id', '=', groupId)
-    .where('user_account.deleted_at', 'is', null)
-    .orderBy('user_group_member.user_id')
-    .execute();
-  return rows.map((row) => row.user_id);
-}
-
 /** The condition on an offer (`o`) that can still be answered: not used, not revoked, not expired. */
 function isOpenOffer(now: string) {
   return (eb: ExpressionBuilder<Database & { o: Database['callback_offer'] }, 'o'>) =>
@@ -367,18 +131,35 @@ function openOffers(db: Db, now: string) {
   return db.selectFrom('callback_offer as o').selectAll('o').where(isOpenOffer(now));
 }
 
-/** The newest offer to an address that can still be answered (an inbound SMS reply finds its offer so). */
-export function findOpenOfferByReplyAddress(
+/**
+ * The offers to an address that can still be answered, newest first: an inbound SMS reply picks
+ * its offer among them by the reply code. `organizations`: only `in` (the organization whose own
+ * number received the reply), or all but `notIn` (those with a number of their own).
+ */
+export function listOpenOffersByReplyAddress(
   db: Db,
   address: string,
+  organizations: { in: number } | { notIn: number[] },
   now: string,
-): Promise<CallbackOfferRow | undefined> {
+): Promise<CallbackOfferRow[]> {
   return openOffers(db, now)
     .where('reply_address', '=', address)
+    .$if('in' in organizations, (qb) => qb.where('organization_id', '=', (organizations as { in: number }).in))
+    .$if('notIn' in organizations && organizations.notIn.length > 0, (qb) =>
+      qb.where('organization_id', 'not in', (organizations as { notIn: number[] }).notIn),
+    )
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(1)
+    .execute();
+}
+
+/** Whether an open offer to the address (in any organization) already has this reply code. */
+export async function replyCodeInUse(db: Db, address: string, code: string, now: string): Promise<boolean> {
+  const row = await openOffers(db, now)
+    .where('reply_address', '=', address)
+    .where('reply_code', '=', code)
     .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** The user's offer on the callback that can still be answered. */

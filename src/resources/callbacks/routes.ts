@@ -6,9 +6,9 @@ import { dataEnvelope, linkTo } from '../../core/pagination.js';
 import { created, EXTENSION, IdParams, ok, SuccessBody, routeOptions } from '../../core/schemas.js';
 import { normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
-import { findCallbackOrThrow, listCallbacks, listCallbackUsers, listNames } from './repository.js';
-import { revokeOpenOffer } from './offers.js';
-import { cancelCallback, checkCallbackFields, recordResponse, startCallback } from './rules.js';
+import { listNames } from '../lists/repository.js';
+import { findCallbackOrThrow, listCallbacks, listCallbackUsers } from './repository.js';
+import { cancelCallback, checkCallbackFields, recordResponse, revokeOpenOffer, startCallback } from './rules.js';
 import {
   CallbackPage,
   CallbackResponse,

@@ -1,9 +1,11 @@
-import { defaultWorkTypeId } from '../work-types/repository.js';
+import { defaultWorkTypeId, findWorkTypeOrInvalid } from '../work-types/repository.js';
+import { findAssignmentOrInvalid } from '../assignments/repository.js';
+import { findCallbackList, findListOrInvalid } from '../lists/repository.js';
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog, logAction } from '../../core/audit.js';
 import { lockUsers, transition } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
-import { checkAll, invalidParams, notADateTime } from '../../core/errors.js';
+import { checkAll, invalidParams, notADateTime, notFound } from '../../core/errors.js';
 import {
   assertGivenPeriod,
   assertPeriod,
@@ -17,16 +19,15 @@ import { occurrenceStaffing } from '../../scheduling/index.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
-import { ineligibilityOf, selectCandidates, type SkippedCandidate } from './candidates.js';
+import { ineligibilityOf, selectCandidates, type SkippedCandidate } from './ordering/candidates.js';
 import { insertShift } from './contracts.js';
 import {
-  assertWorkType,
-  findAssignmentOrInvalid,
-  findCallbackList,
+  findCallbackOrThrow,
   findCallbackUser,
-  findListOrInvalid,
+  findOpenOffer,
   insertCallback,
   insertCallbackUsers,
+  revokeOffer,
   updateCallbackUser,
 } from './repository.js';
 import type { CallbackVacancy, RecordResponseBody, StartCallbackBody } from './schemas.js';
@@ -117,7 +118,7 @@ export function checkCallbackFields(trx: Db, auth: AuthContext, body: Partial<St
     () => (deadline !== undefined ? instantOrInvalid(deadline, 'deadline', timezone) : undefined),
     () => (body.scheduled_to ? instantOrInvalid(body.scheduled_to, 'scheduled to', timezone) : nowUtc()),
     () => (body.assignment_id ? findAssignmentOrInvalid(trx, orgId, body.assignment_id) : undefined),
-    () => (body.work_type_id ? assertWorkType(trx, orgId, body.work_type_id) : undefined),
+    () => (body.work_type_id ? findWorkTypeOrInvalid(trx, orgId, body.work_type_id) : undefined),
   ] as const);
 }
 
@@ -341,5 +342,28 @@ export async function cancelCallback(trx: Db, auth: AuthContext, callbackId: num
       `cancelled callback #${callbackId} (${callback.start} to ${callback.end}, ${callback.accepted_count} of ` +
       `${callback.positions_to_fill} accepted).`,
     actorUserId: adminId,
+  });
+}
+
+/**
+ * DELETE /callbacks/{id}/users/{user_id}/offer: revokes the user's open offer link (and SMS reply)
+ * at once; the runner still waits out the offer's window before moving on. 404 without an open offer.
+ */
+export async function revokeOpenOffer(
+  trx: Db,
+  auth: AuthContext,
+  callbackId: number,
+  userId: number,
+  adminId: number | undefined,
+): Promise<void> {
+  await findCallbackOrThrow(trx, auth.orgId, callbackId);
+  if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
+  const now = nowUtc();
+  const offer = await findOpenOffer(trx, auth.orgId, callbackId, userId, now);
+  if (!offer || !(await revokeOffer(trx, offer, adminId ?? 0, now))) throw notFound('CallbackOffer');
+  await logAction(trx, auth, 'callback.offer_revoked', callbackId, {
+    description: `revoked the callback #${callbackId} offer link of user #${userId}.`,
+    actorUserId: adminId,
+    after: { offer_id: offer.id, user_id: userId },
   });
 }

@@ -1,8 +1,10 @@
+import type { CallbackOrdering } from './ordering/candidates.js';
 import type { Generated, Selectable } from 'kysely';
+
+export type { CallbackOrdering };
 
 /** Stored status; `partially filled` and `not filled` are derived at the deadline (rules.ts). */
 export type StoredCallbackStatus = 'active' | 'filled' | 'cancelled';
-export type CallbackOrdering = 'rotating' | 'hours' | 'seniority';
 export type CallbackUserStatus = 'pending' | 'accepted' | 'denied' | 'no answer';
 
 export interface CallbackTable {
@@ -83,6 +85,8 @@ export interface CallbackOfferTable {
   created_at: string;
   /** where the person's replies come from (the E.164 number the SMS went to); inbound replies find the offer by it */
   reply_address: string | null;
+  /** the code an SMS reply must carry (`YES 0042`), unique among the open offers to one reply address */
+  reply_code: string | null;
   /**
    * who revoked this one link (DELETE /callbacks/{id}/users/{user_id}/offer): the admin id, 0 for
    * the API client; null when the runner withdrew it

@@ -1,4 +1,6 @@
-import { expect } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { expect, vi } from 'vitest';
 import type { TestOrg } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
 
@@ -56,3 +58,140 @@ export const usersOf = async (org: TestOrg, id: number) =>
 
 /** The organization's last 200 log entries as one text, to look for what a step logged. */
 export const logText = async (org: TestOrg) => JSON.stringify((await org.get('/logs', { query: { limit: 200 } })).body);
+
+/** A suite that starts callbacks by hand: its organization, admin, work type and assignment. */
+export interface StartingScene extends CallbackScene {
+  workTypeId: number;
+}
+
+export interface ListLimits {
+  max_consecutive_hours?: number;
+  weekly_limit?: number;
+  monthly_limit?: number;
+  yearly_limit?: number;
+  ordering?: 'rotating' | 'hours' | 'seniority';
+}
+
+/** A callback list (title) without a contact window, with members in the given order (each joins at the bottom). */
+export async function listWithMembers(
+  org: TestOrg,
+  name: string,
+  members: number[],
+  limits: ListLimits = {},
+): Promise<number> {
+  const list = await org.post('/lists', { name, ...limits });
+  if (list.status !== 201) throw new Error(`list creation failed: ${list.text}`);
+  for (const userId of members) {
+    const joined = await org.put(`/users/${userId}/titles`, { ids: [list.body.id] });
+    if (joined.status !== 200) throw new Error(`list membership failed: ${joined.text}`);
+  }
+  return list.body.id as number;
+}
+
+/** A one-off shift: work that makes a member ineligible or counts toward the limits. */
+export async function shiftFor(
+  scene: StartingScene,
+  userId: number,
+  start: string,
+  end: string,
+  ofType = scene.workTypeId,
+  onAssignment = scene.stationId,
+): Promise<void> {
+  const response = await scene.org.post('/shifts', {
+    assignment_id: onAssignment,
+    user_id: userId,
+    date: start.slice(0, 10),
+    start,
+    end,
+    work_type_id: ofType,
+  });
+  if (response.status !== 201) throw new Error(`shift creation failed: ${response.text}`);
+}
+
+/** `count` new users named `prefix MemberN`. */
+export async function crewMembers(org: TestOrg, count: number, prefix = 'Crew'): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < count; i += 1)
+    ids.push(await org.createUser({ first_name: prefix, last_name: `Member${i + 1}` }));
+  return ids;
+}
+
+/** A callback of 2032-03-10 08:00 to 20:00 for two positions on the list, `overrides` applied. */
+export function callbackBodyFor(scene: StartingScene, listId: number, overrides: Record<string, unknown> = {}) {
+  return {
+    list_id: listId,
+    initiated_by: scene.adminId,
+    start: '2032-03-10 08:00:00',
+    end: '2032-03-10 20:00:00',
+    positions_to_fill: 2,
+    deadline: '2035-01-01T00:00:00+00:00',
+    ...overrides,
+  };
+}
+
+/** Starts the callback of {@link callbackBodyFor} (as `as`, the scene's organization by default); its body. */
+export async function startCallbackFor(
+  scene: StartingScene,
+  listId: number,
+  overrides: Record<string, unknown> = {},
+  as: TestOrg = scene.org,
+) {
+  const response = await as.post('/callbacks', callbackBodyFor(scene, listId, overrides));
+  expect(response.status, response.text).toBe(201);
+  return response.body as {
+    id: number;
+    candidates: Array<{ user_id: number; position: number }>;
+    skipped: Array<{ user_id: number; reason: string }>;
+  };
+}
+
+/** A message the local SMTP server received: quoted-printable soft breaks and `=3D` undone. */
+export interface CaughtMail {
+  to: string[];
+  subject: string;
+  /** headers and body */
+  raw: string;
+  /** the body after the headers */
+  text: string;
+}
+
+/**
+ * An SMTP server on loopback that keeps every message in `mails`, with SMTP_HOST, SMTP_PORT and
+ * SMTP_FROM stubbed for the servers the suite starts next; `close()` stops it and unstubs them.
+ */
+export async function catchMail(): Promise<{ mails: CaughtMail[]; close(): Promise<void> }> {
+  const mails: CaughtMail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      let received = '';
+      stream.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+      stream.on('end', () => {
+        const raw = received.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          subject: /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
+          raw,
+          text: raw
+            .split(/\r?\n\r?\n/)
+            .slice(1)
+            .join('\n\n'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  vi.stubEnv('SMTP_HOST', '127.0.0.1');
+  vi.stubEnv('SMTP_PORT', String((smtp.server.address() as AddressInfo).port));
+  vi.stubEnv('SMTP_FROM', 'Dispatch <callbacks@crewplan.test>');
+  return {
+    mails,
+    close: async () => {
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      vi.unstubAllEnvs();
+    },
+  };
+}

@@ -62,3 +62,21 @@ export function findGroupsByIds(db: Db, orgId: number, ids: number[]) {
     .where('id', 'in', ids)
     .execute();
 }
+
+/** Active members of a group (the notice group of a callback list). */
+export async function groupMemberIds(db: Db, orgId: number, groupId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('user_group_member')
+    .innerJoin('user_account', (join) =>
+      join
+        .onRef('user_account.id', '=', 'user_group_member.user_id')
+        .onRef('user_account.organization_id', '=', 'user_group_member.organization_id'),
+    )
+    .select('user_group_member.user_id')
+    .where('user_group_member.organization_id', '=', orgId)
+    .where('user_group_member.group_id', '=', groupId)
+    .where('user_account.deleted_at', 'is', null)
+    .orderBy('user_group_member.user_id')
+    .execute();
+  return rows.map((row) => row.user_id);
+}

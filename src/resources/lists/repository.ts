@@ -107,3 +107,71 @@ export async function replaceListsOfUser(db: Db, orgId: number, userId: number, 
     )
     .execute();
 }
+
+/** The columns of a list that callbacks read: its name, hour limits and ordering. */
+function selectListLimits(db: Db, orgId: number, listId: number) {
+  return db
+    .selectFrom('callback_list')
+    .select([
+      'id',
+      'name',
+      'max_consecutive_hours',
+      'weekly_limit',
+      'monthly_limit',
+      'yearly_limit',
+      'ordering',
+      'deleted_at',
+    ])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', listId);
+}
+
+/** A usable (non-deleted) list named in a body (a callback's, the candidates'); 422 otherwise. */
+export async function findListOrInvalid(db: Db, orgId: number, listId: number) {
+  const list = await selectListLimits(db, orgId, listId).where('deleted_at', 'is', null).executeTakeFirst();
+  if (!list) throw invalidParams('The selected list id is invalid.');
+  return list;
+}
+export type ListLimitsRow = Awaited<ReturnType<typeof findListOrInvalid>>;
+
+/** The list a callback was started on, also when it has been deleted since. */
+export function findCallbackList(db: Db, orgId: number, listId: number): Promise<ListLimitsRow> {
+  return selectListLimits(db, orgId, listId).executeTakeFirstOrThrow();
+}
+
+/** The names of the lists among the ids (deleted ones too; missing ones left out). */
+export function listNames(db: Db, orgId: number, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('callback_list')
+    .select(['id', 'name'])
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+}
+
+/** Active members of a list with what the callback orderings need. */
+export function listMembers(db: Db, orgId: number, listId: number) {
+  return db
+    .selectFrom('user_callback_list')
+    .innerJoin('user_account', (join) =>
+      join
+        .onRef('user_account.id', '=', 'user_callback_list.user_id')
+        .onRef('user_account.organization_id', '=', 'user_callback_list.organization_id'),
+    )
+    .select([
+      'user_account.id',
+      'user_account.first_name',
+      'user_account.last_name',
+      'user_account.date_of_hire',
+      'user_callback_list.position as list_position',
+    ])
+    .where('user_callback_list.organization_id', '=', orgId)
+    .where('user_callback_list.list_id', '=', listId)
+    .where('user_account.deleted_at', 'is', null)
+    .where('user_account.active', '=', 1)
+    .orderBy('user_callback_list.position')
+    .orderBy('user_account.id')
+    .execute();
+}
+export type ListMember = Awaited<ReturnType<typeof listMembers>>[number];

@@ -37,3 +37,12 @@ export async function findOrganization(db: Db, id: number) {
 export async function listOrganizations(db: Db) {
   return db.selectFrom('organization').selectAll().orderBy('id').execute();
 }
+
+/** The organization's name and zone (one that must exist: an offer's, a callback's). */
+export function findOrganizationOrThrow(db: Db, id: number) {
+  return db
+    .selectFrom('organization')
+    .select(['id', 'name', 'timezone'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}

@@ -21,13 +21,21 @@ export async function findPushSubscriptionOrThrow(
 }
 
 /**
- * Stores the subscription for the user; an endpoint already stored (the same installation
- * subscribing again, or now signed in as someone else) is replaced, so an endpoint belongs to one
- * user at a time.
+ * Stores the subscription for the user; the same endpoint subscribed again by the same user of
+ * the same organization replaces its keys (one statement: one row under parallel requests).
+ * Another organization's or another user's subscription of the endpoint is left alone.
  */
 export async function upsertPushSubscription(db: Db, values: Insertable<PushSubscriptionTable>): Promise<number> {
-  await db.deleteFrom('push_subscription').where('endpoint', '=', values.endpoint).execute();
-  const row = await db.insertInto('push_subscription').values(values).returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('push_subscription')
+    .values(values)
+    .onConflict((oc) =>
+      oc
+        .columns(['organization_id', 'user_id', 'endpoint'])
+        .doUpdateSet({ p256dh: values.p256dh, auth: values.auth, created_at: values.created_at }),
+    )
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 

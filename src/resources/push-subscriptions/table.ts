@@ -5,7 +5,7 @@ export interface PushSubscriptionTable {
   id: Generated<number>;
   organization_id: number;
   user_id: number;
-  /** the push service's URL for this installation (unique) */
+  /** the push service's URL for this installation (unique per organization and user) */
   endpoint: string;
   /** the installation's public key (P-256, base64url) and auth secret, which the payload is encrypted for */
   p256dh: string;

@@ -13,7 +13,7 @@ import {
   NullableString,
 } from '../../core/schemas.js';
 import { nowUtc, utcToLocal } from '../../core/time.js';
-import { answerOffer } from '../callbacks/offers.js';
+import { answerOffer } from '../callbacks/offers/offers.js';
 import { findOfferOfUser, listOpenOffersOf } from '../callbacks/repository.js';
 import { findUserOrThrow } from '../users/repository.js';
 

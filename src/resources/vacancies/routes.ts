@@ -7,9 +7,9 @@ import { href } from '../../core/pagination.js';
 import { EXTENSION, routeOptions } from '../../core/schemas.js';
 import { addDays } from '../../core/time.js';
 import { occurrenceStaffing, periodOf, vacanciesOf, type OccurrenceStaffing } from '../../scheduling/index.js';
-import { selectCandidates } from '../callbacks/candidates.js';
-import { findListOrInvalid, type CallbackListRow } from '../callbacks/repository.js';
-import { findAssignmentOrInvalid } from '../callbacks/repository.js';
+import { selectCandidates } from '../callbacks/ordering/candidates.js';
+import { findAssignmentOrInvalid } from '../assignments/repository.js';
+import { findListOrInvalid, type ListLimitsRow } from '../lists/repository.js';
 import { findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
@@ -58,7 +58,7 @@ async function everyoneAsList(db: Db, orgId: number) {
   return rows.map((row, index) => ({ ...row, list_position: index + 1 }));
 }
 
-const NO_LIMITS: CallbackListRow = {
+const NO_LIMITS: ListLimitsRow = {
   id: 0,
   name: 'everyone',
   max_consecutive_hours: 0,

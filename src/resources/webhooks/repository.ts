@@ -172,3 +172,13 @@ export async function outboxDepth(db: Db): Promise<number> {
     .executeTakeFirst();
   return Number(row?.depth ?? 0);
 }
+
+/** The organization's endpoints and the event types each takes (the callback runner's webhook channel). */
+export function activeEndpointEventTypes(db: Db, orgId: number) {
+  return db
+    .selectFrom('webhook_endpoint')
+    .select(['id', 'event_types'])
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .execute();
+}

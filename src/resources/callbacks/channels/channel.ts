@@ -18,6 +18,8 @@ export interface Message {
   short?: string;
   /** the offer's accept/decline link, when the message is an offer */
   link?: string;
+  /** the code an SMS reply must carry to answer this offer (`YES 0042`); only when replies are possible */
+  replyCode?: string;
   /** UTC instant the offer lapses (a push service may drop the message after it) */
   expiresAt?: string;
   /** An iCalendar (.ics) body of the shift, attached where the channel can carry it (e-mail). */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../../config.js';
 import { loadConfig } from '../../../config.js';
-import { fallbackOrder, inDoNotDisturb } from '../runner.js';
+import { fallbackOrder, inDoNotDisturb } from './choice.js';
 import type { Channel } from './channel.js';
-import { e164, replyAnswer, smsRequest, twilioSignature } from './sms.js';
+import { e164, readReply, smsRequest, twilioSignature } from './sms.js';
 
 describe('twilioSignature', () => {
   it("matches Twilio's published example", () => {
@@ -29,11 +29,27 @@ describe('twilioSignature', () => {
   });
 });
 
-describe('replyAnswer', () => {
-  it('reads YES and NO in any case, with spaces and trailing punctuation', () => {
-    expect(['YES', ' yes ', 'Yes!', 'y', 'accept\n'].map(replyAnswer)).toEqual(Array(5).fill('accept'));
-    expect(['NO', ' no. ', 'No', 'n', 'Decline'].map(replyAnswer)).toEqual(Array(5).fill('decline'));
-    expect(['yes please', 'nope', '', 'maybe'].map(replyAnswer)).toEqual([null, null, null, null]);
+describe('readReply', () => {
+  it('reads YES and NO in any case, with spaces and punctuation, and the code wherever it stands', () => {
+    const accept = { answer: 'accept', code: '0042' };
+    expect(['YES 0042', ' yes 0042 ', 'Yes 0042!', 'y0042', '0042 accept\n'].map(readReply)).toEqual(
+      Array(5).fill(accept),
+    );
+    const decline = { answer: 'decline', code: '0042' };
+    expect(['NO 0042', ' no. 0042', '0042 No', 'n 0042', 'Decline, 0042'].map(readReply)).toEqual(
+      Array(5).fill(decline),
+    );
+    expect(['YES', 'no'].map(readReply)).toEqual([
+      { answer: 'accept', code: null },
+      { answer: 'decline', code: null },
+    ]);
+    expect(['yes please 0042', 'nope 0042', '', 'maybe', 'YES 0042 0043'].map(readReply)).toEqual([
+      { answer: null, code: '0042' },
+      { answer: null, code: '0042' },
+      { answer: null, code: null },
+      { answer: null, code: null },
+      { answer: 'accept', code: null },
+    ]);
   });
 });
 

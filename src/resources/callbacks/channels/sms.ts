@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import type { SmsSettings } from '../../../config.js';
 import type { Db } from '../../../core/db/transaction.js';
@@ -33,11 +33,14 @@ export function mobileOf(recipient: Recipient, country: string): string | undefi
  * - generic: POST SMS_URL, body `to`, `from`, `text` as JSON (or a form with SMS_BODY_FORMAT=form),
  *   `Authorization: Bearer SMS_AUTH_TOKEN` when a token is set (basic auth when SMS_ACCOUNT_SID is too).
  */
-export function smsRequest(settings: SmsSettings, to: string, text: string): { url: string; init: RequestInit } {
+export function smsRequest(
+  settings: SmsSettings,
+  to: string,
+  text: string,
+  from = settings.from!,
+): { url: string; init: RequestInit } {
   const twilio = settings.provider === 'twilio';
-  const fields: Record<string, string> = twilio
-    ? { To: to, From: settings.from!, Body: text }
-    : { to, from: settings.from!, text };
+  const fields: Record<string, string> = twilio ? { To: to, From: from, Body: text } : { to, from, text };
   const headers: Record<string, string> = { accept: 'application/json' };
   if (settings.accountSid && settings.authToken)
     headers.authorization = `Basic ${Buffer.from(`${settings.accountSid}:${settings.authToken}`).toString('base64')}`;
@@ -51,10 +54,45 @@ export function smsRequest(settings: SmsSettings, to: string, text: string): { u
   };
 }
 
-/** An offer's text: its short form, how to answer by reply, and the link; other messages as they are. */
+/**
+ * An offer's text: its short form (which names the organization), how to answer by reply (the
+ * answer and the offer's reply code) and the link; other messages as they are.
+ */
 export function smsText(message: Message): string {
   if (!message.link) return message.short ?? message.text;
-  return `${message.short ?? message.subject} Reply YES to accept or NO to decline, or open ${message.link}`;
+  const how = message.replyCode
+    ? `Reply YES ${message.replyCode} to accept or NO ${message.replyCode} to decline, or open`
+    : 'Open';
+  return `${message.short ?? message.subject} ${how} ${message.link}`;
+}
+
+/** Digits of an offer's reply code. */
+export const REPLY_CODE_DIGITS = 4;
+
+/** A random reply code (`0042`): the reply must carry it, so that it answers the one offer it names. */
+export function newReplyCode(): string {
+  return String(randomInt(0, 10 ** REPLY_CODE_DIGITS)).padStart(REPLY_CODE_DIGITS, '0');
+}
+
+/**
+ * The number texts to the organization's people are sent from, and their replies come to: its own
+ * number (SMS_FROM_BY_ORGANIZATION) when it has one, else SMS_FROM.
+ */
+export function senderOf(settings: SmsSettings, orgId: number): string | undefined {
+  return settings.fromByOrganization[orgId] ?? settings.from;
+}
+
+/**
+ * Whose offers a reply to the number `to` may answer: only the organization's whose own number it
+ * is (SMS_FROM_BY_ORGANIZATION), else those of every organization without a number of its own.
+ */
+export function organizationsOfSender(
+  settings: SmsSettings,
+  to: string | undefined,
+): { in: number } | { notIn: number[] } {
+  const owned = Object.entries(settings.fromByOrganization);
+  const found = owned.find(([, number]) => number === to);
+  return found ? { in: Number(found[0]) } : { notIn: owned.map(([id]) => Number(id)) };
 }
 
 /** Text messages through the configured HTTP provider, to the person's first phone number. */
@@ -77,7 +115,8 @@ export class SmsChannel implements Channel {
     if (!this.settings.url) throw new Error(SMS_OFF);
     const to = this.replyAddress(recipient);
     if (!to) throw new Error('the user has no phone number');
-    const { url, init } = smsRequest(this.settings, to, smsText(message));
+    const from = senderOf(this.settings, recipient.organization_id);
+    const { url, init } = smsRequest(this.settings, to, smsText(message), from);
     const response = await fetch(url, init);
     if (!response.ok) {
       const detail = (await response.text()).slice(0, 200);
@@ -109,13 +148,31 @@ export function sameSecret(expected: string, given: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** "YES"/"NO" (any case, spaces and trailing punctuation ignored; Y/N and ACCEPT/DECLINE too); null otherwise. */
-export function replyAnswer(text: string): 'accept' | 'decline' | null {
-  const word = text
-    .trim()
-    .replace(/[\s.!]+$/u, '')
-    .toUpperCase();
-  if (['YES', 'Y', 'ACCEPT'].includes(word)) return 'accept';
-  if (['NO', 'N', 'DECLINE'].includes(word)) return 'decline';
-  return null;
+const ANSWERS: Record<string, 'accept' | 'decline'> = {
+  YES: 'accept',
+  Y: 'accept',
+  ACCEPT: 'accept',
+  NO: 'decline',
+  N: 'decline',
+  DECLINE: 'decline',
+};
+
+/**
+ * A reply read as its answer and the offer's code: `YES 0042`, `no 0042.`, `0042 yes`, `Y0042`
+ * (any case, punctuation ignored; Y/N and ACCEPT/DECLINE too). `answer` is null unless the reply
+ * holds one answer word and nothing else but the code; `code` is null unless it holds one number.
+ */
+export function readReply(text: string): { answer: 'accept' | 'decline' | null; code: string | null } {
+  const words = text
+    .toUpperCase()
+    .replace(/([A-Z])(\d)/g, '$1 $2')
+    .replace(/(\d)([A-Z])/g, '$1 $2')
+    .split(/[^A-Z0-9]+/)
+    .filter(Boolean);
+  const numbers = words.filter((w) => /^\d+$/.test(w));
+  const others = words.filter((w) => !/^\d+$/.test(w));
+  return {
+    answer: others.length === 1 ? (ANSWERS[others[0]!] ?? null) : null,
+    code: numbers.length === 1 ? numbers[0]! : null,
+  };
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../../core/db/transaction.js';
 import { matchesEventType } from '../../webhooks/signature.js';
-import { webhookEndpointsOf } from '../repository.js';
+import { activeEndpointEventTypes } from '../../webhooks/repository.js';
 import type { Channel, Recipient } from './channel.js';
 
 /** The event type of an offer; the webhook channel is the outbox event the runner writes with it. */
@@ -15,7 +15,7 @@ export class WebhookChannel implements Channel {
   readonly personal = false;
 
   async unavailable(db: Db, orgId: number, _recipient: Recipient): Promise<string | null> {
-    const endpoints = await webhookEndpointsOf(db, orgId);
+    const endpoints = await activeEndpointEventTypes(db, orgId);
     const subscribed = endpoints.some((e) => matchesEventType(JSON.parse(e.event_types) as string[], OFFER_EVENT));
     return subscribed ? null : `webhook is off: no endpoint subscribed to ${OFFER_EVENT}`;
   }

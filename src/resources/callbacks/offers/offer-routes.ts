@@ -1,13 +1,15 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import escapeHtml from 'escape-html';
-import { keyedHash } from '../../core/auth/secrets.js';
-import { nowUtc, utcToLocal } from '../../core/time.js';
-import { findUsersByIds } from '../users/repository.js';
-import { fullName } from '../users/serialize.js';
+import { keyedHash } from '../../../core/auth/secrets.js';
+import { nowUtc, utcToLocal } from '../../../core/time.js';
+import { findUsersByIds } from '../../users/repository.js';
+import { fullName } from '../../users/serialize.js';
 import { answerOffer, logRefusal, refusalOf, type Refusal } from './offers.js';
-import { findCallbackOrThrow, findOfferByTokenHash, findOrganization, listNames } from './repository.js';
-import type { CallbackOfferRow } from './table.js';
+import { listNames } from '../../lists/repository.js';
+import { findOrganizationOrThrow } from '../../organizations/repository.js';
+import { findCallbackOrThrow, findOfferByTokenHash } from '../repository.js';
+import type { CallbackOfferRow } from '../table.js';
 
 const OfferParams = Type.Object({ token: Type.String({ maxLength: 200 }) });
 const AnswerBody = Type.Object({ answer: Type.Union([Type.Literal('accept'), Type.Literal('decline')]) });
@@ -48,14 +50,14 @@ const offerRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Params: { token: string } }>(
     '/offers/:token',
-    { schema: { hide: true, params: OfferParams }, config: { rateLimitScope: 'token' } },
+    { schema: { hide: true, params: OfferParams }, config: { publicRateLimit: 'offers' } },
     async (request, reply) => {
       const chosen = (request.query as { answer?: string }).answer;
       const offer = await lookup(request.params.token);
       const refusal = refusalOf(offer, nowUtc());
       if (refusal || !offer) return refuse(reply, offer, refusal!, 'view');
       const [org, callback] = await Promise.all([
-        findOrganization(app.db, offer.organization_id),
+        findOrganizationOrThrow(app.db, offer.organization_id),
         findCallbackOrThrow(app.db, offer.organization_id, offer.callback_id),
       ]);
       const [lists, users] = await Promise.all([
@@ -80,7 +82,7 @@ const offerRoutes: FastifyPluginAsync = async (app) => {
 
   app.post<{ Params: { token: string }; Body: { answer: 'accept' | 'decline' } }>(
     '/offers/:token',
-    { schema: { hide: true, params: OfferParams, body: AnswerBody }, config: { rateLimitScope: 'token' } },
+    { schema: { hide: true, params: OfferParams, body: AnswerBody }, config: { publicRateLimit: 'offers' } },
     async (request, reply) => {
       const { answer } = request.body;
       const offer = await lookup(request.params.token);

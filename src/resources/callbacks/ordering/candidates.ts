@@ -1,14 +1,11 @@
-import type { Db } from '../../core/db/transaction.js';
-import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../../core/time.js';
-import { availabilityOf } from '../../scheduling/index.js';
-import {
-  acceptedCallbackSpans,
-  lastContacts,
-  listMembers,
-  type CallbackListRow,
-  type ListMember,
-} from './repository.js';
-import type { CallbackOrdering } from './table.js';
+import type { Db } from '../../../core/db/transaction.js';
+import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../../../core/time.js';
+import { availabilityOf } from '../../../scheduling/index.js';
+import { listMembers, type ListLimitsRow, type ListMember } from '../../lists/repository.js';
+import { acceptedCallbackSpans, lastContacts } from './repository.js';
+
+/** The orders a callback may offer its list in (`ordering`). */
+export type CallbackOrdering = 'rotating' | 'hours' | 'seniority';
 
 /** A span of local datetimes [start, end). */
 interface Span {
@@ -92,7 +89,7 @@ export interface RequiredQualifiers {
 export async function ineligibilityOf(
   db: Db,
   orgId: number,
-  list: CallbackListRow,
+  list: ListLimitsRow,
   callback: Span,
   userIds: number[],
   timeZone: string,
@@ -111,7 +108,7 @@ export async function ineligibilityOf(
 export async function selectCandidates(
   db: Db,
   orgId: number,
-  list: CallbackListRow,
+  list: ListLimitsRow,
   callback: Span & { ordering: CallbackOrdering },
   timeZone: string,
   required?: RequiredQualifiers,

@@ -1,6 +1,6 @@
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import ical, { ICalCalendarMethod } from 'ical-generator';
-import { localToZoned } from '../../core/time.js';
+import { localToZoned } from '../../../core/time.js';
 
 /** The accepted callback's hours as an iCalendar event (the confirmation e-mail's attachment). */
 export function callbackEvent(event: {

@@ -1,20 +1,20 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuthContext } from '../../core/auth/context.js';
-import { claimLease, releaseLease } from '../../core/db/lease.js';
-import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { ApiError } from '../../core/errors.js';
-import { addDays, utcToLocal } from '../../core/time.js';
-import { vacanciesOf, type OccurrenceStaffing } from '../../scheduling/index.js';
+import type { AuthContext } from '../../../core/auth/context.js';
+import { claimLease, releaseLease } from '../../../core/db/lease.js';
+import { withTransaction, type Db } from '../../../core/db/transaction.js';
+import { ApiError } from '../../../core/errors.js';
+import { addDays, utcToLocal } from '../../../core/time.js';
+import { vacanciesOf, type OccurrenceStaffing } from '../../../scheduling/index.js';
 import {
   autoStartLists,
   autoStartsDue,
   claimVacancy,
   setStartedCallback,
   startedVacancies,
-} from '../callback-auto-start/repository.js';
-import type { CallbackAutoStartRow } from '../callback-auto-start/table.js';
-import { findOrganization } from './repository.js';
-import { startCallback } from './rules.js';
+} from '../../callback-auto-start/repository.js';
+import type { CallbackAutoStartRow } from '../../callback-auto-start/table.js';
+import { findOrganizationOrThrow } from '../../organizations/repository.js';
+import { startCallback } from '../rules.js';
 
 const BATCH = 20;
 
@@ -55,7 +55,7 @@ export class AutoStarter {
 
   private async startFor(setting: CallbackAutoStartRow, now: string): Promise<number[]> {
     const orgId = setting.organization_id;
-    const auth = this.auth(await findOrganization(this.db, orgId));
+    const auth = this.auth(await findOrganizationOrThrow(this.db, orgId));
     const lists = new Map((await autoStartLists(this.db, orgId)).map((l) => [l.assignment_id, l.list_id]));
     if (lists.size === 0) return [];
     const from = utcToLocal(now, auth.timezone);

@@ -1,14 +1,14 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { createAssignment } from '../rotations/test-fixtures.js';
-import { signPayload } from '../webhooks/signature.js';
-import { twilioSignature } from './channels/sms.js';
-import { createCallbackRunner, type CallbackRunner } from './runner.js';
-import { at, listOf, logText, startCallbackOn, usersOf } from './test-fixtures.js';
+import { expectNotFoundForOtherOrg } from '../../../../test/helpers/common.js';
+import { startServer, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
+import { createAssignment } from '../../rotations/test-fixtures.js';
+import { buildApp } from '../../../app.js';
+import { signPayload } from '../../webhooks/signature.js';
+import { twilioSignature } from './sms.js';
+import { createCallbackRunner, type CallbackRunner } from '../runner/runner.js';
+import { at, listOf, logText, startCallbackOn, usersOf, type CaughtMail, catchMail } from '../test-fixtures.js';
 
 /** One request the fake SMS provider received. */
 interface Sent {
@@ -17,18 +17,12 @@ interface Sent {
   fields: Record<string, string>;
 }
 
-interface Mail {
-  to: string[];
-  subject: string;
-  raw: string;
-}
-
 const TWILIO_SID = 'ACfake0000000000000000000000000001';
 const TWILIO_TOKEN = 'twilio-auth-token';
 const SENDER = '+15005550006';
 
-let smtp: SMTPServer;
-const mails: Mail[] = [];
+let mails: CaughtMail[];
+let closeMail: () => Promise<void>;
 let provider: Server;
 const sent: Sent[] = [];
 /** The fake provider's answer status (tests flip it to see a failure). */
@@ -61,30 +55,9 @@ function fakeProvider(): Promise<Server> {
 }
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-      stream.on('end', () => {
-        const unfolded = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          subject: /^Subject: (.*)$/m.exec(unfolded)?.[1]?.trim() ?? '',
-          raw: unfolded,
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  ({ mails, close: closeMail } = await catchMail());
   provider = await fakeProvider();
   const providerPort = (provider.address() as AddressInfo).port;
-  vi.stubEnv('SMTP_HOST', '127.0.0.1');
-  vi.stubEnv('SMTP_PORT', String((smtp.server.address() as AddressInfo).port));
-  vi.stubEnv('SMTP_FROM', 'Dispatch <callbacks@crewplan.test>');
   vi.stubEnv('SMS_PROVIDER', 'twilio');
   vi.stubEnv('SMS_URL', `http://127.0.0.1:${providerPort}/2010-04-01/Accounts/${TWILIO_SID}/Messages.json`);
   vi.stubEnv('SMS_ACCOUNT_SID', TWILIO_SID);
@@ -107,9 +80,8 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const runner of runners) await runner.stop();
   await server.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
   await new Promise<void>((resolve) => provider.close(() => resolve()));
-  vi.unstubAllEnvs();
+  await closeMail();
 });
 
 function runner(): CallbackRunner {
@@ -149,11 +121,24 @@ const callbackOn = (listId: number, date: string, extra: Record<string, unknown>
 const textsTo = (number: string) => sent.filter((s) => s.fields.To === number);
 const mailsTo = (address: string) => mails.filter((m) => m.to.includes(address));
 const linkIn = (text: string) => /\/offers\/(cpo_[A-Za-z0-9_-]+)/.exec(text)![1];
+/** The reply code of the offer a text carries (`Reply YES 0042 to accept`). */
+const codeIn = (text: string) => /Reply YES (\d{4}) to accept/.exec(text)![1]!;
+/** The code of the newest offer texted to a number. */
+const codeTo = (number: string) => codeIn(textsTo(number).at(-1)!.fields.Body);
+
+let messageCounter = 0;
 
 /** A Twilio inbound message, signed as Twilio signs it unless `signature` says otherwise. */
 async function reply(from: string, body: string, signature?: string | null, signedBody = body) {
   const url = `${server.url}/sms/inbound`;
-  const params = { From: from, To: SENDER, Body: body, MessageSid: 'SMinbound1', AccountSid: TWILIO_SID };
+  messageCounter += 1;
+  const params = {
+    From: from,
+    To: SENDER,
+    Body: body,
+    MessageSid: `SMinbound${messageCounter}`,
+    AccountSid: TWILIO_SID,
+  };
   const signed = twilioSignature(TWILIO_TOKEN, url, { ...params, Body: signedBody });
   const headers: Record<string, string> = {};
   if (signature !== null) headers['x-twilio-signature'] = signature ?? signed;
@@ -189,9 +174,9 @@ describe('SMS offers through the Twilio preset', () => {
     expect(text.fields.From).toBe(SENDER);
     expect(text.fields.Body).toMatch(
       new RegExp(
-        '^Fill list: 2032-05-03 07:00:00 to 2032-05-04 07:00:00\\. ' +
+        '^Station Seven: Fill list: 2032-05-03 07:00:00 to 2032-05-04 07:00:00\\. ' +
           'Answer by \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\. ' +
-          'Reply YES to accept or NO to decline, or open http://127\\.0\\.0\\.1:\\d+/offers/cpo_',
+          'Reply YES (\\d{4}) to accept or NO \\1 to decline, or open http://127\\.0\\.0\\.1:\\d+/offers/cpo_',
       ),
     );
     expect(mailsTo('fill1@example.com')).toEqual([]);
@@ -205,11 +190,11 @@ describe('SMS offers through the Twilio preset', () => {
     expect(await run.runOnce(at(clock, 31))).toEqual({ contacted: 1 });
     await vi.waitFor(() => expect(textsTo(secondPhone)).toHaveLength(1));
     // a late YES from the first finds no open offer
-    const late = await reply(firstPhone, 'YES');
+    const late = await reply(firstPhone, `YES ${codeTo(firstPhone)}`);
     expect(late.status).toBe(200);
     expect(late.text).toContain('<Message>You have no open callback offer.</Message>');
 
-    const accepted = await reply(secondPhone, '  yes \n');
+    const accepted = await reply(secondPhone, `  yes ${codeTo(secondPhone)} \n`);
     expect(accepted.status, accepted.text).toBe(200);
     expect(accepted.headers.get('content-type')).toMatch(/^text\/xml/);
     expect(accepted.text).toBe(
@@ -237,7 +222,7 @@ describe('SMS offers through the Twilio preset', () => {
       '2032-05-04 07:00:00',
     ]);
     // an answered offer cannot be answered twice
-    expect((await reply(secondPhone, 'NO')).text).toContain('You have no open callback offer.');
+    expect((await reply(secondPhone, `NO ${codeTo(secondPhone)}`)).text).toContain('You have no open callback offer.');
 
     // the next pass confirms (with the shift as .ics), tells the admin and the group, and texts nobody else
     expect(await run.runOnce(at(clock, 32))).toEqual({ contacted: 0 });
@@ -287,7 +272,7 @@ describe('SMS offers through the Twilio preset', () => {
     expect(altered.status).toBe(403);
     expect((await usersOf(org, id))[0].status).toBe('pending');
 
-    const declined = await reply(phone, ' No. ');
+    const declined = await reply(phone, ` No. ${codeTo(phone)}`);
     expect(declined.status).toBe(200);
     expect(declined.text).toContain('You declined the callback.');
     expect((await usersOf(org, id))[0]).toMatchObject({ status: 'denied', contact_method: 'Text (SMS)' });
@@ -301,7 +286,10 @@ describe('SMS offers through the Twilio preset', () => {
     const { id } = await callbackOn(await groupList('Race list', [member]), '2032-05-09');
     await runner().runOnce(new Date().toISOString());
     await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(1));
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => reply(phone, i % 2 ? 'NO' : 'YES')));
+    const code = codeTo(phone);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => reply(phone, `${i % 2 ? 'NO' : 'YES'} ${code}`)),
+    );
     expect(answers.map((r) => r.status)).toEqual(Array(50).fill(200));
     const recorded = answers.filter((r) => /You (accepted|declined) the callback\./.test(r.text));
     expect(recorded).toHaveLength(1);
@@ -319,6 +307,33 @@ describe('SMS offers through the Twilio preset', () => {
     expect(shifts).toHaveLength(accepted ? 1 : 0);
   });
 
+  it('a signed reply replayed is refused (409): one of 10 parallel copies is answered (issue 41, F8)', async () => {
+    const [member] = await crew('Replay', 1);
+    const phone = await e164Of(member);
+    const { id } = await callbackOn(await groupList('Replay list', [member]), '2032-05-15');
+    await runner().runOnce(new Date().toISOString());
+    await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(1));
+    const url = `${server.url}/sms/inbound`;
+    const params = {
+      From: phone,
+      To: SENDER,
+      Body: `NO ${codeTo(phone)}`,
+      MessageSid: 'SMreplayed',
+      AccountSid: TWILIO_SID,
+    };
+    const headers = { 'x-twilio-signature': twilioSignature(TWILIO_TOKEN, url, params) };
+    const copies = await Promise.all(
+      Array.from({ length: 10 }, () => server.request('POST', url, { body: params, form: true, token: null, headers })),
+    );
+    expect(copies.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
+    expect(copies.find((r) => r.status === 409)).toAnswer(409, {
+      status: 409,
+      error: 'conflict',
+      error_message: 'This message was received before: a replayed request is not answered again.',
+    });
+    expect((await usersOf(org, id))[0].status).toBe('denied');
+  });
+
   it('answers other texts with the instructions and leaves the offer open', async () => {
     const [member] = await crew('Ask', 1);
     const phone = await e164Of(member);
@@ -326,7 +341,14 @@ describe('SMS offers through the Twilio preset', () => {
     await runner().runOnce(new Date().toISOString());
     await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(1));
     const unclear = await reply(phone, 'what time?');
-    expect(unclear.text).toContain('<Message>Reply YES to accept the callback or NO to decline it.</Message>');
+    expect(unclear.text).toContain(
+      '<Message>Reply YES or NO followed by the code in the text of the offer, for example YES 1234.</Message>',
+    );
+    const code = codeTo(phone);
+    const noAnswer = await reply(phone, `maybe ${code}`);
+    expect(noAnswer.text).toContain(`<Message>Reply YES ${code} to accept the callback or NO ${code} to decline it.`);
+    const wrong = await reply(phone, `YES ${code === '9999' ? '0000' : '9999'}`);
+    expect(wrong.text).toMatch(/<Message>No open callback offer has the code \d{4}\. Reply YES or NO followed/);
     expect((await usersOf(org, id))[0].status).toBe('pending');
   });
 
@@ -355,6 +377,100 @@ describe('SMS offers through the Twilio preset', () => {
       );
     } finally {
       providerStatus = 201;
+    }
+  });
+});
+
+describe('replies across organizations (issue 41, F1)', () => {
+  it("a reply to organization A's text never answers organization B's offer to the same number", async () => {
+    // organization B gives one of its users the number of organization A's member, and offers later
+    const [member] = await crew('Shared', 1);
+    const phone = await e164Of(member);
+    const listA = await groupList('Shared list A', [member]);
+    const bAdmin = await other.createUser({ first_name: 'Other', last_name: 'Admin' });
+    const impostor = await other.createUser({
+      first_name: 'Other',
+      last_name: 'Holder',
+      phone_numbers: [phone.slice(2)],
+    });
+    const listB = await listOf(other, 'Shared list B', [impostor]);
+    const callbackA = await callbackOn(listA, '2032-08-01');
+    const callbackB = await other.post('/callbacks', {
+      list_id: listB,
+      initiated_by: bAdmin,
+      start: '2032-08-01 07:00:00',
+      end: '2032-08-01 19:00:00',
+      positions_to_fill: 1,
+      deadline: '2035-01-01T00:00:00+00:00',
+    });
+    expect(callbackB.status, callbackB.text).toBe(201);
+    const clock = new Date().toISOString();
+    await runner().runOnce(clock);
+    await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(2));
+    const [textA, textB] = [callbackA.id, callbackB.body.id].map(
+      (_id, i) => textsTo(phone).find((t) => t.fields.Body.includes(i === 0 ? 'Shared list A' : 'Shared list B'))!,
+    );
+    // every text names its organization
+    expect(textA.fields.Body).toContain('Station Seven');
+    expect(textB.fields.Body).not.toContain('Station Seven');
+    // the member answers A's text as it asks: what it says to send for YES
+    const yesA = /Reply (YES[^,]*?) to accept/.exec(textA.fields.Body)![1]!;
+    const yesB = /Reply (YES[^,]*?) to accept/.exec(textB.fields.Body)![1]!;
+    expect(yesA).not.toBe(yesB);
+    const answered = await reply(phone, yesA);
+    expect(answered.text).toContain('You accepted the callback.');
+    expect((await usersOf(org, callbackA.id))[0]).toMatchObject({ id: String(member), status: 'accepted' });
+    expect((await usersOf(other, callbackB.body.id))[0]).toMatchObject({ id: String(impostor), status: 'pending' });
+    // a bare YES answers no offer while several are open: it asks for the code
+    const bare = await reply(phone, 'YES');
+    expect(bare.text).toContain('<Message>Reply YES or NO followed by the code in the text of the offer');
+    expect((await usersOf(other, callbackB.body.id))[0].status).toBe('pending');
+  });
+});
+
+describe('an organization with its own number (SMS_FROM_BY_ORGANIZATION)', () => {
+  it('texts from its number, and only a reply to that number answers its offers', async () => {
+    const OWN = '+15005550077';
+    const own = await buildApp(
+      { ...server.config, sms: { ...server.config.sms, fromByOrganization: { [other.orgId]: OWN } } },
+      { handle: server.app.dbHandle, logger: false },
+    );
+    await own.listen({ port: 0, host: '127.0.0.1' });
+    const ownUrl = `http://127.0.0.1:${(own.server.address() as AddressInfo).port}`;
+    try {
+      const admin = await other.createUser({ first_name: 'Own', last_name: 'Admin' });
+      const member = await other.createUser({ first_name: 'Own', last_name: 'Member', phone_numbers: ['5559870077'] });
+      const phone = '+15559870077';
+      const listId = await listOf(other, 'Own number list', [member]);
+      const started = await other.post('/callbacks', {
+        list_id: listId,
+        initiated_by: admin,
+        start: '2032-08-05 07:00:00',
+        end: '2032-08-05 19:00:00',
+        positions_to_fill: 1,
+        deadline: '2035-01-01T00:00:00+00:00',
+      });
+      expect(started.status, started.text).toBe(201);
+      const run = createCallbackRunner(own, { baseUrl: ownUrl });
+      runners.push(run);
+      await run.runOnce(new Date().toISOString());
+      await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(1));
+      expect(textsTo(phone)[0]!.fields.From).toBe(OWN);
+      const code = codeTo(phone);
+      const signedReply = (to: string) => {
+        const url = `${ownUrl}/sms/inbound`;
+        messageCounter += 1;
+        const params = { From: phone, To: to, Body: `YES ${code}`, MessageSid: `SMown${messageCounter}` };
+        const headers = { 'x-twilio-signature': twilioSignature(TWILIO_TOKEN, url, params) };
+        return server.request('POST', url, { body: params, form: true, token: null, headers });
+      };
+      // a reply to the shared number cannot answer an offer sent from the organization's own
+      expect((await signedReply(SENDER)).text).toContain('You have no open callback offer.');
+      expect((await usersOf(other, started.body.id))[0]!.status).toBe('pending');
+      expect((await signedReply(OWN)).text).toContain('You accepted the callback.');
+      expect((await usersOf(other, started.body.id))[0]!.status).toBe('accepted');
+    } finally {
+      await own.close();
     }
   });
 });
@@ -507,7 +623,7 @@ describe('DELETE /callbacks/{id}/users/{user_id}/offer (extension)', () => {
       token: null,
     });
     expect(post.status).toBe(410);
-    expect((await reply(phone, 'YES')).text).toContain('You have no open callback offer.');
+    expect((await reply(phone, `YES ${codeTo(phone)}`)).text).toContain('You have no open callback offer.');
     expect((await usersOf(org, id))[0].status).toBe('pending');
     const again = await org.del(`/callbacks/${id}/users/${member}/offer`);
     expect(again).toBeNotFound('CallbackOffer');
@@ -520,11 +636,11 @@ describe('DELETE /callbacks/{id}/users/{user_id}/offer (extension)', () => {
     expect(
       log.match(
         new RegExp(
-          `refused a callback #${id} offer link of user #${member} \\((view|accept)\\): This link has been revoked\\.`,
+          `refused a callback #${id} offer link of user #${member} \\(view\\): This link has been revoked\\.`,
           'g',
         ),
       ),
-    ).toHaveLength(2);
+    ).toHaveLength(1);
     expect(log).not.toContain(token);
   });
 });
@@ -540,6 +656,7 @@ describe('a generic SMS provider', () => {
         accountSid: undefined,
         authToken: 'provider-token',
         from: '+15005550001',
+        fromByOrganization: {},
         bodyFormat: 'json',
         inboundSecret: secret,
         defaultCountry: 'US',
@@ -570,7 +687,7 @@ describe('a generic SMS provider', () => {
       expect(text.headers['content-type']).toBe('application/json');
       expect(Object.keys(text.fields).sort()).toEqual(['from', 'text', 'to']);
       expect(text.fields).toMatchObject({ to: '+15559870001', from: '+15005550001' });
-      expect(text.fields.text).toContain('Reply YES to accept or NO to decline');
+      expect(text.fields.text).toMatch(/Reply YES \d{4} to accept or NO \d{4} to decline/);
 
       const inbound = (body: string, headers: Record<string, string>) =>
         generic.request('POST', `${generic.url}/sms/inbound`, {
@@ -578,7 +695,7 @@ describe('a generic SMS provider', () => {
           headers: { 'content-type': 'application/json', ...headers },
           token: null,
         });
-      const body = JSON.stringify({ from: '+15559870001', text: 'Yes' });
+      const body = JSON.stringify({ from: '+15559870001', text: `Yes ${codeIn(text.fields.text)}` });
       const now = Math.floor(Date.now() / 1000);
       const unsigned = await inbound(body, {});
       expect(unsigned.status).toBe(401);
@@ -604,6 +721,13 @@ describe('a generic SMS provider', () => {
         success: true,
         message: 'You accepted the callback. A confirmation follows by e-mail.',
       });
+      // the same signed request again, inside the 5 minutes: refused
+      const replayed = await inbound(body, {
+        'x-crewplan-timestamp': String(now),
+        'x-crewplan-signature': signPayload(secret, now, body),
+      });
+      expect(replayed.status).toBe(409);
+      expect(replayed.body.error).toBe('conflict');
       const users = (await tenant.get(`/callbacks/${started.body.id}/users`)).body;
       expect(users[0]).toMatchObject({ status: 'accepted', contact_method: 'Text (SMS)' });
     } finally {

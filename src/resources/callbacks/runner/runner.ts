@@ -1,45 +1,42 @@
 import type { AgentOptions } from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config.js';
-import type { AuthContext } from '../../core/auth/context.js';
-import { keyedHash, randomSecret } from '../../core/auth/secrets.js';
-import { writeLog, logAction } from '../../core/audit.js';
-import { claimLease, releaseLease } from '../../core/db/lease.js';
-import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { nowUtc, Temporal, utcToLocal } from '../../core/time.js';
-import { ApiError, invalidParams } from '../../core/errors.js';
-import { findAssignmentsByIds } from '../assignments/repository.js';
-import { findCallbackSettings, type CallbackSettings } from '../callback-settings/repository.js';
-import { CONTACT_METHODS } from '../callback-settings/schemas.js';
-import { findAutoAccept } from '../user-auto-accept/repository.js';
-import { autoAcceptRefusal } from '../user-auto-accept/rules.js';
-import { findUsersByIds } from '../users/repository.js';
-import { fullName } from '../users/serialize.js';
-import { WebhookTargets } from '../webhooks/targets.js';
+import type { Config } from '../../../config.js';
+import type { AuthContext } from '../../../core/auth/context.js';
+import { keyedHash, randomSecret } from '../../../core/auth/secrets.js';
+import { writeLog, logAction } from '../../../core/audit.js';
+import { claimLease, releaseLease } from '../../../core/db/lease.js';
+import { withTransaction, type Db } from '../../../core/db/transaction.js';
+import { nowUtc, Temporal, utcToLocal } from '../../../core/time.js';
+import { ApiError, invalidParams } from '../../../core/errors.js';
+import { findAssignmentsByIds } from '../../assignments/repository.js';
+import { groupMemberIds } from '../../groups/repository.js';
+import { findCallbackList } from '../../lists/repository.js';
+import { findOrganizationOrThrow } from '../../organizations/repository.js';
+import { findCallbackSettings, type CallbackSettings } from '../../callback-settings/repository.js';
+import { findAutoAccept } from '../../user-auto-accept/repository.js';
+import { autoAcceptRefusal } from '../../user-auto-accept/rules.js';
+import { findUsersByIds } from '../../users/repository.js';
+import { fullName } from '../../users/serialize.js';
+import { WebhookTargets } from '../../webhooks/targets.js';
 import { callbackEvent } from './calendar.js';
 import { AutoStarter } from './auto-start.js';
-import { ineligibilityOf } from './candidates.js';
-import type { Channel, Message, Recipient } from './channels/channel.js';
-import { EmailChannel } from './channels/email.js';
-import { PushChannel } from './channels/push.js';
-import { SmsChannel } from './channels/sms.js';
-import { OFFER_EVENT, WebhookChannel } from './channels/webhook.js';
+import { ineligibilityOf } from '../ordering/candidates.js';
+import type { Channel, Message, Recipient } from '../channels/channel.js';
+import { EmailChannel } from '../channels/email.js';
+import { PushChannel } from '../channels/push.js';
+import { newReplyCode, SmsChannel } from '../channels/sms.js';
+import { OFFER_EVENT, WebhookChannel } from '../channels/webhook.js';
+import { fallbackOrder, inDoNotDisturb } from '../channels/choice.js';
+import { insertOffer, listCallbackUsers, replyCodeInUse, revokeOffers, updateCallbackUser } from '../repository.js';
 import {
   callbacksForRunner,
-  findCallbackList,
-  findOrganization,
   findRunnerCallback,
-  groupMemberIds,
-  insertOffer,
-  listCallbackUsers,
   markListEnded,
   markRunnerClosed,
-  revokeOffers,
-  updateCallbackUser,
   type RunnerCallbackRow,
 } from './repository.js';
-import { callbackStatus, recordResponse, requiredOf, type CallbackStatus } from './rules.js';
-import type { CallbackUserRow } from './table.js';
+import { callbackStatus, recordResponse, requiredOf, type CallbackStatus } from '../rules.js';
+import type { CallbackUserRow } from '../table.js';
 
 export interface RunnerOptions {
   db: Db;
@@ -64,25 +61,6 @@ export interface RunnerOptions {
 const BATCH = 20;
 const plus = (utc: string, ms: number) =>
   Temporal.Instant.from(utc).add({ milliseconds: ms }).toString({ fractionalSecondDigits: 3 });
-
-/** The personal channels in the order they are tried: the preferred one, then Mobile App, Text (SMS), Email. */
-export function fallbackOrder(channels: Channel[], preferred: string | null): Channel[] {
-  const order: string[] = preferred
-    ? [preferred, ...CONTACT_METHODS.filter((m) => m !== preferred)]
-    : [...CONTACT_METHODS];
-  const rank = (channel: Channel) => {
-    const index = order.indexOf(channel.method);
-    return index < 0 ? order.length : index;
-  };
-  return channels.filter((c) => c.personal).sort((a, b) => rank(a) - rank(b));
-}
-
-/** Whether the local clock time `HH:MM` falls in the person's daily do-not-disturb hours (which may span midnight). */
-export function inDoNotDisturb(settings: CallbackSettings, clock: string): boolean {
-  const { do_not_disturb_start: start, do_not_disturb_end: end } = settings;
-  if (!start || !end) return false;
-  return start < end ? clock >= start && clock < end : clock >= start || clock < end;
-}
 
 /** The runner acts as the system, not as an API client of the organization. */
 function runnerAuth(org: { id: number; name: string; timezone: string }): AuthContext {
@@ -166,7 +144,7 @@ export class CallbackRunner {
 
   private async advance(selected: RunnerCallbackRow, now: string): Promise<number> {
     const { db } = this.options;
-    const auth = runnerAuth(await findOrganization(db, selected.organization_id));
+    const auth = runnerAuth(await findOrganizationOrThrow(db, selected.organization_id));
     const users = await listCallbackUsers(db, auth.orgId, selected.id);
     // Read again under the lease, after its users: the row selected before the lease may predate
     // another runner's pass (closed and reported already) or an answer the users already show.
@@ -359,6 +337,8 @@ export class CallbackRunner {
     const token = randomSecret('cpo_');
     const expiresAt = plus(now, callback.contact_window_minutes! * 60_000);
     const link = `${baseUrl}/offers/${token}`;
+    const replyAddress = personal?.replyAddress?.(recipient) ?? null;
+    const replyCode = replyAddress ? await this.freeReplyCode(replyAddress, now) : null;
     await withTransaction(db, async (trx) => {
       const offerId = await insertOffer(trx, {
         organization_id: auth.orgId,
@@ -370,7 +350,8 @@ export class CallbackRunner {
         used_at: null,
         revoked_at: null,
         created_at: now,
-        reply_address: personal?.replyAddress?.(recipient) ?? null,
+        reply_address: replyAddress,
+        reply_code: replyCode,
         revoked_by: null,
       });
       await updateCallbackUser(trx, auth.orgId, user.id, {
@@ -416,11 +397,24 @@ export class CallbackRunner {
       ]
         .filter((line, i, all) => line !== '' || all[i - 1] !== '')
         .join('\n'),
-      short: `${callback.list_name}: ${callback.start} to ${callback.end}. Answer by ${answerBy}.`,
+      short: `${auth.orgName}: ${callback.list_name}: ${callback.start} to ${callback.end}. Answer by ${answerBy}.`,
       link,
+      replyCode: replyCode ?? undefined,
       expiresAt,
     };
     for (const channel of on) await this.deliver(auth, callback.id, channel, recipient, message, 'offer');
+  }
+
+  /**
+   * A reply code no other open offer to the address has (in any organization), so that a reply
+   * carrying it answers one offer only.
+   */
+  private async freeReplyCode(address: string, now: string): Promise<string> {
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const code = newReplyCode();
+      if (!(await replyCodeInUse(this.options.db, address, code, now))) return code;
+    }
+    throw new Error(`no free reply code for ${address}: too many open offers`);
   }
 
   private async markNoAnswer(
@@ -438,8 +432,7 @@ export class CallbackRunner {
       });
       await revokeOffers(trx, auth.orgId, callback.id, now, user.id);
       await logAction(trx, auth, 'callback.no_answer', callback.id, {
-        description:
-          `recorded no answer from user #${user.user_id} on callback #${callback.id}: ` + 'the contact window passed.',
+        description: `recorded no answer from user #${user.user_id} on callback #${callback.id}: the contact window passed.`,
         after: { user_id: user.user_id, position: user.position, status: 'no answer' },
       });
     });

@@ -1,12 +1,12 @@
-import type { AuthContext } from '../../core/auth/context.js';
-import { logAction } from '../../core/audit.js';
-import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { ApiError, conflict, notFound } from '../../core/errors.js';
-import { nowUtc } from '../../core/time.js';
-import { findUserOrInvalid } from '../users/repository.js';
-import { findCallbackOrThrow, findOpenOffer, findOrganization, revokeOffer, useOffer } from './repository.js';
-import { recordResponse } from './rules.js';
-import type { CallbackOfferRow } from './table.js';
+import type { AuthContext } from '../../../core/auth/context.js';
+import { logAction } from '../../../core/audit.js';
+import { countAttempt } from '../../../core/auth/attempts.js';
+import { withTransaction, type Db } from '../../../core/db/transaction.js';
+import { ApiError, conflict } from '../../../core/errors.js';
+import { findOrganizationOrThrow } from '../../organizations/repository.js';
+import { useOffer } from '../repository.js';
+import { recordResponse } from '../rules.js';
+import type { CallbackOfferRow } from '../table.js';
 
 export interface Refusal {
   status: number;
@@ -28,11 +28,18 @@ export function refusalOf(offer: CallbackOfferRow | undefined, now: string): Ref
 
 /** The offer's organization as the actor of what its link or reply does (no API client involved). */
 export async function offerAuth(db: Db, offer: CallbackOfferRow, clientId: string): Promise<AuthContext> {
-  const org = await findOrganization(db, offer.organization_id);
+  const org = await findOrganizationOrThrow(db, offer.organization_id);
   return { orgId: org.id, orgName: org.name, timezone: org.timezone, clientId, credentialId: 0 };
 }
 
-/** Writes a refused use of an offer (link or SMS reply) to the organization's log. */
+/** A refused offer is written to the log once per this window, however often its link is tried. */
+const REFUSAL_LOG_WINDOW_MS = 60 * 60_000;
+
+/**
+ * Writes a refused use of an offer (link or SMS reply) to the organization's log (and so its
+ * webhook outbox): the first refusal of the offer in each hour only, so that anonymous requests
+ * to a used or expired link cannot fill the log. Counted in the database, across processes.
+ */
 export async function logRefusal(
   db: Db,
   offer: CallbackOfferRow,
@@ -40,6 +47,8 @@ export async function logRefusal(
   attempt: string,
   clientId: string,
 ): Promise<void> {
+  const count = await countAttempt(db, `offer-refusal:${offer.id}`, { max: 1, windowMs: REFUSAL_LOG_WINDOW_MS });
+  if (!count.allowed) return;
   const auth = await offerAuth(db, offer, clientId);
   const via = clientId === 'sms-reply' ? 'an SMS reply to' : clientId === 'board' ? 'a board answer to' : 'a';
   await withTransaction(db, (trx) =>
@@ -85,27 +94,4 @@ export async function answerOffer(
     await logRefusal(db, offer, failed, answer, clientId);
     return failed;
   }
-}
-
-/**
- * DELETE /callbacks/{id}/users/{user_id}/offer: revokes the user's open offer link (and SMS reply)
- * at once; the runner still waits out the offer's window before moving on. 404 without an open offer.
- */
-export async function revokeOpenOffer(
-  trx: Db,
-  auth: AuthContext,
-  callbackId: number,
-  userId: number,
-  adminId: number | undefined,
-): Promise<void> {
-  await findCallbackOrThrow(trx, auth.orgId, callbackId);
-  if (adminId !== undefined) await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
-  const now = nowUtc();
-  const offer = await findOpenOffer(trx, auth.orgId, callbackId, userId, now);
-  if (!offer || !(await revokeOffer(trx, offer, adminId ?? 0, now))) throw notFound('CallbackOffer');
-  await logAction(trx, auth, 'callback.offer_revoked', callbackId, {
-    description: `revoked the callback #${callbackId} offer link of user #${userId}.`,
-    actorUserId: adminId,
-    after: { offer_id: offer.id, user_id: userId },
-  });
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment } from '../rotations/test-fixtures.js';
-import { createCallbackRunner } from './runner.js';
+import { createCallbackRunner } from '../callbacks/runner/runner.js';
 
 const PASSWORD = 'secret-password';
 let server: TestServer;

@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { decrypt } from 'http_ece';
 import selfsigned from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { createAssignment } from '../rotations/test-fixtures.js';
-import { createCallbackRunner, type CallbackRunner } from './runner.js';
-import { at, logText, startCallbackOn, usersOf } from './test-fixtures.js';
+import { startServer, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
+import { createAssignment } from '../../rotations/test-fixtures.js';
+import { createCallbackRunner, type CallbackRunner } from '../runner/runner.js';
+import { at, logText, startCallbackOn, usersOf } from '../test-fixtures.js';
 
 /**
  * A push service on loopback (TLS with a certificate made for the test): records each request, answers 201,

@@ -1,64 +1,23 @@
-import type { AddressInfo } from 'node:net';
 import type { KyselyPlugin } from 'kysely';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { createDatabase } from '../../core/db/index.js';
-import { createAssignment, workTypeId } from '../rotations/test-fixtures.js';
+import { startServer, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
+import { createDatabase } from '../../../core/db/index.js';
+import { createAssignment, workTypeId } from '../../rotations/test-fixtures.js';
 import { createCallbackRunner, type CallbackRunner } from './runner.js';
-import { at, listOf, startCallbackOn, usersOf } from './test-fixtures.js';
+import { at, type CaughtMail, catchMail, listOf, startCallbackOn, usersOf } from '../test-fixtures.js';
 
-interface Mail {
-  to: string[];
-  subject: string;
-  text: string;
-}
+type Mail = CaughtMail;
 
-let smtp: SMTPServer;
-const mails: Mail[] = [];
+let mails: Mail[];
+let closeMail: () => Promise<void>;
 let server: TestServer;
 let org: TestOrg;
 let adminId: number;
 let stationId: number;
 const runners: CallbackRunner[] = [];
 
-/** The message as sent: headers and body, quoted-printable soft breaks undone. */
-function parse(raw: string, to: string[]): Mail {
-  const unfolded = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const subject = /^Subject: (.*)$/m.exec(unfolded)?.[1]?.trim() ?? '';
-  return {
-    to,
-    subject,
-    text: unfolded
-      .split(/\r?\n\r?\n/)
-      .slice(1)
-      .join('\n\n'),
-  };
-}
-
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-      stream.on('end', () => {
-        mails.push(
-          parse(
-            raw,
-            session.envelope.rcptTo.map((r) => r.address),
-          ),
-        );
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  vi.stubEnv('SMTP_HOST', '127.0.0.1');
-  vi.stubEnv('SMTP_PORT', String((smtp.server.address() as AddressInfo).port));
-  vi.stubEnv('SMTP_FROM', 'Dispatch <callbacks@crewplan.test>');
+  ({ mails, close: closeMail } = await catchMail());
   server = await startServer();
   org = await server.newOrg({ name: 'Station Nine' });
   adminId = await org.createUser({ first_name: 'Chief', last_name: 'Admin', mail: 'chief@example.com' });
@@ -71,8 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const runner of runners) await runner.stop();
   await server.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
-  vi.unstubAllEnvs();
+  await closeMail();
 });
 
 /** A runner of the test server; `withoutSmtp`: as if no SMTP server were configured. */

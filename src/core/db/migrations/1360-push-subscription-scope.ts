@@ -1,0 +1,21 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * A Web Push subscription belongs to one user of one organization (issue 41, F9): the endpoint is
+ * unique per organization and user, not across the installation, so that subscribing an endpoint
+ * replaces only that user's own row and never another organization's.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('push_subscription_endpoint').execute();
+  await db.schema
+    .createIndex('push_subscription_org_user_endpoint')
+    .on('push_subscription')
+    .columns(['organization_id', 'user_id', 'endpoint'])
+    .unique()
+    .execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('push_subscription_org_user_endpoint').execute();
+  await db.schema.createIndex('push_subscription_endpoint').on('push_subscription').column('endpoint').execute();
+}
