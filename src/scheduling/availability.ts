@@ -55,7 +55,14 @@ export interface AvailabilityRequest extends Span {
    * off of a `force_include` type does not keep the person away, the list's hour limits apply, and
    * so do "not available" periods and time off exclusion windows (callback-blocks.ts).
    */
-  offer?: { limits: HourLimits };
+  offer?: {
+    limits: HourLimits;
+    /**
+     * The assignment whose open seat is offered: a person whose own approved time off (of any type,
+     * callable too) took them off that assignment in the span is never offered their own absence.
+     */
+    seat?: number | null;
+  };
 }
 
 /** Whether work on the assignment counts as work (staffing, payroll, overtime, callback limits). */
@@ -85,6 +92,11 @@ export function workingReason(piece: Span, where: string): Reason {
 export function timeOffReason(timeOff: ApprovedTimeOff): Reason {
   const span = spanText(timeOff.start, timeOff.written_end);
   return { kind: 'time_off', text: `on approved ${timeOff.time_off_type.name} ${span}` };
+}
+
+/** A callable leave that opened the very seat offered: the person is not asked to fill their own absence. */
+export function ownAbsenceReason(timeOff: ApprovedTimeOff): Reason {
+  return { kind: 'time_off', text: `${timeOffReason(timeOff).text} (the absence that opened this seat)` };
 }
 
 export function lacksReason(labels: string[]): Reason {
@@ -239,9 +251,18 @@ export async function availabilityOf(
   }
   for (const c of callbacks)
     work.get(c.user_id)?.push({ start: c.start, end: c.end, where: `callback #${c.callback_id}`, counted: true });
-  const timeOff = facts.timeOff
-    .map((cover) => cover.timeOff)
-    .filter((t) => overlaps(t, span) && !(offer && t.time_off_type.force_include));
+  const overlapping = facts.timeOff.map((cover) => cover.timeOff).filter((t) => overlaps(t, span));
+  const timeOff = overlapping.filter((t) => !(offer && t.time_off_type.force_include));
+  const seat = offer?.seat ?? null;
+  /** the person's approved time off that took them off the offered seat in the span */
+  const ownAbsence = (id: number) =>
+    seat === null
+      ? undefined
+      : overlapping.find(
+          (t) =>
+            t.user_id === id &&
+            facts.work.some((w) => w.user_id === id && w.assignment_id === seat && overlaps(w, span) && overlaps(w, t)),
+        );
   const hours = hoursBetween(span.start, span.end, timeZone);
   return new Map(
     userIds.map((id) => {
@@ -250,7 +271,9 @@ export async function availabilityOf(
       const clash = held.find((item) => overlaps(item, span));
       if (clash) reasons.push(workingReason(clash, clash.where));
       const off = timeOff.find((t) => t.user_id === id);
+      const opened = off ? undefined : ownAbsence(id);
       if (off) reasons.push(timeOffReason(off));
+      else if (opened) reasons.push(ownAbsenceReason(opened));
       const missing = (needs?.qualifiers ?? []).filter((q) => !holds(qualifications!, id, q.id, needs!.date));
       if (missing.length > 0) reasons.push(lacksReason(missing.map((q) => q.label)));
       if (offer) {

@@ -134,7 +134,14 @@ export async function startCallback(trx: Db, auth: AuthContext, body: StartCallb
 
   const vacancy = assignmentId === null ? null : await vacancyOf(trx, auth, assignmentId, { start, end });
   const required = requiredOf({ vacancy: vacancy ? JSON.stringify(vacancy) : null });
-  const selection = await selectCandidates(trx, orgId, list, { start, end, ordering }, timezone, required);
+  const selection = await selectCandidates(
+    trx,
+    orgId,
+    list,
+    { start, end, ordering, assignmentId },
+    timezone,
+    required,
+  );
   const now = nowUtc();
   const id = await insertCallback(trx, {
     organization_id: orgId,
@@ -239,7 +246,7 @@ async function assertStillEligible(
     trx,
     auth.orgId,
     list,
-    { start: span.from, end: span.to },
+    { start: span.from, end: span.to, assignmentId: callback.assignment_id },
     [user.id],
     auth.timezone,
     requiredOf(callback),

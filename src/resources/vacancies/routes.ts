@@ -134,7 +134,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         app.db,
         orgId,
         list,
-        { ...span, ordering: list.ordering },
+        { ...span, ordering: list.ordering, assignmentId },
         timezone,
         required,
         members,

@@ -90,7 +90,7 @@ export async function ineligibilityOf(
   db: Db,
   orgId: number,
   list: ListLimitsRow,
-  callback: Span,
+  callback: Span & { assignmentId?: number | null },
   userIds: number[],
   timeZone: string,
   required?: RequiredQualifiers,
@@ -99,7 +99,8 @@ export async function ineligibilityOf(
     date: required.date,
     qualifiers: required.qualifiers.map((q) => ({ id: q.id, label: q.shortcode })),
   };
-  const request = { ...callback, userIds, timezone: timeZone, needs, offer: { limits: list } };
+  const { assignmentId, ...span } = callback;
+  const request = { ...span, userIds, timezone: timeZone, needs, offer: { limits: list, seat: assignmentId } };
   const availability = await availabilityOf(db, orgId, request);
   return new Map(userIds.map((id) => [id, availability.get(id)?.reasons[0]?.text ?? null]));
 }
@@ -109,7 +110,8 @@ export async function selectCandidates(
   db: Db,
   orgId: number,
   list: ListLimitsRow,
-  callback: Span & { ordering: CallbackOrdering },
+  /** with the assignment whose open seat it fills, if any */
+  callback: Span & { ordering: CallbackOrdering; assignmentId?: number | null },
   timeZone: string,
   required?: RequiredQualifiers,
   /** the people to choose from when not the list's members */

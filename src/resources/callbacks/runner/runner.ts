@@ -256,7 +256,7 @@ export class CallbackRunner {
     now: string,
   ): Promise<boolean> {
     const list = await findCallbackList(this.options.db, auth.orgId, callback.list_id);
-    const span = { start: callback.start, end: callback.end };
+    const span = { start: callback.start, end: callback.end, assignmentId: callback.assignment_id };
     const reason = (
       await ineligibilityOf(
         this.options.db,
