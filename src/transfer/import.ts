@@ -3,7 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import { createCredential, type IssuedCredential } from '../core/auth/credentials.js';
 import { reserveIds, tableColumns, type ColumnInfo } from './catalog.js';
 import { withTransaction, type Db } from '../core/db/transaction.js';
-import { isValidTimeZone } from '../core/time.js';
+import { canonicalZone, isValidTimeZone } from '../core/time.js';
 import { removeStoredFiles, storeFile } from '../resources/user-memberships/file-store.js';
 import { newWebhookSecret } from '../resources/webhooks/signature.js';
 import { FORMAT, FORMAT_VERSION, type OrganizationDocument, type Row } from './export.js';
@@ -72,7 +72,7 @@ function checkAgainstSchema(document: OrganizationDocument, columns: Map<string,
   );
   if (unknownSettings.length > 0)
     problems.push(`organization has columns this database does not: ${unknownSettings.join(', ')}`);
-  if (!isValidTimeZone(document.organization.timezone))
+  if (!isValidTimeZone(canonicalZone(document.organization.timezone)))
     problems.push(`unknown time zone ${document.organization.timezone}`);
   for (const [table, rows] of Object.entries(document.tables)) {
     const known = columns.get(table);
@@ -129,7 +129,12 @@ async function writeOrganization(
   const { organization } = document;
   const { id: orgId } = await trx
     .insertInto('organization')
-    .values({ ...organization, name: options.name ?? organization.name } as never)
+    // the zone in its IANA spelling, whatever case the document holds
+    .values({
+      ...organization,
+      name: options.name ?? organization.name,
+      timezone: canonicalZone(organization.timezone),
+    } as never)
     .returning('id')
     .executeTakeFirstOrThrow();
 
