@@ -311,7 +311,10 @@ export function isPostgresUrl(url: string | undefined): url is string {
   return !!url && /^postgres(ql)?:\/\//.test(url);
 }
 
-/** The data directory when CREWPLAN_DATA_DIR is unset, in the working directory: npm runs `npm start` and `npm run cli` in the project's folder, so both find it there. */
+/**
+ * The data directory when CREWPLAN_DATA_DIR is unset, in the working directory: npm runs `npm start` and
+ * `npm run cli` in the project's folder, so both find it there.
+ */
 export const DEFAULT_DATA_DIR = './data';
 
 /** The forms DATABASE_URL takes, for the message that refuses any other. */

@@ -169,7 +169,7 @@ describe('the README quick start on the compiled build', () => {
     expect(response.headers.get('location')).toBe('/app');
   });
 
-  it("the README's org create, run as written without any variable, finds the server's database and address", async () => {
+  it("the README's org create, run as written without variables, finds the server's database and address", async () => {
     const [, [command, ...more]] = quickStart().blocks;
     expect(more).toEqual([]);
     const given = /--admin-username (\S+) --admin-password '([^']+)'/.exec(command!);
