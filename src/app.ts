@@ -32,6 +32,7 @@ import idempotencyPlugin from './core/idempotency.js';
 import { logCompleted, loggerOptions, productionLogger, requestLog } from './core/logging.js';
 import metricsPlugin, { tokenMatches } from './core/metrics.js';
 import { startupFacts } from './startup.js';
+import { moveFilesIn } from './resources/user-memberships/file-store.js';
 import { rejectNulCharacters } from './core/nul-guard.js';
 import { readMalformedPathIdsAsMissing } from './core/path-ids.js';
 import rateLimitPlugin from './core/rate-limit.js';
@@ -164,7 +165,11 @@ export interface BuildOptions {
 
 export async function buildApp(config: Readonly<Config>, options: BuildOptions = {}): Promise<FastifyInstance> {
   const handle = options.handle ?? createDatabase(config);
-  if (options.migrate !== false) await migrateToLatest(handle.db);
+  if (options.migrate !== false) {
+    await migrateToLatest(handle.db);
+    // certification files uploaded before migration 1451, from this data directory into the database
+    await moveFilesIn(handle.db, config.dataDir);
+  }
 
   const app = Fastify({
     ...loggerOptions(options.logger ?? productionLogger(config.logLevel)),

@@ -10,6 +10,7 @@ import { migrateToLatest } from '../core/db/migrator.js';
 import { withTransaction } from '../core/db/transaction.js';
 import { createOrganization, findOrganization } from '../resources/organizations/repository.js';
 import { DEMO_PASSWORD, DEMO_USERS } from '../resources/users/seed.js';
+import { moveFilesIn } from '../resources/user-memberships/file-store.js';
 import { seedDemoOrganization } from './seed.js';
 import { BENCH_DEFAULTS, positiveInt, runBenchSeed } from './seed-bench.js';
 import { registerOrgTransferCommands } from './org-transfer.js';
@@ -45,6 +46,8 @@ async function withDatabase<T>(fn: (handle: DatabaseHandle) => Promise<T>): Prom
   try {
     handle = createDatabase(config);
     await migrateToLatest(handle.db);
+    // certification files uploaded before migration 1451, from this data directory into the database
+    await moveFilesIn(handle.db, config.dataDir);
   } catch (error) {
     await handle?.close();
     throw new StartupError(startupMessage(error, config), { cause: error });

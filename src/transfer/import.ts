@@ -4,7 +4,7 @@ import { createCredential, type IssuedCredential } from '../core/auth/credential
 import { reserveIds, tableColumns, type ColumnInfo } from './catalog.js';
 import { withTransaction, type Db } from '../core/db/transaction.js';
 import { canonicalZone, isValidTimeZone } from '../core/time.js';
-import { removeStoredFiles, storeFile } from '../resources/user-memberships/file-store.js';
+import { storeFile } from '../resources/user-memberships/file-store.js';
 import { newWebhookSecret } from '../resources/webhooks/signature.js';
 import { FORMAT, FORMAT_VERSION, type OrganizationDocument, type Row } from './export.js';
 import { EXPORTED, type IdLookup } from './tables.js';
@@ -23,7 +23,8 @@ const DocumentShape = Type.Object({
 });
 
 export interface ImportOptions {
-  dataDir: string;
+  /** Unused since certification files live in the database (migration 1451). */
+  dataDir?: string;
   secretKey: Buffer;
   /** The new organization's name (default: the exported name). */
   name?: string;
@@ -99,7 +100,7 @@ function checkAgainstSchema(document: OrganizationDocument, columns: Map<string,
 /**
  * Writes an export as a new organization with a new API credential, in one transaction: every row
  * gets a new id, and every reference (tables.ts) the new id of the row it named. Certification
- * files are stored first and removed again when the transaction fails.
+ * files are stored in the database in that same transaction.
  */
 export async function importOrganization(
   db: Db,
@@ -108,22 +109,13 @@ export async function importOrganization(
 ): Promise<ImportResult> {
   const columns = await tableColumns(db);
   checkAgainstSchema(document, columns);
-  const storedNames = new Map<string, string>();
-  try {
-    for (const [name, data] of Object.entries(document.files))
-      storedNames.set(name, await storeFile(options.dataDir, Buffer.from(data, 'base64')));
-    return await withTransaction(db, (trx) => writeOrganization(trx, document, columns, storedNames, options));
-  } catch (error) {
-    await removeStoredFiles(options.dataDir, [...storedNames.values()]);
-    throw error;
-  }
+  return withTransaction(db, (trx) => writeOrganization(trx, document, columns, options));
 }
 
 async function writeOrganization(
   trx: Db,
   document: OrganizationDocument,
   columns: Map<string, ColumnInfo[]>,
-  storedNames: Map<string, string>,
   options: ImportOptions,
 ): Promise<ImportResult> {
   const { organization } = document;
@@ -137,6 +129,10 @@ async function writeOrganization(
     } as never)
     .returning('id')
     .executeTakeFirstOrThrow();
+  // the certification files, under new names, in the same transaction as the rows that name them
+  const storedNames = new Map<string, string>();
+  for (const [name, data] of Object.entries(document.files))
+    storedNames.set(name, await storeFile(trx, orgId, Buffer.from(data, 'base64')));
 
   const tables = Object.keys(document.tables).sort();
   const newIds = new Map<string, Map<number, number>>();
