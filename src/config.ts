@@ -355,7 +355,7 @@ function refusedDatabaseUrl(raw: string): Error {
  * documented forms: anything else (a typo'd scheme, a path that names no SQLite file) is refused rather than
  * read as a file name, so that a typo never creates an empty database.
  */
-export function storageFrom(env: Env): Storage {
+export function storageFrom(env: Env = process.env): Storage {
   const dataDir = resolve(env.CREWPLAN_DATA_DIR || DEFAULT_DATA_DIR);
   const defaultPath = resolve(dataDir, 'crewplan.sqlite');
   const raw = env.DATABASE_URL?.trim();
@@ -379,4 +379,19 @@ export function storageFrom(env: Env): Storage {
     throw refusedDatabaseUrl(raw);
   }
   return { dataDir, databaseUrl: raw, sqlitePath: resolve(raw) };
+}
+
+/** Whether the secret key is the data directory's file (CREWPLAN_SECRET_KEY unset): the directory is needed then. */
+export function secretKeyIsFile(env: Env = process.env): boolean {
+  return !env.CREWPLAN_SECRET_KEY;
+}
+
+/** Whether the environment says where the server is reached (PUBLIC_BASE_URL, PORT or HOST). */
+export function addressConfigured(env: Env = process.env): boolean {
+  return !!(env.PUBLIC_BASE_URL || env.PORT || env.HOST);
+}
+
+/** LOG_LEVEL, for a start-up that failed before the configuration was read. */
+export function logLevelFrom(env: Env = process.env): string {
+  return env.LOG_LEVEL ?? 'info';
 }

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { buildApp } from './app.js';
-import { type Config, loadConfig, storageFrom } from './config.js';
+import { type Config, loadConfig, logLevelFrom, secretKeyIsFile, storageFrom } from './config.js';
 import { checkStorage, recordServer, startupFacts, startupMessage } from './startup.js';
 
 /**
@@ -9,10 +9,7 @@ import { checkStorage, recordServer, startupFacts, startupMessage } from './star
  */
 let config: Readonly<Config> | undefined;
 try {
-  checkStorage(storageFrom(process.env), {
-    create: process.argv.slice(2).includes('--create'),
-    secretKeyFile: !process.env.CREWPLAN_SECRET_KEY,
-  });
+  checkStorage(storageFrom(), { create: process.argv.slice(2).includes('--create'), secretKeyFile: secretKeyIsFile() });
   config = loadConfig();
   const facts = startupFacts(config);
   // written at once (sync), so that it is the first line, before any line of the server's own logger
@@ -32,7 +29,7 @@ try {
   await recordServer(app.db, config);
 } catch (error) {
   process.stderr.write(`crewplan could not start: ${startupMessage(error, config)}\n`);
-  if ((config?.logLevel ?? process.env.LOG_LEVEL) === 'debug' && error instanceof Error)
+  if ((config?.logLevel ?? logLevelFrom()) === 'debug' && error instanceof Error)
     process.stderr.write(`${error.stack}\n`);
   process.exit(1);
 }

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { type Config, isPostgresUrl, loadConfig, storageFrom } from '../config.js';
+import { addressConfigured, type Config, isPostgresUrl, loadConfig, secretKeyIsFile, storageFrom } from '../config.js';
 import { canonicalZone } from '../core/time.js';
 import { checkStorage, describeDatabase, lastServerUrl, publicUrl, StartupError, startupMessage } from '../startup.js';
 import { createCredential, listCredentials, revokeCredential } from '../core/auth/credentials.js';
@@ -22,9 +22,9 @@ import { checkCliUser, createCliUser, describeUser, promptPassword, signInUrl, t
 /** The server's settings, read as the server reads them; a folder is created only as the server would. */
 function cliConfig(): Readonly<Config> {
   try {
-    checkStorage(storageFrom(process.env), {
+    checkStorage(storageFrom(), {
       create: process.argv.slice(2).includes('--create'),
-      secretKeyFile: !process.env.CREWPLAN_SECRET_KEY,
+      secretKeyFile: secretKeyIsFile(),
     });
     // A command waits up to a minute for a busy server's write lock rather than failing after five seconds.
     return loadConfig(undefined, { sqliteBusyTimeoutMs: 60_000 });
@@ -72,8 +72,7 @@ function print(value: unknown, json: boolean, text: string) {
  * server started on this database recorded; undefined when none says it.
  */
 async function signInAddress(db: DatabaseHandle['db']): Promise<string | undefined> {
-  const base =
-    config.publicBaseUrl || process.env.PORT || process.env.HOST ? publicUrl(config) : await lastServerUrl(db);
+  const base = addressConfigured() ? publicUrl(config) : await lastServerUrl(db);
   return base && `${base}/app`;
 }
 
