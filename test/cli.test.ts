@@ -122,6 +122,15 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     expect(await cli('migrate')).toBe(`SQLite ${join(dir, 'cli.sqlite')} is up to date\n`);
   });
 
+  it('an error after the database was opened names it too', async () => {
+    const failure = await cli('credentials', 'create', '--org', '999999').catch((error) => error);
+    expect(failure.code).toBe(1);
+    expect(failure.stderr.split('\n').slice(0, 2)).toEqual([
+      'error: organization 999999 does not exist',
+      expect.stringMatching(new RegExp(`^database: SQLite ${join(dir, 'cli.sqlite')}`)),
+    ]);
+  });
+
   it('seed demo lists who signs in, says the others cannot, and stores the zone as the IANA spells it', async () => {
     const out = await cli('seed', 'demo', '--timezone', 'america/new_york');
     const lines = out.trim().split('\n');

@@ -41,6 +41,9 @@ const database =
     ? describeDatabase(config)
     : `${describeDatabase(config)} (new: created by this command)`;
 
+/** Set once a command has opened the database: its error then names the database too. */
+let opened = false;
+
 async function withDatabase<T>(fn: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
   let handle: DatabaseHandle | undefined;
   try {
@@ -52,6 +55,7 @@ async function withDatabase<T>(fn: (handle: DatabaseHandle) => Promise<T>): Prom
     await handle?.close();
     throw new StartupError(startupMessage(error, config), { cause: error });
   }
+  opened = true;
   try {
     return await fn(handle);
   } finally {
@@ -374,6 +378,7 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (opened) process.stderr.write(`database: ${database}\n`);
   if (config.logLevel === 'debug' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
   process.exitCode = 1;
 }
