@@ -91,31 +91,31 @@ async function cli(...args: string[]): Promise<string> {
   return stdout;
 }
 
-/** `npm start` in a process group of its own, so that stopping it stops npm's node child too. */
+/**
+ * `npm start` in a process group of its own, so that stopping it stops npm's node child too. Ready once its
+ * own log says it listens at `url` (not when something answers there: on a busy machine another suite's
+ * server may have taken the port first, and this one then exits).
+ */
 async function npmStart(cwd: string, env: NodeJS.ProcessEnv, url: string): Promise<ChildProcess> {
   const child = spawn('sh', ['-c', 'npm start'], {
     cwd,
     env: { ...machine, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
   servers.push(child);
+  let stdout = '';
   let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}: ${stderr}`);
-    if (
-      await fetch(`${url}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return child;
+    if (stdout.includes(`"msg":"Server listening at ${url}"`)) return child;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   process.kill(-child.pid!, 'SIGTERM');
-  throw new Error(`the server did not answer /readyz within a minute: ${stderr}`);
+  throw new Error(`the server did not listen at ${url} within a minute: ${stderr}`);
 }
 
 async function stop(child: ChildProcess): Promise<void> {
