@@ -10,6 +10,8 @@ import {
   type Client,
   client,
   createOrgWithCli,
+  environment,
+  runFile,
   type ServerProcess,
   START_TIMEOUT_MS,
   startServerProcess,
@@ -100,13 +102,36 @@ describe('certification files in the database', () => {
     await upload(first, token, path, data);
     const read = await download(second, token, path);
     expect({ status: read.status, length: read.length }).toEqual({ status: 200, length: String(data.length) });
-    expect(Buffer.from(read.data).equals(data)).toBe(true);
+    expect(read.data.equals(data)).toBe(true);
     // a replacement uploaded through the second is what the first serves
     const replacement = pdf(300_000);
     await upload(second, token, path, replacement);
-    expect(Buffer.from((await download(first, token, path)).data).equals(replacement)).toBe(true);
+    expect((await download(first, token, path)).data.equals(replacement)).toBe(true);
     expect(existsSync(join(database.dataDir, 'certifications'))).toBe(false);
   }, 300_000);
+
+  it.skipIf(!!process.env.TEST_DATABASE_URL)(
+    'a SQLite backup holds the files: another server serves them from it',
+    async () => {
+      database = await scratchDatabase();
+      const server = await startServerProcess(database);
+      const credential = await createOrgWithCli(database);
+      const token = await accessToken(server.url, credential);
+      const path = await certificationFile(client(server.url, token));
+      const data = pdf(500_000);
+      await upload(server, token, path, data);
+      const copy = join(otherDataDir(), 'backup.sqlite');
+      await runFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'backup', '--to', copy], {
+        env: environment(database),
+        timeout: START_TIMEOUT_MS,
+      });
+      const restored = await startServerProcess(database, { CREWPLAN_DATA_DIR: otherDataDir(), DATABASE_URL: copy });
+      const read = await download(restored, token, path);
+      expect(read.status).toBe(200);
+      expect(read.data.equals(data)).toBe(true);
+    },
+    300_000,
+  );
 
   it(
     'a file uploaded before migration 1451 under the data dir is moved into the database at start',
@@ -139,7 +164,7 @@ describe('certification files in the database', () => {
         server = await startServerProcess(database);
         const read = await download(server, token, path);
         expect(read.status).toBe(200);
-        expect(Buffer.from(read.data).equals(data)).toBe(true);
+        expect(read.data.equals(data)).toBe(true);
         expect(existsSync(join(database.dataDir, 'certifications', name!))).toBe(false);
       } finally {
         await handle.close();
