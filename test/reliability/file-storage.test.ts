@@ -87,7 +87,7 @@ function otherDataDir(): string {
 }
 
 describe('certification files in the database', () => {
-  it('a file uploaded through one server is downloaded through another with another data dir, byte for byte', async () => {
+  it('a file uploaded through one server is downloaded through another, byte for byte', async () => {
     database = await scratchDatabase();
     const first = await startServerProcess(database);
     // the same database (on SQLite its file, named by DATABASE_URL), another data directory
