@@ -50,22 +50,30 @@ async function insertChunks(db: Db, orgId: number, name: string, data: Buffer, m
       .execute();
 }
 
-/** The stored file's bytes, read one chunk at a time as the stream is consumed. */
-export function streamStoredFile(db: Db, orgId: number, name: string): Readable {
+async function chunk(db: Db, orgId: number, name: string, seq: number): Promise<Buffer | undefined> {
+  const row = await db
+    .selectFrom('stored_file_chunk')
+    .select('data')
+    .where('organization_id', '=', orgId)
+    .where('name', '=', name)
+    .where('seq', '=', seq)
+    .executeTakeFirst();
+  return row && Buffer.from(row.data);
+}
+
+/**
+ * The stored file's bytes, read one chunk at a time as the stream is consumed; undefined when the database
+ * does not hold it (the first chunk is read before anything is sent).
+ */
+export async function streamStoredFile(db: Db, orgId: number, name: string): Promise<Readable | undefined> {
+  const first = await chunk(db, orgId, name, 0);
+  if (!first) return undefined;
   async function* chunks() {
-    for (let seq = 0; ; seq += 1) {
-      const row = await db
-        .selectFrom('stored_file_chunk')
-        .select('data')
-        .where('organization_id', '=', orgId)
-        .where('name', '=', name)
-        .where('seq', '=', seq)
-        .executeTakeFirst();
-      if (!row) {
-        if (seq === 0) throw new Error(`stored file ${name} is missing`);
-        return;
-      }
-      yield Buffer.from(row.data);
+    yield first!;
+    for (let seq = 1; ; seq += 1) {
+      const next = await chunk(db, orgId, name, seq);
+      if (!next) return;
+      yield next;
     }
   }
   return Readable.from(chunks(), { objectMode: false });

@@ -241,7 +241,8 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const record = await findUserCertificationOrThrow(app.db, request.auth.orgId, userId, id);
       if (!record.file_storage_name || !record.file_content_type) throw notFound('CertificationFile');
       const extension = EXTENSION_BY_TYPE[record.file_content_type] ?? 'bin';
-      const data = streamStoredFile(app.db, request.auth.orgId, record.file_storage_name);
+      const data = await streamStoredFile(app.db, request.auth.orgId, record.file_storage_name);
+      if (!data) throw notFound('CertificationFile');
       if (record.file_size !== null) reply.header('Content-Length', record.file_size);
       return reply
         .type(record.file_content_type)
