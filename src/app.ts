@@ -30,7 +30,9 @@ import {
 import { lazySerializers } from './core/lazy-serializers.js';
 import idempotencyPlugin from './core/idempotency.js';
 import { logCompleted, loggerOptions, productionLogger, requestLog } from './core/logging.js';
-import metricsPlugin from './core/metrics.js';
+import metricsPlugin, { tokenMatches } from './core/metrics.js';
+import { startupFacts } from './startup.js';
+import { moveFilesIn } from './resources/user-memberships/file-store.js';
 import { rejectNulCharacters } from './core/nul-guard.js';
 import { readMalformedPathIdsAsMissing } from './core/path-ids.js';
 import rateLimitPlugin from './core/rate-limit.js';
@@ -168,7 +170,11 @@ export interface BuildOptions {
 
 export async function buildApp(config: Readonly<Config>, options: BuildOptions = {}): Promise<FastifyInstance> {
   const handle = options.handle ?? createDatabase(config);
-  if (options.migrate !== false) await migrateToLatest(handle.db);
+  if (options.migrate !== false) {
+    await migrateToLatest(handle.db);
+    // certification files uploaded before migration 1451, from this data directory into the database
+    await moveFilesIn(handle.db, config.dataDir);
+  }
 
   const app = Fastify({
     ...loggerOptions(options.logger ?? productionLogger(config.logLevel)),
@@ -249,9 +255,13 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   // The server's front door is the web app; the API lives under /v1 and its reference at /docs.
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/app', 302));
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
     try {
       await sql`select 1`.execute(handle.db);
+      // extension: to the operator's bearer token (METRICS_TOKEN), what the server serves (docs/extensions.md)
+      const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      if (config.metricsToken && given && tokenMatches(given, config.metricsToken))
+        return { status: 'ok', ...startupFacts(config) };
       return { status: 'ok' };
     } catch {
       return reply.status(503).send(unavailable('The database is not reachable.').body());

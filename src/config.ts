@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isIP, type LookupFunction } from 'node:net';
 import { dirname, resolve } from 'node:path';
 
@@ -299,14 +299,14 @@ function webhookSettingsFrom(env: Env): WebhookSettings {
 }
 
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Readonly<Config> {
-  const dataDir = resolve(env.CREWPLAN_DATA_DIR ?? './data');
+  const { dataDir, databaseUrl, sqlitePath } = storageFrom(env);
   const synchronous = (env.SQLITE_SYNCHRONOUS ?? 'FULL').toUpperCase();
   if (synchronous !== 'FULL' && synchronous !== 'NORMAL') throw new Error('SQLITE_SYNCHRONOUS must be FULL or NORMAL');
   const config: Config = {
     port: intFrom(env, 'PORT', 8080),
     host: env.HOST ?? '0.0.0.0',
-    databaseUrl: env.DATABASE_URL || undefined,
-    sqlitePath: resolve(dataDir, 'crewplan.sqlite'),
+    databaseUrl,
+    sqlitePath,
     sqliteSynchronous: synchronous,
     sqliteBusyTimeoutMs: 5000,
     pgSchema: env.DATABASE_SCHEMA || undefined,
@@ -335,12 +335,94 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     sms: smsFrom(env),
     ...overrides,
   };
-  if (env.DATABASE_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL) && !overrides.sqlitePath) {
-    config.sqlitePath = resolve(env.DATABASE_URL.replace(/^(sqlite|file):(\/\/)?/, ''));
-  }
   return Object.freeze(config);
 }
 
 export function isPostgresUrl(url: string | undefined): url is string {
   return !!url && /^postgres(ql)?:\/\//.test(url);
+}
+
+/**
+ * The data directory when CREWPLAN_DATA_DIR is unset, in the working directory: npm runs `npm start` and
+ * `npm run cli` in the project's folder, so both find it there.
+ */
+export const DEFAULT_DATA_DIR = './data';
+
+/** The forms DATABASE_URL takes, for the message that refuses any other. */
+export const DATABASE_URL_FORMS =
+  'a path to a SQLite file (ending in .sqlite, .sqlite3 or .db), sqlite:PATH, file:PATH, or ' +
+  'postgres://USER:PASSWORD@HOST:PORT/DATABASE (postgresql:// too)';
+
+const SQLITE_FILE_NAME = /\.(sqlite3?|db3?)$/i;
+
+/** Where the data live, as DATABASE_URL and CREWPLAN_DATA_DIR say (the server and the CLI read them alike). */
+export interface Storage {
+  dataDir: string;
+  /** DATABASE_URL as given (undefined: the SQLite file in the data directory). */
+  databaseUrl: string | undefined;
+  /** The SQLite file (unused with PostgreSQL). */
+  sqlitePath: string;
+}
+
+/** A URL with its password (and a `password` parameter) masked, for logs and messages. */
+export function maskPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.password && !parsed.searchParams.has('password')) return url;
+    if (parsed.password) parsed.password = '***';
+    if (parsed.searchParams.has('password')) parsed.searchParams.set('password', '***');
+    return parsed.href;
+  } catch {
+    return url;
+  }
+}
+
+function refusedDatabaseUrl(raw: string): Error {
+  return new Error(`DATABASE_URL "${maskPassword(raw)}" is not a form crewplan reads: use ${DATABASE_URL_FORMS}.`);
+}
+
+/**
+ * The data directory and the database, from CREWPLAN_DATA_DIR and DATABASE_URL. DATABASE_URL takes only the
+ * documented forms: anything else (a typo'd scheme, a path that names no SQLite file) is refused rather than
+ * read as a file name, so that a typo never creates an empty database.
+ */
+export function storageFrom(env: Env = process.env): Storage {
+  const dataDir = resolve(env.CREWPLAN_DATA_DIR || DEFAULT_DATA_DIR);
+  const defaultPath = resolve(dataDir, 'crewplan.sqlite');
+  const raw = env.DATABASE_URL?.trim();
+  if (!raw) return { dataDir, databaseUrl: undefined, sqlitePath: defaultPath };
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1];
+  if (scheme === 'postgres' || scheme === 'postgresql') {
+    if (!URL.canParse(raw) || !raw.startsWith(`${scheme}://`) || !new URL(raw).hostname) throw refusedDatabaseUrl(raw);
+    return { dataDir, databaseUrl: raw, sqlitePath: defaultPath };
+  }
+  if (scheme === 'sqlite' || scheme === 'file') {
+    const path = raw.slice(scheme.length + 1).replace(/^\/\/(localhost(?=\/))?/, '');
+    if (path === '' || path.endsWith('/')) throw refusedDatabaseUrl(raw);
+    return { dataDir, databaseUrl: raw, sqlitePath: resolve(path) };
+  }
+  if (scheme !== undefined || !SQLITE_FILE_NAME.test(raw)) {
+    const path = resolve(raw);
+    if (scheme === undefined && existsSync(path) && statSync(path).isDirectory())
+      throw new Error(
+        `DATABASE_URL names a directory, ${path}: name a SQLite file in it, e.g. ${resolve(path, 'crewplan.sqlite')}.`,
+      );
+    throw refusedDatabaseUrl(raw);
+  }
+  return { dataDir, databaseUrl: raw, sqlitePath: resolve(raw) };
+}
+
+/** Whether the secret key is the data directory's file (CREWPLAN_SECRET_KEY unset): the directory is needed then. */
+export function secretKeyIsFile(env: Env = process.env): boolean {
+  return !env.CREWPLAN_SECRET_KEY;
+}
+
+/** Whether the environment says where the server is reached (PUBLIC_BASE_URL, PORT or HOST). */
+export function addressConfigured(env: Env = process.env): boolean {
+  return !!(env.PUBLIC_BASE_URL || env.PORT || env.HOST);
+}
+
+/** LOG_LEVEL, for a start-up that failed before the configuration was read. */
+export function logLevelFrom(env: Env = process.env): string {
+  return env.LOG_LEVEL ?? 'info';
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, DEMO_ROSTER, DEMO_USERS } from '../src/resources/users/seed.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'crewplan-cli-'));
@@ -116,8 +117,37 @@ describe('npm run cli', { timeout: 120_000 }, () => {
     );
   });
 
-  it('migrate reports an up-to-date database', async () => {
-    expect(await cli('migrate')).toMatch(/up to date/);
+  it('migrate reports an up-to-date database, naming it', async () => {
+    await cli('migrate');
+    expect(await cli('migrate')).toBe(`SQLite ${join(dir, 'cli.sqlite')} is up to date\n`);
+  });
+
+  it('an error after the database was opened names it too', async () => {
+    const failure = await cli('credentials', 'create', '--org', '999999').catch((error) => error);
+    expect(failure.code).toBe(1);
+    expect(failure.stderr.split('\n').slice(0, 2)).toEqual([
+      'error: organization 999999 does not exist',
+      expect.stringMatching(new RegExp(`^database: SQLite ${join(dir, 'cli.sqlite')}`)),
+    ]);
+  });
+
+  it('seed demo lists who signs in, says the others cannot, and stores the zone as the IANA spells it', async () => {
+    const out = await cli('seed', 'demo', '--timezone', 'america/new_york');
+    const lines = out.trim().split('\n');
+    // no server has started on this database and PORT is unset: the address is not known here
+    const signIn = lines.findIndex((line) => line.endsWith(`and password ${DEMO_PASSWORD} as:`));
+    expect(lines[signIn]).toMatch(/^sign-in address unknown: no server has started on this database yet/);
+    expect(lines.slice(signIn + 1, signIn + 1 + DEMO_USERS.length).map((line) => line.trim().split(' ')[0])).toEqual(
+      DEMO_USERS.map((user) => user.username),
+    );
+    expect(lines.slice(signIn + 1 + DEMO_USERS.length)).toEqual([
+      `The other ${DEMO_ROSTER.length - DEMO_USERS.length} demo users have no password: they are on the schedule ` +
+        'but cannot sign in.',
+      `database: SQLite ${join(dir, 'cli.sqlite')}`,
+    ]);
+    const organizationId = /^demo organization (\d+) /.exec(lines[0]!)![1]!;
+    const exported = JSON.parse(await cli('org', 'export', '--org', organizationId));
+    expect(exported.organization.timezone).toBe('America/New_York');
   });
 
   it('seed demo --json creates a demo organization with credentials', async () => {

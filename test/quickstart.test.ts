@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -8,21 +9,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchDatabase, type ScratchDatabase } from './reliability/databases.js';
 
 /**
- * The README's quick start, as a newcomer runs it, on a fresh database in a temporary folder:
- * the compiled build (`dist/`, what `npm install` makes), `npm start`, `npm run cli -- org create`
- * with a first administrator, sign-in at /app/session, a token, GET /v1/users. It checks that the
- * steps work, not how long they take (docs/performance.md has the times).
+ * The README's quick start, as a newcomer runs it: its commands, read from README.md and run by the shell in a
+ * folder of their own that holds the project (package.json, the compiled dist/, the web app, node_modules),
+ * with no crewplan variable set. One deviation: `npm start` gets a free PORT (8080 may be taken on a test
+ * machine); the CLI gets none and must find the server's database and address by itself. `npm install` is
+ * replaced by the build it runs. On PostgreSQL (TEST_DATABASE_URL) the machine's DATABASE_URL names a schema of
+ * its own. It checks that the steps work, not how long they take (docs/performance.md has the times).
  */
 
 const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const ADMIN = { username: 'chief', password: 'first-admin-password' };
+/** What the project folder of a checkout holds for `npm start` and `npm run cli`. */
+const PROJECT = ['package.json', 'dist', 'node_modules', 'web'];
+/** The variables src/config.ts reads for the database, the data and the address: none is set on this machine. */
+const CREWPLAN_VARIABLES = /^(DATABASE_|CREWPLAN_|PORT$|HOST$|PUBLIC_BASE_URL$|LOG_LEVEL$|METRICS_TOKEN$)/;
 
 let database: ScratchDatabase;
+let folder: string;
 let dataDir: string;
-let env: NodeJS.ProcessEnv;
-let server: ChildProcess | undefined;
+let machine: NodeJS.ProcessEnv;
+let port: number;
+const servers: ChildProcess[] = [];
 let base: string;
+let admin: { username: string; password: string };
 let created: {
   organization_id: number;
   client_id: string;
@@ -30,6 +39,25 @@ let created: {
   admin_user_id: number;
   sign_in_url: string;
 };
+
+/** The quick start's commands in the README, comment lines and continuations joined; and its sample output. */
+function quickStart(): { blocks: string[][]; sample: string } {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(
+    readme.indexOf('## Quick start'),
+    readme.indexOf('\n## ', readme.indexOf('## Quick start')),
+  );
+  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  const sample = /^# (\{.*\})$/m.exec(blocks.join('\n'))?.[1] ?? '';
+  const commands = blocks.map((block) =>
+    block
+      .replace(/\\\n\s*/g, '')
+      .split('\n')
+      .map((line) => line.replace(/\s+#.*$/, '').trim())
+      .filter((line) => line && !line.startsWith('#')),
+  );
+  return { blocks: commands, sample };
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -42,35 +70,52 @@ function freePort(): Promise<number> {
   });
 }
 
+/** A folder holding the project as a checkout does (links to this one's files). */
+function projectFolder(): string {
+  const made = mkdtempSync(join(tmpdir(), 'crewplan-quickstart-'));
+  for (const entry of PROJECT) symlinkSync(join(ROOT, entry), join(made, entry));
+  return made;
+}
+
+/** A README command, as written, by the shell in `cwd` with the machine's variables (and `env`). */
+async function shell(command: string, cwd = folder, env: NodeJS.ProcessEnv = {}) {
+  return run('sh', ['-c', command], { cwd, env: { ...machine, ...env }, timeout: 60_000 });
+}
+
 async function cli(...args: string[]): Promise<string> {
-  const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: ROOT, env, timeout: 60_000 });
+  const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', ...args], {
+    cwd: folder,
+    env: machine,
+    timeout: 60_000,
+  });
   return stdout;
 }
 
-/** `npm start` in a process group of its own, so that stopping it stops npm's node child too. */
-async function npmStart(): Promise<ChildProcess> {
-  const child = spawn('npm', ['start', '--silent'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
+/**
+ * `npm start` in a process group of its own, so that stopping it stops npm's node child too. Ready once its
+ * own log says it listens at `url` (not when something answers there: on a busy machine another suite's
+ * server may have taken the port first, and this one then exits).
+ */
+async function npmStart(cwd: string, env: NodeJS.ProcessEnv, url: string): Promise<ChildProcess> {
+  const child = spawn('sh', ['-c', 'npm start'], {
+    cwd,
+    env: { ...machine, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  servers.push(child);
+  let stdout = '';
   let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}: ${stderr}`);
-    if (
-      await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return child;
+    if (stdout.includes(`"msg":"Server listening at ${url}"`)) return child;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   process.kill(-child.pid!, 'SIGTERM');
-  throw new Error(`the server did not answer /healthz within a minute: ${stderr}`);
+  throw new Error(`the server did not listen at ${url} within a minute: ${stderr}`);
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -88,6 +133,8 @@ async function signIn(organizationId: number, username: string, password: string
   });
 }
 
+const folders: string[] = [];
+
 beforeAll(async () => {
   // The compiled server and CLI as `npm install` builds them (incremental: quick when up to date).
   await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
@@ -95,24 +142,24 @@ beforeAll(async () => {
     timeout: 180_000,
   });
   database = await scratchDatabase();
-  // a folder the server makes itself, to see the permissions it gives it
-  dataDir = join(database.dataDir, 'data');
-  const port = await freePort();
+  folder = projectFolder();
+  folders.push(folder);
+  // a folder the server makes itself (the default ./data), to see the permissions it gives it
+  dataDir = join(folder, 'data');
+  machine = Object.fromEntries(Object.entries(process.env).filter(([name]) => !CREWPLAN_VARIABLES.test(name)));
+  if (database.databaseUrl)
+    Object.assign(machine, { DATABASE_URL: database.databaseUrl, DATABASE_SCHEMA: database.pgSchema });
+  port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  env = {
-    ...process.env,
-    ...database.env,
-    CREWPLAN_DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-  };
-  server = await npmStart();
+  const [install] = quickStart().blocks;
+  expect(install).toEqual(['npm install', 'npm start']);
+  await npmStart(folder, { PORT: String(port) }, base);
 }, 240_000);
 
 afterAll(async () => {
-  if (server) await stop(server);
+  for (const child of servers) await stop(child);
   await database?.cleanup();
+  for (const made of folders) rmSync(made, { recursive: true, force: true });
 });
 
 describe('the README quick start on the compiled build', () => {
@@ -122,38 +169,36 @@ describe('the README quick start on the compiled build', () => {
     expect(response.headers.get('location')).toBe('/app');
   });
 
-  it('org create with --admin-username and --admin-password prints the organization, its credential and the admin', async () => {
-    const out = await cli(
-      'org',
-      'create',
-      '--name',
-      'Station 9',
-      '--timezone',
-      'America/Chicago',
-      '--admin-username',
-      ADMIN.username,
-      '--admin-password',
-      ADMIN.password,
-      '--json',
-    );
-    created = JSON.parse(out);
+  it("the README's org create, run as written without variables, finds the server's database and address", async () => {
+    const [, [command, ...more]] = quickStart().blocks;
+    expect(more).toEqual([]);
+    const given = /--admin-username (\S+) --admin-password '([^']+)'/.exec(command!);
+    admin = { username: given![1]!, password: given![2]! };
+    const { stdout, stderr } = await shell(command!);
+    created = JSON.parse(stdout);
+    // the keys of the README's sample output, in its order
+    expect(Object.keys(created)).toEqual(Object.keys(JSON.parse(quickStart().sample)));
     expect(created).toEqual({
       organization_id: expect.any(Number),
       client_id: expect.stringMatching(/^cp_/),
       client_secret: expect.stringMatching(/^cps_/),
       admin_user_id: expect.any(Number),
-      sign_in_url: expect.stringMatching(/\/app$/),
+      sign_in_url: `http://localhost:${port}/app`,
     });
+    const opened = database.databaseUrl
+      ? `PostgreSQL ${database.databaseUrl} (schema ${database.pgSchema})`
+      : `SQLite ${join(dataDir, 'crewplan.sqlite')}`;
+    expect(stderr).toBe(`database: ${opened}\n`);
   });
 
   it('the admin signs in to the web app at /app/session', async () => {
-    const response = await signIn(created.organization_id, ADMIN.username, ADMIN.password);
+    const response = await signIn(created.organization_id, admin.username, admin.password);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
-      user: { id: created.admin_user_id, username: ADMIN.username, role: 'Administrator', is_admin: true },
+      user: { id: created.admin_user_id, username: admin.username, role: 'Administrator', is_admin: true },
       organization: { id: created.organization_id, name: 'Station 9', timezone: 'America/Chicago' },
     });
-    expect((await signIn(created.organization_id, ADMIN.username, 'not-the-password')).status).toBe(401);
+    expect((await signIn(created.organization_id, admin.username, 'not-the-password')).status).toBe(401);
   });
 
   it('the credential gets a token and GET /v1/users lists the admin', async () => {
@@ -171,7 +216,7 @@ describe('the README quick start on the compiled build', () => {
     expect(users.status).toBe(200);
     const body = (await users.json()) as Array<{ user_id: number; username: string; role: string }>;
     expect(body.map(({ user_id, username, role }) => ({ user_id, username, role }))).toEqual([
-      { user_id: created.admin_user_id, username: ADMIN.username, role: 'Administrator' },
+      { user_id: created.admin_user_id, username: admin.username, role: 'Administrator' },
     ]);
   });
 
@@ -243,4 +288,54 @@ describe('the README quick start on the compiled build', () => {
     );
     for (const file of files) expect([file, statSync(join(dataDir, file)).mode & 0o777]).toEqual([file, 0o600]);
   });
+});
+
+describe('the CLI run without the variables the server was started with', () => {
+  it('names the database it opened, a new one, and does not claim a sign-in address', async () => {
+    const elsewhere = projectFolder();
+    folders.push(elsewhere);
+    const serverData = join(elsewhere, 'srv');
+    mkdirSync(serverData);
+    const serverPort = await freePort();
+    // a SQLite server with its own data dir and port (PostgreSQL's variables are the machine's)
+    const serverEnv = {
+      CREWPLAN_DATA_DIR: serverData,
+      PORT: String(serverPort),
+      DATABASE_URL: '',
+      DATABASE_SCHEMA: '',
+    };
+    await npmStart(elsewhere, serverEnv, `http://127.0.0.1:${serverPort}`);
+    const create = "npm run --silent cli -- org create --name 'Station 10' --timezone america/chicago";
+    const { stdout } = await shell(create, elsewhere, { DATABASE_URL: '', DATABASE_SCHEMA: '' });
+    const lines = stdout.trim().split('\n');
+    expect(lines.slice(-1)).toEqual([
+      `database: SQLite ${join(elsewhere, 'data', 'crewplan.sqlite')} (new: created by this command)`,
+    ]);
+    // with the server's variables, the server's database and address
+    const withServer = JSON.parse(
+      (await shell(`${create} --admin-username chief --admin-password chief-password --json`, elsewhere, serverEnv))
+        .stdout,
+    );
+    expect(withServer.sign_in_url).toBe(`http://localhost:${serverPort}/app`);
+    const unknown = await shell(`${create} --admin-username chief --admin-password chief-password`, elsewhere, {
+      DATABASE_URL: '',
+      DATABASE_SCHEMA: '',
+    });
+    expect(unknown.stdout).toContain(
+      'sign-in address unknown: no server has started on this database yet and PUBLIC_BASE_URL and PORT are ' +
+        'unset here; start the server with this DATABASE_URL and CREWPLAN_DATA_DIR\n' +
+        `database: SQLite ${join(elsewhere, 'data', 'crewplan.sqlite')}\n`,
+    );
+    // the zone as the IANA spells it
+    const session = await fetch(`http://127.0.0.1:${serverPort}/app/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-crewplan-session': '1' },
+      body: JSON.stringify({
+        organization_id: withServer.organization_id,
+        username: 'chief',
+        password: 'chief-password',
+      }),
+    });
+    expect(await session.json()).toMatchObject({ organization: { timezone: 'America/Chicago' } });
+  }, 120_000);
 });

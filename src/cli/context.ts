@@ -4,6 +4,8 @@ import type { DatabaseHandle } from '../core/db/index.js';
 /** What main.ts hands the command modules it registers: the configuration and its helpers. */
 export interface CliContext {
   config: Readonly<Config>;
+  /** The configured database for people (engine, file or URL with the password masked). */
+  database: string;
   /** Opens the configured database, migrated, for the length of fn. */
   withDatabase<T>(fn: (handle: DatabaseHandle) => Promise<T>): Promise<T>;
   /** Prints JSON with --json, the text otherwise. */

@@ -1,5 +1,8 @@
 import { Command } from 'commander';
-import { loadConfig } from '../config.js';
+import { existsSync } from 'node:fs';
+import { addressConfigured, type Config, isPostgresUrl, loadConfig, secretKeyIsFile, storageFrom } from '../config.js';
+import { canonicalZone } from '../core/time.js';
+import { checkStorage, describeDatabase, lastServerUrl, publicUrl, StartupError, startupMessage } from '../startup.js';
 import { createCredential, listCredentials, revokeCredential } from '../core/auth/credentials.js';
 import type { AuthContext } from '../core/auth/context.js';
 import { createDatabase, type DatabaseHandle } from '../core/db/index.js';
@@ -7,6 +10,7 @@ import { migrateToLatest } from '../core/db/migrator.js';
 import { withTransaction } from '../core/db/transaction.js';
 import { createOrganization, findOrganization } from '../resources/organizations/repository.js';
 import { DEMO_PASSWORD, DEMO_USERS } from '../resources/users/seed.js';
+import { moveFilesIn } from '../resources/user-memberships/file-store.js';
 import { seedDemoOrganization } from './seed.js';
 import { BENCH_DEFAULTS, positiveInt, runBenchSeed } from './seed-bench.js';
 import { registerOrgTransferCommands } from './org-transfer.js';
@@ -17,22 +21,70 @@ import { registerLogCommands } from './log.js';
 import { registerSetPasswordCommand } from './user-password.js';
 import { checkCliUser, createCliUser, describeUser, promptPassword, signInUrl, type CliUser } from './users.js';
 
-// A command waits up to a minute for a busy server's write lock rather than failing after five seconds.
-const config = loadConfig(undefined, { sqliteBusyTimeoutMs: 60_000 });
+/** The server's settings, read as the server reads them; a folder is created only as the server would. */
+function cliConfig(): Readonly<Config> {
+  try {
+    checkStorage(storageFrom(), {
+      create: process.argv.slice(2).includes('--create'),
+      secretKeyFile: secretKeyIsFile(),
+    });
+    // A command waits up to a minute for a busy server's write lock rather than failing after five seconds.
+    return loadConfig(undefined, { sqliteBusyTimeoutMs: 60_000 });
+  } catch (error) {
+    process.stderr.write(`error: ${startupMessage(error, undefined)}\n`);
+    process.exit(1);
+  }
+}
+
+const config = cliConfig();
+/** The database every command names: its output says which one it opened, and when the command created it. */
+const database =
+  isPostgresUrl(config.databaseUrl) || existsSync(config.sqlitePath)
+    ? describeDatabase(config)
+    : `${describeDatabase(config)} (new: created by this command)`;
+
+/** Set once a command has opened the database: its error then names the database too. */
+let opened = false;
 
 async function withDatabase<T>(fn: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
-  const handle = createDatabase(config);
+  let handle: DatabaseHandle | undefined;
   try {
+    handle = createDatabase(config);
     await migrateToLatest(handle.db);
+    // certification files uploaded before migration 1451, from this data directory into the database
+    await moveFilesIn(handle.db, config.dataDir);
+  } catch (error) {
+    await handle?.close();
+    throw new StartupError(startupMessage(error, config), { cause: error });
+  }
+  opened = true;
+  try {
     return await fn(handle);
   } finally {
     await handle.close();
   }
 }
 
+/** JSON alone on stdout with --json (the database on stderr); text with the database's line otherwise. */
 function print(value: unknown, json: boolean, text: string) {
-  process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
+  if (json) {
+    process.stderr.write(`database: ${database}\n`);
+    process.stdout.write(`${JSON.stringify(value)}\n`);
+  } else process.stdout.write(`${text}\ndatabase: ${database}\n`);
 }
+
+/**
+ * The web app's address: PUBLIC_BASE_URL, or PORT (and HOST) as configured here, or the address the last
+ * server started on this database recorded; undefined when none says it.
+ */
+async function signInAddress(db: DatabaseHandle['db']): Promise<string | undefined> {
+  const base = addressConfigured() ? publicUrl(config) : await lastServerUrl(db);
+  return base && `${base}/app`;
+}
+
+const UNKNOWN_SIGN_IN =
+  'sign-in address unknown: no server has started on this database yet and PUBLIC_BASE_URL and PORT are ' +
+  'unset here; start the server with this DATABASE_URL and CREWPLAN_DATA_DIR';
 
 /** The CLI's own entries in the system log. */
 function cliAuth(organization: { id: number; name: string; timezone: string }): AuthContext {
@@ -60,18 +112,27 @@ function orgIdFrom(raw: string): number {
   return id;
 }
 
-const program = new Command().name('crewplan').description('crewplan operator commands').showHelpAfterError();
+const program = new Command()
+  .name('crewplan')
+  .description('crewplan operator commands')
+  .option('--create', 'create a missing data directory or SQLite folder (other than the default ./data)')
+  .showHelpAfterError();
 
 program
   .command('migrate')
   .description('apply pending database migrations')
   .action(async () => {
-    const handle = createDatabase(config);
+    let handle: DatabaseHandle | undefined;
     try {
+      handle = createDatabase(config);
       const applied = await migrateToLatest(handle.db);
-      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+      process.stdout.write(
+        applied.length ? `applied to ${database}: ${applied.join(', ')}\n` : `${database} is up to date\n`,
+      );
+    } catch (error) {
+      throw new StartupError(startupMessage(error, config), { cause: error });
     } finally {
-      await handle.close();
+      await handle?.close();
     }
   });
 
@@ -104,33 +165,34 @@ org
         checkCliUser(admin, { username: '--admin-username', password: '--admin-password' });
       }
       await withDatabase(async ({ db }) => {
+        const timezone = canonicalZone(options.timezone);
         const created = await withTransaction(db, async (trx) => {
-          const organizationId = await createOrganization(trx, { name: options.name, timezone: options.timezone });
+          const organizationId = await createOrganization(trx, { name: options.name, timezone });
           const credential = await createCredential(
             trx,
             config.secretKey,
             organizationId,
             'created with the organization',
           );
-          const auth = cliAuth({ id: organizationId, name: options.name.trim(), timezone: options.timezone });
+          const auth = cliAuth({ id: organizationId, name: options.name.trim(), timezone });
           const adminId = admin ? await createCliUser(trx, auth, admin) : undefined;
           return { credential, adminId };
         });
         const { credential, adminId } = created;
+        const url = await signInAddress(db);
         const lines = [
           `organization ${credential.organization_id} created`,
           `client_id:     ${credential.client_id}`,
           `client_secret: ${credential.client_secret} (shown once)`,
         ];
-        if (admin)
+        if (admin && url)
           lines.push(
-            `sign in at ${signInUrl(config)} with organization number ${credential.organization_id}, ` +
-              `username ${admin.username}`,
+            `sign in at ${url} with organization number ${credential.organization_id}, username ${admin.username}`,
           );
+        else if (admin) lines.push(UNKNOWN_SIGN_IN);
+        if (options.json && admin && !url) process.stderr.write(`${UNKNOWN_SIGN_IN}\n`);
         const json =
-          adminId === undefined
-            ? credential
-            : { ...credential, admin_user_id: adminId, sign_in_url: signInUrl(config) };
+          adminId === undefined ? credential : { ...credential, admin_user_id: adminId, sign_in_url: url ?? null };
         print(json, !!options.json, lines.join('\n'));
       });
     },
@@ -244,19 +306,24 @@ seed
   .option('--timezone <tz>', 'IANA time zone', 'America/Chicago')
   .action(async (options: { json?: boolean; timezone: string }) => {
     await withDatabase(async ({ db }) => {
-      const { userIds: _, counts, ...credential } = await seedDemoOrganization(db, config.secretKey, options.timezone);
+      const timezone = canonicalZone(options.timezone);
+      const { userIds, counts, ...credential } = await seedDemoOrganization(db, config.secretKey, timezone);
       const organizationId = credential.organization_id;
       const users = DEMO_USERS.map(({ username, role }) => ({ username, role }));
+      const url = await signInAddress(db);
+      const others = userIds.length - users.length;
       print(
-        { ...credential, counts, sign_in_url: signInUrl(config), users, password: DEMO_PASSWORD },
+        { ...credential, counts, sign_in_url: url ?? null, users, password: DEMO_PASSWORD },
         !!options.json,
         [
           `demo organization ${organizationId} (Demo Fire Department)`,
           `client_id:     ${credential.client_id}`,
           `client_secret: ${credential.client_secret}`,
-          `sign in at ${signInUrl(config)} with organization number ${organizationId} and password ` +
-            `${DEMO_PASSWORD} as:`,
+          url
+            ? `sign in at ${url} with organization number ${organizationId} and password ${DEMO_PASSWORD} as:`
+            : `${UNKNOWN_SIGN_IN}; with organization number ${organizationId} and password ${DEMO_PASSWORD} as:`,
           ...users.map((u) => `  ${describeUser(u)}`),
+          `The other ${others} demo users have no password: they are on the schedule but cannot sign in.`,
         ].join('\n'),
       );
     });
@@ -303,7 +370,7 @@ seed
     },
   );
 
-const cli = { config, withDatabase, print, orgIdFrom };
+const cli = { config, database, withDatabase, print, orgIdFrom };
 registerOrgTransferCommands(org, cli);
 registerBackupCommands(program, cli);
 registerUsersImportCommand(program, cli);
@@ -315,5 +382,7 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (opened) process.stderr.write(`database: ${database}\n`);
+  if (config.logLevel === 'debug' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
   process.exitCode = 1;
 }

@@ -61,6 +61,7 @@ export function registerOrgTransferCommands(org: Command, cli: CliContext): void
       const { exportOrganization } = await import('../transfer/export.js');
       await cli.withDatabase(async ({ db }) => {
         const { document, warnings } = await exportOrganization(db, cli.orgIdFrom(options.org), cli.config.dataDir);
+        process.stderr.write(`database: ${cli.database}\n`);
         for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
         process.stdout.write(`${JSON.stringify(document)}\n`);
       });

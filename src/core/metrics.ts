@@ -18,7 +18,7 @@ export interface MetricsOptions {
   handle: DatabaseHandle;
 }
 
-function tokenMatches(given: string, expected: string): boolean {
+export function tokenMatches(given: string, expected: string): boolean {
   const digest = (value: string) => createHash('sha256').update(value).digest();
   return timingSafeEqual(digest(given), digest(expected));
 }

@@ -26,6 +26,18 @@ export function isValidTimeZone(tz: string): boolean {
   }
 }
 
+/**
+ * A zone in its IANA spelling (`america/chicago` → `America/Chicago`), as organizations store it; a link
+ * stays the link given (`US/Central`). An unknown zone is returned as given, for the caller's check.
+ */
+export function canonicalZone(tz: string): string {
+  try {
+    return Temporal.Now.zonedDateTimeISO(tz).timeZoneId;
+  } catch {
+    return tz;
+  }
+}
+
 /** Parses `YYYY-MM-DD`; undefined when not a real date. */
 export function parseDate(value: string): Temporal.PlainDate | undefined {
   if (!DATE.test(value)) return undefined;

@@ -46,7 +46,8 @@ export function exportedTables(columns: Map<string, ColumnInfo[]>): string[] {
 }
 
 /** Everything the organization owns, as one document, read in one snapshot (a consistent copy of a running server). */
-export async function exportOrganization(db: Db, orgId: number, dataDir: string): Promise<ExportResult> {
+/** `_dataDir`: unused since certification files live in the database (migration 1451). */
+export async function exportOrganization(db: Db, orgId: number, _dataDir?: string): Promise<ExportResult> {
   // read only: on SQLite a deferred transaction, a snapshot that keeps no writer waiting
   const transaction = isPostgres(db)
     ? db.transaction().setIsolationLevel('repeatable read')
@@ -77,12 +78,12 @@ export async function exportOrganization(db: Db, orgId: number, dataDir: string)
     for (const row of tables.user_certification ?? []) {
       const name = row.file_storage_name;
       if (typeof name !== 'string') continue;
-      try {
-        files[name] = (await readStoredFile(dataDir, name)).toString('base64');
-      } catch {
+      const data = await readStoredFile(trx, orgId, name);
+      if (data) files[name] = data.toString('base64');
+      else {
         warnings.push(
-          `certification file ${name} (user_certification ${String(row.id)}) is missing from the data ` +
-            'directory: exported without its file',
+          `certification file ${name} (user_certification ${String(row.id)}) is missing from the database: ` +
+            'exported without its file',
         );
         row.file_storage_name = null;
         row.file_content_type = null;

@@ -4,8 +4,8 @@ import { createCredential, type IssuedCredential } from '../core/auth/credential
 import { reserveIds, tableColumns, type ColumnInfo } from './catalog.js';
 import { withTransaction, type Db } from '../core/db/transaction.js';
 import { rechainLog } from '../core/log-chain.js';
-import { isValidTimeZone } from '../core/time.js';
-import { removeStoredFiles, storeFile } from '../resources/user-memberships/file-store.js';
+import { canonicalZone, isValidTimeZone } from '../core/time.js';
+import { storeFile } from '../resources/user-memberships/file-store.js';
 import { newWebhookSecret } from '../resources/webhooks/signature.js';
 import { FORMAT, FORMAT_VERSION, type OrganizationDocument, type Row } from './export.js';
 import { EXPORTED, type IdLookup } from './tables.js';
@@ -24,7 +24,8 @@ const DocumentShape = Type.Object({
 });
 
 export interface ImportOptions {
-  dataDir: string;
+  /** Unused since certification files live in the database (migration 1451). */
+  dataDir?: string;
   secretKey: Buffer;
   /** The new organization's name (default: the exported name). */
   name?: string;
@@ -73,7 +74,7 @@ function checkAgainstSchema(document: OrganizationDocument, columns: Map<string,
   );
   if (unknownSettings.length > 0)
     problems.push(`organization has columns this database does not: ${unknownSettings.join(', ')}`);
-  if (!isValidTimeZone(document.organization.timezone))
+  if (!isValidTimeZone(canonicalZone(document.organization.timezone)))
     problems.push(`unknown time zone ${document.organization.timezone}`);
   for (const [table, rows] of Object.entries(document.tables)) {
     const known = columns.get(table);
@@ -100,7 +101,7 @@ function checkAgainstSchema(document: OrganizationDocument, columns: Map<string,
 /**
  * Writes an export as a new organization with a new API credential, in one transaction: every row
  * gets a new id, and every reference (tables.ts) the new id of the row it named. Certification
- * files are stored first and removed again when the transaction fails.
+ * files are stored in the database in that same transaction.
  */
 export async function importOrganization(
   db: Db,
@@ -109,30 +110,30 @@ export async function importOrganization(
 ): Promise<ImportResult> {
   const columns = await tableColumns(db);
   checkAgainstSchema(document, columns);
-  const storedNames = new Map<string, string>();
-  try {
-    for (const [name, data] of Object.entries(document.files))
-      storedNames.set(name, await storeFile(options.dataDir, Buffer.from(data, 'base64')));
-    return await withTransaction(db, (trx) => writeOrganization(trx, document, columns, storedNames, options));
-  } catch (error) {
-    await removeStoredFiles(options.dataDir, [...storedNames.values()]);
-    throw error;
-  }
+  return withTransaction(db, (trx) => writeOrganization(trx, document, columns, options));
 }
 
 async function writeOrganization(
   trx: Db,
   document: OrganizationDocument,
   columns: Map<string, ColumnInfo[]>,
-  storedNames: Map<string, string>,
   options: ImportOptions,
 ): Promise<ImportResult> {
   const { organization } = document;
   const { id: orgId } = await trx
     .insertInto('organization')
-    .values({ ...organization, name: options.name ?? organization.name } as never)
+    // the zone in its IANA spelling, whatever case the document holds
+    .values({
+      ...organization,
+      name: options.name ?? organization.name,
+      timezone: canonicalZone(organization.timezone),
+    } as never)
     .returning('id')
     .executeTakeFirstOrThrow();
+  // the certification files, under new names, in the same transaction as the rows that name them
+  const storedNames = new Map<string, string>();
+  for (const [name, data] of Object.entries(document.files))
+    storedNames.set(name, await storeFile(trx, orgId, Buffer.from(data, 'base64')));
 
   const tables = Object.keys(document.tables).sort();
   const newIds = new Map<string, Map<number, number>>();

@@ -34,6 +34,7 @@ export interface TablePolicy {
 export const NOT_EXPORTED: Record<string, string> = {
   api_credential: 'credentials: the import creates a new one',
   access_token: 'tokens',
+  stored_file_chunk: "certification files: the export's `files`, by the name their record gives",
   web_session: 'web app sessions',
   calendar_feed: 'feed URLs are secrets (token hashes): create the feeds again',
   idempotency_key: 'replay records of requests (24 hours)',

@@ -1,6 +1,6 @@
 import type { Db } from '../../core/db/transaction.js';
 import { withTransaction } from '../../core/db/transaction.js';
-import { isValidTimeZone, nowUtc } from '../../core/time.js';
+import { canonicalZone, isValidTimeZone, nowUtc } from '../../core/time.js';
 import { insertReason } from '../availability-periods/repository.js';
 import { insertDefaultWorkTypes } from '../work-types/repository.js';
 
@@ -17,11 +17,13 @@ export interface NewOrganization {
  */
 export async function createOrganization(db: Db, input: NewOrganization): Promise<number> {
   if (!input.name.trim()) throw new Error('organization name must not be empty');
-  if (!isValidTimeZone(input.timezone)) throw new Error(`unknown IANA time zone: ${input.timezone}`);
+  // stored in its IANA spelling, whatever the case it was typed in
+  const timezone = canonicalZone(input.timezone);
+  if (!isValidTimeZone(timezone)) throw new Error(`unknown IANA time zone: ${input.timezone}`);
   return withTransaction(db, async (trx) => {
     const { id } = await trx
       .insertInto('organization')
-      .values({ name: input.name.trim(), timezone: input.timezone, created_at: nowUtc() })
+      .values({ name: input.name.trim(), timezone, created_at: nowUtc() })
       .returning('id')
       .executeTakeFirstOrThrow();
     await insertDefaultWorkTypes(trx, id);

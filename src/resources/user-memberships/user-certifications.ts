@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -33,7 +34,7 @@ import {
   UserCertificationParams,
   UserCertificationResponse,
 } from './certification-schemas.js';
-import { readStoredFile, removeStoredFiles, storeFile } from './file-store.js';
+import { removeStoredFiles, storeFile, streamStoredFile } from './file-store.js';
 
 const tags = ['Users'];
 const route = routeOptions(tags);
@@ -158,10 +159,11 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }),
     async (request) => {
       const { user_id: userId, id } = request.params;
-      const { files, message } = await withTransaction(app.db, (trx) =>
-        removeUserCertifications(trx, request.auth, userId, id),
-      );
-      await removeStoredFiles(app.config.dataDir, files);
+      const message = await withTransaction(app.db, async (trx) => {
+        const removed = await removeUserCertifications(trx, request.auth, userId, id);
+        await removeStoredFiles(trx, request.auth.orgId, removed.files);
+        return removed.message;
+      });
       return ok(message);
     },
   );
@@ -173,10 +175,11 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: SuccessBody },
     }),
     async (request) => {
-      const { files, message } = await withTransaction(app.db, (trx) =>
-        removeUserCertifications(trx, request.auth, request.params.user_id),
-      );
-      await removeStoredFiles(app.config.dataDir, files);
+      const message = await withTransaction(app.db, async (trx) => {
+        const removed = await removeUserCertifications(trx, request.auth, request.params.user_id);
+        await removeStoredFiles(trx, request.auth.orgId, removed.files);
+        return removed.message;
+      });
       return ok(message);
     },
   );
@@ -203,22 +206,24 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const data = await readUpload(request);
       const type = detectDocumentType(data);
       if (!type) throw invalidParams(['The file must be a file of type: pdf, jpeg, doc, docx.']);
-      const storageName = await storeFile(app.config.dataDir, data);
-      try {
-        const { replaced, name } = await withTransaction(app.db, (trx) =>
-          attachFile(trx, request.auth, { userId, certificationId: id }, { storageName, type, size: data.length }),
+      // the bytes, the record's reference and the removal of the file it replaces: one transaction
+      const name = await withTransaction(app.db, async (trx) => {
+        const storageName = await storeFile(trx, request.auth.orgId, data);
+        const attached = await attachFile(
+          trx,
+          request.auth,
+          { userId, certificationId: id },
+          { storageName, type, size: data.length },
         );
-        if (replaced) await removeStoredFiles(app.config.dataDir, [replaced]);
-        const record = await findUserCertificationOrThrow(app.db, request.auth.orgId, userId, id);
-        return {
-          ...ok(`Uploaded the file of certification ${name}.`),
-          id,
-          file: serializeRecord(request, record).file!,
-        };
-      } catch (error) {
-        await removeStoredFiles(app.config.dataDir, [storageName]);
-        throw error;
-      }
+        if (attached.replaced) await removeStoredFiles(trx, request.auth.orgId, [attached.replaced]);
+        return attached.name;
+      });
+      const record = await findUserCertificationOrThrow(app.db, request.auth.orgId, userId, id);
+      return {
+        ...ok(`Uploaded the file of certification ${name}.`),
+        id,
+        file: serializeRecord(request, record).file!,
+      };
     },
   );
 
@@ -228,15 +233,17 @@ const userCertificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...EXTENSION,
       params: UserCertificationParams,
       produces: Object.keys(EXTENSION_BY_TYPE),
-      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
+      response: { 200: Type.Unsafe<Readable>({ type: 'string', format: 'binary' }) },
     }),
     async (request, reply) => {
       const { user_id: userId, id } = request.params;
       await findUserOrThrow(app.db, request.auth.orgId, userId);
       const record = await findUserCertificationOrThrow(app.db, request.auth.orgId, userId, id);
       if (!record.file_storage_name || !record.file_content_type) throw notFound('CertificationFile');
-      const data = await readStoredFile(app.config.dataDir, record.file_storage_name);
       const extension = EXTENSION_BY_TYPE[record.file_content_type] ?? 'bin';
+      const data = await streamStoredFile(app.db, request.auth.orgId, record.file_storage_name);
+      if (!data) throw notFound('CertificationFile');
+      if (record.file_size !== null) reply.header('Content-Length', record.file_size);
       return reply
         .type(record.file_content_type)
         .header('Content-Disposition', `attachment; filename="certification-${id}.${extension}"`)
