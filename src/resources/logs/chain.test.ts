@@ -53,8 +53,8 @@ const db = () => server.app.db;
 
 /** `npm run cli -- log verify` on the test server's database. */
 async function cliVerify(orgId: number): Promise<{ code: number; stdout: string; json: Record<string, unknown> }> {
+  // the CLI is run by its path (no PATH needed), on the server's database and nothing else of this environment
   const env = {
-    ...process.env,
     CREWPLAN_DATA_DIR: dataDir,
     CREWPLAN_SECRET_KEY: 'log-chain-test-key',
     DATABASE_URL: server.config.databaseUrl ?? server.config.sqlitePath,

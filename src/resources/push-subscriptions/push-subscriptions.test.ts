@@ -2,7 +2,10 @@ import { createECDH, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
-/** Subscriptions are the organization's and the user's own (issue 41, F9). Offers by push: callbacks/channels/push.test.ts. */
+/**
+ * Subscriptions are the organization's and the user's own (issue 41, F9).
+ * Offers by push: callbacks/channels/push.test.ts.
+ */
 
 let server: TestServer;
 let org: TestOrg;

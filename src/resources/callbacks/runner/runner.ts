@@ -432,7 +432,8 @@ export class CallbackRunner {
       });
       await revokeOffers(trx, auth.orgId, callback.id, now, user.id);
       await logAction(trx, auth, 'callback.no_answer', callback.id, {
-        description: `recorded no answer from user #${user.user_id} on callback #${callback.id}: the contact window passed.`,
+        description:
+          `recorded no answer from user #${user.user_id} on callback #${callback.id}: ` + 'the contact window passed.',
         after: { user_id: user.user_id, position: user.position, status: 'no answer' },
       });
     });
