@@ -5,7 +5,7 @@ import { reserveIds, tableColumns, type ColumnInfo } from './catalog.js';
 import { withTransaction, type Db } from '../core/db/transaction.js';
 import { isValidTimeZone } from '../core/time.js';
 import { removeStoredFiles, storeFile } from '../resources/user-memberships/file-store.js';
-import { newWebhookSecret } from '../resources/webhooks/signature.js';
+import { newWebhookSecret, storedWebhookSecret } from '../resources/webhooks/signature.js';
 import { FORMAT, FORMAT_VERSION, type OrganizationDocument, type Row } from './export.js';
 import { EXPORTED, type IdLookup } from './tables.js';
 
@@ -164,8 +164,9 @@ async function writeOrganization(
         if (column in source) row[column] = remap(source[column], source, lookup);
       Object.assign(row, policy.reset ?? {});
       if (table === 'webhook_endpoint') {
-        row.secret = newWebhookSecret();
-        webhooks.push({ id: row.id as number, url: String(row.url), secret: row.secret as string });
+        const secret = newWebhookSecret();
+        Object.assign(row, storedWebhookSecret(options.secretKey, secret));
+        webhooks.push({ id: row.id as number, url: String(row.url), secret });
       }
       if (table === 'user_certification' && typeof source.file_storage_name === 'string') {
         row.file_storage_name = storedNames.get(source.file_storage_name) ?? null;

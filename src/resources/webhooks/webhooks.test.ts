@@ -307,6 +307,43 @@ describe('webhook targets (docs/security.md, API7)', () => {
   });
 });
 
+describe('signing secrets at rest (issue 41, F4)', () => {
+  const stored = (id: number) =>
+    server.app.db
+      .selectFrom('webhook_endpoint')
+      .select(['secret', 'secret_sealed'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  it('stores the secret sealed with the server key, seals one left in clear at start, and signs with it', async () => {
+    const org = await server.newOrg();
+    const receiver = await newReceiver();
+    const endpointId = await register(org, receiver.url, { event_types: ['announcement.*'] });
+    const row = await stored(endpointId);
+    expect(row.secret).toBe('');
+    expect(row.secret_sealed).toMatch(/^v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/);
+    expect(row.secret_sealed).not.toContain(SECRET);
+
+    // an endpoint written before secrets were sealed: a server sealing it when it starts
+    await server.app.db
+      .updateTable('webhook_endpoint')
+      .set({ secret: SECRET, secret_sealed: null })
+      .where('id', '=', endpointId)
+      .execute();
+    await server.app.workers.webhooks.stop();
+    await server.app.workers.webhooks.start();
+    const sealed = await stored(endpointId);
+    expect(sealed.secret).toBe('');
+    expect(sealed.secret_sealed).toMatch(/^v1:/);
+    expect(sealed.secret_sealed).not.toBe(row.secret_sealed);
+
+    await org.post('/announcements', { title: 'sealed', body: '<p>sealed</p>' });
+    const [delivery] = await waitFor(() => (receiver.received.length > 0 ? receiver.received : undefined));
+    const timestamp = String(delivery!.headers['x-crewplan-timestamp']);
+    expect(delivery!.headers['x-crewplan-signature']).toBe(sign(timestamp, delivery!.body));
+  });
+});
+
 describe('DELETE /webhooks/{id} (extension)', () => {
   it('removes the endpoint; it is then a 404, also for another organization', async () => {
     const org = await server.newOrg();
