@@ -19,7 +19,8 @@ import {
   UserWriteResponse,
 } from './schemas.js';
 import { importRoster, ROSTER_COLUMNS } from './roster.js';
-import { serializeUser } from './serialize.js';
+import { findMemberUserView } from '../member-view/repository.js';
+import { coworkerView, serializeUser } from './serialize.js';
 
 const tags = ['Users'];
 const route = routeOptions(tags);
@@ -37,12 +38,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ListUsersQuery,
       response: { 200: Type.Array(UserResponse) },
     }),
-    async (request, reply) =>
-      reply.sendCached(`users|${JSON.stringify(request.query)}`, async () => {
-        const users = await listUsers(app.db, request.auth.orgId, { employeeId: request.query.employee_id });
-        const names = await accrualNames(app.db, request.auth.orgId, users);
+    async (request, reply) => {
+      const { orgId, sessionUser } = request.auth;
+      const list = async () => {
+        const users = await listUsers(app.db, orgId, { employeeId: request.query.employee_id });
+        const names = await accrualNames(app.db, orgId, users);
         return users.map((user) => serializeUser(user, names));
-      }),
+      };
+      // a member (web app, not an admin) sees coworkers' work contact only, unless the organization shares all
+      if (sessionUser && !sessionUser.isAdmin && (await findMemberUserView(app.db, orgId)) !== 'all')
+        return (await list()).map((user) => (user.user_id === sessionUser.userId ? user : coworkerView(user)));
+      return reply.sendCached(`users|${JSON.stringify(request.query)}`, list);
+    },
   );
 
   app.get(
