@@ -5,7 +5,7 @@ import { withTransaction } from '../core/db/transaction.js';
 import { raiseOrganizationRevision } from '../core/response-cache.js';
 import { findOrganization } from '../resources/organizations/repository.js';
 import type { RosterResult } from '../resources/users/roster.js';
-import { readInput } from './org-transfer.js';
+import { readInputBytes } from './org-transfer.js';
 import type { CliContext } from './context.js';
 
 function summary(result: RosterResult): string {
@@ -40,8 +40,13 @@ export function registerUsersImportCommand(program: Command, cli: CliContext): v
     .option('--dry-run', 'report what would change, write nothing')
     .option('--json', 'print JSON')
     .action(async (file: string | undefined, options: { org: string; dryRun?: boolean; json?: boolean }) => {
-      const { importRoster } = await import('../resources/users/roster.js');
-      const text = await readInput(file);
+      const { importRoster, rosterText } = await import('../resources/users/roster.js');
+      let text: string;
+      try {
+        text = rosterText(await readInputBytes(file), undefined);
+      } catch (error) {
+        throw new Error(`nothing written:\n${(error as ApiError).errorMessage ?? (error as Error).message}`);
+      }
       await cli.withDatabase(async ({ db }) => {
         const organization = await findOrganization(db, cli.orgIdFrom(options.org));
         if (!organization) throw new Error(`organization ${options.org} does not exist`);

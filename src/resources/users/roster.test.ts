@@ -178,6 +178,52 @@ describe('POST /users/import', () => {
     expect((await usersByName()).asmith).toMatchObject({ employee_id: 'E-201', last_name: 'Smith-Lee' });
   });
 
+  it('refuses bytes that are not UTF-8, a declared charset other than UTF-8, and a column named twice (F14)', async () => {
+    const before = await usersByName();
+    const send = async (body: Buffer, type: string) => {
+      const response = await fetch(`${server.url}/v1/users/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${org.token}`, 'content-type': type },
+        body,
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    // "Zoë" saved as Windows-1252: 0xEB is no UTF-8
+    const latin1 = Buffer.concat([
+      Buffer.from('username,first_name,last_name,email\nzoe1,Zo'),
+      Buffer.from([0xeb]),
+      Buffer.from(',Ng,zoe@example.com\n'),
+    ]);
+    expect(await send(latin1, 'text/csv')).toEqual({
+      status: 400,
+      body: {
+        status: 400,
+        error: 'bad_request',
+        error_message: 'The roster is not valid UTF-8: line 2, byte 44 (0xeb). Save the file as "CSV UTF-8".',
+      },
+    });
+    expect(await send(latin1, 'text/csv; charset=windows-1252')).toEqual({
+      status: 415,
+      body: {
+        status: 415,
+        error: 'unsupported_media_type',
+        error_message:
+          'A roster CSV must be UTF-8; the charset windows-1252 is not supported. Save the file as "CSV UTF-8".',
+      },
+    });
+    const utf8 = Buffer.from('username,first_name,last_name,email\nzoe2,Zoë,Ng,zoe@example.com\n');
+    expect((await send(utf8, 'text/csv; charset=UTF-8')).status).toBe(200);
+    expect((await usersByName()).zoe2).toMatchObject({ first_name: 'Zoë' });
+    const twice = await csv('username,First Name,first_name,last_name,email\nzoe3,A,B,Ng,z3@example.com');
+    expect(twice.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['line 1: the column first_name appears more than once; each column may appear once.'],
+    });
+    const after = await usersByName();
+    expect(Object.keys(after).sort()).toEqual([...Object.keys(before), 'zoe2'].sort());
+  });
+
   it('refuses a body that is not CSV text', async () => {
     const response = await org.post('/users/import', { username: 'x' });
     expect(response.status).toBe(422);

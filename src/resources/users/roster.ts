@@ -1,8 +1,9 @@
+import contentType from 'content-type';
 import { parse, CsvError } from 'csv-parse/sync';
 import { Type, type Static } from '@sinclair/typebox';
 import type { AuthContext } from '../../core/auth/context.js';
 import type { Db } from '../../core/db/transaction.js';
-import { ApiError, invalidParams } from '../../core/errors.js';
+import { ApiError, badRequest, invalidParams, unsupportedMediaType } from '../../core/errors.js';
 import { DateStr, ShortText } from '../../core/schemas.js';
 import { compileCheck } from '../../core/validate.js';
 import { listGroups, listGroupsOfUser } from '../groups/repository.js';
@@ -71,6 +72,62 @@ interface PlannedRow {
   groupIds?: number[];
 }
 
+/**
+ * The roster's text from the request's bytes and its declared charset: UTF-8 only (US-ASCII is a
+ * part of it), since a spreadsheet's other encodings would otherwise arrive as U+FFFD in names.
+ * 415 for another declared charset, 400 naming the first byte that is not UTF-8.
+ */
+export function rosterText(bytes: Buffer, charset: string | undefined): string {
+  const declared = charset?.toLowerCase();
+  if (declared !== undefined && !['utf-8', 'utf8', 'us-ascii'].includes(declared))
+    throw unsupportedMediaType(
+      `A roster CSV must be UTF-8; the charset ${declared} is not supported. Save the file as "CSV UTF-8".`,
+    );
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const valid = validUtf8Prefix(bytes);
+    const line = bytes.subarray(0, valid).toString('utf8').split('\n').length;
+    throw badRequest(
+      `The roster is not valid UTF-8: line ${line}, byte ${valid + 1} (0x${bytes[valid]!.toString(16)}). ` +
+        'Save the file as "CSV UTF-8".',
+    );
+  }
+}
+
+/** The charset a Content-Type header declares, if any. */
+export function charsetOf(header: string | undefined): string | undefined {
+  try {
+    return contentType.parse(header ?? '').parameters.charset;
+  } catch {
+    return undefined; // a malformed parameter list: the type itself matched
+  }
+}
+
+/** How many leading bytes are whole, valid UTF-8 (the offset of the first invalid sequence). */
+function validUtf8Prefix(bytes: Buffer): number {
+  let low = 0;
+  let high = bytes.length;
+  const decodes = (end: number, stream: boolean) => {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, end), { stream });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // a prefix that ends inside a character is not refused while streaming: the test is monotonic
+  const validUpTo = (end: number) => decodes(end, true);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (validUpTo(middle)) low = middle;
+    else high = middle - 1;
+  }
+  // back to the start of the sequence the prefix ends inside (at most 3 bytes)
+  while (low > 0 && !decodes(low, false)) low -= 1;
+  return low;
+}
+
 const columnName = (header: string) =>
   header
     .trim()
@@ -83,12 +140,21 @@ function readCsv(text: string): Array<{ line: number; row: Record<string, unknow
   try {
     records = parse(text, {
       bom: true,
-      columns: (header: string[]) => header.map(columnName),
+      columns: (header: string[]) => {
+        const names = header.map(columnName);
+        const twice = [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];
+        if (twice.length > 0)
+          throw invalidParams(
+            `line 1: the column ${twice.join(', ')} appears more than once; each column may appear once.`,
+          );
+        return names;
+      },
       skip_empty_lines: true,
       trim: true,
       info: true,
     });
   } catch (error) {
+    if (error instanceof ApiError) throw error;
     if (error instanceof CsvError)
       throw invalidParams(`line ${(error as CsvError & { lines?: number }).lines ?? '?'}: ${error.message}`);
     throw error;

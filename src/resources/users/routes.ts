@@ -18,7 +18,7 @@ import {
   UserWithFieldsResponse,
   UserWriteResponse,
 } from './schemas.js';
-import { importRoster, ROSTER_COLUMNS } from './roster.js';
+import { charsetOf, importRoster, ROSTER_COLUMNS, rosterText } from './roster.js';
 import { findMemberUserView } from '../member-view/repository.js';
 import { coworkerView, serializeUser } from './serialize.js';
 
@@ -132,7 +132,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   // the roster import's body: CSV text (this plugin only)
-  app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('text/csv', { parseAs: 'buffer' }, (request, body, done) => {
+    try {
+      done(null, rosterText(body as Buffer, charsetOf(request.headers['content-type'])));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   app.post(
     '/users/import',
     route('importUserRoster', 'Creates and updates users from a roster CSV (extension; admins only)', {
