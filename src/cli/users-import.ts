@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import type { AuthContext } from '../core/auth/context.js';
 import { ApiError } from '../core/errors.js';
-import { withTransaction } from '../core/db/transaction.js';
 import { raiseOrganizationRevision } from '../core/response-cache.js';
 import { findOrganization } from '../resources/organizations/repository.js';
 import type { RosterResult } from '../resources/users/roster.js';
@@ -58,9 +57,7 @@ export function registerUsersImportCommand(program: Command, cli: CliContext): v
           credentialId: 0,
         };
         try {
-          const result = await withTransaction(db, (trx) =>
-            importRoster(trx, auth, text, { dryRun: !!options.dryRun }),
-          );
+          const result = await importRoster(db, auth, text, { dryRun: !!options.dryRun });
           // running servers drop what they computed from the users before
           if (!result.dry_run) await raiseOrganizationRevision(db, organization.id);
           cli.print(result, !!options.json, summary(result));

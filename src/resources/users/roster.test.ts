@@ -252,6 +252,63 @@ describe('POST /users/import', () => {
   });
 });
 
+describe('a big roster import (issue 41, F5)', () => {
+  it("holds the writer one batch at a time: another organization's write completes before the import does", async () => {
+    const big = await server.newOrg();
+    const neighbour = await server.newOrg();
+    const rows = Array.from({ length: 3000 }, (_, i) => `big${i},Big,Number${i},big${i}@example.com`);
+    const order: string[] = [];
+    const importing = big
+      .post('/users/import', ['username,first_name,last_name,email', ...rows].join('\n'), {
+        headers: { 'content-type': 'text/csv' },
+      })
+      .then((response) => {
+        order.push('import');
+        return response;
+      });
+    // the first batch is visible while the rest is still being written
+    let seen = 0;
+    while (seen === 0 && order.length === 0) seen = (await big.get('/users')).body.length;
+    const neighbourWrite = await neighbour.put('/users', {
+      username: 'next-door',
+      first_name: 'Next',
+      last_name: 'Door',
+      mail: 'next@example.com',
+      password: 'secret-password',
+    });
+    order.push('neighbour');
+    const imported = await importing;
+    expect(imported.status, imported.text).toBe(200);
+    expect(imported.body).toMatchObject({ dry_run: false, created: 3000, updated: 0, unchanged: 0 });
+    expect(neighbourWrite.status).toBe(201);
+    expect(seen).toBeGreaterThan(0);
+    expect(seen).toBeLessThan(3000);
+    expect(order).toEqual(['neighbour', 'import']);
+    expect((await big.get('/users')).body.length).toBe(3000);
+  }, 120_000);
+
+  it('allows an organization 10 imports that write an hour, then answers 429 with Retry-After', async () => {
+    const busy = await server.newOrg();
+    const roster = (i: number) => `username,first_name,last_name,email\nrate${i},Rate,Limit,rate${i}@example.com`;
+    const post = (text: string, query = '') =>
+      busy.post(`/users/import${query}`, text, { headers: { 'content-type': 'text/csv' } });
+    // dry runs and refused rosters are not counted
+    expect((await post(roster(0), '?dry_run=true')).status).toBe(200);
+    expect((await post('username,nickname\nx,y')).status).toBe(422);
+    for (let i = 1; i <= 10; i += 1) expect((await post(roster(i))).status).toBe(200);
+    const refused = await post(roster(11));
+    expect(refused.body).toEqual({
+      status: 429,
+      error: 'too_many_requests',
+      error_message: expect.stringMatching(/^At most 10 roster imports an hour; retry in \d+ seconds\.$/),
+    });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3000);
+    expect((await busy.get('/users')).body.map((user: { username: string }) => user.username)).not.toContain('rate11');
+    // another organization has its own budget
+    expect((await org.post('/users/import', roster(12), { headers: { 'content-type': 'text/csv' } })).status).toBe(200);
+  });
+});
+
 describe('users import (CLI)', () => {
   it('imports a roster into the database of a running server, which shows it at once', async () => {
     expect(Object.keys(await usersByName())).not.toContain('gcli'); // GET /users computed and kept

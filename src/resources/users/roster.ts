@@ -1,9 +1,11 @@
 import contentType from 'content-type';
 import { parse, CsvError } from 'csv-parse/sync';
 import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import type { AuthContext } from '../../core/auth/context.js';
-import type { Db } from '../../core/db/transaction.js';
-import { ApiError, badRequest, invalidParams, unsupportedMediaType } from '../../core/errors.js';
+import { type Db, withTransaction } from '../../core/db/transaction.js';
+import { countAttempt } from '../../core/auth/attempts.js';
+import { ApiError, badRequest, invalidParams, tooManyRequests, unsupportedMediaType } from '../../core/errors.js';
 import { DateStr, ShortText } from '../../core/schemas.js';
 import { compileCheck } from '../../core/validate.js';
 import { listGroups, listGroupsOfUser } from '../groups/repository.js';
@@ -254,20 +256,73 @@ function userChanges(row: RosterRow, user: UserRow | undefined): UpdateUserBody 
 
 const sameSet = (a: number[], b: number[]) => a.length === b.length && a.every((id) => b.includes(id));
 
+/** Imports that write, per organization and hour, through the API (dry runs and refused rosters are free). */
+export const ROSTER_IMPORT_LIMIT = { max: 10, windowMs: 60 * 60 * 1000 };
+
 /**
- * Imports a roster: checks every row, then (unless a dry run) creates and updates the users, their
- * qualifiers and groups, each change logged as the API logs it. A row the users' rules refuse
- * (a username taken by a deactivated user) fails the whole import, naming its line.
+ * Counts one import that writes for the organization (in the database: every server process
+ * shares the count); 429 with Retry-After past ROSTER_IMPORT_LIMIT.
+ */
+export async function limitRosterImports(db: Db, orgId: number, reply: FastifyReply): Promise<void> {
+  const count = await countAttempt(db, `roster-import:${orgId}`, ROSTER_IMPORT_LIMIT);
+  if (count.allowed) return;
+  reply.header('Retry-After', count.retryAfterSeconds);
+  throw tooManyRequests(
+    `At most ${ROSTER_IMPORT_LIMIT.max} roster imports an hour; retry in ${count.retryAfterSeconds} seconds.`,
+  );
+}
+
+/** Rows written per transaction: what one import may hold the database's writer for (issue 41, F5). */
+export const ROSTER_BATCH_ROWS = 100;
+
+/**
+ * Imports a roster: checks every row first (nothing is written when any is bad), then, unless a dry
+ * run, creates and updates the users, their qualifiers and groups, each change logged as the API
+ * logs it, in transactions of `batchRows` rows. Between them the writer is free for everyone
+ * else's requests (on SQLite the import's next batch queues behind them), so a big roster no
+ * longer stalls every organization. A row the users' rules refuse at write time (changed by
+ * another request since the check) answers 422 naming its line and the lines already imported.
  */
 export async function importRoster(
-  trx: Db,
+  db: Db,
   auth: AuthContext,
   text: string,
-  options: { dryRun: boolean },
+  options: { dryRun: boolean; batchRows?: number; beforeWrite?: () => Promise<void> },
 ): Promise<RosterResult> {
-  const planned = await planRoster(trx, auth.orgId, text);
+  const planned = await planRoster(db, auth.orgId, text);
+  if (!options.dryRun) await options.beforeWrite?.();
   const result: RosterResult = { dry_run: options.dryRun, created: 0, updated: 0, unchanged: 0, rows: [] };
-  for (const { line, row, user, qualifierIds, groupIds } of planned) {
+  const batchRows = options.batchRows ?? ROSTER_BATCH_ROWS;
+  for (let first = 0; first < planned.length; first += batchRows) {
+    // SQLite's driver is synchronous: without a turn of the event loop the whole import would run
+    // in one, and no other request could even be read from its socket until it ended
+    if (first > 0) await new Promise((resolve) => setImmediate(resolve));
+    const batch = planned.slice(first, first + batchRows);
+    try {
+      const rows = options.dryRun
+        ? await writeBatch(db, auth, batch, true)
+        : await withTransaction(db, (trx) => writeBatch(trx, auth, batch, false));
+      for (const row of rows) {
+        result[row.action === 'create' ? 'created' : row.action === 'update' ? 'updated' : 'unchanged'] += 1;
+        result.rows.push(row);
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.statusCode === 422 && first > 0)
+        throw invalidParams([
+          ...([] as string[]).concat(error.errorMessage),
+          `Lines ${planned[0]!.line} to ${planned[first - 1]!.line} were imported; nothing from line ` +
+            `${batch[0]!.line} on. Correct the roster and import it again: imported rows are then unchanged.`,
+        ]);
+      throw error;
+    }
+  }
+  return result;
+}
+
+/** One batch of planned rows, written (unless a dry run) in the caller's transaction. */
+async function writeBatch(trx: Db, auth: AuthContext, batch: PlannedRow[], dryRun: boolean): Promise<RosterChange[]> {
+  const changed: RosterChange[] = [];
+  for (const { line, row, user, qualifierIds, groupIds } of batch) {
     const body = userChanges(row, user);
     const currentQualifiers =
       user && qualifierIds ? (await listQualifiersOfUser(trx, auth.orgId, user.id)).map((q) => q.id) : [];
@@ -277,7 +332,7 @@ export async function importRoster(
     const changes = [...Object.keys(body), ...(setQualifiers ? ['qualifiers'] : []), ...(setGroups ? ['groups'] : [])];
     const action = !user ? 'create' : changes.length > 0 ? 'update' : 'unchanged';
     let userId = user?.id ?? null;
-    if (!options.dryRun) {
+    if (!dryRun) {
       try {
         if (!user) {
           const { qualifiers: _q, groups: _g, email, phone, ...fields } = row;
@@ -302,8 +357,7 @@ export async function importRoster(
         throw error;
       }
     }
-    result[action === 'create' ? 'created' : action === 'update' ? 'updated' : 'unchanged'] += 1;
-    result.rows.push({
+    changed.push({
       line,
       action,
       user_id: userId,
@@ -311,5 +365,5 @@ export async function importRoster(
       changes: action === 'create' ? Object.keys(row) : changes,
     });
   }
-  return result;
+  return changed;
 }

@@ -18,7 +18,7 @@ import {
   UserWithFieldsResponse,
   UserWriteResponse,
 } from './schemas.js';
-import { charsetOf, importRoster, ROSTER_COLUMNS, rosterText } from './roster.js';
+import { charsetOf, importRoster, limitRosterImports, ROSTER_COLUMNS, rosterText } from './roster.js';
 import { findMemberUserView } from '../member-view/repository.js';
 import { coworkerView, serializeUser } from './serialize.js';
 
@@ -155,9 +155,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.String({ description: 'the roster as text/csv' }),
       response: { 200: RosterResponse },
     }),
-    async (request) => {
+    async (request, reply) => {
       const dryRun = request.query.dry_run ?? false;
-      return withTransaction(app.db, (trx) => importRoster(trx, request.auth, request.body, { dryRun }));
+      // counted once every row passed its checks: a refused roster uses none of the hourly budget
+      return importRoster(app.db, request.auth, request.body, {
+        dryRun,
+        beforeWrite: () => limitRosterImports(app.db, request.auth.orgId, reply),
+      });
     },
   );
 
