@@ -1,3 +1,4 @@
+import { WebhookTargets } from '../resources/webhooks/targets.js';
 import { readFile } from 'node:fs/promises';
 import { buffer, text } from 'node:stream/consumers';
 import { Presets, SingleBar } from 'cli-progress';
@@ -88,6 +89,7 @@ export function registerOrgTransferCommands(org: Command, cli: CliContext): void
           importOrganization(db, document, {
             dataDir: cli.config.dataDir,
             secretKey: cli.config.secretKey,
+            webhookTargets: new WebhookTargets(cli.config),
             name: options.name,
             onProgress,
           }),

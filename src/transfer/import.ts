@@ -8,6 +8,8 @@ import { removeStoredFiles, storeFile } from '../resources/user-memberships/file
 import { newWebhookSecret, storedWebhookSecret } from '../resources/webhooks/signature.js';
 import { FORMAT, FORMAT_VERSION, type OrganizationDocument, type Row } from './export.js';
 import { EXPORTED, type IdLookup } from './tables.js';
+import { rowProblems } from './check-rows.js';
+import { WebhookTargets } from '../resources/webhooks/targets.js';
 
 const DocumentShape = Type.Object({
   format: Type.Literal(FORMAT),
@@ -27,6 +29,11 @@ export interface ImportOptions {
   secretKey: Buffer;
   /** The new organization's name (default: the exported name). */
   name?: string;
+  /**
+   * Which webhook URLs the document may hold (the registration rule); by default only public
+   * addresses. The CLI passes the server's (WEBHOOK_ALLOW_PRIVATE, WEBHOOK_ALLOWED_HOSTS).
+   */
+  webhookTargets?: WebhookTargets;
   /** Called after each batch of rows written. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -108,6 +115,10 @@ export async function importOrganization(
 ): Promise<ImportResult> {
   const columns = await tableColumns(db);
   checkAgainstSchema(document, columns);
+  const targets = options.webhookTargets ?? new WebhookTargets({ webhookAllowPrivate: false, webhookAllowedHosts: [] });
+  const problems = await rowProblems(document, columns, targets);
+  if (problems.length > 0)
+    throw new Error(`the export holds values this database does not take:\n${problems.join('\n')}`);
   const storedNames = new Map<string, string>();
   try {
     for (const [name, data] of Object.entries(document.files))
