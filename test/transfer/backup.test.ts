@@ -76,7 +76,7 @@ describe('backup and restore (SQLite)', () => {
     expect((await org.get('/groups')).status).toBe(200);
   }, 60_000);
 
-  it('writes the backup, the restored database and its WAL files 0600, in a folder it makes 0700 (issue 41, F4)', async () => {
+  it('writes the backup, the restored database and its WAL files 0600, in a folder made 0700 (F4)', async () => {
     const modeOf = (path: string) => [path, statSync(path).mode & 0o777];
     const folder = join(server.config.dataDir, 'made-by-backup', 'nightly');
     const file = join(folder, 'modes.sqlite');

@@ -184,7 +184,7 @@ describe('org export / org import', () => {
     expect(roundTrip).toEqual(original);
   }, 120_000);
 
-  it('checks every value as the API does, naming table, row and field, and writes nothing (issue 41, F11)', async () => {
+  it('checks every value as the API does, naming table, row and field; writes nothing (F11)', async () => {
     const count = async () =>
       Number(
         (

@@ -35,7 +35,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         await updateMemberUserView(trx, request.auth.orgId, request.body.users);
         await writeLog(trx, request.auth, {
           action: 'member_view.updated',
-          description: `members now see ${request.body.users === 'all' ? 'every field' : 'the work contact'} of coworkers`,
+          description: `members now see ${request.body.users === 'all' ? 'every field' : 'the work contact'} of others`,
           entityType: 'organization',
           entityId: request.auth.orgId,
           before: { users: before },

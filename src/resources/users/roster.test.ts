@@ -178,7 +178,7 @@ describe('POST /users/import', () => {
     expect((await usersByName()).asmith).toMatchObject({ employee_id: 'E-201', last_name: 'Smith-Lee' });
   });
 
-  it('refuses bytes that are not UTF-8, a declared charset other than UTF-8, and a column named twice (F14)', async () => {
+  it('refuses bytes that are not UTF-8, another declared charset, and a column named twice (F14)', async () => {
     const before = await usersByName();
     const send = async (body: Buffer, type: string) => {
       const response = await fetch(`${server.url}/v1/users/import`, {
@@ -252,8 +252,38 @@ describe('POST /users/import', () => {
   });
 });
 
+describe('GET /users/export (issue 41, F14)', () => {
+  it('writes the roster as CSV, every formula-leading cell neutralised, in the form the import reads', async () => {
+    const sheet = await server.newOrg();
+    for (const [username, first, last, role] of [
+      ['calc1', '=HYPERLINK("http://evil.example","x")', 'Plus', '+1+1'],
+      ['calc2', '-2', '@SUM(A1)', '\tTab'],
+      ['calc3', '\rReturn', 'Plain, "quoted"', 'Firefighter'],
+    ])
+      await sheet.createUser({ username, first_name: first, last_name: last, role, mail: `${username}@example.com` });
+    const response = await fetch(`${server.url}/v1/users/export`, {
+      headers: { authorization: `Bearer ${sheet.token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const text = await response.text();
+    const [header, ...rows] = text.split('\r\n');
+    expect(header).toBe(
+      'employee_id,username,first_name,last_name,email,phone,role,date_of_hire,date_of_birth,accrual_start_date',
+    );
+    expect(rows.sort()).toEqual(
+      [
+        '',
+        `,calc1,"'=HYPERLINK(""http://evil.example"",""x"")",Plus,calc1@example.com,,'+1+1,,,`,
+        `,calc2,'-2,'@SUM(A1),calc2@example.com,,'\tTab,,,`,
+        `,calc3,"'\rReturn","Plain, ""quoted""",calc3@example.com,,Firefighter,,,`,
+      ].sort(),
+    );
+  });
+});
+
 describe('a big roster import (issue 41, F5)', () => {
-  it("holds the writer one batch at a time: another organization's write completes before the import does", async () => {
+  it("holds the writer a batch at a time: another organization's write ends before the import", async () => {
     const big = await server.newOrg();
     const neighbour = await server.newOrg();
     const rows = Array.from({ length: 3000 }, (_, i) => `big${i},Big,Number${i},big${i}@example.com`);

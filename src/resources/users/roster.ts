@@ -7,6 +7,7 @@ import { type Db, withTransaction } from '../../core/db/transaction.js';
 import { countAttempt } from '../../core/auth/attempts.js';
 import { ApiError, badRequest, invalidParams, tooManyRequests, unsupportedMediaType } from '../../core/errors.js';
 import { DateStr, ShortText } from '../../core/schemas.js';
+import { toCsv } from '../../core/csv.js';
 import { compileCheck } from '../../core/validate.js';
 import { listGroups, listGroupsOfUser } from '../groups/repository.js';
 import { listActiveQualifiers } from '../qualifiers/repository.js';
@@ -269,6 +270,33 @@ export async function limitRosterImports(db: Db, orgId: number, reply: FastifyRe
   reply.header('Retry-After', count.retryAfterSeconds);
   throw tooManyRequests(
     `At most ${ROSTER_IMPORT_LIMIT.max} roster imports an hour; retry in ${count.retryAfterSeconds} seconds.`,
+  );
+}
+
+/** The columns GET /users/export writes: the import's, without qualifiers and groups. */
+const EXPORT_COLUMNS = ROSTER_COLUMNS.filter((column) => column !== 'qualifiers' && column !== 'groups');
+
+/**
+ * The organization's active users as a roster CSV the import reads back (qualifiers and groups
+ * are left out). Cells are written by core/csv.ts: one that begins like a formula is neutralised.
+ */
+export async function exportRoster(db: Db, orgId: number): Promise<string> {
+  const users = await listUsers(db, orgId);
+  const list = (json: string) => (JSON.parse(json) as string[]).join(`${LIST_SEPARATOR} `);
+  return toCsv(
+    EXPORT_COLUMNS,
+    users.map((user) => [
+      user.employee_id,
+      user.username,
+      user.first_name,
+      user.last_name,
+      list(user.emails),
+      list(user.phone_numbers),
+      user.role,
+      user.date_of_hire,
+      user.date_of_birth,
+      user.accrual_start_date,
+    ]),
   );
 }
 

@@ -18,7 +18,7 @@ import {
   UserWithFieldsResponse,
   UserWriteResponse,
 } from './schemas.js';
-import { charsetOf, importRoster, limitRosterImports, ROSTER_COLUMNS, rosterText } from './roster.js';
+import { charsetOf, exportRoster, importRoster, limitRosterImports, ROSTER_COLUMNS, rosterText } from './roster.js';
 import { findMemberUserView } from '../member-view/repository.js';
 import { coworkerView, serializeUser } from './serialize.js';
 
@@ -163,6 +163,24 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         beforeWrite: () => limitRosterImports(app.db, request.auth.orgId, reply),
       });
     },
+  );
+
+  app.get(
+    '/users/export',
+    route('exportUserRoster', 'The active users as a roster CSV (extension; admins only)', {
+      ...EXTENSION,
+      description:
+        `Columns: ${ROSTER_COLUMNS.filter((c) => c !== 'qualifiers' && c !== 'groups').join(', ')}; ` +
+        'the form POST /users/import reads. A cell that begins with =, +, -, @, a tab or a carriage ' +
+        "return is written with a leading ' so that a spreadsheet shows it as text.",
+      produces: ['text/csv'],
+      response: { 200: Type.String({ description: 'the roster as text/csv' }) },
+    }),
+    async (request, reply) =>
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="roster.csv"')
+        .send(await exportRoster(app.db, request.auth.orgId)),
   );
 
   app.post(
