@@ -124,11 +124,22 @@ function clientErrorHandler(this: FastifyInstance, error: Error & { code?: strin
   socket.destroy(error);
 }
 
+/** Whether the text is JSON to JSON.parse (which takes a __proto__ key as any other). */
+const isJson = (text: string) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /**
  * The JSON body parser. Clients often send `Content-Type: application/json` on every request,
  * DELETE and body-less POST (approve, deny) included; an empty body is then no body, not a 400.
  * JSON is UTF-8 (RFC 8259): a declared charset other than UTF-8 is refused with 415, and bytes that
- * are not valid UTF-8 with 400, rather than read with replacement characters.
+ * are not valid UTF-8 with 400, rather than read with replacement characters. A `__proto__` key is
+ * refused (400) with a message that names it.
  */
 function parseJsonBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
@@ -153,7 +164,12 @@ function parseJsonBodies(app: FastifyInstance): void {
     } catch {
       return done(badRequest('The request body is not valid UTF-8.'), undefined);
     }
-    return text === '' ? done(null, undefined) : parseJson(request, text, done);
+    if (text === '') return done(null, undefined);
+    return parseJson(request, text, (error, parsed) => {
+      // the parser refuses a __proto__ key (prototype poisoning) with the error of malformed JSON
+      if (error && isJson(text)) return done(badRequest('The request body may not use the key __proto__.'), undefined);
+      done(error, parsed);
+    });
   });
 }
 

@@ -28,7 +28,13 @@ declare module 'fastify' {
  */
 async function workersPlugin(app: FastifyInstance): Promise<void> {
   const workers: Workers = {
-    webhooks: new WebhookWorker(app.db, app.config.webhooks, new WebhookTargets(app.config), app.log),
+    webhooks: new WebhookWorker(
+      app.db,
+      app.config.webhooks,
+      new WebhookTargets(app.config),
+      app.log,
+      app.config.secretKey,
+    ),
     alertMailer: new AlertMailer(app.db, app.config.smtp, app.log),
     callbacks: createCallbackRunner(app),
   };

@@ -1,3 +1,4 @@
+import { WebhookTargets } from '../resources/webhooks/targets.js';
 import type { Command } from 'commander';
 import { todayIn } from '../core/time.js';
 import { withProgress } from './org-transfer.js';
@@ -63,6 +64,7 @@ export function registerApiImportCommand(program: Command, cli: CliContext): voi
             importOrganization(db, read.document, {
               dataDir: cli.config.dataDir,
               secretKey: cli.config.secretKey,
+              webhookTargets: new WebhookTargets(cli.config),
               name: options.name,
               onProgress,
             }),

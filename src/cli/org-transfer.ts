@@ -1,5 +1,6 @@
+import { WebhookTargets } from '../resources/webhooks/targets.js';
 import { readFile } from 'node:fs/promises';
-import { text } from 'node:stream/consumers';
+import { buffer, text } from 'node:stream/consumers';
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import type { ImportResult } from '../transfer/import.js';
@@ -8,6 +9,11 @@ import type { CliContext } from './context.js';
 /** A file's text, or standard input's when the file is "-" or left out. */
 export async function readInput(file: string | undefined): Promise<string> {
   return file === undefined || file === '-' ? text(process.stdin) : readFile(file, 'utf8');
+}
+
+/** The bytes of FILE, or of stdin when it is left out or "-" (the caller decodes them). */
+export async function readInputBytes(file: string | undefined): Promise<Buffer> {
+  return file === undefined || file === '-' ? Buffer.from(await buffer(process.stdin)) : readFile(file);
 }
 
 /** A progress bar on a terminal (stderr); none with --json or when stderr is not a terminal. */
@@ -84,6 +90,7 @@ export function registerOrgTransferCommands(org: Command, cli: CliContext): void
           importOrganization(db, document, {
             dataDir: cli.config.dataDir,
             secretKey: cli.config.secretKey,
+            webhookTargets: new WebhookTargets(cli.config),
             name: options.name,
             onProgress,
           }),

@@ -1,6 +1,8 @@
-import { existsSync } from 'node:fs';
-import { copyFile, rename, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
+import { createOwnerOnly, databaseOwnerOnly, OWNER_FILE_MODE, ownerOnly, sidecarsOf } from '../core/db/files.js';
 
 /**
  * SQLite backups (docs/operations.md). PostgreSQL is backed up with pg_dump: these functions are
@@ -22,12 +24,16 @@ function integrity(database: SQLite.Database): string {
  * Copies a SQLite database that may be in use (a running server) into `to`, through SQLite's online
  * backup API: every page in one step, so the copy is the database as of one moment (a step reads
  * under one read transaction; in WAL mode writers go on meanwhile). Written beside `to` and renamed
- * into place once complete and checked.
+ * into place once complete and checked. The copy is the owner's alone (0600; a folder made for it
+ * 0700), whatever the umask: it holds every tenant's data.
  */
 export async function backupSqlite(from: string, to: string): Promise<BackupResult> {
   if (!existsSync(from)) throw new Error(`no SQLite database at ${from}`);
   const partial = `${to}.partial`;
   await rm(partial, { force: true });
+  for (const file of sidecarsOf(partial)) await rm(file, { force: true });
+  // SQLite writes into the empty file made here, and gives its journal the file's mode
+  createOwnerOnly(partial, true);
   const source = new SQLite(from, { fileMustExist: true });
   try {
     source.pragma('busy_timeout = 5000');
@@ -41,6 +47,7 @@ export async function backupSqlite(from: string, to: string): Promise<BackupResu
     } finally {
       copy.close();
     }
+    databaseOwnerOnly(partial);
     await rename(partial, to);
     return {
       file: to,
@@ -49,6 +56,7 @@ export async function backupSqlite(from: string, to: string): Promise<BackupResu
     };
   } catch (error) {
     await rm(partial, { force: true });
+    for (const file of sidecarsOf(partial)) await rm(file, { force: true });
     throw error;
   } finally {
     source.close();
@@ -80,6 +88,7 @@ function assertNotInUse(path: string): void {
  * Puts a backup in place of the database at `to`, refusing while the database is in use. The backup
  * is checked first (integrity, and crewplan's migrations table); the old file's WAL and shared
  * memory files are removed so that no page of the old database is replayed onto the restored one.
+ * The restored file is the owner's alone (0600), whatever the backup's mode and the umask.
  */
 export async function restoreSqlite(from: string, to: string): Promise<{ file: string; migration: string | null }> {
   if (!existsSync(from)) throw new Error(`no backup at ${from}`);
@@ -101,7 +110,10 @@ export async function restoreSqlite(from: string, to: string): Promise<{ file: s
   }
   if (existsSync(to)) assertNotInUse(to);
   const partial = `${to}.restoring`;
-  await copyFile(from, partial);
+  await rm(partial, { force: true });
+  createOwnerOnly(partial, true);
+  await pipeline(createReadStream(from), createWriteStream(partial, { mode: OWNER_FILE_MODE }));
+  ownerOnly(partial);
   await rm(`${to}-wal`, { force: true });
   await rm(`${to}-shm`, { force: true });
   await rename(partial, to);

@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
 import type { AuthContext } from '../core/auth/context.js';
 import { ApiError } from '../core/errors.js';
-import { withTransaction } from '../core/db/transaction.js';
 import { raiseOrganizationRevision } from '../core/response-cache.js';
 import { findOrganization } from '../resources/organizations/repository.js';
 import type { RosterResult } from '../resources/users/roster.js';
-import { readInput } from './org-transfer.js';
+import { readInputBytes } from './org-transfer.js';
 import type { CliContext } from './context.js';
 
 function summary(result: RosterResult): string {
@@ -40,8 +39,13 @@ export function registerUsersImportCommand(program: Command, cli: CliContext): v
     .option('--dry-run', 'report what would change, write nothing')
     .option('--json', 'print JSON')
     .action(async (file: string | undefined, options: { org: string; dryRun?: boolean; json?: boolean }) => {
-      const { importRoster } = await import('../resources/users/roster.js');
-      const text = await readInput(file);
+      const { importRoster, rosterText } = await import('../resources/users/roster.js');
+      let text: string;
+      try {
+        text = rosterText(await readInputBytes(file), undefined);
+      } catch (error) {
+        throw new Error(`nothing written:\n${(error as ApiError).errorMessage ?? (error as Error).message}`);
+      }
       await cli.withDatabase(async ({ db }) => {
         const organization = await findOrganization(db, cli.orgIdFrom(options.org));
         if (!organization) throw new Error(`organization ${options.org} does not exist`);
@@ -53,9 +57,7 @@ export function registerUsersImportCommand(program: Command, cli: CliContext): v
           credentialId: 0,
         };
         try {
-          const result = await withTransaction(db, (trx) =>
-            importRoster(trx, auth, text, { dryRun: !!options.dryRun }),
-          );
+          const result = await importRoster(db, auth, text, { dryRun: !!options.dryRun });
           // running servers drop what they computed from the users before
           if (!result.dry_run) await raiseOrganizationRevision(db, organization.id);
           cli.print(result, !!options.json, summary(result));

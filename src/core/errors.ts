@@ -147,6 +147,8 @@ function collapseUnion(union: ValidationIssue, inside: ValidationIssue[]): Valid
   if (fitting.length > 0) return fitting.sort((a, b) => a.length - b.length)[0]!;
   const mismatches = inside.filter((issue) => missed(issue) && issue.keyword === 'type');
   const types = new Set(mismatches.flatMap((issue) => String(issue.params?.type).split(',')));
+  // only null missed by type: the other branches are choices the value's type fits ("Fax" for a contact method)
+  if (types.size === 1 && types.has('null') && inside.some(isConstant)) return [{ ...union, keyword: 'enum' }];
   if (types.has('null')) {
     const named = [...types].sort((a, b) => Number(a === 'null') - Number(b === 'null'));
     return [{ ...mismatches[0]!, schemaPath: union.schemaPath, params: { type: named.join(',') } }];

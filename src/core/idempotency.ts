@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { seal, sealingKey, unseal } from './sealed.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Generated } from 'kysely';
@@ -19,7 +20,7 @@ export interface IdempotencyKeyTable {
   /** Null while the first request is still running. */
   status_code: number | null;
   content_type: string | null;
-  /** The first response, encrypted (see {@link sealBody}): it may hold a secret shown once. */
+  /** The first response, encrypted (see core/sealed.ts): it may hold a secret shown once. */
   response_body: string | null;
   created_at: string;
 }
@@ -43,33 +44,11 @@ function fingerprintOf(request: FastifyRequest): string {
 }
 
 /**
- * Stored responses are encrypted (AES-256-GCM under a key derived from the server key): a create
- * may answer with a secret shown only once (a webhook's signing secret, a calendar feed's URL),
- * and the replay store must not keep it readable in the database.
+ * Stored responses are sealed (`core/sealed.ts`, a key derived from the server key for this
+ * purpose): a create may answer with a secret shown only once (a webhook's signing secret, a
+ * calendar feed's URL), and the replay store must not keep it readable in the database.
  */
-function replayKey(secretKey: Buffer): Buffer {
-  return createHmac('sha256', secretKey).update('crewplan idempotency replay v1').digest();
-}
-
-function sealBody(key: Buffer, body: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const sealed = Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), sealed.toString('base64')].join(':');
-}
-
-/** The stored body, or undefined when it cannot be opened (the server key changed). */
-function openBody(key: Buffer, stored: string): string | undefined {
-  const [version, iv, tag, sealed] = stored.split(':');
-  if (version !== 'v1' || !iv || !tag || sealed === undefined) return undefined;
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64'));
-    return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64')), decipher.final()]).toString('utf8');
-  } catch {
-    return undefined;
-  }
-}
+const replayKey = (secretKey: Buffer) => sealingKey(secretKey, 'crewplan idempotency replay v1');
 
 const inProgress = () => conflict('A request with the same Idempotency-Key is still being processed.');
 
@@ -117,7 +96,7 @@ async function idempotencyPlugin(app: FastifyInstance) {
         throw invalidParams('The Idempotency-Key has already been used with a different request.');
       }
       if (existing.status_code !== null) {
-        const body = openBody(bodyKey, existing.response_body ?? '');
+        const body = unseal(bodyKey, existing.response_body ?? '');
         if (body === undefined)
           throw conflict(
             'The first response to this Idempotency-Key can no longer be read; send the request with a new key.',
@@ -176,7 +155,7 @@ async function idempotencyPlugin(app: FastifyInstance) {
           .set({
             status_code: reply.statusCode,
             content_type: String(reply.getHeader('content-type') ?? ''),
-            response_body: sealBody(bodyKey, payload),
+            response_body: seal(bodyKey, payload),
           })
           .where('id', '=', rowId)
           .execute();

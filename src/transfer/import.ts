@@ -6,9 +6,11 @@ import { withTransaction, type Db } from '../core/db/transaction.js';
 import { rechainLog } from '../core/log-chain.js';
 import { canonicalZone, isValidTimeZone } from '../core/time.js';
 import { storeFile } from '../resources/user-memberships/file-store.js';
-import { newWebhookSecret } from '../resources/webhooks/signature.js';
+import { newWebhookSecret, storedWebhookSecret } from '../resources/webhooks/signature.js';
 import { FORMAT, FORMAT_VERSION, type OrganizationDocument, type Row } from './export.js';
 import { EXPORTED, type IdLookup } from './tables.js';
+import { rowProblems } from './check-rows.js';
+import { WebhookTargets } from '../resources/webhooks/targets.js';
 
 const DocumentShape = Type.Object({
   format: Type.Literal(FORMAT),
@@ -29,6 +31,11 @@ export interface ImportOptions {
   secretKey: Buffer;
   /** The new organization's name (default: the exported name). */
   name?: string;
+  /**
+   * Which webhook URLs the document may hold (the registration rule); by default only public
+   * addresses. The CLI passes the server's (WEBHOOK_ALLOW_PRIVATE, WEBHOOK_ALLOWED_HOSTS).
+   */
+  webhookTargets?: WebhookTargets;
   /** Called after each batch of rows written. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -110,6 +117,10 @@ export async function importOrganization(
 ): Promise<ImportResult> {
   const columns = await tableColumns(db);
   checkAgainstSchema(document, columns);
+  const targets = options.webhookTargets ?? new WebhookTargets({ webhookAllowPrivate: false, webhookAllowedHosts: [] });
+  const problems = await rowProblems(document, columns, targets);
+  if (problems.length > 0)
+    throw new Error(`the export holds values this database does not take:\n${problems.join('\n')}`);
   return withTransaction(db, (trx) => writeOrganization(trx, document, columns, options));
 }
 
@@ -166,8 +177,9 @@ async function writeOrganization(
         if (column in source) row[column] = remap(source[column], source, lookup);
       Object.assign(row, policy.reset ?? {});
       if (table === 'webhook_endpoint') {
-        row.secret = newWebhookSecret();
-        webhooks.push({ id: row.id as number, url: String(row.url), secret: row.secret as string });
+        const secret = newWebhookSecret();
+        Object.assign(row, storedWebhookSecret(options.secretKey, secret));
+        webhooks.push({ id: row.id as number, url: String(row.url), secret });
       }
       if (table === 'user_certification' && typeof source.file_storage_name === 'string') {
         row.file_storage_name = storedNames.get(source.file_storage_name) ?? null;

@@ -209,6 +209,7 @@ export const EXPORTED: Record<string, TablePolicy> = {
   webhook_endpoint: {
     reset: {
       secret: null,
+      secret_sealed: null,
       cursor_event_id: 0,
       cursor_tx_id: 0,
       failed_attempts: 0,

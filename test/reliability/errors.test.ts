@@ -65,6 +65,29 @@ describe('malformed JSON body', () => {
   });
 });
 
+describe('messages that name what is wrong (issue 41, F17)', () => {
+  it('answers a __proto__ key, in otherwise valid JSON, by naming the key', async () => {
+    const response = await org.put('/users', '{"first_name": "A", "__proto__": {"admin": true}}');
+    expect(response.body).toEqual({
+      status: 400,
+      error: 'bad_request',
+      error_message: 'The request body may not use the key __proto__.',
+    });
+  });
+
+  it('answers a value outside a nullable choice as an invalid choice, not "must be null"', async () => {
+    const userId = await org.createUser();
+    const response = await org.put(`/users/${userId}/callback_settings`, { contact_method: 'Fax' });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['The selected contact method is invalid.'],
+    });
+    const wrongType = await org.put(`/users/${userId}/callback_settings`, { contact_method: 5 });
+    expect(wrongType.body.error_message).toEqual(['The contact method field must be text or null.']);
+  });
+});
+
 describe('unreadable token request', () => {
   it('answers a malformed JSON body with 400 invalid_request in the token-error format', async () => {
     const response = await server.request('POST', '/oauth/access_token', { body: '{bad' });

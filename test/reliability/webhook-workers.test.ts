@@ -120,7 +120,13 @@ function extraWorker(settings: WebhookSettings, wrap: (db: Db) => Db = (db) => d
   // the wait ran out (5 s: a delivery's timeout). It gives up at once instead and polls again.
   const handle = createDatabase({ ...server.config, sqliteBusyTimeoutMs: 0 });
   handles.push(handle);
-  const worker = new WebhookWorker(wrap(handle.db), settings, new WebhookTargets(server.config), server.app.log);
+  const worker = new WebhookWorker(
+    wrap(handle.db),
+    settings,
+    new WebhookTargets(server.config),
+    server.app.log,
+    server.config.secretKey,
+  );
   workers.push(worker);
   return worker;
 }

@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../helpers/server.js';
@@ -72,6 +74,44 @@ describe('backup and restore (SQLite)', () => {
       stderr: expect.stringMatching(/in use.*stop the server first/),
     });
     expect((await org.get('/groups')).status).toBe(200);
+  }, 60_000);
+
+  it('writes the backup, the restored database and its WAL files 0600, in a folder made 0700 (F4)', async () => {
+    const modeOf = (path: string) => [path, statSync(path).mode & 0o777];
+    const folder = join(server.config.dataDir, 'made-by-backup', 'nightly');
+    const file = join(folder, 'modes.sqlite');
+    const secret = `whsec_mode_test_${randomBytes(12).toString('hex')}`;
+    const hook = await org.post('/webhooks', { url: 'https://hooks.invalid/never', secret, event_types: ['x.never'] });
+    expect(hook.status).toBe(201);
+    await cli(server, ['backup', '--to', file]);
+    expect(modeOf(file)).toEqual([file, 0o600]);
+    expect(modeOf(folder)).toEqual([folder, 0o700]);
+    expect(modeOf(dirname(folder))).toEqual([dirname(folder), 0o700]);
+    // the copy holds no webhook signing secret in clear
+    expect(readFileSync(file).includes(secret)).toBe(false);
+
+    // a backup copied in world-readable is restored owner-only, and the server's WAL files follow
+    chmodSync(file, 0o644);
+    const restoredPath = join(server.config.dataDir, 'restored-modes.sqlite');
+    await cli({ config: { ...server.config, sqlitePath: restoredPath } }, ['restore', '--from', file]);
+    expect(modeOf(restoredPath)).toEqual([restoredPath, 0o600]);
+    const second = await startServer({ databaseUrl: undefined, sqlitePath: restoredPath });
+    try {
+      for (const path of [restoredPath, `${restoredPath}-wal`, `${restoredPath}-shm`])
+        expect(modeOf(path)).toEqual([path, 0o600]);
+    } finally {
+      await second.close();
+    }
+
+    // a database left world-readable by an earlier version is made owner-only when a server opens it
+    chmodSync(restoredPath, 0o644);
+    const third = await startServer({ databaseUrl: undefined, sqlitePath: restoredPath });
+    try {
+      for (const path of [restoredPath, `${restoredPath}-wal`, `${restoredPath}-shm`])
+        expect(modeOf(path)).toEqual([path, 0o600]);
+    } finally {
+      await third.close();
+    }
   }, 60_000);
 
   it.runIf(process.env.TEST_DATABASE_URL)(

@@ -190,6 +190,53 @@ describe('org export / org import', () => {
     expect(roundTrip).toEqual(original);
   }, 120_000);
 
+  it('checks every value as the API does, naming table, row and field; writes nothing (F11)', async () => {
+    const count = async () =>
+      Number(
+        (
+          await source.app.db
+            .selectFrom('organization')
+            .select(source.app.db.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    const bad = structuredClone(exported);
+    const users = bad.tables.user_account;
+    users[0].active = 'yes';
+    users[1].date_of_birth = '2026-02-30';
+    users[2].first_name = 42;
+    bad.tables.webhook_endpoint = [
+      {
+        ...Object.fromEntries(
+          Object.entries(exported.tables.webhook_endpoint?.[0] ?? {}).filter(([key]) => key !== 'url'),
+        ),
+        id: 1,
+        url: 'http://[::a9fe:a9fe]/latest/meta-data',
+        event_types: '["*"]',
+        description: null,
+        created_at: '2033-01-01T00:00:00.000Z',
+        deleted_at: null,
+      },
+    ];
+    const failure = importOrganization(source.app.db, bad, {
+      dataDir: source.config.dataDir,
+      secretKey: source.config.secretKey,
+    });
+    await expect(failure).rejects.toThrow(
+      [
+        'the export holds values this database does not take:',
+        `table user_account, row 1 (id ${users[0].id}), field active: must be a whole number (got "yes")`,
+        `table user_account, row 2 (id ${users[1].id}), field date_of_birth: must be a date that exists, as ` +
+          'YYYY-MM-DD (got "2026-02-30")',
+        `table user_account, row 3 (id ${users[2].id}), field first_name: must be text (got 42)`,
+        'table webhook_endpoint, row 1 (id 1), field url: The url may only point to a public address: ' +
+          '::a9fe:a9fe embeds 169.254.169.254, a link local address.',
+      ].join('\n'),
+    );
+    expect(await count()).toBe(before);
+  });
+
   it('writes nothing when the document does not fit the database', async () => {
     const before = (
       await source.app.db

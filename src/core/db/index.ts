@@ -1,5 +1,3 @@
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import {
@@ -17,6 +15,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl, type Config } from '../../config.js';
+import { createOwnerOnly, databaseOwnerOnly } from './files.js';
 import type { Database } from './types.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -112,12 +111,15 @@ export function createDatabase(
       close: () => db.destroy(),
     };
   }
-  // The database holds password and secret hashes: its folder, file, WAL and shared memory are the
-  // owner's alone (SQLite gives the -wal and -shm files the database file's permissions).
-  mkdirSync(dirname(config.sqlitePath), { recursive: true, mode: 0o700 });
-  if (!existsSync(config.sqlitePath)) closeSync(openSync(config.sqlitePath, 'a', 0o600));
+  // The database holds every tenant's data: its folder (when crewplan creates it), file, WAL and
+  // shared memory are the owner's alone (core/db/files.ts). SQLite gives the -wal and -shm files it
+  // creates the database file's mode; a file restored or copied in with another mode, and the WAL
+  // files of an earlier run, are set to 0600 here.
+  createOwnerOnly(config.sqlitePath);
+  databaseOwnerOnly(config.sqlitePath);
   const sqlite = new SQLite(config.sqlitePath);
   sqlite.pragma('journal_mode = WAL');
+  databaseOwnerOnly(config.sqlitePath);
   // better-sqlite3 would default to NORMAL, which can lose the last commits on power loss.
   sqlite.pragma(`synchronous = ${config.sqliteSynchronous}`);
   sqlite.pragma(`busy_timeout = ${config.sqliteBusyTimeoutMs ?? 5000}`);

@@ -31,6 +31,8 @@ export interface OrganizationTable {
   work_period_days: Generated<number>;
   work_period_hours: Generated<number>;
   work_period_start: Generated<string>;
+  /** What members see of coworkers in GET /users: `work_contact` or `all` (src/resources/member-view). */
+  member_user_view: Generated<string>;
 }
 
 /**

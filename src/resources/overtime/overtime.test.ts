@@ -333,6 +333,23 @@ describe('GET/PATCH /work_period (extension)', () => {
     });
   });
 
+  it.each([
+    ['0000-01-01 00:00:00', 'The start must be in the years 1970 to 2100.'],
+    ['9999-12-31 00:00:00', 'The start must be in the years 1970 to 2100.'],
+    [
+      '2027-03-14 02:30:00',
+      'The start 2027-03-14 02:30:00 does not exist in America/New_York: the clocks skip it (daylight saving time).',
+    ],
+  ])('refuses the start %s (issue 41, F17), and changes nothing', async (start, message) => {
+    const org = await server.newOrg({ timezone: 'America/New_York' });
+    const bad = await org.patch('/work_period', { start });
+    expect(bad.body).toEqual({ status: 422, error: 'invalid_params', error_message: [message] });
+    const both = await org.patch('/work_period', { days: 6, start });
+    expect(both.body.error_message).toEqual(['The days must be at least 7.', message]);
+    expect((await org.get('/work_period')).body.start).toBe('2023-01-01 00:00:00');
+    expect((await org.patch('/work_period', { start: '2027-03-14 01:59:59' })).status).toBe(200);
+  });
+
   it('requires a token', async () => {
     await expectAuthRequired(server, 'GET', '/v1/work_period');
     await expectAuthRequired(server, 'PATCH', '/v1/work_period', { days: 14 });

@@ -178,6 +178,52 @@ describe('POST /users/import', () => {
     expect((await usersByName()).asmith).toMatchObject({ employee_id: 'E-201', last_name: 'Smith-Lee' });
   });
 
+  it('refuses bytes that are not UTF-8, another declared charset, and a column named twice (F14)', async () => {
+    const before = await usersByName();
+    const send = async (body: Buffer, type: string) => {
+      const response = await fetch(`${server.url}/v1/users/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${org.token}`, 'content-type': type },
+        body,
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    // "Zoë" saved as Windows-1252: 0xEB is no UTF-8
+    const latin1 = Buffer.concat([
+      Buffer.from('username,first_name,last_name,email\nzoe1,Zo'),
+      Buffer.from([0xeb]),
+      Buffer.from(',Ng,zoe@example.com\n'),
+    ]);
+    expect(await send(latin1, 'text/csv')).toEqual({
+      status: 400,
+      body: {
+        status: 400,
+        error: 'bad_request',
+        error_message: 'The roster is not valid UTF-8: line 2, byte 44 (0xeb). Save the file as "CSV UTF-8".',
+      },
+    });
+    expect(await send(latin1, 'text/csv; charset=windows-1252')).toEqual({
+      status: 415,
+      body: {
+        status: 415,
+        error: 'unsupported_media_type',
+        error_message:
+          'A roster CSV must be UTF-8; the charset windows-1252 is not supported. Save the file as "CSV UTF-8".',
+      },
+    });
+    const utf8 = Buffer.from('username,first_name,last_name,email\nzoe2,Zoë,Ng,zoe@example.com\n');
+    expect((await send(utf8, 'text/csv; charset=UTF-8')).status).toBe(200);
+    expect((await usersByName()).zoe2).toMatchObject({ first_name: 'Zoë' });
+    const twice = await csv('username,First Name,first_name,last_name,email\nzoe3,A,B,Ng,z3@example.com');
+    expect(twice.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: ['line 1: the column first_name appears more than once; each column may appear once.'],
+    });
+    const after = await usersByName();
+    expect(Object.keys(after).sort()).toEqual([...Object.keys(before), 'zoe2'].sort());
+  });
+
   it('refuses a body that is not CSV text', async () => {
     const response = await org.post('/users/import', { username: 'x' });
     expect(response.status).toBe(422);
@@ -203,6 +249,93 @@ describe('POST /users/import', () => {
     expect(response.status).toBe(403);
     expect(response.body.error).toBe('forbidden');
     expect((await org.get(`/users/${memberId}`)).body.role).toBe('Firefighter');
+  });
+});
+
+describe('GET /users/export (issue 41, F14)', () => {
+  it('writes the roster as CSV, every formula-leading cell neutralised, in the form the import reads', async () => {
+    const sheet = await server.newOrg();
+    for (const [username, first, last, role] of [
+      ['calc1', '=HYPERLINK("http://evil.example","x")', 'Plus', '+1+1'],
+      ['calc2', '-2', '@SUM(A1)', '\tTab'],
+      ['calc3', '\rReturn', 'Plain, "quoted"', 'Firefighter'],
+    ])
+      await sheet.createUser({ username, first_name: first, last_name: last, role, mail: `${username}@example.com` });
+    const response = await fetch(`${server.url}/v1/users/export`, {
+      headers: { authorization: `Bearer ${sheet.token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const text = await response.text();
+    const [header, ...rows] = text.split('\r\n');
+    expect(header).toBe(
+      'employee_id,username,first_name,last_name,email,phone,role,date_of_hire,date_of_birth,accrual_start_date',
+    );
+    expect(rows.sort()).toEqual(
+      [
+        '',
+        `,calc1,"'=HYPERLINK(""http://evil.example"",""x"")",Plus,calc1@example.com,,'+1+1,,,`,
+        `,calc2,'-2,'@SUM(A1),calc2@example.com,,'\tTab,,,`,
+        `,calc3,"'\rReturn","Plain, ""quoted""",calc3@example.com,,Firefighter,,,`,
+      ].sort(),
+    );
+  });
+});
+
+describe('a big roster import (issue 41, F5)', () => {
+  it("holds the writer a batch at a time: another organization's write ends before the import", async () => {
+    const big = await server.newOrg();
+    const neighbour = await server.newOrg();
+    const rows = Array.from({ length: 3000 }, (_, i) => `big${i},Big,Number${i},big${i}@example.com`);
+    const order: string[] = [];
+    const importing = big
+      .post('/users/import', ['username,first_name,last_name,email', ...rows].join('\n'), {
+        headers: { 'content-type': 'text/csv' },
+      })
+      .then((response) => {
+        order.push('import');
+        return response;
+      });
+    // the first batch is visible while the rest is still being written
+    let seen = 0;
+    while (seen === 0 && order.length === 0) seen = (await big.get('/users')).body.length;
+    const neighbourWrite = await neighbour.put('/users', {
+      username: 'next-door',
+      first_name: 'Next',
+      last_name: 'Door',
+      mail: 'next@example.com',
+      password: 'secret-password',
+    });
+    order.push('neighbour');
+    const imported = await importing;
+    expect(imported.status, imported.text).toBe(200);
+    expect(imported.body).toMatchObject({ dry_run: false, created: 3000, updated: 0, unchanged: 0 });
+    expect(neighbourWrite.status).toBe(201);
+    expect(seen).toBeGreaterThan(0);
+    expect(seen).toBeLessThan(3000);
+    expect(order).toEqual(['neighbour', 'import']);
+    expect((await big.get('/users')).body.length).toBe(3000);
+  }, 120_000);
+
+  it('allows an organization 10 imports that write an hour, then answers 429 with Retry-After', async () => {
+    const busy = await server.newOrg();
+    const roster = (i: number) => `username,first_name,last_name,email\nrate${i},Rate,Limit,rate${i}@example.com`;
+    const post = (text: string, query = '') =>
+      busy.post(`/users/import${query}`, text, { headers: { 'content-type': 'text/csv' } });
+    // dry runs and refused rosters are not counted
+    expect((await post(roster(0), '?dry_run=true')).status).toBe(200);
+    expect((await post('username,nickname\nx,y')).status).toBe(422);
+    for (let i = 1; i <= 10; i += 1) expect((await post(roster(i))).status).toBe(200);
+    const refused = await post(roster(11));
+    expect(refused.body).toEqual({
+      status: 429,
+      error: 'too_many_requests',
+      error_message: expect.stringMatching(/^At most 10 roster imports an hour; retry in \d+ seconds\.$/),
+    });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3000);
+    expect((await busy.get('/users')).body.map((user: { username: string }) => user.username)).not.toContain('rate11');
+    // another organization has its own budget
+    expect((await org.post('/users/import', roster(12), { headers: { 'content-type': 'text/csv' } })).status).toBe(200);
   });
 });
 

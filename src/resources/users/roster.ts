@@ -1,9 +1,13 @@
+import contentType from 'content-type';
 import { parse, CsvError } from 'csv-parse/sync';
 import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import type { AuthContext } from '../../core/auth/context.js';
-import type { Db } from '../../core/db/transaction.js';
-import { ApiError, invalidParams } from '../../core/errors.js';
+import { type Db, withTransaction } from '../../core/db/transaction.js';
+import { countAttempt } from '../../core/auth/attempts.js';
+import { ApiError, badRequest, invalidParams, tooManyRequests, unsupportedMediaType } from '../../core/errors.js';
 import { DateStr, ShortText } from '../../core/schemas.js';
+import { toCsv } from '../../core/csv.js';
 import { compileCheck } from '../../core/validate.js';
 import { listGroups, listGroupsOfUser } from '../groups/repository.js';
 import { listActiveQualifiers } from '../qualifiers/repository.js';
@@ -71,6 +75,62 @@ interface PlannedRow {
   groupIds?: number[];
 }
 
+/**
+ * The roster's text from the request's bytes and its declared charset: UTF-8 only (US-ASCII is a
+ * part of it), since a spreadsheet's other encodings would otherwise arrive as U+FFFD in names.
+ * 415 for another declared charset, 400 naming the first byte that is not UTF-8.
+ */
+export function rosterText(bytes: Buffer, charset: string | undefined): string {
+  const declared = charset?.toLowerCase();
+  if (declared !== undefined && !['utf-8', 'utf8', 'us-ascii'].includes(declared))
+    throw unsupportedMediaType(
+      `A roster CSV must be UTF-8; the charset ${declared} is not supported. Save the file as "CSV UTF-8".`,
+    );
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const valid = validUtf8Prefix(bytes);
+    const line = bytes.subarray(0, valid).toString('utf8').split('\n').length;
+    throw badRequest(
+      `The roster is not valid UTF-8: line ${line}, byte ${valid + 1} (0x${bytes[valid]!.toString(16)}). ` +
+        'Save the file as "CSV UTF-8".',
+    );
+  }
+}
+
+/** The charset a Content-Type header declares, if any. */
+export function charsetOf(header: string | undefined): string | undefined {
+  try {
+    return contentType.parse(header ?? '').parameters.charset;
+  } catch {
+    return undefined; // a malformed parameter list: the type itself matched
+  }
+}
+
+/** How many leading bytes are whole, valid UTF-8 (the offset of the first invalid sequence). */
+function validUtf8Prefix(bytes: Buffer): number {
+  let low = 0;
+  let high = bytes.length;
+  const decodes = (end: number, stream: boolean) => {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, end), { stream });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // a prefix that ends inside a character is not refused while streaming: the test is monotonic
+  const validUpTo = (end: number) => decodes(end, true);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (validUpTo(middle)) low = middle;
+    else high = middle - 1;
+  }
+  // back to the start of the sequence the prefix ends inside (at most 3 bytes)
+  while (low > 0 && !decodes(low, false)) low -= 1;
+  return low;
+}
+
 const columnName = (header: string) =>
   header
     .trim()
@@ -83,12 +143,21 @@ function readCsv(text: string): Array<{ line: number; row: Record<string, unknow
   try {
     records = parse(text, {
       bom: true,
-      columns: (header: string[]) => header.map(columnName),
+      columns: (header: string[]) => {
+        const names = header.map(columnName);
+        const twice = [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];
+        if (twice.length > 0)
+          throw invalidParams(
+            `line 1: the column ${twice.join(', ')} appears more than once; each column may appear once.`,
+          );
+        return names;
+      },
       skip_empty_lines: true,
       trim: true,
       info: true,
     });
   } catch (error) {
+    if (error instanceof ApiError) throw error;
     if (error instanceof CsvError)
       throw invalidParams(`line ${(error as CsvError & { lines?: number }).lines ?? '?'}: ${error.message}`);
     throw error;
@@ -188,20 +257,100 @@ function userChanges(row: RosterRow, user: UserRow | undefined): UpdateUserBody 
 
 const sameSet = (a: number[], b: number[]) => a.length === b.length && a.every((id) => b.includes(id));
 
+/** Imports that write, per organization and hour, through the API (dry runs and refused rosters are free). */
+export const ROSTER_IMPORT_LIMIT = { max: 10, windowMs: 60 * 60 * 1000 };
+
 /**
- * Imports a roster: checks every row, then (unless a dry run) creates and updates the users, their
- * qualifiers and groups, each change logged as the API logs it. A row the users' rules refuse
- * (a username taken by a deactivated user) fails the whole import, naming its line.
+ * Counts one import that writes for the organization (in the database: every server process
+ * shares the count); 429 with Retry-After past ROSTER_IMPORT_LIMIT.
+ */
+export async function limitRosterImports(db: Db, orgId: number, reply: FastifyReply): Promise<void> {
+  const count = await countAttempt(db, `roster-import:${orgId}`, ROSTER_IMPORT_LIMIT);
+  if (count.allowed) return;
+  reply.header('Retry-After', count.retryAfterSeconds);
+  throw tooManyRequests(
+    `At most ${ROSTER_IMPORT_LIMIT.max} roster imports an hour; retry in ${count.retryAfterSeconds} seconds.`,
+  );
+}
+
+/** The columns GET /users/export writes: the import's, without qualifiers and groups. */
+const EXPORT_COLUMNS = ROSTER_COLUMNS.filter((column) => column !== 'qualifiers' && column !== 'groups');
+
+/**
+ * The organization's active users as a roster CSV the import reads back (qualifiers and groups
+ * are left out). Cells are written by core/csv.ts: one that begins like a formula is neutralised.
+ */
+export async function exportRoster(db: Db, orgId: number): Promise<string> {
+  const users = await listUsers(db, orgId);
+  const list = (json: string) => (JSON.parse(json) as string[]).join(`${LIST_SEPARATOR} `);
+  return toCsv(
+    EXPORT_COLUMNS,
+    users.map((user) => [
+      user.employee_id,
+      user.username,
+      user.first_name,
+      user.last_name,
+      list(user.emails),
+      list(user.phone_numbers),
+      user.role,
+      user.date_of_hire,
+      user.date_of_birth,
+      user.accrual_start_date,
+    ]),
+  );
+}
+
+/** Rows written per transaction: what one import may hold the database's writer for (issue 41, F5). */
+export const ROSTER_BATCH_ROWS = 100;
+
+/**
+ * Imports a roster: checks every row first (nothing is written when any is bad), then, unless a dry
+ * run, creates and updates the users, their qualifiers and groups, each change logged as the API
+ * logs it, in transactions of `batchRows` rows. Between them the writer is free for everyone
+ * else's requests (on SQLite the import's next batch queues behind them), so a big roster no
+ * longer stalls every organization. A row the users' rules refuse at write time (changed by
+ * another request since the check) answers 422 naming its line and the lines already imported.
  */
 export async function importRoster(
-  trx: Db,
+  db: Db,
   auth: AuthContext,
   text: string,
-  options: { dryRun: boolean },
+  options: { dryRun: boolean; batchRows?: number; beforeWrite?: () => Promise<void> },
 ): Promise<RosterResult> {
-  const planned = await planRoster(trx, auth.orgId, text);
+  const planned = await planRoster(db, auth.orgId, text);
+  if (!options.dryRun) await options.beforeWrite?.();
   const result: RosterResult = { dry_run: options.dryRun, created: 0, updated: 0, unchanged: 0, rows: [] };
-  for (const { line, row, user, qualifierIds, groupIds } of planned) {
+  const batchRows = options.batchRows ?? ROSTER_BATCH_ROWS;
+  for (let first = 0; first < planned.length; first += batchRows) {
+    // SQLite's driver is synchronous: without a turn of the event loop the whole import would run
+    // in one, and no other request could even be read from its socket until it ended
+    if (first > 0) await new Promise((resolve) => setImmediate(resolve));
+    const batch = planned.slice(first, first + batchRows);
+    try {
+      const rows = options.dryRun
+        ? await writeBatch(db, auth, batch, true)
+        : await withTransaction(db, (trx) => writeBatch(trx, auth, batch, false));
+      for (const row of rows) {
+        result[row.action === 'create' ? 'created' : row.action === 'update' ? 'updated' : 'unchanged'] += 1;
+        result.rows.push(row);
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.statusCode === 422 && first > 0)
+        throw invalidParams([
+          ...([] as string[]).concat(error.errorMessage),
+          `Lines ${planned[0]!.line} to ${planned[first - 1]!.line} were imported; nothing from line ` +
+            `${batch[0]!.line} on. Correct the roster and import it again: imported rows are then unchanged.`,
+        ]);
+      throw error;
+    }
+  }
+  return result;
+}
+
+/** One batch of planned rows, written (unless a dry run) in the caller's transaction. */
+async function writeBatch(trx: Db, auth: AuthContext, batch: PlannedRow[], dryRun: boolean): Promise<RosterChange[]> {
+  const changed: RosterChange[] = [];
+  for (const { line, row, user, qualifierIds, groupIds } of batch) {
     const body = userChanges(row, user);
     const currentQualifiers =
       user && qualifierIds ? (await listQualifiersOfUser(trx, auth.orgId, user.id)).map((q) => q.id) : [];
@@ -211,7 +360,7 @@ export async function importRoster(
     const changes = [...Object.keys(body), ...(setQualifiers ? ['qualifiers'] : []), ...(setGroups ? ['groups'] : [])];
     const action = !user ? 'create' : changes.length > 0 ? 'update' : 'unchanged';
     let userId = user?.id ?? null;
-    if (!options.dryRun) {
+    if (!dryRun) {
       try {
         if (!user) {
           const { qualifiers: _q, groups: _g, email, phone, ...fields } = row;
@@ -236,8 +385,7 @@ export async function importRoster(
         throw error;
       }
     }
-    result[action === 'create' ? 'created' : action === 'update' ? 'updated' : 'unchanged'] += 1;
-    result.rows.push({
+    changed.push({
       line,
       action,
       user_id: userId,
@@ -245,5 +393,5 @@ export async function importRoster(
       changes: action === 'create' ? Object.keys(row) : changes,
     });
   }
-  return result;
+  return changed;
 }

@@ -18,8 +18,9 @@ import {
   UserWithFieldsResponse,
   UserWriteResponse,
 } from './schemas.js';
-import { importRoster, ROSTER_COLUMNS } from './roster.js';
-import { serializeUser } from './serialize.js';
+import { charsetOf, exportRoster, importRoster, limitRosterImports, ROSTER_COLUMNS, rosterText } from './roster.js';
+import { findMemberUserView } from '../member-view/repository.js';
+import { coworkerView, serializeUser } from './serialize.js';
 
 const tags = ['Users'];
 const route = routeOptions(tags);
@@ -37,12 +38,18 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ListUsersQuery,
       response: { 200: Type.Array(UserResponse) },
     }),
-    async (request, reply) =>
-      reply.sendCached(`users|${JSON.stringify(request.query)}`, async () => {
-        const users = await listUsers(app.db, request.auth.orgId, { employeeId: request.query.employee_id });
-        const names = await accrualNames(app.db, request.auth.orgId, users);
+    async (request, reply) => {
+      const { orgId, sessionUser } = request.auth;
+      const list = async () => {
+        const users = await listUsers(app.db, orgId, { employeeId: request.query.employee_id });
+        const names = await accrualNames(app.db, orgId, users);
         return users.map((user) => serializeUser(user, names));
-      }),
+      };
+      // a member (web app, not an admin) sees coworkers' work contact only, unless the organization shares all
+      if (sessionUser && !sessionUser.isAdmin && (await findMemberUserView(app.db, orgId)) !== 'all')
+        return (await list()).map((user) => (user.user_id === sessionUser.userId ? user : coworkerView(user)));
+      return reply.sendCached(`users|${JSON.stringify(request.query)}`, list);
+    },
   );
 
   app.get(
@@ -125,7 +132,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   // the roster import's body: CSV text (this plugin only)
-  app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('text/csv', { parseAs: 'buffer' }, (request, body, done) => {
+    try {
+      done(null, rosterText(body as Buffer, charsetOf(request.headers['content-type'])));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   app.post(
     '/users/import',
     route('importUserRoster', 'Creates and updates users from a roster CSV (extension; admins only)', {
@@ -142,10 +155,32 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.String({ description: 'the roster as text/csv' }),
       response: { 200: RosterResponse },
     }),
-    async (request) => {
+    async (request, reply) => {
       const dryRun = request.query.dry_run ?? false;
-      return withTransaction(app.db, (trx) => importRoster(trx, request.auth, request.body, { dryRun }));
+      // counted once every row passed its checks: a refused roster uses none of the hourly budget
+      return importRoster(app.db, request.auth, request.body, {
+        dryRun,
+        beforeWrite: () => limitRosterImports(app.db, request.auth.orgId, reply),
+      });
     },
+  );
+
+  app.get(
+    '/users/export',
+    route('exportUserRoster', 'The active users as a roster CSV (extension; admins only)', {
+      ...EXTENSION,
+      description:
+        `Columns: ${ROSTER_COLUMNS.filter((c) => c !== 'qualifiers' && c !== 'groups').join(', ')}; ` +
+        'the form POST /users/import reads. A cell that begins with =, +, -, @, a tab or a carriage ' +
+        "return is written with a leading ' so that a spreadsheet shows it as text.",
+      produces: ['text/csv'],
+      response: { 200: Type.String({ description: 'the roster as text/csv' }) },
+    }),
+    async (request, reply) =>
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="roster.csv"')
+        .send(await exportRoster(app.db, request.auth.orgId)),
   );
 
   app.post(

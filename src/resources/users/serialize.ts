@@ -41,6 +41,25 @@ export interface AccrualNames {
   profiles: Map<number, { id: number; name: string }>;
 }
 
+/**
+ * A coworker as a member of the web app sees them while the organization shares only the work
+ * contact (src/resources/member-view): names, role, avatar, ids and the work e-mail (the first,
+ * the address the account was made with); no birth or hire date, no other e-mail, no phone
+ * number, no accrual settings.
+ */
+export function coworkerView(user: UserResponse): UserResponse {
+  return {
+    ...user,
+    date_of_hire: null,
+    date_of_birth: null,
+    accrual_start_date: null,
+    emails: user.emails.slice(0, 1),
+    phone_numbers: [],
+    accrual_track: null,
+    accrual_profile: null,
+  };
+}
+
 export function serializeUser(user: UserRow, names: AccrualNames): UserResponse {
   const track = user.accrual_track_id === null ? undefined : names.tracks.get(user.accrual_track_id);
   const profile = user.accrual_profile_id === null ? undefined : names.profiles.get(user.accrual_profile_id);

@@ -80,6 +80,30 @@ export async function anyActiveEndpoint(db: Db): Promise<boolean> {
   return row !== undefined;
 }
 
+/**
+ * Seals the secrets still stored in clear (rows written before migration 1400). Each row is
+ * changed only while it is still in clear, so two servers starting at once seal it once or
+ * harmlessly twice (either sealing opens).
+ */
+export async function sealClearSecrets(
+  db: Db,
+  sealed: (secret: string) => { secret: ''; secret_sealed: string },
+): Promise<number> {
+  const rows = await db
+    .selectFrom('webhook_endpoint')
+    .select(['id', 'secret'])
+    .where('secret_sealed', 'is', null)
+    .execute();
+  for (const row of rows)
+    await db
+      .updateTable('webhook_endpoint')
+      .set(sealed(row.secret))
+      .where('id', '=', row.id)
+      .where('secret_sealed', 'is', null)
+      .execute();
+  return rows.length;
+}
+
 /** Endpoints whose backoff has passed and that no worker holds (across organizations: the worker's view). */
 export function dueEndpoints(db: Db, now: string, limit: number): Promise<WebhookEndpointRow[]> {
   return db

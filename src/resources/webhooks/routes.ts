@@ -48,8 +48,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const url = await checkWebhookUrl(request.body.url, targets);
       const row = await withTransaction(app.db, async (trx) => {
-        const { id } = await createWebhook(trx, request.auth, request.body, url);
-        return findEndpointOrThrow(trx, request.auth.orgId, id);
+        const { id, secret } = await createWebhook(trx, request.auth, request.body, url, app.config.secretKey);
+        return { ...(await findEndpointOrThrow(trx, request.auth.orgId, id)), secret };
       });
       app.workers.webhooks.wake();
       reply.status(201);

@@ -5,7 +5,7 @@ import { invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
 import { findEndpointOrThrow, insertEndpoint, latestEvent, updateEndpoint } from './repository.js';
 import type { CreateWebhookBody } from './schemas.js';
-import { newWebhookSecret } from './signature.js';
+import { newWebhookSecret, storedWebhookSecret } from './signature.js';
 import type { WebhookTargets } from './targets.js';
 
 /** The normalized URL, or a 422; run before the transaction, since it may wait for DNS. */
@@ -28,13 +28,19 @@ export async function checkWebhookUrl(raw: string, targets: WebhookTargets): Pro
  * Registers an endpoint at `url` (checked by {@link checkWebhookUrl}); it receives the events
  * created after this call. Returns id and secret.
  */
-export async function createWebhook(trx: Db, auth: AuthContext, body: CreateWebhookBody, url: string) {
+export async function createWebhook(
+  trx: Db,
+  auth: AuthContext,
+  body: CreateWebhookBody,
+  url: string,
+  serverKey: Buffer,
+): Promise<{ id: number; secret: string }> {
   const secret = body.secret ?? newWebhookSecret();
   const eventTypes = [...new Set(body.event_types ?? ['*'])];
   const id = await insertEndpoint(trx, {
     organization_id: auth.orgId,
     url,
-    secret,
+    ...storedWebhookSecret(serverKey, secret),
     event_types: JSON.stringify(eventTypes),
     description: body.description ?? null,
     cursor_event_id: 0,

@@ -4,8 +4,13 @@ export interface WebhookEndpointTable {
   id: Generated<number>;
   organization_id: number;
   url: string;
-  /** HMAC key shared with the receiver (kept in clear: it is needed to sign). */
+  /**
+   * HMAC key shared with the receiver, in clear only in rows written before migration 1400 and not
+   * yet sealed (each server seals them when it starts); '' otherwise.
+   */
   secret: string;
+  /** The HMAC key sealed with the server key (src/core/sealed.ts; `openWebhookSecret`). */
+  secret_sealed: string | null;
   /** JSON array of patterns: `*`, `shift.*`, `shift.created` */
   event_types: string;
   description: string | null;

@@ -16,11 +16,41 @@ type TargetSettings = Pick<Config, 'webhookAllowPrivate' | 'webhookAllowedHosts'
 /** `[::1]` (a URL's hostname) → `::1`. */
 const bare = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
 
+/** `127.0.0.1, a loopback address` when the address is not public unicast, else undefined. */
+function rangeRefusal(parsed: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
+  const range = parsed.range();
+  if (range === 'unicast') return undefined;
+  const name = range.replace(/([A-Z])/g, ' $1').toLowerCase();
+  return `${parsed.toString()}, ${/^([aeio]|un(?!i))/.test(name) ? 'an' : 'a'} ${name} address`;
+}
+
+const ipv4Of = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+
+/**
+ * The IPv4 addresses an IPv6 address carries, for the forms that route to or stand for them:
+ * IPv4-compatible (`::/96`, `::127.0.0.1`; not `::` and `::1`), IPv4-mapped (`::ffff:0:0/96`; ipaddr's
+ * `process` already turns these into IPv4), IPv4-translated (`::ffff:0:0:0/96`), NAT64's well-known
+ * prefix (`64:ff9b::/96`), 6to4 (`2002::/16`, the gateway in bits 16–47) and Teredo (`2001::/32`: the
+ * server in bits 32–63, the client inverted in the last 32 bits). Undefined for any other address.
+ */
+export function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
+  const p = address.parts;
+  const zeros = (from: number, to: number) => p.slice(from, to).every((part) => part === 0);
+  if (zeros(0, 6) && !(p[6] === 0 && p[7] <= 1)) return [ipv4Of(p[6], p[7])];
+  if (zeros(0, 5) && p[5] === 0xffff) return [ipv4Of(p[6], p[7])];
+  if (zeros(0, 4) && p[4] === 0xffff && p[5] === 0) return [ipv4Of(p[6], p[7])];
+  if (p[0] === 0x64 && p[1] === 0xff9b && zeros(2, 6)) return [ipv4Of(p[6], p[7])];
+  if (p[0] === 0x2002) return [ipv4Of(p[1], p[2])];
+  if (p[0] === 0x2001 && p[1] === 0) return [ipv4Of(p[2], p[3]), ipv4Of(p[6] ^ 0xffff, p[7] ^ 0xffff)];
+  return undefined;
+}
+
 /**
  * Which addresses webhooks may reach (docs/security.md, API7). Only public unicast addresses:
  * loopback, private (RFC 1918, ULA), link-local (169.254.169.254, the cloud metadata address),
- * carrier-grade NAT, multicast, unspecified, reserved and the IPv6 forms that embed an IPv4
- * address are refused, unless the operator opens them (WEBHOOK_ALLOW_PRIVATE, WEBHOOK_ALLOWED_HOSTS).
+ * carrier-grade NAT, multicast, unspecified and reserved addresses are refused, and an IPv6 form
+ * that embeds an IPv4 address (`embeddedIPv4`) is judged by that address, unless the operator
+ * opens them (WEBHOOK_ALLOW_PRIVATE, WEBHOOK_ALLOWED_HOSTS).
  * A host is checked at registration and again at every delivery, at connection time: the address
  * that was checked is the one connected to, so a name that resolves elsewhere later (DNS
  * rebinding) is refused too.
@@ -51,12 +81,22 @@ export class WebhookTargets {
     } catch {
       return `${address}, not an address`;
     }
-    if (this.ranges.some(([range, bits]) => parsed.kind() === range.kind() && parsed.match(range, bits)))
+    if (this.allowedRange(parsed)) return undefined;
+    const embedded = parsed.kind() === 'ipv6' ? embeddedIPv4(parsed as ipaddr.IPv6) : undefined;
+    if (embedded) {
+      // judged by the IPv4 address it carries (an allowed range matches that address too)
+      for (const inner of embedded) {
+        if (this.allowedRange(inner)) continue;
+        const reason = rangeRefusal(inner);
+        if (reason) return `${parsed.toString()} embeds ${reason}`;
+      }
       return undefined;
-    const range = parsed.range();
-    if (range === 'unicast') return undefined;
-    const name = range.replace(/([A-Z])/g, ' $1').toLowerCase();
-    return `${parsed.toString()}, ${/^([aeio]|un(?!i))/.test(name) ? 'an' : 'a'} ${name} address`;
+    }
+    return rangeRefusal(parsed);
+  }
+
+  private allowedRange(parsed: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+    return this.ranges.some(([range, bits]) => parsed.kind() === range.kind() && parsed.match(range, bits));
   }
 
   /** The host is let through by name (WEBHOOK_ALLOWED_HOSTS). */

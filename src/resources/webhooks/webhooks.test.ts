@@ -76,6 +76,8 @@ const names: Record<string, string> = {
   'loopback.test': '127.0.0.1',
   'metadata.test': '169.254.169.254',
   'public.test': '8.8.8.8',
+  'compatible.test': '::a9fe:a9fe',
+  'nat64-public.test': '64:ff9b::808:808',
 };
 let rebindTo = '8.8.8.8';
 const stubLookup = ((
@@ -206,11 +208,54 @@ describe('webhook targets (docs/security.md, API7)', () => {
     ['http://2130706433/', '127.0.0.1, a loopback address'],
     ['https://loopback.test/hooks', 'loopback.test resolves to 127.0.0.1, a loopback address'],
     ['https://metadata.test/hooks', 'metadata.test resolves to 169.254.169.254, a link local address'],
+    // IPv6 forms that embed an IPv4 address are judged by that address (issue 41, F10)
+    ['http://[::127.0.0.1]/', '::7f00:1 embeds 127.0.0.1, a loopback address'],
+    ['http://[::a9fe:a9fe]/', '::a9fe:a9fe embeds 169.254.169.254, a link local address'],
+    ['http://[::a00:1]/', '::a00:1 embeds 10.0.0.1, a private address'],
+    ['http://[::ffff:0:7f00:1]/', '::ffff:0:7f00:1 embeds 127.0.0.1, a loopback address'],
+    ['http://[64:ff9b::a9fe:a9fe]/', '64:ff9b::a9fe:a9fe embeds 169.254.169.254, a link local address'],
+    ['http://[2002:a00:1::1]/', '2002:a00:1::1 embeds 10.0.0.1, a private address'],
+    [
+      'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/',
+      '2001:0:4136:e378:8000:63bf:80ff:fffe embeds 127.0.0.1, a loopback address',
+    ],
+    ['http://[2001:0:a00:1::1]/', '2001:0:a00:1::1 embeds 10.0.0.1, a private address'],
+    [
+      'https://compatible.test/',
+      'compatible.test resolves to ::a9fe:a9fe embeds 169.254.169.254, a link local address',
+    ],
   ])('refuses to register %s', async (url, reason) => {
     const org = await checked.newOrg();
     const response = await org.post('/webhooks', { url, event_types: ['isolation.never'] });
     expect(response.body).toEqual(refused(reason));
     expect((await org.get('/webhooks')).body).toEqual([]);
+  });
+
+  it.each([
+    'http://[::808:808]/',
+    'http://[64:ff9b::808:808]/',
+    'http://[2002:808:808::1]/',
+    'https://nat64-public.test/',
+  ])('registers %s, an IPv6 form of a public IPv4 address', async (url) => {
+    const org = await checked.newOrg();
+    expect((await org.post('/webhooks', { url, event_types: ['isolation.never'] })).status).toBe(201);
+  });
+
+  it('refuses a Web Push endpoint on an IPv4-compatible address (the same filter)', async () => {
+    const org = await checked.newOrg();
+    const userId = await org.createUser({ first_name: 'Push', last_name: 'Target' });
+    const key = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url');
+    const response = await org.post(`/users/${userId}/push_subscriptions`, {
+      endpoint: 'https://[::a9fe:a9fe]/push',
+      keys: { p256dh: key, auth: Buffer.alloc(16, 2).toString('base64url') },
+    });
+    expect(response.body).toEqual({
+      status: 422,
+      error: 'invalid_params',
+      error_message: [
+        'The endpoint may only point to a public address: ::a9fe:a9fe embeds 169.254.169.254, a link local address.',
+      ],
+    });
   });
 
   it('registers a host with a public address, and one that does not resolve yet (checked at delivery)', async () => {
@@ -259,6 +304,43 @@ describe('webhook targets (docs/security.md, API7)', () => {
       response_status: 302,
       error: 'HTTP 302: redirects are not followed',
     });
+  });
+});
+
+describe('signing secrets at rest (issue 41, F4)', () => {
+  const stored = (id: number) =>
+    server.app.db
+      .selectFrom('webhook_endpoint')
+      .select(['secret', 'secret_sealed'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  it('stores the secret sealed with the server key, seals one left in clear at start, and signs with it', async () => {
+    const org = await server.newOrg();
+    const receiver = await newReceiver();
+    const endpointId = await register(org, receiver.url, { event_types: ['announcement.*'] });
+    const row = await stored(endpointId);
+    expect(row.secret).toBe('');
+    expect(row.secret_sealed).toMatch(/^v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/);
+    expect(row.secret_sealed).not.toContain(SECRET);
+
+    // an endpoint written before secrets were sealed: a server sealing it when it starts
+    await server.app.db
+      .updateTable('webhook_endpoint')
+      .set({ secret: SECRET, secret_sealed: null })
+      .where('id', '=', endpointId)
+      .execute();
+    await server.app.workers.webhooks.stop();
+    await server.app.workers.webhooks.start();
+    const sealed = await stored(endpointId);
+    expect(sealed.secret).toBe('');
+    expect(sealed.secret_sealed).toMatch(/^v1:/);
+    expect(sealed.secret_sealed).not.toBe(row.secret_sealed);
+
+    await org.post('/announcements', { title: 'sealed', body: '<p>sealed</p>' });
+    const [delivery] = await waitFor(() => (receiver.received.length > 0 ? receiver.received : undefined));
+    const timestamp = String(delivery!.headers['x-crewplan-timestamp']);
+    expect(delivery!.headers['x-crewplan-signature']).toBe(sign(timestamp, delivery!.body));
   });
 });
 

@@ -13,6 +13,7 @@ import {
   type OutboxCursor,
   pendingEvents,
   saveProgress,
+  sealClearSecrets,
 } from './repository.js';
 import { backoffDelayMs, type WebhookSettings } from './settings.js';
 import {
@@ -20,8 +21,10 @@ import {
   EVENT_ID_HEADER,
   EVENT_TYPE_HEADER,
   matchesEventType,
+  openWebhookSecret,
   signPayload,
   SIGNATURE_HEADER,
+  storedWebhookSecret,
   TIMESTAMP_HEADER,
 } from './signature.js';
 import type { WebhookDeliveryTable, WebhookEndpointRow } from './table.js';
@@ -81,17 +84,21 @@ export class WebhookWorker {
   /** Endpoints being served by this process; a slow receiver holds only its own endpoint. */
   private readonly busy = new Map<number, Promise<void>>();
   /** Aborts deliveries in flight when the server closes, so shutdown does not wait for a slow receiver. */
-  private readonly shutdown = new AbortController();
+  private shutdown = new AbortController();
 
   constructor(
     private readonly db: Db,
     private readonly settings: WebhookSettings,
     private readonly targets: WebhookTargets,
     private readonly log: FastifyBaseLogger,
+    /** The server key the endpoints' secrets are sealed with. */
+    private readonly serverKey: Buffer,
   ) {}
 
   async start(): Promise<void> {
     this.stopped = false;
+    if (this.shutdown.signal.aborted) this.shutdown = new AbortController();
+    await sealClearSecrets(this.db, (secret) => storedWebhookSecret(this.serverKey, secret));
     this.active = await anyActiveEndpoint(this.db);
     this.lastDiscovery = Date.now();
     this.schedule(this.settings.pollMs);
@@ -240,6 +247,14 @@ export class WebhookWorker {
         error: `refused: ${refusal}; webhooks only reach public addresses`,
         durationMs: elapsed(),
       };
+    const secret = openWebhookSecret(this.serverKey, endpoint);
+    if (secret === undefined)
+      return {
+        ok: false,
+        status: null,
+        error: 'the signing secret does not open with this server key: register the endpoint again',
+        durationMs: elapsed(),
+      };
     try {
       const status = await send(url, {
         lookup: this.targets.lookupFor(url.hostname),
@@ -251,7 +266,7 @@ export class WebhookWorker {
           [EVENT_TYPE_HEADER]: event.type,
           [ATTEMPT_HEADER]: String(attempt),
           [TIMESTAMP_HEADER]: String(timestamp),
-          [SIGNATURE_HEADER]: signPayload(endpoint.secret, timestamp, event.payload),
+          [SIGNATURE_HEADER]: signPayload(secret, timestamp, event.payload),
         },
         body: event.payload,
       });

@@ -5,6 +5,7 @@ import { sentFields } from '../../core/fields.js';
 import { EXTENSION, ok, routeOptions } from '../../core/schemas.js';
 import { normalizeLocalDateTime } from '../../core/time.js';
 import { findWorkPeriod, updateWorkPeriod } from './repository.js';
+import { checkWorkPeriodStart } from './rules.js';
 import { ChangeWorkPeriodBody, WorkPeriodResponse, WorkPeriodWriteResponse } from './schemas.js';
 
 const tags = ['Work period'];
@@ -23,12 +24,19 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/work_period',
-    route('changeWorkPeriod', 'Changes the work period; only the fields sent change (extension)', {
-      ...EXTENSION,
-      body: ChangeWorkPeriodBody,
-      response: { 200: WorkPeriodWriteResponse },
-    }),
+    {
+      config: {
+        ruleChecks: async (request, accepted: Partial<ChangeWorkPeriodBody>) =>
+          checkWorkPeriodStart(accepted.start, request.auth.timezone),
+      },
+      ...route('changeWorkPeriod', 'Changes the work period; only the fields sent change (extension)', {
+        ...EXTENSION,
+        body: ChangeWorkPeriodBody,
+        response: { 200: WorkPeriodWriteResponse },
+      }),
+    },
     async (request) => {
+      checkWorkPeriodStart(request.body.start, request.auth.timezone);
       const sent = sentFields(request.body, ['days', 'threshold_hours', 'start'] as const);
       const changes = { ...sent, ...(sent.start === undefined ? {} : { start: normalizeLocalDateTime(sent.start) }) };
       const workPeriod = await withTransaction(app.db, async (trx) => {
