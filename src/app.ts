@@ -41,6 +41,7 @@ import publicFeedRoutes from './resources/calendar-feeds/public-routes.js';
 import offerRoutes from './resources/callbacks/offer-routes.js';
 import smsRoutes from './resources/callbacks/sms-routes.js';
 import webappPlugin, { enforceMemberAccess } from './webapp/plugin.js';
+import { EngineCache } from './scheduling/cache.js';
 import workersPlugin from './workers.js';
 
 declare module 'fastify' {
@@ -48,6 +49,8 @@ declare module 'fastify' {
     db: Kysely<Database>;
     dbHandle: DatabaseHandle;
     config: Readonly<Config>;
+    /** What the scheduling engine computed, kept while nothing it reads changes (src/scheduling/cache.ts). */
+    engineCache: EngineCache;
   }
   interface FastifyContextConfig {
     /** `token` for the stricter limit of the token endpoint; `none` to skip rate limiting. */
@@ -200,7 +203,10 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   app.decorate('db', handle.db);
   app.decorate('dbHandle', handle);
   app.decorate('config', config);
+  const engineCache = new EngineCache(handle, config.responseCacheBytes);
+  app.decorate('engineCache', engineCache);
   app.addHook('onClose', async () => {
+    await engineCache.close();
     if (!options.handle) await handle.close();
   });
 

@@ -1,7 +1,6 @@
 import type { Db } from '../core/db/transaction.js';
 import { addDays, epochDayOfText, hoursBetween, round } from '../core/time.js';
-import { findAssignmentsByIds } from '../resources/assignments/repository.js';
-import { miscForRange } from '../resources/misc-hours/repository.js';
+import { findAssignmentsByIds, miscHoursOf } from './reads.js';
 import { paidFacts } from './engine.js';
 import { later, earlier, overlapHours, type Interval, type Segment } from './segments.js';
 import { LOOKBACK_DAYS } from './work.js';
@@ -106,7 +105,7 @@ export async function overtimeOf(
   const userIds = query.userId === undefined ? undefined : [query.userId];
   const [paid, misc] = await Promise.all([
     paidFacts(db, orgId, span, timeZone, userIds),
-    miscForRange(db, orgId, first.start.slice(0, 10), addDays(last.end.slice(0, 10), -1), query.userId),
+    miscHoursOf(db, orgId, first.start.slice(0, 10), addDays(last.end.slice(0, 10), -1), query.userId),
   ]);
   const assignments = await findAssignmentsByIds(db, orgId, new Set(paid.worked.map((piece) => piece.assignment_id)));
   const worked = paid.worked.filter((piece) => assignments.get(piece.assignment_id)?.is_work_shift);

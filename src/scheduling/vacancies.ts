@@ -1,11 +1,10 @@
 import type { Db } from '../core/db/transaction.js';
 import { addDays, normalizeLocalDateTime } from '../core/time.js';
-import { assignmentOccurrences } from '../resources/assignments/recurrence.js';
-import { assignmentsForSchedule } from './assignments.js';
+import { assignmentOccurrences } from './recurrence.js';
 import { scheduleFacts } from './engine.js';
-import { loadQualifications } from './qualifications.js';
+import { assignmentsForSchedule, loadQualifications } from './reads.js';
 import type { Interval } from './segments.js';
-import { staffingOf, type Qualifications, type Staffing } from './staffing.js';
+import { assignmentStaffing, type Qualifications, type Staffing } from './staffing.js';
 import { LOOKBACK_DAYS } from './work.js';
 
 /** One assignment occurrence with its staffing. */
@@ -67,18 +66,7 @@ export async function occurrenceStaffing(
       start: occurrence.start,
       end: occurrence.end,
       userIds: [...new Set(pieces.map((p) => p.user_id))],
-      staffing: staffingOf({
-        occurrence,
-        date: occurrence.date,
-        needed: assignment.positions_to_fill,
-        qualifiersNeeded: needs.map((q) => ({
-          id: q.id,
-          shortcode: q.shortcode ?? '',
-          minimum_staffing: q.minimum_staffing,
-        })),
-        pieces,
-        qualifications,
-      }),
+      staffing: assignmentStaffing(assignment, { date: occurrence.date, occurrence, pieces }, needs, qualifications),
     };
   });
 }

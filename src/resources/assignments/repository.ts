@@ -1,10 +1,15 @@
 import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
 import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { mayOccurBetween, type QualifierNeeded } from '../../scheduling/reads.js';
 import type { Db } from '../../core/db/transaction.js';
 import type { Database } from '../../core/db/types.js';
 import { invalidParams, orNotFound } from '../../core/errors.js';
 import type { AssignmentGroupRow, AssignmentRow, AssignmentTable } from './table.js';
 import { compiledOnce } from '../../core/db/compiled-once.js';
+
+/** The reads of assignments the engine runs too live in the engine (src/scheduling/reads.ts). */
+export { findAssignmentsByIds } from '../../scheduling/reads.js';
+export type { QualifierNeeded };
 
 export function findAssignment(db: Db, orgId: number, id: number): Promise<AssignmentRow | undefined> {
   return orgRows(db, 'assignment', orgId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
@@ -14,35 +19,7 @@ export async function findAssignmentOrThrow(db: Db, orgId: number, id: number): 
   return orNotFound(findAssignment(db, orgId, id), 'Assignment');
 }
 
-/** Non-deleted assignments by id, in one query; the map is keyed by id. */
-export async function findAssignmentsByIds(
-  db: Db,
-  orgId: number,
-  ids: Iterable<number>,
-): Promise<Map<number, AssignmentRow>> {
-  const unique = [...new Set(ids)].filter((id) => Number.isInteger(id));
-  if (unique.length === 0) return new Map();
-  const rows = await assignmentsByIdsQuery(db, orgId, unique);
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
-const assignmentsByIdsQuery = compiledOnce((db: Db, orgId: number, ids: number[]) =>
-  orgRows(db, 'assignment', orgId).where('id', 'in', ids).where('deleted_at', 'is', null),
-);
-
-/**
- * Non-deleted assignments that may have occurrences dated in [startDate, endDate]: started by the
- * end, not ended by an until date before the start, and, when they do not recur, not over before it.
- */
-export function mayOccurBetween(eb: ExpressionBuilder<Database, 'assignment'>, startDate: string, endDate: string) {
-  return eb.and([
-    eb('assignment.deleted_at', 'is', null),
-    eb('assignment.date', '<=', endDate),
-    eb.or([eb('assignment.until_date', 'is', null), eb('assignment.until_date', '>=', startDate)]),
-    eb.or([eb('assignment.rrule', 'is not', null), eb('assignment.end', '>=', startDate)]),
-  ]);
-}
-
+/** Non-deleted assignments that may have occurrences dated in [startDate, endDate], in their order. */
 export function listAssignmentsForRange(
   db: Db,
   orgId: number,
@@ -97,15 +74,6 @@ export async function updateAssignment(
 }
 
 // Qualifiers needed -------------------------------------------------------------------------------
-
-export interface QualifierNeeded {
-  id: number;
-  name: string;
-  shortcode: string | null;
-  color: string | null;
-  text_color: string | null;
-  minimum_staffing: number;
-}
 
 /** Qualifier minimums of several assignments in one query, keyed by assignment id. */
 export async function qualifiersNeededOf(

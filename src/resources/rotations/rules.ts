@@ -8,7 +8,7 @@ import { assertPeriod, formatLocalDateTime, nowUtc, parseLocalDateTime, Temporal
 import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import { expandWork } from '../../scheduling/index.js';
-import { PRESETS } from './pattern.js';
+import { PRESETS } from '../../scheduling/rotation-pattern.js';
 import {
   assertAssignmentsExist,
   assertWorkType,

@@ -11,7 +11,7 @@ import {
   UserRef,
   NullableString,
 } from '../../core/schemas.js';
-import { PRESETS } from './pattern.js';
+import { PRESETS } from '../../scheduling/rotation-pattern.js';
 
 const PatternEntry = Type.Integer({ minimum: 0, maximum: 20 });
 

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { href } from '../../core/pagination.js';
 import type { UserRow } from '../users/table.js';
 import { userRef, userRefOrNull } from '../users/serialize.js';
-import { fullCycleDays } from './pattern.js';
+import { fullCycleDays } from '../../scheduling/rotation-pattern.js';
 import type { RecurringShiftResponse, RotationResponse } from './schemas.js';
 import type { RecurringShiftExceptionRow, RecurringShiftRow, RotationRow } from './table.js';
 

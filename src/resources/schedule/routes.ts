@@ -4,8 +4,8 @@ import type { FastifyReply } from 'fastify';
 import { errorResponses } from '../../core/schemas.js';
 import { ScheduleCallback } from '../callbacks/schemas.js';
 import { ScheduleTrade } from '../trades/schemas.js';
-import { EngineCache } from './engine-cache.js';
-import { buildScheduleJson, type ScheduleJson } from './rules.js';
+import type { ScheduleJson } from './render.js';
+import { buildScheduleJson } from './rules.js';
 import {
   ScheduleAssignment,
   ScheduleKellyDay,
@@ -36,8 +36,6 @@ function jsonOf(reply: FastifyReply): ScheduleJson {
 }
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const engineCache = new EngineCache(app.dbHandle, app.config.responseCacheBytes);
-  app.addHook('onClose', () => engineCache.close());
   app.get(
     '/schedule',
     {
@@ -55,7 +53,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { start, end } = request.query;
       return reply.sendCachedJson(`schedule|${start}|${end}`, () =>
-        buildScheduleJson(app.dbHandle, request, request.query, jsonOf(reply), engineCache),
+        buildScheduleJson(app.dbHandle, request, request.query, jsonOf(reply), app.engineCache),
       );
     },
   );

@@ -2,15 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { buildApp } from '../../app.js';
-import { startServer, type TestOrg, type TestServer, testDatabaseUrl } from '../../../test/helpers/server.js';
+import { buildApp } from '../app.js';
+import { startServer, type TestOrg, type TestServer, testDatabaseUrl } from '../../test/helpers/server.js';
 import {
   approvedTimeOff,
   createAssignment,
   createRotation,
   placeOnRotation,
   workTypeId,
-} from '../rotations/test-fixtures.js';
+} from '../resources/rotations/test-fixtures.js';
 
 /*
  * GET /schedule keeps what the engine computed for a period while nothing the engine reads changes
