@@ -4,7 +4,7 @@ import { ApiError } from '../core/errors.js';
 import { withTransaction } from '../core/db/transaction.js';
 import { raiseOrganizationRevision } from '../core/response-cache.js';
 import { findOrganization } from '../resources/organizations/repository.js';
-import type { RosterResult } from '../resources/users/roster.js';
+import type { RosterResult } from '../resources/user-roster/roster.js';
 import { readInput } from './org-transfer.js';
 import type { CliContext } from './context.js';
 
@@ -40,7 +40,7 @@ export function registerUsersImportCommand(program: Command, cli: CliContext): v
     .option('--dry-run', 'report what would change, write nothing')
     .option('--json', 'print JSON')
     .action(async (file: string | undefined, options: { org: string; dryRun?: boolean; json?: boolean }) => {
-      const { importRoster } = await import('../resources/users/roster.js');
+      const { importRoster } = await import('../resources/user-roster/roster.js');
       const text = await readInput(file);
       await cli.withDatabase(async ({ db }) => {
         const organization = await findOrganization(db, cli.orgIdFrom(options.org));

@@ -72,6 +72,10 @@ export const LongText = (options: { maxLength?: number; description?: string } =
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 /** A string or null, the most common response field. */
 export const NullableString = () => Nullable(Type.String());
+
+/** A string or null in one JSON-schema type, so a too-long value gets one readable message. */
+export const nullableText = (maxLength: number, description: string) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength, description });
 /**
  * A request field where null is allowed (and clears the value). An empty string sent for it is
  * read as null too.

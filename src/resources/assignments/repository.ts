@@ -1,15 +1,12 @@
-import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
-import { mayOccurBetween, type QualifierNeeded } from '../../scheduling/reads.js';
+import { findAssignmentsByIds, mayOccurBetween, type QualifierNeeded } from '../../scheduling/reads.js';
 import type { Db } from '../../core/db/transaction.js';
-import type { Database } from '../../core/db/types.js';
 import { invalidParams, orNotFound } from '../../core/errors.js';
 import type { AssignmentGroupRow, AssignmentRow, AssignmentTable } from './table.js';
-import { compiledOnce } from '../../core/db/compiled-once.js';
 
 /** The reads of assignments the engine runs too live in the engine (src/scheduling/reads.ts). */
-export { findAssignmentsByIds } from '../../scheduling/reads.js';
-export type { QualifierNeeded };
+export { findAssignmentsByIds, type QualifierNeeded };
 
 export function findAssignment(db: Db, orgId: number, id: number): Promise<AssignmentRow | undefined> {
   return orgRows(db, 'assignment', orgId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
@@ -313,4 +310,17 @@ export async function finalizedDates(db: Db, orgId: number, startDate: string, e
     .where('date', '<=', endDate)
     .execute();
   return new Set(rows.map((row) => `${row.assignment_id}|${row.date}`));
+}
+
+/** Checks that every id names a live assignment of the organization. */
+export async function assertAssignmentsExist(
+  db: Db,
+  orgId: number,
+  ids: number[],
+  field = 'assignment id',
+): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  const found = await findAssignmentsByIds(db, orgId, unique);
+  if (found.size !== unique.length) throw invalidParams(`The selected ${field} is invalid.`);
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
-import { listNames } from '../callbacks/repository.js';
+import { listNames } from '../lists/repository.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { replaceAutoStart } from './repository.js';
 import type { AutoStartBody } from './schemas.js';

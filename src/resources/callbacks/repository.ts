@@ -101,15 +101,8 @@ export type CallbackListRow = Awaited<ReturnType<typeof findListOrInvalid>>;
 export function findCallbackList(db: Db, orgId: number, listId: number): Promise<CallbackListRow> {
   return selectList(db, orgId, listId).executeTakeFirstOrThrow();
 }
-export function listNames(db: Db, orgId: number, ids: number[]) {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('callback_list')
-    .select(['id', 'name'])
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
-}
+/** The lists' names: a read of the lists resource. */
+export { listNames } from '../lists/repository.js';
 
 /** Active members of a list with what the orderings need. */
 export function listMembers(db: Db, orgId: number, listId: number) {

@@ -107,3 +107,14 @@ export async function replaceListsOfUser(db: Db, orgId: number, userId: number, 
     )
     .execute();
 }
+
+/** The names of the lists (deleted ones too), by id. */
+export function listNames(db: Db, orgId: number, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('callback_list')
+    .select(['id', 'name'])
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+}

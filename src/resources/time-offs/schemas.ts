@@ -11,14 +11,11 @@ import {
   PageLimit,
   NullableString,
 } from '../../core/schemas.js';
+import { nullableText } from '../../core/schemas.js';
 import { Staffing } from '../schedule/schemas.js';
 
 export const MAX_PAGE_ITEMS = 1000;
 export const DEFAULT_PAGE_ITEMS = 500;
-
-/** A string or null in one JSON-schema type, so a too-long value gets one readable message. */
-export const nullableText = (maxLength: number, description: string) =>
-  Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength, description });
 
 export const UserNote = nullableText(1000, 'at most 1000 characters');
 export const Rrule = nullableText(

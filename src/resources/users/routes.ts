@@ -9,8 +9,6 @@ import { changeUser, checkUserFields, createUser, deleteUser } from './rules.js'
 import {
   CreateUserBody,
   ListUsersQuery,
-  RosterQuery,
-  RosterResponse,
   UpdateUserBody,
   UserFieldBody,
   UserFieldDefinition,
@@ -18,7 +16,6 @@ import {
   UserWithFieldsResponse,
   UserWriteResponse,
 } from './schemas.js';
-import { importRoster, ROSTER_COLUMNS } from './roster.js';
 import { serializeUser } from './serialize.js';
 
 const tags = ['Users'];
@@ -122,30 +119,6 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Array(UserFieldDefinition) },
     }),
     async (request) => listUserFields(app.db, request.auth.orgId),
-  );
-
-  // the roster import's body: CSV text (this plugin only)
-  app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-  app.post(
-    '/users/import',
-    route('importUserRoster', 'Creates and updates users from a roster CSV (extension; admins only)', {
-      ...EXTENSION,
-      description:
-        'A header row, then one user per row, matched by employee_id, else by username, created when ' +
-        `neither matches. Columns: ${ROSTER_COLUMNS.join(', ')}; ` +
-        'email, phone, qualifiers and groups hold several values separated by ";"; qualifiers and groups ' +
-        'by name. An empty cell leaves the field as it is. ' +
-        'Every row is checked first: any bad row answers 422 naming its line, and nothing is written. ' +
-        '`dry_run=true` reports the changes without writing.',
-      consumes: ['text/csv'],
-      querystring: RosterQuery,
-      body: Type.String({ description: 'the roster as text/csv' }),
-      response: { 200: RosterResponse },
-    }),
-    async (request) => {
-      const dryRun = request.query.dry_run ?? false;
-      return withTransaction(app.db, (trx) => importRoster(trx, request.auth, request.body, { dryRun }));
-    },
   );
 
   app.post(
