@@ -26,8 +26,10 @@ export {
 } from './period-days.js';
 export {
   approvalImpact,
+  keptOccurrenceStaffing,
   occurrenceStaffing,
   vacanciesOf,
+  type KeptStaffing,
   type OccurrenceStaffing,
   type StaffingChange,
 } from './vacancies.js';

@@ -1,4 +1,5 @@
 import type { Db } from '../core/db/transaction.js';
+import type { EngineCache } from './cache.js';
 import { addDays, normalizeLocalDateTime } from '../core/time.js';
 import { assignmentOccurrences } from './recurrence.js';
 import { scheduleFacts } from './engine.js';
@@ -71,17 +72,46 @@ export async function occurrenceStaffing(
   });
 }
 
-/** The occurrences in the span that are short: seats open or qualifiers short. */
+/** Where a request's staffing may be kept: the engine cache, under the data revision read with the credential. */
+export interface KeptStaffing {
+  cache: EngineCache;
+  dataRevision: number | undefined;
+}
+
+/**
+ * occurrenceStaffing, kept in the engine cache while nothing it reads changes (a change of any
+ * user's shifts or time off computes it anew). The value is shared: callers must not change it.
+ */
+export async function keptOccurrenceStaffing(
+  kept: KeptStaffing,
+  db: Db,
+  orgId: number,
+  span: Interval,
+  timeZone: string,
+  assignmentIds?: number[],
+): Promise<readonly OccurrenceStaffing[]> {
+  const key = `staffing|${orgId}|${timeZone}|${span.start}|${span.end}|${assignmentIds?.join(',') ?? '*'}`;
+  const stamp = await kept.cache.stamp(orgId, kept.dataRevision);
+  const held = await kept.cache.get<OccurrenceStaffing[]>(orgId, key, stamp);
+  if (held && !held.changedUsers) return held.value;
+  const value = await occurrenceStaffing(db, orgId, span, timeZone, assignmentIds);
+  kept.cache.set(key, stamp, value, 256 + value.length * 512);
+  return value;
+}
+
+/** The occurrences in the span that are short: seats open or qualifiers short (kept when `kept` says where). */
 export async function vacanciesOf(
   db: Db,
   orgId: number,
   span: Interval,
   timeZone: string,
   assignmentIds?: number[],
+  kept?: KeptStaffing,
 ): Promise<OccurrenceStaffing[]> {
-  return (await occurrenceStaffing(db, orgId, span, timeZone, assignmentIds)).filter(
-    (o) => o.staffing.open > 0 || o.staffing.qualifier_shortfalls.length > 0,
-  );
+  const staffing = kept
+    ? await keptOccurrenceStaffing(kept, db, orgId, span, timeZone, assignmentIds)
+    : await occurrenceStaffing(db, orgId, span, timeZone, assignmentIds);
+  return staffing.filter((o) => o.staffing.open > 0 || o.staffing.qualifier_shortfalls.length > 0);
 }
 
 /** One occurrence whose staffing an entry's approval changes. */

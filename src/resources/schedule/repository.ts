@@ -3,7 +3,6 @@ import type { FastifyRequest } from 'fastify';
 import type { Compilable } from 'kysely';
 import type { DatabaseHandle } from '../../core/db/index.js';
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
-import type { Db } from '../../core/db/transaction.js';
 import { scheduleCallbackItems, scheduleCallbacksQuery } from '../callbacks/day-items.js';
 import { notesByDate, notesQuery } from '../day-notes/repository.js';
 import { scheduleMiscQuery } from '../misc-hours/repository.js';
@@ -28,6 +27,7 @@ async function selectPrepared<O>(handle: DatabaseHandle, query: Compilable<O>): 
   if (!handle.pool) return (await handle.db.executeQuery(compiled)).rows;
   const name = `crewplan_${createHash('sha256').update(compiled.sql).digest('hex').slice(0, 24)}`;
   handle.stats.queries += 1;
+  for (const listener of handle.queryLog) listener(compiled.sql);
   const result = await handle.pool.query({ name, text: compiled.sql, values: [...compiled.parameters] });
   return result.rows as O[];
 }
