@@ -152,3 +152,29 @@ export function created<T extends object = object>(message: string, extra?: T) {
 
 /** Marks a route as a crewplan extension (not in the spec) in the OpenAPI document. */
 export const EXTENSION = { 'x-crewplan-extension': true } as const;
+
+/** Extension: the occurrence's staffing as the engine judges it (docs/schedule.md, "Staffing and vacancies"). */
+export const Staffing = Type.Object(
+  {
+    scheduled: Type.Integer({
+      description: 'People on the occurrence for all of it (the fewest on duty at any moment).',
+    }),
+    needed: Type.Integer({
+      description: "The assignment's positions to fill; 0 when it is not a work shift or does not occur that day.",
+    }),
+    open: Type.Integer({ description: 'Seats open: needed − scheduled, at least 0.' }),
+    qualifier_shortfalls: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        shortcode: Nullable(Type.String()),
+        needed: Type.Integer(),
+        have: Type.Integer(),
+      }),
+      { description: 'Qualifiers held by fewer people on duty than the assignment needs.' },
+    ),
+    short_from: Nullable(Type.String({ description: 'First moment the occurrence is short (null when it is not).' })),
+    short_until: Nullable(Type.String({ description: 'End of the last moment it is short.' })),
+  },
+  { 'x-crewplan-extension': true },
+);
+export type Staffing = Static<typeof Staffing>;

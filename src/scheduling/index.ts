@@ -18,11 +18,12 @@ export { adjacentPeriods, periodOf, type Period } from './period.js';
 // staffing: the schedule's days and the occurrences that are short (one computation, staffing.ts)
 export {
   assignmentDay,
-  computePeriodDays,
-  patchPeriodDays,
+  keptPeriodDays,
   type AssignmentDay,
-  type DayFacts,
+  type KeptPeriod,
   type PeriodDays,
+  type PeriodRendering,
+  type Touched,
 } from './period-days.js';
 export {
   approvalImpact,

@@ -1,5 +1,7 @@
 import type { Db } from '../core/db/transaction.js';
+import { groupBy, withEntries } from '../core/maps.js';
 import { addDays } from '../core/time.js';
+import type { EngineCache } from './cache.js';
 import type { AssignmentRow } from '../resources/assignments/table.js';
 import { scheduleFacts, workedOrder, type ScheduleFacts, type TimeOffCover } from './engine.js';
 import type { Period } from './period.js';
@@ -23,10 +25,16 @@ export interface ListedTimeOff extends TimeOffCover {
 }
 
 /** The pieces, time off and Kelly days that belong to the period's days (of some users, in a patch). */
-export interface DayFacts {
+interface DayFacts {
   pieces: WorkedPiece[];
   timeOff: ListedTimeOff[];
   kellyDays: KellyDay[];
+}
+
+/** What a patch touched: by date, the places (in `assignments`) of the assignments; the dates whose lists changed. */
+export interface Touched {
+  assignments: Map<string, Set<number>>;
+  lists: Set<string>;
 }
 
 export interface PeriodDays {
@@ -48,31 +56,6 @@ export interface PeriodDays {
 
 /** An assignment's day: the key of its occurrence and of the pieces worked on it. */
 export const dayKey = (assignmentId: number, date: string) => `${assignmentId}|${date}`;
-
-/** Items grouped by keys, in their order. */
-export function groupBy<T, K>(items: T[], keysOf: (item: T) => K[]): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    for (const key of keysOf(item)) {
-      const group = groups.get(key);
-      if (group) group.push(item);
-      else groups.set(key, [item]);
-    }
-  }
-  return groups;
-}
-
-/** A copy of `map` without the keys of `without`, then with `entries` set over it. */
-export function withEntries<K, V>(
-  map: Map<K, V>,
-  entries: Iterable<readonly [K, V]>,
-  without: Iterable<K> = [],
-): Map<K, V> {
-  const copy = new Map(map);
-  for (const key of without) copy.delete(key);
-  for (const [key, value] of entries) copy.set(key, value);
-  return copy;
-}
 
 /** The engine's facts that belong to the period's days. */
 function inPeriod(facts: ScheduleFacts, period: Period): DayFacts {
@@ -152,8 +135,8 @@ const kellyOrder = (a: KellyDay, b: KellyDay) =>
 /**
  * The days computed before, with the shifts and time off of `userIds` read again: only their work,
  * time off and Kelly days are asked of the engine. What it yields is what computePeriodDays would
- * (cache.test.ts compares them), with what the users had (`removed`) and have (`found`), so that
- * only the days they were or are on are rendered again. `alongside` runs beside the read of the
+ * (cache.test.ts compares them), with what it `touched`: the assignment days and lists the users
+ * were or are on, the only ones to render again. `alongside` runs beside the read of the
  * users not named before.
  */
 export async function patchPeriodDays<T>(
@@ -164,7 +147,7 @@ export async function patchPeriodDays<T>(
   before: PeriodDays,
   userIds: number[],
   alongside: (pieces: WorkedPiece[]) => Promise<T>,
-): Promise<{ days: PeriodDays; removed: DayFacts; found: DayFacts; alongside: T }> {
+): Promise<{ days: PeriodDays; touched: Touched; alongside: T }> {
   const changed = new Set(userIds);
   const facts = await scheduleFacts(db, orgId, {
     start: period.start,
@@ -205,7 +188,17 @@ export async function patchPeriodDays<T>(
     timeOff: [...before.timeOff.filter((t) => !changed.has(t.timeOff.user_id)), ...found.timeOff].sort(timeOffOrder),
     kellyDays: [...before.kellyDays.filter((k) => !changed.has(k.user_id)), ...found.kellyDays].sort(kellyOrder),
   };
-  return { days, removed, found, alongside: other };
+  // the assignment days and the dates' lists any of it was or is on
+  const places = new Map(before.assignments.map((a, at) => [a.id, at]));
+  const touched: Touched = { assignments: new Map(), lists: new Set() };
+  for (const piece of [...removed.pieces, ...found.pieces]) {
+    const at = places.get(piece.assignment_id);
+    if (at !== undefined)
+      touched.assignments.set(piece.date, (touched.assignments.get(piece.date) ?? new Set()).add(at));
+  }
+  for (const t of [...removed.timeOff, ...found.timeOff]) for (const date of t.dates) touched.lists.add(date);
+  for (const k of [...removed.kellyDays, ...found.kellyDays]) touched.lists.add(k.date);
+  return { days, touched, alongside: other };
 }
 
 /** An assignment's day: its occurrence (if any), the pieces worked on it and its staffing. */
@@ -232,4 +225,57 @@ export function assignmentDay(days: PeriodDays, assignment: AssignmentRow, date:
     finalized: days.finalized.has(key),
     staffing: assignmentStaffing(assignment, { date, occurrence, pieces }, needs, qualifications),
   };
+}
+
+/** How a consumer renders the period's days, kept beside the engine's facts (GET /schedule's JSON). */
+export interface PeriodRendering<L, D> {
+  /** what the pieces name besides users, over the previous lookups (read beside the engine's people) */
+  lookups(pieces: WorkedPiece[], previous?: L): Promise<L>;
+  /** each date's rendering; with `previous`, only what the users changed touched is rendered again */
+  render(facts: PeriodDays, lookups: L, previous?: { days: D[]; touched: Touched }): D[];
+  /** the rendered days' size in bytes, roughly */
+  bytes(days: D[]): number;
+}
+
+export interface KeptPeriod<L, D> {
+  facts: PeriodDays;
+  lookups: L;
+  days: D[];
+}
+
+/**
+ * The period's days rendered: from the engine cache while nothing the engine reads has changed,
+ * patched for the users whose shifts or time off changed, else computed. `key` names the
+ * rendering (its base URL, its zone); `extraUserIds` as computePeriodDays.
+ */
+export async function keptPeriodDays<L, D>(
+  kept: { cache: EngineCache; dataRevision: number | undefined },
+  db: Db,
+  orgId: number,
+  period: Period & { timezone: string; key: string },
+  extraUserIds: () => Promise<number[]>,
+  rendering: PeriodRendering<L, D>,
+): Promise<KeptPeriod<L, D>> {
+  const { timezone } = period;
+  const key = `schedule|${orgId}|${period.key}|${timezone}|${period.start}|${period.end}`;
+  const stamp = await kept.cache.stamp(orgId, kept.dataRevision);
+  const held = await kept.cache.get<KeptPeriod<L, D>>(orgId, key, stamp);
+  if (held && !held.changedUsers) return held.value;
+  let computed: KeptPeriod<L, D>;
+  if (held?.changedUsers) {
+    const previous = held.value;
+    const patch = await patchPeriodDays(db, orgId, period, timezone, previous.facts, held.changedUsers, (pieces) =>
+      rendering.lookups(pieces, previous.lookups),
+    );
+    const days = rendering.render(patch.days, patch.alongside, { ...patch, days: previous.days });
+    computed = { facts: patch.days, lookups: patch.alongside, days };
+  } else {
+    const whole = await computePeriodDays(db, orgId, period, timezone, extraUserIds, (p) => rendering.lookups(p));
+    computed = { facts: whole.days, lookups: whole.alongside, days: rendering.render(whole.days, whole.alongside) };
+  }
+  // a user row about 600 bytes, a worked piece 500, and the rendered days
+  let bytes = computed.facts.people.size * 600 + rendering.bytes(computed.days);
+  for (const pieces of computed.facts.piecesByUser.values()) bytes += pieces.length * 500;
+  kept.cache.set(key, stamp, computed, bytes);
+  return computed;
 }

@@ -1,27 +1,21 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../core/db/transaction.js';
+import { groupBy, withEntries } from '../../core/maps.js';
 import { href } from '../../core/pagination.js';
 import {
   assignmentDay,
-  type ApprovedTimeOff,
-  type DayFacts,
-  type KellyDay,
+  type Touched,
+  type KeptPeriod,
   type PeriodDays,
   type WorkedPiece,
 } from '../../scheduling/index.js';
+import { scheduleKellyDay } from '../rotations/serialize.js';
 import { tagsOfShifts, workTypesByIds, type LabelOfShift, type QualifierOfShift } from '../shifts/repository.js';
+import { scheduleTimeOffItem } from '../time-offs/serialize.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import type { WorkTypeRow } from '../work-types/table.js';
-import type {
-  ScheduleAssignment,
-  ScheduleKellyDay,
-  ScheduleMisc,
-  ScheduleResponse,
-  ScheduleShift,
-  ScheduleTimeOff,
-  ScheduleUserRef,
-} from './schemas.js';
+import type { ScheduleAssignment, ScheduleJson, ScheduleShift, ScheduleUserRef } from './schemas.js';
 
 /*
  * GET /schedule's days as JSON, rendered from the engine's PeriodDays (src/scheduling/period-days.ts)
@@ -29,19 +23,6 @@ import type {
  */
 
 type Request = FastifyRequest;
-
-/** Turns values into JSON with the response's own serializers (fast-json-stringify, by schema). */
-export interface ScheduleJson {
-  assignment(item: ScheduleAssignment): string;
-  timeOff(items: ScheduleTimeOff[]): string;
-  kellyDays(items: ScheduleKellyDay[]): string;
-  callbacks(items: unknown[]): string;
-  trades(items: unknown[]): string;
-  misc(items: ScheduleMisc[]): string;
-  strings(items: string[]): string;
-  /** the response with `days: []` */
-  envelope(response: ScheduleResponse): string;
-}
 
 /** What the shifts name besides users: work types with their subtypes, each shift's labels and qualifiers. */
 export interface Lookups {
@@ -61,26 +42,7 @@ export interface ComputedDay {
 }
 
 /** What the engine cache keeps of a period: the engine's days, the lookups, and the days' JSON. */
-export interface ComputedPeriod {
-  facts: PeriodDays;
-  lookups: Lookups;
-  days: ComputedDay[];
-}
-
-const EMPTY: Lookups = {
-  workTypes: new Map(),
-  subtypesByType: new Map(),
-  labelsByShift: new Map(),
-  qualifiersByShift: new Map(),
-};
-
-/** A copy of `map` without the keys of `without`, then with `entries` set over it. */
-function merged<K, V>(map: Map<K, V>, entries: Iterable<readonly [K, V]>, without: Iterable<K> = []): Map<K, V> {
-  const copy = new Map(map);
-  for (const key of without) copy.delete(key);
-  for (const [key, value] of entries) copy.set(key, value);
-  return copy;
-}
+export type ComputedPeriod = KeptPeriod<Lookups, ComputedDay>;
 
 /** The lookups of the pieces, over `previous` (only what it lacks is read; without it, always two statements). */
 export async function lookupsOf(db: Db, orgId: number, pieces: WorkedPiece[], previous?: Lookups): Promise<Lookups> {
@@ -90,14 +52,12 @@ export async function lookupsOf(db: Db, orgId: number, pieces: WorkedPiece[], pr
     previous && !typeIds.length ? undefined : workTypesByIds(db, orgId, typeIds),
     previous && !shiftIds.length ? undefined : tagsOfShifts(db, orgId, shiftIds),
   ]);
-  const base = previous ?? EMPTY;
-  const subtypes = new Map<number, Array<{ id: number; label: string }>>();
-  for (const s of types?.subtypes ?? []) subtypes.set(s.work_type_id, [...(subtypes.get(s.work_type_id) ?? []), s]);
+  const subtypes = groupBy(types?.subtypes ?? [], (t) => [t.work_type_id]);
   return {
-    workTypes: merged(base.workTypes, types?.types ?? []),
-    subtypesByType: merged(base.subtypesByType, subtypes),
-    labelsByShift: merged(base.labelsByShift, tags?.labels ?? [], shiftIds),
-    qualifiersByShift: merged(base.qualifiersByShift, tags?.qualifiers ?? [], shiftIds),
+    workTypes: withEntries(previous?.workTypes ?? new Map(), types?.types ?? []),
+    subtypesByType: withEntries(previous?.subtypesByType ?? new Map(), subtypes),
+    labelsByShift: withEntries(previous?.labelsByShift ?? new Map(), tags?.labels ?? [], shiftIds),
+    qualifiersByShift: withEntries(previous?.qualifiersByShift ?? new Map(), tags?.qualifiers ?? [], shiftIds),
   };
 }
 
@@ -151,31 +111,6 @@ function shiftItem(request: Request, item: WorkedPiece, facts: PeriodDays, looku
   };
 }
 
-function timeOffItem(request: Request, timeOff: ApprovedTimeOff, facts: PeriodDays): ScheduleTimeOff {
-  const { id, name, work_code, color, text_color } = timeOff.time_off_type;
-  return {
-    id: timeOff.id,
-    href: href(request, `/time_offs/${timeOff.id}`),
-    start: timeOff.start,
-    end: timeOff.written_end,
-    user: userRefOf(request, facts, timeOff.user_id),
-    admin: timeOff.admin_id === null ? null : userRefOf(request, facts, timeOff.admin_id),
-    time_off_type: {
-      id,
-      href: href(request, `/time_off_types/${id}`),
-      name,
-      work_code,
-      color,
-      text_color,
-      subtypes: [],
-    },
-  };
-}
-
-function kellyDayItem(request: Request, { user_id, date: _date, ...day }: KellyDay, facts: PeriodDays) {
-  return { user: userRefOf(request, facts, user_id), ...day } satisfies ScheduleKellyDay;
-}
-
 /** An assignment's entry of a day as JSON (the assignment by its place in the period's), if it is on the day. */
 function renderAssignment(
   request: Request,
@@ -215,13 +150,12 @@ function renderAssignment(
 
 /** The JSON of a date's time off and Kelly days. */
 function renderLists(request: Request, json: ScheduleJson, facts: PeriodDays, date: string) {
+  const ref = (id: number) => userRefOf(request, facts, id);
   const kelly = facts.kellyDays.filter((k) => k.date === date);
   const timeOff = facts.timeOff.filter((t) => t.dates.includes(date));
   return {
-    timeOff: Buffer.from(json.timeOff(timeOff.map((t) => timeOffItem(request, t.timeOff, facts)))),
-    kellyDays: kelly.length
-      ? Buffer.from(json.kellyDays(kelly.map((k) => kellyDayItem(request, k, facts))))
-      : undefined,
+    timeOff: Buffer.from(json.timeOff(timeOff.map((t) => scheduleTimeOffItem(request, t.timeOff, ref)))),
+    kellyDays: kelly.length ? Buffer.from(json.kellyDays(kelly.map((k) => scheduleKellyDay(k, ref)))) : undefined,
   };
 }
 
@@ -235,22 +169,17 @@ export function renderDays(
   dates: string[],
   json: ScheduleJson,
   period: Omit<ComputedPeriod, 'days'>,
-  previous?: { days: ComputedDay[]; removed: DayFacts; found: DayFacts },
+  previous?: { days: ComputedDay[]; touched: Touched },
 ): ComputedDay[] {
-  const every = period.facts.assignments.map((_, at) => at);
-  const places = new Map(period.facts.assignments.map((a, at) => [a.id, at]));
-  const changed = previous && [previous.removed, previous.found];
-  const listed = new Set(
-    changed?.flatMap((c) => [...c.timeOff.flatMap((t) => t.dates), ...c.kellyDays.map((k) => k.date)]),
-  );
   return dates.map((date, i) => {
     const before = previous?.days[i];
-    const dirty = changed?.flatMap((c) => c.pieces.filter((p) => p.date === date && places.has(p.assignment_id)));
-    if (before && !dirty!.length && !listed.has(date)) return before;
+    const dirty = previous?.touched.assignments.get(date);
+    const relist = !before || previous!.touched.lists.has(date);
+    if (before && !dirty && !relist) return before;
     const assignments = before ? [...before.assignments] : [];
-    for (const at of before ? new Set(dirty!.map((p) => places.get(p.assignment_id)!)) : every)
+    for (const at of before ? (dirty ?? []) : period.facts.assignments.keys())
       assignments[at] = renderAssignment(request, json, date, at, period);
-    const lists = !before || listed.has(date) ? renderLists(request, json, period.facts, date) : before;
+    const lists = relist ? renderLists(request, json, period.facts, date) : before!;
     return { assignments, timeOff: lists.timeOff, kellyDays: lists.kellyDays };
   });
 }

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Compilable } from 'kysely';
 import type { DatabaseHandle } from '../../core/db/index.js';
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
+import { selectPrepared } from '../../core/db/prepared.js';
 import { scheduleCallbackItems, scheduleCallbacksQuery } from '../callbacks/day-items.js';
 import { notesByDate, notesQuery } from '../day-notes/repository.js';
 import { scheduleMiscQuery } from '../misc-hours/repository.js';
@@ -15,22 +14,6 @@ type RowOf<Q extends { execute(): Promise<unknown[]> }> = Awaited<ReturnType<Q['
  * the period's callbacks and trades (local datetimes [start, end)), and the misc hours and notes
  * of its dates [firstDay, lastDay], each as a JSON array column.
  */
-/**
- * Runs a select as a named prepared statement on PostgreSQL: each pool connection parses and plans
- * it once, then only binds new values (PostgreSQL keeps a generic plan when it costs no more than a
- * custom one). For the day items, whose planning costs more than running them (decision 0026). The
- * name is derived from the SQL text, so a different text never meets an old name. SQLite runs it as
- * Kysely does (its statements are kept prepared already). Counted like any statement run through Kysely.
- */
-async function selectPrepared<O>(handle: DatabaseHandle, query: Compilable<O>): Promise<O[]> {
-  const compiled = query.compile();
-  if (!handle.pool) return (await handle.db.executeQuery(compiled)).rows;
-  const name = `crewplan_${createHash('sha256').update(compiled.sql).digest('hex').slice(0, 24)}`;
-  handle.stats.queries += 1;
-  for (const listener of handle.queryLog) listener(compiled.sql);
-  const result = await handle.pool.query({ name, text: compiled.sql, values: [...compiled.parameters] });
-  return result.rows as O[];
-}
 
 export async function scheduleDayItems(
   handle: DatabaseHandle,

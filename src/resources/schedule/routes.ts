@@ -1,37 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type TSchema } from '@sinclair/typebox';
+import type { TSchema } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { errorResponses } from '../../core/schemas.js';
-import { ScheduleCallback } from '../callbacks/schemas.js';
-import { ScheduleTrade } from '../trades/schemas.js';
-import type { ScheduleJson } from './render.js';
 import { buildScheduleJson } from './rules.js';
-import {
-  ScheduleAssignment,
-  ScheduleKellyDay,
-  ScheduleMisc,
-  ScheduleQuery,
-  ScheduleResponse,
-  ScheduleTimeOff,
-} from './schemas.js';
-
-/** The parts of a schedule day, each serialized the way the whole response's serializer would write it. */
-const parts = {
-  assignment: ScheduleAssignment,
-  timeOff: Type.Array(ScheduleTimeOff),
-  kellyDays: Type.Array(ScheduleKellyDay),
-  callbacks: Type.Array(ScheduleCallback),
-  trades: Type.Array(ScheduleTrade),
-  misc: Type.Array(ScheduleMisc),
-  strings: Type.Array(Type.String()),
-  envelope: ScheduleResponse,
-} satisfies Record<keyof ScheduleJson, TSchema>;
+import { ScheduleParts, ScheduleQuery, ScheduleResponse, type ScheduleJson } from './schemas.js';
 
 /** The route's serializers (fast-json-stringify, compiled once per schema and kept by Fastify). */
 function jsonOf(reply: FastifyReply): ScheduleJson {
   const of = (schema: TSchema) => reply.compileSerializationSchema(schema) as (value: unknown) => string;
   return Object.fromEntries(
-    Object.entries(parts).map(([name, schema]) => [name, of(schema)]),
+    Object.entries(ScheduleParts).map(([name, schema]) => [name, of(schema)]),
   ) as unknown as ScheduleJson;
 }
 
