@@ -14,7 +14,7 @@ import {
 
 /*
  * GET /schedule keeps what the engine computed for a period while nothing the engine reads changes
- * (engine-cache.ts). Each test reads a period (filling the caches), writes, and reads again: the
+ * (cache.ts). Each test reads a period (filling the caches), writes, and reads again: the
  * second read must show the write. A cache that served the days computed before the write fails
  * them; a write the engine does not read (a day note) must leave the computed days standing.
  */

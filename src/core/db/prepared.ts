@@ -5,9 +5,10 @@ import type { DatabaseHandle } from './index.js';
 /**
  * Runs a select as a named prepared statement on PostgreSQL: each pool connection parses and plans
  * it once, then only binds new values (PostgreSQL keeps a generic plan when it costs no more than a
- * custom one). For statements whose planning costs more than running them (GET /schedule's day items, decision 0026). The
- * name is derived from the SQL text, so a different text never meets an old name. SQLite runs it as
- * Kysely does (its statements are kept prepared already). Counted like any statement run through Kysely.
+ * custom one). For statements whose planning costs more than running them (GET /schedule's day
+ * items, decision 0026). The name is derived from the SQL text, so a different text never meets an
+ * old name. SQLite runs it as Kysely does (its statements are kept prepared already). Counted, and
+ * logged, like any statement run through Kysely.
  */
 export async function selectPrepared<O>(handle: DatabaseHandle, query: Compilable<O>): Promise<O[]> {
   const compiled = query.compile();
