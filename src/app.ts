@@ -43,6 +43,7 @@ import publicFeedRoutes from './resources/calendar-feeds/public-routes.js';
 import offerRoutes from './resources/callbacks/offers/offer-routes.js';
 import smsRoutes from './resources/callbacks/channels/sms-routes.js';
 import webappPlugin, { enforceMemberAccess } from './webapp/plugin.js';
+import { EngineCache } from './scheduling/cache.js';
 import workersPlugin from './workers.js';
 
 declare module 'fastify' {
@@ -50,6 +51,8 @@ declare module 'fastify' {
     db: Kysely<Database>;
     dbHandle: DatabaseHandle;
     config: Readonly<Config>;
+    /** What the scheduling engine computed, kept while nothing it reads changes (src/scheduling/cache.ts). */
+    engineCache: EngineCache;
   }
   interface FastifyContextConfig {
     /** `token` for the stricter limit of the token endpoint; `none` to skip rate limiting. */
@@ -227,7 +230,10 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   app.decorate('db', handle.db);
   app.decorate('dbHandle', handle);
   app.decorate('config', config);
+  const engineCache = new EngineCache(handle, config.responseCacheBytes);
+  app.decorate('engineCache', engineCache);
   app.addHook('onClose', async () => {
+    await engineCache.close();
     if (!options.handle) await handle.close();
   });
 

@@ -15,7 +15,7 @@ import { createAssignment } from '../resources/assignments/rules.js';
 import { createOrganization } from '../resources/organizations/repository.js';
 import { defaultWorkTypeId } from '../resources/work-types/repository.js';
 import { createRotation } from '../resources/rotations/rules.js';
-import { lastOccurrenceEnd } from '../resources/time-offs/recurrence.js';
+import { lastOccurrenceEnd } from '../scheduling/recurrence.js';
 import { APPROVED, PENDING } from '../resources/time-offs/table.js';
 import { createTimeOffType } from '../resources/time-off-types/rules.js';
 import { fullName } from '../resources/users/serialize.js';

@@ -3,7 +3,7 @@ import type { AuthContext } from '../core/auth/context.js';
 import { ApiError } from '../core/errors.js';
 import { raiseOrganizationRevision } from '../core/response-cache.js';
 import { findOrganization } from '../resources/organizations/repository.js';
-import type { RosterResult } from '../resources/users/roster.js';
+import type { RosterResult } from '../resources/user-roster/roster.js';
 import { readInputBytes } from './org-transfer.js';
 import type { CliContext } from './context.js';
 
@@ -39,7 +39,7 @@ export function registerUsersImportCommand(program: Command, cli: CliContext): v
     .option('--dry-run', 'report what would change, write nothing')
     .option('--json', 'print JSON')
     .action(async (file: string | undefined, options: { org: string; dryRun?: boolean; json?: boolean }) => {
-      const { importRoster, rosterText } = await import('../resources/users/roster.js');
+      const { importRoster, rosterText } = await import('../resources/user-roster/roster.js');
       let text: string;
       try {
         text = rosterText(await readInputBytes(file), undefined);

@@ -72,6 +72,10 @@ export const LongText = (options: { maxLength?: number; description?: string } =
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 /** A string or null, the most common response field. */
 export const NullableString = () => Nullable(Type.String());
+
+/** A string or null in one JSON-schema type, so a too-long value gets one readable message. */
+export const nullableText = (maxLength: number, description: string) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength, description });
 /**
  * A request field where null is allowed (and clears the value). An empty string sent for it is
  * read as null too.
@@ -148,3 +152,29 @@ export function created<T extends object = object>(message: string, extra?: T) {
 
 /** Marks a route as a crewplan extension (not in the spec) in the OpenAPI document. */
 export const EXTENSION = { 'x-crewplan-extension': true } as const;
+
+/** Extension: the occurrence's staffing as the engine judges it (docs/schedule.md, "Staffing and vacancies"). */
+export const Staffing = Type.Object(
+  {
+    scheduled: Type.Integer({
+      description: 'People on the occurrence for all of it (the fewest on duty at any moment).',
+    }),
+    needed: Type.Integer({
+      description: "The assignment's positions to fill; 0 when it is not a work shift or does not occur that day.",
+    }),
+    open: Type.Integer({ description: 'Seats open: needed − scheduled, at least 0.' }),
+    qualifier_shortfalls: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        shortcode: Nullable(Type.String()),
+        needed: Type.Integer(),
+        have: Type.Integer(),
+      }),
+      { description: 'Qualifiers held by fewer people on duty than the assignment needs.' },
+    ),
+    short_from: Nullable(Type.String({ description: 'First moment the occurrence is short (null when it is not).' })),
+    short_until: Nullable(Type.String({ description: 'End of the last moment it is short.' })),
+  },
+  { 'x-crewplan-extension': true },
+);
+export type Staffing = Static<typeof Staffing>;

@@ -3,8 +3,8 @@ import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../
 import type { AssignmentRow } from '../resources/assignments/table.js';
 import { callbackBlocks } from './callback-blocks.js';
 import { scheduleFacts } from './engine.js';
-import { loadQualifications } from './qualifications.js';
-import { holds } from './staffing.js';
+import { assignmentsByIds, loadQualifications, unplacedCallbacks, workTypesExcludedFromLimits } from './reads.js';
+import { countsAsWork, holds } from './staffing.js';
 import type { ApprovedTimeOff } from './time-off.js';
 import { expandWork, type WorkItem } from './work.js';
 
@@ -65,10 +65,7 @@ export interface AvailabilityRequest extends Span {
   };
 }
 
-/** Whether work on the assignment counts as work (staffing, payroll, overtime, callback limits). */
-export function countsAsWork(assignment: Pick<AssignmentRow, 'is_work_shift'>): boolean {
-  return Boolean(assignment.is_work_shift);
-}
+export { countsAsWork };
 
 const clock = (local: string) => local.slice(11, 16);
 
@@ -307,70 +304,4 @@ export async function seriesClash(
     return workingReason(clash, names.get(clash.assignment_id)?.name ?? `assignment #${clash.assignment_id}`);
   }
   return null;
-}
-
-/* ------------------------------------------------------------------------------------------------
- * Queries of availability (to join the engine's reads).
- * ---------------------------------------------------------------------------------------------- */
-
-/** Names of the assignments (deleted ones too, flagged), and whether their work counts as work. */
-async function assignmentsByIds(db: Db, orgId: number, ids: number[]) {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map<number, { name: string; is_work_shift: number; deleted: boolean }>();
-  const rows = await db
-    .selectFrom('assignment')
-    .select(['id', 'name', 'is_work_shift', 'deleted_at'])
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', unique)
-    .execute();
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      { name: row.name, is_work_shift: Number(row.is_work_shift), deleted: row.deleted_at !== null },
-    ]),
-  );
-}
-
-/** Work types whose hours do not count toward a callback list's limits (`excludes_from_callback`). */
-async function workTypesExcludedFromLimits(db: Db, orgId: number): Promise<Set<number>> {
-  const rows = await db
-    .selectFrom('work_type')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('excludes_from_callback', '=', 1)
-    .execute();
-  return new Set(rows.map((row) => row.id));
-}
-
-/** Accepted callbacks not on an assignment (no shift of theirs shows the work), overlapping the range. */
-async function unplacedCallbacks(db: Db, orgId: number, userIds: number[], range: Span) {
-  if (userIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('callback_user')
-    .innerJoin('callback', (join) =>
-      join
-        .onRef('callback.id', '=', 'callback_user.callback_id')
-        .onRef('callback.organization_id', '=', 'callback_user.organization_id'),
-    )
-    .select([
-      'callback_user.user_id',
-      'callback.id as callback_id',
-      'callback.start',
-      'callback.end',
-      'callback_user.start_time',
-      'callback_user.end_time',
-    ])
-    .where('callback_user.organization_id', '=', orgId)
-    .where('callback_user.status', '=', 'accepted')
-    .where('callback_user.user_id', 'in', userIds)
-    .where('callback.end', '>', range.start)
-    .where('callback.start', '<', range.end)
-    .where('callback.assignment_id', 'is', null)
-    .execute();
-  return rows.map((row) => ({
-    user_id: row.user_id,
-    callback_id: row.callback_id,
-    start: row.start_time ?? row.start,
-    end: row.end_time ?? row.end,
-  }));
 }

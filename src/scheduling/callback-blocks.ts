@@ -1,5 +1,6 @@
 import type { Db } from '../core/db/transaction.js';
 import { formatLocalDateTime, parseLocalDateTime } from '../core/time.js';
+import { availabilityPeriodsOf } from './reads.js';
 import { approvedTimeOffs } from './time-off.js';
 
 /** The widest callback exclusion window a time off type may set (hours). */
@@ -22,26 +23,7 @@ export async function callbackBlocks(
   const blocks = new Map<number, string>();
   if (userIds.length === 0) return blocks;
   const [unavailable, timeOff] = await Promise.all([
-    db
-      .selectFrom('availability_period')
-      .leftJoin('unavailability_reason', (join) =>
-        join
-          .onRef('unavailability_reason.id', '=', 'availability_period.unavailability_reason_id')
-          .onRef('unavailability_reason.organization_id', '=', 'availability_period.organization_id'),
-      )
-      .select([
-        'availability_period.user_id',
-        'availability_period.start',
-        'availability_period.end',
-        'unavailability_reason.name as reason',
-      ])
-      .where('availability_period.organization_id', '=', orgId)
-      .where('availability_period.user_id', 'in', userIds)
-      .where('availability_period.deleted_at', 'is', null)
-      .where('availability_period.start', '<', span.end)
-      .where('availability_period.end', '>', span.start)
-      .orderBy('availability_period.start')
-      .execute(),
+    availabilityPeriodsOf(db, orgId, userIds, span),
     approvedTimeOffs(
       db,
       orgId,

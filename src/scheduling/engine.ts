@@ -1,8 +1,8 @@
 import type { Db } from '../core/db/transaction.js';
 import { addDays, normalizeLocalDateTime } from '../core/time.js';
-import { findTimeOffTypesByIds } from '../resources/time-off-types/repository.js';
-import { occurrencesInRange } from '../resources/time-offs/recurrence.js';
+import { occurrencesInRange } from './recurrence.js';
 import type { TimeOffRow } from '../resources/time-offs/table.js';
+import { defaultDayHoursOf } from './reads.js';
 import { approvedTimeOffs, closeMinute, type ApprovedTimeOff } from './time-off.js';
 import { splitOccurrence, type Interval, type Segment } from './segments.js';
 import {
@@ -213,7 +213,11 @@ export async function segmentsOfEntries(
   const userIds = [...new Set(occurrences.map((o) => o.entry.user_id))];
   const [expanded, types] = await Promise.all([
     expandSchedule(db, orgId, { ...span, userIds, timezone: timeZone }),
-    findTimeOffTypesByIds(db, orgId, [...new Set(entries.map((e) => e.time_off_type_id))]),
+    defaultDayHoursOf(
+      db,
+      orgId,
+      entries.map((e) => e.time_off_type_id),
+    ),
   ]);
   const workByUser = groupByUser(expanded.items);
   return occurrences
@@ -222,7 +226,7 @@ export async function segmentsOfEntries(
         occurrence,
         workByUser.get(entry.user_id) ?? [],
         expanded.seriesByUser.get(entry.user_id),
-        Number(types.get(entry.time_off_type_id)?.default_day_hours ?? 24),
+        types.get(entry.time_off_type_id) ?? 24,
         timeZone,
       ).map((segment) => ({ entry, segment })),
     )

@@ -1,34 +1,42 @@
 /**
- * The scheduling engine's public surface (docs/schedule.md): resources import who-works-when from
- * here, never from each other.
+ * The scheduling engine's public surface (docs/architecture.md, "The scheduling engine"): answers
+ * to who works when, what is short and what is paid. Resources import them from here and never
+ * recombine the engine's parts. The engine reads its tables in reads.ts only; recurrence.ts and
+ * rotation-pattern.ts are its pure rules, which resources also use to check what they store.
  */
-export { chargedHours, commitmentsOf, paidFacts, scheduleFacts, segmentsOfEntries, workedOrder } from './engine.js';
+
+// facts: who works when, and the time off that cuts it
+export { chargedHours, commitmentsOf, paidFacts, scheduleFacts, segmentsOfEntries } from './engine.js';
 export type { Commitments, EntrySegment, ScheduleFacts, TimeOffCover } from './engine.js';
 export { approvedTimeOffs, closeMinute, type ApprovedTimeOff } from './time-off.js';
-export { breakWithin, expandSchedule, expandWork, LOOKBACK_DAYS, timezoneOf } from './work.js';
-export type { KellyDay, WorkItem, WorkRange } from './work.js';
+export { expandWork, type KellyDay, type WorkItem } from './work.js';
+export { timezoneOf } from './reads.js';
 export type { Segment } from './segments.js';
 export type { WorkedPiece } from './worked.js';
-export {
-  holds,
-  staffingOf,
-  type Qualification,
-  type Qualifications,
-  type QualifierNeed,
-  type Staffing,
-} from './staffing.js';
-export { loadQualifications, qualificationColumns, qualificationOf } from './qualifications.js';
 export { adjacentPeriods, periodOf, type Period } from './period.js';
-export { assignmentsForSchedule, type ScheduleAssignments } from './assignments.js';
+
+// staffing: the schedule's days and the occurrences that are short (one computation, staffing.ts)
+export {
+  assignmentDay,
+  keptPeriodDays,
+  type AssignmentDay,
+  type KeptPeriod,
+  type PeriodDays,
+  type PeriodRendering,
+  type Touched,
+} from './period-days.js';
 export {
   approvalImpact,
+  keptOccurrenceStaffing,
   occurrenceStaffing,
   vacanciesOf,
+  type KeptStaffing,
   type OccurrenceStaffing,
   type StaffingChange,
 } from './vacancies.js';
-export { callbackBlocks, MAX_CALLBACK_EXCLUSION_HOURS } from './callback-blocks.js';
-export { overtimeOf, workPeriodsOverlapping, type OvertimeRow, type WorkPeriodSetting } from './overtime.js';
+export type { Staffing } from './staffing.js';
+
+// availability: may this person work then, with the reasons users see (availability.ts)
 export {
   availabilityOf,
   countsAsWork,
@@ -40,3 +48,9 @@ export {
   type HourLimits,
   type Reason,
 } from './availability.js';
+export { callbackBlocks, MAX_CALLBACK_EXCLUSION_HOURS } from './callback-blocks.js';
+export { holds } from './staffing.js';
+export { loadQualifications } from './reads.js';
+
+// charges and overtime
+export { overtimeOf, workPeriodsOverlapping, type OvertimeRow, type WorkPeriodSetting } from './overtime.js';

@@ -1,9 +1,9 @@
 import type { Db } from '../core/db/transaction.js';
 import { addDays, epochDayOfText, hoursBetween, round } from '../core/time.js';
-import { findAssignmentsByIds } from '../resources/assignments/repository.js';
-import { miscForRange } from '../resources/misc-hours/repository.js';
+import { findAssignmentsByIds, miscHoursOf } from './reads.js';
 import { paidFacts } from './engine.js';
 import { later, earlier, overlapHours, type Interval, type Segment } from './segments.js';
+import { countsAsWork } from './staffing.js';
 import { LOOKBACK_DAYS } from './work.js';
 import type { WorkedPiece } from './worked.js';
 
@@ -106,10 +106,13 @@ export async function overtimeOf(
   const userIds = query.userId === undefined ? undefined : [query.userId];
   const [paid, misc] = await Promise.all([
     paidFacts(db, orgId, span, timeZone, userIds),
-    miscForRange(db, orgId, first.start.slice(0, 10), addDays(last.end.slice(0, 10), -1), query.userId),
+    miscHoursOf(db, orgId, first.start.slice(0, 10), addDays(last.end.slice(0, 10), -1), query.userId),
   ]);
   const assignments = await findAssignmentsByIds(db, orgId, new Set(paid.worked.map((piece) => piece.assignment_id)));
-  const worked = paid.worked.filter((piece) => assignments.get(piece.assignment_id)?.is_work_shift);
+  const worked = paid.worked.filter((piece) => {
+    const assignment = assignments.get(piece.assignment_id);
+    return assignment !== undefined && countsAsWork(assignment);
+  });
 
   const totals = new Map<string, { worked: number; timeOff: number; counted: number }>();
   const add = (userId: number, index: number, worked: number, timeOff: number, counted: number) => {

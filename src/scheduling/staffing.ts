@@ -1,5 +1,10 @@
 import type { Interval } from './segments.js';
 
+/** Whether work on the assignment counts as work (staffing, payroll, overtime, callback limits). */
+export function countsAsWork(assignment: { is_work_shift: number | boolean | null }): boolean {
+  return Boolean(assignment.is_work_shift);
+}
+
 /**
  * Staffing of one assignment occurrence, judged by the people on it (docs/schedule.md,
  * "Staffing and vacancies"). Pure.
@@ -17,7 +22,10 @@ export interface Qualification {
   certifications: Array<{ qualifier_id: number; issued_on: string | null; expires_on: string | null }>;
 }
 
-export type Qualifications = Map<number, Qualification>;
+/** What each user holds, by user id (a Map of them will do). */
+export interface Qualifications {
+  get(userId: number): Qualification | undefined;
+}
 
 /** Whether the user holds the qualifier on the date: as a user qualifier, or by a current certification. */
 export function holds(qualifications: Qualifications, userId: number, qualifierId: number, date: string): boolean {
@@ -116,4 +124,36 @@ export function staffingOf(input: StaffingInput): Staffing {
     short_from: shortFrom,
     short_until: shortUntil,
   };
+}
+
+/** What an assignment needs of a qualifier on each occurrence (reads.ts loads it with the assignment). */
+interface NeedOfAssignment {
+  id: number;
+  shortcode: string | null;
+  minimum_staffing: number;
+}
+
+/**
+ * Staffing of an assignment's day, the one computation behind GET /schedule, GET /vacancies, the
+ * candidates, callbacks and time off impact: the people on it (its worked pieces) against its
+ * positions to fill and qualifier minimums. Only the occurrence of a work-shift assignment needs
+ * anyone; shifts on a day it does not occur are counted, needing no one.
+ */
+export function assignmentStaffing(
+  assignment: { is_work_shift: number; positions_to_fill: number },
+  day: { date: string; occurrence: Interval | undefined; pieces: Presence[] },
+  needs: NeedOfAssignment[],
+  qualifications: Qualifications,
+): Staffing {
+  const counts = day.occurrence !== undefined && countsAsWork(assignment);
+  return staffingOf({
+    occurrence: day.occurrence ?? null,
+    date: day.date,
+    needed: counts ? assignment.positions_to_fill : 0,
+    qualifiersNeeded: counts
+      ? needs.map((q) => ({ id: q.id, shortcode: q.shortcode ?? '', minimum_staffing: q.minimum_staffing }))
+      : [],
+    pieces: day.pieces,
+    qualifications,
+  });
 }

@@ -1,8 +1,7 @@
 import type { Db } from '../core/db/transaction.js';
 import { addDays } from '../core/time.js';
-import { occurrencesInRange } from '../resources/time-offs/recurrence.js';
-import { APPROVED } from '../resources/time-offs/table.js';
-import { compiledOnce } from '../core/db/compiled-once.js';
+import { approvedTimeOffRows } from './reads.js';
+import { occurrencesInRange } from './recurrence.js';
 
 /** Approved time off as the engine sees it: one item per occurrence, its end closed (closeMinute). */
 export interface ApprovedTimeOff {
@@ -45,52 +44,6 @@ export function closeMinute(end: string): string {
   return `${addDays(end.slice(0, 10), 1)} 00:00:00`;
 }
 
-function approvedQuery(db: Db, orgId: number, startLocal: string, endLocal: string, countedAsApproved: number[] = []) {
-  return db
-    .selectFrom('time_off')
-    .innerJoin('time_off_type', (join) =>
-      join
-        .onRef('time_off_type.id', '=', 'time_off.time_off_type_id')
-        .onRef('time_off_type.organization_id', '=', 'time_off.organization_id'),
-    )
-    .select([
-      'time_off.id',
-      'time_off.user_id',
-      'time_off.admin_id',
-      'time_off.start',
-      'time_off.end',
-      'time_off.rrule',
-      'time_off.status',
-      'time_off_type.id as type_id',
-      'time_off_type.label as type_label',
-      'time_off_type.work_code as type_work_code',
-      'time_off_type.primary_color as type_color',
-      'time_off_type.secondary_color as type_text_color',
-      'time_off_type.force_include as type_force_include',
-      'time_off_type.default_day_hours as type_default_day_hours',
-      'time_off_type.counts_as_worked as type_counts_as_worked',
-      'time_off_type.callback_exclusion_hours as type_callback_exclusion_hours',
-    ])
-    .where('time_off.organization_id', '=', orgId)
-    .where('time_off.deleted_at', 'is', null)
-    .where((eb) =>
-      countedAsApproved.length
-        ? eb.or([eb('time_off.status', '=', APPROVED), eb('time_off.id', 'in', countedAsApproved)])
-        : eb('time_off.status', '=', APPROVED),
-    )
-    .where('time_off.start', '<', endLocal)
-    .where((eb) => eb.or([eb('time_off.until', 'is', null), eb('time_off.until', '>=', startLocal)]))
-    .orderBy('time_off.start')
-    .orderBy('time_off.id');
-}
-
-const approvedOfAllQuery = (db: Db, orgId: number, startLocal: string, endLocal: string) =>
-  approvedQuery(db, orgId, startLocal, endLocal).execute();
-const approvedOfUsersQuery = compiledOnce(
-  (db: Db, orgId: number, startLocal: string, endLocal: string, userIds: number[]) =>
-    approvedQuery(db, orgId, startLocal, endLocal).where('time_off.user_id', 'in', userIds),
-);
-
 /**
  * Every occurrence of approved time off overlapping [startLocal, endLocal) (local datetimes),
  * recurring leave expanded, ends closed, ordered by start. One query. `userIds` narrows it to
@@ -105,13 +58,7 @@ export async function approvedTimeOffs(
   userIds?: number[],
   countedAsApproved: number[] = [],
 ): Promise<ApprovedTimeOff[]> {
-  const rows = countedAsApproved.length
-    ? await approvedQuery(db, orgId, startLocal, endLocal, countedAsApproved)
-        .$if(userIds !== undefined, (qb) => qb.where('time_off.user_id', 'in', userIds!.length ? userIds! : [0]))
-        .execute()
-    : userIds
-      ? await approvedOfUsersQuery(db, orgId, startLocal, endLocal, userIds.length ? userIds : [0])
-      : await approvedOfAllQuery(db, orgId, startLocal, endLocal);
+  const rows = await approvedTimeOffRows(db, orgId, startLocal, endLocal, userIds, countedAsApproved);
   const result = rows.flatMap((row) =>
     occurrencesInRange(row, startLocal, endLocal).flatMap((occurrence) => {
       const end = closeMinute(occurrence.end);

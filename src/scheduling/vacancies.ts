@@ -1,11 +1,11 @@
 import type { Db } from '../core/db/transaction.js';
+import type { EngineCache } from './cache.js';
 import { addDays, normalizeLocalDateTime } from '../core/time.js';
-import { assignmentOccurrences } from '../resources/assignments/recurrence.js';
-import { assignmentsForSchedule } from './assignments.js';
+import { assignmentOccurrences } from './recurrence.js';
 import { scheduleFacts } from './engine.js';
-import { loadQualifications } from './qualifications.js';
+import { assignmentsForSchedule, loadQualifications } from './reads.js';
 import type { Interval } from './segments.js';
-import { staffingOf, type Qualifications, type Staffing } from './staffing.js';
+import { assignmentStaffing, countsAsWork, type Qualifications, type Staffing } from './staffing.js';
 import { LOOKBACK_DAYS } from './work.js';
 
 /** One assignment occurrence with its staffing. */
@@ -37,7 +37,7 @@ export async function occurrenceStaffing(
   const lastDay = end.slice(0, 10);
   const loaded = await assignmentsForSchedule(db, orgId, addDays(firstDay, -LOOKBACK_DAYS), lastDay);
   const wanted = assignmentIds ? new Set(assignmentIds) : undefined;
-  const assignments = loaded.assignments.filter((a) => a.is_work_shift === 1 && (!wanted || wanted.has(a.id)));
+  const assignments = loaded.assignments.filter((a) => countsAsWork(a) && (!wanted || wanted.has(a.id)));
   const occurrences = assignments
     .flatMap((assignment) =>
       assignmentOccurrences(assignment, firstDay, lastDay, timeZone).map((o) => ({ assignment, occurrence: o })),
@@ -67,33 +67,51 @@ export async function occurrenceStaffing(
       start: occurrence.start,
       end: occurrence.end,
       userIds: [...new Set(pieces.map((p) => p.user_id))],
-      staffing: staffingOf({
-        occurrence,
-        date: occurrence.date,
-        needed: assignment.positions_to_fill,
-        qualifiersNeeded: needs.map((q) => ({
-          id: q.id,
-          shortcode: q.shortcode ?? '',
-          minimum_staffing: q.minimum_staffing,
-        })),
-        pieces,
-        qualifications,
-      }),
+      staffing: assignmentStaffing(assignment, { date: occurrence.date, occurrence, pieces }, needs, qualifications),
     };
   });
 }
 
-/** The occurrences in the span that are short: seats open or qualifiers short. */
+/** Where a request's staffing may be kept: the engine cache, under the data revision read with the credential. */
+export interface KeptStaffing {
+  cache: EngineCache;
+  dataRevision: number | undefined;
+}
+
+/**
+ * occurrenceStaffing, kept in the engine cache while nothing it reads changes (a change of any
+ * user's shifts or time off computes it anew). The value is shared: callers must not change it.
+ */
+export async function keptOccurrenceStaffing(
+  kept: KeptStaffing,
+  db: Db,
+  orgId: number,
+  span: Interval,
+  timeZone: string,
+  assignmentIds?: number[],
+): Promise<readonly OccurrenceStaffing[]> {
+  const key = `staffing|${orgId}|${timeZone}|${span.start}|${span.end}|${assignmentIds?.join(',') ?? '*'}`;
+  const stamp = await kept.cache.stamp(orgId, kept.dataRevision);
+  const held = await kept.cache.get<OccurrenceStaffing[]>(orgId, key, stamp);
+  if (held && !held.changedUsers) return held.value;
+  const value = await occurrenceStaffing(db, orgId, span, timeZone, assignmentIds);
+  kept.cache.set(key, stamp, value, 256 + value.length * 512);
+  return value;
+}
+
+/** The occurrences in the span that are short: seats open or qualifiers short (kept when `kept` says where). */
 export async function vacanciesOf(
   db: Db,
   orgId: number,
   span: Interval,
   timeZone: string,
   assignmentIds?: number[],
+  kept?: KeptStaffing,
 ): Promise<OccurrenceStaffing[]> {
-  return (await occurrenceStaffing(db, orgId, span, timeZone, assignmentIds)).filter(
-    (o) => o.staffing.open > 0 || o.staffing.qualifier_shortfalls.length > 0,
-  );
+  const staffing = kept
+    ? await keptOccurrenceStaffing(kept, db, orgId, span, timeZone, assignmentIds)
+    : await occurrenceStaffing(db, orgId, span, timeZone, assignmentIds);
+  return staffing.filter((o) => o.staffing.open > 0 || o.staffing.qualifier_shortfalls.length > 0);
 }
 
 /** One occurrence whose staffing an entry's approval changes. */

@@ -1,4 +1,4 @@
-import { jsonArrayFrom, parseJsonArray } from '../core/db/json.js';
+import { parseJsonArray } from '../core/db/json.js';
 import type { Db } from '../core/db/transaction.js';
 import {
   addDays,
@@ -9,12 +9,17 @@ import {
   parseLocalDateTime,
   Temporal,
 } from '../core/time.js';
-import { findAssignmentsByIds } from '../resources/assignments/repository.js';
-import { assignmentOccurrences, type AssignmentOccurrence } from '../resources/assignments/recurrence.js';
+import { assignmentOccurrences, type AssignmentOccurrence } from './recurrence.js';
 import type { AssignmentRow } from '../resources/assignments/table.js';
-import { dutyOn } from '../resources/rotations/pattern.js';
-import type { RecurringShiftExceptionRow, RecurringShiftRow } from '../resources/rotations/table.js';
-import { compiledOnce } from '../core/db/compiled-once.js';
+import { dutyOn } from './rotation-pattern.js';
+import {
+  findAssignmentsByIds,
+  loadMembers,
+  loadOneOffShifts,
+  timezoneOf,
+  type ExceptionOfMember,
+  type MemberRow,
+} from './reads.js';
 
 /** One piece of scheduled work: a rotation occurrence (after exceptions) or a one-off shift. */
 export interface WorkItem {
@@ -63,17 +68,6 @@ export interface WorkRange {
 /** The longest single occurrence the expansion looks back for (a shift started days before the range). */
 export const LOOKBACK_DAYS = 3;
 
-type ExceptionOfMember = Pick<RecurringShiftExceptionRow, 'date' | 'kind' | 'assignment_id' | 'start' | 'end'>;
-type MemberRow = RecurringShiftRow & {
-  anchor_date: string;
-  pattern: string;
-  kelly_every: number | null;
-  rotation_name: string;
-  kelly_code: string;
-  kelly_name: string;
-  exceptions: unknown;
-};
-
 /** A Kelly day of a rotation member: the occurrence the rotation skips, never worked or paid. */
 export interface KellyDay {
   user_id: number;
@@ -100,74 +94,6 @@ export interface ExpandedWork {
   seriesByUser: Map<number, SeriesSpan[]>;
 }
 
-/** The organization's zone. */
-export async function timezoneOf(db: Db, orgId: number): Promise<string> {
-  const org = await db.selectFrom('organization').select('timezone').where('id', '=', orgId).executeTakeFirstOrThrow();
-  return org.timezone;
-}
-
-/** Members with their rotation and, in the same statement, their exceptions between the dates. */
-function membersWithExceptions(db: Db, orgId: number, fromDate: string, toDate: string) {
-  return db
-    .selectFrom('recurring_shift')
-    .innerJoin('rotation', (join) =>
-      join
-        .onRef('rotation.id', '=', 'recurring_shift.rotation_id')
-        .onRef('rotation.organization_id', '=', 'recurring_shift.organization_id'),
-    )
-    .selectAll('recurring_shift')
-    .select([
-      'rotation.anchor_date',
-      'rotation.pattern',
-      'rotation.kelly_every',
-      'rotation.name as rotation_name',
-      'rotation.kelly_code',
-      'rotation.kelly_name',
-    ])
-    .select((eb) =>
-      jsonArrayFrom(
-        db,
-        eb
-          .selectFrom('recurring_shift_exception as e')
-          .select(['e.date', 'e.kind', 'e.assignment_id', 'e.start', 'e.end'])
-          .where('e.organization_id', '=', orgId)
-          .whereRef('e.recurring_shift_id', '=', 'recurring_shift.id')
-          .where('e.date', '>=', fromDate)
-          .where('e.date', '<=', toDate),
-      ).as('exceptions'),
-    )
-    .where('recurring_shift.organization_id', '=', orgId)
-    .orderBy('recurring_shift.id');
-}
-
-const activeMembersQuery = (db: Db, orgId: number, fromDate: string, toDate: string) =>
-  membersWithExceptions(db, orgId, fromDate, toDate)
-    .where('recurring_shift.start_date', '<=', toDate)
-    .where((eb) => eb.or([eb('recurring_shift.end_date', 'is', null), eb('recurring_shift.end_date', '>=', fromDate)]))
-    .execute();
-
-/**
- * Every membership of the users, whatever its dates: SQLite's planner, given the dates too, would
- * take the date index and read every member of the organization who started before the end date,
- * where the user index reads the few rows of these users. The dates are checked on the rows.
- */
-const membersOfUsersQuery = compiledOnce((db: Db, orgId: number, fromDate: string, toDate: string, userIds: number[]) =>
-  membersWithExceptions(db, orgId, fromDate, toDate).where('recurring_shift.user_id', 'in', userIds),
-);
-
-/** The rotation members active between the dates (of the users, when named), with their exceptions there. */
-async function loadMembers(
-  db: Db,
-  orgId: number,
-  fromDate: string,
-  toDate: string,
-  userIds?: number[],
-): Promise<MemberRow[]> {
-  if (userIds === undefined) return activeMembersQuery(db, orgId, fromDate, toDate);
-  const rows = await membersOfUsersQuery(db, orgId, fromDate, toDate, userIds.length ? userIds : [0]);
-  return rows.filter((m) => m.start_date <= toDate && (m.end_date === null || m.end_date >= fromDate));
-}
-
 async function loadAssignmentOccurrences(
   db: Db,
   orgId: number,
@@ -183,32 +109,6 @@ async function loadAssignmentOccurrences(
     assignmentOccurrences(assignment, range.fromDate, range.toDate, range.timeZone),
   );
   return new Map(occurrences.map((o) => [`${o.assignment_id}|${o.date}`, o]));
-}
-
-const oneOffShiftsOfUsersQuery = compiledOnce((db: Db, orgId: number, start: string, end: string, userIds: number[]) =>
-  db
-    .selectFrom('shift')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('start', '<', end)
-    .where('end', '>', start)
-    .where('user_id', 'in', userIds),
-);
-
-function loadOneOffShifts(db: Db, orgId: number, range: WorkRange) {
-  if (range.userIds && !range.assignmentIds)
-    return oneOffShiftsOfUsersQuery(db, orgId, range.start, range.end, range.userIds.length ? range.userIds : [0]);
-  return db
-    .selectFrom('shift')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('start', '<', range.end)
-    .where('end', '>', range.start)
-    .$if(range.userIds !== undefined, (qb) => qb.where('user_id', 'in', range.userIds!.length ? range.userIds! : [0]))
-    .$if(range.assignmentIds !== undefined, (qb) =>
-      qb.where('assignment_id', 'in', range.assignmentIds!.length ? range.assignmentIds! : [0]),
-    )
-    .execute();
 }
 
 /** The break of an occurrence: the first time the wall-clock break time comes at or after the start. */

@@ -36,6 +36,11 @@ export interface DatabaseHandle {
    * and the bearer token reads (src/core/auth/credentials.ts).
    */
   stats: { queries: number; writes: number; tokenReads: number };
+  /**
+   * Listeners told the SQL text of every statement run through Kysely (or counted like one), once
+   * it has run: the cache-coverage test reads the tables a request reads with it.
+   */
+  queryLog: Set<(sql: string) => void>;
   close(): Promise<void>;
 }
 
@@ -88,9 +93,11 @@ export function createDatabase(
     Partial<Pick<Config, 'sqliteBusyTimeoutMs'>>,
 ): DatabaseHandle {
   const stats = { queries: 0, writes: 0, tokenReads: 0 };
+  const queryLog = new Set<(sql: string) => void>();
   // Every statement run through Kysely passes here once it has run.
   const log = (event: LogEvent) => {
     if (event.level === 'query') stats.queries += 1;
+    for (const listener of queryLog) listener(event.query.sql);
     // counted when it fails too: a caller comparing counts then only ever distrusts more
     if (event.query.query.kind !== 'SelectQueryNode') stats.writes += 1;
   };
@@ -108,6 +115,7 @@ export function createDatabase(
       pgClientConfig,
       pgSchema: config.pgSchema,
       stats,
+      queryLog,
       close: () => db.destroy(),
     };
   }
@@ -131,5 +139,5 @@ export function createDatabase(
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
     log,
   });
-  return { db, dialect: 'sqlite', sqlite, stats, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlite, stats, queryLog, close: () => db.destroy() };
 }

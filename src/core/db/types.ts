@@ -37,7 +37,7 @@ export interface OrganizationTable {
 
 /**
  * SQLite: writes to the tables the schedule's engine reads, counted per organization by migration
- * 1100's triggers (src/resources/schedule/engine-cache.ts). Empty on PostgreSQL.
+ * 1100's triggers (src/scheduling/cache.ts). Empty on PostgreSQL.
  */
 export interface ScheduleChangeTable {
   organization_id: number;

@@ -1,3 +1,4 @@
+import { nullableText } from '../../core/schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 import {
   Id,
@@ -9,7 +10,6 @@ import {
   SuccessWith,
   NullableString,
 } from '../../core/schemas.js';
-import { nullableText } from '../time-offs/schemas.js';
 import { ACCRUAL_METHODS } from './table.js';
 
 export const AccrualEntryStrId = Type.Object({

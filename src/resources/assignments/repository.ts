@@ -1,10 +1,12 @@
-import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { findAssignmentsByIds, mayOccurBetween, type QualifierNeeded } from '../../scheduling/reads.js';
 import type { Db } from '../../core/db/transaction.js';
-import type { Database } from '../../core/db/types.js';
 import { invalidParams, orNotFound } from '../../core/errors.js';
 import type { AssignmentGroupRow, AssignmentRow, AssignmentTable } from './table.js';
-import { compiledOnce } from '../../core/db/compiled-once.js';
+
+/** The reads of assignments the engine runs too live in the engine (src/scheduling/reads.ts). */
+export { findAssignmentsByIds, type QualifierNeeded };
 
 export function findAssignment(db: Db, orgId: number, id: number): Promise<AssignmentRow | undefined> {
   return orgRows(db, 'assignment', orgId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
@@ -14,35 +16,7 @@ export async function findAssignmentOrThrow(db: Db, orgId: number, id: number): 
   return orNotFound(findAssignment(db, orgId, id), 'Assignment');
 }
 
-/** Non-deleted assignments by id, in one query; the map is keyed by id. */
-export async function findAssignmentsByIds(
-  db: Db,
-  orgId: number,
-  ids: Iterable<number>,
-): Promise<Map<number, AssignmentRow>> {
-  const unique = [...new Set(ids)].filter((id) => Number.isInteger(id));
-  if (unique.length === 0) return new Map();
-  const rows = await assignmentsByIdsQuery(db, orgId, unique);
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
-const assignmentsByIdsQuery = compiledOnce((db: Db, orgId: number, ids: number[]) =>
-  orgRows(db, 'assignment', orgId).where('id', 'in', ids).where('deleted_at', 'is', null),
-);
-
-/**
- * Non-deleted assignments that may have occurrences dated in [startDate, endDate]: started by the
- * end, not ended by an until date before the start, and, when they do not recur, not over before it.
- */
-export function mayOccurBetween(eb: ExpressionBuilder<Database, 'assignment'>, startDate: string, endDate: string) {
-  return eb.and([
-    eb('assignment.deleted_at', 'is', null),
-    eb('assignment.date', '<=', endDate),
-    eb.or([eb('assignment.until_date', 'is', null), eb('assignment.until_date', '>=', startDate)]),
-    eb.or([eb('assignment.rrule', 'is not', null), eb('assignment.end', '>=', startDate)]),
-  ]);
-}
-
+/** Non-deleted assignments that may have occurrences dated in [startDate, endDate], in their order. */
 export function listAssignmentsForRange(
   db: Db,
   orgId: number,
@@ -97,15 +71,6 @@ export async function updateAssignment(
 }
 
 // Qualifiers needed -------------------------------------------------------------------------------
-
-export interface QualifierNeeded {
-  id: number;
-  name: string;
-  shortcode: string | null;
-  color: string | null;
-  text_color: string | null;
-  minimum_staffing: number;
-}
 
 /** Qualifier minimums of several assignments in one query, keyed by assignment id. */
 export async function qualifiersNeededOf(
@@ -352,4 +317,17 @@ export async function findAssignmentOrInvalid(db: Db, orgId: number, id: number)
   const assignment = await findAssignment(db, orgId, id);
   if (!assignment) throw invalidParams('The selected assignment id is invalid.');
   return assignment;
+}
+
+/** Checks that every id names a live assignment of the organization. */
+export async function assertAssignmentsExist(
+  db: Db,
+  orgId: number,
+  ids: number[],
+  field = 'assignment id',
+): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  const found = await findAssignmentsByIds(db, orgId, unique);
+  if (found.size !== unique.length) throw invalidParams(`The selected ${field} is invalid.`);
 }

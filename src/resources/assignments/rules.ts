@@ -7,7 +7,7 @@ import { checkAll, invalidParams, notFound } from '../../core/errors.js';
 import { checkRule, ruleBody } from '../../core/recurrence.js';
 import { assertPeriod, formatDate, normalizeLocalDateTime, nowLocal, nowUtc, todayIn } from '../../core/time.js';
 import { findUser, findUsersByIds } from '../users/repository.js';
-import { DEFAULT_RRULE } from './recurrence.js';
+import { DEFAULT_RRULE } from '../../scheduling/recurrence.js';
 import {
   adminIdsOf,
   assertGroupLabelsExist,

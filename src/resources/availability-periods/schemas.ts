@@ -1,5 +1,5 @@
+import { nullableText } from '../../core/schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
-import { nullableText } from '../time-offs/schemas.js';
 import {
   Id,
   IdName,

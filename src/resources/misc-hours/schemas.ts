@@ -7,6 +7,7 @@ import {
   LongText,
   Nullable,
   NullableInput,
+  LinkRef,
   UserRef,
   NullableString,
 } from '../../core/schemas.js';
@@ -44,3 +45,14 @@ export const MiscHoursQuery = Type.Object({
   user_id: Type.Optional(Id),
 });
 export type MiscHoursQuery = Static<typeof MiscHoursQuery>;
+
+/** Misc hours as GET /schedule lists them under their date. */
+export const ScheduleMisc = Type.Object({
+  id: Type.Integer(),
+  href: Type.String(),
+  date: Type.String(),
+  length: Hours,
+  user: LinkRef,
+  work_type: Nullable(Type.String()),
+});
+export type ScheduleMisc = Static<typeof ScheduleMisc>;

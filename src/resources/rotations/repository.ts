@@ -3,7 +3,6 @@ import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound, orNotFound } from '../../core/errors.js';
 import { nowUtc, Temporal } from '../../core/time.js';
-import { findAssignmentsByIds } from '../assignments/repository.js';
 import { expandWork } from '../../scheduling/index.js';
 import type {
   RecurringShiftExceptionRow,
@@ -12,8 +11,6 @@ import type {
   RotationRow,
   RotationTable,
 } from './table.js';
-import type { WorkTypeRow } from '../work-types/table.js';
-import { compiledOnce } from '../../core/db/compiled-once.js';
 
 export function listRotations(db: Db, orgId: number): Promise<RotationRow[]> {
   return orgRows(db, 'rotation', orgId).where('deleted_at', 'is', null).orderBy('id').execute();
@@ -185,43 +182,4 @@ export async function removeOccurrence(
       reason: values.reason,
     });
   }
-}
-
-/** Checks that every id names a live assignment of the organization. */
-export async function assertAssignmentsExist(
-  db: Db,
-  orgId: number,
-  ids: number[],
-  field = 'assignment id',
-): Promise<void> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return;
-  const found = await findAssignmentsByIds(db, orgId, unique);
-  if (found.size !== unique.length) throw invalidParams(`The selected ${field} is invalid.`);
-}
-
-const liveWorkTypeQuery = compiledOnce((db: Db, orgId: number, id: number) =>
-  orgRows(db, 'work_type', orgId).where('id', '=', id).where('deleted_at', 'is', null),
-);
-
-/** 422 unless the work type (and the subtype, which must belong to it) exist in the organization; the work type. */
-export async function assertWorkType(
-  db: Db,
-  orgId: number,
-  workTypeId: number,
-  subtypeId: number | null,
-): Promise<WorkTypeRow> {
-  const [type] = await liveWorkTypeQuery(db, orgId, workTypeId);
-  if (!type) throw invalidParams('The selected work type id is invalid.');
-  if (subtypeId === null) return type;
-  const subtype = await db
-    .selectFrom('work_subtype')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('id', '=', subtypeId)
-    .where('work_type_id', '=', workTypeId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!subtype) throw invalidParams('The selected work subtype id is invalid.');
-  return type;
 }

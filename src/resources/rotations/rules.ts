@@ -1,4 +1,5 @@
-import { defaultWorkTypeId } from '../work-types/repository.js';
+import { assertAssignmentsExist } from '../assignments/repository.js';
+import { assertWorkType, defaultWorkTypeId } from '../work-types/repository.js';
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog, logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
@@ -8,10 +9,8 @@ import { assertPeriod, formatLocalDateTime, nowUtc, parseLocalDateTime, Temporal
 import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import { expandWork, refusalMessage, seriesClash } from '../../scheduling/index.js';
-import { PRESETS } from './pattern.js';
+import { PRESETS } from '../../scheduling/rotation-pattern.js';
 import {
-  assertAssignmentsExist,
-  assertWorkType,
   countActiveMembers,
   deleteException,
   deleteRecurringShift,

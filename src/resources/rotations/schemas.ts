@@ -8,10 +8,11 @@ import {
   NullableInput,
   PathId,
   ShortText,
+  LinkRef,
   UserRef,
   NullableString,
 } from '../../core/schemas.js';
-import { PRESETS } from './pattern.js';
+import { PRESETS } from '../../scheduling/rotation-pattern.js';
 
 const PatternEntry = Type.Integer({ minimum: 0, maximum: 20 });
 
@@ -142,3 +143,19 @@ export const RecurringShiftResponse = Type.Object({
   exceptions: Type.Array(ExceptionResponse),
 });
 export type RecurringShiftResponse = Static<typeof RecurringShiftResponse>;
+
+/** Extension: a rotation member's Kelly day (a skipped occurrence, never worked or paid). */
+export const ScheduleKellyDay = Type.Object(
+  {
+    user: LinkRef,
+    recurring_shift_id: Type.Integer(),
+    rotation: Type.Object({ id: Type.Integer(), name: Type.String() }),
+    code: Type.String(),
+    name: Type.String(),
+    assignment_id: Type.Integer(),
+    start: Type.String(),
+    end: Type.String(),
+  },
+  { 'x-crewplan-extension': true },
+);
+export type ScheduleKellyDay = Static<typeof ScheduleKellyDay>;

@@ -5,7 +5,7 @@ import { vacanciesOf } from '../../scheduling/index.js';
 import { insertShift } from '../shifts/repository.js';
 import { insertVisualCycle } from '../visual-cycles/repository.js';
 import { DEMO_ROSTER, type DemoPlatoon, type DemoUnit } from '../users/seed.js';
-import { dutyOn, PRESETS } from './pattern.js';
+import { dutyOn, PRESETS } from '../../scheduling/rotation-pattern.js';
 import { defaultWorkTypeId } from '../work-types/repository.js';
 import { insertRecurringShift } from './repository.js';
 import { createRotation } from './rules.js';

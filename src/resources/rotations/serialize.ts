@@ -2,8 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import { href } from '../../core/pagination.js';
 import type { UserRow } from '../users/table.js';
 import { userRef, userRefOrNull } from '../users/serialize.js';
-import { fullCycleDays } from './pattern.js';
-import type { RecurringShiftResponse, RotationResponse } from './schemas.js';
+import { fullCycleDays } from '../../scheduling/rotation-pattern.js';
+import type { KellyDay } from '../../scheduling/index.js';
+import type { RecurringShiftResponse, RotationResponse, ScheduleKellyDay } from './schemas.js';
 import type { RecurringShiftExceptionRow, RecurringShiftRow, RotationRow } from './table.js';
 
 type BaseUrl = Pick<FastifyRequest, 'baseUrl'>;
@@ -65,4 +66,12 @@ export function serializeRecurringShift(
         reason: e.reason,
       })),
   };
+}
+
+/** A rotation member's Kelly day as GET /schedule lists it; `ref` names the user. */
+export function scheduleKellyDay(
+  { user_id, date: _date, ...day }: KellyDay,
+  ref: (userId: number) => ScheduleKellyDay['user'],
+): ScheduleKellyDay {
+  return { user: ref(user_id), ...day };
 }

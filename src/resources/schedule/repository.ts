@@ -1,70 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Compilable } from 'kysely';
 import type { DatabaseHandle } from '../../core/db/index.js';
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
-import type { Db } from '../../core/db/transaction.js';
-import { qualificationColumns, qualificationOf, type Qualification } from '../../scheduling/index.js';
+import { selectPrepared } from '../../core/db/prepared.js';
 import { scheduleCallbackItems, scheduleCallbacksQuery } from '../callbacks/day-items.js';
 import { notesByDate, notesQuery } from '../day-notes/repository.js';
 import { scheduleMiscQuery } from '../misc-hours/repository.js';
 import { scheduleTradeItems, scheduleTradesQuery } from '../trades/day-items.js';
-import type { UserRow } from '../users/table.js';
-
-/*
- * The schedule's loaders fetch rows with their children (JSON arrays from correlated subqueries),
- * so that one GET /schedule runs a fixed, small number of statements whatever the period.
- */
-
-export interface Person {
-  user: UserRow;
-  groups: { id: number; label: string }[];
-  /** what the person is qualified for (staffing) */
-  qualification: Qualification;
-}
-
-/** Above this many ids, reading the organization's users beats a long `in (…)` list. */
-const WHOLE_ORGANIZATION_THRESHOLD = 300;
-
-/** Users (deleted ones too: they are still named on old shifts) with their groups, in one statement. */
-export async function peopleByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, Person>> {
-  const unique = [...new Set(ids)].filter((id) => Number.isInteger(id) && id > 0);
-  // no early return when there is none: GET /schedule runs the same statements whatever it holds
-  const rows = await db
-    .selectFrom('user_account')
-    .selectAll('user_account')
-    .select((eb) =>
-      jsonArrayFrom(
-        db,
-        eb
-          .selectFrom('user_group_member as m')
-          .innerJoin('user_group as g', (join) =>
-            join.onRef('g.id', '=', 'm.group_id').onRef('g.organization_id', '=', 'm.organization_id'),
-          )
-          .select(['g.id', 'g.name as label'])
-          .where('m.organization_id', '=', orgId)
-          .whereRef('m.user_id', '=', 'user_account.id')
-          .orderBy('g.name'),
-      ).as('groups'),
-    )
-    .select((eb) => qualificationColumns(db, eb, orgId))
-    .where('user_account.organization_id', '=', orgId)
-    .$if(unique.length <= WHOLE_ORGANIZATION_THRESHOLD, (qb) =>
-      qb.where('user_account.id', 'in', unique.length ? unique : [0]),
-    )
-    .execute();
-  const wanted = new Set(unique);
-  const people = new Map<number, Person>();
-  for (const { groups, qualifier_ids, certified, ...user } of rows) {
-    if (wanted.has(user.id))
-      people.set(user.id, {
-        user,
-        groups: parseJsonArray(groups),
-        qualification: qualificationOf({ qualifier_ids, certified }),
-      });
-  }
-  return people;
-}
 
 type RowOf<Q extends { execute(): Promise<unknown[]> }> = Awaited<ReturnType<Q['execute']>>[number];
 
@@ -73,21 +14,6 @@ type RowOf<Q extends { execute(): Promise<unknown[]> }> = Awaited<ReturnType<Q['
  * the period's callbacks and trades (local datetimes [start, end)), and the misc hours and notes
  * of its dates [firstDay, lastDay], each as a JSON array column.
  */
-/**
- * Runs a select as a named prepared statement on PostgreSQL: each pool connection parses and plans
- * it once, then only binds new values (PostgreSQL keeps a generic plan when it costs no more than a
- * custom one). For the day items, whose planning costs more than running them (decision 0026). The
- * name is derived from the SQL text, so a different text never meets an old name. SQLite runs it as
- * Kysely does (its statements are kept prepared already). Counted like any statement run through Kysely.
- */
-async function selectPrepared<O>(handle: DatabaseHandle, query: Compilable<O>): Promise<O[]> {
-  const compiled = query.compile();
-  if (!handle.pool) return (await handle.db.executeQuery(compiled)).rows;
-  const name = `crewplan_${createHash('sha256').update(compiled.sql).digest('hex').slice(0, 24)}`;
-  handle.stats.queries += 1;
-  const result = await handle.pool.query({ name, text: compiled.sql, values: [...compiled.parameters] });
-  return result.rows as O[];
-}
 
 export async function scheduleDayItems(
   handle: DatabaseHandle,

@@ -1,25 +1,18 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Hours, LocalDateTime, Nullable, LinkRef } from '../../core/schemas.js';
+import { Hours, LocalDateTime, Nullable, LinkRef, Staffing } from '../../core/schemas.js';
+import { QualifierNeededResponse } from '../assignments/schemas.js';
 import { ScheduleCallback } from '../callbacks/schemas.js';
 import { ScheduleTrade } from '../trades/schemas.js';
+import { ScheduleMisc } from '../misc-hours/schemas.js';
+import { ScheduleKellyDay } from '../rotations/schemas.js';
+import { ScheduleTimeOff } from '../time-offs/schemas.js';
+import { ScheduleWorkType } from '../work-types/schemas.js';
 
 export const ScheduleQuery = Type.Object({ start: LocalDateTime, end: LocalDateTime });
 
 /** `{id, href, name}` in the order the schedule samples write it. */
 export const ScheduleUserRef = LinkRef;
 export type ScheduleUserRef = Static<typeof ScheduleUserRef>;
-
-const Subtype = Type.Object({ id: Type.Integer(), label: Type.String() });
-
-export const ScheduleWorkType = Type.Object({
-  id: Type.Integer(),
-  href: Type.String(),
-  name: Type.String(),
-  work_code: Nullable(Type.String()),
-  color: Type.String(),
-  text_color: Type.String(),
-  subtypes: Type.Array(Subtype),
-});
 
 export const ScheduleShift = Type.Object({
   id: Type.Integer(),
@@ -58,41 +51,6 @@ export const ScheduleShift = Type.Object({
 });
 export type ScheduleShift = Static<typeof ScheduleShift>;
 
-export const QualifierNeeded = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  shortcode: Nullable(Type.String()),
-  color: Nullable(Type.String()),
-  text_color: Nullable(Type.String()),
-  minimum_staffing: Type.Integer(),
-});
-
-/** Extension: the occurrence's staffing as the engine judges it (docs/schedule.md, "Staffing and vacancies"). */
-export const Staffing = Type.Object(
-  {
-    scheduled: Type.Integer({
-      description: 'People on the occurrence for all of it (the fewest on duty at any moment).',
-    }),
-    needed: Type.Integer({
-      description: "The assignment's positions to fill; 0 when it is not a work shift or does not occur that day.",
-    }),
-    open: Type.Integer({ description: 'Seats open: needed − scheduled, at least 0.' }),
-    qualifier_shortfalls: Type.Array(
-      Type.Object({
-        id: Type.Integer(),
-        shortcode: Nullable(Type.String()),
-        needed: Type.Integer(),
-        have: Type.Integer(),
-      }),
-      { description: 'Qualifiers held by fewer people on duty than the assignment needs.' },
-    ),
-    short_from: Nullable(Type.String({ description: 'First moment the occurrence is short (null when it is not).' })),
-    short_until: Nullable(Type.String({ description: 'End of the last moment it is short.' })),
-  },
-  { 'x-crewplan-extension': true },
-);
-export type Staffing = Static<typeof Staffing>;
-
 export const ScheduleAssignment = Type.Object({
   id: Type.Integer(),
   href: Type.String(),
@@ -100,7 +58,7 @@ export const ScheduleAssignment = Type.Object({
   start: Type.String(),
   end: Type.String(),
   name: Type.String(),
-  qualifiers_needed: Type.Array(QualifierNeeded),
+  qualifiers_needed: Type.Array(QualifierNeededResponse),
   minimum_staffing: Type.Integer(),
   is_finalized: Type.Boolean(),
   notes: Nullable(Type.String()),
@@ -108,43 +66,6 @@ export const ScheduleAssignment = Type.Object({
   staffing: Staffing,
 });
 export type ScheduleAssignment = Static<typeof ScheduleAssignment>;
-
-export const ScheduleTimeOff = Type.Object({
-  id: Type.Integer(),
-  href: Type.String(),
-  start: Type.String(),
-  end: Type.String(),
-  user: ScheduleUserRef,
-  admin: Nullable(ScheduleUserRef),
-  time_off_type: ScheduleWorkType,
-});
-export type ScheduleTimeOff = Static<typeof ScheduleTimeOff>;
-
-export const ScheduleMisc = Type.Object({
-  id: Type.Integer(),
-  href: Type.String(),
-  date: Type.String(),
-  length: Hours,
-  user: ScheduleUserRef,
-  work_type: Nullable(Type.String()),
-});
-export type ScheduleMisc = Static<typeof ScheduleMisc>;
-
-/** Extension: a rotation member's Kelly day (a skipped occurrence, never worked or paid). */
-export const ScheduleKellyDay = Type.Object(
-  {
-    user: ScheduleUserRef,
-    recurring_shift_id: Type.Integer(),
-    rotation: Type.Object({ id: Type.Integer(), name: Type.String() }),
-    code: Type.String(),
-    name: Type.String(),
-    assignment_id: Type.Integer(),
-    start: Type.String(),
-    end: Type.String(),
-  },
-  { 'x-crewplan-extension': true },
-);
-export type ScheduleKellyDay = Static<typeof ScheduleKellyDay>;
 
 export const ScheduleDay = Type.Object({
   date: Type.String(),
@@ -171,3 +92,21 @@ export const ScheduleResponse = Type.Object({
   next: Type.Object({ href: Type.String() }),
 });
 export type ScheduleResponse = Static<typeof ScheduleResponse>;
+
+export { ScheduleKellyDay, ScheduleMisc, ScheduleTimeOff };
+
+/** The parts of a schedule day, each serialized the way the whole response's serializer would write it. */
+export const ScheduleParts = {
+  assignment: ScheduleAssignment,
+  timeOff: Type.Array(ScheduleTimeOff),
+  kellyDays: Type.Array(ScheduleKellyDay),
+  callbacks: Type.Array(ScheduleCallback),
+  trades: Type.Array(ScheduleTrade),
+  misc: Type.Array(ScheduleMisc),
+  strings: Type.Array(Type.String()),
+  /** the response, written with `days: []` */
+  envelope: ScheduleResponse,
+};
+
+/** The parts' serializers (fast-json-stringify, by schema). */
+export type ScheduleJson = { [K in keyof typeof ScheduleParts]: (value: Static<(typeof ScheduleParts)[K]>) => string };

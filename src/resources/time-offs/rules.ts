@@ -10,10 +10,10 @@ import { findTimeOffTypeOrInvalid, findTimeOffTypesByIds } from '../time-off-typ
 import type { TimeOffTypeRow } from '../time-off-types/table.js';
 import { assertUsersExist, findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
-import { lastOccurrenceEnd, normalizeRule } from './recurrence.js';
+import { lastOccurrenceEnd, normalizeRule } from '../../scheduling/recurrence.js';
 import { closeMinute } from '../../scheduling/index.js';
 import { countEntriesInYear, entriesMeeting, insertTimeOff } from './repository.js';
-import { lastOccurrenceEnd as reachOf, occurrencesInRange } from './recurrence.js';
+import { lastOccurrenceEnd as reachOf, occurrencesInRange } from '../../scheduling/recurrence.js';
 import { chargedHours } from '../../scheduling/index.js';
 import { APPROVED, DENIED, PENDING, type TimeOffRow, type TimeOffTable } from './table.js';
 

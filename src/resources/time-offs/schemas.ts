@@ -11,14 +11,11 @@ import {
   PageLimit,
   NullableString,
 } from '../../core/schemas.js';
-import { Staffing } from '../schedule/schemas.js';
+import { nullableText, Staffing } from '../../core/schemas.js';
+import { ScheduleWorkType } from '../work-types/schemas.js';
 
 export const MAX_PAGE_ITEMS = 1000;
 export const DEFAULT_PAGE_ITEMS = 500;
-
-/** A string or null in one JSON-schema type, so a too-long value gets one readable message. */
-export const nullableText = (maxLength: number, description: string) =>
-  Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength, description });
 
 export const UserNote = nullableText(1000, 'at most 1000 characters');
 export const Rrule = nullableText(
@@ -134,3 +131,15 @@ export const TimeOffImpact = Type.Object({
   ),
 });
 export type TimeOffImpact = Static<typeof TimeOffImpact>;
+
+/** An approved time off as GET /schedule lists it under each day it covers. */
+export const ScheduleTimeOff = Type.Object({
+  id: Type.Integer(),
+  href: Type.String(),
+  start: Type.String(),
+  end: Type.String(),
+  user: LinkRef,
+  admin: Nullable(LinkRef),
+  time_off_type: ScheduleWorkType,
+});
+export type ScheduleTimeOff = Static<typeof ScheduleTimeOff>;

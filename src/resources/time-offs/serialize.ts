@@ -3,8 +3,9 @@ import { formatIsoOffset } from '../../core/time.js';
 import type { TimeOffTypeRow } from '../time-off-types/table.js';
 import { userRef, userRefStrId } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
-import type { TimeOffItem, UserTimeOffItem } from './schemas.js';
-import type { Segment } from '../../scheduling/index.js';
+import type { ScheduleTimeOff, TimeOffItem, UserTimeOffItem } from './schemas.js';
+import type { ApprovedTimeOff, Segment } from '../../scheduling/index.js';
+import { href } from '../../core/pagination.js';
 import type { TimeOffRow } from './table.js';
 
 type Request = Pick<FastifyRequest, 'baseUrl' | 'auth'>;
@@ -70,5 +71,31 @@ export function serializeUserTimeOff(request: Request, entry: TimeOffRow, relate
     ...dates(request, entry),
     user_note: entry.user_note,
     traded_with: refOf(related.users, entry.traded_with, (other) => userRefStrId(request, other)),
+  };
+}
+
+/** An approved time off as GET /schedule lists it; `ref` names a user. */
+export function scheduleTimeOffItem(
+  request: FastifyRequest,
+  timeOff: ApprovedTimeOff,
+  ref: (userId: number) => ScheduleTimeOff['user'],
+): ScheduleTimeOff {
+  const { id, name, work_code, color, text_color } = timeOff.time_off_type;
+  return {
+    id: timeOff.id,
+    href: href(request, `/time_offs/${timeOff.id}`),
+    start: timeOff.start,
+    end: timeOff.written_end,
+    user: ref(timeOff.user_id),
+    admin: timeOff.admin_id === null ? null : ref(timeOff.admin_id),
+    time_off_type: {
+      id,
+      href: href(request, `/time_off_types/${id}`),
+      name,
+      work_code,
+      color,
+      text_color,
+      subtypes: [],
+    },
   };
 }

@@ -4,7 +4,7 @@ import { withTransaction } from '../../core/db/transaction.js';
 import { created, ok, SuccessWithId, UserIdParams, routeOptions } from '../../core/schemas.js';
 import { assertPeriod, formatLocalDateTime, normalizeLocalDateTime, todayIn } from '../../core/time.js';
 import { loadRelated } from '../time-offs/listing.js';
-import { occurrencesInRange } from '../time-offs/recurrence.js';
+import { occurrencesInRange } from '../../scheduling/recurrence.js';
 import { listTimeOffsOverlapping } from '../time-offs/repository.js';
 import { createTimeOff, editRequest } from '../time-offs/rules.js';
 import { UserTimeOffItem } from '../time-offs/schemas.js';

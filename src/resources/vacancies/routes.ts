@@ -6,7 +6,7 @@ import { invalidParams } from '../../core/errors.js';
 import { href } from '../../core/pagination.js';
 import { EXTENSION, routeOptions } from '../../core/schemas.js';
 import { addDays } from '../../core/time.js';
-import { occurrenceStaffing, periodOf, vacanciesOf, type OccurrenceStaffing } from '../../scheduling/index.js';
+import { keptOccurrenceStaffing, periodOf, vacanciesOf, type OccurrenceStaffing } from '../../scheduling/index.js';
 import { selectCandidates } from '../callbacks/ordering/candidates.js';
 import { findAssignmentOrInvalid } from '../assignments/repository.js';
 import { findListOrInvalid, type ListLimitsRow } from '../lists/repository.js';
@@ -89,7 +89,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const ids = request.query.assignment_id === undefined ? undefined : [request.query.assignment_id];
       // the occurrences dated in the period, as the schedule lists them
       const days = new Set(period.days);
-      const vacancies = (await vacanciesOf(app.db, orgId, period, timezone, ids)).filter((v) => days.has(v.date));
+      const kept = { cache: app.engineCache, dataRevision: request.auth.orgRevision };
+      const vacancies = (await vacanciesOf(app.db, orgId, period, timezone, ids, kept)).filter((v) => days.has(v.date));
       const users = await findUsersByIds(
         app.db,
         orgId,
@@ -117,9 +118,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       await findAssignmentOrInvalid(app.db, orgId, assignmentId);
       const list = listId === undefined ? NO_LIMITS : await findListOrInvalid(app.db, orgId, listId);
       const day = { start: `${date} 00:00:00`, end: `${addDays(date, 1)} 00:00:00` };
-      const occurrence = (await occurrenceStaffing(app.db, orgId, periodOf(day), timezone, [assignmentId])).find(
-        (o) => o.date === date,
-      );
+      const kept = { cache: app.engineCache, dataRevision: request.auth.orgRevision };
+      const staffings = await keptOccurrenceStaffing(kept, app.db, orgId, periodOf(day), timezone, [assignmentId]);
+      const occurrence = staffings.find((o) => o.date === date);
       if (!occurrence) throw invalidParams('The assignment does not occur on that date.');
       const { staffing } = occurrence;
       const span = { start: staffing.short_from ?? occurrence.start, end: staffing.short_until ?? occurrence.end };

@@ -1,5 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { compiledOnce } from '../../core/db/compiled-once.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, orNotFound } from '../../core/errors.js';
 import type { WorkSubtypeRow, WorkSubtypeTable, WorkTypeRow, WorkTypeTable } from './table.js';
@@ -149,4 +150,30 @@ export async function workTypesExcludedFromCallbacks(db: Db, orgId: number): Pro
     .where('excludes_from_callback', '=', 1)
     .execute();
   return new Set(rows.map((row) => row.id));
+}
+
+const liveWorkTypeQuery = compiledOnce((db: Db, orgId: number, id: number) =>
+  orgRows(db, 'work_type', orgId).where('id', '=', id).where('deleted_at', 'is', null),
+);
+
+/** 422 unless the work type (and the subtype, which must belong to it) exist in the organization; the work type. */
+export async function assertWorkType(
+  db: Db,
+  orgId: number,
+  workTypeId: number,
+  subtypeId: number | null,
+): Promise<WorkTypeRow> {
+  const [type] = await liveWorkTypeQuery(db, orgId, workTypeId);
+  if (!type) throw invalidParams('The selected work type id is invalid.');
+  if (subtypeId === null) return type;
+  const subtype = await db
+    .selectFrom('work_subtype')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', subtypeId)
+    .where('work_type_id', '=', workTypeId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!subtype) throw invalidParams('The selected work subtype id is invalid.');
+  return type;
 }

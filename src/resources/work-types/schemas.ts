@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Color, Id, NullableInput, ShortText, SuccessWith, NullableString } from '../../core/schemas.js';
+import { Color, Id, Nullable, NullableInput, ShortText, SuccessWith, NullableString } from '../../core/schemas.js';
 
 export const WorkTypeResponse = Type.Object({
   id: Type.Integer(),
@@ -43,3 +43,16 @@ export type UpdateWorkSubtypeBody = Static<typeof UpdateWorkSubtypeBody>;
 
 export const WorkTypeWriteResponse = SuccessWith(WorkTypeResponse.properties);
 export const WorkSubtypeWriteResponse = SuccessWith(WorkSubtypeResponse.properties);
+
+/** A work type (or a time off type) as GET /schedule names it. */
+const Subtype = Type.Object({ id: Type.Integer(), label: Type.String() });
+
+export const ScheduleWorkType = Type.Object({
+  id: Type.Integer(),
+  href: Type.String(),
+  name: Type.String(),
+  work_code: Nullable(Type.String()),
+  color: Type.String(),
+  text_color: Type.String(),
+  subtypes: Type.Array(Subtype),
+});

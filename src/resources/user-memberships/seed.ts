@@ -1,11 +1,11 @@
 import type { DemoSeedContext } from '../../core/seed.js';
 import { createLabel } from '../labels/rules.js';
 import { createList } from '../lists/rules.js';
-import { addUserQualifier, MEMBERSHIPS, replaceMemberships } from '../user-memberships/rules.js';
+import { addUserQualifier, MEMBERSHIPS, replaceMemberships } from './rules.js';
 import { createGroup } from '../groups/rules.js';
-import { createQualifier } from './rules.js';
+import { createQualifier } from '../qualifiers/rules.js';
 import { createCertification } from '../certifications/rules.js';
-import { addUserCertification } from '../user-memberships/certification-rules.js';
+import { addUserCertification } from './certification-rules.js';
 import { todayIn } from '../../core/time.js';
 import { DEMO_ROSTER } from '../users/seed.js';
 

@@ -2,19 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { buildApp } from '../../app.js';
-import { startServer, type TestOrg, type TestServer, testDatabaseUrl } from '../../../test/helpers/server.js';
+import { buildApp } from '../app.js';
+import { startServer, type TestOrg, type TestServer, testDatabaseUrl } from '../../test/helpers/server.js';
 import {
   approvedTimeOff,
   createAssignment,
   createRotation,
   placeOnRotation,
   workTypeId,
-} from '../rotations/test-fixtures.js';
+} from '../resources/rotations/test-fixtures.js';
 
 /*
  * GET /schedule keeps what the engine computed for a period while nothing the engine reads changes
- * (engine-cache.ts). Each test reads a period (filling the caches), writes, and reads again: the
+ * (cache.ts). Each test reads a period (filling the caches), writes, and reads again: the
  * second read must show the write. A cache that served the days computed before the write fails
  * them; a write the engine does not read (a day note) must leave the computed days standing.
  */

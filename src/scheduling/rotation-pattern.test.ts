@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fullCycleDays, PRESETS, slotOn, type RotationPattern } from './pattern.js';
-import { Temporal } from '../../core/time.js';
+import { fullCycleDays, PRESETS, slotOn, type RotationPattern } from './rotation-pattern.js';
+import { Temporal } from '../core/time.js';
 
 const anchor = '2026-03-01';
 const rotationOf = (name: string, kellyEvery: number | null = null): RotationPattern => ({

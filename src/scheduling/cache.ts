@@ -1,21 +1,20 @@
 import type { Statement } from 'better-sqlite3';
 import { CompiledQuery } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { subscribeToChanges, type ChangeSubscription } from '../../core/db/change-listener.js';
-import type { DatabaseHandle } from '../../core/db/index.js';
-import { KEPT_ROWS } from '../../core/db/migrations/1120-schedule-user-changes.js';
-import type { UserRow } from '../users/table.js';
-import type { PeriodState } from './rules.js';
+import { subscribeToChanges, type ChangeSubscription } from '../core/db/change-listener.js';
+import type { DatabaseHandle } from '../core/db/index.js';
+import { ENGINE_TABLES } from '../core/db/migrations/1000-schedule-changes.js';
+import { KEPT_ROWS, USER_TABLES } from '../core/db/migrations/1120-schedule-user-changes.js';
 
 /**
- * What the scheduling engine computed for GET /schedule, kept per period while nothing it reads has
- * changed (docs/decisions/0026-schedule-computed-days.md): each day's assignments with their
- * shifts and staffing, time off and Kelly days, already as JSON, and the engine's facts behind
- * them. A write to day notes, misc hours, callbacks or trades (read afresh on every miss of the
- * response cache) leaves it standing. A write to a user's shifts or time off (migration 1120)
- * leaves it to be patched: the engine reads that user again and only the days the user was or is
- * on are written again. A write to any other table the engine reads drops the organization's
- * periods, in every process:
+ * What the scheduling engine computed, kept while nothing it reads has changed
+ * (docs/decisions/0026-schedule-computed-days.md): GET /schedule's days (period-days.ts, rendered
+ * by resources/schedule) and the staffing of GET /vacancies and the candidates route
+ * (vacancies.ts). A write to a table outside WATCHED_TABLES (day notes, misc hours, callbacks,
+ * trades: read afresh on every request) leaves it standing. A write to a user's shifts or time off
+ * (USER_TABLES, migration 1120) names the user: a schedule period is patched for that user, other
+ * entries are computed anew. A write to any other watched table drops the organization's entries,
+ * in every process:
  *
  * - SQLite: the stamp is the organization's count of such writes (`schedule_change`, kept by
  *   migration 1100's triggers in plain SQL, whichever connection wrote) and the connection's
@@ -29,24 +28,13 @@ import type { PeriodState } from './rules.js';
  *   entry's.
  *
  * The stamp is taken before the engine reads, so an entry is never newer than its stamp says.
+ * Every table the engine reads (reads.ts) must be watched: cache-coverage.test.ts reads the query
+ * log of the cached requests and fails on a table read on a miss that is not.
  */
 
-/** One day of a period as the engine computed it: JSON arrays, encoded. */
-export interface ComputedDay {
-  /** each assignment's entry of the day, by its place in the period's assignments (undefined: not on the day) */
-  assignments: Array<Buffer | undefined>;
-  timeOff: Buffer;
-  /** absent on a day without Kelly days */
-  kellyDays: Buffer | undefined;
-}
-
-export interface ComputedPeriod {
-  days: ComputedDay[];
-  /** the users the period names (deleted ones too), for the items read afresh (misc hours) */
-  users: Map<number, UserRow>;
-  /** the engine's facts behind the days, to patch them with */
-  state: PeriodState;
-}
+/** The tables whose writes invalidate (or, for USER_TABLES, patch) the entries: migration 1000's triggers. */
+export const WATCHED_TABLES: readonly string[] = [...ENGINE_TABLES, 'organization'];
+export { USER_TABLES };
 
 /** What an entry computed from now on is valid under: everything but users' changes, and those up to `seq`. */
 export interface Stamp {
@@ -54,24 +42,21 @@ export interface Stamp {
   seq: number;
 }
 
-interface Entry extends ComputedPeriod {
+interface Entry {
+  value: unknown;
   stamp: Stamp;
   bytes: number;
 }
 
-/** A kept period, and the users whose shifts or time off changed since it was computed (none: it holds). */
-export interface Kept {
-  period: ComputedPeriod;
+/** A kept value, and the users whose shifts or time off changed since it was computed (none: it holds). */
+export interface Kept<V> {
+  value: V;
   changedUsers: number[] | undefined;
 }
 
 /** SQLite: the organization's count of changes and the latest user's change (one `?`: the organization). */
 const CHANGES_SQL = `select (select changes from schedule_change where organization_id = ?) as changes,
   (select max(seq) from schedule_user_change) as seq`;
-
-/** A user row's share of an entry's size, roughly; a worked piece's. */
-const USER_BYTES = 600;
-const PIECE_BYTES = 500;
 
 export class EngineCache {
   private readonly entries: LRUCache<string, Entry> | undefined;
@@ -173,27 +158,25 @@ export class EngineCache {
     return this.changedUsers.all(from, to, orgId) as number[];
   }
 
-  /** The period kept under `key`, if it still holds or can be patched, with the users to patch it for. */
-  async get(orgId: number, key: string, stamp: Stamp | undefined): Promise<Kept | undefined> {
+  /**
+   * The value kept under `key`, if it still holds or can be patched, with the users to patch it for.
+   * Keys start with what kind of value they name (`schedule|`, `staffing|`) and the organization.
+   */
+  async get<V>(orgId: number, key: string, stamp: Stamp | undefined): Promise<Kept<V> | undefined> {
     if (stamp === undefined) return undefined;
     const entry = this.entries?.get(key);
     if (entry?.stamp.base !== stamp.base || entry.stamp.seq > stamp.seq) return undefined;
-    if (entry.stamp.seq === stamp.seq) return { period: entry, changedUsers: undefined };
+    if (entry.stamp.seq === stamp.seq) return { value: entry.value as V, changedUsers: undefined };
     const users = await this.usersChanged(orgId, entry.stamp.seq, stamp.seq);
     if (users === undefined) return undefined;
     // changes of other organizations only: the entry holds under the new stamp
     if (users.length === 0) entry.stamp = stamp;
-    return { period: entry, changedUsers: users.length > 0 ? users : undefined };
+    return { value: entry.value as V, changedUsers: users.length > 0 ? users : undefined };
   }
 
-  set(key: string, stamp: Stamp | undefined, period: ComputedPeriod): void {
+  /** Keeps `value` (about `bytes` large) under `key`, valid under `stamp`. */
+  set(key: string, stamp: Stamp | undefined, value: unknown, bytes: number): void {
     if (stamp === undefined || !this.entries) return;
-    let bytes = period.users.size * USER_BYTES;
-    for (const pieces of period.state.piecesByUser.values()) bytes += pieces.length * PIECE_BYTES;
-    for (const day of period.days) {
-      bytes += day.timeOff.length + (day.kellyDays?.length ?? 0) + 64;
-      for (const entry of day.assignments) bytes += (entry?.length ?? 0) + 8;
-    }
-    this.entries.set(key, { ...period, stamp, bytes });
+    this.entries.set(key, { value, stamp, bytes });
   }
 }

@@ -13,10 +13,10 @@ import { listGroups, listGroupsOfUser } from '../groups/repository.js';
 import { listActiveQualifiers } from '../qualifiers/repository.js';
 import { listQualifiersOfUser } from '../user-memberships/repository.js';
 import { MEMBERSHIPS, replaceMemberships, replaceQualifiersOfUser } from '../user-memberships/rules.js';
-import { listUsers } from './repository.js';
-import { changeUser, createUser } from './rules.js';
-import { Digits, Email, type UpdateUserBody } from './schemas.js';
-import type { UserRow } from './table.js';
+import { listUsers } from '../users/repository.js';
+import { changeUser, createUser } from '../users/rules.js';
+import { Digits, Email, type UpdateUserBody } from '../users/schemas.js';
+import type { UserRow } from '../users/table.js';
 
 /**
  * Roster CSV import (docs/extensions.md, "Roster CSV"): one user per row, matched by employee_id,

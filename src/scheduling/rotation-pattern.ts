@@ -1,4 +1,4 @@
-import { epochDayOfText, Temporal } from '../../core/time.js';
+import { epochDayOfText, Temporal } from '../core/time.js';
 
 /**
  * The rotation engine, pure. A rotation is a cycle of N days anchored at a date: entry 0 is off,

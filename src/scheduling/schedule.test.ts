@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoOrganization } from '../../../test/e2e/demo-org.js';
-import { expectAuthRequired } from '../../../test/helpers/common.js';
-import { createCredential } from '../../core/auth/credentials.js';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { seedDemoOrganization } from '../../test/e2e/demo-org.js';
+import { expectAuthRequired } from '../../test/helpers/common.js';
+import { createCredential } from '../core/auth/credentials.js';
+import { startServer, type TestOrg, type TestServer } from '../../test/helpers/server.js';
 import {
   approvedTimeOff,
   createAssignment,
@@ -12,7 +12,7 @@ import {
   placeOnRotation,
   putUserInGroup,
   workTypeId,
-} from '../rotations/test-fixtures.js';
+} from '../resources/rotations/test-fixtures.js';
 
 let server: TestServer;
 let org: TestOrg;

@@ -1,0 +1,535 @@
+import type { ExpressionBuilder } from 'kysely';
+import { compiledOnce } from '../core/db/compiled-once.js';
+import { jsonArrayFrom, parseJsonArray } from '../core/db/json.js';
+import { orgRows } from '../core/db/org-rows.js';
+import type { Db } from '../core/db/transaction.js';
+import type { Database } from '../core/db/types.js';
+import type { AssignmentRow } from '../resources/assignments/table.js';
+import type { RecurringShiftExceptionRow, RecurringShiftRow } from '../resources/rotations/table.js';
+import type { UserRow } from '../resources/users/table.js';
+import type { Qualification, Qualifications } from './staffing.js';
+
+/*
+ * Every statement the scheduling engine runs (docs/architecture.md, "The scheduling engine"): the
+ * engine reads its tables here and nowhere else. Each table read here is watched by the engine
+ * cache (cache.ts, WATCHED_TABLES; cache-coverage.test.ts proves it).
+ */
+
+/** The status of approved time off (time-offs/table.ts: the spec's 1). */
+const APPROVED = 1;
+
+/** The organization's zone. */
+export async function timezoneOf(db: Db, orgId: number): Promise<string> {
+  const org = await db.selectFrom('organization').select('timezone').where('id', '=', orgId).executeTakeFirstOrThrow();
+  return org.timezone;
+}
+
+/** What an assignment needs of a qualifier: its minimum staffing with the qualifier's display fields. */
+export interface QualifierNeeded {
+  id: number;
+  name: string;
+  shortcode: string | null;
+  color: string | null;
+  text_color: string | null;
+  minimum_staffing: number;
+}
+
+/**
+ * Non-deleted assignments that may have occurrences dated in [startDate, endDate]: started by the
+ * end, not ended by an until date before the start, and, when they do not recur, not over before it.
+ */
+export function mayOccurBetween(eb: ExpressionBuilder<Database, 'assignment'>, startDate: string, endDate: string) {
+  return eb.and([
+    eb('assignment.deleted_at', 'is', null),
+    eb('assignment.date', '<=', endDate),
+    eb.or([eb('assignment.until_date', 'is', null), eb('assignment.until_date', '>=', startDate)]),
+    eb.or([eb('assignment.rrule', 'is not', null), eb('assignment.end', '>=', startDate)]),
+  ]);
+}
+
+const assignmentsByIdsQuery = compiledOnce((db: Db, orgId: number, ids: number[]) =>
+  orgRows(db, 'assignment', orgId).where('id', 'in', ids).where('deleted_at', 'is', null),
+);
+
+/** The organization's non-deleted assignments of the ids, by id. */
+export async function findAssignmentsByIds(
+  db: Db,
+  orgId: number,
+  ids: Iterable<number>,
+): Promise<Map<number, AssignmentRow>> {
+  const unique = [...new Set(ids)].filter((id) => Number.isInteger(id));
+  if (unique.length === 0) return new Map();
+  const rows = await assignmentsByIdsQuery(db, orgId, unique);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export interface ScheduleAssignments {
+  assignments: AssignmentRow[];
+  /** `assignment_id|date` of finalized days */
+  finalized: Set<string>;
+  qualifiersNeeded: Map<number, QualifierNeeded[]>;
+}
+
+/**
+ * Non-deleted assignments that may have occurrences dated in [startDate, endDate], with their
+ * finalized dates in the range and their qualifier minimums, in one statement.
+ */
+export async function assignmentsForSchedule(
+  db: Db,
+  orgId: number,
+  startDate: string,
+  endDate: string,
+): Promise<ScheduleAssignments> {
+  const rows = await db
+    .selectFrom('assignment')
+    .selectAll('assignment')
+    .select((eb) => [
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('assignment_finalization as f')
+          .select('f.date')
+          .where('f.organization_id', '=', orgId)
+          .whereRef('f.assignment_id', '=', 'assignment.id')
+          .where('f.date', '>=', startDate)
+          .where('f.date', '<=', endDate),
+      ).as('finalized_dates'),
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('assignment_qualifier as aq')
+          .innerJoin('qualifier as q', (join) =>
+            join.onRef('q.id', '=', 'aq.qualifier_id').onRef('q.organization_id', '=', 'aq.organization_id'),
+          )
+          .select(['q.id', 'q.name', 'q.shortcode', 'q.color', 'q.text_color', 'aq.minimum_staffing'])
+          .where('aq.organization_id', '=', orgId)
+          .whereRef('aq.assignment_id', '=', 'assignment.id')
+          .where('q.deleted_at', 'is', null)
+          .orderBy('aq.id'),
+      ).as('qualifiers_needed'),
+    ])
+    .where('assignment.organization_id', '=', orgId)
+    .where((eb) => mayOccurBetween(eb, startDate, endDate))
+    .orderBy('assignment.position')
+    .orderBy('assignment.id')
+    .execute();
+  const result: ScheduleAssignments = { assignments: [], finalized: new Set(), qualifiersNeeded: new Map() };
+  for (const { finalized_dates, qualifiers_needed, ...assignment } of rows) {
+    result.assignments.push(assignment);
+    for (const { date } of parseJsonArray<{ date: string }>(finalized_dates))
+      result.finalized.add(`${assignment.id}|${date}`);
+    const needed = parseJsonArray<QualifierNeeded>(qualifiers_needed);
+    if (needed.length > 0) result.qualifiersNeeded.set(assignment.id, needed);
+  }
+  return result;
+}
+
+export type ExceptionOfMember = Pick<RecurringShiftExceptionRow, 'date' | 'kind' | 'assignment_id' | 'start' | 'end'>;
+export type MemberRow = RecurringShiftRow & {
+  anchor_date: string;
+  pattern: string;
+  kelly_every: number | null;
+  rotation_name: string;
+  kelly_code: string;
+  kelly_name: string;
+  exceptions: unknown;
+};
+
+/** Members with their rotation and, in the same statement, their exceptions between the dates. */
+function membersWithExceptions(db: Db, orgId: number, fromDate: string, toDate: string) {
+  return db
+    .selectFrom('recurring_shift')
+    .innerJoin('rotation', (join) =>
+      join
+        .onRef('rotation.id', '=', 'recurring_shift.rotation_id')
+        .onRef('rotation.organization_id', '=', 'recurring_shift.organization_id'),
+    )
+    .selectAll('recurring_shift')
+    .select([
+      'rotation.anchor_date',
+      'rotation.pattern',
+      'rotation.kelly_every',
+      'rotation.name as rotation_name',
+      'rotation.kelly_code',
+      'rotation.kelly_name',
+    ])
+    .select((eb) =>
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('recurring_shift_exception as e')
+          .select(['e.date', 'e.kind', 'e.assignment_id', 'e.start', 'e.end'])
+          .where('e.organization_id', '=', orgId)
+          .whereRef('e.recurring_shift_id', '=', 'recurring_shift.id')
+          .where('e.date', '>=', fromDate)
+          .where('e.date', '<=', toDate),
+      ).as('exceptions'),
+    )
+    .where('recurring_shift.organization_id', '=', orgId)
+    .orderBy('recurring_shift.id');
+}
+
+const activeMembersQuery = (db: Db, orgId: number, fromDate: string, toDate: string) =>
+  membersWithExceptions(db, orgId, fromDate, toDate)
+    .where('recurring_shift.start_date', '<=', toDate)
+    .where((eb) => eb.or([eb('recurring_shift.end_date', 'is', null), eb('recurring_shift.end_date', '>=', fromDate)]))
+    .execute();
+
+/**
+ * Every membership of the users, whatever its dates: SQLite's planner, given the dates too, would
+ * take the date index and read every member of the organization who started before the end date,
+ * where the user index reads the few rows of these users. The dates are checked on the rows.
+ */
+const membersOfUsersQuery = compiledOnce((db: Db, orgId: number, fromDate: string, toDate: string, userIds: number[]) =>
+  membersWithExceptions(db, orgId, fromDate, toDate).where('recurring_shift.user_id', 'in', userIds),
+);
+
+/** The rotation members active between the dates (of the users, when named), with their exceptions there. */
+export async function loadMembers(
+  db: Db,
+  orgId: number,
+  fromDate: string,
+  toDate: string,
+  userIds?: number[],
+): Promise<MemberRow[]> {
+  if (userIds === undefined) return activeMembersQuery(db, orgId, fromDate, toDate);
+  const rows = await membersOfUsersQuery(db, orgId, fromDate, toDate, userIds.length ? userIds : [0]);
+  return rows.filter((m) => m.start_date <= toDate && (m.end_date === null || m.end_date >= fromDate));
+}
+
+const oneOffShiftsOfUsersQuery = compiledOnce((db: Db, orgId: number, start: string, end: string, userIds: number[]) =>
+  db
+    .selectFrom('shift')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('start', '<', end)
+    .where('end', '>', start)
+    .where('user_id', 'in', userIds),
+);
+
+/** One-off shifts overlapping [start, end) (of the users, of the assignments, when named). */
+export function loadOneOffShifts(
+  db: Db,
+  orgId: number,
+  range: { start: string; end: string; userIds?: number[]; assignmentIds?: number[] },
+) {
+  if (range.userIds && !range.assignmentIds)
+    return oneOffShiftsOfUsersQuery(db, orgId, range.start, range.end, range.userIds.length ? range.userIds : [0]);
+  return db
+    .selectFrom('shift')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('start', '<', range.end)
+    .where('end', '>', range.start)
+    .$if(range.userIds !== undefined, (qb) => qb.where('user_id', 'in', range.userIds!.length ? range.userIds! : [0]))
+    .$if(range.assignmentIds !== undefined, (qb) =>
+      qb.where('assignment_id', 'in', range.assignmentIds!.length ? range.assignmentIds! : [0]),
+    )
+    .execute();
+}
+
+function approvedQuery(db: Db, orgId: number, startLocal: string, endLocal: string, countedAsApproved: number[] = []) {
+  return db
+    .selectFrom('time_off')
+    .innerJoin('time_off_type', (join) =>
+      join
+        .onRef('time_off_type.id', '=', 'time_off.time_off_type_id')
+        .onRef('time_off_type.organization_id', '=', 'time_off.organization_id'),
+    )
+    .select([
+      'time_off.id',
+      'time_off.user_id',
+      'time_off.admin_id',
+      'time_off.start',
+      'time_off.end',
+      'time_off.rrule',
+      'time_off.status',
+      'time_off_type.id as type_id',
+      'time_off_type.label as type_label',
+      'time_off_type.work_code as type_work_code',
+      'time_off_type.primary_color as type_color',
+      'time_off_type.secondary_color as type_text_color',
+      'time_off_type.force_include as type_force_include',
+      'time_off_type.default_day_hours as type_default_day_hours',
+      'time_off_type.counts_as_worked as type_counts_as_worked',
+      'time_off_type.callback_exclusion_hours as type_callback_exclusion_hours',
+    ])
+    .where('time_off.organization_id', '=', orgId)
+    .where('time_off.deleted_at', 'is', null)
+    .where((eb) =>
+      countedAsApproved.length
+        ? eb.or([eb('time_off.status', '=', APPROVED), eb('time_off.id', 'in', countedAsApproved)])
+        : eb('time_off.status', '=', APPROVED),
+    )
+    .where('time_off.start', '<', endLocal)
+    .where((eb) => eb.or([eb('time_off.until', 'is', null), eb('time_off.until', '>=', startLocal)]))
+    .orderBy('time_off.start')
+    .orderBy('time_off.id');
+}
+
+const approvedOfAllQuery = (db: Db, orgId: number, startLocal: string, endLocal: string) =>
+  approvedQuery(db, orgId, startLocal, endLocal).execute();
+const approvedOfUsersQuery = compiledOnce(
+  (db: Db, orgId: number, startLocal: string, endLocal: string, userIds: number[]) =>
+    approvedQuery(db, orgId, startLocal, endLocal).where('time_off.user_id', 'in', userIds),
+);
+
+/**
+ * Time off rows approved (or named in `countedAsApproved`) that may have occurrences overlapping
+ * [startLocal, endLocal), with their type; of the users when named. One statement.
+ */
+export function approvedTimeOffRows(
+  db: Db,
+  orgId: number,
+  startLocal: string,
+  endLocal: string,
+  userIds?: number[],
+  countedAsApproved: number[] = [],
+) {
+  if (countedAsApproved.length)
+    return approvedQuery(db, orgId, startLocal, endLocal, countedAsApproved)
+      .$if(userIds !== undefined, (qb) => qb.where('time_off.user_id', 'in', userIds!.length ? userIds! : [0]))
+      .execute();
+  return userIds
+    ? approvedOfUsersQuery(db, orgId, startLocal, endLocal, userIds.length ? userIds : [0])
+    : approvedOfAllQuery(db, orgId, startLocal, endLocal);
+}
+
+/** Hours a day of time off of each type charges a user with no scheduled work, by type id. */
+export async function defaultDayHoursOf(db: Db, orgId: number, typeIds: number[]): Promise<Map<number, number>> {
+  const unique = [...new Set(typeIds)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('time_off_type')
+    .select(['id', 'default_day_hours'])
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', unique)
+    .execute();
+  return new Map(rows.map((row) => [row.id, Number(row.default_day_hours)]));
+}
+
+/** Misc hours dated in [startDate, endDate] (of one user, when named): hours worked for overtime. */
+export function miscHoursOf(db: Db, orgId: number, startDate: string, endDate: string, userId?: number) {
+  return db
+    .selectFrom('misc_hour')
+    .select(['user_id', 'date', 'length'])
+    .where('organization_id', '=', orgId)
+    .where('date', '>=', startDate)
+    .where('date', '<=', endDate)
+    .$if(userId !== undefined, (qb) => qb.where('user_id', '=', userId!))
+    .orderBy('date')
+    .orderBy('id')
+    .execute();
+}
+
+/*
+ * What a person is qualified for: their user qualifiers, and each current certification whose
+ * `cert_id` is a qualifier's shortcode (case ignored) grants that qualifier from `issued_on` to
+ * `expires_on` (docs/schedule.md). Both come as JSON array columns of a user row, so a loader that
+ * reads users (the schedule's) gets them in the same statement.
+ */
+
+type UserEb = ExpressionBuilder<Database & { user_account: Database['user_account'] }, 'user_account'>;
+
+export function qualificationColumns(db: Db, eb: UserEb, orgId: number) {
+  return [
+    jsonArrayFrom(
+      db,
+      eb
+        .selectFrom('user_qualifier as uq')
+        .innerJoin('qualifier as uqq', (join) =>
+          join.onRef('uqq.id', '=', 'uq.qualifier_id').onRef('uqq.organization_id', '=', 'uq.organization_id'),
+        )
+        .select('uq.qualifier_id')
+        .where('uq.organization_id', '=', orgId)
+        .whereRef('uq.user_id', '=', 'user_account.id')
+        .where('uqq.deleted_at', 'is', null),
+    ).as('qualifier_ids'),
+    jsonArrayFrom(
+      db,
+      eb
+        .selectFrom('user_certification as uc')
+        .innerJoin('certification as c', (join) =>
+          join.onRef('c.id', '=', 'uc.certification_id').onRef('c.organization_id', '=', 'uc.organization_id'),
+        )
+        .innerJoin('qualifier as cq', (join) =>
+          join
+            .onRef('cq.organization_id', '=', 'uc.organization_id')
+            .on((e) => e(e.fn('lower', ['cq.shortcode']), '=', e.fn('lower', ['c.cert_id']))),
+        )
+        .select(['cq.id as qualifier_id', 'uc.issued_on', 'uc.expires_on'])
+        .where('uc.organization_id', '=', orgId)
+        .whereRef('uc.user_id', '=', 'user_account.id')
+        .where('c.deleted_at', 'is', null)
+        .where('cq.deleted_at', 'is', null),
+    ).as('certified'),
+  ] as const;
+}
+
+/** The two columns of qualificationColumns read back. */
+export function qualificationOf(row: { qualifier_ids: unknown; certified: unknown }): Qualification {
+  return {
+    qualifierIds: parseJsonArray<{ qualifier_id: number }>(row.qualifier_ids).map((q) => Number(q.qualifier_id)),
+    certifications: parseJsonArray<{ qualifier_id: number; issued_on: string | null; expires_on: string | null }>(
+      row.certified,
+    ).map((c) => ({
+      ...c,
+      qualifier_id: Number(c.qualifier_id),
+    })),
+  };
+}
+
+/** The qualifications of the users (every active user of the organization when none are named). One statement. */
+export async function loadQualifications(db: Db, orgId: number, userIds?: number[]): Promise<Qualifications> {
+  const rows = await db
+    .selectFrom('user_account')
+    .select('user_account.id')
+    .select((eb) => qualificationColumns(db, eb, orgId))
+    .where('user_account.organization_id', '=', orgId)
+    .$if(userIds !== undefined, (qb) => qb.where('user_account.id', 'in', userIds!.length ? userIds! : [0]))
+    .execute();
+  return new Map(rows.map((row) => [row.id, qualificationOf(row)]));
+}
+
+export interface Person {
+  user: UserRow;
+  groups: { id: number; label: string }[];
+  /** what the person is qualified for (staffing) */
+  qualification: Qualification;
+}
+
+/** Above this many ids, reading the organization's users beats a long `in (…)` list. */
+const WHOLE_ORGANIZATION_THRESHOLD = 300;
+
+/** Users (deleted ones too: they are still named on old shifts) with their groups, in one statement. */
+export async function peopleByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, Person>> {
+  const unique = [...new Set(ids)].filter((id) => Number.isInteger(id) && id > 0);
+  // no early return when there is none: GET /schedule runs the same statements whatever it holds
+  const rows = await db
+    .selectFrom('user_account')
+    .selectAll('user_account')
+    .select((eb) =>
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('user_group_member as m')
+          .innerJoin('user_group as g', (join) =>
+            join.onRef('g.id', '=', 'm.group_id').onRef('g.organization_id', '=', 'm.organization_id'),
+          )
+          .select(['g.id', 'g.name as label'])
+          .where('m.organization_id', '=', orgId)
+          .whereRef('m.user_id', '=', 'user_account.id')
+          .orderBy('g.name'),
+      ).as('groups'),
+    )
+    .select((eb) => qualificationColumns(db, eb, orgId))
+    .where('user_account.organization_id', '=', orgId)
+    .$if(unique.length <= WHOLE_ORGANIZATION_THRESHOLD, (qb) =>
+      qb.where('user_account.id', 'in', unique.length ? unique : [0]),
+    )
+    .execute();
+  const wanted = new Set(unique);
+  const people = new Map<number, Person>();
+  for (const { groups, qualifier_ids, certified, ...user } of rows) {
+    if (wanted.has(user.id))
+      people.set(user.id, {
+        user,
+        groups: parseJsonArray(groups),
+        qualification: qualificationOf({ qualifier_ids, certified }),
+      });
+  }
+  return people;
+}
+
+/** The users' "not available" periods overlapping [start, end), with their reason's name, by start. */
+export function availabilityPeriodsOf(db: Db, orgId: number, userIds: number[], span: { start: string; end: string }) {
+  return db
+    .selectFrom('availability_period')
+    .leftJoin('unavailability_reason', (join) =>
+      join
+        .onRef('unavailability_reason.id', '=', 'availability_period.unavailability_reason_id')
+        .onRef('unavailability_reason.organization_id', '=', 'availability_period.organization_id'),
+    )
+    .select([
+      'availability_period.user_id',
+      'availability_period.start',
+      'availability_period.end',
+      'unavailability_reason.name as reason',
+    ])
+    .where('availability_period.organization_id', '=', orgId)
+    .where('availability_period.user_id', 'in', userIds)
+    .where('availability_period.deleted_at', 'is', null)
+    .where('availability_period.start', '<', span.end)
+    .where('availability_period.end', '>', span.start)
+    .orderBy('availability_period.start')
+    .execute();
+}
+
+// availability (availability.ts)
+
+/** Names of the assignments (deleted ones too, flagged), and whether their work counts as work. */
+export async function assignmentsByIds(db: Db, orgId: number, ids: number[]) {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map<number, { name: string; is_work_shift: number; deleted: boolean }>();
+  const rows = await db
+    .selectFrom('assignment')
+    .select(['id', 'name', 'is_work_shift', 'deleted_at'])
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', unique)
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      { name: row.name, is_work_shift: Number(row.is_work_shift), deleted: row.deleted_at !== null },
+    ]),
+  );
+}
+
+/** Work types whose hours do not count toward a callback list's limits (`excludes_from_callback`). */
+export async function workTypesExcludedFromLimits(db: Db, orgId: number): Promise<Set<number>> {
+  const rows = await db
+    .selectFrom('work_type')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('excludes_from_callback', '=', 1)
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Accepted callbacks not on an assignment (no shift of theirs shows the work), overlapping the range. */
+export async function unplacedCallbacks(
+  db: Db,
+  orgId: number,
+  userIds: number[],
+  range: { start: string; end: string },
+) {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('callback_user')
+    .innerJoin('callback', (join) =>
+      join
+        .onRef('callback.id', '=', 'callback_user.callback_id')
+        .onRef('callback.organization_id', '=', 'callback_user.organization_id'),
+    )
+    .select([
+      'callback_user.user_id',
+      'callback.id as callback_id',
+      'callback.start',
+      'callback.end',
+      'callback_user.start_time',
+      'callback_user.end_time',
+    ])
+    .where('callback_user.organization_id', '=', orgId)
+    .where('callback_user.status', '=', 'accepted')
+    .where('callback_user.user_id', 'in', userIds)
+    .where('callback.end', '>', range.start)
+    .where('callback.start', '<', range.end)
+    .where('callback.assignment_id', 'is', null)
+    .execute();
+  return rows.map((row) => ({
+    user_id: row.user_id,
+    callback_id: row.callback_id,
+    start: row.start_time ?? row.start,
+    end: row.end_time ?? row.end,
+  }));
+}
