@@ -1,6 +1,5 @@
 import type { Db } from '../core/db/transaction.js';
 import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../core/time.js';
-import type { AssignmentRow } from '../resources/assignments/table.js';
 import { callbackBlocks } from './callback-blocks.js';
 import { scheduleFacts } from './engine.js';
 import { assignmentsByIds, loadQualifications, unplacedCallbacks, workTypesExcludedFromLimits } from './reads.js';

@@ -148,29 +148,6 @@ function factsOf(expanded: ExpandedWork, timeOff: ApprovedTimeOff[], span: Inter
   };
 }
 
-/** What keeps users from taking more work in [start, end): their worked pieces and approved time off there. */
-export interface Commitments {
-  work: WorkedPiece[];
-  timeOff: ApprovedTimeOff[];
-}
-
-/**
- * The one definition of "busy": for each user, the work they will actually do in the span (after
- * time off) and the approved time off there. A user with neither is free.
- */
-export async function commitmentsOf(
-  db: Db,
-  orgId: number,
-  span: Interval,
-  userIds: number[],
-  timeZone: string,
-): Promise<Map<number, Commitments>> {
-  const facts = await scheduleFacts(db, orgId, { ...span, userIds, timezone: timeZone });
-  const work = groupByUser(facts.worked.filter((piece) => piece.start < span.end && piece.end > span.start));
-  const off = groupByUser(facts.timeOff.map((c) => c.timeOff));
-  return new Map(userIds.map((id) => [id, { work: work.get(id) ?? [], timeOff: off.get(id) ?? [] }]));
-}
-
 /** One segment of an entry (approved or pending). */
 export interface EntrySegment {
   entry: TimeOffRow;

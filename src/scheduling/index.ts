@@ -6,8 +6,8 @@
  */
 
 // facts: who works when, and the time off that cuts it
-export { chargedHours, commitmentsOf, paidFacts, scheduleFacts, segmentsOfEntries } from './engine.js';
-export type { Commitments, EntrySegment, ScheduleFacts, TimeOffCover } from './engine.js';
+export { chargedHours, paidFacts, scheduleFacts, segmentsOfEntries } from './engine.js';
+export type { EntrySegment, ScheduleFacts, TimeOffCover } from './engine.js';
 export { approvedTimeOffs, closeMinute, type ApprovedTimeOff } from './time-off.js';
 export { expandWork, type KellyDay, type WorkItem } from './work.js';
 export { timezoneOf } from './reads.js';
