@@ -232,17 +232,19 @@ user
         const organization = await findOrganization(db, organizationId);
         if (!organization) throw new Error(`organization ${organizationId} does not exist`);
         const id = await withTransaction(db, (trx) => createCliUser(trx, cliAuth(organization), newUser));
+        const url = await signInAddress(db);
+        if (options.json && !url) process.stderr.write(`${UNKNOWN_SIGN_IN}\n`);
         print(
           {
             organization_id: organizationId,
             user_id: id,
             username: newUser.username,
             role: newUser.role,
-            sign_in_url: signInUrl(config),
+            sign_in_url: url ?? null,
           },
           !!options.json,
-          `user ${id} created: ${describeUser(newUser)}\nsign in at ${signInUrl(config)} with organization ` +
-            `number ${organizationId}`,
+          `user ${id} created: ${describeUser(newUser)}\n` +
+            (url ? `sign in at ${url} with organization number ${organizationId}` : UNKNOWN_SIGN_IN),
         );
       });
     },
