@@ -40,6 +40,7 @@ import { isLocalDateTime } from './core/time.js';
 import publicFeedRoutes from './resources/calendar-feeds/public-routes.js';
 import offerRoutes from './resources/callbacks/offer-routes.js';
 import smsRoutes from './resources/callbacks/sms-routes.js';
+import changeFeedPlugin from './core/change-feed.js';
 import webappPlugin, { enforceMemberAccess } from './webapp/plugin.js';
 import workersPlugin from './workers.js';
 
@@ -269,6 +270,7 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
       v1.addHook('preValidation', enforceMemberAccess);
       await v1.register(idempotencyPlugin);
       await v1.register(responseCachePlugin, { maxBytes: config.responseCacheBytes, handle });
+      await v1.register(changeFeedPlugin, { handle });
       for (const { plugin } of resources) await v1.register(plugin);
     },
     { prefix: '/v1' },

@@ -12,6 +12,7 @@ import {
   NullableString,
 } from '../../core/schemas.js';
 import { Staffing } from '../schedule/schemas.js';
+import { ForShift } from './expected-shift.js';
 
 export const MAX_PAGE_ITEMS = 1000;
 export const DEFAULT_PAGE_ITEMS = 500;
@@ -45,6 +46,7 @@ export const CreateTimeOffBody = Type.Object({
   ),
   user_note: Type.Optional(UserNote),
   rrule: Type.Optional(Rrule),
+  for_shift: Type.Optional(ForShift),
 });
 export type CreateTimeOffBody = Static<typeof CreateTimeOffBody>;
 
