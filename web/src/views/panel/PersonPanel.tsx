@@ -53,7 +53,8 @@ export function PersonPanel({
       </p>
       <Outcome done={action.done} error={action.error} />
       {moved ? (
-        <p class="stale" role="status">
+        // not a status of its own: after a move from this panel, the move's result is the one to announce
+        <p class="stale">
           This shift has moved or is no longer {shift.user.name}'s since it was opened: choose it again on the board.
         </p>
       ) : (
