@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { createAssignment, workTypeId } from '../rotations/test-fixtures.js';
+import { createAssignment, createRotation, placeOnRotation, workTypeId } from '../rotations/test-fixtures.js';
 
 /**
  * POST /time_offs `for_shift` (extension): the board's "Mark sick" names the shift it read; a shift
@@ -111,6 +111,32 @@ describe('POST /time_offs with for_shift (extension)', () => {
     expect(response.body.error_message).toBe(
       'The shift of 2020-03-10 07:00:00 to 2020-03-11 07:00:00 has ended; nothing was recorded.',
     );
+  });
+
+  it('judges a rotation occurrence as GET /schedule shows it: current, then refused once the person is off', async () => {
+    const rotationId = await createRotation(org, { anchor_date: '2090-08-01' });
+    const crewId = await org.createUser({ first_name: 'Kim', last_name: 'Crew' });
+    await placeOnRotation(org, {
+      user_id: crewId,
+      rotation_id: rotationId,
+      assignment_id: assignmentId,
+      crew: 'A',
+      start_date: '2090-08-01',
+    });
+    const schedule = await org.get('/schedule', {
+      query: { start: '2090-08-04 00:00:00', end: '2090-08-04 23:59:59' },
+    });
+    const read = schedule.body.days[0].assignments
+      .flatMap((a: { shifts: unknown[] }) => a.shifts)
+      .find((s: { user: { id: number } }) => s.user.id === crewId);
+    expect(read).toMatchObject({ recurring: true });
+    const forShift = { id: read.id, recurring: true, start: read.start, end: read.end };
+    // a one-off shift of the same id is not this occurrence
+    expect((await sick(crewId, read.start, read.end, { ...forShift, recurring: false })).status).toBe(409);
+    expect((await sick(crewId, read.start, read.end, forShift)).status).toBe(201);
+    // already off: the occurrence is no longer worked
+    const again = await sick(crewId, read.start, read.end, forShift);
+    expect(again.status, again.text).toBe(409);
   });
 
   it('refuses a for_shift without its fields, naming each', async () => {
