@@ -241,6 +241,7 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   await app.register(authPlugin, { config, handle });
+  await app.register(changeFeedPlugin, { handle });
 
   // The server's front door is the web app; the API lives under /v1 and its reference at /docs.
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/app', 302));
@@ -270,7 +271,6 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
       v1.addHook('preValidation', enforceMemberAccess);
       await v1.register(idempotencyPlugin);
       await v1.register(responseCachePlugin, { maxBytes: config.responseCacheBytes, handle });
-      await v1.register(changeFeedPlugin, { handle });
       for (const { plugin } of resources) await v1.register(plugin);
     },
     { prefix: '/v1' },

@@ -20,12 +20,17 @@ import type { DatabaseHandle } from './db/index.js';
  * Announcements of one organization that come close together reach a watcher once (COALESCE_MS).
  */
 const POLL_MS = 500;
-const COALESCE_MS = 150;
+const COALESCE_MS = 100;
 
 type Watcher = () => void;
+interface Watching {
+  changed: Watcher;
+  /** ends the watcher's stream (the server closes, or {@link ChangeFeed.disconnectAll}) */
+  end: () => void;
+}
 
 export class ChangeFeed {
-  private readonly watchers = new Map<number, Set<Watcher>>();
+  private readonly watchers = new Map<number, Set<Watching>>();
   private readonly pending = new Map<number, NodeJS.Timeout>();
   private subscription: ChangeSubscription | undefined;
   private poller: NodeJS.Timeout | undefined;
@@ -35,9 +40,13 @@ export class ChangeFeed {
 
   constructor(private readonly handle: DatabaseHandle) {}
 
-  /** Calls `watcher` after each change of the organization; returns the function that stops it. */
-  watch(organizationId: number, watcher: Watcher): () => void {
-    const set = this.watchers.get(organizationId) ?? new Set<Watcher>();
+  /**
+   * Calls `changed` after each change of the organization, `end` when the server lets go of its
+   * watchers; returns the function that stops watching.
+   */
+  watch(organizationId: number, changed: Watcher, end: () => void): () => void {
+    const set = this.watchers.get(organizationId) ?? new Set<Watching>();
+    const watcher = { changed, end };
     set.add(watcher);
     this.watchers.set(organizationId, set);
     this.start();
@@ -53,13 +62,19 @@ export class ChangeFeed {
     if (!this.watchers.has(organizationId) || this.pending.has(organizationId)) return;
     const timer = setTimeout(() => {
       this.pending.delete(organizationId);
-      for (const watcher of this.watchers.get(organizationId) ?? []) watcher();
+      for (const watcher of this.watchers.get(organizationId) ?? []) watcher.changed();
     }, COALESCE_MS);
     timer.unref();
     this.pending.set(organizationId, timer);
   }
 
+  /** Ends every watcher's stream (they reconnect; the server closing does this first). */
+  disconnectAll(): void {
+    for (const set of [...this.watchers.values()]) for (const watcher of [...set]) watcher.end();
+  }
+
   async close(): Promise<void> {
+    this.disconnectAll();
     this.watchers.clear();
     for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
@@ -110,8 +125,9 @@ export class ChangeFeed {
 const CHANGE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * On the /v1 scope: `app.changeFeed`, and every successful change request announces its
- * organization. Streams still open when the server closes are ended first (see GET /v1/changes).
+ * `app.changeFeed`, and every successful change request (on /v1, where `request.auth` is set)
+ * announces its organization. Streams still open when the server closes are ended first (see GET
+ * /v1/changes).
  */
 async function changeFeedPlugin(app: FastifyInstance, { handle }: { handle: DatabaseHandle }) {
   const feed = new ChangeFeed(handle);

@@ -207,4 +207,56 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, live', () => {
     expect(again.status).toBe(409);
     expect(again.body.error_message).toMatch(/has moved or is no longer/);
   });
+
+  it('reconnects by itself after the connection was lost, and reads what changed meanwhile', async () => {
+    await two.keyboard.press('Escape');
+    const day = await dayOf(date);
+    const post = day.assignments.find((a) => a.shifts.length > 0 && a.staffing.needed > 0)!;
+    const shift = post.shifts[0];
+    let streams = 0;
+    two.on('request', (request) => {
+      if (request.url().endsWith('/v1/changes')) streams += 1;
+    });
+    // the server lets go of every stream (as when it restarts behind a proxy); the change comes in the gap
+    server.app.changeFeed.disconnectAll();
+    const removed = await api<{ status: number }>(
+      one,
+      `/v1/time_offs`,
+      'POST',
+      await (async () => {
+        const types = await get<Array<{ id: number; sick_leave: boolean }>>('/v1/time_off_types');
+        const me = await get<{ user: { id: number } }>('/app/session');
+        return {
+          user_id: shift.user.id,
+          admin_ids: [me.user.id],
+          start_date: shift.start,
+          end_date: shift.end,
+          time_off_type_id: Number(types.find((t) => t.sick_leave)!.id),
+          status: 1,
+        };
+      })(),
+    );
+    expect(removed.status).toBe(201);
+    const after = await dayOf(date);
+    const now = after.assignments.find((a) => a.id === post.id)!;
+    const said = seatsSaid(after, await get<Vacancy[]>(`/v1/vacancies?${period(date, date)}`), now);
+    await expect.poll(() => seatsShown(two, post.id), { timeout: 8000, interval: 100 }).toEqual(said);
+    // the lost stream was opened again
+    expect(streams).toBeGreaterThan(0);
+  });
+
+  it('has no serious or critical axe findings on the day view of a member at phone width', async () => {
+    const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    try {
+      await phone.goto(`${server.url}/app/#/day/${date}`);
+      await fillSignIn(phone, orgId, 'sam.oconnell', DEMO_PASSWORD);
+      await phone.getByLabel('Password').press('Enter');
+      await phone.locator(`.day-view[data-date="${date}"] section[data-assignment]`).first().waitFor();
+      // a member reads the day; the actions are the admins'
+      expect(await phone.locator('.day-view button', { hasText: /^(Fill|Mark sick)$/ }).count()).toBe(0);
+      expect(await axeViolations(phone)).toEqual([]);
+    } finally {
+      await phone.context().close();
+    }
+  });
 });

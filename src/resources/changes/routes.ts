@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ServerResponse } from 'node:http';
 import { EXTENSION, routeOptions } from '../../core/schemas.js';
 
 const route = routeOptions(['Changes']);
@@ -19,11 +18,6 @@ const MAX_STREAM_MS = 10 * 60_000;
  * the client reads again what it shows, through the routes that apply what it may see.
  */
 const routes: FastifyPluginAsyncTypebox = async (app) => {
-  const open = new Set<ServerResponse>();
-  app.addHook('preClose', async () => {
-    for (const raw of open) raw.end();
-  });
-
   app.get(
     '/changes',
     route(
@@ -46,15 +40,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       });
       let seq = 0;
       raw.write(`retry: 1000\nevent: ready\ndata: {"seq":0}\n\n`);
-      open.add(raw);
-      const stopWatching = app.changeFeed.watch(request.auth.orgId, () => {
-        seq += 1;
-        raw.write(`event: change\ndata: {"seq":${seq}}\n\n`);
-      });
+      const stopWatching = app.changeFeed.watch(
+        request.auth.orgId,
+        () => {
+          seq += 1;
+          raw.write(`event: change\ndata: {"seq":${seq}}\n\n`);
+        },
+        () => raw.end(),
+      );
       const heartbeat = setInterval(() => raw.write(': still here\n\n'), HEARTBEAT_MS);
       const lifetime = setTimeout(() => raw.end(), MAX_STREAM_MS);
       raw.on('close', () => {
-        open.delete(raw);
         stopWatching();
         clearInterval(heartbeat);
         clearTimeout(lifetime);

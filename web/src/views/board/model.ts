@@ -61,7 +61,8 @@ export async function loadBoard(start: string, end: string, admin: boolean, seat
     call(client.GET('/v1/day_labels', { params: { query: { start, end } } })),
     call(client.GET('/v1/visual_cycles', { params: { query: { start, end } } })),
     admin ? activeCallbacks(start, end) : Promise.resolve([]),
-    seats ? call(client.GET('/v1/vacancies', { params: { query: period(start, end) } })) : Promise.resolve([]),
+    // members may not read GET /vacancies: their day view shows the schedule's staffing (the same engine's)
+    seats && admin ? call(client.GET('/v1/vacancies', { params: { query: period(start, end) } })) : Promise.resolve([]),
   ]);
   return { schedule, labels, cycles, callbacks, vacancies };
 }
