@@ -22,7 +22,10 @@ interface Stream {
 
 async function openStream(headers: Record<string, string>): Promise<Stream> {
   const abort = new AbortController();
-  const response = await fetch(`${server.url}/v1/changes`, { headers, signal: abort.signal });
+  const response = await fetch(`${server.url}/v1/changes`, {
+    headers: { accept: 'text/event-stream', ...headers },
+    signal: abort.signal,
+  });
   expect(response.status).toBe(200);
   const events: string[] = [];
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -118,4 +121,14 @@ describe('GET /v1/changes (extension)', () => {
   });
 
   it('requires a token', () => expectAuthRequired(server, 'GET', '/changes'));
+
+  it('answers 406 to a request that does not ask for a stream (a plain GET would wait forever)', async () => {
+    const response = await org.get('/changes');
+    expect(response.status).toBe(406);
+    expect(response.body).toEqual({
+      status: 406,
+      error: 'not_acceptable',
+      error_message: 'GET /v1/changes is a stream of server-sent events: send Accept: text/event-stream.',
+    });
+  });
 });
