@@ -123,6 +123,30 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, live', () => {
     expect(await axeViolations(one)).toEqual([]);
   });
 
+  it('opens the roster at today and scrolls to it; the Today button scrolls back to it', async () => {
+    const inView = () =>
+      one.evaluate(`(() => {
+        const cell = document.querySelector('.board-scroll th[aria-current="date"]');
+        const box = document.querySelector('.board-scroll');
+        if (!cell || !box) return 'missing';
+        const [c, b] = [cell.getBoundingClientRect(), box.getBoundingClientRect()];
+        return c.left >= b.left - 1 && c.right <= b.right + 1 ? 'in view' : 'out of view';
+      })()`);
+    await one.evaluate('location.hash = "#/roster"');
+    await one.locator('.board-scroll th[aria-current="date"]').waitFor();
+    await expect.poll(inView).toBe('in view');
+    await one.evaluate(`(() => {
+      const box = document.querySelector('.board-scroll');
+      const cell = document.querySelector('.board-scroll th[aria-current="date"]');
+      box.scrollLeft = cell.offsetLeft > box.clientWidth ? 0 : box.scrollWidth;
+    })()`);
+    await one.getByRole('button', { name: 'Today' }).click();
+    await expect.poll(inView).toBe('in view');
+    await one.evaluate('location.hash = "#/week"');
+    await one.locator('table.board.week th[aria-current="date"]').waitFor();
+    expect(await one.locator('table.board.week th[aria-current="date"]').count()).toBe(1);
+  });
+
   it('shows, seat by seat, what GET /schedule and GET /vacancies say for the day', async () => {
     for (const page of [one, two]) {
       await page.evaluate(`location.hash = "#/day/${date}"`);
