@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiError } from '../../core/errors.js';
+import { notAcceptable } from '../../core/errors.js';
 import { EXTENSION, routeOptions } from '../../core/schemas.js';
 
 const route = routeOptions(['Changes']);
@@ -35,10 +35,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       // a client that does not ask for a stream (a plain GET that waits for the whole body) is told so
       if (!/\btext\/event-stream\b/i.test(request.headers.accept ?? ''))
-        throw new ApiError(
-          'not_acceptable',
-          'GET /v1/changes is a stream of server-sent events: send Accept: text/event-stream.',
-        );
+        throw notAcceptable('GET /v1/changes is a stream of server-sent events: send Accept: text/event-stream.');
       const raw = reply.hijack().raw;
       raw.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
