@@ -9,19 +9,36 @@ const RETRY_MAX_MS = 15_000;
  * Listens to GET /v1/changes (server-sent events, docs/webapp.md) through the typed client, as a
  * stream (EventSource cannot send the session header), and calls `changed` after each `change`
  * event, and after each reconnection (what happened while the stream was down is unknown). It
- * reconnects by itself until `stop` is called; a 401 ends it and signs the app out.
+ * reconnects by itself until `stop` is called; a 401 ends it and signs the app out. A hidden tab
+ * lets its stream go (a browser keeps about six connections per server: tabs left open in the
+ * background would take them all) and opens it again, reading again, when it is shown.
  */
 export function listenToChanges(changed: () => void): () => void {
   let stopped = false;
-  const abort = new AbortController();
+  let connection = new AbortController();
+  let wake: () => void = () => undefined;
   let delay = RETRY_MS;
   let opened = 0;
+  const hidden = () => document.visibilityState === 'hidden';
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   const run = async () => {
     while (!stopped) {
+      if (hidden()) {
+        await pause(RETRY_MAX_MS);
+        continue;
+      }
+      connection = new AbortController();
       try {
         const { data, response } = await client.GET('/v1/changes', {
           parseAs: 'stream',
-          signal: abort.signal,
+          signal: connection.signal,
           headers: { Accept: 'text/event-stream' },
         });
         if (response.status === 401) {
@@ -35,17 +52,29 @@ export function listenToChanges(changed: () => void): () => void {
           await readEvents(data, (name) => name === 'change' && changed());
         }
       } catch {
-        // the server cannot be reached, or the stream broke: try again shortly
+        // the server cannot be reached, the stream broke, or the tab was hidden: try again shortly
       }
       if (stopped) return;
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      delay = Math.min(delay * 2, RETRY_MAX_MS);
+      if (!hidden()) {
+        await pause(delay);
+        delay = Math.min(delay * 2, RETRY_MAX_MS);
+      }
     }
   };
+  const visibility = () => {
+    if (hidden()) connection.abort();
+    else {
+      delay = RETRY_MS;
+      wake();
+    }
+  };
+  document.addEventListener('visibilitychange', visibility);
   void run();
   return () => {
     stopped = true;
-    abort.abort();
+    document.removeEventListener('visibilitychange', visibility);
+    connection.abort();
+    wake();
   };
 }
 
