@@ -83,9 +83,22 @@ function Page({ hash, session, navigate }: { hash: string; session: Session; nav
   }
 }
 
+/**
+ * Renders again when the organization's date changes (checked every minute): a board left open
+ * overnight, on today's view (no date in its hash), moves to the new today.
+ */
+function useDateChange(): void {
+  const [, setDay] = useState(today());
+  useEffect(() => {
+    const timer = setInterval(() => setDay(today()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+}
+
 export function App() {
   const [session, setSession] = useState<SessionState>({ state: 'checking' });
   const [hash, navigate] = useHash();
+  useDateChange();
   const check = () =>
     sessions.current().then(
       (current) => setSession({ state: 'signed-in', session: current }),
