@@ -748,7 +748,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Server-sent events: a `change` event (no data but its number) within about a second of any change of the caller's organization, by anyone; a `ready` event when the stream opens (extension) */
+        /** Server-sent events: a `change` event (no data but its number) within about a second of any change of the caller's organization, by anyone; a `ready` event when the stream opens (extension). Needs `Accept: text/event-stream` (406 without it). */
         get: operations["streamChanges"];
         put?: never;
         post?: never;
