@@ -42,6 +42,7 @@ import { isLocalDateTime } from './core/time.js';
 import publicFeedRoutes from './resources/calendar-feeds/public-routes.js';
 import offerRoutes from './resources/callbacks/offers/offer-routes.js';
 import smsRoutes from './resources/callbacks/channels/sms-routes.js';
+import changeFeedPlugin from './core/change-feed.js';
 import webappPlugin, { enforceMemberAccess } from './webapp/plugin.js';
 import { EngineCache } from './scheduling/cache.js';
 import workersPlugin from './workers.js';
@@ -273,6 +274,7 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   await app.register(authPlugin, { config, handle });
+  await app.register(changeFeedPlugin, { handle });
 
   // The server's front door is the web app; the API lives under /v1 and its reference at /docs.
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/app', 302));

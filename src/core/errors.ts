@@ -72,6 +72,7 @@ export const methodNotAllowed = (method: string) =>
   new ApiError('method_not_allowed', `The ${method} method is not supported for this route.`);
 export const requestTimeout = (message: string) => new ApiError('request_timeout', message);
 export const conflict = (message: string) => new ApiError('conflict', message);
+export const notAcceptable = (message: string) => new ApiError('not_acceptable', message);
 export const unsupportedMediaType = (message: string) => new ApiError('unsupported_media_type', message);
 export const invalidParams = (messages: string[] | string) =>
   new ApiError('invalid_params', Array.isArray(messages) ? messages : [messages]);

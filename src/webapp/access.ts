@@ -49,6 +49,7 @@ export const MEMBER_RULES: Record<string, Check> = {
   'POST /v1/signup_events/:id/users': selfInBody,
   'DELETE /v1/signup_events/:id/users/:user_id': selfInPath,
   'GET /v1/push/key': anyone,
+  'GET /v1/changes': anyone,
   'GET /v1/users/:user_id/push_subscriptions': selfInPath,
   'POST /v1/users/:user_id/push_subscriptions': selfInPath,
   'DELETE /v1/users/:user_id/push_subscriptions/:id': selfInPath,

@@ -35,8 +35,6 @@ interface ScheduleJson {
 type Logs = { data: Array<{ event_description: string }> };
 
 const short = (a: Post) => a.staffing.open > 0 || a.staffing.qualifier_shortfalls.length > 0;
-const pad = (n: number) => String(n).padStart(2, '0');
-const localDate = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 const TIMEZONE = 'America/Chicago';
 /** Today in the demo organization's zone (the seed's today). */
 const orgToday = () =>
@@ -430,7 +428,7 @@ describe.skipIf(!HAS_CHROMIUM)('acting from the board, the agenda and print', ()
       await phone.locator('.agenda li.agenda-day').first().waitFor();
       expect(await phone.locator('nav a[aria-current="page"]').textContent()).toBe('Agenda');
       const first = phone.locator('.agenda li.agenda-day').first();
-      expect(await first.getAttribute('data-date')).toBe(localDate(new Date()));
+      expect(await first.getAttribute('data-date')).toBe(orgToday());
       expect(await first.locator('.agenda-date').textContent()).toMatch(/^Today · /);
       expect(await phone.locator('.agenda li.agenda-day').count()).toBe(7);
       const [width, viewport] = await pageWidths(phone);
@@ -442,7 +440,7 @@ describe.skipIf(!HAS_CHROMIUM)('acting from the board, the agenda and print', ()
       )) as { user: { id: number } };
       const week = (await phone.evaluate(
         async (url) => (await fetch(url, { headers: { 'X-Crewplan-Session': '1' } })).json(),
-        `/v1/schedule?${period(localDate(new Date()), localDate(new Date(Date.now() + 6 * 86_400_000)))}`,
+        `/v1/schedule?${period(orgToday(), addDays(orgToday(), 6))}`,
       )) as ScheduleJson;
       for (const day of week.days) {
         const mine = day.assignments.flatMap((a) => a.shifts.filter((s) => s.user.id === me.user.id));

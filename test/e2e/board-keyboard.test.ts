@@ -96,7 +96,7 @@ describe.skipIf(!HAS_CHROMIUM)('every board action by keyboard, and a focus ring
     });
     page = context.pages()[0] ?? (await context.newPage());
     // signing in by keyboard too: the fields and Enter
-    await page.goto(`${server.url}/app/`);
+    await page.goto(`${server.url}/app/#/month`);
     await page.getByLabel('Organization number').focus();
     await page.keyboard.type(String(orgId));
     await page.keyboard.press('Tab');

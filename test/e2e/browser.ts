@@ -24,7 +24,7 @@ export async function fillSignIn(page: Page, orgId: number, username: string, pa
 
 /** Opens the board at `baseUrl` and signs in (Enter in the password field). */
 export async function signIn(page: Page, baseUrl: string, orgId: number, username: string, password: string) {
-  await page.goto(`${baseUrl}/app/`);
+  await page.goto(`${baseUrl}/app/#/month`);
   await fillSignIn(page, orgId, username, password);
   await page.getByLabel('Password').press('Enter');
 }

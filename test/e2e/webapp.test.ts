@@ -82,7 +82,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
   }
 
   async function signIn(username: string): Promise<number> {
-    await page.goto(`${server.url}/app/`);
+    await page.goto(`${server.url}/app/#/month`);
     await fillSignIn(page, orgId, username, DEMO_PASSWORD);
     const started = performance.now();
     await page.getByLabel('Password').press('Enter');
@@ -113,7 +113,7 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
   });
 
   it('signs in (by keyboard) and renders the month as a calendar, with staffing as the engine says', async () => {
-    await page.goto(`${server.url}/app/`);
+    await page.goto(`${server.url}/app/#/month`);
     await page.getByLabel('Organization number').focus();
     await page.keyboard.type(String(orgId));
     await page.keyboard.press('Tab');
@@ -126,10 +126,9 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
     const elapsed = performance.now() - started;
     console.log(`web app: month rendered ${elapsed.toFixed(0)} ms after sign-in (demo organization)`);
 
-    // the board opens on the month of today (the device's today, as the app reads it)
-    const now = new Date();
-    const deviceToday = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-    await expect(page.locator('#board-title').textContent()).resolves.toBe(monthOf(deviceToday).title);
+    // the board opens on the month of today in the organization's zone (not the device's), today marked
+    await expect(page.locator('#board-title').textContent()).resolves.toBe(monthOf(orgToday()).title);
+    expect(await page.locator('.calendar li.day[aria-current="date"]').getAttribute('data-date')).toBe(orgToday());
     const vacancies = await apiGet<Array<{ date: string }>>(
       `/v1/vacancies?start=${addDays(orgToday(), 1)}%2000:00:00&end=${addDays(orgToday(), 10)}%2023:59:59`,
     );
@@ -486,10 +485,8 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
 
     await page.getByRole('link', { name: 'My schedule' }).click();
     await waitForLoaded('mine-title');
-    const from = (days: number) => new Date(Date.now() + days * 86_400_000);
-    const local = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
     const upcoming = await apiGet<{ days: Array<{ assignments: Array<{ shifts: Array<{ user: { id: number } }> }> }> }>(
-      `/v1/schedule?start=${local(from(0))}%2000:00:00&end=${local(from(27))}%2023:59:59`,
+      `/v1/schedule?start=${orgToday()}%2000:00:00&end=${addDays(orgToday(), 27)}%2023:59:59`,
     );
     const myShifts = upcoming.days
       .flatMap((d) => d.assignments.flatMap((a) => a.shifts))

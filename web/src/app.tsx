@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type ApiError, SIGNED_OUT_EVENT, sessions, type Session } from './api';
 import { ErrorBox, Loading } from './components';
-import { today } from './dates';
+import { setOrganizationZone, today } from './dates';
 import { Board } from './views/Board';
 import { Callbacks } from './views/Callbacks';
 import { Events } from './views/Events';
@@ -16,9 +16,9 @@ type SessionState =
   | { state: 'error'; message: string }
   | { state: 'signed-in'; session: Session };
 
-/** The view without a hash: the agenda at phone width, the month elsewhere. */
+/** The view without a hash: the agenda at phone width, elsewhere the day (admins) or the month (see Page). */
 export const PHONE_QUERY = '(max-width: 640px)';
-const home = () => (window.matchMedia(PHONE_QUERY).matches ? '#/agenda' : '#/month');
+const home = () => (window.matchMedia(PHONE_QUERY).matches ? '#/agenda' : '#/');
 
 function useHash(): [string, (hash: string) => void] {
   const [hash, setHash] = useState(location.hash || home());
@@ -39,6 +39,7 @@ function useHash(): [string, (hash: string) => void] {
 }
 
 const NAV = [
+  ['#/day', 'Day'],
   ['#/agenda', 'Agenda'],
   ['#/month', 'Month'],
   ['#/week', 'Week'],
@@ -53,6 +54,8 @@ const NAV = [
 function Page({ hash, session, navigate }: { hash: string; session: Session; navigate: (hash: string) => void }) {
   const [, route, date] = hash.split('/');
   switch (route) {
+    case 'day':
+      return <Board key="day" mode="day" anchor={date || today()} navigate={navigate} session={session} />;
     case 'week':
       return <Board key="week" mode="week" anchor={date || today()} navigate={navigate} session={session} />;
     case 'agenda':
@@ -69,14 +72,33 @@ function Page({ hash, session, navigate }: { hash: string; session: Session; nav
       return <Offers session={session} />;
     case 'callbacks':
       return <Callbacks />;
-    default:
+    case 'month':
       return <Board key="month" mode="month" anchor={date || today()} navigate={navigate} session={session} />;
+    default:
+      return session.user.is_admin ? (
+        <Board key="day" mode="day" anchor={today()} navigate={navigate} session={session} />
+      ) : (
+        <Board key="month" mode="month" anchor={today()} navigate={navigate} session={session} />
+      );
   }
+}
+
+/**
+ * Renders again when the organization's date changes (checked every minute): a board left open
+ * overnight, on today's view (no date in its hash), moves to the new today.
+ */
+function useDateChange(): void {
+  const [, setDay] = useState(today());
+  useEffect(() => {
+    const timer = setInterval(() => setDay(today()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
 }
 
 export function App() {
   const [session, setSession] = useState<SessionState>({ state: 'checking' });
   const [hash, navigate] = useHash();
+  useDateChange();
   const check = () =>
     sessions.current().then(
       (current) => setSession({ state: 'signed-in', session: current }),
@@ -96,11 +118,12 @@ export function App() {
     return <SignIn onSignedIn={(current) => setSession({ state: 'signed-in', session: current })} />;
 
   const { user, organization } = session.session;
+  setOrganizationZone(organization.timezone);
   const signOut = async () => {
     await sessions.signOut().catch(() => undefined);
     setSession({ state: 'signed-out' });
   };
-  const active = `#/${hash.split('/')[1] || 'month'}`;
+  const active = `#/${hash.split('/')[1] || (user.is_admin ? 'day' : 'month')}`;
   return (
     <>
       <a class="skip-link" href="#main">

@@ -17,7 +17,17 @@ export function addDays(text: string, days: number): string {
   return toDateString(date);
 }
 
+/** The organization's time zone, once the session has named it (set as the app signs in). */
+let organizationZone: string | undefined;
+
+/** "Today" follows the organization's zone from now on, not the device's. */
+export function setOrganizationZone(timeZone: string): void {
+  organizationZone = timeZone;
+}
+
+/** Today's date in the organization's zone (the device's until a session has named the zone). */
 export function today(): string {
+  if (organizationZone) return nowIn(organizationZone).slice(0, 10);
   const now = new Date();
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }

@@ -1,14 +1,22 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
 export type Loadable<T> = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; data: T };
 
-/** Runs `load` whenever `deps` change; `reload` runs it again (after an action). */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): [Loadable<T>, () => void] {
+/**
+ * Runs `load` whenever `deps` change; `reload` runs it again (after an action), and so does a new
+ * `refresh` (a change heard from the server, see live.ts). Reading again for the same deps keeps
+ * what is shown until the new data is in: no flash of "loading", no lost focus or scroll.
+ */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[], refresh = 0): [Loadable<T>, () => void] {
   const [value, setValue] = useState<Loadable<T>>({ state: 'loading' });
   const [round, setRound] = useState(0);
+  const shown = useRef<string | undefined>(undefined);
   useEffect(() => {
     let current = true;
-    setValue((previous) => (previous.state === 'ready' && round > 0 ? previous : { state: 'loading' }));
+    const key = JSON.stringify(deps);
+    const same = shown.current === key;
+    shown.current = key;
+    setValue((previous) => (previous.state === 'ready' && same ? previous : { state: 'loading' }));
     load().then(
       (data) => current && setValue({ state: 'ready', data }),
       (error: Error) => current && setValue({ state: 'error', message: error.message }),
@@ -16,7 +24,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): [Loadable<T
     return () => {
       current = false;
     };
-  }, [...deps, round]);
+  }, [...deps, round, refresh]);
   const reload = useCallback(() => setRound((r) => r + 1), []);
   return [value, reload];
 }

@@ -7,6 +7,7 @@ import './styles/board.css';
 import './styles/calendar.css';
 import './styles/panel.css';
 import './styles/agenda.css';
+import './styles/day.css';
 import './styles/print.css';
 
 render(<App />, document.getElementById('root')!);

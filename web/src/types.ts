@@ -21,4 +21,5 @@ export type CallbackPage = ResponseOf<'listCallbacks'>;
 export type Callback = CallbackPage['data'][number];
 export type CallbackUser = ResponseOf<'listCallbackUsers'>[number];
 export type VacancyCandidates = ResponseOf<'listVacancyCandidates'>;
+export type Vacancy = ResponseOf<'listVacancies'>[number];
 export type CallbackOffer = ResponseOf<'listUserCallbackOffers'>[number];

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withTransaction } from '../../core/db/transaction.js';
 import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
+import { assertShiftCurrent } from './expected-shift.js';
 import { readTimeOffImpact } from './impact.js';
 import { normalizeLocalDateTime } from '../../core/time.js';
 import { readTimeOff, readTimeOffPage } from './listing.js';
@@ -81,8 +82,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const body = request.body;
-      const id = await withTransaction(app.db, (trx) =>
-        createTimeOff(trx, request.auth, {
+      const id = await withTransaction(app.db, async (trx) => {
+        if (body.for_shift) await assertShiftCurrent(trx, request.auth, body.user_id, body.for_shift);
+        return createTimeOff(trx, request.auth, {
           userId: body.user_id,
           adminIds: Array.isArray(body.admin_ids) ? body.admin_ids : [body.admin_ids],
           start: normalizeLocalDateTime(body.start_date),
@@ -92,8 +94,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
           userNote: body.user_note ?? null,
           rrule: body.rrule ?? null,
           requestedByUser: false,
-        }),
-      );
+        });
+      });
       reply.status(201);
       return created('Time off created successfully.', { id });
     },

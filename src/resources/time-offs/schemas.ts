@@ -13,6 +13,7 @@ import {
 } from '../../core/schemas.js';
 import { nullableText, Staffing } from '../../core/schemas.js';
 import { ScheduleWorkType } from '../work-types/schemas.js';
+import { ForShift } from './expected-shift.js';
 
 export const MAX_PAGE_ITEMS = 1000;
 export const DEFAULT_PAGE_ITEMS = 500;
@@ -42,6 +43,7 @@ export const CreateTimeOffBody = Type.Object({
   ),
   user_note: Type.Optional(UserNote),
   rrule: Type.Optional(Rrule),
+  for_shift: Type.Optional(ForShift),
 });
 export type CreateTimeOffBody = Static<typeof CreateTimeOffBody>;
 

@@ -71,7 +71,12 @@ export function Agenda({ data, days, session, act }: { data: BoardData; days: st
         const { onDuty, minimum, open } = rollUp(day);
         const notes = day?.notes ?? [];
         return (
-          <li key={date} class={`agenda-day${date === current ? ' today' : ''}`} data-date={date}>
+          <li
+            key={date}
+            class={`agenda-day${date === current ? ' today' : ''}`}
+            data-date={date}
+            aria-current={date === current ? 'date' : undefined}
+          >
             <h2 class="agenda-date">
               {date === current && <span class="today-mark">Today · </span>}
               {longDate(date)}

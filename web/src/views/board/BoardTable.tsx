@@ -46,6 +46,7 @@ export function BoardTable({
                   scope="col"
                   key={day}
                   class={day === current ? 'today' : undefined}
+                  aria-current={day === current ? 'date' : undefined}
                   {...cycleStyle(cyclesOf(data.cycles, day))}
                 >
                   <DayHead

@@ -42,6 +42,7 @@ export function Calendar({
               key={day}
               class={`day${day === current ? ' today' : ''}${rollUp(entry).short ? ' short' : ''}`}
               data-date={day}
+              aria-current={day === current ? 'date' : undefined}
               {...cycleStyle(cycles)}
             >
               <h2 class="day-head">

@@ -8,14 +8,16 @@ import type {
   Schedule,
   ScheduleDay,
   Shift,
+  Vacancy,
   VisualCycle,
 } from '../../types';
 
 /**
  * `month`: a 7-column calendar; `week`: a roster of one week; `roster`: the month as one strip;
- * `agenda`: a list of days from the anchor (the phone's default).
+ * `agenda`: a list of days from the anchor (the phone's default); `day`: one day by apparatus and
+ * seat (the admin's default).
  */
-export type BoardMode = 'month' | 'week' | 'roster' | 'agenda';
+export type BoardMode = 'day' | 'month' | 'week' | 'roster' | 'agenda';
 
 export interface BoardData {
   schedule: Schedule;
@@ -23,6 +25,8 @@ export interface BoardData {
   cycles: VisualCycle[];
   /** Callbacks still taking answers that start in the period. */
   callbacks: Callback[];
+  /** The open seats of the period as GET /vacancies judges them (the day view only). */
+  vacancies: Vacancy[];
 }
 
 /** What the side panel shows: an occurrence's open seat, or a person's shift. */
@@ -51,14 +55,16 @@ async function activeCallbacks(start: string, end: string): Promise<Callback[]> 
   }
 }
 
-export async function loadBoard(start: string, end: string, admin: boolean): Promise<BoardData> {
-  const [schedule, labels, cycles, callbacks] = await Promise.all([
+export async function loadBoard(start: string, end: string, admin: boolean, seats = false): Promise<BoardData> {
+  const [schedule, labels, cycles, callbacks, vacancies] = await Promise.all([
     call(client.GET('/v1/schedule', { params: { query: period(start, end) } })),
     call(client.GET('/v1/day_labels', { params: { query: { start, end } } })),
     call(client.GET('/v1/visual_cycles', { params: { query: { start, end } } })),
     admin ? activeCallbacks(start, end) : Promise.resolve([]),
+    // members may not read GET /vacancies: their day view shows the schedule's staffing (the same engine's)
+    seats && admin ? call(client.GET('/v1/vacancies', { params: { query: period(start, end) } })) : Promise.resolve([]),
   ]);
-  return { schedule, labels, cycles, callbacks };
+  return { schedule, labels, cycles, callbacks, vacancies };
 }
 
 /** The engine's verdict: seats open or a qualifier held by too few people on duty. */

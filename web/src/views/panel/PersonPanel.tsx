@@ -1,9 +1,10 @@
-import { useMemo } from 'preact/hooks';
-import { call, client, type Session } from '../../api';
+import { useEffect } from 'preact/hooks';
+import type { Session } from '../../api';
 import { span } from '../../dates';
 import type { BoardData, PanelTarget } from '../board/model';
 import { Outcome, useAction } from './action';
 import { NoteForm } from './NoteForm';
+import { markSick, preloadSickType } from './sick';
 import { TradeForm } from './TradeForm';
 
 /** A person's shift: Mark sick, Move or swap, and the notes of the day. */
@@ -22,35 +23,22 @@ export function PersonPanel({
 }) {
   const { shift, assignment, date } = target;
   const action = useAction();
-  // the type "Mark sick" records is the organization's choice (`sick_leave` on one type), not a name;
-  // asked for as the panel opens, so the button sends one request
-  const sickType = useMemo(() => {
-    const found = call(client.GET('/v1/time_off_types')).then((types) => types.find((t) => t.sick_leave));
-    found.catch(() => undefined);
-    return found;
-  }, []);
-  const markSick = () =>
+  useEffect(() => void preloadSickType(), []);
+  // the shift as the board reads it now: gone from its day (moved, swapped, marked sick) or ended, it offers nothing
+  const current = data.schedule.days
+    .find((day) => day.date === date)
+    ?.assignments.find((a) => a.id === assignment.id)
+    ?.shifts.find((s) => s.id === shift.id && s.recurring === shift.recurring && s.user.id === shift.user.id);
+  const moved = !current || current.start !== shift.start || current.end !== shift.end;
+  const markSickNow = () =>
     action.run(async () => {
-      const sick = await sickType;
-      if (!sick) throw new Error('No time off type is set as the sick leave type (sick_leave): set one first.');
-      await call(
-        client.POST('/v1/time_offs', {
-          body: {
-            user_id: shift.user.id,
-            admin_ids: [session.user.id],
-            start_date: shift.start,
-            end_date: shift.end,
-            time_off_type_id: Number(sick.id),
-            status: 1,
-          },
-        }),
-      );
+      const label = await markSick(shift, session.user.id);
       onChanged();
       onOpen({
         kind: 'seat',
         assignmentId: assignment.id,
         date,
-        note: `${shift.user.name} marked sick (${sick.label}); the seat is open.`,
+        note: `${shift.user.name} marked sick (${label}); the seat is open.`,
       });
       return `${shift.user.name} marked sick.`;
     });
@@ -64,11 +52,18 @@ export function PersonPanel({
         {shift.qualifiers.length > 0 && ` · ${shift.qualifiers.map((q) => q.shortcode ?? q.name).join(', ')}`}
       </p>
       <Outcome done={action.done} error={action.error} />
-      <div class="buttons">
-        <button type="button" aria-disabled={action.busy} onClick={markSick}>
-          Mark sick
-        </button>
-      </div>
+      {moved ? (
+        // not a status of its own: after a move from this panel, the move's result is the one to announce
+        <p class="stale">
+          This shift has moved or is no longer {shift.user.name}'s since it was opened: choose it again on the board.
+        </p>
+      ) : (
+        <div class="buttons">
+          <button type="button" aria-disabled={action.busy} onClick={markSickNow}>
+            Mark sick
+          </button>
+        </div>
+      )}
       <TradeForm target={target} data={data} session={session} onChanged={onChanged} />
       <NoteForm date={date} onChanged={onChanged} />
     </>

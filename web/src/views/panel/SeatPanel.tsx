@@ -14,8 +14,10 @@ export function SeatPanel({
   data,
   session,
   onChanged,
+  refresh,
 }: {
   target: Extract<PanelTarget, { kind: 'seat' }>;
+  refresh: number;
   data: BoardData;
   session: Session;
   onChanged: () => void;
@@ -24,6 +26,7 @@ export function SeatPanel({
   const [value, reload] = useLoad(
     () => call(client.GET('/v1/vacancies/candidates', { params: { query: { assignment_id: assignmentId, date } } })),
     [assignmentId, date],
+    refresh,
   );
   const action = useAction();
   useEffect(() => action.setDone(target.note ?? null), [target]);

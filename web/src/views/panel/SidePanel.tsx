@@ -13,8 +13,11 @@ export function SidePanel({
   onChanged,
   onOpen,
   onClose,
+  refresh,
 }: {
   target: PanelTarget;
+  /** grows with every change heard: the panel reads again */
+  refresh: number;
   data: BoardData;
   session: Session;
   onChanged: () => void;
@@ -82,6 +85,7 @@ export function SidePanel({
           data={data}
           session={session}
           onChanged={onChanged}
+          refresh={refresh}
         />
       ) : (
         <PersonPanel
