@@ -1,10 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, errorResponses, IdParams, ok, SuccessWithId, routeOptions } from '../../core/schemas.js';
+import {
+  created,
+  EXTENSION,
+  errorResponses,
+  IdParams,
+  ok,
+  SuccessWithId,
+  routeOptions,
+  UserIdParams,
+} from '../../core/schemas.js';
 import { normalizeLocalDateTime, nowLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findTradeOrThrow, listTrades, listTradeUsers } from './repository.js';
+import { readTradeBalance } from './payback.js';
 import { actOnTrade, checkTradeFields, createTrade, deleteTrade } from './rules.js';
 import {
   type CreateTradeBody,
@@ -12,6 +22,7 @@ import {
   DeleteTradeQuery,
   ListTradesQuery,
   TradeActionBody,
+  TradeBalanceResponse,
   TradeDetailResponse,
   TradeResponse,
   TradeUserResponse,
@@ -75,6 +86,19 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       );
       return rows.map((row) => serializeTradeUser(request, row, users.get(row.user_id), timezone));
     },
+  );
+
+  app.get(
+    '/users/:user_id/trade_balance',
+    route('getTradeBalance', 'Hours owed on trades between the user and each counterpart (extension)', {
+      ...EXTENSION,
+      description:
+        'Derived from the filled trades themselves (docs/workflows.md#trade-payback): each trade makes the ' +
+        'person whose hours were worked owe them to the one who worked; a trade back settles them.',
+      params: UserIdParams,
+      response: { 200: TradeBalanceResponse },
+    }),
+    async (request) => readTradeBalance(app.db, request, request.params.user_id),
   );
 
   app.post(

@@ -5,6 +5,7 @@ import {
   LongText,
   Nullable,
   NullableInput,
+  UserRef,
   UserRefStrId,
   SuccessWith,
   LinkRef,
@@ -103,3 +104,26 @@ export const ScheduleTrade = Type.Object({
   admin: Nullable(LinkRef),
 });
 export type ScheduleTrade = Static<typeof ScheduleTrade>;
+
+export const TradeBalanceResponse = Type.Array(
+  Type.Object({
+    user: UserRef,
+    user_owes: Type.Number({ description: 'hours the user owes this counterpart, net of what was paid back' }),
+    owes_user: Type.Number({ description: 'hours this counterpart owes the user, net of what was paid back' }),
+    worked_for_user: Type.Number({ description: "hours the counterpart worked on the user's trades" }),
+    user_worked: Type.Number({ description: "hours the user worked on the counterpart's trades" }),
+    trades: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        href: Type.String(),
+        start: Type.String(),
+        end: Type.String(),
+        hours: Type.Number(),
+        worked_by: UserRef,
+        worked_for: UserRef,
+      }),
+      { description: 'the filled trades behind the hours, by start (a swap gives two rows)' },
+    ),
+  }),
+);
+export type TradeBalanceResponse = Static<typeof TradeBalanceResponse>;
