@@ -9,6 +9,7 @@ import { insertShift, removeOccurrence } from '../callbacks/contracts.js';
 import { assertUsersExist, findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
+import { assertOwedHours, assertTradeCount } from './limits.js';
 import { requiredQualifiers } from './qualifiers.js';
 import { defaultWorkTypeId } from '../work-types/repository.js';
 import { findTradeUser, insertTrade, reassignShift, upsertTradeUser } from './repository.js';
@@ -147,7 +148,7 @@ export async function createTrade(
 
   const now = nowUtc();
   const status: StoredTradeStatus = taker ? 'accepted' : 'pending';
-  const id = await insertTrade(trx, {
+  const values = {
     organization_id: orgId,
     requesting_user_id: requester.id,
     accepting_user_id: taker?.id ?? null,
@@ -165,7 +166,12 @@ export async function createTrade(
     notes: body.notes ?? null,
     deleted_at: null,
     updated_at: now,
-  });
+  };
+  const id = await insertTrade(trx, values);
+  // the department's limits, under both users' locks (checkTrade): one winner for the last allowed trade
+  const participants = taker ? [requester, taker] : [requester];
+  await assertTradeCount(trx, auth, { ...values, id }, participants);
+  await assertOwedHours(trx, auth, { ...values, id }, participants);
   for (const userId of new Set(body.offered_user_ids ?? []))
     await upsertTradeUser(trx, orgId, id, userId, 'offered', now);
   if (taker) await upsertTradeUser(trx, orgId, id, taker.id, 'accepted', now);
@@ -217,6 +223,7 @@ async function moveWork(trx: Db, auth: AuthContext, trade: TradeRow, from: UserR
 async function fill(trx: Db, auth: AuthContext, trade: TradeRow, requester: UserRow, taker: UserRow) {
   const spans = spansOf(trade);
   await checkTrade(trx, auth.orgId, requester, taker, spans);
+  await assertOwedHours(trx, auth, trade, [requester, taker]);
   await moveWork(trx, auth, trade, requester, taker, spans.span);
   if (spans.swap) await moveWork(trx, auth, trade, taker, requester, spans.swap);
 }
@@ -253,7 +260,9 @@ async function accept({ trx, auth, trade, requester, body, now }: ActionContext)
     next = 'filled';
   } else {
     await checkTrade(trx, auth.orgId, requester, actor, spansOf(trade));
+    await assertOwedHours(trx, auth, { ...trade, accepting_user_id: actor.id }, [requester, actor]);
   }
+  await assertTradeCount(trx, auth, trade, [actor]);
   await upsertTradeUser(trx, auth.orgId, trade.id, actor.id, 'accepted', now);
   return { actor, next, changes };
 }

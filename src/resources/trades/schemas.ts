@@ -127,3 +127,29 @@ export const TradeBalanceResponse = Type.Array(
   }),
 );
 export type TradeBalanceResponse = Static<typeof TradeBalanceResponse>;
+
+export const TradeLimitsResponse = Type.Object({
+  trades_per_period: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'live trades per person per work period; null: no limit',
+  }),
+  owed_hours: Type.Union([Type.Number(), Type.Null()], {
+    description: 'hours a person may owe on trades, net of paybacks; null: no limit',
+  }),
+  period: Type.Object(
+    { days: Type.Integer(), start: Type.String() },
+    { description: 'the work period trades are counted over (GET /work_period)' },
+  ),
+});
+export type TradeLimitsResponse = Static<typeof TradeLimitsResponse>;
+
+export const ChangeTradeLimitsBody = Type.Object({
+  trades_per_period: Type.Optional(
+    Nullable(Type.Integer({ minimum: 0, maximum: 1000, description: 'null removes the limit' })),
+  ),
+  owed_hours: Type.Optional(
+    Nullable(Type.Number({ minimum: 0, maximum: 100_000, description: 'null removes the limit' })),
+  ),
+});
+export type ChangeTradeLimitsBody = Static<typeof ChangeTradeLimitsBody>;
+
+export const TradeLimitsWriteResponse = SuccessWith({ trade_limits: TradeLimitsResponse });
