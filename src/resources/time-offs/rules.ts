@@ -10,6 +10,7 @@ import { findTimeOffTypeOrInvalid, findTimeOffTypesByIds } from '../time-off-typ
 import type { TimeOffTypeRow } from '../time-off-types/table.js';
 import { assertUsersExist, findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
+import { type LeaveDates, workSpanOfDates } from './dates.js';
 import { lastOccurrenceEnd, normalizeRule } from './recurrence.js';
 import { closeMinute } from '../../scheduling/index.js';
 import { countEntriesInYear, entriesMeeting, insertTimeOff } from './repository.js';
@@ -28,6 +29,8 @@ export interface TimeOffInput {
   rrule: string | null;
   /** a request made by the user (POST /users/{id}/time_offs) rather than entered by an admin */
   requestedByUser: boolean;
+  /** leave entered as dates (leaveInput): start and end become the span of the person's work on them */
+  dates?: LeaveDates | null;
 }
 
 const short = (local: string) => local.slice(0, 16);
@@ -153,6 +156,8 @@ export async function createTimeOff(trx: Db, auth: AuthContext, input: TimeOffIn
   const user = checked.user!;
   const type = checked.type!;
   const rrule = checked.rrule;
+  if (input.dates)
+    input = { ...input, ...(await workSpanOfDates(trx, auth.orgId, user.id, input.dates, auth.timezone)) };
   await checkRequest(trx, auth, type, { ...input, rrule });
 
   const now = nowUtc();
