@@ -1957,6 +1957,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/trade_limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The department's trade limits: trades per person per work period, owed hours */
+        get: operations["getTradeLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Changes the trade limits; only the fields sent change, null removes one (extension)
+         * @description See docs/workflows.md#trade-limits.
+         */
+        patch: operations["changeTradeLimits"];
+        trace?: never;
+    };
+    "/v1/users/{user_id}/trade_balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hours owed on trades between the user and each counterpart (extension)
+         * @description Derived from the filled trades themselves (docs/workflows.md#trade-payback): each trade makes the person whose hours were worked owe them to the one who worked; a trade back settles them.
+         */
+        get: operations["getTradeBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/{user_id}/callback_auto_accept": {
         parameters: {
             query?: never;
@@ -25192,6 +25233,7 @@ export interface operations {
                     forward?: true | false | 1 | 0 | "true" | "false" | "1" | "0";
                     /** @description extension: approvals may take the bank below zero */
                     allow_negative?: boolean;
+                    overdraft_hours?: null | "" | number;
                     /** @description extension: hours charged per day to a user with no scheduled work (default 24) */
                     default_day_hours?: number;
                     /** @description extension: its hours count as hours worked for overtime (default false) */
@@ -25344,6 +25386,10 @@ export interface operations {
                         /** @description extension: the type "Mark sick" records (at most one is) */
                         sick_leave: boolean;
                         allow_negative: boolean;
+                        /** @description extension: the overdraft rule: allow any, allow down to -overdraft_hours, or refuse */
+                        overdraft: "allow" | "limit" | "refuse";
+                        /** @description extension: hours the bank may go below zero; 0 when refused, null when any overdraft is allowed */
+                        overdraft_hours: number | null;
                         default_day_hours: number;
                         counts_as_worked: boolean;
                         callback_exclusion_hours: number;
@@ -25595,6 +25641,7 @@ export interface operations {
                     forward?: true | false | 1 | 0 | "true" | "false" | "1" | "0";
                     /** @description extension: approvals may take the bank below zero */
                     allow_negative?: boolean;
+                    overdraft_hours?: null | "" | number;
                     /** @description extension: hours charged per day to a user with no scheduled work (default 24) */
                     default_day_hours?: number;
                     /** @description extension: its hours count as hours worked for overtime (default false) */
@@ -26378,6 +26425,23 @@ export interface operations {
                                 name: string;
                             }[];
                         }[];
+                        /** @description extension: the bank after approval (docs/time-off.md#overdraft-rules); null when the requester keeps no bank for the type or the entry is no longer pending */
+                        bank: {
+                            time_off_type: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @description the hours the approval charges */
+                            hours: number;
+                            /** @description the requester's balance for the type now */
+                            balance: number;
+                            /** @description the balance after the approval */
+                            balance_after: number;
+                            /** @description the lowest balance the type's overdraft rule allows (0 refuses any overdraft); null: no bound */
+                            floor: number | null;
+                            /** @description whether the overdraft rule lets the approval through */
+                            allowed: boolean;
+                        } | null;
                     };
                 };
             };
@@ -27596,6 +27660,404 @@ export interface operations {
                         status: string;
                         offered_at: string;
                         responded_at: string | null;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getTradeLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description live trades per person per work period; null: no limit */
+                        trades_per_period: number | null;
+                        /** @description hours a person may owe on trades, net of paybacks; null: no limit */
+                        owed_hours: number | null;
+                        /** @description the work period trades are counted over (GET /work_period) */
+                        period: {
+                            days: number;
+                            start: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    changeTradeLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    trades_per_period?: number | null;
+                    owed_hours?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        code: number;
+                        status: string;
+                        message: string;
+                        trade_limits: {
+                            /** @description live trades per person per work period; null: no limit */
+                            trades_per_period: number | null;
+                            /** @description hours a person may owe on trades, net of paybacks; null: no limit */
+                            owed_hours: number | null;
+                            /** @description the work period trades are counted over (GET /work_period) */
+                            period: {
+                                days: number;
+                                start: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getTradeBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                            name: string;
+                            href: string;
+                        };
+                        /** @description hours the user owes this counterpart, net of what was paid back */
+                        user_owes: number;
+                        /** @description hours this counterpart owes the user, net of what was paid back */
+                        owes_user: number;
+                        /** @description hours the counterpart worked on the user's trades */
+                        worked_for_user: number;
+                        /** @description hours the user worked on the counterpart's trades */
+                        user_worked: number;
+                        /** @description the filled trades behind the hours, by start (a swap gives two rows) */
+                        trades: {
+                            id: number;
+                            href: string;
+                            start: string;
+                            end: string;
+                            hours: number;
+                            worked_by: {
+                                id: number;
+                                name: string;
+                                href: string;
+                            };
+                            worked_for: {
+                                id: number;
+                                name: string;
+                                href: string;
+                            };
+                        }[];
                     }[];
                 };
             };
