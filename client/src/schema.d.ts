@@ -27885,8 +27885,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    trades_per_period?: number | null;
-                    owed_hours?: number | null;
+                    trades_per_period?: null | "" | number;
+                    owed_hours?: null | "" | number;
                 };
             };
         };

@@ -144,10 +144,10 @@ export type TradeLimitsResponse = Static<typeof TradeLimitsResponse>;
 
 export const ChangeTradeLimitsBody = Type.Object({
   trades_per_period: Type.Optional(
-    Nullable(Type.Integer({ minimum: 0, maximum: 1000, description: 'null removes the limit' })),
+    NullableInput(Type.Integer({ minimum: 0, maximum: 1000, description: 'null removes the limit' })),
   ),
   owed_hours: Type.Optional(
-    Nullable(Type.Number({ minimum: 0, maximum: 100_000, description: 'null removes the limit' })),
+    NullableInput(Type.Number({ minimum: 0, maximum: 100_000, description: 'null removes the limit' })),
   ),
 });
 export type ChangeTradeLimitsBody = Static<typeof ChangeTradeLimitsBody>;
