@@ -27257,11 +27257,32 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    action: "accept" | "decline" | "approve" | "deny" | "cancel";
+                    action: "accept" | "decline" | "approve" | "deny" | "cancel" | "edit";
                     /** @description integer id (a digit string is accepted) */
                     user_id?: number | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number | string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new start
+                     */
+                    start?: string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new end
+                     */
+                    end?: string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new swap start
+                     */
+                    swap_start?: string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new swap end
+                     */
+                    swap_end?: string;
+                    notes?: null | "" | string;
                 };
             };
         };
@@ -27511,11 +27532,32 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    action: "accept" | "decline" | "approve" | "deny" | "cancel";
+                    action: "accept" | "decline" | "approve" | "deny" | "cancel" | "edit";
                     /** @description integer id (a digit string is accepted) */
                     user_id?: number | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number | string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new start
+                     */
+                    start?: string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new end
+                     */
+                    end?: string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new swap start
+                     */
+                    swap_start?: string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new swap end
+                     */
+                    swap_end?: string;
+                    notes?: null | "" | string;
                 };
             };
         };

@@ -297,6 +297,40 @@ async function cancel({ trx, auth, trade, body }: ActionContext): Promise<Action
   return { actor, next: 'cancelled', changes: {} };
 }
 
+/**
+ * Edits an open trade before it starts (an expired one is refused with the other actions): new
+ * hours, swap hours or notes, checked again as a new trade would be (the users' work and
+ * availability, the department's limits). The status stays; the log keeps the terms before and after.
+ */
+async function edit({ trx, auth, trade, requester, body }: ActionContext): Promise<ActionOutcome> {
+  const actor = await findUserOrInvalid(trx, auth.orgId, body.user_id ?? trade.requesting_user_id);
+  const span = spanOf(body.start ?? trade.start, body.end ?? trade.end);
+  if (span.start <= nowLocal(auth.timezone))
+    throw invalidParams(`A trade cannot be moved to a start that has passed: ${span.start}.`);
+  const swapSent = body.swap_start !== undefined || body.swap_end !== undefined;
+  const swap = swapSent
+    ? swapOf({ swap_start: body.swap_start ?? trade.swap_start, swap_end: body.swap_end ?? trade.swap_end })
+    : spansOf(trade).swap;
+  if (swap && trade.accepting_user_id === null) throw invalidParams('A swap needs the accepting user id.');
+  const taker =
+    trade.accepting_user_id === null
+      ? null
+      : await findUserOrInvalid(trx, auth.orgId, trade.accepting_user_id, 'accepting user id');
+  await checkTrade(trx, auth.orgId, requester, taker, { span, swap });
+  const changes: Partial<TradeRow> = {
+    start: span.start,
+    end: span.end,
+    swap_start: swap?.start ?? null,
+    swap_end: swap?.end ?? null,
+    ...(body.notes !== undefined ? { notes: body.notes } : {}),
+  };
+  const edited = { ...trade, ...changes };
+  const participants = taker ? [requester, taker] : [requester];
+  await assertTradeCount(trx, auth, edited, participants);
+  await assertOwedHours(trx, auth, edited, participants);
+  return { actor, next: trade.status, changes };
+}
+
 const ACTIONS: Record<
   TradeActionBody['action'],
   { apply: (ctx: ActionContext) => Promise<ActionOutcome>; verb: string }
@@ -306,6 +340,7 @@ const ACTIONS: Record<
   approve: { apply: approve, verb: 'approved' },
   deny: { apply: deny, verb: 'denied' },
   cancel: { apply: cancel, verb: 'cancelled' },
+  edit: { apply: edit, verb: 'edited' },
 };
 
 /** Applies one action of the status machine (see tradeStatus) as a transition of the trade's row. */
@@ -330,7 +365,8 @@ export async function actOnTrade(trx: Db, auth: AuthContext, id: number, body: T
     action: `trade.${body.action}`,
     description:
       `${action.verb} trade #${id} of ${fullName(requester!)} (${trade.start} to ` +
-      `${trade.end})${next === 'filled' ? '; the trade is filled' : ''}.`,
+      `${trade.end})${next === 'filled' ? '; the trade is filled' : ''}` +
+      `${body.action === 'edit' ? `; now ${changes.start} to ${changes.end}` : ''}.`,
     actorUserId: actor.id,
     entityType: 'trade',
     entityId: id,

@@ -12,7 +12,7 @@ import {
   NullableString,
 } from '../../core/schemas.js';
 
-export const TRADE_ACTIONS = ['accept', 'decline', 'approve', 'deny', 'cancel'] as const;
+export const TRADE_ACTIONS = ['accept', 'decline', 'approve', 'deny', 'cancel', 'edit'] as const;
 export type TradeAction = (typeof TRADE_ACTIONS)[number];
 
 export const CreateTradeBody = Type.Object({
@@ -46,6 +46,11 @@ export const TradeActionBody = Type.Object({
   action: Type.Union(TRADE_ACTIONS.map((a) => Type.Literal(a))),
   user_id: Type.Optional(Id),
   admin_id: Type.Optional(Id),
+  start: Type.Optional(Type.String({ ...LocalDateTime, description: 'edit (extension): the new start' })),
+  end: Type.Optional(Type.String({ ...LocalDateTime, description: 'edit (extension): the new end' })),
+  swap_start: Type.Optional(Type.String({ ...LocalDateTime, description: 'edit (extension): the new swap start' })),
+  swap_end: Type.Optional(Type.String({ ...LocalDateTime, description: 'edit (extension): the new swap end' })),
+  notes: Type.Optional(NullableInput(LongText())),
 });
 export type TradeActionBody = Static<typeof TradeActionBody>;
 
