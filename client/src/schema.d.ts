@@ -1170,6 +1170,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/member_view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What members see of their coworkers in GET /users (extension) */
+        get: operations["getMemberView"];
+        /** Sets what members see of their coworkers in GET /users (extension) */
+        put: operations["changeMemberView"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/misc_hours": {
         parameters: {
             query?: never;
@@ -1994,6 +2012,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/trade_limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The department's trade limits: trades per person per work period, owed hours */
+        get: operations["getTradeLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Changes the trade limits; only the fields sent change, null removes one (extension)
+         * @description See docs/workflows.md#trade-limits.
+         */
+        patch: operations["changeTradeLimits"];
+        trace?: never;
+    };
+    "/v1/users/{user_id}/trade_balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hours owed on trades between the user and each counterpart (extension)
+         * @description Derived from the filled trades themselves (docs/workflows.md#trade-payback): each trade makes the person whose hours were worked owe them to the one who worked; a trade back settles them.
+         */
+        get: operations["getTradeBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/{user_id}/callback_auto_accept": {
         parameters: {
             query?: never;
@@ -2198,6 +2257,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Creates and updates users from a roster CSV (extension; admins only)
+         * @description A header row, then one user per row, matched by employee_id, else by username, created when neither matches. Columns: employee_id, username, first_name, last_name, email, phone, role, date_of_hire, date_of_birth, accrual_start_date, qualifiers, groups; email, phone, qualifiers and groups hold several values separated by ";"; qualifiers and groups by name. An empty cell leaves the field as it is. Every row is checked first: any bad row answers 422 naming its line, and nothing is written. `dry_run=true` reports the changes without writing.
+         */
+        post: operations["importUserRoster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The active users as a roster CSV (extension; admins only)
+         * @description Columns: employee_id, username, first_name, last_name, email, phone, role, date_of_hire, date_of_birth, accrual_start_date; the form POST /users/import reads. A cell that begins with =, +, -, @, a tab or a carriage return is written with a leading ' so that a spreadsheet shows it as text.
+         */
+        get: operations["exportUserRoster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/{user_id}/time_offs": {
         parameters: {
             query?: never;
@@ -2291,26 +2390,6 @@ export interface paths {
         put?: never;
         /** Defines an extra user field (extension) */
         post: operations["createUserField"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/users/import": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Creates and updates users from a roster CSV (extension; admins only)
-         * @description A header row, then one user per row, matched by employee_id, else by username, created when neither matches. Columns: employee_id, username, first_name, last_name, email, phone, role, date_of_hire, date_of_birth, accrual_start_date, qualifiers, groups; email, phone, qualifiers and groups hold several values separated by ";"; qualifiers and groups by name. An empty cell leaves the field as it is. Every row is checked first: any bad row answers 422 naming its line, and nothing is written. `dry_run=true` reports the changes without writing.
-         */
-        post: operations["importUserRoster"];
         delete?: never;
         options?: never;
         head?: never;
@@ -17003,6 +17082,248 @@ export interface operations {
             };
         };
     };
+    getMemberView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description work_contact (default): names, role, avatar, employee id and work e-mail (the first e-mail) of coworkers; all: every field, as admins see them */
+                        users: "work_contact" | "all";
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    changeMemberView: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description crewplan extension: a retry with the same key and body gets the first answer (24 h, per organization) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description work_contact (default): names, role, avatar, employee id and work e-mail (the first e-mail) of coworkers; all: every field, as admins see them */
+                    users: "work_contact" | "all";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        code: number;
+                        status: string;
+                        message: string;
+                        member_view: {
+                            /** @description work_contact (default): names, role, avatar, employee id and work e-mail (the first e-mail) of coworkers; all: every field, as admins see them */
+                            users: "work_contact" | "all";
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     listMiscHours: {
         parameters: {
             query?: {
@@ -25406,6 +25727,7 @@ export interface operations {
                     forward?: true | false | 1 | 0 | "true" | "false" | "1" | "0";
                     /** @description extension: approvals may take the bank below zero */
                     allow_negative?: boolean;
+                    overdraft_hours?: null | "" | number;
                     /** @description extension: hours charged per day to a user with no scheduled work (default 24) */
                     default_day_hours?: number;
                     /** @description extension: its hours count as hours worked for overtime (default false) */
@@ -25558,6 +25880,10 @@ export interface operations {
                         /** @description extension: the type "Mark sick" records (at most one is) */
                         sick_leave: boolean;
                         allow_negative: boolean;
+                        /** @description extension: the overdraft rule: allow any, allow down to -overdraft_hours, or refuse */
+                        overdraft: "allow" | "limit" | "refuse";
+                        /** @description extension: hours the bank may go below zero; 0 when refused, null when any overdraft is allowed */
+                        overdraft_hours: number | null;
                         default_day_hours: number;
                         counts_as_worked: boolean;
                         callback_exclusion_hours: number;
@@ -25809,6 +26135,7 @@ export interface operations {
                     forward?: true | false | 1 | 0 | "true" | "false" | "1" | "0";
                     /** @description extension: approvals may take the bank below zero */
                     allow_negative?: boolean;
+                    overdraft_hours?: null | "" | number;
                     /** @description extension: hours charged per day to a user with no scheduled work (default 24) */
                     default_day_hours?: number;
                     /** @description extension: its hours count as hours worked for overtime (default false) */
@@ -26608,6 +26935,23 @@ export interface operations {
                                 name: string;
                             }[];
                         }[];
+                        /** @description extension: the bank after approval (docs/time-off.md#overdraft-rules); null when the requester keeps no bank for the type or the entry is no longer pending */
+                        bank: {
+                            time_off_type: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @description the hours the approval charges */
+                            hours: number;
+                            /** @description the requester's balance for the type now */
+                            balance: number;
+                            /** @description the balance after the approval */
+                            balance_after: number;
+                            /** @description the lowest balance the type's overdraft rule allows (0 refuses any overdraft); null: no bound */
+                            floor: number | null;
+                            /** @description whether the overdraft rule lets the approval through */
+                            allowed: boolean;
+                        } | null;
                     };
                 };
             };
@@ -27423,11 +27767,32 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    action: "accept" | "decline" | "approve" | "deny" | "cancel";
+                    action: "accept" | "decline" | "approve" | "deny" | "cancel" | "edit";
                     /** @description integer id (a digit string is accepted) */
                     user_id?: number | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number | string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new start
+                     */
+                    start?: string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new end
+                     */
+                    end?: string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new swap start
+                     */
+                    swap_start?: string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new swap end
+                     */
+                    swap_end?: string;
+                    notes?: null | "" | string;
                 };
             };
         };
@@ -27677,11 +28042,32 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    action: "accept" | "decline" | "approve" | "deny" | "cancel";
+                    action: "accept" | "decline" | "approve" | "deny" | "cancel" | "edit";
                     /** @description integer id (a digit string is accepted) */
                     user_id?: number | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number | string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new start
+                     */
+                    start?: string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new end
+                     */
+                    end?: string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new swap start
+                     */
+                    swap_start?: string;
+                    /**
+                     * Format: local-datetime
+                     * @description edit (extension): the new swap end
+                     */
+                    swap_end?: string;
+                    notes?: null | "" | string;
                 };
             };
         };
@@ -27826,6 +28212,404 @@ export interface operations {
                         status: string;
                         offered_at: string;
                         responded_at: string | null;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getTradeLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description live trades per person per work period; null: no limit */
+                        trades_per_period: number | null;
+                        /** @description hours a person may owe on trades, net of paybacks; null: no limit */
+                        owed_hours: number | null;
+                        /** @description the work period trades are counted over (GET /work_period) */
+                        period: {
+                            days: number;
+                            start: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    changeTradeLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    trades_per_period?: null | "" | number;
+                    owed_hours?: null | "" | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        code: number;
+                        status: string;
+                        message: string;
+                        trade_limits: {
+                            /** @description live trades per person per work period; null: no limit */
+                            trades_per_period: number | null;
+                            /** @description hours a person may owe on trades, net of paybacks; null: no limit */
+                            owed_hours: number | null;
+                            /** @description the work period trades are counted over (GET /work_period) */
+                            period: {
+                                days: number;
+                                start: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getTradeBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: number;
+                            name: string;
+                            href: string;
+                        };
+                        /** @description hours the user owes this counterpart, net of what was paid back */
+                        user_owes: number;
+                        /** @description hours this counterpart owes the user, net of what was paid back */
+                        owes_user: number;
+                        /** @description hours the counterpart worked on the user's trades */
+                        worked_for_user: number;
+                        /** @description hours the user worked on the counterpart's trades */
+                        user_worked: number;
+                        /** @description the filled trades behind the hours, by start (a swap gives two rows) */
+                        trades: {
+                            id: number;
+                            href: string;
+                            start: string;
+                            end: string;
+                            hours: number;
+                            worked_by: {
+                                id: number;
+                                name: string;
+                                href: string;
+                            };
+                            worked_for: {
+                                id: number;
+                                name: string;
+                                href: string;
+                            };
+                        }[];
                     }[];
                 };
             };
@@ -30834,6 +31618,250 @@ export interface operations {
             };
         };
     };
+    importUserRoster: {
+        parameters: {
+            query?: {
+                /** @description report what would change and write nothing */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description crewplan extension: a retry with the same key and body gets the first answer (24 h, per organization) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description the roster as text/csv */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dry_run: boolean;
+                        created: number;
+                        updated: number;
+                        unchanged: number;
+                        rows: {
+                            line: number;
+                            action: "create" | "update" | "unchanged";
+                            user_id: number | null;
+                            username: string;
+                            /** @description the fields that change */
+                            changes: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    exportUserRoster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the roster as text/csv */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     listUserTimeOffs: {
         parameters: {
             query?: {
@@ -32153,140 +33181,6 @@ export interface operations {
                         id: number;
                         label: string;
                         position: number;
-                    };
-                };
-            };
-            /** @description Default Response */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        error_message: string | string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        error_message: string | string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        error_message: string | string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        error_message: string | string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        error_message: string | string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        status: number;
-                        error: string;
-                        error_message: string | string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-    };
-    importUserRoster: {
-        parameters: {
-            query?: {
-                /** @description report what would change and write nothing */
-                dry_run?: boolean;
-            };
-            header?: {
-                /** @description crewplan extension: a retry with the same key and body gets the first answer (24 h, per organization) */
-                "idempotency-key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description the roster as text/csv */
-        requestBody: {
-            content: {
-                "text/csv": string;
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        dry_run: boolean;
-                        created: number;
-                        updated: number;
-                        unchanged: number;
-                        rows: {
-                            line: number;
-                            action: "create" | "update" | "unchanged";
-                            user_id: number | null;
-                            username: string;
-                            /** @description the fields that change */
-                            changes: string[];
-                        }[];
                     };
                 };
             };

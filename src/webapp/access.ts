@@ -45,6 +45,7 @@ export const MEMBER_RULES: Record<string, Check> = {
   'GET /v1/users/:user_id/time_offs': selfInPath,
   'POST /v1/users/:user_id/time_offs': selfInPath,
   'GET /v1/users/:user_id/timeoff/accrual/bank': selfInPath,
+  'GET /v1/users/:user_id/trade_balance': selfInPath,
   'DELETE /v1/time_offs/:id': ownPendingTimeOff,
   'POST /v1/signup_events/:id/users': selfInBody,
   'DELETE /v1/signup_events/:id/users/:user_id': selfInPath,

@@ -306,6 +306,12 @@ describe.skipIf(!HAS_CHROMIUM)('acting from the board, the agenda and print', ()
     await chip.click();
     const panel = page.locator('aside.panel');
     await panel.getByLabel('Give the shift to').selectOption({ label: busy });
+    // the payback ledger between the two (GET /users/{id}/trade_balance)
+    const balanceLine = panel.locator('p.hint', { hasText: 'Trade balance:' });
+    await balanceLine.waitFor();
+    expect(await balanceLine.textContent()).toMatch(
+      new RegExp(`^Trade balance: ${shift.user.name} owes [\\d.]+ h, is owed [\\d.]+ h\\.$`),
+    );
     await panel.getByRole('button', { name: 'Move shift' }).click();
     expect(await panel.getByRole('alert').textContent()).toMatch(/cannot take this trade: (already working|lacks)/);
     expect((await dayOf(date)).assignments.find((a) => a.id === post.id)?.shifts.map((s) => s.user.name)).toContain(

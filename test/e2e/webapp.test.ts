@@ -477,6 +477,23 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
 
     await page.locator('li.card', { hasText: 'e2e request' }).getByRole('button', { name: 'Cancel request' }).click();
     await expect.poll(() => cancel.count()).toBe(before);
+
+    // whole days: bare dates, read as the shifts that start on them (docs/time-off.md#date-only-leave-extension)
+    await page.getByLabel('Whole days').check();
+    await page.locator('p.hint', { hasText: 'Covers your shifts that start on these days' }).waitFor();
+    await page.getByLabel('From').fill(requestDay);
+    await page.getByLabel('To').fill(requestDay);
+    await page.getByLabel('Note').fill('e2e whole day');
+    await page.getByRole('button', { name: 'Send request' }).click();
+    await expect.poll(() => cancel.count()).toBe(before + 1);
+    const whole = await apiGet<Array<{ start: string; user_note: string | null }>>(
+      `/v1/users/${me.user.id}/time_offs?start=${requestDay}%2000:00:00&end=${requestDay}%2023:59:59`,
+    );
+    expect(whole.map((t) => t.user_note)).toEqual(['e2e whole day']);
+    expect(whole[0]!.start.slice(0, 10)).toBe(requestDay);
+    await page.locator('li.card', { hasText: 'e2e whole day' }).getByRole('button', { name: 'Cancel request' }).click();
+    await expect.poll(() => cancel.count()).toBe(before);
+    await page.getByLabel('Whole days').uncheck();
     expect(
       await apiGet<unknown[]>(
         `/v1/users/${me.user.id}/time_offs?start=${requestDay}%2000:00:00&end=${requestDay}%2023:59:59`,

@@ -249,8 +249,9 @@ describe('time off and the bank', () => {
 
   it('a short balance blocks approval (422) and creation as approved', async () => {
     const user = await org.createUser();
-    await bank(user, { time_off_type_id: vacationId, hours: 10, admin_id: adminId });
+    await bank(user, { time_off_type_id: vacationId, hours: 30, admin_id: adminId });
     const id = (await timeOff(user)).body.id;
+    await bank(user, { time_off_type_id: vacationId, hours: -20, admin_id: adminId });
     const approve = await org.post(`/time_offs/${id}/approve`);
     expect(approve).toBeInvalid(['The Vacation bank holds 10 hours, fewer than the 24 hours requested.']);
     expect((await org.get(`/time_offs/${id}`)).body.items[0].status).toBe(0);

@@ -169,13 +169,61 @@ async function keepsBank(trx: Db, auth: AuthContext, user: UserRow, typeId: numb
   return rules.some((rule) => rule.time_off_type_id === typeId);
 }
 
+/** The lowest balance the type's overdraft rule allows: 0 (refuse), -N (limit) or -Infinity (allow). */
+export function overdraftFloor(type: Pick<TimeOffTypeRow, 'allow_negative' | 'overdraft_hours'>): number {
+  if (type.allow_negative !== 1) return 0;
+  return type.overdraft_hours === null ? Number.NEGATIVE_INFINITY : -Number(type.overdraft_hours);
+}
+
 function assertCovered(type: TimeOffTypeRow, balance: number, hours: number) {
-  if (type.allow_negative !== 1 && round(balance - hours) < 0) {
+  const floor = overdraftFloor(type);
+  const after = round(balance - hours);
+  if (after >= floor) return;
+  if (floor === 0)
     throw invalidParams(
       `The ${type.label} bank holds ${formatHours(balance)} hours, fewer than the ${formatHours(hours)} ` +
         'hours requested.',
     );
-  }
+  throw invalidParams(
+    `The ${type.label} bank holds ${formatHours(balance)} hours; the ${formatHours(hours)} hours requested would ` +
+      `leave ${formatHours(after)}, below the ${formatHours(floor)} hours the type allows.`,
+  );
+}
+
+/**
+ * What approving `hours` of the type does to the user's bank, read without writing: null when the
+ * user keeps no bank for the type (nothing is charged), else the balance, the balance after and
+ * whether the type's overdraft rule allows it.
+ */
+export async function bankOutlook(
+  db: Db,
+  auth: AuthContext,
+  entry: { user: UserRow; type: TimeOffTypeRow; hours: number },
+): Promise<{ balance: number; after: number; floor: number | null; allowed: boolean } | null> {
+  const balances = await balancesOf(db, auth.orgId, entry.user.id);
+  if (!(await keepsBank(db, auth, entry.user, entry.type.id, balances))) return null;
+  const balance = round(balances.get(entry.type.id) ?? 0);
+  const after = round(balance - Math.max(0, entry.hours));
+  const floor = overdraftFloor(entry.type);
+  return { balance, after, floor: Number.isFinite(floor) ? floor : null, allowed: after >= floor };
+}
+
+/**
+ * A request (pending time off) the type's overdraft rule refuses: 422 naming the balance and the
+ * hours. Nothing is written but the credits already due (under the user's lock). True when the
+ * user keeps a bank for the type and the hours are covered.
+ */
+export async function assertRequestCovered(
+  trx: Db,
+  auth: AuthContext,
+  entry: { user: UserRow; type: TimeOffTypeRow; hours: number },
+): Promise<boolean> {
+  if (entry.hours <= 0) return false;
+  await accrueDue(trx, auth, entry.user); // takes the user's lock
+  const balances = await balancesOf(trx, auth.orgId, entry.user.id);
+  if (!(await keepsBank(trx, auth, entry.user, entry.type.id, balances))) return false;
+  assertCovered(entry.type, balances.get(entry.type.id) ?? 0, entry.hours);
+  return true;
 }
 
 /** Deducts approved time off from the user's bank for its type, when the user keeps one. */
@@ -184,11 +232,7 @@ export async function chargeTimeOff(
   auth: AuthContext,
   entry: { user: UserRow; type: TimeOffTypeRow; timeOffId: number; hours: number; adminId: number | null },
 ): Promise<void> {
-  if (entry.hours <= 0) return;
-  await accrueDue(trx, auth, entry.user); // takes the user's lock
-  const balances = await balancesOf(trx, auth.orgId, entry.user.id);
-  if (!(await keepsBank(trx, auth, entry.user, entry.type.id, balances))) return;
-  assertCovered(entry.type, balances.get(entry.type.id) ?? 0, entry.hours);
+  if (!(await assertRequestCovered(trx, auth, entry))) return;
   await insertTransaction(trx, {
     organization_id: auth.orgId,
     user_id: entry.user.id,

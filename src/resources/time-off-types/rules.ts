@@ -2,6 +2,7 @@ import type { Updateable } from 'kysely';
 import type { AuthContext } from '../../core/auth/context.js';
 import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
+import { invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
 import { findTimeOffTypeOrThrow, insertTimeOffType, setSickLeave, updateTimeOffType } from './repository.js';
 import type { CreateTimeOffTypeBody, UpdateTimeOffTypeBody } from './schemas.js';
@@ -11,6 +12,22 @@ export const DEFAULT_PRIMARY_COLOR = '#3f5647';
 export const DEFAULT_SECONDARY_COLOR = '#FFFFFF';
 
 const bit = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+
+/**
+ * The columns of the overdraft rule from `allow_negative` and `overdraft_hours` (either or both):
+ * 0 hours refuses (allow_negative false), N allows down to -N, null allows any. 422 when they disagree.
+ */
+function overdraftColumns(body: UpdateTimeOffTypeBody): Updateable<TimeOffTypeTable> {
+  const { allow_negative: allow, overdraft_hours: hours } = body;
+  if (hours === undefined) return allow === undefined ? {} : { allow_negative: bit(allow), overdraft_hours: null };
+  const allows = hours === null || hours > 0;
+  if (allow !== undefined && allow !== allows)
+    throw invalidParams(
+      `The allow negative field (${allow}) contradicts the overdraft hours (${hours}): 0 hours refuses any ` +
+        'overdraft, other values allow one.',
+    );
+  return { allow_negative: allows ? 1 : 0, overdraft_hours: allows ? hours : null };
+}
 
 function columnsOf(body: UpdateTimeOffTypeBody): Updateable<TimeOffTypeTable> {
   const values: Updateable<TimeOffTypeTable> = {
@@ -22,7 +39,7 @@ function columnsOf(body: UpdateTimeOffTypeBody): Updateable<TimeOffTypeTable> {
     secondary_color: body.secondary_color,
     force_include: bit(body.force_include),
     forward: bit(body.forward),
-    allow_negative: bit(body.allow_negative),
+    ...overdraftColumns(body),
     default_day_hours: body.default_day_hours,
     counts_as_worked: bit(body.counts_as_worked),
     callback_exclusion_hours: body.callback_exclusion_hours,
@@ -41,7 +58,8 @@ export async function createTimeOffType(trx: Db, auth: AuthContext, body: Create
     secondary_color: body.secondary_color ?? DEFAULT_SECONDARY_COLOR,
     force_include: bit(body.force_include) ?? 0,
     forward: bit(body.forward) ?? 0,
-    allow_negative: bit(body.allow_negative) ?? 0,
+    allow_negative: 0,
+    ...overdraftColumns(body),
     default_day_hours: body.default_day_hours ?? 24,
     counts_as_worked: bit(body.counts_as_worked) ?? 0,
     callback_exclusion_hours: body.callback_exclusion_hours ?? 0,

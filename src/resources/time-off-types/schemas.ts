@@ -18,6 +18,17 @@ const typeFields = {
   force_include: Type.Optional(TypeFlag),
   forward: Type.Optional(TypeFlag),
   allow_negative: Type.Optional(Type.Boolean({ description: 'extension: approvals may take the bank below zero' })),
+  overdraft_hours: Type.Optional(
+    NullableInput(
+      Type.Number({
+        minimum: 0,
+        maximum: 100_000,
+        description:
+          'extension: how far below zero a request or approval may take the bank: 0 refuses any overdraft ' +
+          '(allow_negative false), N allows down to -N hours, null allows any (allow_negative true)',
+      }),
+    ),
+  ),
   default_day_hours: Type.Optional(
     Type.Number({
       exclusiveMinimum: 0,
@@ -70,6 +81,12 @@ export type TimeOffTypeResponse = Static<typeof TimeOffTypeResponse>;
 export const TimeOffTypeDetailResponse = Type.Object({
   ...TimeOffTypeResponse.properties,
   allow_negative: Type.Boolean(),
+  overdraft: Type.Union([Type.Literal('allow'), Type.Literal('limit'), Type.Literal('refuse')], {
+    description: 'extension: the overdraft rule: allow any, allow down to -overdraft_hours, or refuse',
+  }),
+  overdraft_hours: Type.Union([Type.Number(), Type.Null()], {
+    description: 'extension: hours the bank may go below zero; 0 when refused, null when any overdraft is allowed',
+  }),
   default_day_hours: Type.Number(),
   counts_as_worked: Type.Boolean(),
   callback_exclusion_hours: Type.Number(),

@@ -22,10 +22,18 @@ export function serializeTimeOffType(
   };
 }
 
+/** The type's overdraft rule as the API shows it (docs/time-off.md#overdraft-rules). */
+export function overdraftOf(row: Pick<TimeOffTypeRow, 'allow_negative' | 'overdraft_hours'>) {
+  if (row.allow_negative !== 1) return { overdraft: 'refuse' as const, overdraft_hours: 0 };
+  if (row.overdraft_hours === null) return { overdraft: 'allow' as const, overdraft_hours: null };
+  return { overdraft: 'limit' as const, overdraft_hours: Number(row.overdraft_hours) };
+}
+
 export function serializeTimeOffTypeDetail(request: Pick<FastifyRequest, 'baseUrl'>, row: TimeOffTypeRow) {
   return {
     ...serializeTimeOffType(request, row),
     allow_negative: row.allow_negative === 1,
+    ...overdraftOf(row),
     default_day_hours: Number(row.default_day_hours),
     counts_as_worked: row.counts_as_worked === 1,
     callback_exclusion_hours: Number(row.callback_exclusion_hours),

@@ -15,6 +15,8 @@ export interface TimeOffTypeTable {
   instance_limit: number;
   /** extension: approving time off of this type may take the user's bank below zero */
   allow_negative: number;
+  /** extension: with allow_negative, how far below zero the bank may go; null = no bound */
+  overdraft_hours: Generated<number | null>;
   /** extension: hours charged per day to a user with no scheduled work (office staff) */
   default_day_hours: Generated<number>;
   /** extension: hours of this type count as hours worked for overtime */

@@ -121,6 +121,8 @@ describe('GET /time_off_types/{id} (extension)', () => {
       href: `${server.url}/v1/time_off_types/${id}`,
       sick_leave: false,
       allow_negative: true,
+      overdraft: 'allow',
+      overdraft_hours: null,
       default_day_hours: 24,
       counts_as_worked: false,
       callback_exclusion_hours: 0,

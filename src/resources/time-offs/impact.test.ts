@@ -84,6 +84,7 @@ describe('GET /time_offs/{id}/impact', () => {
     const assignment = { id: engine, name: 'Engine 1', href: `${server.url}/v1/assignments/${engine}` };
     expect(response.body).toEqual({
       time_off_id: id,
+      bank: null,
       status: 0,
       start: '2030-03-07 07:00:00',
       end: '2030-03-11 07:00:00',

@@ -3,7 +3,7 @@ import { withTransaction } from '../../core/db/transaction.js';
 import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { assertShiftCurrent } from './expected-shift.js';
 import { readTimeOffImpact } from './impact.js';
-import { normalizeLocalDateTime } from '../../core/time.js';
+import { leaveInput } from './dates.js';
 import { readTimeOff, readTimeOffPage } from './listing.js';
 import { approveTimeOff, checkNewTimeOff, createTimeOff, deleteTimeOff, denyTimeOff } from './rules.js';
 import {
@@ -64,12 +64,12 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         // a request the schema refused still hears of its other fields' problems (src/core/errors.ts)
         ruleChecks: async (request, accepted: Partial<CreateTimeOffBody>) => {
           const { admin_ids: ids, start_date: start, end_date: end } = accepted;
-          const both = start !== undefined && end !== undefined;
+          const span = start !== undefined && end !== undefined ? leaveInput(start, end) : undefined;
           await checkNewTimeOff(app.db, request.auth, {
             userId: accepted.user_id,
             adminIds: ids !== undefined ? (Array.isArray(ids) ? ids : [ids]) : undefined,
-            start: both ? normalizeLocalDateTime(start) : undefined,
-            end: both ? normalizeLocalDateTime(end) : undefined,
+            start: span?.start,
+            end: span?.end,
             typeId: accepted.time_off_type_id,
             rrule: accepted.rrule,
           });
@@ -87,8 +87,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         return createTimeOff(trx, request.auth, {
           userId: body.user_id,
           adminIds: Array.isArray(body.admin_ids) ? body.admin_ids : [body.admin_ids],
-          start: normalizeLocalDateTime(body.start_date),
-          end: normalizeLocalDateTime(body.end_date),
+          ...leaveInput(body.start_date, body.end_date),
           typeId: body.time_off_type_id,
           status: body.status ?? PENDING,
           userNote: body.user_note ?? null,

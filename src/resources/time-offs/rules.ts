@@ -5,12 +5,13 @@ import { lockUsers, transition } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams, notFound } from '../../core/errors.js';
 import { assertPeriod, addDays, hoursBetween, nowLocal, nowUtc, round } from '../../core/time.js';
-import { chargeTimeOff, refundTimeOff } from '../accruals/ledger.js';
+import { assertRequestCovered, chargeTimeOff, refundTimeOff } from '../accruals/ledger.js';
 import { findTimeOffTypeOrInvalid, findTimeOffTypesByIds } from '../time-off-types/repository.js';
 import type { TimeOffTypeRow } from '../time-off-types/table.js';
 import { assertUsersExist, findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import { lastOccurrenceEnd, normalizeRule } from '../../scheduling/recurrence.js';
+import { type LeaveDates, workSpanOfDates } from './dates.js';
 import { closeMinute } from '../../scheduling/index.js';
 import { countEntriesInYear, entriesMeeting, insertTimeOff } from './repository.js';
 import { lastOccurrenceEnd as reachOf, occurrencesInRange } from '../../scheduling/recurrence.js';
@@ -28,6 +29,8 @@ export interface TimeOffInput {
   rrule: string | null;
   /** a request made by the user (POST /users/{id}/time_offs) rather than entered by an admin */
   requestedByUser: boolean;
+  /** leave entered as dates (leaveInput): start and end become the span of the person's work on them */
+  dates?: LeaveDates | null;
 }
 
 const short = (local: string) => local.slice(0, 16);
@@ -120,6 +123,13 @@ async function deductIfBanked(trx: Db, auth: AuthContext, entry: TimeOffRow, typ
   await chargeTimeOff(trx, auth, { user, type, timeOffId: entry.id, hours, adminId: entry.admin_id });
 }
 
+/** A pending request the type's overdraft rule would refuse at approval is refused now (422). */
+async function assertBankAllows(trx: Db, auth: AuthContext, entry: TimeOffRow, type: TimeOffTypeRow) {
+  const user = await findUserOrInvalid(trx, auth.orgId, entry.user_id);
+  const hours = await chargedHours(trx, auth.orgId, entry, auth.timezone);
+  await assertRequestCovered(trx, auth, { user, type, hours });
+}
+
 /**
  * The rules on a new entry's own fields, every failing one named in one 422 (checkAll). A field
  * left undefined (one the request's schema refused: the route's ruleChecks) is not checked.
@@ -146,6 +156,8 @@ export async function createTimeOff(trx: Db, auth: AuthContext, input: TimeOffIn
   const user = checked.user!;
   const type = checked.type!;
   const rrule = checked.rrule;
+  if (input.dates)
+    input = { ...input, ...(await workSpanOfDates(trx, auth.orgId, user.id, input.dates, auth.timezone)) };
   await checkRequest(trx, auth, type, { ...input, rrule });
 
   const now = nowUtc();
@@ -172,6 +184,7 @@ export async function createTimeOff(trx: Db, auth: AuthContext, input: TimeOffIn
   };
   const id = await insertTimeOff(trx, values);
   if (approved) await deductIfBanked(trx, auth, { ...values, id }, type);
+  else if (input.status === PENDING) await assertBankAllows(trx, auth, { ...values, id }, type);
   await logAction(trx, auth, 'time_off.created', id, {
     description:
       `${input.requestedByUser ? 'requested' : `created ${STATUS_WORD[input.status]}`} time off ` +
@@ -300,6 +313,7 @@ export async function editRequest(
       } satisfies Updateable<TimeOffTable>;
     },
   );
+  await assertBankAllows(trx, auth, { ...entry, ...values } as TimeOffRow, type!);
   const users = await findUsersByIds(trx, auth.orgId, [userId]);
   await logAction(trx, auth, 'time_off.updated', id, {
     description:

@@ -131,6 +131,26 @@ export const TimeOffImpact = Type.Object({
     }),
     { description: 'the occurrences whose staffing the approval changes, by start' },
   ),
+  bank: Type.Union(
+    [
+      Type.Object({
+        time_off_type: Type.Object({ id: Type.Integer(), name: Type.String() }),
+        hours: Type.Number({ description: 'the hours the approval charges' }),
+        balance: Type.Number({ description: "the requester's balance for the type now" }),
+        balance_after: Type.Number({ description: 'the balance after the approval' }),
+        floor: Type.Union([Type.Number(), Type.Null()], {
+          description: "the lowest balance the type's overdraft rule allows (0 refuses any overdraft); null: no bound",
+        }),
+        allowed: Type.Boolean({ description: 'whether the overdraft rule lets the approval through' }),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        'extension: the bank after approval (docs/time-off.md#overdraft-rules); null when the requester keeps ' +
+        'no bank for the type or the entry is no longer pending',
+    },
+  ),
 });
 export type TimeOffImpact = Static<typeof TimeOffImpact>;
 

@@ -30,7 +30,8 @@ const TYPES = [
     work_code: 'CT',
     primary_color: '#b45309',
     secondary_color: '#FFFFFF',
-    allow_negative: true,
+    // may go down to -24 h: the queue shows a comp day taken before it is earned (docs/time-off.md)
+    overdraft_hours: 24,
     force_include: true,
   },
 ];

@@ -31,6 +31,34 @@ export function listTrades(
     .execute();
 }
 
+/**
+ * The user's live trades (requester or taker) starting in [start, end): filled ones, and open ones
+ * whose start has not passed (an expired trade never happened).
+ */
+export async function countTradesOfUser(
+  db: Db,
+  orgId: number,
+  filter: { userId: number; start: string; end: string; localNow: string; exceptId?: number },
+): Promise<number> {
+  const row = await db
+    .selectFrom('trade')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .where('start', '>=', filter.start)
+    .where('start', '<', filter.end)
+    .$if(filter.exceptId !== undefined, (qb) => qb.where('id', '!=', filter.exceptId!))
+    .where((eb) => eb.or([eb('requesting_user_id', '=', filter.userId), eb('accepting_user_id', '=', filter.userId)]))
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'filled'),
+        eb.and([eb('status', 'in', ['pending', 'accepted', 'approved']), eb('start', '>', filter.localNow)]),
+      ]),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 export async function insertTrade(db: Db, values: Insertable<TradeTable>): Promise<number> {
   const { id } = await db.insertInto('trade').values(values).returning('id').executeTakeFirstOrThrow();
   return id;

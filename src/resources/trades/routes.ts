@@ -1,10 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { writeLog } from '../../core/audit.js';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, errorResponses, IdParams, ok, SuccessWithId, routeOptions } from '../../core/schemas.js';
+import { sentFields } from '../../core/fields.js';
+import {
+  created,
+  EXTENSION,
+  errorResponses,
+  IdParams,
+  ok,
+  SuccessWithId,
+  routeOptions,
+  UserIdParams,
+} from '../../core/schemas.js';
 import { normalizeLocalDateTime, nowLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findTradeOrThrow, listTrades, listTradeUsers } from './repository.js';
+import { findTradeLimits, updateTradeLimits } from './limits.js';
+import { readTradeBalance } from './payback.js';
 import { actOnTrade, checkTradeFields, createTrade, deleteTrade } from './rules.js';
 import {
   type CreateTradeBody,
@@ -12,6 +25,10 @@ import {
   DeleteTradeQuery,
   ListTradesQuery,
   TradeActionBody,
+  TradeBalanceResponse,
+  TradeLimitsResponse,
+  TradeLimitsWriteResponse,
+  ChangeTradeLimitsBody,
   TradeDetailResponse,
   TradeResponse,
   TradeUserResponse,
@@ -75,6 +92,55 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       );
       return rows.map((row) => serializeTradeUser(request, row, users.get(row.user_id), timezone));
     },
+  );
+
+  app.get(
+    '/trade_limits',
+    route('getTradeLimits', "The department's trade limits: trades per person per work period, owed hours", {
+      ...EXTENSION,
+      response: { 200: TradeLimitsResponse },
+    }),
+    async (request) => findTradeLimits(app.db, request.auth.orgId),
+  );
+
+  app.patch(
+    '/trade_limits',
+    route('changeTradeLimits', 'Changes the trade limits; only the fields sent change, null removes one (extension)', {
+      ...EXTENSION,
+      description: 'See docs/workflows.md#trade-limits.',
+      body: ChangeTradeLimitsBody,
+      response: { 200: TradeLimitsWriteResponse },
+    }),
+    async (request) => {
+      const changes = sentFields(request.body, ['trades_per_period', 'owed_hours'] as const);
+      const limits = await withTransaction(app.db, async (trx) => {
+        const before = await findTradeLimits(trx, request.auth.orgId);
+        await updateTradeLimits(trx, request.auth.orgId, changes);
+        await writeLog(trx, request.auth, {
+          action: 'trade_limits.updated',
+          description: `updated the trade limits (${Object.keys(changes).join(', ') || 'nothing'}).`,
+          entityType: 'organization',
+          entityId: request.auth.orgId,
+          before,
+          after: changes,
+        });
+        return findTradeLimits(trx, request.auth.orgId);
+      });
+      return { ...ok('Trade limits updated successfully.'), trade_limits: limits };
+    },
+  );
+
+  app.get(
+    '/users/:user_id/trade_balance',
+    route('getTradeBalance', 'Hours owed on trades between the user and each counterpart (extension)', {
+      ...EXTENSION,
+      description:
+        'Derived from the filled trades themselves (docs/workflows.md#trade-payback): each trade makes the ' +
+        'person whose hours were worked owe them to the one who worked; a trade back settles them.',
+      params: UserIdParams,
+      response: { 200: TradeBalanceResponse },
+    }),
+    async (request) => readTradeBalance(app.db, request, request.params.user_id),
   );
 
   app.post(

@@ -9,6 +9,7 @@ import { insertShift, removeOccurrence } from '../callbacks/contracts.js';
 import { assertUsersExist, findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
+import { assertOwedHours, assertTradeCount } from './limits.js';
 import { requiredQualifiers } from './qualifiers.js';
 import { defaultWorkTypeId } from '../work-types/repository.js';
 import { findTradeUser, insertTrade, reassignShift, upsertTradeUser } from './repository.js';
@@ -147,7 +148,7 @@ export async function createTrade(
 
   const now = nowUtc();
   const status: StoredTradeStatus = taker ? 'accepted' : 'pending';
-  const id = await insertTrade(trx, {
+  const values = {
     organization_id: orgId,
     requesting_user_id: requester.id,
     accepting_user_id: taker?.id ?? null,
@@ -165,7 +166,12 @@ export async function createTrade(
     notes: body.notes ?? null,
     deleted_at: null,
     updated_at: now,
-  });
+  };
+  const id = await insertTrade(trx, values);
+  // the department's limits, under both users' locks (checkTrade): one winner for the last allowed trade
+  const participants = taker ? [requester, taker] : [requester];
+  await assertTradeCount(trx, auth, { ...values, id }, participants);
+  await assertOwedHours(trx, auth, { ...values, id }, participants);
   for (const userId of new Set(body.offered_user_ids ?? []))
     await upsertTradeUser(trx, orgId, id, userId, 'offered', now);
   if (taker) await upsertTradeUser(trx, orgId, id, taker.id, 'accepted', now);
@@ -217,6 +223,7 @@ async function moveWork(trx: Db, auth: AuthContext, trade: TradeRow, from: UserR
 async function fill(trx: Db, auth: AuthContext, trade: TradeRow, requester: UserRow, taker: UserRow) {
   const spans = spansOf(trade);
   await checkTrade(trx, auth.orgId, requester, taker, spans);
+  await assertOwedHours(trx, auth, trade, [requester, taker]);
   await moveWork(trx, auth, trade, requester, taker, spans.span);
   if (spans.swap) await moveWork(trx, auth, trade, taker, requester, spans.swap);
 }
@@ -253,7 +260,9 @@ async function accept({ trx, auth, trade, requester, body, now }: ActionContext)
     next = 'filled';
   } else {
     await checkTrade(trx, auth.orgId, requester, actor, spansOf(trade));
+    await assertOwedHours(trx, auth, { ...trade, accepting_user_id: actor.id }, [requester, actor]);
   }
+  await assertTradeCount(trx, auth, trade, [actor]);
   await upsertTradeUser(trx, auth.orgId, trade.id, actor.id, 'accepted', now);
   return { actor, next, changes };
 }
@@ -288,6 +297,40 @@ async function cancel({ trx, auth, trade, body }: ActionContext): Promise<Action
   return { actor, next: 'cancelled', changes: {} };
 }
 
+/**
+ * Edits an open trade before it starts (an expired one is refused with the other actions): new
+ * hours, swap hours or notes, checked again as a new trade would be (the users' work and
+ * availability, the department's limits). The status stays; the log keeps the terms before and after.
+ */
+async function edit({ trx, auth, trade, requester, body }: ActionContext): Promise<ActionOutcome> {
+  const actor = await findUserOrInvalid(trx, auth.orgId, body.user_id ?? trade.requesting_user_id);
+  const span = spanOf(body.start ?? trade.start, body.end ?? trade.end);
+  if (span.start <= nowLocal(auth.timezone))
+    throw invalidParams(`A trade cannot be moved to a start that has passed: ${span.start}.`);
+  const swapSent = body.swap_start !== undefined || body.swap_end !== undefined;
+  const swap = swapSent
+    ? swapOf({ swap_start: body.swap_start ?? trade.swap_start, swap_end: body.swap_end ?? trade.swap_end })
+    : spansOf(trade).swap;
+  if (swap && trade.accepting_user_id === null) throw invalidParams('A swap needs the accepting user id.');
+  const taker =
+    trade.accepting_user_id === null
+      ? null
+      : await findUserOrInvalid(trx, auth.orgId, trade.accepting_user_id, 'accepting user id');
+  await checkTrade(trx, auth.orgId, requester, taker, { span, swap });
+  const changes: Partial<TradeRow> = {
+    start: span.start,
+    end: span.end,
+    swap_start: swap?.start ?? null,
+    swap_end: swap?.end ?? null,
+    ...(body.notes !== undefined ? { notes: body.notes } : {}),
+  };
+  const edited = { ...trade, ...changes };
+  const participants = taker ? [requester, taker] : [requester];
+  await assertTradeCount(trx, auth, edited, participants);
+  await assertOwedHours(trx, auth, edited, participants);
+  return { actor, next: trade.status, changes };
+}
+
 const ACTIONS: Record<
   TradeActionBody['action'],
   { apply: (ctx: ActionContext) => Promise<ActionOutcome>; verb: string }
@@ -297,6 +340,7 @@ const ACTIONS: Record<
   approve: { apply: approve, verb: 'approved' },
   deny: { apply: deny, verb: 'denied' },
   cancel: { apply: cancel, verb: 'cancelled' },
+  edit: { apply: edit, verb: 'edited' },
 };
 
 /** Applies one action of the status machine (see tradeStatus) as a transition of the trade's row. */
@@ -321,7 +365,8 @@ export async function actOnTrade(trx: Db, auth: AuthContext, id: number, body: T
     action: `trade.${body.action}`,
     description:
       `${action.verb} trade #${id} of ${fullName(requester!)} (${trade.start} to ` +
-      `${trade.end})${next === 'filled' ? '; the trade is filled' : ''}.`,
+      `${trade.end})${next === 'filled' ? '; the trade is filled' : ''}` +
+      `${body.action === 'edit' ? `; now ${changes.start} to ${changes.end}` : ''}.`,
     actorUserId: actor.id,
     entityType: 'trade',
     entityId: id,

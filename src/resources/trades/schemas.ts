@@ -5,13 +5,14 @@ import {
   LongText,
   Nullable,
   NullableInput,
+  UserRef,
   UserRefStrId,
   SuccessWith,
   LinkRef,
   NullableString,
 } from '../../core/schemas.js';
 
-export const TRADE_ACTIONS = ['accept', 'decline', 'approve', 'deny', 'cancel'] as const;
+export const TRADE_ACTIONS = ['accept', 'decline', 'approve', 'deny', 'cancel', 'edit'] as const;
 export type TradeAction = (typeof TRADE_ACTIONS)[number];
 
 export const CreateTradeBody = Type.Object({
@@ -45,6 +46,11 @@ export const TradeActionBody = Type.Object({
   action: Type.Union(TRADE_ACTIONS.map((a) => Type.Literal(a))),
   user_id: Type.Optional(Id),
   admin_id: Type.Optional(Id),
+  start: Type.Optional(Type.String({ ...LocalDateTime, description: 'edit (extension): the new start' })),
+  end: Type.Optional(Type.String({ ...LocalDateTime, description: 'edit (extension): the new end' })),
+  swap_start: Type.Optional(Type.String({ ...LocalDateTime, description: 'edit (extension): the new swap start' })),
+  swap_end: Type.Optional(Type.String({ ...LocalDateTime, description: 'edit (extension): the new swap end' })),
+  notes: Type.Optional(NullableInput(LongText())),
 });
 export type TradeActionBody = Static<typeof TradeActionBody>;
 
@@ -103,3 +109,52 @@ export const ScheduleTrade = Type.Object({
   admin: Nullable(LinkRef),
 });
 export type ScheduleTrade = Static<typeof ScheduleTrade>;
+
+export const TradeBalanceResponse = Type.Array(
+  Type.Object({
+    user: UserRef,
+    user_owes: Type.Number({ description: 'hours the user owes this counterpart, net of what was paid back' }),
+    owes_user: Type.Number({ description: 'hours this counterpart owes the user, net of what was paid back' }),
+    worked_for_user: Type.Number({ description: "hours the counterpart worked on the user's trades" }),
+    user_worked: Type.Number({ description: "hours the user worked on the counterpart's trades" }),
+    trades: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        href: Type.String(),
+        start: Type.String(),
+        end: Type.String(),
+        hours: Type.Number(),
+        worked_by: UserRef,
+        worked_for: UserRef,
+      }),
+      { description: 'the filled trades behind the hours, by start (a swap gives two rows)' },
+    ),
+  }),
+);
+export type TradeBalanceResponse = Static<typeof TradeBalanceResponse>;
+
+export const TradeLimitsResponse = Type.Object({
+  trades_per_period: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'live trades per person per work period; null: no limit',
+  }),
+  owed_hours: Type.Union([Type.Number(), Type.Null()], {
+    description: 'hours a person may owe on trades, net of paybacks; null: no limit',
+  }),
+  period: Type.Object(
+    { days: Type.Integer(), start: Type.String() },
+    { description: 'the work period trades are counted over (GET /work_period)' },
+  ),
+});
+export type TradeLimitsResponse = Static<typeof TradeLimitsResponse>;
+
+export const ChangeTradeLimitsBody = Type.Object({
+  trades_per_period: Type.Optional(
+    NullableInput(Type.Integer({ minimum: 0, maximum: 1000, description: 'null removes the limit' })),
+  ),
+  owed_hours: Type.Optional(
+    NullableInput(Type.Number({ minimum: 0, maximum: 100_000, description: 'null removes the limit' })),
+  ),
+});
+export type ChangeTradeLimitsBody = Static<typeof ChangeTradeLimitsBody>;
+
+export const TradeLimitsWriteResponse = SuccessWith({ trade_limits: TradeLimitsResponse });

@@ -6,6 +6,7 @@ import { assertPeriod, formatLocalDateTime, normalizeLocalDateTime, todayIn } fr
 import { loadRelated } from '../time-offs/listing.js';
 import { occurrencesInRange } from '../../scheduling/recurrence.js';
 import { listTimeOffsOverlapping } from '../time-offs/repository.js';
+import { leaveInput } from '../time-offs/dates.js';
 import { createTimeOff, editRequest } from '../time-offs/rules.js';
 import { UserTimeOffItem } from '../time-offs/schemas.js';
 import { serializeUserTimeOff } from '../time-offs/serialize.js';
@@ -67,8 +68,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         return createTimeOff(trx, request.auth, {
           userId: request.params.user_id,
           adminIds: body.admin_ids ?? [],
-          start: normalizeLocalDateTime(body.start_date),
-          end: normalizeLocalDateTime(body.end_date),
+          ...leaveInput(body.start_date, body.end_date),
           typeId: body.time_off_type_id,
           status: PENDING,
           userNote: body.user_note ?? null,

@@ -48,6 +48,12 @@ export function TradeForm({
   const hoursOf = (s: Shift) => `${s.start}/${s.end}`;
   const given = theirs.find((s) => hoursOf(s) === back);
   const begun = shift.start <= nowIn(session.organization.timezone);
+  // the payback ledger between the two (GET /users/{id}/trade_balance), once a taker is chosen
+  const [ledger] = useLoad(
+    () => call(client.GET('/v1/users/{user_id}/trade_balance', { params: { path: { user_id: shift.user.id } } })),
+    [shift.user.id],
+  );
+  const owed = ledger.state === 'ready' ? ledger.data.find((c) => String(c.user.id) === taker) : undefined;
   const submit = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
@@ -100,6 +106,11 @@ export function TradeForm({
               ))}
         </select>
       </label>
+      {taker && ledger.state === 'ready' && (
+        <p class="hint">
+          Trade balance: {shift.user.name} owes {owed?.user_owes ?? 0} h, is owed {owed?.owes_user ?? 0} h.
+        </p>
+      )}
       <label>
         In return <small>(their shifts in view)</small>
         <select value={back} onChange={(e) => setBack((e.target as HTMLSelectElement).value)} disabled={!taker}>

@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { call, client, type Session } from '../../api';
 import { ErrorBox, Loaded } from '../../components';
 import { addDays, span, today } from '../../dates';
@@ -18,10 +19,13 @@ function statusName(status: number | string): string {
 function RequestForm({ session, onDone }: { session: Session; onDone: () => void }) {
   const [types] = useLoad(() => call(client.GET('/v1/time_off_types')), []);
   const [error, act, busy] = useAction(onDone);
+  const [wholeDays, setWholeDays] = useState(false);
   const submit = (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    const at = (name: string) => `${String(form.get(name)).replace('T', ' ')}:00`;
+    // whole days go as bare dates: the API reads them as the shifts that start on those days
+    const at = (name: string) =>
+      wholeDays ? String(form.get(name)) : `${String(form.get(name)).replace('T', ' ')}:00`;
     void act(() =>
       call(
         client.POST('/v1/users/{user_id}/time_offs', {
@@ -52,10 +56,19 @@ function RequestForm({ session, onDone }: { session: Session; onDone: () => void
         </select>
       </label>
       <label>
-        From <input type="datetime-local" name="start" required />
+        <input type="checkbox" checked={wholeDays} onChange={(e) => setWholeDays(e.currentTarget.checked)} /> Whole days
+      </label>
+      {wholeDays && (
+        <p class="hint">
+          Covers your shifts that start on these days, both included: a 07:00 shift of the day before is not touched,
+          and a day you do not work takes nothing from your balance.
+        </p>
+      )}
+      <label>
+        From <input type={wholeDays ? 'date' : 'datetime-local'} name="start" required />
       </label>
       <label>
-        To <input type="datetime-local" name="end" required />
+        To <input type={wholeDays ? 'date' : 'datetime-local'} name="end" required />
       </label>
       <label>
         Note <input type="text" name="note" maxLength={1000} />
