@@ -66,7 +66,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('GET /v1/changes (extension)', () => {
-  it('opens with a ready event, then tells of a change through the API within 2 s, to its organization only', async () => {
+  it('opens with a ready event, then tells of an API change within 2 s, to its organization only', async () => {
     const mine = await openStream(bearer(org));
     const theirs = await openStream(bearer(other));
     try {
