@@ -79,6 +79,17 @@ describe('documentation', () => {
     }
   });
 
+  it('lists every migration in docs/architecture.md, in order, and no other', () => {
+    const files = readdirSync(join('src', 'core', 'db', 'migrations'))
+      .filter((file) => /^\d{4}-[a-z0-9-]+\.ts$/.test(file))
+      .map((file) => file.replace(/\.ts$/, ''))
+      .sort();
+    const listed = [
+      ...readFileSync(join('docs', 'architecture.md'), 'utf8').matchAll(/^- `(\d{4}-[a-z0-9-]+)`$/gm),
+    ].map((match) => match[1]);
+    expect(listed).toEqual(files);
+  });
+
   it('links only to files that exist', () => {
     const files = [
       ...readdirSync('docs')
