@@ -83,15 +83,17 @@ describe('the overdraft rule of a time off type', () => {
     expect(await balanceOf(user, type)).toBe(-16);
     expect((await org.get(`/time_offs/${first.body.id}/impact`)).body.bank).toBeNull();
     expect(await request(user, type, '2031-05-06')).toBeInvalid([
-      'The Comp Time bank holds -16 hours; the 24 hours requested would leave -40, below the -16 hours the type allows.',
+      'The Comp Time bank holds -16 hours; the 24 hours requested would leave -40, ' +
+        'below the -16 hours the type allows.',
     ]);
     expect(await request(user, type, '2031-05-06', 1)).toBeInvalid([
-      'The Comp Time bank holds -16 hours; the 24 hours requested would leave -40, below the -16 hours the type allows.',
+      'The Comp Time bank holds -16 hours; the 24 hours requested would leave -40, ' +
+        'below the -16 hours the type allows.',
     ]);
     expect(await balanceOf(user, type)).toBe(-16);
   });
 
-  it('refuses any overdraft by default, on request and on approval; the queue shows an approval it refuses', async () => {
+  it('refuses any overdraft by default, on request and on approval; the queue shows the refusal', async () => {
     const type = await newType({ label: 'Vacation' });
     const user = await org.createUser();
     await deposit(user, type, 10);

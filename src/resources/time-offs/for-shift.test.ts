@@ -113,7 +113,7 @@ describe('POST /time_offs with for_shift (extension)', () => {
     );
   });
 
-  it('judges a rotation occurrence as GET /schedule shows it: current, then refused once the person is off', async () => {
+  it('judges a rotation occurrence as GET /schedule shows it: current, then refused once off', async () => {
     const rotationId = await createRotation(org, { anchor_date: '2090-08-01' });
     const crewId = await org.createUser({ first_name: 'Kim', last_name: 'Crew' });
     await placeOnRotation(org, {

@@ -40,7 +40,7 @@ describe('GET and PATCH /trade_limits', () => {
 });
 
 describe('trades per person per work period', () => {
-  it('refuses the trade past the limit, naming the limit and the count; the next period and cancels free it', async () => {
+  it('refuses the trade past the limit, naming the limit and count; a new period and cancels free it', async () => {
     await setLimits({ trades_per_period: 2, owed_hours: null });
     const ann = await org.createUser({ first_name: 'Ann', last_name: 'Ash' });
     const bob = await org.createUser({ first_name: 'Bob', last_name: 'Birch' });
@@ -87,7 +87,7 @@ describe('trades per person per work period', () => {
 });
 
 describe('open owed hours per person', () => {
-  it('refuses a trade that would leave the person owing more than the limit; a trade back is always allowed', async () => {
+  it('refuses a trade leaving the person owing more than the limit; a trade back is always allowed', async () => {
     await setLimits({ trades_per_period: null, owed_hours: 24 });
     const [eve, fay, gus] = [
       await org.createUser({ first_name: 'Eve', last_name: 'Eng' }),
