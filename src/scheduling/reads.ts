@@ -496,12 +496,16 @@ export async function workTypesExcludedFromLimits(db: Db, orgId: number): Promis
   return new Set(rows.map((row) => row.id));
 }
 
-/** Accepted callbacks not on an assignment (no shift of theirs shows the work), overlapping the range. */
-export async function unplacedCallbacks(
+/**
+ * Accepted callbacks of the users overlapping the range, with the hours each user accepted (start, end):
+ * of one list only with `listId`, and only those not on an assignment (no shift shows the work) with `unplacedOnly`.
+ */
+export async function acceptedCallbacks(
   db: Db,
   orgId: number,
   userIds: number[],
   range: { start: string; end: string },
+  only: { listId?: number; unplacedOnly?: boolean } = {},
 ) {
   if (userIds.length === 0) return [];
   const rows = await db
@@ -524,7 +528,8 @@ export async function unplacedCallbacks(
     .where('callback_user.user_id', 'in', userIds)
     .where('callback.end', '>', range.start)
     .where('callback.start', '<', range.end)
-    .where('callback.assignment_id', 'is', null)
+    .$if(only.listId !== undefined, (qb) => qb.where('callback.list_id', '=', only.listId!))
+    .$if(only.unplacedOnly === true, (qb) => qb.where('callback.assignment_id', 'is', null))
     .execute();
   return rows.map((row) => ({
     user_id: row.user_id,
