@@ -1,8 +1,11 @@
+import type { AgentOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { expect, vi } from 'vitest';
-import type { TestOrg } from '../../../test/helpers/server.js';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
+import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
+import { createAssignment, workTypeId } from '../rotations/test-fixtures.js';
+import { createCallbackRunner, type CallbackRunner } from './runner/runner.js';
 
 /** Test setup over HTTP shared by the callback runner, SMS, push and auto-accept suites. */
 
@@ -11,6 +14,51 @@ export interface CallbackScene {
   org: TestOrg;
   adminId: number;
   stationId: number;
+}
+
+/** A suite's test server and the callback runners its tests start (see {@link runnerSuite}). */
+export interface RunnerSuite {
+  server: TestServer;
+  /** A runner of the server (stopped after the suite), as if the channel `without` names were not configured. */
+  runner(without?: 'smtp' | 'push'): CallbackRunner;
+  /** Stops `runner` after the suite, with the others; `runner`. */
+  track(runner: CallbackRunner): CallbackRunner;
+}
+
+/**
+ * Starts the suite's server before its tests (`start`, by default a plain test server) and, after them, stops
+ * the runners it started, closes the server, then runs `after`. `pushAgent`: how runners reach push services.
+ */
+export function runnerSuite(
+  options: { start?: () => Promise<TestServer>; after?: () => Promise<void>; pushAgent?: () => AgentOptions } = {},
+): RunnerSuite {
+  const runners: CallbackRunner[] = [];
+  const suite: RunnerSuite = {
+    server: undefined as unknown as TestServer,
+    runner(without) {
+      const { db, log, config } = suite.server.app;
+      const app =
+        without === 'smtp'
+          ? { db, log, config: { ...config, smtp: { ...config.smtp, host: undefined } } }
+          : without === 'push'
+            ? { db, log, config: { ...config, push: { ...config.push, subject: undefined } } }
+            : suite.server.app;
+      return suite.track(createCallbackRunner(app, { baseUrl: suite.server.url, pushAgent: options.pushAgent?.() }));
+    },
+    track(runner) {
+      runners.push(runner);
+      return runner;
+    },
+  };
+  beforeAll(async () => {
+    suite.server = await (options.start ?? (() => startServer()))();
+  });
+  afterAll(async () => {
+    for (const runner of runners) await runner.stop();
+    await suite.server.close();
+    await options.after?.();
+  });
+  return suite;
 }
 
 /** `minutes` after the instant `base`: the clock a test hands the runner. */
@@ -62,6 +110,18 @@ export const logText = async (org: TestOrg) => JSON.stringify((await org.get('/l
 /** A suite that starts callbacks by hand: its organization, admin, work type and assignment. */
 export interface StartingScene extends CallbackScene {
   workTypeId: number;
+}
+
+/** The organization's scene: admin John Doe, its first work type and Engine 3 (2032-01-01 08:00 for 24 hours). */
+export async function startingScene(org: TestOrg): Promise<StartingScene> {
+  const adminId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
+  const firstWorkTypeId = await workTypeId(org);
+  const stationId = await createAssignment(org, {
+    name: 'Engine 3',
+    start: '2032-01-01 08:00:00',
+    end: '2032-01-02 08:00:00',
+  });
+  return { org, adminId, workTypeId: firstWorkTypeId, stationId };
 }
 
 export interface ListLimits {
