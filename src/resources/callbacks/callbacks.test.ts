@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { createAssignment, workTypeId as firstWorkTypeId } from '../rotations/test-fixtures.js';
+import { createAssignment } from '../rotations/test-fixtures.js';
 import { callbacksForSchedule } from './day-items.js';
 import {
   callbackBodyFor,
@@ -10,6 +10,7 @@ import {
   listWithMembers,
   shiftFor,
   startCallbackFor,
+  startingScene,
   type StartingScene,
 } from './test-fixtures.js';
 
@@ -38,14 +39,8 @@ const respond = (callbackId: number, userId: number, status: string, extra: Reco
 
 beforeAll(async () => {
   ({ server, org, other } = await startWithOrgs());
-  adminId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
-  workTypeId = await firstWorkTypeId(org);
-  stationId = await createAssignment(org, {
-    name: 'Engine 3',
-    start: '2032-01-01 08:00:00',
-    end: '2032-01-02 08:00:00',
-  });
-  scene = { org, adminId, workTypeId, stationId };
+  scene = await startingScene(org);
+  ({ adminId, workTypeId, stationId } = scene);
 });
 afterAll(() => server.close());
 

@@ -7,6 +7,7 @@ import {
   listWithMembers,
   shiftFor,
   startCallbackFor,
+  startingScene,
   type StartingScene,
 } from '../test-fixtures.js';
 
@@ -31,14 +32,7 @@ const respond = (callbackId: number, userId: number, status: string) =>
 
 beforeAll(async () => {
   ({ server, org } = await startWithOrgs());
-  const adminId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
-  const workTypeId = await firstWorkTypeId(org);
-  const stationId = await createAssignment(org, {
-    name: 'Engine 3',
-    start: '2032-01-01 08:00:00',
-    end: '2032-01-02 08:00:00',
-  });
-  scene = { org, adminId, workTypeId, stationId };
+  scene = await startingScene(org);
 });
 afterAll(() => server.close());
 
