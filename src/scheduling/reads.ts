@@ -57,7 +57,10 @@ export async function findAssignmentsByIds(
   orgId: number,
   ids: Iterable<number>,
 ): Promise<Map<number, AssignmentRow>> {
-  return rowsById([...ids].filter((id) => Number.isInteger(id)), (unique) => assignmentsByIdsQuery(db, orgId, unique));
+  return rowsById(
+    [...ids].filter((id) => Number.isInteger(id)),
+    (unique) => assignmentsByIdsQuery(db, orgId, unique),
+  );
 }
 
 export interface ScheduleAssignments {

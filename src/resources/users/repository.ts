@@ -23,7 +23,10 @@ export async function findUserOrInvalid(db: Db, orgId: number, id: number, field
 
 /** Loads several users in one query; the map is keyed by id. */
 export async function findUsersByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, UserRow>> {
-  return rowsById([...ids].filter((id) => Number.isInteger(id)), (unique) => usersByIdsQuery(db, orgId, unique));
+  return rowsById(
+    [...ids].filter((id) => Number.isInteger(id)),
+    (unique) => usersByIdsQuery(db, orgId, unique),
+  );
 }
 
 const usersByIdsQuery = compiledOnce((db: Db, orgId: number, ids: number[]) =>
