@@ -3,44 +3,24 @@ import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/hel
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment } from '../rotations/test-fixtures.js';
 import { callbacksForSchedule } from './day-items.js';
-import {
-  callbackBodyFor,
-  crewMembers,
-  type ListLimits,
-  listWithMembers,
-  shiftFor,
-  startCallbackFor,
-  startingScene,
-  type StartingScene,
-} from './test-fixtures.js';
+import { callbackBodyFor, sceneSteps, startingScene, type StartingScene } from './test-fixtures.js';
 
 let server: TestServer;
 let org: TestOrg;
 let other: TestOrg;
 let adminId: number;
-let workTypeId: number;
-let stationId: number;
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
 
 let scene: StartingScene;
-const makeList = (name: string, members: number[], limits: ListLimits = {}, as: TestOrg = org) =>
-  listWithMembers(as, name, members, limits);
-const giveShift = (userId: number, start: string, end: string, ofType?: number, onAssignment?: number) =>
-  shiftFor(scene, userId, start, end, ofType, onAssignment);
-const crew = (count: number, prefix = 'Crew') => crewMembers(org, count, prefix);
+const { makeList, giveShift, crew, startCallback, respond } = sceneSteps(() => scene);
 const callbackBody = (listId: number, overrides: Record<string, unknown> = {}) =>
   callbackBodyFor(scene, listId, overrides);
-const startCallback = (listId: number, overrides: Record<string, unknown> = {}, as: TestOrg = org) =>
-  startCallbackFor(scene, listId, overrides, as);
-
-const respond = (callbackId: number, userId: number, status: string, extra: Record<string, unknown> = {}) =>
-  org.post(`/callbacks/${callbackId}/users`, { user_id: userId, status, ...extra });
 
 beforeAll(async () => {
   ({ server, org, other } = await startWithOrgs());
   scene = await startingScene(org);
-  ({ adminId, workTypeId, stationId } = scene);
+  ({ adminId } = scene);
 });
 afterAll(() => server.close());
 

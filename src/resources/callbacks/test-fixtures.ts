@@ -61,6 +61,24 @@ export function runnerSuite(
   return suite;
 }
 
+/** A new organization `name` with its chief (`chief`: the user's fields) and a 24-hour assignment from 07:00. */
+export async function callbackScene(
+  server: TestServer,
+  name: string,
+  chief: Record<string, unknown>,
+  assignment: { name: string; date: string },
+): Promise<CallbackScene> {
+  const org = await server.newOrg({ name });
+  const adminId = await org.createUser(chief);
+  const next = Temporal.PlainDate.from(assignment.date).add({ days: 1 }).toString();
+  const stationId = await createAssignment(org, {
+    name: assignment.name,
+    start: `${assignment.date} 07:00:00`,
+    end: `${next} 07:00:00`,
+  });
+  return { org, adminId, stationId };
+}
+
 /** `minutes` after the instant `base`: the clock a test hands the runner. */
 export const at = (base: string, minutes: number) =>
   Temporal.Instant.from(base).add({ minutes }).toString({ fractionalSecondDigits: 3 });
@@ -122,6 +140,24 @@ export async function startingScene(org: TestOrg): Promise<StartingScene> {
     end: '2032-01-02 08:00:00',
   });
   return { org, adminId, workTypeId: firstWorkTypeId, stationId };
+}
+
+/**
+ * The setup steps of a suite on its scene, read when a step runs (once the suite's beforeAll made it):
+ * lists, shifts, crews, callbacks (each of the scene's organization unless `as` says another) and answers.
+ */
+export function sceneSteps(scene: () => StartingScene) {
+  return {
+    makeList: (name: string, members: number[], limits: ListLimits = {}, as: TestOrg = scene().org) =>
+      listWithMembers(as, name, members, limits),
+    giveShift: (userId: number, start: string, end: string, ofType?: number, onAssignment?: number) =>
+      shiftFor(scene(), userId, start, end, ofType, onAssignment),
+    crew: (count: number, prefix = 'Crew') => crewMembers(scene().org, count, prefix),
+    startCallback: (listId: number, overrides: Record<string, unknown> = {}, as: TestOrg = scene().org) =>
+      startCallbackFor(scene(), listId, overrides, as),
+    respond: (callbackId: number, userId: number, status: string, extra: Record<string, unknown> = {}) =>
+      scene().org.post(`/callbacks/${callbackId}/users`, { user_id: userId, status, ...extra }),
+  };
 }
 
 export interface ListLimits {

@@ -5,8 +5,7 @@ import { decrypt } from 'http_ece';
 import selfsigned from 'selfsigned';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
-import { createAssignment } from '../../rotations/test-fixtures.js';
-import { at, logText, runnerSuite, startCallbackOn, usersOf } from '../test-fixtures.js';
+import { at, callbackScene, logText, runnerSuite, startCallbackOn, usersOf } from '../test-fixtures.js';
 
 /**
  * A push service on loopback (TLS with a certificate made for the test): records each request, answers 201,
@@ -55,13 +54,11 @@ let stationId: number;
 
 beforeAll(async () => {
   server = suite.server;
-  org = await server.newOrg({ name: 'Station Push' });
-  adminId = await org.createUser({ first_name: 'Chief', last_name: 'Push' });
-  stationId = await createAssignment(org, {
+  const chief = { first_name: 'Chief', last_name: 'Push' };
+  ({ org, adminId, stationId } = await callbackScene(server, 'Station Push', chief, {
     name: 'Engine 4',
-    start: '2033-03-01 07:00:00',
-    end: '2033-03-02 07:00:00',
-  });
+    date: '2033-03-01',
+  }));
 });
 
 const runner = (options: { withoutPush?: boolean } = {}) => suite.runner(options.withoutPush ? 'push' : undefined);

@@ -2,9 +2,18 @@ import type { KyselyPlugin } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
 import { createDatabase } from '../../../core/db/index.js';
-import { createAssignment, workTypeId } from '../../rotations/test-fixtures.js';
+import { workTypeId } from '../../rotations/test-fixtures.js';
 import { createCallbackRunner } from './runner.js';
-import { at, type CaughtMail, catchMail, listOf, runnerSuite, startCallbackOn, usersOf } from '../test-fixtures.js';
+import {
+  at,
+  callbackScene,
+  type CaughtMail,
+  catchMail,
+  listOf,
+  runnerSuite,
+  startCallbackOn,
+  usersOf,
+} from '../test-fixtures.js';
 
 type Mail = CaughtMail;
 
@@ -24,13 +33,11 @@ let stationId: number;
 
 beforeAll(async () => {
   server = suite.server;
-  org = await server.newOrg({ name: 'Station Nine' });
-  adminId = await org.createUser({ first_name: 'Chief', last_name: 'Admin', mail: 'chief@example.com' });
-  stationId = await createAssignment(org, {
+  const chief = { first_name: 'Chief', last_name: 'Admin', mail: 'chief@example.com' };
+  ({ org, adminId, stationId } = await callbackScene(server, 'Station Nine', chief, {
     name: 'Engine 9',
-    start: '2032-03-01 07:00:00',
-    end: '2032-03-02 07:00:00',
-  });
+    date: '2032-03-01',
+  }));
 });
 
 /** A runner of the test server; `withoutSmtp`: as if no SMTP server were configured. */
