@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../core/db/index.js';
 
@@ -12,4 +13,9 @@ export interface CliContext {
   print(value: unknown, json: boolean, text: string): void;
   /** An --org option's organization id. */
   orgIdFrom(raw: string): number;
+}
+
+/** The program's command `name` (described by `description`), made by the first module that registers under it. */
+export function commandGroup(program: Command, name: string, description: string): Command {
+  return program.commands.find((command) => command.name() === name) ?? program.command(name).description(description);
 }

@@ -6,7 +6,7 @@ import { withTransaction } from '../core/db/transaction.js';
 import { findOrganization } from '../resources/organizations/repository.js';
 import { changeUser } from '../resources/users/rules.js';
 import { findSignInUser } from '../webapp/repository.js';
-import type { CliContext } from './context.js';
+import { commandGroup, type CliContext } from './context.js';
 import { promptPassword } from './users.js';
 
 /** The password: the first line of standard input, or asked twice on a terminal. */
@@ -25,9 +25,7 @@ async function readPassword(fromStdin: boolean): Promise<string> {
  * system log; it also clears the account's sign-in delay (docs/security.md, "Sign-in").
  */
 export function registerSetPasswordCommand(program: Command, cli: CliContext): void {
-  const users =
-    program.commands.find((command) => command.name() === 'users') ??
-    program.command('users').description('users of an organization');
+  const users = commandGroup(program, 'users', 'users of an organization');
   users
     .command('set-password')
     .description("set a user's password: ends their sessions and clears their sign-in delays")

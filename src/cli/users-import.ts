@@ -5,7 +5,7 @@ import { raiseOrganizationRevision } from '../core/response-cache.js';
 import { findOrganization } from '../resources/organizations/repository.js';
 import type { RosterResult } from '../resources/user-roster/roster.js';
 import { readInputBytes } from './org-transfer.js';
-import type { CliContext } from './context.js';
+import { commandGroup, type CliContext } from './context.js';
 
 function summary(result: RosterResult): string {
   const lines = result.rows
@@ -25,9 +25,7 @@ function summary(result: RosterResult): string {
 
 /** `users import`: the roster CSV of POST /v1/users/import from the command line (docs/extensions.md, "Roster CSV"). */
 export function registerUsersImportCommand(program: Command, cli: CliContext): void {
-  const users =
-    program.commands.find((command) => command.name() === 'users') ??
-    program.command('users').description('users of an organization');
+  const users = commandGroup(program, 'users', 'users of an organization');
   users
     .command('import')
     .description(
