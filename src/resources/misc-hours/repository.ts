@@ -2,20 +2,10 @@ import { sameOrg } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { orNotFound } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
-import type { MiscHourRow } from './table.js';
+import type { MiscHourRow, MiscHourTable } from './table.js';
 
-export interface MiscHourValues {
-  user_id: number;
-  date: string;
-  start: string | null;
-  end: string | null;
-  length: number;
-  work_type_id: number;
-  work_subtype_id: number | null;
-  notes: string | null;
-  source: string | null;
-  source_id: number | null;
-}
+/** A misc-hours entry's own fields: what its writers give (the organization and creation time are added). */
+export type MiscHourValues = Omit<MiscHourTable, 'id' | 'organization_id' | 'created_at'>;
 
 /** Adds a misc-hours entry (callers validate the ids and write their own log line). */
 export async function insertMiscHour(trx: Db, orgId: number, values: MiscHourValues): Promise<number> {
