@@ -2,7 +2,7 @@ import { WebhookTargets } from '../resources/webhooks/targets.js';
 import type { Command } from 'commander';
 import { todayIn } from '../core/time.js';
 import { withProgress } from './org-transfer.js';
-import type { CliContext } from './context.js';
+import { commandGroup, type CliContext } from './context.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -10,9 +10,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  * `import api`: an organization read through the public v1 API of another server, written as a new organization here.
  */
 export function registerApiImportCommand(program: Command, cli: CliContext): void {
-  const imports =
-    program.commands.find((command) => command.name() === 'import') ??
-    program.command('import').description('bring an organization in from elsewhere');
+  const imports = commandGroup(program, 'import', 'bring an organization in from elsewhere');
   imports
     .command('api')
     .description(

@@ -4,7 +4,7 @@ import { addressConfigured, type Config, isPostgresUrl, loadConfig, secretKeyIsF
 import { canonicalZone } from '../core/time.js';
 import { checkStorage, describeDatabase, lastServerUrl, publicUrl, StartupError, startupMessage } from '../startup.js';
 import { createCredential, listCredentials, revokeCredential } from '../core/auth/credentials.js';
-import type { AuthContext } from '../core/auth/context.js';
+import { cliAuth } from './context.js';
 import { createDatabase, type DatabaseHandle } from '../core/db/index.js';
 import { migrateToLatest } from '../core/db/migrator.js';
 import { withTransaction } from '../core/db/transaction.js';
@@ -85,17 +85,6 @@ async function signInAddress(db: DatabaseHandle['db']): Promise<string | undefin
 const UNKNOWN_SIGN_IN =
   'sign-in address unknown: no server has started on this database yet and PUBLIC_BASE_URL and PORT are ' +
   'unset here; start the server with this DATABASE_URL and CREWPLAN_DATA_DIR';
-
-/** The CLI's own entries in the system log. */
-function cliAuth(organization: { id: number; name: string; timezone: string }): AuthContext {
-  return {
-    orgId: organization.id,
-    orgName: organization.name,
-    timezone: organization.timezone,
-    clientId: 'cli',
-    credentialId: 0,
-  };
-}
 
 /** A password option, or a prompt on a terminal when it was left out. */
 async function passwordFrom(given: string | undefined, option: string): Promise<string> {

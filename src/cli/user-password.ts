@@ -1,12 +1,11 @@
 import { text } from 'node:stream/consumers';
 import type { Command } from 'commander';
-import type { AuthContext } from '../core/auth/context.js';
 import { passwordProblems } from '../core/auth/password-rules.js';
 import { withTransaction } from '../core/db/transaction.js';
 import { findOrganization } from '../resources/organizations/repository.js';
 import { changeUser } from '../resources/users/rules.js';
 import { findSignInUser } from '../webapp/repository.js';
-import type { CliContext } from './context.js';
+import { cliAuth, commandGroup, type CliContext } from './context.js';
 import { promptPassword } from './users.js';
 
 /** The password: the first line of standard input, or asked twice on a terminal. */
@@ -25,9 +24,7 @@ async function readPassword(fromStdin: boolean): Promise<string> {
  * system log; it also clears the account's sign-in delay (docs/security.md, "Sign-in").
  */
 export function registerSetPasswordCommand(program: Command, cli: CliContext): void {
-  const users =
-    program.commands.find((command) => command.name() === 'users') ??
-    program.command('users').description('users of an organization');
+  const users = commandGroup(program, 'users', 'users of an organization');
   users
     .command('set-password')
     .description("set a user's password: ends their sessions and clears their sign-in delays")
@@ -45,13 +42,7 @@ export function registerSetPasswordCommand(program: Command, cli: CliContext): v
         if (!organization) throw new Error(`organization ${organizationId} does not exist`);
         const user = await findSignInUser(db, organizationId, options.username);
         if (!user) throw new Error(`organization ${organizationId} has no user named "${options.username}".`);
-        const auth: AuthContext = {
-          orgId: organization.id,
-          orgName: organization.name,
-          timezone: organization.timezone,
-          clientId: 'cli',
-          credentialId: 0,
-        };
+        const auth = cliAuth(organization);
         // as PATCH /v1/users/{id}: ends the sessions and clears the sign-in delays in the same transaction
         await withTransaction(db, (trx) => changeUser(trx, auth, user.id, { password }));
         cli.print(

@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
-import type { AuthContext } from '../core/auth/context.js';
 import { ApiError } from '../core/errors.js';
 import { raiseOrganizationRevision } from '../core/response-cache.js';
 import { findOrganization } from '../resources/organizations/repository.js';
 import type { RosterResult } from '../resources/user-roster/roster.js';
 import { readInputBytes } from './org-transfer.js';
-import type { CliContext } from './context.js';
+import { cliAuth, commandGroup, type CliContext } from './context.js';
 
 function summary(result: RosterResult): string {
   const lines = result.rows
@@ -25,9 +24,7 @@ function summary(result: RosterResult): string {
 
 /** `users import`: the roster CSV of POST /v1/users/import from the command line (docs/extensions.md, "Roster CSV"). */
 export function registerUsersImportCommand(program: Command, cli: CliContext): void {
-  const users =
-    program.commands.find((command) => command.name() === 'users') ??
-    program.command('users').description('users of an organization');
+  const users = commandGroup(program, 'users', 'users of an organization');
   users
     .command('import')
     .description(
@@ -49,13 +46,7 @@ export function registerUsersImportCommand(program: Command, cli: CliContext): v
       await cli.withDatabase(async ({ db }) => {
         const organization = await findOrganization(db, cli.orgIdFrom(options.org));
         if (!organization) throw new Error(`organization ${options.org} does not exist`);
-        const auth: AuthContext = {
-          orgId: organization.id,
-          orgName: organization.name,
-          timezone: organization.timezone,
-          clientId: 'cli',
-          credentialId: 0,
-        };
+        const auth = cliAuth(organization);
         try {
           const result = await importRoster(db, auth, text, { dryRun: !!options.dryRun });
           // running servers drop what they computed from the users before

@@ -2,7 +2,7 @@ import type { Db } from '../core/db/transaction.js';
 import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../core/time.js';
 import { callbackBlocks } from './callback-blocks.js';
 import { scheduleFacts } from './engine.js';
-import { assignmentsByIds, loadQualifications, unplacedCallbacks, workTypesExcludedFromLimits } from './reads.js';
+import { acceptedCallbacks, assignmentsByIds, loadQualifications, workTypesExcludedFromLimits } from './reads.js';
 import { countsAsWork, holds } from './staffing.js';
 import type { ApprovedTimeOff } from './time-off.js';
 import { expandWork, type WorkItem } from './work.js';
@@ -222,7 +222,7 @@ export async function availabilityOf(
   const range = loadRange(span, offer?.limits);
   const [facts, callbacks, excludedTypes, qualifications, blocks] = await Promise.all([
     scheduleFacts(db, orgId, { ...range, userIds, timezone: timeZone }),
-    offer ? unplacedCallbacks(db, orgId, userIds, range) : [],
+    offer ? acceptedCallbacks(db, orgId, userIds, range, { unplacedOnly: true }) : [],
     offer ? workTypesExcludedFromLimits(db, orgId) : new Set<number>(),
     needs?.qualifiers.length ? loadQualifications(db, orgId, userIds) : undefined,
     offer ? callbackBlocks(db, orgId, userIds, span) : new Map<number, string>(),

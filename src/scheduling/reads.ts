@@ -1,7 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import { compiledOnce } from '../core/db/compiled-once.js';
 import { jsonArrayFrom, parseJsonArray } from '../core/db/json.js';
-import { orgRows } from '../core/db/org-rows.js';
+import { orgRows, rowsById, sameOrg } from '../core/db/org-rows.js';
 import type { Db } from '../core/db/transaction.js';
 import type { Database } from '../core/db/types.js';
 import type { AssignmentRow } from '../resources/assignments/table.js';
@@ -57,10 +57,10 @@ export async function findAssignmentsByIds(
   orgId: number,
   ids: Iterable<number>,
 ): Promise<Map<number, AssignmentRow>> {
-  const unique = [...new Set(ids)].filter((id) => Number.isInteger(id));
-  if (unique.length === 0) return new Map();
-  const rows = await assignmentsByIdsQuery(db, orgId, unique);
-  return new Map(rows.map((row) => [row.id, row]));
+  return rowsById(
+    [...ids].filter((id) => Number.isInteger(id)),
+    (unique) => assignmentsByIdsQuery(db, orgId, unique),
+  );
 }
 
 export interface ScheduleAssignments {
@@ -98,9 +98,7 @@ export async function assignmentsForSchedule(
         db,
         eb
           .selectFrom('assignment_qualifier as aq')
-          .innerJoin('qualifier as q', (join) =>
-            join.onRef('q.id', '=', 'aq.qualifier_id').onRef('q.organization_id', '=', 'aq.organization_id'),
-          )
+          .innerJoin('qualifier as q', sameOrg('q.id', 'aq.qualifier_id'))
           .select(['q.id', 'q.name', 'q.shortcode', 'q.color', 'q.text_color', 'aq.minimum_staffing'])
           .where('aq.organization_id', '=', orgId)
           .whereRef('aq.assignment_id', '=', 'assignment.id')
@@ -139,11 +137,7 @@ export type MemberRow = RecurringShiftRow & {
 function membersWithExceptions(db: Db, orgId: number, fromDate: string, toDate: string) {
   return db
     .selectFrom('recurring_shift')
-    .innerJoin('rotation', (join) =>
-      join
-        .onRef('rotation.id', '=', 'recurring_shift.rotation_id')
-        .onRef('rotation.organization_id', '=', 'recurring_shift.organization_id'),
-    )
+    .innerJoin('rotation', sameOrg('rotation.id', 'recurring_shift.rotation_id'))
     .selectAll('recurring_shift')
     .select([
       'rotation.anchor_date',
@@ -231,11 +225,7 @@ export function loadOneOffShifts(
 function approvedQuery(db: Db, orgId: number, startLocal: string, endLocal: string, countedAsApproved: number[] = []) {
   return db
     .selectFrom('time_off')
-    .innerJoin('time_off_type', (join) =>
-      join
-        .onRef('time_off_type.id', '=', 'time_off.time_off_type_id')
-        .onRef('time_off_type.organization_id', '=', 'time_off.organization_id'),
-    )
+    .innerJoin('time_off_type', sameOrg('time_off_type.id', 'time_off.time_off_type_id'))
     .select([
       'time_off.id',
       'time_off.user_id',
@@ -337,9 +327,7 @@ export function qualificationColumns(db: Db, eb: UserEb, orgId: number) {
       db,
       eb
         .selectFrom('user_qualifier as uq')
-        .innerJoin('qualifier as uqq', (join) =>
-          join.onRef('uqq.id', '=', 'uq.qualifier_id').onRef('uqq.organization_id', '=', 'uq.organization_id'),
-        )
+        .innerJoin('qualifier as uqq', sameOrg('uqq.id', 'uq.qualifier_id'))
         .select('uq.qualifier_id')
         .where('uq.organization_id', '=', orgId)
         .whereRef('uq.user_id', '=', 'user_account.id')
@@ -349,9 +337,7 @@ export function qualificationColumns(db: Db, eb: UserEb, orgId: number) {
       db,
       eb
         .selectFrom('user_certification as uc')
-        .innerJoin('certification as c', (join) =>
-          join.onRef('c.id', '=', 'uc.certification_id').onRef('c.organization_id', '=', 'uc.organization_id'),
-        )
+        .innerJoin('certification as c', sameOrg('c.id', 'uc.certification_id'))
         .innerJoin('qualifier as cq', (join) =>
           join
             .onRef('cq.organization_id', '=', 'uc.organization_id')
@@ -413,9 +399,7 @@ export async function peopleByIds(db: Db, orgId: number, ids: Iterable<number>):
         db,
         eb
           .selectFrom('user_group_member as m')
-          .innerJoin('user_group as g', (join) =>
-            join.onRef('g.id', '=', 'm.group_id').onRef('g.organization_id', '=', 'm.organization_id'),
-          )
+          .innerJoin('user_group as g', sameOrg('g.id', 'm.group_id'))
           .select(['g.id', 'g.name as label'])
           .where('m.organization_id', '=', orgId)
           .whereRef('m.user_id', '=', 'user_account.id')
@@ -445,10 +429,9 @@ export async function peopleByIds(db: Db, orgId: number, ids: Iterable<number>):
 export function availabilityPeriodsOf(db: Db, orgId: number, userIds: number[], span: { start: string; end: string }) {
   return db
     .selectFrom('availability_period')
-    .leftJoin('unavailability_reason', (join) =>
-      join
-        .onRef('unavailability_reason.id', '=', 'availability_period.unavailability_reason_id')
-        .onRef('unavailability_reason.organization_id', '=', 'availability_period.organization_id'),
+    .leftJoin(
+      'unavailability_reason',
+      sameOrg('unavailability_reason.id', 'availability_period.unavailability_reason_id'),
     )
     .select([
       'availability_period.user_id',
@@ -496,21 +479,21 @@ export async function workTypesExcludedFromLimits(db: Db, orgId: number): Promis
   return new Set(rows.map((row) => row.id));
 }
 
-/** Accepted callbacks not on an assignment (no shift of theirs shows the work), overlapping the range. */
-export async function unplacedCallbacks(
+/**
+ * Accepted callbacks of the users overlapping the range, with the hours each user accepted (start, end):
+ * of one list only with `listId`, and only those not on an assignment (no shift shows the work) with `unplacedOnly`.
+ */
+export async function acceptedCallbacks(
   db: Db,
   orgId: number,
   userIds: number[],
   range: { start: string; end: string },
+  only: { listId?: number; unplacedOnly?: boolean } = {},
 ) {
   if (userIds.length === 0) return [];
   const rows = await db
     .selectFrom('callback_user')
-    .innerJoin('callback', (join) =>
-      join
-        .onRef('callback.id', '=', 'callback_user.callback_id')
-        .onRef('callback.organization_id', '=', 'callback_user.organization_id'),
-    )
+    .innerJoin('callback', sameOrg('callback.id', 'callback_user.callback_id'))
     .select([
       'callback_user.user_id',
       'callback.id as callback_id',
@@ -524,7 +507,8 @@ export async function unplacedCallbacks(
     .where('callback_user.user_id', 'in', userIds)
     .where('callback.end', '>', range.start)
     .where('callback.start', '<', range.end)
-    .where('callback.assignment_id', 'is', null)
+    .$if(only.listId !== undefined, (qb) => qb.where('callback.list_id', '=', only.listId!))
+    .$if(only.unplacedOnly === true, (qb) => qb.where('callback.assignment_id', 'is', null))
     .execute();
   return rows.map((row) => ({
     user_id: row.user_id,

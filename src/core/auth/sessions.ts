@@ -1,3 +1,4 @@
+import { sameOrg } from '../db/org-rows.js';
 import type { FastifyRequest } from 'fastify';
 import { sql, type Generated } from 'kysely';
 import { isPostgres } from '../db/schema.js';
@@ -104,9 +105,7 @@ export async function findSession(db: Db, key: Buffer, token: string): Promise<S
   if (token.length > 128) return undefined;
   const row = await db
     .selectFrom('web_session as s')
-    .innerJoin('user_account as u', (join) =>
-      join.onRef('u.id', '=', 's.user_id').onRef('u.organization_id', '=', 's.organization_id'),
-    )
+    .innerJoin('user_account as u', sameOrg('u.id', 's.user_id'))
     .innerJoin('organization as o', 'o.id', 's.organization_id')
     .select([
       's.id',

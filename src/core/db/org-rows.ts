@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely';
+import type { JoinBuilder, Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely';
 import type { Db } from './transaction.js';
 import type { Database } from './types.js';
 
@@ -31,4 +31,33 @@ export async function updateOrgRow<T extends OrgTable>(
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
     .execute();
+}
+
+/** The table part of a column reference: `u` of `u.id`. */
+const tableOf = (ref: string) => ref.slice(0, ref.indexOf('.'));
+
+/**
+ * The join condition of two tenant tables: `left` is `right` and both rows are of one organization.
+ * `.innerJoin('qualifier', sameOrg('qualifier.id', 'shift_qualifier.qualifier_id'))`
+ */
+export const sameOrg =
+  (left: string, right: string) =>
+  // biome-ignore lint/suspicious/noExplicitAny: the columns are named by strings, as in Kysely's own onRef
+  <J extends JoinBuilder<any, any>>(join: J) =>
+    join.onRef(left, '=', right).onRef(`${tableOf(left)}.organization_id`, '=', `${tableOf(right)}.organization_id`);
+
+/**
+ * The rows `read` finds for the distinct `ids`, by id; none asked, no query. With `missing`, throws what it
+ * makes when one of the ids has no row.
+ */
+export async function rowsById<R extends { id: number }>(
+  ids: Iterable<number>,
+  read: (unique: number[]) => Promise<R[]>,
+  missing?: () => Error,
+): Promise<Map<number, R>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await read(unique);
+  if (missing && rows.length !== unique.length) throw missing();
+  return new Map(rows.map((row) => [row.id, row]));
 }

@@ -67,18 +67,23 @@ const defaults = {
   qualifiers_needed: [],
 };
 
+/** Station 1 (stationBody) as the API answers it, every default included. */
+const station1 = {
+  name: 'Station 1',
+  date: '2012-12-25 00:00:00',
+  start: '2012-12-25 08:00:00',
+  end: '2012-12-26 08:00:00',
+  positions_to_fill: 2,
+  ...defaults,
+};
+
 describe('POST /assignments', () => {
   it('creates an assignment with every default and answers 201 with it', async () => {
     const response = await org.post('/assignments', stationBody);
     expect(response).toSucceed(201, 'Assignment created successfully.', {
       id: expect.any(Number),
       position: expect.any(Number),
-      name: 'Station 1',
-      date: '2012-12-25 00:00:00',
-      start: '2012-12-25 08:00:00',
-      end: '2012-12-26 08:00:00',
-      positions_to_fill: 2,
-      ...defaults,
+      ...station1,
     });
     const logs = await org.get('/logs');
     expect(logs.body.data[0].event_description).toMatch(/created assignment Station 1/);
@@ -86,12 +91,8 @@ describe('POST /assignments', () => {
 
   it('stores every documented field, the location and the extension fields', async () => {
     const captains = await qualifier(org, 'Captains', 'CPT');
-    const response = await org.post('/assignments', {
-      name: 'Station 2',
-      start: '2014-01-22 08:00',
-      end: '2014-01-23T08:00:00',
-      positions_to_fill: 4,
-      position: 3,
+    // sent as they are stored and answered
+    const settings = {
       is_work_shift: false,
       self_scheduling: true,
       self_scheduling_requires_approval: true,
@@ -102,6 +103,14 @@ describe('POST /assignments', () => {
       rrule: 'FREQ=WEEKLY;BYDAY=WE',
       until: '2030-01-01',
       notes: 'Bring gear',
+    };
+    const response = await org.post('/assignments', {
+      name: 'Station 2',
+      start: '2014-01-22 08:00',
+      end: '2014-01-23T08:00:00',
+      positions_to_fill: 4,
+      position: 3,
+      ...settings,
       qualifiers_needed: [{ id: captains, minimum_staffing: 1 }],
       admin_id: adminId,
     });
@@ -111,16 +120,7 @@ describe('POST /assignments', () => {
       date: '2014-01-22 00:00:00',
       start: '2014-01-22 08:00:00',
       end: '2014-01-23 08:00:00',
-      is_work_shift: false,
-      self_scheduling: true,
-      self_scheduling_requires_approval: true,
-      service_eligible: true,
-      hide_open_slots: true,
-      color: '#CCCCCC',
-      location: LOCATION,
-      rrule: 'FREQ=WEEKLY;BYDAY=WE',
-      until: '2030-01-01',
-      notes: 'Bring gear',
+      ...settings,
       qualifiers_needed: [
         {
           id: captains,
@@ -230,12 +230,7 @@ describe('GET /assignments/{id}', () => {
     expect(response).toAnswer(200, {
       id,
       position: 1,
-      name: 'Station 1',
-      date: '2012-12-25 00:00:00',
-      start: '2012-12-25 08:00:00',
-      end: '2012-12-26 08:00:00',
-      positions_to_fill: 2,
-      ...defaults,
+      ...station1,
       location: LOCATION,
     });
   });

@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { orgRows, updateOrgRow, sameOrg } from '../../core/db/org-rows.js';
 import { findAssignmentsByIds, mayOccurBetween, type QualifierNeeded } from '../../scheduling/reads.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, orNotFound } from '../../core/errors.js';
@@ -82,11 +82,7 @@ export async function qualifiersNeededOf(
   if (assignmentIds.length === 0) return byAssignment;
   const rows = await db
     .selectFrom('assignment_qualifier')
-    .innerJoin('qualifier', (join) =>
-      join
-        .onRef('qualifier.id', '=', 'assignment_qualifier.qualifier_id')
-        .onRef('qualifier.organization_id', '=', 'assignment_qualifier.organization_id'),
-    )
+    .innerJoin('qualifier', sameOrg('qualifier.id', 'assignment_qualifier.qualifier_id'))
     .select([
       'assignment_qualifier.assignment_id',
       'qualifier.id',
@@ -192,11 +188,7 @@ export async function assertGroupLabelsExist(db: Db, orgId: number, ids: number[
 export function groupLabelsOf(db: Db, orgId: number, assignmentId: number): Promise<AssignmentGroupRow[]> {
   return db
     .selectFrom('assignment_group_member')
-    .innerJoin('assignment_group', (join) =>
-      join
-        .onRef('assignment_group.id', '=', 'assignment_group_member.group_id')
-        .onRef('assignment_group.organization_id', '=', 'assignment_group_member.organization_id'),
-    )
+    .innerJoin('assignment_group', sameOrg('assignment_group.id', 'assignment_group_member.group_id'))
     .selectAll('assignment_group')
     .where('assignment_group_member.organization_id', '=', orgId)
     .where('assignment_group_member.assignment_id', '=', assignmentId)

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { orgRows, rowsById, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { AvailabilityPeriodRow, AvailabilityPeriodTable, UnavailabilityReasonRow } from './table.js';
@@ -46,10 +46,7 @@ export async function findReasonsByIds(
   orgId: number,
   ids: Iterable<number>,
 ): Promise<Map<number, UnavailabilityReasonRow>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  const rows = await orgRows(db, 'unavailability_reason', orgId).where('id', 'in', unique).execute();
-  return new Map(rows.map((row) => [row.id, row]));
+  return rowsById(ids, (unique) => orgRows(db, 'unavailability_reason', orgId).where('id', 'in', unique).execute());
 }
 
 export async function findReasonOrInvalid(db: Db, orgId: number, id: number): Promise<UnavailabilityReasonRow> {

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { orgRows } from '../../core/db/org-rows.js';
+import { orgRows, sameOrg } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import type { CalendarFeedRow, CalendarFeedTable } from './table.js';
@@ -46,16 +46,8 @@ export function findActiveFeedByTokenHash(db: Db, tokenHash: string) {
   return db
     .selectFrom('calendar_feed')
     .innerJoin('organization', 'organization.id', 'calendar_feed.organization_id')
-    .leftJoin('user_account', (join) =>
-      join
-        .onRef('user_account.id', '=', 'calendar_feed.user_id')
-        .onRef('user_account.organization_id', '=', 'calendar_feed.organization_id'),
-    )
-    .leftJoin('assignment', (join) =>
-      join
-        .onRef('assignment.id', '=', 'calendar_feed.assignment_id')
-        .onRef('assignment.organization_id', '=', 'calendar_feed.organization_id'),
-    )
+    .leftJoin('user_account', sameOrg('user_account.id', 'calendar_feed.user_id'))
+    .leftJoin('assignment', sameOrg('assignment.id', 'calendar_feed.assignment_id'))
     .selectAll('calendar_feed')
     .select(['organization.name as organization_name', 'organization.timezone'])
     .where('calendar_feed.token_hash', '=', tokenHash)

@@ -1,51 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { createAssignment, workTypeId as firstWorkTypeId } from '../rotations/test-fixtures.js';
+import { createAssignment } from '../rotations/test-fixtures.js';
 import { callbacksForSchedule } from './day-items.js';
-import {
-  callbackBodyFor,
-  crewMembers,
-  type ListLimits,
-  listWithMembers,
-  shiftFor,
-  startCallbackFor,
-  type StartingScene,
-} from './test-fixtures.js';
+import { callbackBodyFor, sceneSteps, startingScene, type StartingScene } from './test-fixtures.js';
 
 let server: TestServer;
 let org: TestOrg;
 let other: TestOrg;
 let adminId: number;
-let workTypeId: number;
-let stationId: number;
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
 
 let scene: StartingScene;
-const makeList = (name: string, members: number[], limits: ListLimits = {}, as: TestOrg = org) =>
-  listWithMembers(as, name, members, limits);
-const giveShift = (userId: number, start: string, end: string, ofType?: number, onAssignment?: number) =>
-  shiftFor(scene, userId, start, end, ofType, onAssignment);
-const crew = (count: number, prefix = 'Crew') => crewMembers(org, count, prefix);
+const { makeList, giveShift, crew, startCallback, respond } = sceneSteps(() => scene);
 const callbackBody = (listId: number, overrides: Record<string, unknown> = {}) =>
   callbackBodyFor(scene, listId, overrides);
-const startCallback = (listId: number, overrides: Record<string, unknown> = {}, as: TestOrg = org) =>
-  startCallbackFor(scene, listId, overrides, as);
-
-const respond = (callbackId: number, userId: number, status: string, extra: Record<string, unknown> = {}) =>
-  org.post(`/callbacks/${callbackId}/users`, { user_id: userId, status, ...extra });
 
 beforeAll(async () => {
   ({ server, org, other } = await startWithOrgs());
-  adminId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
-  workTypeId = await firstWorkTypeId(org);
-  stationId = await createAssignment(org, {
-    name: 'Engine 3',
-    start: '2032-01-01 08:00:00',
-    end: '2032-01-02 08:00:00',
-  });
-  scene = { org, adminId, workTypeId, stationId };
+  scene = await startingScene(org);
+  ({ adminId } = scene);
 });
 afterAll(() => server.close());
 

@@ -1,3 +1,4 @@
+import { sameOrg } from '../../core/db/org-rows.js';
 import type { FastifyRequest } from 'fastify';
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
 import type { Db } from '../../core/db/transaction.js';
@@ -42,11 +43,7 @@ export function scheduleCallbacksQuery(db: Db, orgId: number, startLocal: string
   return (
     db
       .selectFrom('callback')
-      .innerJoin('callback_list', (join) =>
-        join
-          .onRef('callback_list.id', '=', 'callback.list_id')
-          .onRef('callback_list.organization_id', '=', 'callback.organization_id'),
-      )
+      .innerJoin('callback_list', sameOrg('callback_list.id', 'callback.list_id'))
       .select([
         'callback.id',
         'callback.start',
@@ -61,9 +58,7 @@ export function scheduleCallbacksQuery(db: Db, orgId: number, startLocal: string
           db,
           eb
             .selectFrom('callback_user as r')
-            .innerJoin('user_account as u', (join) =>
-              join.onRef('u.id', '=', 'r.user_id').onRef('u.organization_id', '=', 'r.organization_id'),
-            )
+            .innerJoin('user_account as u', sameOrg('u.id', 'r.user_id'))
             .select(['r.id', 'r.user_id', 'r.start_time', 'r.end_time', 'u.first_name', 'u.last_name'])
             .where('r.organization_id', '=', orgId)
             .whereRef('r.callback_id', '=', 'callback.id')

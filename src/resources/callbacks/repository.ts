@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
-import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { orgRows, updateOrgRow, sameOrg } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { orNotFound } from '../../core/errors.js';
 import type { Database } from '../../core/db/types.js';
@@ -186,18 +186,10 @@ export function revokeOffer(db: Db, offer: CallbackOfferRow, adminId: number, no
 export function listOpenOffersOf(db: Db, orgId: number, userId: number, now: string) {
   return db
     .selectFrom('callback_offer as o')
-    .innerJoin('callback as c', (join) =>
-      join.onRef('c.id', '=', 'o.callback_id').onRef('c.organization_id', '=', 'o.organization_id'),
-    )
-    .innerJoin('callback_user as cu', (join) =>
-      join.onRef('cu.id', '=', 'o.callback_user_id').onRef('cu.organization_id', '=', 'o.organization_id'),
-    )
-    .innerJoin('callback_list as l', (join) =>
-      join.onRef('l.id', '=', 'c.list_id').onRef('l.organization_id', '=', 'c.organization_id'),
-    )
-    .leftJoin('assignment as a', (join) =>
-      join.onRef('a.id', '=', 'c.assignment_id').onRef('a.organization_id', '=', 'c.organization_id'),
-    )
+    .innerJoin('callback as c', sameOrg('c.id', 'o.callback_id'))
+    .innerJoin('callback_user as cu', sameOrg('cu.id', 'o.callback_user_id'))
+    .innerJoin('callback_list as l', sameOrg('l.id', 'c.list_id'))
+    .leftJoin('assignment as a', sameOrg('a.id', 'c.assignment_id'))
     .select([
       'o.id',
       'o.callback_id',

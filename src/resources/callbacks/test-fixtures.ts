@@ -1,8 +1,11 @@
+import type { AgentOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { expect, vi } from 'vitest';
-import type { TestOrg } from '../../../test/helpers/server.js';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
+import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
+import { createAssignment, workTypeId } from '../rotations/test-fixtures.js';
+import { createCallbackRunner, type CallbackRunner } from './runner/runner.js';
 
 /** Test setup over HTTP shared by the callback runner, SMS, push and auto-accept suites. */
 
@@ -11,6 +14,69 @@ export interface CallbackScene {
   org: TestOrg;
   adminId: number;
   stationId: number;
+}
+
+/** A suite's test server and the callback runners its tests start (see {@link runnerSuite}). */
+export interface RunnerSuite {
+  server: TestServer;
+  /** A runner of the server (stopped after the suite), as if the channel `without` names were not configured. */
+  runner(without?: 'smtp' | 'push'): CallbackRunner;
+  /** Stops `runner` after the suite, with the others; `runner`. */
+  track(runner: CallbackRunner): CallbackRunner;
+}
+
+/**
+ * Starts the suite's server before its tests (`start`, by default a plain test server) and, after them, stops
+ * the runners it started, closes the server, then runs `after`. `pushAgent`: how runners reach push services.
+ */
+export function runnerSuite(
+  options: { start?: () => Promise<TestServer>; after?: () => Promise<void>; pushAgent?: () => AgentOptions } = {},
+): RunnerSuite {
+  const runners: CallbackRunner[] = [];
+  const suite: RunnerSuite = {
+    server: undefined as unknown as TestServer,
+    runner(without) {
+      const { db, log, config } = suite.server.app;
+      const app =
+        without === 'smtp'
+          ? { db, log, config: { ...config, smtp: { ...config.smtp, host: undefined } } }
+          : without === 'push'
+            ? { db, log, config: { ...config, push: { ...config.push, subject: undefined } } }
+            : suite.server.app;
+      return suite.track(createCallbackRunner(app, { baseUrl: suite.server.url, pushAgent: options.pushAgent?.() }));
+    },
+    track(runner) {
+      runners.push(runner);
+      return runner;
+    },
+  };
+  beforeAll(async () => {
+    suite.server = await (options.start ?? (() => startServer()))();
+  });
+  afterAll(async () => {
+    for (const runner of runners) await runner.stop();
+    await suite.server.close();
+    await options.after?.();
+  });
+  return suite;
+}
+
+/** A new organization `name` with its chief (`chief`: the user's fields) and a 24-hour assignment from 07:00. */
+export async function callbackScene(
+  server: TestServer,
+  name: string,
+  chief: Record<string, unknown>,
+  assignment: { name: string; date: string },
+): Promise<CallbackScene> {
+  const org = await server.newOrg({ name });
+  const adminId = await org.createUser(chief);
+  const next = Temporal.PlainDate.from(assignment.date).add({ days: 1 }).toString();
+  const stationId = await createAssignment(org, {
+    name: assignment.name,
+    start: `${assignment.date} 07:00:00`,
+    end: `${next} 07:00:00`,
+  });
+  return { org, adminId, stationId };
 }
 
 /** `minutes` after the instant `base`: the clock a test hands the runner. */
@@ -62,6 +128,36 @@ export const logText = async (org: TestOrg) => JSON.stringify((await org.get('/l
 /** A suite that starts callbacks by hand: its organization, admin, work type and assignment. */
 export interface StartingScene extends CallbackScene {
   workTypeId: number;
+}
+
+/** The organization's scene: admin John Doe, its first work type and Engine 3 (2032-01-01 08:00 for 24 hours). */
+export async function startingScene(org: TestOrg): Promise<StartingScene> {
+  const adminId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
+  const firstWorkTypeId = await workTypeId(org);
+  const stationId = await createAssignment(org, {
+    name: 'Engine 3',
+    start: '2032-01-01 08:00:00',
+    end: '2032-01-02 08:00:00',
+  });
+  return { org, adminId, workTypeId: firstWorkTypeId, stationId };
+}
+
+/**
+ * The setup steps of a suite on its scene, read when a step runs (once the suite's beforeAll made it):
+ * lists, shifts, crews, callbacks (each of the scene's organization unless `as` says another) and answers.
+ */
+export function sceneSteps(scene: () => StartingScene) {
+  return {
+    makeList: (name: string, members: number[], limits: ListLimits = {}, as: TestOrg = scene().org) =>
+      listWithMembers(as, name, members, limits),
+    giveShift: (userId: number, start: string, end: string, ofType?: number, onAssignment?: number) =>
+      shiftFor(scene(), userId, start, end, ofType, onAssignment),
+    crew: (count: number, prefix = 'Crew') => crewMembers(scene().org, count, prefix),
+    startCallback: (listId: number, overrides: Record<string, unknown> = {}, as: TestOrg = scene().org) =>
+      startCallbackFor(scene(), listId, overrides, as),
+    respond: (callbackId: number, userId: number, status: string, extra: Record<string, unknown> = {}) =>
+      scene().org.post(`/callbacks/${callbackId}/users`, { user_id: userId, status, ...extra }),
+  };
 }
 
 export interface ListLimits {

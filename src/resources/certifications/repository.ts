@@ -1,4 +1,4 @@
-import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { orgRows, rowsById, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { CertificationRow } from './table.js';
@@ -31,10 +31,7 @@ export async function findCertificationsByIds(
   orgId: number,
   ids: number[],
 ): Promise<Map<number, CertificationRow>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  const rows = await orgRows(db, 'certification', orgId).where('id', 'in', unique).execute();
-  return new Map(rows.map((row) => [row.id, row]));
+  return rowsById(ids, (unique) => orgRows(db, 'certification', orgId).where('id', 'in', unique).execute());
 }
 
 export async function insertCertification(db: Db, values: Omit<CertificationRow, 'id'>): Promise<number> {

@@ -24,6 +24,19 @@ const withErrors = {
   message: 'Finalizations processed with errors. See the error_messages field.',
 };
 
+/** Finalizing (post) or unfinalizing (del) the assignment on 2099-01-01: a 422 that names it. */
+async function expectFutureRefused(method: 'post' | 'del', id: number) {
+  const response = await org[method]('/finalization', {
+    assignments: [{ id, dates: ['2099-01-01'] }],
+    admin_id: adminId,
+  });
+  expect(response).toAnswer(422, {
+    error: 'invalid_params',
+    status: 422,
+    error_message: [`Assignment (#${id}) Finalization is only allowed on past and current dates.`],
+  });
+}
+
 describe('POST /finalization', () => {
   it('finalizes the listed dates and the start..end range, merged', async () => {
     const id = await createAssignment();
@@ -63,15 +76,7 @@ describe('POST /finalization', () => {
     expect(
       (await org.post('/finalization', { assignments: [{ id, dates: [today] }], admin_id: adminId })).body,
     ).toEqual(allOk);
-    const response = await org.post('/finalization', {
-      assignments: [{ id, dates: ['2099-01-01'] }],
-      admin_id: adminId,
-    });
-    expect(response).toAnswer(422, {
-      error: 'invalid_params',
-      status: 422,
-      error_message: [`Assignment (#${id}) Finalization is only allowed on past and current dates.`],
-    });
+    await expectFutureRefused('post', id);
   });
 
   it('lists an unknown or foreign assignment among the errors', async () => {
@@ -173,15 +178,7 @@ describe('DELETE /finalization', () => {
 
   it('rejects future dates; nothing succeeded is a 422', async () => {
     const id = await createAssignment();
-    const response = await org.del('/finalization', {
-      assignments: [{ id, dates: ['2099-01-01'] }],
-      admin_id: adminId,
-    });
-    expect(response).toAnswer(422, {
-      error: 'invalid_params',
-      status: 422,
-      error_message: [`Assignment (#${id}) Finalization is only allowed on past and current dates.`],
-    });
+    await expectFutureRefused('del', id);
   });
 
   it('is a 404 for an unknown admin', async () => {

@@ -1,4 +1,4 @@
-import { orgRows } from '../../core/db/org-rows.js';
+import { orgRows, sameOrg } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import type { UserGroupRow } from './table.js';
@@ -67,11 +67,7 @@ export function findGroupsByIds(db: Db, orgId: number, ids: number[]) {
 export async function groupMemberIds(db: Db, orgId: number, groupId: number): Promise<number[]> {
   const rows = await db
     .selectFrom('user_group_member')
-    .innerJoin('user_account', (join) =>
-      join
-        .onRef('user_account.id', '=', 'user_group_member.user_id')
-        .onRef('user_account.organization_id', '=', 'user_group_member.organization_id'),
-    )
+    .innerJoin('user_account', sameOrg('user_account.id', 'user_group_member.user_id'))
     .select('user_group_member.user_id')
     .where('user_group_member.organization_id', '=', orgId)
     .where('user_group_member.group_id', '=', groupId)

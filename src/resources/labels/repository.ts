@@ -1,4 +1,4 @@
-import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { orgRows, rowsById, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { LabelRow } from './table.js';
@@ -16,11 +16,11 @@ export async function findLabelOrThrow(db: Db, orgId: number, id: number): Promi
 
 /** Loads the active labels named by ids in one query; 422 when one is missing. */
 export async function findLabelsOrInvalid(db: Db, orgId: number, ids: number[]): Promise<Map<number, LabelRow>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  const rows = await orgRows(db, 'label', orgId).where('id', 'in', unique).where('deleted_at', 'is', null).execute();
-  if (rows.length !== unique.length) throw invalidParams('The selected label id is invalid.');
-  return new Map(rows.map((row) => [row.id, row]));
+  return rowsById(
+    ids,
+    (unique) => orgRows(db, 'label', orgId).where('id', 'in', unique).where('deleted_at', 'is', null).execute(),
+    () => invalidParams('The selected label id is invalid.'),
+  );
 }
 
 export async function nextLabelPosition(db: Db, orgId: number): Promise<number> {

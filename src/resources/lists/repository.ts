@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { orgRows, updateOrgRow, sameOrg } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { CallbackListRow, CallbackListTable } from './table.js';
@@ -154,11 +154,7 @@ export function listNames(db: Db, orgId: number, ids: number[]) {
 export function listMembers(db: Db, orgId: number, listId: number) {
   return db
     .selectFrom('user_callback_list')
-    .innerJoin('user_account', (join) =>
-      join
-        .onRef('user_account.id', '=', 'user_callback_list.user_id')
-        .onRef('user_account.organization_id', '=', 'user_callback_list.organization_id'),
-    )
+    .innerJoin('user_account', sameOrg('user_account.id', 'user_callback_list.user_id'))
     .select([
       'user_account.id',
       'user_account.first_name',

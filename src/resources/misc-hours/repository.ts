@@ -1,20 +1,11 @@
+import { sameOrg } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { orNotFound } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
-import type { MiscHourRow } from './table.js';
+import type { MiscHourRow, MiscHourTable } from './table.js';
 
-export interface MiscHourValues {
-  user_id: number;
-  date: string;
-  start: string | null;
-  end: string | null;
-  length: number;
-  work_type_id: number;
-  work_subtype_id: number | null;
-  notes: string | null;
-  source: string | null;
-  source_id: number | null;
-}
+/** A misc-hours entry's own fields: what its writers give (the organization and creation time are added). */
+export type MiscHourValues = Omit<MiscHourTable, 'id' | 'organization_id' | 'created_at'>;
 
 /** Adds a misc-hours entry (callers validate the ids and write their own log line). */
 export async function insertMiscHour(trx: Db, orgId: number, values: MiscHourValues): Promise<number> {
@@ -35,11 +26,7 @@ export type MiscHourWithType = MiscHourRow & { work_type: string | null };
 function selectWithType(db: Db, orgId: number) {
   return db
     .selectFrom('misc_hour')
-    .leftJoin('work_type', (join) =>
-      join
-        .onRef('work_type.id', '=', 'misc_hour.work_type_id')
-        .onRef('work_type.organization_id', '=', 'misc_hour.organization_id'),
-    )
+    .leftJoin('work_type', sameOrg('work_type.id', 'misc_hour.work_type_id'))
     .selectAll('misc_hour')
     .select('work_type.label as work_type')
     .where('misc_hour.organization_id', '=', orgId);
@@ -66,11 +53,7 @@ export function miscForRange(
 export function scheduleMiscQuery(db: Db, orgId: number, startDate: string, endDate: string) {
   return db
     .selectFrom('misc_hour')
-    .leftJoin('work_type', (join) =>
-      join
-        .onRef('work_type.id', '=', 'misc_hour.work_type_id')
-        .onRef('work_type.organization_id', '=', 'misc_hour.organization_id'),
-    )
+    .leftJoin('work_type', sameOrg('work_type.id', 'misc_hour.work_type_id'))
     .select(['misc_hour.id', 'misc_hour.user_id', 'misc_hour.date', 'misc_hour.length', 'work_type.label as work_type'])
     .where('misc_hour.organization_id', '=', orgId)
     .where('misc_hour.date', '>=', startDate)

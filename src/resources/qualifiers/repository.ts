@@ -1,5 +1,5 @@
 import type { Updateable } from 'kysely';
-import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { orgRows, rowsById, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { QualifierRow, QualifierTable } from './table.js';
@@ -21,14 +21,11 @@ export async function findActiveQualifiersOrInvalid(
   orgId: number,
   ids: number[],
 ): Promise<Map<number, QualifierRow>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  const rows = await orgRows(db, 'qualifier', orgId)
-    .where('id', 'in', unique)
-    .where('deleted_at', 'is', null)
-    .execute();
-  if (rows.length !== unique.length) throw invalidParams('The selected qualifier id is invalid.');
-  return new Map(rows.map((row) => [row.id, row]));
+  return rowsById(
+    ids,
+    (unique) => orgRows(db, 'qualifier', orgId).where('id', 'in', unique).where('deleted_at', 'is', null).execute(),
+    () => invalidParams('The selected qualifier id is invalid.'),
+  );
 }
 
 export async function insertQualifier(db: Db, values: Omit<QualifierRow, 'id'>): Promise<number> {

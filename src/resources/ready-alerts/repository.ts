@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { orgRows } from '../../core/db/org-rows.js';
+import { orgRows, sameOrg } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import type { ReadyAlertDeliveryRow, ReadyAlertDeliveryTable, ReadyAlertRow, ReadyAlertTable } from './table.js';
@@ -132,11 +132,7 @@ export async function hasPendingEmails(db: Db): Promise<boolean> {
 export function pendingEmails(db: Db, filter: { orgId: number; alertId: number } | undefined, limit: number) {
   return db
     .selectFrom('ready_alert_delivery')
-    .innerJoin('ready_alert', (join) =>
-      join
-        .onRef('ready_alert.id', '=', 'ready_alert_delivery.alert_id')
-        .onRef('ready_alert.organization_id', '=', 'ready_alert_delivery.organization_id'),
-    )
+    .innerJoin('ready_alert', sameOrg('ready_alert.id', 'ready_alert_delivery.alert_id'))
     .innerJoin('organization', 'organization.id', 'ready_alert_delivery.organization_id')
     .select([
       'ready_alert_delivery.id',

@@ -13,6 +13,14 @@ const userId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
 const userRef = (id: number, name: string) => ({ id, name, href: `${server.url}/v1/users/${id}` });
 
 /** The days a user works between two dates, from GET /schedule. */
+/** A new user placed on a new rotation at Station 1: the user and the recurring shift's id. */
+async function placedMember() {
+  const rotationId = await createRotation(org);
+  const member = await org.createUser();
+  const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId });
+  return { member, id };
+}
+
 async function workedDays(start: string, end: string, user: number) {
   const response = await org.get('/schedule', { query: { start: `${start} 00:00:00`, end: `${end} 00:00:00` } });
   expect(response.status).toBe(200);
@@ -415,9 +423,7 @@ describe('double booking (POST/PATCH /recurring_shifts, moved occurrences)', () 
 
 describe('GET /recurring_shifts', () => {
   it('lists the series of a user', async () => {
-    const rotationId = await createRotation(org);
-    const member = await org.createUser();
-    const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId });
+    const { member, id } = await placedMember();
     const response = await org.get('/recurring_shifts', { query: { user_id: member } });
     expect(response.status).toBe(200);
     expect(response.body.map((s: { id: number }) => s.id)).toEqual([id]);
@@ -469,9 +475,7 @@ describe('PATCH /recurring_shifts/{id}', () => {
   });
 
   it('never changes past occurrences', async () => {
-    const rotationId = await createRotation(org);
-    const member = await org.createUser();
-    const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId });
+    const { id } = await placedMember();
     const response = await org.patch(`/recurring_shifts/${id}`, { effective_date: '2020-01-01', crew: 'B' });
     expect(response.status).toBe(422);
     expect(response.body.error_message).toEqual([
@@ -482,9 +486,7 @@ describe('PATCH /recurring_shifts/{id}', () => {
 
 describe('DELETE /recurring_shifts/{id}', () => {
   it('ends the series from the effective date', async () => {
-    const rotationId = await createRotation(org);
-    const member = await org.createUser();
-    const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId });
+    const { member, id } = await placedMember();
     const response = await org.del(`/recurring_shifts/${id}`, undefined, { query: { effective_date: '2027-01-05' } });
     expect(response).toSucceed(200, 'Recurring shift ended successfully.');
     expect((await workedDays('2027-01-01', '2027-01-10', member)).map((d) => d.date)).toEqual([
@@ -494,9 +496,7 @@ describe('DELETE /recurring_shifts/{id}', () => {
   });
 
   it('removes a series that has not started yet', async () => {
-    const rotationId = await createRotation(org);
-    const member = await org.createUser();
-    const id = await placeOnRotation(org, { user_id: member, rotation_id: rotationId, assignment_id: stationId });
+    const { id } = await placedMember();
     expect(
       (await org.del(`/recurring_shifts/${id}`, undefined, { query: { effective_date: '2027-01-01' } })).status,
     ).toBe(200);

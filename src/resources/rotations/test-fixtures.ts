@@ -49,16 +49,24 @@ export async function approvedTimeOff(
   });
   if (type.status !== 201 && type.status !== 200) throw new Error(`time off type creation failed: ${type.text}`);
   const typeId = (type.body.id ?? type.body.time_off_type?.id) as number;
-  const response = await org.post('/time_offs', {
-    user_id: userId,
-    admin_ids: [adminId],
-    start_date: start,
-    end_date: end,
-    time_off_type_id: typeId,
-    status: 1,
-  });
+  const response = await postTimeOff(org, { userId, adminId, typeId, start, end, status: 1 });
   if (response.status !== 201 && response.status !== 200) throw new Error(`time off creation failed: ${response.text}`);
   return (response.body.id ?? response.body.items?.[0]?.id) as number;
+}
+
+/** POST /time_offs: the user's time off of the type from `start` to `end`, approved or not by `status`. */
+export function postTimeOff(
+  org: TestOrg,
+  entry: { userId: number; adminId: number; typeId: number; start: string; end: string; status: number },
+) {
+  return org.post('/time_offs', {
+    user_id: entry.userId,
+    admin_ids: [entry.adminId],
+    start_date: entry.start,
+    end_date: entry.end,
+    time_off_type_id: entry.typeId,
+    status: entry.status,
+  });
 }
 
 export async function createLabel(

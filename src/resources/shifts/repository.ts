@@ -1,3 +1,4 @@
+import { sameOrg } from '../../core/db/org-rows.js';
 import type { Insertable, Updateable } from 'kysely';
 import { compiledOnce } from '../../core/db/compiled-once.js';
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
@@ -128,11 +129,7 @@ export function labelsOfShifts(db: Db, orgId: number, shiftIds: number[]): Promi
   if (shiftIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('shift_label')
-    .innerJoin('label', (join) =>
-      join
-        .onRef('label.id', '=', 'shift_label.label_id')
-        .onRef('label.organization_id', '=', 'shift_label.organization_id'),
-    )
+    .innerJoin('label', sameOrg('label.id', 'shift_label.label_id'))
     .select(['shift_label.shift_id', 'label.id', 'label.label', 'label.color', 'label.text_color'])
     .where('shift_label.organization_id', '=', orgId)
     .where('shift_label.shift_id', 'in', shiftIds)
@@ -147,11 +144,7 @@ export function qualifiersOfShifts(db: Db, orgId: number, shiftIds: number[]): P
   if (shiftIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('shift_qualifier')
-    .innerJoin('qualifier', (join) =>
-      join
-        .onRef('qualifier.id', '=', 'shift_qualifier.qualifier_id')
-        .onRef('qualifier.organization_id', '=', 'shift_qualifier.organization_id'),
-    )
+    .innerJoin('qualifier', sameOrg('qualifier.id', 'shift_qualifier.qualifier_id'))
     .select([
       'shift_qualifier.shift_id',
       'qualifier.id',
@@ -319,9 +312,7 @@ export async function tagsOfShifts(db: Db, orgId: number, shiftIds: number[]): P
         db,
         eb
           .selectFrom('shift_label as sl')
-          .innerJoin('label as l', (join) =>
-            join.onRef('l.id', '=', 'sl.label_id').onRef('l.organization_id', '=', 'sl.organization_id'),
-          )
+          .innerJoin('label as l', sameOrg('l.id', 'sl.label_id'))
           .select(['sl.shift_id', 'l.id', 'l.label', 'l.color', 'l.text_color'])
           .where('sl.organization_id', '=', orgId)
           .whereRef('sl.shift_id', '=', 'shift.id')
@@ -333,9 +324,7 @@ export async function tagsOfShifts(db: Db, orgId: number, shiftIds: number[]): P
         db,
         eb
           .selectFrom('shift_qualifier as sq')
-          .innerJoin('qualifier as q', (join) =>
-            join.onRef('q.id', '=', 'sq.qualifier_id').onRef('q.organization_id', '=', 'sq.organization_id'),
-          )
+          .innerJoin('qualifier as q', sameOrg('q.id', 'sq.qualifier_id'))
           .select(['sq.shift_id', 'q.id', 'q.name', 'q.shortcode', 'q.color', 'q.text_color'])
           .where('sq.organization_id', '=', orgId)
           .whereRef('sq.shift_id', '=', 'shift.id')

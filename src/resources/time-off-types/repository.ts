@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { orgRows, rowsById, updateOrgRow } from '../../core/db/org-rows.js';
 import { forUpdate, type Db } from '../../core/db/transaction.js';
 import { invalidParams, orNotFound } from '../../core/errors.js';
 import type { TimeOffTypeRow, TimeOffTypeTable } from './table.js';
@@ -25,10 +25,7 @@ export async function findTimeOffTypesByIds(
   orgId: number,
   ids: Iterable<number>,
 ): Promise<Map<number, TimeOffTypeRow>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  const rows = await orgRows(db, 'time_off_type', orgId).where('id', 'in', unique).execute();
-  return new Map(rows.map((row) => [row.id, row]));
+  return rowsById(ids, (unique) => orgRows(db, 'time_off_type', orgId).where('id', 'in', unique).execute());
 }
 
 export function listTimeOffTypes(db: Db, orgId: number): Promise<TimeOffTypeRow[]> {

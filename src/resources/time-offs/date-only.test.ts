@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../../test/helpers/server.js';
-import { createAssignment, createRotation, placeOnRotation } from '../rotations/test-fixtures.js';
+import { createAssignment, createRotation, placeOnRotation, postTimeOff } from '../rotations/test-fixtures.js';
 
 /**
  * Date-only leave (docs/time-off.md#date-only-leave) on a 24/48 department: Engine 1 07:00 to 07:00,
@@ -24,14 +24,7 @@ for (const name of ['A', 'B', 'C'] as const) {
 const vacation = (await org.post('/time_off_types', { label: 'Vacation' })).body.id as number;
 
 async function leave(userId: number, start: string, end: string, status = 1) {
-  const response = await org.post('/time_offs', {
-    user_id: userId,
-    admin_ids: [admin],
-    start_date: start,
-    end_date: end,
-    time_off_type_id: vacation,
-    status,
-  });
+  const response = await postTimeOff(org, { userId, adminId: admin, typeId: vacation, start, end, status });
   expect(response.status, response.text).toBe(201);
   const segments = (await org.get(`/time_offs/${response.body.id}`)).body.items as Array<{
     start: string;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { postTimeOff } from '../rotations/test-fixtures.js';
 
 /**
  * GET /time_offs/{id}/impact (extension): what approving an entry would do to staffing, as the
@@ -19,14 +20,7 @@ let admin: number;
 const users = (id: number, name: string) => ({ id, name, href: `${server.url}/v1/users/${id}` });
 
 async function request(userId: number, start: string, end: string, status = 0) {
-  const response = await org.post('/time_offs', {
-    user_id: userId,
-    admin_ids: [admin],
-    start_date: start,
-    end_date: end,
-    time_off_type_id: vacation,
-    status,
-  });
+  const response = await postTimeOff(org, { userId, adminId: admin, typeId: vacation, start, end, status });
   expect(response.status, response.text).toBe(201);
   return response.body.id as number;
 }

@@ -137,18 +137,19 @@ describe('POST /trades with approve (extension)', () => {
       Promise.all([requester, taker].map(async (user_id) => (await org.get('/shifts', { query: { user_id } })).body));
     const shiftsBefore = await shiftsOf();
     const logBefore = await latestLogId();
+    const request = {
+      requesting_user: requester,
+      ...span,
+      approving_user_id: adminId,
+      accepting_user_id: taker,
+      swap_start: swap.start,
+      swap_end: swap.end,
+      approve: true,
+    };
     // the database refuses the second placement (the taker's shift going to the requester), after the first
     await poison(theirs);
     try {
-      const response = await org.post('/trades', {
-        requesting_user: requester,
-        ...span,
-        approving_user_id: adminId,
-        accepting_user_id: taker,
-        swap_start: swap.start,
-        swap_end: swap.end,
-        approve: true,
-      });
+      const response = await org.post('/trades', request);
       expect(response.status).toBe(500);
       expect(response.body).toMatchObject({ status: 500 });
     } finally {
@@ -161,15 +162,7 @@ describe('POST /trades with approve (extension)', () => {
     expect(await latestLogId()).toBe(logBefore);
 
     // the same request, once the database takes it, swaps both shifts
-    const retried = await org.post('/trades', {
-      requesting_user: requester,
-      ...span,
-      approving_user_id: adminId,
-      accepting_user_id: taker,
-      swap_start: swap.start,
-      swap_end: swap.end,
-      approve: true,
-    });
+    const retried = await org.post('/trades', request);
     expect(retried.body.trade_status, retried.text).toBe('filled');
     expect([await ownerOf(mine), await ownerOf(theirs)]).toEqual([taker, requester]);
   });

@@ -1,3 +1,4 @@
+import { sameOrg } from '../../core/db/org-rows.js';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../core/db/transaction.js';
 import { href } from '../../core/pagination.js';
@@ -37,15 +38,9 @@ export function scheduleTradesQuery(db: Db, orgId: number, startLocal: string, e
         .where('end', '>', startLocal)
         .as('t'),
     )
-    .leftJoin('user_account as ru', (join) =>
-      join.onRef('ru.id', '=', 't.requesting_user_id').onRef('ru.organization_id', '=', 't.organization_id'),
-    )
-    .leftJoin('user_account as au', (join) =>
-      join.onRef('au.id', '=', 't.accepting_user_id').onRef('au.organization_id', '=', 't.organization_id'),
-    )
-    .leftJoin('user_account as ad', (join) =>
-      join.onRef('ad.id', '=', 't.admin_id').onRef('ad.organization_id', '=', 't.organization_id'),
-    )
+    .leftJoin('user_account as ru', sameOrg('ru.id', 't.requesting_user_id'))
+    .leftJoin('user_account as au', sameOrg('au.id', 't.accepting_user_id'))
+    .leftJoin('user_account as ad', sameOrg('ad.id', 't.admin_id'))
     .select([
       't.id',
       't.start',

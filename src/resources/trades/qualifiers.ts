@@ -1,3 +1,4 @@
+import { sameOrg } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { qualifiersNeededOf } from '../assignments/repository.js';
 import { holds, loadQualifications, type WorkItem } from '../../scheduling/index.js';
@@ -13,11 +14,7 @@ async function shiftQualifiers(db: Db, orgId: number, work: WorkItem[]): Promise
   if (shiftIds.length === 0) return [];
   const rows = await db
     .selectFrom('shift_qualifier')
-    .innerJoin('qualifier', (join) =>
-      join
-        .onRef('qualifier.id', '=', 'shift_qualifier.qualifier_id')
-        .onRef('qualifier.organization_id', '=', 'shift_qualifier.organization_id'),
-    )
+    .innerJoin('qualifier', sameOrg('qualifier.id', 'shift_qualifier.qualifier_id'))
     .select(['qualifier.id', 'qualifier.shortcode', 'qualifier.name'])
     .where('shift_qualifier.organization_id', '=', orgId)
     .where('shift_qualifier.shift_id', 'in', [...new Set(shiftIds)])

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { orgRows } from '../../core/db/org-rows.js';
+import { orgRows, sameOrg } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import type { CallbackAutoAcceptRow, CallbackAutoAcceptTable } from './table.js';
 
@@ -26,9 +26,7 @@ export function autoAcceptedSpans(
 ): Promise<Array<{ start: string; end: string; start_time: string | null; end_time: string | null }>> {
   return db
     .selectFrom('callback_user as cu')
-    .innerJoin('callback as c', (join) =>
-      join.onRef('c.id', '=', 'cu.callback_id').onRef('c.organization_id', '=', 'cu.organization_id'),
-    )
+    .innerJoin('callback as c', sameOrg('c.id', 'cu.callback_id'))
     .select(['c.start', 'c.end', 'cu.start_time', 'cu.end_time'])
     .where('cu.organization_id', '=', orgId)
     .where('cu.user_id', '=', userId)

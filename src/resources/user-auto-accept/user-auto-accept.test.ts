@@ -1,26 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestOrg } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
 import { createAssignment } from '../rotations/test-fixtures.js';
-import { createCallbackRunner, type CallbackRunner } from '../callbacks/runner/runner.js';
-import { listOf, logText } from '../callbacks/test-fixtures.js';
+import { listOf, logText, runnerSuite } from '../callbacks/test-fixtures.js';
 
-let server: TestServer;
-const runners: CallbackRunner[] = [];
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  for (const runner of runners) await runner.stop();
-  await server.close();
-});
-
-function runner(): CallbackRunner {
-  const created = createCallbackRunner(server.app, { baseUrl: server.url });
-  runners.push(created);
-  return created;
-}
+const suite = runnerSuite();
+const runner = () => suite.runner();
 
 describe('auto-accept', () => {
   let org: TestOrg;
@@ -31,7 +16,7 @@ describe('auto-accept', () => {
   let listId: number;
 
   beforeAll(async () => {
-    org = await server.newOrg({ name: 'Station Eager' });
+    org = await suite.server.newOrg({ name: 'Station Eager' });
     adminId = await org.createUser({ first_name: 'Chief', last_name: 'Eager' });
     stationId = await createAssignment(org, {
       name: 'Engine 7',

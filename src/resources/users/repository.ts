@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
-import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { orgRows, rowsById, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, orNotFound } from '../../core/errors.js';
 import type { UserAccountTable, UserRow } from './table.js';
@@ -23,10 +23,10 @@ export async function findUserOrInvalid(db: Db, orgId: number, id: number, field
 
 /** Loads several users in one query; the map is keyed by id. */
 export async function findUsersByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, UserRow>> {
-  const unique = [...new Set(ids)].filter((id) => Number.isInteger(id));
-  if (unique.length === 0) return new Map();
-  const rows = await usersByIdsQuery(db, orgId, unique);
-  return new Map(rows.map((row) => [row.id, row]));
+  return rowsById(
+    [...ids].filter((id) => Number.isInteger(id)),
+    (unique) => usersByIdsQuery(db, orgId, unique),
+  );
 }
 
 const usersByIdsQuery = compiledOnce((db: Db, orgId: number, ids: number[]) =>

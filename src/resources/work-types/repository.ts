@@ -141,17 +141,6 @@ export async function updateWorkSubtype(
   await updateOrgRow(db, 'work_subtype', orgId, id, values);
 }
 
-/** Work types whose hours do not count toward the callback hour limits (`excludes_from_callback`). */
-export async function workTypesExcludedFromCallbacks(db: Db, orgId: number): Promise<Set<number>> {
-  const rows = await db
-    .selectFrom('work_type')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('excludes_from_callback', '=', 1)
-    .execute();
-  return new Set(rows.map((row) => row.id));
-}
-
 const liveWorkTypeQuery = compiledOnce((db: Db, orgId: number, id: number) =>
   orgRows(db, 'work_type', orgId).where('id', '=', id).where('deleted_at', 'is', null),
 );

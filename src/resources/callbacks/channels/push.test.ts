@@ -3,11 +3,9 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { decrypt } from 'http_ece';
 import selfsigned from 'selfsigned';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
-import { createAssignment } from '../../rotations/test-fixtures.js';
-import { createCallbackRunner, type CallbackRunner } from '../runner/runner.js';
-import { at, logText, startCallbackOn, usersOf } from '../test-fixtures.js';
+import { at, callbackScene, logText, runnerSuite, startCallbackOn, usersOf } from '../test-fixtures.js';
 
 /**
  * A push service on loopback (TLS with a certificate made for the test): records each request, answers 201,
@@ -23,56 +21,47 @@ let pushUrl: string;
 let ca: string;
 const received: PushRequest[] = [];
 
+const suite = runnerSuite({
+  start: async () => {
+    const pems = selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
+      days: 1,
+      keySize: 2048,
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
+    ca = pems.cert;
+    push = createServer({ key: pems.private, cert: pems.cert }, (request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) });
+        response.writeHead(request.url?.startsWith('/gone') ? 410 : 201).end();
+      });
+    });
+    await new Promise<void>((resolve) => push.listen(0, '127.0.0.1', resolve));
+    pushUrl = `https://127.0.0.1:${(push.address() as AddressInfo).port}`;
+    return startServer({
+      push: { subject: 'mailto:dispatch@crewplan.test', publicKey: undefined, privateKey: undefined },
+      webhookAllowPrivate: true,
+    });
+  },
+  after: () => new Promise<void>((resolve) => push.close(() => resolve())),
+  pushAgent: () => ({ ca }),
+});
 let server: TestServer;
 let org: TestOrg;
 let adminId: number;
 let stationId: number;
-const runners: CallbackRunner[] = [];
 
 beforeAll(async () => {
-  const pems = selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    days: 1,
-    keySize: 2048,
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-  });
-  ca = pems.cert;
-  push = createServer({ key: pems.private, cert: pems.cert }, (request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) });
-      response.writeHead(request.url?.startsWith('/gone') ? 410 : 201).end();
-    });
-  });
-  await new Promise<void>((resolve) => push.listen(0, '127.0.0.1', resolve));
-  pushUrl = `https://127.0.0.1:${(push.address() as AddressInfo).port}`;
-  server = await startServer({
-    push: { subject: 'mailto:dispatch@crewplan.test', publicKey: undefined, privateKey: undefined },
-    webhookAllowPrivate: true,
-  });
-  org = await server.newOrg({ name: 'Station Push' });
-  adminId = await org.createUser({ first_name: 'Chief', last_name: 'Push' });
-  stationId = await createAssignment(org, {
+  server = suite.server;
+  const chief = { first_name: 'Chief', last_name: 'Push' };
+  ({ org, adminId, stationId } = await callbackScene(server, 'Station Push', chief, {
     name: 'Engine 4',
-    start: '2033-03-01 07:00:00',
-    end: '2033-03-02 07:00:00',
-  });
-});
-afterAll(async () => {
-  for (const runner of runners) await runner.stop();
-  await server.close();
-  await new Promise<void>((resolve) => push.close(() => resolve()));
+    date: '2033-03-01',
+  }));
 });
 
-function runner(options: { withoutPush?: boolean } = {}): CallbackRunner {
-  const { db, log, config } = server.app;
-  const app = options.withoutPush
-    ? { db, log, config: { ...config, push: { ...config.push, subject: undefined } } }
-    : server.app;
-  const created = createCallbackRunner(app, { baseUrl: server.url, pushAgent: { ca } });
-  runners.push(created);
-  return created;
-}
+const runner = (options: { withoutPush?: boolean } = {}) => suite.runner(options.withoutPush ? 'push' : undefined);
 
 /** A device's push keys, as a browser makes them: a P-256 key pair and a 16-byte auth secret. */
 function device(path: string): { ecdh: ECDH; auth: Buffer; body: Record<string, unknown> } {

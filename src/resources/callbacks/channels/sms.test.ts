@@ -1,14 +1,23 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectNotFoundForOtherOrg } from '../../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
 import { createAssignment } from '../../rotations/test-fixtures.js';
 import { buildApp } from '../../../app.js';
 import { signPayload } from '../../webhooks/signature.js';
 import { twilioSignature } from './sms.js';
-import { createCallbackRunner, type CallbackRunner } from '../runner/runner.js';
-import { at, listOf, logText, startCallbackOn, usersOf, type CaughtMail, catchMail } from '../test-fixtures.js';
+import { createCallbackRunner } from '../runner/runner.js';
+import {
+  at,
+  listOf,
+  logText,
+  runnerSuite,
+  startCallbackOn,
+  usersOf,
+  type CaughtMail,
+  catchMail,
+} from '../test-fixtures.js';
 
 /** One request the fake SMS provider received. */
 interface Sent {
@@ -34,7 +43,6 @@ let adminId: number;
 let dutyId: number;
 let groupId: number;
 let stationId: number;
-const runners: CallbackRunner[] = [];
 
 /** A local SMS provider: records each request (form or JSON body) and answers like Twilio. */
 function fakeProvider(): Promise<Server> {
@@ -54,16 +62,26 @@ function fakeProvider(): Promise<Server> {
   return new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve(http)));
 }
 
+const suite = runnerSuite({
+  start: async () => {
+    ({ mails, close: closeMail } = await catchMail());
+    provider = await fakeProvider();
+    const providerPort = (provider.address() as AddressInfo).port;
+    vi.stubEnv('SMS_PROVIDER', 'twilio');
+    vi.stubEnv('SMS_URL', `http://127.0.0.1:${providerPort}/2010-04-01/Accounts/${TWILIO_SID}/Messages.json`);
+    vi.stubEnv('SMS_ACCOUNT_SID', TWILIO_SID);
+    vi.stubEnv('SMS_AUTH_TOKEN', TWILIO_TOKEN);
+    vi.stubEnv('SMS_FROM', SENDER);
+    return startServer();
+  },
+  after: async () => {
+    await new Promise<void>((resolve) => provider.close(() => resolve()));
+    await closeMail();
+  },
+});
+
 beforeAll(async () => {
-  ({ mails, close: closeMail } = await catchMail());
-  provider = await fakeProvider();
-  const providerPort = (provider.address() as AddressInfo).port;
-  vi.stubEnv('SMS_PROVIDER', 'twilio');
-  vi.stubEnv('SMS_URL', `http://127.0.0.1:${providerPort}/2010-04-01/Accounts/${TWILIO_SID}/Messages.json`);
-  vi.stubEnv('SMS_ACCOUNT_SID', TWILIO_SID);
-  vi.stubEnv('SMS_AUTH_TOKEN', TWILIO_TOKEN);
-  vi.stubEnv('SMS_FROM', SENDER);
-  server = await startServer();
+  server = suite.server;
   org = await server.newOrg({ name: 'Station Seven' });
   other = await server.newOrg();
   adminId = await org.createUser({ first_name: 'Chief', last_name: 'Admin', mail: 'chief@example.com' });
@@ -77,18 +95,8 @@ beforeAll(async () => {
     end: '2032-05-02 07:00:00',
   });
 });
-afterAll(async () => {
-  for (const runner of runners) await runner.stop();
-  await server.close();
-  await new Promise<void>((resolve) => provider.close(() => resolve()));
-  await closeMail();
-});
 
-function runner(): CallbackRunner {
-  const created = createCallbackRunner(server.app, { baseUrl: server.url });
-  runners.push(created);
-  return created;
-}
+const runner = () => suite.runner();
 
 let phoneCounter = 100;
 /** Crew members with a phone number (digits, as the spec writes them) and an e-mail address. */
@@ -452,7 +460,7 @@ describe('an organization with its own number (SMS_FROM_BY_ORGANIZATION)', () =>
       });
       expect(started.status, started.text).toBe(201);
       const run = createCallbackRunner(own, { baseUrl: ownUrl });
-      runners.push(run);
+      suite.track(run);
       await run.runOnce(new Date().toISOString());
       await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(1));
       expect(textsTo(phone)[0]!.fields.From).toBe(OWN);
@@ -679,7 +687,7 @@ describe('a generic SMS provider', () => {
       });
       expect(started.status, started.text).toBe(201);
       const run = createCallbackRunner(generic.app, { baseUrl: generic.url });
-      runners.push(run);
+      suite.track(run);
       await run.runOnce(new Date().toISOString());
       await vi.waitFor(() => expect(sent.filter((s) => s.path === '/generic/send')).toHaveLength(1));
       const [text] = sent.filter((s) => s.path === '/generic/send');

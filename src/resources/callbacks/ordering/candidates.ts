@@ -1,8 +1,8 @@
 import type { Db } from '../../../core/db/transaction.js';
 import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../../../core/time.js';
-import { availabilityOf } from '../../../scheduling/index.js';
+import { acceptedCallbacks, availabilityOf } from '../../../scheduling/index.js';
 import { listMembers, type ListLimitsRow, type ListMember } from '../../lists/repository.js';
-import { acceptedCallbackSpans, lastContacts } from './repository.js';
+import { lastContacts } from './repository.js';
 
 /** The orders a callback may offer its list in (`ordering`). */
 export type CallbackOrdering = 'rotating' | 'hours' | 'seniority';
@@ -51,19 +51,16 @@ async function orderMembers(
   if (ordering === 'seniority') return [...members].sort(byHireThenName);
   if (ordering === 'hours') {
     const day = parseLocalDateTime(callback.start)!.toPlainDate();
-    const spans = await acceptedCallbackSpans(db, orgId, {
-      userIds: members.map((m) => m.id),
-      start: startOfDay(day.subtract({ years: 1 })),
-      end: callback.start,
-      listId,
-    });
+    const spans = await acceptedCallbacks(
+      db,
+      orgId,
+      members.map((m) => m.id),
+      { start: startOfDay(day.subtract({ years: 1 })), end: callback.start },
+      { listId },
+    );
     const hours = new Map<number, number>();
     for (const span of spans) {
-      hours.set(
-        span.user_id,
-        (hours.get(span.user_id) ?? 0) +
-          hoursBetween(span.start_time ?? span.start, span.end_time ?? span.end, timeZone),
-      );
+      hours.set(span.user_id, (hours.get(span.user_id) ?? 0) + hoursBetween(span.start, span.end, timeZone));
     }
     return [...members].sort((a, b) => (hours.get(a.id) ?? 0) - (hours.get(b.id) ?? 0) || byHireThenName(a, b));
   }

@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
 import { createAssignment, workTypeId as firstWorkTypeId } from '../../rotations/test-fixtures.js';
-import {
-  crewMembers,
-  type ListLimits,
-  listWithMembers,
-  shiftFor,
-  startCallbackFor,
-  type StartingScene,
-} from '../test-fixtures.js';
+import { sceneSteps, startingScene, type StartingScene } from '../test-fixtures.js';
 
 /**
  * Lists and ordering: who a callback offers, in which order (list order, seniority, rotating,
@@ -19,26 +12,11 @@ let server: TestServer;
 let org: TestOrg;
 let scene: StartingScene;
 
-const makeList = (name: string, members: number[], limits: ListLimits = {}) =>
-  listWithMembers(org, name, members, limits);
-const giveShift = (userId: number, start: string, end: string, ofType?: number, onAssignment?: number) =>
-  shiftFor(scene, userId, start, end, ofType, onAssignment);
-const crew = (count: number, prefix = 'Crew') => crewMembers(org, count, prefix);
-const startCallback = (listId: number, overrides: Record<string, unknown> = {}) =>
-  startCallbackFor(scene, listId, overrides);
-const respond = (callbackId: number, userId: number, status: string) =>
-  org.post(`/callbacks/${callbackId}/users`, { user_id: userId, status });
+const { makeList, giveShift, crew, startCallback, respond } = sceneSteps(() => scene);
 
 beforeAll(async () => {
   ({ server, org } = await startWithOrgs());
-  const adminId = await org.createUser({ first_name: 'John', last_name: 'Doe' });
-  const workTypeId = await firstWorkTypeId(org);
-  const stationId = await createAssignment(org, {
-    name: 'Engine 3',
-    start: '2032-01-01 08:00:00',
-    end: '2032-01-02 08:00:00',
-  });
-  scene = { org, adminId, workTypeId, stationId };
+  scene = await startingScene(org);
 });
 afterAll(() => server.close());
 

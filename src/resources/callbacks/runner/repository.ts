@@ -1,3 +1,4 @@
+import { sameOrg } from '../../../core/db/org-rows.js';
 import { transition } from '../../../core/db/locks.js';
 import { type Db, withTransaction } from '../../../core/db/transaction.js';
 
@@ -5,11 +6,7 @@ import { type Db, withTransaction } from '../../../core/db/transaction.js';
 function runnerCallbacks(db: Db) {
   return db
     .selectFrom('callback')
-    .innerJoin('callback_list', (join) =>
-      join
-        .onRef('callback_list.id', '=', 'callback.list_id')
-        .onRef('callback_list.organization_id', '=', 'callback.organization_id'),
-    )
+    .innerJoin('callback_list', sameOrg('callback_list.id', 'callback.list_id'))
     .selectAll('callback')
     .select([
       'callback_list.contact_window_minutes',

@@ -1,48 +1,47 @@
 import type { KyselyPlugin } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
 import { createDatabase } from '../../../core/db/index.js';
-import { createAssignment, workTypeId } from '../../rotations/test-fixtures.js';
-import { createCallbackRunner, type CallbackRunner } from './runner.js';
-import { at, type CaughtMail, catchMail, listOf, startCallbackOn, usersOf } from '../test-fixtures.js';
+import { workTypeId } from '../../rotations/test-fixtures.js';
+import { createCallbackRunner } from './runner.js';
+import {
+  at,
+  callbackScene,
+  type CaughtMail,
+  catchMail,
+  listOf,
+  runnerSuite,
+  startCallbackOn,
+  usersOf,
+} from '../test-fixtures.js';
 
 type Mail = CaughtMail;
 
 let mails: Mail[];
 let closeMail: () => Promise<void>;
+const suite = runnerSuite({
+  start: async () => {
+    ({ mails, close: closeMail } = await catchMail());
+    return startServer();
+  },
+  after: () => closeMail(),
+});
 let server: TestServer;
 let org: TestOrg;
 let adminId: number;
 let stationId: number;
-const runners: CallbackRunner[] = [];
 
 beforeAll(async () => {
-  ({ mails, close: closeMail } = await catchMail());
-  server = await startServer();
-  org = await server.newOrg({ name: 'Station Nine' });
-  adminId = await org.createUser({ first_name: 'Chief', last_name: 'Admin', mail: 'chief@example.com' });
-  stationId = await createAssignment(org, {
+  server = suite.server;
+  const chief = { first_name: 'Chief', last_name: 'Admin', mail: 'chief@example.com' };
+  ({ org, adminId, stationId } = await callbackScene(server, 'Station Nine', chief, {
     name: 'Engine 9',
-    start: '2032-03-01 07:00:00',
-    end: '2032-03-02 07:00:00',
-  });
-});
-afterAll(async () => {
-  for (const runner of runners) await runner.stop();
-  await server.close();
-  await closeMail();
+    date: '2032-03-01',
+  }));
 });
 
 /** A runner of the test server; `withoutSmtp`: as if no SMTP server were configured. */
-function runner(options: { withoutSmtp?: boolean } = {}): CallbackRunner {
-  const { db, log, config } = server.app;
-  const app = options.withoutSmtp
-    ? { db, log, config: { ...config, smtp: { ...config.smtp, host: undefined } } }
-    : server.app;
-  const created = createCallbackRunner(app, { baseUrl: server.url });
-  runners.push(created);
-  return created;
-}
+const runner = (options: { withoutSmtp?: boolean } = {}) => suite.runner(options.withoutSmtp ? 'smtp' : undefined);
 
 async function crew(prefix: string, count: number): Promise<number[]> {
   const ids: number[] = [];
@@ -231,7 +230,7 @@ describe('the callback runner', () => {
       baseUrl: server.url,
       db: own.db.withPlugin(acceptAfterSelection),
     });
-    runners.push(racing);
+    suite.track(racing);
     try {
       await racing.runOnce(at(clock, 1));
       expect(answered).toBe(true);
