@@ -19,10 +19,10 @@ const filesOf = (folder: string) =>
     .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
     .map((entry) => join(folder, entry.name));
 
-/** The folders a folder's modules import at run time (type-only imports left out), tests left out. */
+/** The folders a folder's modules import at run time (type-only imports, tests and test fixtures left out). */
 function runtimeImports(folder: string): Set<string> {
   const imported = new Set<string>();
-  for (const file of filesOf(folder).filter((f) => !f.endsWith('.test.ts'))) {
+  for (const file of filesOf(folder).filter((f) => !f.endsWith('.test.ts') && !f.endsWith('test-fixtures.ts'))) {
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(/^import (?!type )[^;]*? from '(\.{1,2}\/[^']+)'/gms)) {
       const target = dirname(normalize(join(folder, match[1]!)));
