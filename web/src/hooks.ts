@@ -28,3 +28,22 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[], refresh = 0)
   const reload = useCallback(() => setRound((r) => r + 1), []);
   return [value, reload];
 }
+
+/** Runs an action of a card: its error in words, `busy` while it runs, then `after` (a reload). */
+export function useAction(after: () => void): [string | null, (run: () => Promise<unknown>) => Promise<void>, boolean] {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const act = async (run: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await run();
+      after();
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return [error, act, busy];
+}

@@ -101,29 +101,3 @@ export async function insertEventUser(db: Db, values: Insertable<Database['signu
 export async function deleteEventUser(db: Db, orgId: number, id: number): Promise<void> {
   await db.deleteFrom('signup_event_user').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
-
-export async function assertWorkTypeAndSubtype(
-  db: Db,
-  orgId: number,
-  workTypeId: number,
-  subtypeId: number | null,
-): Promise<void> {
-  const workType = await db
-    .selectFrom('work_type')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('id', '=', workTypeId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!workType) throw invalidParams('The selected work type id is invalid.');
-  if (subtypeId === null) return;
-  const subtype = await db
-    .selectFrom('work_subtype')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('id', '=', subtypeId)
-    .where('work_type_id', '=', workTypeId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!subtype) throw invalidParams('The selected work subtype id is invalid.');
-}

@@ -1,3 +1,4 @@
+import { assertWorkType } from '../work-types/repository.js';
 import type { AuthContext } from '../../core/auth/context.js';
 import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
@@ -8,7 +9,6 @@ import { deleteMiscHour, insertMiscHour } from '../misc-hours/repository.js';
 import { findUser, findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import {
-  assertWorkTypeAndSubtype,
   deleteEventUser,
   findEventUser,
   insertEventUser,
@@ -40,10 +40,7 @@ export async function checkSignupEventFields(trx: Db, orgId: number, body: Parti
   await checkAll([
     () => (adminId !== undefined ? findUserOrInvalid(trx, orgId, adminId, 'admin id') : undefined),
     () => assertGivenPeriod(start, end, { within: 'event' }),
-    () =>
-      workTypeId !== undefined
-        ? assertWorkTypeAndSubtype(trx, orgId, workTypeId, body.work_subtype_id ?? null)
-        : undefined,
+    () => (workTypeId !== undefined ? assertWorkType(trx, orgId, workTypeId, body.work_subtype_id ?? null) : undefined),
   ] as const);
 }
 

@@ -1,8 +1,7 @@
-import { useState } from 'preact/hooks';
 import { call, client, type Session } from '../api';
 import { ErrorBox, Loaded } from '../components';
 import { span } from '../dates';
-import { useLoad } from '../hooks';
+import { useAction, useLoad } from '../hooks';
 import type { SignupEvent, SignupEventUser } from '../types';
 
 async function loadEvents(): Promise<Array<SignupEvent & { users: SignupEventUser[] }>> {
@@ -17,20 +16,7 @@ async function loadEvents(): Promise<Array<SignupEvent & { users: SignupEventUse
 
 export function Events({ session }: { session: Session }) {
   const [value, reload] = useLoad(loadEvents, []);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const act = async (run: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await run();
-      reload();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const [error, act, busy] = useAction(reload);
   const me = session.user.id;
   return (
     <section aria-labelledby="events-title">

@@ -5,7 +5,8 @@ import { span } from '../../dates';
 import { useLoad } from '../../hooks';
 import type { TimeOffEntry, TimeOffImpact } from '../../types';
 import { loadPendingQueue } from './queue-data';
-import { hours, requestDate, useAction } from './shared';
+import { useAction } from '../../hooks';
+import { hours, requestDate } from './shared';
 
 /** The engine's verdict on approving: each occurrence it changes, `n of m` before and after, seats and qualifiers short. */
 function Impact({ impact }: { impact: TimeOffImpact }) {

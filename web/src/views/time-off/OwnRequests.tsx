@@ -4,7 +4,8 @@ import { ErrorBox, Loaded } from '../../components';
 import { addDays, span, today } from '../../dates';
 import { useLoad } from '../../hooks';
 import type { TimeOffEntry } from '../../types';
-import { hours, PENDING, useAction } from './shared';
+import { useAction } from '../../hooks';
+import { hours, PENDING } from './shared';
 
 async function loadOwn(userId: number): Promise<TimeOffEntry[]> {
   const start = addDays(today(), -60);
