@@ -54,7 +54,12 @@ async function workersPlugin(app: FastifyInstance): Promise<void> {
     workers.forcedHires.start();
   });
   app.addHook('onClose', async () => {
-    await Promise.all([workers.webhooks.stop(), workers.alertMailer.close(), workers.callbacks.stop(), workers.forcedHires.stop()]);
+    await Promise.all([
+      workers.webhooks.stop(),
+      workers.alertMailer.close(),
+      workers.callbacks.stop(),
+      workers.forcedHires.stop(),
+    ]);
   });
 }
 

@@ -33,17 +33,18 @@ export class ForcedHireNotifier {
     const { forced, row } = hire;
     if (!forced) return;
     const settings = await findCallbackSettings(this.db, auth.orgId, forced.id);
+    const [start, end] = [row.start.slice(0, 16), row.end.slice(0, 16)];
     const message: Message = {
-      subject: `Forced hire: you work ${hire.assignmentName} ${row.start.slice(0, 16)} to ${row.end.slice(0, 16)}`,
+      subject: `Forced hire: you work ${hire.assignmentName} ${start} to ${end}`,
       text: [
-        `${auth.orgName} forced you onto ${hire.assignmentName} from ${row.start} to ${row.end} (forced hire #${row.id}` +
+        `${auth.orgName} forced you onto ${hire.assignmentName} from ${start} to ${end} (forced hire #${row.id}` +
           `${row.shift_id ? `, shift #${row.shift_id}` : ''}).`,
         `Why: ${row.reason}`,
         row.notes ? `Notes: ${row.notes}` : '',
       ]
         .filter(Boolean)
         .join('\n'),
-      short: `${auth.orgName}: forced hire on ${hire.assignmentName}, ${row.start.slice(0, 16)} to ${row.end.slice(0, 16)}.`,
+      short: `${auth.orgName}: forced hire on ${hire.assignmentName}, ${start} to ${end}.`,
     };
     const off: string[] = [];
     for (const channel of fallbackOrder(this.channels, settings.contact_method)) {

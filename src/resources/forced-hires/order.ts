@@ -26,8 +26,7 @@ interface Span {
 }
 
 const minute = (local: string) => local.slice(0, 16);
-const before = (local: string, hours: number) =>
-  formatLocalDateTime(parseLocalDateTime(local)!.subtract({ hours }));
+const before = (local: string, hours: number) => formatLocalDateTime(parseLocalDateTime(local)!.subtract({ hours }));
 
 /**
  * The forced list's order: never forced first, then the longest since last forced, then seniority
@@ -80,7 +79,12 @@ export async function bufferReasons(
   const tourBuffer = tourHours > 0 ? list.long_tour_buffer_hours : 0;
   const reach = Math.max(timeOffHours, tourBuffer > 0 ? tourBuffer + tourHours + 24 : 0);
   if (reach <= 0 || userIds.length === 0) return reasons;
-  const facts = await scheduleFacts(db, orgId, { start: before(span.start, reach), end: span.start, userIds, timezone });
+  const facts = await scheduleFacts(db, orgId, {
+    start: before(span.start, reach),
+    end: span.start,
+    userIds,
+    timezone,
+  });
   const timeOffFrom = before(span.start, timeOffHours);
   const tourFrom = before(span.start, tourBuffer);
   for (const id of userIds) {

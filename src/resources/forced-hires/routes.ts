@@ -54,7 +54,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       description:
         'The group named (else the one whose forced list covers the assignment) is gone through in forced ' +
         'order; the first member available and outside the buffers gets the shift at once and is told. ' +
-        '422 when the vacancy has no open seat or nobody can be forced (with each member\'s reason).',
+        "422 when the vacancy has no open seat or nobody can be forced (with each member's reason).",
       body: ForceHireBody,
       response: { 201: ForcedHireResponse },
     }),

@@ -15,10 +15,10 @@ export const ForcedListBody = Type.Object({
   work_type_id: Type.Optional(NullableInput(Id)),
   assignment_ids: Type.Array(Id, { maxItems: 500, description: 'the assignments whose vacancies the list covers' }),
   last_forced: Type.Optional(
-    Type.Array(
-      Type.Object({ user_id: Id, last_forced: Nullable(LocalDateTime) }),
-      { maxItems: 1000, description: 'set (or clear, null) when members were last forced, e.g. from paper records' },
-    ),
+    Type.Array(Type.Object({ user_id: Id, last_forced: Nullable(LocalDateTime) }), {
+      maxItems: 1000,
+      description: 'set (or clear, null) when members were last forced, e.g. from paper records',
+    }),
   ),
 });
 export type ForcedListBody = Static<typeof ForcedListBody>;

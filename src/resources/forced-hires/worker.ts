@@ -86,7 +86,10 @@ export class ForcedHireWorker {
     const vacancies = await vacanciesOf(this.db, orgId, { start: from, end: until }, auth.timezone, assignmentIds);
     const recorded: number[] = [];
     for (const vacancy of vacancies) {
-      const span = { start: vacancy.staffing.short_from ?? vacancy.start, end: vacancy.staffing.short_until ?? vacancy.end };
+      const span = {
+        start: vacancy.staffing.short_from ?? vacancy.start,
+        end: vacancy.staffing.short_until ?? vacancy.end,
+      };
       if (vacancy.staffing.open <= 0 || span.start <= from || span.start > until) continue;
       const callback = await unfilledCallback(this.db, orgId, vacancy.assignment.id, span, now);
       if (!callback) continue;

@@ -21,7 +21,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('work_type_id', 'integer')
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('forced_list_group').on('forced_list').columns(['organization_id', 'group_id']).unique().execute();
+  await db.schema
+    .createIndex('forced_list_group')
+    .on('forced_list')
+    .columns(['organization_id', 'group_id'])
+    .unique()
+    .execute();
 
   await createTenantTable(db, 'forced_list_assignment')
     .addColumn('group_id', 'integer', (c) => c.notNull())
@@ -64,8 +69,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('auto_key', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('forced_hire_auto').on('forced_hire').columns(['organization_id', 'auto_key']).unique().execute();
-  await db.schema.createIndex('forced_hire_org_start').on('forced_hire').columns(['organization_id', 'start']).execute();
+  await db.schema
+    .createIndex('forced_hire_auto')
+    .on('forced_hire')
+    .columns(['organization_id', 'auto_key'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('forced_hire_org_start')
+    .on('forced_hire')
+    .columns(['organization_id', 'start'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
