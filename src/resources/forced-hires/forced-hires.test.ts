@@ -295,7 +295,7 @@ describe('forced hire starting by itself', () => {
     return new ForcedHireWorker(app.db, createForcedHireNotifier(app), app.log);
   };
 
-  it('forces once the vacancy is within N hours and its callback ended unfilled; one hire from two workers', async () => {
+  it('forces within N hours of the start once the callback ended unfilled; one hire from two workers', async () => {
     const [a, b] = [worker(), worker()];
     // 19 hours before: outside the 12-hour window
     expect(await a.runOnce(instant('2032-06-09T12:00'))).toEqual([]);
