@@ -29,7 +29,16 @@ export class ForcedHireNotifier {
     for (const channel of this.channels) channel.close?.();
   }
 
+  /** Never throws: the forced hire has committed, a failure to tell is logged. */
   async tell(auth: AuthContext, hire: ForcedHire): Promise<void> {
+    try {
+      await this.send(auth, hire);
+    } catch (error) {
+      this.log.error({ err: error, forcedHireId: hire.row.id }, 'forced hire notice failed');
+    }
+  }
+
+  private async send(auth: AuthContext, hire: ForcedHire): Promise<void> {
     const { forced, row } = hire;
     if (!forced) return;
     const settings = await findCallbackSettings(this.db, auth.orgId, forced.id);
