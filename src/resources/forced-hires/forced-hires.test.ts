@@ -260,10 +260,13 @@ describe('forced hire starting by itself', () => {
   let ladder: number;
   let groupId: number;
   let first: number;
+  let second: number;
+  let adminId: number;
+  let listId: number;
 
   beforeAll(async () => {
     org = await suite.server.newOrg({ name: 'Auto Forced' });
-    const adminId = await org.createUser({ first_name: 'Chief', last_name: 'Auto' });
+    adminId = await org.createUser({ first_name: 'Chief', last_name: 'Auto' });
     ladder = await createAssignment(org, {
       name: 'Ladder 4',
       start: '2032-06-10 07:00:00',
@@ -271,9 +274,9 @@ describe('forced hire starting by itself', () => {
     });
     groupId = (await org.post('/groups', { name: 'Station 4' })).body.id;
     first = await member(org, groupId, 'Yael', '2001-01-01');
-    await member(org, groupId, 'Zed', '2002-01-01');
+    second = await member(org, groupId, 'Zed', '2002-01-01');
     const volunteer = await org.createUser({ first_name: 'Vol', last_name: 'Unteer' });
-    const listId = await listWithMembers(org, 'Ladder overtime', [volunteer]);
+    listId = await listWithMembers(org, 'Ladder overtime', [volunteer]);
     const callback = await org.post('/callbacks', {
       list_id: listId,
       initiated_by: adminId,
@@ -314,5 +317,38 @@ describe('forced hire starting by itself', () => {
     expect(hires[0].reason).toContain(`the voluntary callback #${hires[0].callback_id} ended unfilled`);
     expect((await org.get(`/shifts/${hires[0].shift_id}`)).status).toBe(200);
     await Promise.all([a.stop(), b.stop()]);
+  });
+
+  it("records once that nobody could be forced, with each member's reason", async () => {
+    const leave = (await org.post('/time_off_types', { label: 'Leave', work_code: 'LV' })).body.id;
+    for (const userId of [first, second])
+      await timeOff(org, userId, adminId, leave, '2032-06-20 00:00:00', '2032-06-22 00:00:00');
+    const callback = await org.post('/callbacks', {
+      list_id: listId,
+      initiated_by: adminId,
+      assignment_id: ladder,
+      start: '2032-06-20 07:00:00',
+      end: '2032-06-21 07:00:00',
+      positions_to_fill: 1,
+      deadline: '2032-06-20 01:00:00',
+    });
+    expect(callback.status, callback.text).toBe(201);
+    const a = worker();
+    const clock = instant('2032-06-20T03:00');
+    const [id] = await a.runOnce(clock);
+    expect(await a.runOnce(clock)).toEqual([]);
+    const hire = (await org.get(`/forced_hires/${id}`)).body;
+    expect(hire).toMatchObject({ status: 'nobody eligible', user_id: null, shift_id: null, trigger: 'auto' });
+    expect(hire.order.map((m: Explained) => [m.user_id, m.verdict, m.reason])).toEqual([
+      // Yael was forced on 2032-06-10: Zed, never forced, comes first now
+      [second, 'skipped', 'on approved Leave 2032-06-20 00:00–2032-06-22 00:00'],
+      [first, 'skipped', 'on approved Leave 2032-06-20 00:00–2032-06-22 00:00'],
+    ]);
+    expect(hire.reason).toBe(
+      "Nobody on Station 4's forced list could be forced for Ladder 4 2032-06-20 07:00 to 2032-06-21 07:00: " +
+        'Zed Crew: on approved Leave 2032-06-20 00:00–2032-06-22 00:00; ' +
+        'Yael Crew: on approved Leave 2032-06-20 00:00–2032-06-22 00:00.',
+    );
+    await a.stop();
   });
 });
