@@ -99,7 +99,7 @@ function timeOffOfDay(response: ApiResponse) {
 }
 
 describe('masked time off types in GET /schedule', () => {
-  it('a coworker (member session) sees the sick leave and family leave as "Off" and "Away", vacation as it is', async () => {
+  it('a coworker (member session) sees sick leave as "Off", family leave as "Away", vacation as it is', async () => {
     expect(timeOffOfDay(await getAs(coworker, '/schedule', day))).toEqual([
       { user: ill, id: 0, name: 'Off', work_code: null, public_name: 'Off' },
       { user: coworker, id: familyId, name: 'Family leave', work_code: 'FL', public_name: 'Away' },
