@@ -123,4 +123,26 @@ describe.skipIf(!HAS_CHROMIUM)('settings: a time off type made masked', () => {
     const types = (await api<Array<{ label: string; masked: boolean }>>('/v1/time_off_types')).body;
     expect(types.find((t) => t.label === 'Sick')?.masked).toBe(true);
   }, 120_000);
+
+  it("an admin sets a callback list's contact window and takes a member off it in Settings", async () => {
+    await signInAs(admin);
+    const lists = (await api<Array<{ id: number; name: string }>>('/v1/lists')).body;
+    expect(lists.length).toBeGreaterThan(0);
+    const list = lists[0]!;
+    const users = (await api<Array<{ user_id: number; full_name: string }>>('/v1/users')).body;
+    const titlesOf = async (id: number) =>
+      (await api<Array<{ id: number }>>(`/v1/users/${id}/titles`)).body.map((l) => l.id);
+    let member: { user_id: number; full_name: string } | undefined;
+    for (const user of users) if (!member && (await titlesOf(user.user_id)).includes(list.id)) member = user;
+    expect(member, 'someone on the first list').toBeDefined();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const form = page.locator('form.settings-list', { has: page.getByRole('heading', { name: list.name }) });
+    await form.getByLabel(/^Contact window/).fill('15');
+    await form.getByRole('checkbox', { name: member!.full_name, exact: true }).uncheck();
+    await form.getByRole('button', { name: `Save ${list.name}` }).click();
+    await expect.poll(() => form.getByRole('status').textContent()).toBe(`Saved ${list.name}: 1 member change(s).`);
+    const saved = await api<{ contact_window_minutes: number | null }>(`/v1/lists/${list.id}`);
+    expect(saved.body.contact_window_minutes).toBe(15);
+    expect(await titlesOf(member!.user_id)).not.toContain(list.id);
+  }, 120_000);
 });
