@@ -107,7 +107,7 @@ export function AdminQueue({ session }: { session: Session }) {
                     {impact.bank && ` · after approval: ${hours(impact.bank.balance_after)}`}
                   </p>
                   {impact.bank && !impact.bank.allowed && (
-                    <p class="impact short overdraft">
+                    <p class="overdraft">
                       <strong>Overdraft:</strong>{' '}
                       {`below the ${hours(impact.bank.floor ?? 0)} the type allows; approving it is refused.`}
                     </p>
