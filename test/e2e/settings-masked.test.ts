@@ -6,7 +6,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../src/resources/users/seed.js';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { CHROMIUM, CHROMIUM_FLAGS, HAS_CHROMIUM, signIn as openBoard } from './browser.js';
+import { axeViolations, CHROMIUM, CHROMIUM_FLAGS, HAS_CHROMIUM, signIn as openBoard } from './browser.js';
 import { DEMO_PASSWORD, seedDemoOrganization } from './demo-org.js';
 
 /**
@@ -122,7 +122,7 @@ describe.skipIf(!HAS_CHROMIUM)('settings: a time off type made masked', () => {
     // the demo's Sick is masked too (seed demo)
     const types = (await api<Array<{ label: string; masked: boolean }>>('/v1/time_off_types')).body;
     expect(types.find((t) => t.label === 'Sick')?.masked).toBe(true);
-  }, 120_000);
+  }, 240_000);
 
   it("an admin sets a callback list's contact window and takes a member off it in Settings", async () => {
     await signInAs(admin);
@@ -144,5 +144,6 @@ describe.skipIf(!HAS_CHROMIUM)('settings: a time off type made masked', () => {
     const saved = await api<{ contact_window_minutes: number | null }>(`/v1/lists/${list.id}`);
     expect(saved.body.contact_window_minutes).toBe(15);
     expect(await titlesOf(member!.user_id)).not.toContain(list.id);
-  }, 120_000);
+    expect(await axeViolations(page)).toEqual([]);
+  }, 240_000);
 });
