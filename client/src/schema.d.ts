@@ -23357,6 +23357,8 @@ export interface operations {
                                         id: number;
                                         label: string;
                                     }[];
+                                    /** @description extension: on a masked type, what those who may not see the type see ("Off"); they get it as `name`, with id 0 and no work code (docs/time-off.md#masked-types) */
+                                    public_name?: string;
                                 };
                             }[];
                             callbacks: {
@@ -26390,6 +26392,10 @@ export interface operations {
                         href: string;
                         /** @description extension: the type "Mark sick" records (at most one is) */
                         sick_leave: boolean;
+                        /** @description extension: its time off shows as `public_name` to those who may not see it */
+                        masked: boolean;
+                        /** @description extension: what the type shows as when masked ("Off" unless set) */
+                        public_name: string;
                     }[];
                 };
             };
@@ -26527,6 +26533,9 @@ export interface operations {
                     counts_as_worked?: boolean;
                     /** @description extension: the type the web board's "Mark sick" records; true on one type takes it off the organization's other types (default false) */
                     sick_leave?: boolean;
+                    /** @description extension: its time off shows as `public_name` ("Off") to those who may not see the type: members other than the person, calendar feeds, printed boards (default false) */
+                    masked?: boolean;
+                    public_name?: null | "" | string;
                     /** @description extension: no callback is offered to a user within this many hours before or after their approved time off of this type (default 0) */
                     callback_exclusion_hours?: number;
                 };
@@ -26672,6 +26681,10 @@ export interface operations {
                         href: string;
                         /** @description extension: the type "Mark sick" records (at most one is) */
                         sick_leave: boolean;
+                        /** @description extension: its time off shows as `public_name` to those who may not see it */
+                        masked: boolean;
+                        /** @description extension: what the type shows as when masked ("Off" unless set) */
+                        public_name: string;
                         allow_negative: boolean;
                         /** @description extension: the overdraft rule: allow any, allow down to -overdraft_hours, or refuse */
                         overdraft: "allow" | "limit" | "refuse";
@@ -26935,6 +26948,9 @@ export interface operations {
                     counts_as_worked?: boolean;
                     /** @description extension: the type the web board's "Mark sick" records; true on one type takes it off the organization's other types (default false) */
                     sick_leave?: boolean;
+                    /** @description extension: its time off shows as `public_name` ("Off") to those who may not see the type: members other than the person, calendar feeds, printed boards (default false) */
+                    masked?: boolean;
+                    public_name?: null | "" | string;
                     /** @description extension: no callback is offered to a user within this many hours before or after their approved time off of this type (default 0) */
                     callback_exclusion_hours?: number;
                 };

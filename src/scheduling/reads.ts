@@ -243,6 +243,8 @@ function approvedQuery(db: Db, orgId: number, startLocal: string, endLocal: stri
       'time_off_type.default_day_hours as type_default_day_hours',
       'time_off_type.counts_as_worked as type_counts_as_worked',
       'time_off_type.callback_exclusion_hours as type_callback_exclusion_hours',
+      'time_off_type.masked as type_masked',
+      'time_off_type.public_name as type_public_name',
     ])
     .where('time_off.organization_id', '=', orgId)
     .where('time_off.deleted_at', 'is', null)

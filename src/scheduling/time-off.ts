@@ -28,6 +28,9 @@ export interface ApprovedTimeOff {
     counts_as_worked: boolean;
     /** no callback offers within this many hours of the time off */
     callback_exclusion_hours: number;
+    /** shown as `public_name` ("Off") to those who may not see it (core/masked-types.ts) */
+    masked: boolean;
+    public_name: string | null;
   };
 }
 
@@ -82,6 +85,8 @@ export async function approvedTimeOffs(
             default_day_hours: Number(row.type_default_day_hours),
             counts_as_worked: row.type_counts_as_worked === 1,
             callback_exclusion_hours: Number(row.type_callback_exclusion_hours),
+            masked: row.type_masked === 1,
+            public_name: row.type_public_name,
           },
         },
       ];

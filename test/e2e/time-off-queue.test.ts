@@ -21,6 +21,7 @@ interface Impact {
   seats_opened: number;
   new_vacancies: number;
   assignments: Array<{ assignment: { name: string }; date: string; after: { open: number } }>;
+  bank: { balance_after: number; allowed: boolean } | null;
 }
 
 describe.skipIf(!HAS_CHROMIUM)('time off queue and platoons in Chromium', () => {
@@ -121,12 +122,16 @@ describe.skipIf(!HAS_CHROMIUM)('time off queue and platoons in Chromium', () => 
         `/v1/users/${entry.user.id}/timeoff/accrual/bank`,
       );
       const balance = bank.find((b) => b.time_off_type.id === String(entry.time_off_type.id));
+      const impact = await apiBody<Impact>(`/v1/time_offs/${entry.id}/impact`);
+      // the balance after approval, from the impact's bank (issue 37)
+      const after = impact.bank ? ` · after approval: ${Math.round(impact.bank.balance_after * 100) / 100} h` : '';
       expect(await card.locator('.balance').textContent()).toBe(
-        balance ? `${entry.time_off_type.name} balance: ${balance.hours} h` : `No ${entry.time_off_type.name} bank`,
+        (balance ? `${entry.time_off_type.name} balance: ${balance.hours} h` : `No ${entry.time_off_type.name} bank`) +
+          after,
       );
+      expect(await card.locator('.overdraft').count()).toBe(impact.bank && !impact.bank.allowed ? 1 : 0);
       expect(await card.locator('.requested').textContent()).toMatch(/^Requested [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
       expect(await card.locator('.others').textContent()).toMatch(/^(Nobody else is off then\.|Also off: .+)$/);
-      const impact = await apiBody<Impact>(`/v1/time_offs/${entry.id}/impact`);
       const effect = (await card.locator('.impact').textContent()) ?? '';
       if (impact.assignments.length === 0) expect(effect).toBe('Staffing: no change (not on duty those days).');
       else if (impact.seats_opened > 0 || impact.new_vacancies > 0) {

@@ -7,6 +7,7 @@ import { Callbacks } from './views/Callbacks';
 import { Events } from './views/Events';
 import { MySchedule } from './views/MySchedule';
 import { Offers } from './views/Offers';
+import { Settings } from './views/Settings';
 import { SignIn } from './views/SignIn';
 import { TimeOff } from './views/TimeOff';
 
@@ -49,6 +50,7 @@ const NAV = [
   ['#/events', 'Sign-ups'],
   ['#/callbacks', 'Callbacks'],
   ['#/offers', 'My offers'],
+  ['#/settings', 'Settings'],
 ] as const;
 
 function Page({ hash, session, navigate }: { hash: string; session: Session; navigate: (hash: string) => void }) {
@@ -72,6 +74,8 @@ function Page({ hash, session, navigate }: { hash: string; session: Session; nav
       return <Offers session={session} />;
     case 'callbacks':
       return <Callbacks session={session} />;
+    case 'settings':
+      return <Settings session={session} />;
     case 'month':
       return <Board key="month" mode="month" anchor={date || today()} navigate={navigate} session={session} />;
     default:
@@ -139,7 +143,7 @@ export function App() {
         </p>
         <nav aria-label="Views">
           <ul>
-            {NAV.map(([href, label]) => (
+            {NAV.filter(([href]) => user.is_admin || href !== '#/settings').map(([href, label]) => (
               <li key={href}>
                 <a href={href} aria-current={active === href ? 'page' : undefined}>
                   {label}

@@ -23,3 +23,5 @@ export type CallbackUser = ResponseOf<'listCallbackUsers'>[number];
 export type VacancyCandidates = ResponseOf<'listVacancyCandidates'>;
 export type Vacancy = ResponseOf<'listVacancies'>[number];
 export type CallbackOffer = ResponseOf<'listUserCallbackOffers'>[number];
+export type TimeOffTypeDetail = ResponseOf<'getTimeOffType'>;
+export type CallbackListDetail = ResponseOf<'getList'>;

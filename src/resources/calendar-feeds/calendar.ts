@@ -1,6 +1,7 @@
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import ical, { type ICalCalendar } from 'ical-generator';
 import type { Db } from '../../core/db/transaction.js';
+import { PUBLIC_VIEWER, visibleTimeOffType } from '../../core/masked-types.js';
 import { localToZoned, todayIn, type Temporal } from '../../core/time.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
 import type { AssignmentRow } from '../assignments/table.js';
@@ -109,13 +110,15 @@ function addTimeOff(
 ): void {
   const user = names.users.get(timeOff.user_id);
   const who = user ? fullName(user) : `User ${timeOff.user_id}`;
+  // a feed's URL is its credential and is shared: it names a masked type as nobody in particular sees it
+  const type = visibleTimeOffType(PUBLIC_VIEWER, timeOff, timeOff.time_off_type).name;
   calendar.createEvent({
     id: `time-off-${timeOff.id}-${timeOff.start.replace(/\D/g, '')}@crewplan`,
     start: localToZoned(timeOff.start, timezone),
     end: localToZoned(timeOff.end, timezone),
     timezone,
-    summary: perUser ? `Time off: ${timeOff.time_off_type.name}` : `${who} off: ${timeOff.time_off_type.name}`,
-    description: `${who}: ${timeOff.time_off_type.name} (approved)`,
+    summary: perUser ? `Time off: ${type}` : `${who} off: ${type}`,
+    description: `${who}: ${type} (approved)`,
     categories: [{ name: 'Time off' }],
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../core/db/transaction.js';
 import { groupBy, withEntries } from '../../core/maps.js';
+import { PUBLIC_VIEWER, seesTimeOffType, type TimeOffViewer } from '../../core/masked-types.js';
 import { href } from '../../core/pagination.js';
 import {
   assignmentDay,
@@ -15,7 +16,10 @@ import { scheduleTimeOffItem } from '../time-offs/serialize.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import type { WorkTypeRow } from '../work-types/table.js';
-import type { ScheduleAssignment, ScheduleJson, ScheduleShift, ScheduleUserRef } from './schemas.js';
+import type { ScheduleAssignment, ScheduleJson, ScheduleShift, ScheduleTimeOff, ScheduleUserRef } from './schemas.js';
+
+/** Who sees every type: the JSON of an item kept for them. */
+const EVERY_TYPE: TimeOffViewer = { seesEveryType: true, userId: null };
 
 /*
  * GET /schedule's days as JSON, rendered from the engine's PeriodDays (src/scheduling/period-days.ts)
@@ -36,9 +40,29 @@ export interface Lookups {
 export interface ComputedDay {
   /** each assignment's entry of the day, by its place in the period's assignments (undefined: not on the day) */
   assignments: Array<Buffer | undefined>;
-  timeOff: Buffer;
+  timeOff: TimeOffJson[];
   /** absent on a day without Kelly days */
   kellyDays: Buffer | undefined;
+}
+
+/**
+ * One time off item of a day as JSON: as those who see its type see it and, on a masked type, as
+ * everyone else does (core/masked-types.ts); timeOffJson picks per viewer.
+ */
+export interface TimeOffJson {
+  userId: number;
+  json: string;
+  publicJson: string | undefined;
+}
+
+/** A day's `time_off` array as the viewer may see it. */
+export function timeOffJson(items: TimeOffJson[], viewer: TimeOffViewer): string {
+  const shown = items.map((item) =>
+    item.publicJson === undefined || seesTimeOffType(viewer, item.userId, { masked: true })
+      ? item.json
+      : item.publicJson,
+  );
+  return `[${shown.join(',')}]`;
 }
 
 /** What the engine cache keeps of a period: the engine's days, the lookups, and the days' JSON. */
@@ -153,8 +177,14 @@ function renderLists(request: Request, json: ScheduleJson, facts: PeriodDays, da
   const ref = (id: number) => userRefOf(request, facts, id);
   const kelly = facts.kellyDays.filter((k) => k.date === date);
   const timeOff = facts.timeOff.filter((t) => t.dates.includes(date));
+  // one item as the array's serializer writes it
+  const itemJson = (item: ScheduleTimeOff) => json.timeOff([item]).slice(1, -1);
   return {
-    timeOff: Buffer.from(json.timeOff(timeOff.map((t) => scheduleTimeOffItem(request, t.timeOff, ref)))),
+    timeOff: timeOff.map(({ timeOff: t }) => ({
+      userId: t.user_id,
+      json: itemJson(scheduleTimeOffItem(request, t, ref, EVERY_TYPE)),
+      publicJson: t.time_off_type.masked ? itemJson(scheduleTimeOffItem(request, t, ref, PUBLIC_VIEWER)) : undefined,
+    })),
     kellyDays: kelly.length ? Buffer.from(json.kellyDays(kelly.map((k) => scheduleKellyDay(k, ref)))) : undefined,
   };
 }

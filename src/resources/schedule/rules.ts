@@ -6,7 +6,8 @@ import { addDays, datesFromTo, formatLocalDateTime, type Temporal } from '../../
 import type { EngineCache } from '../../scheduling/cache.js';
 import { adjacentPeriods, keptPeriodDays, periodOf } from '../../scheduling/index.js';
 import { findUsersByIds } from '../users/repository.js';
-import { lookupsOf, renderDays, userRefOf, type ComputedDay, type ComputedPeriod } from './render.js';
+import { timeOffViewer } from '../../core/masked-types.js';
+import { lookupsOf, renderDays, timeOffJson, userRefOf, type ComputedDay, type ComputedPeriod } from './render.js';
 import { scheduleDayItems } from './repository.js';
 import type { ScheduleJson } from './schemas.js';
 
@@ -30,7 +31,7 @@ function scheduleLink(request: Request, start: Temporal.PlainDateTime, end: Temp
 
 /** A rendered day's size in bytes, roughly. */
 const bytesOf = (day: ComputedDay) =>
-  day.timeOff.length +
+  day.timeOff.reduce((n, t) => n + t.json.length + (t.publicJson?.length ?? 0) + 16, 0) +
   (day.kellyDays?.length ?? 0) +
   64 +
   day.assignments.reduce((n, e) => n + (e?.length ?? 0) + 8, 0);
@@ -73,6 +74,7 @@ export async function buildScheduleJson(
   const tradesByDate = groupBy(trades.map(withoutDate), (t) => datesCovered(t.start, t.end));
   const miscByDate = groupBy(misc, (m) => [m.date]);
   const none = json.strings([]);
+  const viewer = timeOffViewer(request.auth);
   // the days as pieces of one buffer: the engine's parts were encoded once, when they were computed
   const chunks = period.days.flatMap((date, i) => {
     const day = computed.days[i]!;
@@ -86,8 +88,7 @@ export async function buildScheduleJson(
     return [
       Buffer.from(`${i === 0 ? '' : ','}{"date":${JSON.stringify(date)},"assignments":[`),
       ...entries.flatMap((entry, at) => (at === 0 ? [entry] : [COMMA, entry])),
-      Buffer.from('],"time_off":'),
-      day.timeOff,
+      Buffer.from(`],"time_off":${timeOffJson(day.timeOff, viewer)}`),
       Buffer.from(
         `,"callbacks":${json.callbacks(callbacksByDate.get(date) ?? [])}` +
           `,"trades":${json.trades(tradesByDate.get(date) ?? [])}` +

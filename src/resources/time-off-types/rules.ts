@@ -43,6 +43,8 @@ function columnsOf(body: UpdateTimeOffTypeBody): Updateable<TimeOffTypeTable> {
     default_day_hours: body.default_day_hours,
     counts_as_worked: bit(body.counts_as_worked),
     callback_exclusion_hours: body.callback_exclusion_hours,
+    masked: bit(body.masked),
+    public_name: body.public_name,
   };
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 }
@@ -63,6 +65,8 @@ export async function createTimeOffType(trx: Db, auth: AuthContext, body: Create
     default_day_hours: body.default_day_hours ?? 24,
     counts_as_worked: bit(body.counts_as_worked) ?? 0,
     callback_exclusion_hours: body.callback_exclusion_hours ?? 0,
+    masked: bit(body.masked) ?? 0,
+    public_name: body.public_name ?? null,
     deleted_at: null,
     created_at: nowUtc(),
   });

@@ -46,6 +46,18 @@ const typeFields = {
         "organization's other types (default false)",
     }),
   ),
+  masked: Type.Optional(
+    Type.Boolean({
+      description:
+        'extension: its time off shows as `public_name` ("Off") to those who may not see the type: members ' +
+        'other than the person, calendar feeds, printed boards (default false)',
+    }),
+  ),
+  public_name: Type.Optional(
+    NullableInput(
+      ShortText({ minLength: 1, description: 'extension: what a masked type shows as; null = "Off" (the default)' }),
+    ),
+  ),
   callback_exclusion_hours: Type.Optional(
     Type.Number({
       minimum: 0,
@@ -75,6 +87,8 @@ export const TimeOffTypeResponse = Type.Object({
   forward: Type.Boolean(),
   href: Type.String(),
   sick_leave: Type.Boolean({ description: 'extension: the type "Mark sick" records (at most one is)' }),
+  masked: Type.Boolean({ description: 'extension: its time off shows as `public_name` to those who may not see it' }),
+  public_name: Type.String({ description: 'extension: what the type shows as when masked ("Off" unless set)' }),
 });
 export type TimeOffTypeResponse = Static<typeof TimeOffTypeResponse>;
 

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { href } from '../../core/pagination.js';
 import type { TimeOffTypeResponse } from './schemas.js';
+import { publicNameOf } from '../../core/masked-types.js';
 import type { TimeOffTypeRow } from './table.js';
 
 export function serializeTimeOffType(
@@ -19,6 +20,8 @@ export function serializeTimeOffType(
     forward: row.forward === 1,
     href: href(request, `/time_off_types/${row.id}`),
     sick_leave: row.sick_leave === 1,
+    masked: row.masked === 1,
+    public_name: publicNameOf(row),
   };
 }
 

@@ -25,6 +25,10 @@ export interface TimeOffTypeTable {
   callback_exclusion_hours: Generated<number>;
   /** extension: 1 on the one type "Mark sick" records (at most one live type of the organization) */
   sick_leave: Generated<number>;
+  /** extension: those who may not see the type see its time off as `public_name` (docs/time-off.md#masked-types) */
+  masked: Generated<number>;
+  /** extension: what a masked type shows as; null = "Off" */
+  public_name: Generated<string | null>;
   deleted_at: string | null;
   created_at: string;
 }

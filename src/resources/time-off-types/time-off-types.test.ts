@@ -41,6 +41,8 @@ describe('POST /time_off_types', () => {
       forward: false,
       href: `${server.url}/v1/time_off_types/${response.body.id}`,
       sick_leave: false,
+      masked: false,
+      public_name: 'Off',
     });
   });
 
@@ -94,6 +96,8 @@ describe('GET /time_off_types', () => {
         forward: false,
         href: `${server.url}/v1/time_off_types/${id}`,
         sick_leave: false,
+        masked: false,
+        public_name: 'Off',
       },
     ]);
     expect((await other.get('/time_off_types')).body).toEqual([]);
@@ -120,6 +124,8 @@ describe('GET /time_off_types/{id} (extension)', () => {
       forward: false,
       href: `${server.url}/v1/time_off_types/${id}`,
       sick_leave: false,
+      masked: false,
+      public_name: 'Off',
       allow_negative: true,
       overdraft: 'allow',
       overdraft_hours: null,

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { timeOffViewer, viewerKey } from '../../core/masked-types.js';
 import { withTransaction } from '../../core/db/transaction.js';
 import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { assertShiftCurrent } from './expected-shift.js';
@@ -30,7 +31,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: TimeOffPage },
     }),
     async (request, reply) =>
-      reply.sendCached(`time_offs|${JSON.stringify(request.query)}`, () =>
+      // kept per viewer: a masked type's name depends on who reads (core/masked-types.ts)
+      reply.sendCached(`time_offs|${viewerKey(timeOffViewer(request.auth))}|${JSON.stringify(request.query)}`, () =>
         readTimeOffPage(app.db, request, request.query),
       ),
   );

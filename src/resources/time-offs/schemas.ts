@@ -162,6 +162,15 @@ export const ScheduleTimeOff = Type.Object({
   end: Type.String(),
   user: LinkRef,
   admin: Nullable(LinkRef),
-  time_off_type: ScheduleWorkType,
+  time_off_type: Type.Object({
+    ...ScheduleWorkType.properties,
+    public_name: Type.Optional(
+      Type.String({
+        description:
+          'extension: on a masked type, what those who may not see the type see ("Off"); they get it as ' +
+          '`name`, with id 0 and no work code (docs/time-off.md#masked-types)',
+      }),
+    ),
+  }),
 });
 export type ScheduleTimeOff = Static<typeof ScheduleTimeOff>;

@@ -22,8 +22,15 @@ const TYPES = [
     required_buffer: 24,
   },
   // callable (`force_include`): holders of a Kelly or comp day may still be asked to work; the sick never.
-  // `sick_leave`: the type the board's "Mark sick" records.
-  { label: 'Sick', work_code: 'SL', primary_color: '#2474a9', secondary_color: '#FFFFFF', sick_leave: true },
+  // `sick_leave`: the type the board's "Mark sick" records; `masked`: members see others' sick leave as "Off".
+  {
+    label: 'Sick',
+    work_code: 'SL',
+    primary_color: '#2474a9',
+    secondary_color: '#FFFFFF',
+    sick_leave: true,
+    masked: true,
+  },
   { label: 'Kelly Day', work_code: 'KD', primary_color: '#7c3aed', secondary_color: '#FFFFFF', force_include: true },
   {
     label: 'Comp Time',

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { maskableOfRow, timeOffViewer, visibleTimeOffType, type TimeOffViewer } from '../../core/masked-types.js';
 import { formatIsoOffset } from '../../core/time.js';
 import type { TimeOffTypeRow } from '../time-off-types/table.js';
 import { userRef, userRefStrId } from '../users/serialize.js';
@@ -26,6 +27,12 @@ function refOf<T>(users: Map<number, UserRow>, id: number | null, make: (user: U
   return user ? make(user) : null;
 }
 
+/** `{id, name, work_code}` of an entry's type as the request's reader may see it (core/masked-types.ts). */
+function typeRef(request: Request, entry: TimeOffRow, type: TimeOffTypeRow) {
+  const { id, name, work_code } = visibleTimeOffType(timeOffViewer(request.auth), entry, maskableOfRow(type));
+  return { id, name, work_code };
+}
+
 function dates(request: Request, entry: TimeOffRow) {
   const tz = request.auth.timezone;
   return {
@@ -37,11 +44,11 @@ function dates(request: Request, entry: TimeOffRow) {
 
 /** One segment of an entry, as GET /time_offs and GET /time_offs/{id} list it. */
 export function serializeSegment(request: Request, entry: TimeOffRow, segment: Segment, related: Related): TimeOffItem {
-  const type = related.types.get(entry.time_off_type_id)!;
+  const type = typeRef(request, entry, related.types.get(entry.time_off_type_id)!);
   const user = related.users.get(entry.user_id)!;
   return {
     id: entry.id,
-    time_off_type: { id: type.id, name: type.label, work_code: type.work_code },
+    time_off_type: type,
     user: userRef(request, user),
     admin: refOf(related.users, entry.admin_id, (admin) => userRef(request, admin)),
     start: segment.start,
@@ -57,11 +64,11 @@ export function serializeSegment(request: Request, entry: TimeOffRow, segment: S
 
 /** An entry as GET /users/{user_id}/time_offs lists it: ids and status as strings, with rrule. */
 export function serializeUserTimeOff(request: Request, entry: TimeOffRow, related: Related): UserTimeOffItem {
-  const type = related.types.get(entry.time_off_type_id)!;
+  const type = typeRef(request, entry, related.types.get(entry.time_off_type_id)!);
   const user = related.users.get(entry.user_id)!;
   return {
     id: String(entry.id),
-    time_off_type: { id: String(type.id), name: type.label, work_code: type.work_code },
+    time_off_type: { ...type, id: String(type.id) },
     user: userRefStrId(request, user),
     admin: refOf(related.users, entry.admin_id, (admin) => userRefStrId(request, admin)),
     start: entry.start,
@@ -74,13 +81,18 @@ export function serializeUserTimeOff(request: Request, entry: TimeOffRow, relate
   };
 }
 
-/** An approved time off as GET /schedule lists it; `ref` names a user. */
+/** An approved time off as GET /schedule lists it to the viewer; `ref` names a user. */
 export function scheduleTimeOffItem(
   request: FastifyRequest,
   timeOff: ApprovedTimeOff,
   ref: (userId: number) => ScheduleTimeOff['user'],
+  viewer: TimeOffViewer,
 ): ScheduleTimeOff {
-  const { id, name, work_code, color, text_color } = timeOff.time_off_type;
+  const { id, name, work_code, color, text_color, public_name } = visibleTimeOffType(
+    viewer,
+    timeOff,
+    timeOff.time_off_type,
+  );
   return {
     id: timeOff.id,
     href: href(request, `/time_offs/${timeOff.id}`),
@@ -96,6 +108,7 @@ export function scheduleTimeOffItem(
       color,
       text_color,
       subtypes: [],
+      ...(public_name === undefined ? {} : { public_name }),
     },
   };
 }

@@ -669,6 +669,8 @@ describe('approvedTimeOffs (schedule contract)', () => {
       default_day_hours: 24,
       counts_as_worked: false,
       callback_exclusion_hours: 0,
+      masked: false,
+      public_name: null,
     };
     const item = (start: string, end: string) => ({
       id: approved,

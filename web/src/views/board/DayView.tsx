@@ -5,6 +5,7 @@ import type { AssignmentDay, ScheduleDay, Shift, Vacancy } from '../../types';
 import { Outcome, useAction } from '../panel/action';
 import { markSick } from '../panel/sick';
 import { type Act, type BoardData, rollUp, shown } from './model';
+import { TypeName } from './TypeName';
 
 /** Chip colours for a qualifier that has none. */
 const NEUTRAL = { color: '#E5E7EB', text: '#111111' };
@@ -239,7 +240,7 @@ export function DayView({
           <ul>
             {(day?.time_off ?? []).map((entry) => (
               <li key={`${entry.id}-${entry.start}`} data-seat="time-off">
-                {entry.user.name}: {entry.time_off_type.name} ({span(entry.start, entry.end)})
+                {entry.user.name}: <TypeName type={entry.time_off_type} /> ({span(entry.start, entry.end)})
               </li>
             ))}
           </ul>

@@ -1,6 +1,7 @@
 import { Chip } from '../../components';
 import { longDate, span, timeOf } from '../../dates';
 import type { AssignmentDay, Callback, DayTimeOff, ScheduleDay, Shift } from '../../types';
+import { TypeName } from './TypeName';
 import { type Act, initials, isShort, rollUp, shortfalls } from './model';
 
 /** Chip colours for a qualifier that has none. */
@@ -183,8 +184,7 @@ export function TimeOffList({ entries, compact }: { entries: DayTimeOff[]; compa
           title={`${entry.user.name}: ${entry.time_off_type.name} ${span(entry.start, entry.end)}`}
         >
           <Chip color={entry.time_off_type.color} textColor={entry.time_off_type.text_color}>
-            {entry.time_off_type.work_code ?? entry.time_off_type.name}{' '}
-            {compact ? initials(entry.user.name) : entry.user.name}
+            <TypeName type={entry.time_off_type} short /> {compact ? initials(entry.user.name) : entry.user.name}
           </Chip>
         </li>
       ))}

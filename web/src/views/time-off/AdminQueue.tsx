@@ -104,7 +104,14 @@ export function AdminQueue({ session }: { session: Session }) {
                     {balance === null
                       ? `No ${entry.time_off_type.name} bank`
                       : `${entry.time_off_type.name} balance: ${hours(balance)}`}
+                    {impact.bank && ` · after approval: ${hours(impact.bank.balance_after)}`}
                   </p>
+                  {impact.bank && !impact.bank.allowed && (
+                    <p class="overdraft">
+                      <strong>Overdraft:</strong>{' '}
+                      {`below the ${hours(impact.bank.floor ?? 0)} the type allows; approving it is refused.`}
+                    </p>
+                  )}
                   {entry.user_note && <p class="note">“{entry.user_note}”</p>}
                   <p class="others">
                     {others.length === 0
