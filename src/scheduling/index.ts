@@ -64,3 +64,6 @@ export {
   type OffLimitVerdict,
   type OffPerson,
 } from './off-limits.js';
+export { groupDaysOf, groupShortfalls, groupStaffingOf, type GroupDayStaffing } from './group-staffing.js';
+export type { GroupNeed } from './staffing.js';
+export { groupMinimums } from './reads.js';
