@@ -33,7 +33,7 @@ import { GROUP_STAFFING_TABLES } from '../core/db/migrations/1660-off-limits-and
  * log of the cached requests and fails on a table read on a miss that is not.
  */
 
-/** The tables whose writes invalidate (or, for USER_TABLES, patch) the entries: migrations 1000's and 1660's triggers. */
+/** The tables whose writes drop (or, for USER_TABLES, patch) the entries: migration 1000's and 1660's triggers. */
 export const WATCHED_TABLES: readonly string[] = [...ENGINE_TABLES, ...GROUP_STAFFING_TABLES, 'organization'];
 export { USER_TABLES };
 

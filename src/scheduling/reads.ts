@@ -542,7 +542,7 @@ export async function groupsOfAssignments(db: Db, orgId: number, assignmentIds: 
   return result;
 }
 
-/** The dates in [firstDate, lastDate] that non-deleted visual cycles of the names cover, as `name|date` (lower case). */
+/** The non-deleted visual cycles of the names (case ignored) meeting the dates [firstDate, lastDate]. */
 export async function platoonDates(db: Db, orgId: number, names: string[], firstDate: string, lastDate: string) {
   const wanted = new Set(names.map((name) => name.toLowerCase()));
   if (wanted.size === 0) return [];

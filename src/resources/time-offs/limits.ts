@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { AuthContext } from '../../core/auth/context.js';
 import { lockOffLimits } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
-import { ApiError, invalidParams } from '../../core/errors.js';
+import { invalidParams } from '../../core/errors.js';
 import { addDays, datesFromTo } from '../../core/time.js';
 import { closeMinute, offLimitVerdict, type OffLimitBreach } from '../../scheduling/index.js';
 import { hasOffLimits } from '../off-limits/repository.js';
@@ -72,8 +72,7 @@ export async function enforceOffLimits(
   const notices = verdict.breaches.map((b) => noticeOf(b, moment));
   const refused = notices.filter((n) => n.off_limit.action === 'refuse');
   if (refused.length > 0)
-    throw new ApiError(
-      'invalid_params',
+    throw invalidParams(
       refused.map((n) => n.message),
       { off_limits: refused },
     );
@@ -103,8 +102,9 @@ export async function assertNoBlackout(
   if (hit.length === 0) return;
   const reasons = [...new Set(blackouts.flatMap((b) => (b.reason ? [b.reason] : [])))];
   const shown = hit.length > 5 ? `${hit.slice(0, 5).join(', ')} and ${hit.length - 5} more` : hit.join(', ');
+  const why = reasons.length ? ` (${reasons.join('; ')})` : '';
   throw invalidParams(
     `Time off of type ${type.label} may not be requested on ${shown}: ` +
-      `${hit.length === 1 ? 'that date is' : 'those dates are'} blacked out${reasons.length ? ` (${reasons.join('; ')})` : ''}.`,
+      `${hit.length === 1 ? 'that date is' : 'those dates are'} blacked out${why}.`,
   );
 }
