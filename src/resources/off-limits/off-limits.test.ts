@@ -307,6 +307,30 @@ describe('the last slot of a day', () => {
     limit = rule.body.id;
   });
 
+  it('leave on a day without work takes no slot: only work dated that day makes a person off', async () => {
+    const anyone = await org.post('/off_limits', {
+      name: 'One sick',
+      max_off: 1,
+      action: 'refuse',
+      time_off_type_ids: [sick],
+    });
+    // the crew works A days: on the B day 2027-03-17 none of them is off, whatever leave they hold
+    const bDay = await Promise.all(crew.slice(0, 3).map((id) => approved(id, '2027-03-17', sick)));
+    expect(bDay.map((a) => a.status)).toEqual([201, 201, 201]);
+    // on their A day 2027-03-28 the second one is refused
+    expect((await approved(crew[0]!, '2027-03-28', sick)).status).toBe(201);
+    const second = await approved(crew[1]!, '2027-03-28', sick);
+    expect(second.status).toBe(422);
+    expect(second.body.off_limits.map((n: { off_limit: { name: string } }) => n.off_limit.name)).toEqual([
+      'Station 9',
+      'One sick',
+    ]);
+    expect(second.body.off_limits[1].others_off).toEqual([
+      { id: crew[0], name: 'Crew Nine0', time_off_id: expect.any(Number) },
+    ]);
+    expect((await org.del(`/off_limits/${anyone.body.id}`)).status).toBe(200);
+  });
+
   it('50 parallel approved entries for the last slot: exactly one is written', async () => {
     const date = aDay(5);
     const answers = await Promise.all(crew.map((id) => approved(id, date)));
