@@ -74,8 +74,8 @@ export const requestTimeout = (message: string) => new ApiError('request_timeout
 export const conflict = (message: string) => new ApiError('conflict', message);
 export const notAcceptable = (message: string) => new ApiError('not_acceptable', message);
 export const unsupportedMediaType = (message: string) => new ApiError('unsupported_media_type', message);
-export const invalidParams = (messages: string[] | string) =>
-  new ApiError('invalid_params', Array.isArray(messages) ? messages : [messages]);
+export const invalidParams = (messages: string[] | string, extra: Record<string, unknown> = {}) =>
+  new ApiError('invalid_params', Array.isArray(messages) ? messages : [messages], extra);
 /** 422 for an instant input (parseInstantInput) that is not one, e.g. `notADateTime('after parameter')`. */
 export const notADateTime = (field: string) =>
   invalidParams(

@@ -125,6 +125,10 @@ beforeAll(async () => {
     end: '2027-03-02 07:00:00',
     positions_to_fill: 3,
   });
+  // a station with a group minimum: the engine reads the group tables (migration 1660)
+  const groupId = Number((await org.post('/assignment_groups', { name: 'Station 9', color: '#00aa00' })).body.id);
+  expect((await org.put(`/assignments/${stationId}/groups`, { ids: [groupId] })).status).toBe(200);
+  expect((await org.put(`/group_minimums/${groupId}`, { min_on_duty: 4 })).status).toBe(200);
   const rotationId = await createRotation(org, { anchor_date: '2027-03-01', preset: '24/48' });
   const admin = await org.createUser({ first_name: 'Ann', last_name: 'Admin' });
   for (const crew of ['A', 'B', 'C']) {
@@ -156,12 +160,14 @@ describe('the engine cache watches every table the engine reads', () => {
   it('GET /schedule: every table read only when computing is watched', async () => {
     const kept = await tablesKeptBy((date) => ok('/schedule', { start: `${date} 00:00:00`, end: `${date} 23:59:59` }));
     expect(kept).toContain('recurring_shift');
+    expect(kept).toContain('group_minimum');
     expect(kept.filter((table) => !WATCHED_TABLES.includes(table))).toEqual([]);
   });
 
   it('GET /vacancies: every table read only when computing is watched', async () => {
     const kept = await tablesKeptBy((date) => ok('/vacancies', { start: `${date} 00:00:00`, end: `${date} 23:59:59` }));
     expect(kept).toContain('recurring_shift');
+    expect(kept).toContain('assignment_group_member');
     expect(kept.filter((table) => !WATCHED_TABLES.includes(table))).toEqual([]);
   });
 

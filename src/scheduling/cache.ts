@@ -5,6 +5,7 @@ import { subscribeToChanges, type ChangeSubscription } from '../core/db/change-l
 import type { DatabaseHandle } from '../core/db/index.js';
 import { ENGINE_TABLES } from '../core/db/migrations/1000-schedule-changes.js';
 import { KEPT_ROWS, USER_TABLES } from '../core/db/migrations/1120-schedule-user-changes.js';
+import { GROUP_STAFFING_TABLES } from '../core/db/migrations/1660-off-limits-and-group-minimums.js';
 
 /**
  * What the scheduling engine computed, kept while nothing it reads has changed
@@ -32,8 +33,8 @@ import { KEPT_ROWS, USER_TABLES } from '../core/db/migrations/1120-schedule-user
  * log of the cached requests and fails on a table read on a miss that is not.
  */
 
-/** The tables whose writes invalidate (or, for USER_TABLES, patch) the entries: migration 1000's triggers. */
-export const WATCHED_TABLES: readonly string[] = [...ENGINE_TABLES, 'organization'];
+/** The tables whose writes drop (or, for USER_TABLES, patch) the entries: migration 1000's and 1660's triggers. */
+export const WATCHED_TABLES: readonly string[] = [...ENGINE_TABLES, ...GROUP_STAFFING_TABLES, 'organization'];
 export { USER_TABLES };
 
 /** What an entry computed from now on is valid under: everything but users' changes, and those up to `seq`. */

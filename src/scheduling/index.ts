@@ -54,3 +54,16 @@ export { acceptedCallbacks, loadQualifications } from './reads.js';
 
 // charges and overtime
 export { overtimeOf, workPeriodsOverlapping, type OvertimeRow, type WorkPeriodSetting } from './overtime.js';
+
+// the contract: limits on who may be off (off-limits.ts) and group minimums (group-staffing.ts)
+export {
+  offLimitVerdict,
+  whoIsOff,
+  type OffLimitBreach,
+  type OffLimitRule,
+  type OffLimitVerdict,
+  type OffPerson,
+} from './off-limits.js';
+export { groupDaysOf, groupShortfalls, groupStaffingOf, type GroupDayStaffing } from './group-staffing.js';
+export type { GroupNeed } from './staffing.js';
+export { groupMinimums } from './reads.js';

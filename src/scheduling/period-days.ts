@@ -5,9 +5,9 @@ import type { EngineCache } from './cache.js';
 import type { AssignmentRow } from '../resources/assignments/table.js';
 import { scheduleFacts, workedOrder, type ScheduleFacts, type TimeOffCover } from './engine.js';
 import type { Period } from './period.js';
-import { assignmentsForSchedule, peopleByIds, type Person, type QualifierNeeded } from './reads.js';
+import { assignmentsForSchedule, groupMinimums, peopleByIds, type Person, type QualifierNeeded } from './reads.js';
 import { assignmentOccurrences, type AssignmentOccurrence } from './recurrence.js';
-import { assignmentStaffing, type Staffing } from './staffing.js';
+import { assignmentStaffing, type GroupNeed, type Staffing } from './staffing.js';
 import { LOOKBACK_DAYS, type KellyDay } from './work.js';
 import type { WorkedPiece } from './worked.js';
 
@@ -52,6 +52,8 @@ export interface PeriodDays {
   people: Map<number, Person>;
   timeOff: ListedTimeOff[];
   kellyDays: KellyDay[];
+  /** the assignment groups with a minimum on duty (group-staffing.ts judges their days) */
+  groups: GroupNeed[];
 }
 
 /** An assignment's day: the key of its occurrence and of the pieces worked on it. */
@@ -95,12 +97,10 @@ export async function computePeriodDays<T>(
   const firstDay = period.days[0]!;
   const lastDay = period.days[period.days.length - 1]!;
   // assignments from the lookback on, so that the engine reuses them for occurrences begun before the period
-  const { assignments, finalized, qualifiersNeeded } = await assignmentsForSchedule(
-    db,
-    orgId,
-    addDays(firstDay, -LOOKBACK_DAYS),
-    period.end.slice(0, 10),
-  );
+  const [{ assignments, finalized, qualifiersNeeded }, groups] = await Promise.all([
+    assignmentsForSchedule(db, orgId, addDays(firstDay, -LOOKBACK_DAYS), period.end.slice(0, 10)),
+    groupMinimums(db, orgId),
+  ]);
   const [facts, extraUsers] = await Promise.all([
     scheduleFacts(db, orgId, { start: period.start, end: period.end, timezone, assignments }),
     extraUserIds(),
@@ -123,6 +123,7 @@ export async function computePeriodDays<T>(
     people,
     timeOff: found.timeOff,
     kellyDays: found.kellyDays,
+    groups,
   };
   return { days, alongside: other };
 }

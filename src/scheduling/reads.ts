@@ -519,3 +519,95 @@ export async function acceptedCallbacks(
     end: row.end_time ?? row.end,
   }));
 }
+
+// the contract's rules: off limits (off-limits.ts) and group minimums (group-staffing.ts)
+
+/** The organization's off-limit rules, by id. */
+export function offLimitRules(db: Db, orgId: number) {
+  return orgRows(db, 'off_limit', orgId).orderBy('id').execute();
+}
+
+/** The assignment groups each assignment belongs to (non-deleted groups), by assignment id. */
+export async function groupsOfAssignments(db: Db, orgId: number, assignmentIds: number[]) {
+  const unique = [...new Set(assignmentIds)];
+  const result = new Map<number, number[]>();
+  if (unique.length === 0) return result;
+  const rows = await db
+    .selectFrom('assignment_group_member as m')
+    .innerJoin('assignment_group as g', sameOrg('g.id', 'm.group_id'))
+    .select(['m.assignment_id', 'm.group_id'])
+    .where('m.organization_id', '=', orgId)
+    .where('m.assignment_id', 'in', unique)
+    .where('g.deleted_at', 'is', null)
+    .execute();
+  for (const row of rows) result.set(row.assignment_id, [...(result.get(row.assignment_id) ?? []), row.group_id]);
+  return result;
+}
+
+/** The non-deleted visual cycles of the names (case ignored) meeting the dates [firstDate, lastDate]. */
+export async function platoonDates(db: Db, orgId: number, names: string[], firstDate: string, lastDate: string) {
+  const wanted = new Set(names.map((name) => name.toLowerCase()));
+  if (wanted.size === 0) return [];
+  const rows = await orgRows(db, 'visual_cycle', orgId)
+    .select(['name', 'start', 'end'])
+    .where('deleted_at', 'is', null)
+    .where('start', '<=', lastDate)
+    .where('end', '>=', firstDate)
+    .execute();
+  return rows.filter((row) => wanted.has(row.name.toLowerCase()));
+}
+
+/** Names of the users, by id (deleted users too). */
+export async function userNamesOf(db: Db, orgId: number, ids: number[]): Promise<Map<number, string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await orgRows(db, 'user_account', orgId)
+    .select(['id', 'first_name', 'last_name'])
+    .where('id', 'in', unique)
+    .execute();
+  return new Map(rows.map((row) => [row.id, `${row.first_name} ${row.last_name}`.trim()]));
+}
+
+/**
+ * The group minimums (docs/contract-rules.md) with each group's name and assignments and the
+ * shortcodes of the qualifiers they need, in one statement.
+ */
+export async function groupMinimums(db: Db, orgId: number) {
+  const rows = await db
+    .selectFrom('group_minimum as gm')
+    .innerJoin('assignment_group as g', sameOrg('g.id', 'gm.assignment_group_id'))
+    .select(['gm.assignment_group_id as id', 'g.name', 'g.color', 'gm.min_on_duty', 'gm.min_qualified'])
+    .select((eb) =>
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('assignment_group_member as m')
+          .select('m.assignment_id')
+          .where('m.organization_id', '=', orgId)
+          .whereRef('m.group_id', '=', 'gm.assignment_group_id'),
+      ).as('assignments'),
+    )
+    .where('gm.organization_id', '=', orgId)
+    .where('g.deleted_at', 'is', null)
+    .orderBy('g.name')
+    .orderBy('g.id')
+    .execute();
+  const qualifierIds = rows.flatMap((row) =>
+    parseJsonArray<{ qualifier_id: number }>(row.min_qualified).map((q) => q.qualifier_id),
+  );
+  const qualifiers = qualifierIds.length
+    ? await orgRows(db, 'qualifier', orgId).select(['id', 'shortcode']).where('id', 'in', qualifierIds).execute()
+    : [];
+  const shortcodes = new Map(qualifiers.map((q) => [q.id, q.shortcode]));
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    color: row.color,
+    min_on_duty: row.min_on_duty,
+    min_qualified: parseJsonArray<{ qualifier_id: number; count: number }>(row.min_qualified).map((q) => ({
+      ...q,
+      shortcode: shortcodes.get(q.qualifier_id) ?? null,
+    })),
+    assignmentIds: parseJsonArray<{ assignment_id: number }>(row.assignments).map((a) => Number(a.assignment_id)),
+  }));
+}

@@ -157,3 +157,55 @@ export function assignmentStaffing(
     qualifications,
   });
 }
+
+/** What an assignment group needs on duty (group_minimum, docs/contract-rules.md), with its assignments. */
+export interface GroupNeed {
+  id: number;
+  name: string;
+  color: string;
+  min_on_duty: number;
+  min_qualified: Array<{ qualifier_id: number; count: number; shortcode: string | null }>;
+  assignmentIds: number[];
+}
+
+/** An assignment of the group on the date: its occurrence (if any) and the pieces worked on it. */
+interface GroupAssignmentDay {
+  assignment: { is_work_shift: number };
+  occurrence: Interval | undefined;
+  pieces: Presence[];
+}
+
+/**
+ * Staffing of an assignment group (a station, a battalion) on a date, beside each assignment's
+ * own: the people on the group's work-shift assignments dated that day (one person on two of
+ * them counts once) against its minimum on duty and per-qualifier minimums, at every moment from
+ * the first occurrence's start to the last one's end. Needs no one when none of them occurs.
+ */
+export function groupStaffing(
+  group: GroupNeed,
+  date: string,
+  days: GroupAssignmentDay[],
+  qualifications: Qualifications,
+): Staffing {
+  const working = days.filter((d) => countsAsWork(d.assignment));
+  const occurrences = working.flatMap((d) => (d.occurrence ? [d.occurrence] : []));
+  const span =
+    occurrences.length === 0
+      ? null
+      : {
+          start: occurrences.reduce((min, o) => (o.start < min ? o.start : min), occurrences[0]!.start),
+          end: occurrences.reduce((max, o) => (o.end > max ? o.end : max), occurrences[0]!.end),
+        };
+  return staffingOf({
+    occurrence: span,
+    date,
+    needed: group.min_on_duty,
+    qualifiersNeeded: group.min_qualified.map((q) => ({
+      id: q.qualifier_id,
+      shortcode: q.shortcode ?? '',
+      minimum_staffing: q.count,
+    })),
+    pieces: working.flatMap((d) => d.pieces),
+    qualifications,
+  });
+}

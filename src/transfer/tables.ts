@@ -57,6 +57,15 @@ const idArray =
     return JSON.stringify(ids.map((id) => (typeof id === 'number' ? (lookup(table, id) ?? id) : id)));
   };
 
+/** A JSON array of {qualifier_id, count} (group_minimum.min_qualified). */
+const qualifierCounts: Remap = (value, _row, lookup) => {
+  if (typeof value !== 'string') return value;
+  const items = JSON.parse(value) as Array<{ qualifier_id: number; count: number }>;
+  return JSON.stringify(
+    items.map((q) => ({ ...q, qualifier_id: lookup('qualifier', q.qualifier_id) ?? q.qualifier_id })),
+  );
+};
+
 /** system_log.entity_type (and misc_hour.source) → the table its id names. */
 const ENTITY_TABLES: Record<string, string> = {
   user: 'user_account',
@@ -152,6 +161,15 @@ export const EXPORTED: Record<string, TablePolicy> = {
   assignment_qualifier: { refs: { assignment_id: 'assignment', qualifier_id: 'qualifier' } },
   assignment_group: {},
   assignment_group_member: { refs: { assignment_id: 'assignment', group_id: 'assignment_group' } },
+  group_minimum: {
+    refs: { assignment_group_id: 'assignment_group' },
+    remap: { min_qualified: qualifierCounts },
+  },
+  off_limit: {
+    refs: { assignment_group_id: 'assignment_group', qualifier_id: 'qualifier' },
+    remap: { time_off_type_ids: idArray('time_off_type') },
+  },
+  time_off_blackout: { refs: { time_off_type_id: 'time_off_type' } },
   assignment_admin: { refs: { assignment_id: 'assignment', user_id: USER } },
   assignment_finalization: { refs: { assignment_id: 'assignment', admin_id: USER } },
   misc_hour: {

@@ -21,7 +21,11 @@ export type CallbackPage = ResponseOf<'listCallbacks'>;
 export type Callback = CallbackPage['data'][number];
 export type CallbackUser = ResponseOf<'listCallbackUsers'>[number];
 export type VacancyCandidates = ResponseOf<'listVacancyCandidates'>;
-export type Vacancy = ResponseOf<'listVacancies'>[number];
+type AnyVacancy = ResponseOf<'listVacancies'>[number];
+/** An assignment's vacancy (GET /vacancies lists groups short of their minimum too: `group_staffing` shows those). */
+export type Vacancy = Extract<AnyVacancy, { assignment: unknown }>;
+/** An assignment group's staffing on a day (a station's minimum on duty, docs/contract-rules.md). */
+export type GroupStaffing = NonNullable<ScheduleDay['group_staffing']>[number];
 export type CallbackOffer = ResponseOf<'listUserCallbackOffers'>[number];
 export type TimeOffTypeDetail = ResponseOf<'getTimeOffType'>;
 export type CallbackListDetail = ResponseOf<'getList'>;

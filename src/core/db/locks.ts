@@ -98,3 +98,18 @@ export async function lockUsers(trx: Db, userIds: Iterable<number>): Promise<voi
     await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.crewplan_user'), ${id}::int)`.execute(trx);
   }
 }
+
+/**
+ * Holds the organization's off limits until the transaction ends (docs/contract-rules.md): the
+ * count of who is off on a day and the write it allows (a request, an approval) are one step, so
+ * two approvals for a day's last slot never both win. PostgreSQL: `pg_advisory_xact_lock(key of
+ * the schema, organization id)`; take it after the row and user locks of the same transaction
+ * (row, then users, then this). SQLite: nothing to take (see above).
+ */
+export async function lockOffLimits(trx: Db, orgId: number): Promise<void> {
+  assertInTransaction(trx, 'lockOffLimits');
+  if (!isPostgres(trx)) return;
+  await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.crewplan_off_limits'), ${orgId}::int)`.execute(
+    trx,
+  );
+}

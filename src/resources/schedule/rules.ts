@@ -4,7 +4,7 @@ import { groupBy } from '../../core/maps.js';
 import { href } from '../../core/pagination.js';
 import { addDays, datesFromTo, formatLocalDateTime, type Temporal } from '../../core/time.js';
 import type { EngineCache } from '../../scheduling/cache.js';
-import { adjacentPeriods, keptPeriodDays, periodOf } from '../../scheduling/index.js';
+import { adjacentPeriods, groupDaysOf, keptPeriodDays, periodOf } from '../../scheduling/index.js';
 import { findUsersByIds } from '../users/repository.js';
 import { timeOffViewer } from '../../core/masked-types.js';
 import { lookupsOf, renderDays, timeOffJson, userRefOf, type ComputedDay, type ComputedPeriod } from './render.js';
@@ -84,6 +84,12 @@ export async function buildScheduleJson(
       return { ...m, href: href(request, `/misc/${m.id}`), user: userRefOf(request, computed.facts, m.user_id, users) };
     });
     const entries = day.assignments.filter((entry) => entry !== undefined);
+    const groups = groupDaysOf(computed.facts, date).map(({ group, start, end, staffing }) => ({
+      group,
+      start,
+      end,
+      staffing,
+    }));
     // the properties in ScheduleDay's order, as the response's serializer writes them
     return [
       Buffer.from(`${i === 0 ? '' : ','}{"date":${JSON.stringify(date)},"assignments":[`),
@@ -96,7 +102,7 @@ export async function buildScheduleJson(
           `,"activities":${items ? json.strings(items.activities) : none}${day.kellyDays ? ',"kelly_days":' : ''}`,
       ),
       ...(day.kellyDays ? [day.kellyDays] : []),
-      Buffer.from('}'),
+      Buffer.from(groups.length ? `,"group_staffing":${json.groupStaffing(groups)}}` : '}'),
     ];
   });
   const links = adjacentPeriods(period);

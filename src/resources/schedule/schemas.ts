@@ -7,6 +7,7 @@ import { ScheduleMisc } from '../misc-hours/schemas.js';
 import { ScheduleKellyDay } from '../rotations/schemas.js';
 import { ScheduleTimeOff } from '../time-offs/schemas.js';
 import { ScheduleWorkType } from '../work-types/schemas.js';
+import { ScheduleGroupStaffing } from '../group-minimums/schemas.js';
 
 export const ScheduleQuery = Type.Object({ start: LocalDateTime, end: LocalDateTime });
 
@@ -81,6 +82,13 @@ export const ScheduleDay = Type.Object({
       description: 'Extension: Kelly days of rotation members that day (absent when none).',
     }),
   ),
+  group_staffing: Type.Optional(
+    Type.Array(ScheduleGroupStaffing, {
+      description:
+        'Extension: the staffing of each assignment group with a minimum (GET /group_minimums) whose ' +
+        'assignments are on the day; absent when none (docs/contract-rules.md).',
+    }),
+  ),
 });
 export type ScheduleDay = Static<typeof ScheduleDay>;
 
@@ -100,6 +108,7 @@ export const ScheduleParts = {
   assignment: ScheduleAssignment,
   timeOff: Type.Array(ScheduleTimeOff),
   kellyDays: Type.Array(ScheduleKellyDay),
+  groupStaffing: Type.Array(ScheduleGroupStaffing),
   callbacks: Type.Array(ScheduleCallback),
   trades: Type.Array(ScheduleTrade),
   misc: Type.Array(ScheduleMisc),

@@ -1,12 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { timeOffViewer, viewerKey } from '../../core/masked-types.js';
+import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
+import {
+  created,
+  EXTENSION,
+  IdParams,
+  ok,
+  SuccessBody,
+  SuccessWith,
+  SuccessWithId,
+  routeOptions,
+} from '../../core/schemas.js';
 import { assertShiftCurrent } from './expected-shift.js';
 import { readTimeOffImpact } from './impact.js';
 import { leaveInput } from './dates.js';
 import { readTimeOff, readTimeOffPage } from './listing.js';
-import { approveTimeOff, checkNewTimeOff, createTimeOff, deleteTimeOff, denyTimeOff } from './rules.js';
+import { approveTimeOff, checkNewTimeOff, createTimeOffWithNotices, deleteTimeOff, denyTimeOff } from './rules.js';
+import { OffLimitWarnings } from './limits.js';
 import {
   CreateTimeOffBody,
   DecisionBody,
@@ -18,6 +29,10 @@ import {
 import { PENDING } from './table.js';
 
 const tags = ['Time off'];
+/** The spec's answer, with the off limits the entry goes past (extension, absent when none). */
+const SuccessWithWarnings = SuccessWith({ id: Type.Integer(), warnings: OffLimitWarnings });
+const withWarnings = <T extends object>(body: T, warnings: unknown[]) =>
+  warnings.length > 0 ? { ...body, warnings } : body;
 const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {
@@ -79,14 +94,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
       ...route('createTimeOff', 'Creates time off for a user (pending unless status is 1)', {
         body: CreateTimeOffBody,
-        response: { 201: SuccessWithId },
+        response: { 201: SuccessWithWarnings },
       }),
     },
     async (request, reply) => {
       const body = request.body;
-      const id = await withTransaction(app.db, async (trx) => {
+      const { id, warnings } = await withTransaction(app.db, async (trx) => {
         if (body.for_shift) await assertShiftCurrent(trx, request.auth, body.user_id, body.for_shift);
-        return createTimeOff(trx, request.auth, {
+        return createTimeOffWithNotices(trx, request.auth, {
           userId: body.user_id,
           adminIds: Array.isArray(body.admin_ids) ? body.admin_ids : [body.admin_ids],
           ...leaveInput(body.start_date, body.end_date),
@@ -98,7 +113,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         });
       });
       reply.status(201);
-      return created('Time off created successfully.', { id });
+      return withWarnings(created('Time off created successfully.', { id }), warnings);
     },
   );
 
@@ -119,16 +134,17 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     route('approveTimeOff', 'Approves pending time off', {
       description:
         'Optional body `{admin_id}`: the approving admin (default: the first admin the request was ' +
-        'addressed to). 422 unless pending.',
+        'addressed to). 422 unless pending, and when an off limit that refuses would be passed ' +
+        '(docs/contract-rules.md); `warnings` (extension) names the limits passed otherwise.',
       params: IdParams,
       body: DecisionBody,
-      response: { 200: SuccessWithId },
+      response: { 200: SuccessWithWarnings },
     }),
     async (request) => {
-      await withTransaction(app.db, (trx) =>
+      const warnings = await withTransaction(app.db, (trx) =>
         approveTimeOff(trx, request.auth, request.params.id, request.body?.admin_id),
       );
-      return { ...ok('Time off approved successfully.'), id: request.params.id };
+      return withWarnings({ ...ok('Time off approved successfully.'), id: request.params.id }, warnings);
     },
   );
 

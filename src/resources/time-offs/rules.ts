@@ -12,6 +12,7 @@ import { assertUsersExist, findUserOrInvalid, findUsersByIds } from '../users/re
 import { fullName } from '../users/serialize.js';
 import { lastOccurrenceEnd, normalizeRule } from '../../scheduling/recurrence.js';
 import { type LeaveDates, workSpanOfDates } from './dates.js';
+import { assertNoBlackout, enforceOffLimits, type OffLimitNotice } from './limits.js';
 import { closeMinute } from '../../scheduling/index.js';
 import { countEntriesInYear, entriesMeeting, insertTimeOff } from './repository.js';
 import { lastOccurrenceEnd as reachOf, occurrencesInRange } from '../../scheduling/recurrence.js';
@@ -109,10 +110,11 @@ async function checkRequest(
   trx: Db,
   auth: AuthContext,
   type: TimeOffTypeRow,
-  input: Pick<TimeOffInput, 'userId' | 'start' | 'end' | 'status' | 'rrule'>,
+  input: Pick<TimeOffInput, 'userId' | 'start' | 'end' | 'status' | 'rrule' | 'dates'>,
   exceptId?: number,
 ) {
   if (input.status === PENDING) assertBuffer(type, input.start, auth.timezone);
+  await assertNoBlackout(trx, auth.orgId, type, input);
   await assertInstanceLimit(trx, auth.orgId, type, input.userId, input.start, exceptId);
   await assertNoOverlap(trx, auth, input, exceptId);
 }
@@ -150,6 +152,15 @@ export async function checkNewTimeOff(
 }
 
 export async function createTimeOff(trx: Db, auth: AuthContext, input: TimeOffInput): Promise<number> {
+  return (await createTimeOffWithNotices(trx, auth, input)).id;
+}
+
+/** createTimeOff, with the off limits the entry goes past (warn, require_approval: docs/contract-rules.md). */
+export async function createTimeOffWithNotices(
+  trx: Db,
+  auth: AuthContext,
+  input: TimeOffInput,
+): Promise<{ id: number; warnings: OffLimitNotice[] }> {
   // the yearly limit and the bank are checked, then written, under the user's lock
   await lockUsers(trx, [input.userId]);
   const checked = await checkNewTimeOff(trx, auth, input);
@@ -183,6 +194,8 @@ export async function createTimeOff(trx: Db, auth: AuthContext, input: TimeOffIn
     deleted_at: null,
   };
   const id = await insertTimeOff(trx, values);
+  // who else is off, counted with this entry, under the off-limits lock: a refusal rolls the insert back
+  const warnings = await enforceOffLimits(trx, auth, { ...values, id }, approved ? 'approval' : 'request');
   if (approved) await deductIfBanked(trx, auth, { ...values, id }, type);
   else if (input.status === PENDING) await assertBankAllows(trx, auth, { ...values, id }, type);
   await logAction(trx, auth, 'time_off.created', id, {
@@ -192,7 +205,7 @@ export async function createTimeOff(trx: Db, auth: AuthContext, input: TimeOffIn
     actorUserId: input.requestedByUser ? input.userId : input.adminIds[0],
     after: { ...values, organization_id: undefined },
   });
-  return id;
+  return { id, warnings };
 }
 
 /** One decision on pending time off; a concurrent decision finds it decided (422). */
@@ -202,7 +215,8 @@ async function decide(
   id: number,
   adminId: number | undefined,
   outcome: typeof APPROVED | typeof DENIED,
-) {
+): Promise<OffLimitNotice[]> {
+  let warnings: OffLimitNotice[] = [];
   const verb = outcome === APPROVED ? 'approved' : 'denied';
   const now = nowUtc();
   const { before: entry, changes } = await transition(
@@ -213,6 +227,11 @@ async function decide(
         throw invalidParams(`Only pending time off can be ${verb}; this time off is ${STATUS_WORD[entry.status]}.`);
       }
       if (adminId !== undefined) await assertUsersExist(trx, auth.orgId, [adminId], 'admin id');
+      if (outcome === APPROVED) {
+        // the entry's row, then its user, then the off limits: the order every path takes them in
+        await lockUsers(trx, [entry.user_id]);
+        warnings = await enforceOffLimits(trx, auth, entry, 'approval');
+      }
       return {
         status: outcome,
         admin_id: adminId ?? entry.admin_id,
@@ -234,6 +253,7 @@ async function decide(
     before: { status: entry.status },
     after: changes,
   });
+  return warnings;
 }
 
 export const approveTimeOff = (trx: Db, auth: AuthContext, id: number, adminId?: number) =>
@@ -314,6 +334,8 @@ export async function editRequest(
     },
   );
   await assertBankAllows(trx, auth, { ...entry, ...values } as TimeOffRow, type!);
+  // the request as changed against the off limits (a refusal is a 422; notices are not answered here)
+  await enforceOffLimits(trx, auth, { ...entry, ...values } as TimeOffRow, 'request');
   const users = await findUsersByIds(trx, auth.orgId, [userId]);
   await logAction(trx, auth, 'time_off.updated', id, {
     description:

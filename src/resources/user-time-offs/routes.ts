@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, ok, SuccessWithId, UserIdParams, routeOptions } from '../../core/schemas.js';
+import { created, ok, SuccessWith, SuccessWithId, UserIdParams, routeOptions } from '../../core/schemas.js';
 import { assertPeriod, formatLocalDateTime, normalizeLocalDateTime, todayIn } from '../../core/time.js';
 import { loadRelated } from '../time-offs/listing.js';
 import { occurrencesInRange } from '../../scheduling/recurrence.js';
 import { listTimeOffsOverlapping } from '../time-offs/repository.js';
 import { leaveInput } from '../time-offs/dates.js';
-import { createTimeOff, editRequest } from '../time-offs/rules.js';
+import { createTimeOffWithNotices, editRequest } from '../time-offs/rules.js';
+import { OffLimitWarnings } from '../time-offs/limits.js';
 import { UserTimeOffItem } from '../time-offs/schemas.js';
 import { serializeUserTimeOff } from '../time-offs/serialize.js';
 import { APPROVED, PENDING } from '../time-offs/table.js';
@@ -59,13 +60,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     route('requestUserTimeOff', 'Requests time off for the user (always pending)', {
       params: UserIdParams,
       body: RequestTimeOffBody,
-      response: { 201: SuccessWithId },
+      response: { 201: SuccessWith({ id: Type.Integer(), warnings: OffLimitWarnings }) },
     }),
     async (request, reply) => {
       const body = request.body;
-      const id = await withTransaction(app.db, async (trx) => {
+      const { id, warnings } = await withTransaction(app.db, async (trx) => {
         await findUserOrThrow(trx, request.auth.orgId, request.params.user_id);
-        return createTimeOff(trx, request.auth, {
+        return createTimeOffWithNotices(trx, request.auth, {
           userId: request.params.user_id,
           adminIds: body.admin_ids ?? [],
           ...leaveInput(body.start_date, body.end_date),
@@ -77,7 +78,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         });
       });
       reply.status(201);
-      return created('Time off requested successfully.', { id });
+      const answer = created('Time off requested successfully.', { id });
+      return warnings.length > 0 ? { ...answer, warnings } : answer;
     },
   );
 

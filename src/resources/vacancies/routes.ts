@@ -6,7 +6,15 @@ import { invalidParams } from '../../core/errors.js';
 import { href } from '../../core/pagination.js';
 import { EXTENSION, routeOptions } from '../../core/schemas.js';
 import { addDays } from '../../core/time.js';
-import { keptOccurrenceStaffing, periodOf, vacanciesOf, type OccurrenceStaffing } from '../../scheduling/index.js';
+import {
+  groupShortfalls,
+  keptOccurrenceStaffing,
+  periodOf,
+  vacanciesOf,
+  type GroupDayStaffing,
+  type OccurrenceStaffing,
+} from '../../scheduling/index.js';
+import { GroupVacancy } from '../group-minimums/schemas.js';
 import { selectCandidates } from '../callbacks/ordering/candidates.js';
 import { findAssignmentOrInvalid } from '../assignments/repository.js';
 import { findListOrInvalid, type ListLimitsRow } from '../lists/repository.js';
@@ -26,6 +34,28 @@ function serialize(request: FastifyRequest, item: OccurrenceStaffing, users: Map
       href: href(request, `/assignments/${item.assignment.id}`),
       name: item.assignment.name,
     },
+    date: item.date,
+    start: item.start,
+    end: item.end,
+    needed: staffing.needed,
+    scheduled: staffing.scheduled,
+    open: staffing.open,
+    qualifier_shortfalls: staffing.qualifier_shortfalls,
+    short_from: staffing.short_from,
+    short_until: staffing.short_until,
+    people: item.userIds.map((id) => ({
+      id,
+      href: href(request, `/users/${id}`),
+      name: users.has(id) ? fullName(users.get(id)!) : '',
+    })),
+  };
+}
+
+/** A group short on a day (extension beside the assignments' entries: docs/contract-rules.md). */
+function serializeGroup(request: FastifyRequest, item: GroupDayStaffing, users: Map<number, UserRow>): GroupVacancy {
+  const { staffing } = item;
+  return {
+    group: item.group,
     date: item.date,
     start: item.start,
     end: item.end,
@@ -77,9 +107,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       description:
         'Every occurrence of a work-shift assignment dated in the period that is short: fewer people on it ' +
         'than its positions to fill, or fewer holding a qualifier than it needs, judged by the people’s ' +
-        'own qualifications (docs/schedule.md).',
+        'own qualifications (docs/schedule.md). Without `assignment_id`, each assignment group short of its ' +
+        'minimum (GET /group_minimums) on a day of the period follows, an entry with `group` in place of ' +
+        '`assignment` (docs/contract-rules.md).',
       querystring: VacanciesQuery,
-      response: { 200: Type.Array(Vacancy) },
+      response: { 200: Type.Array(Type.Union([Vacancy, GroupVacancy])) },
     }),
     async (request) => {
       const { orgId, timezone } = request.auth;
@@ -91,12 +123,15 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const days = new Set(period.days);
       const kept = { cache: app.engineCache, dataRevision: request.auth.orgRevision };
       const vacancies = (await vacanciesOf(app.db, orgId, period, timezone, ids, kept)).filter((v) => days.has(v.date));
-      const users = await findUsersByIds(
-        app.db,
-        orgId,
-        vacancies.flatMap((v) => v.userIds),
-      );
-      return vacancies.map((v) => serialize(request, v, users));
+      const groups = ids ? [] : await groupShortfalls(app.db, orgId, period, timezone, kept);
+      const users = await findUsersByIds(app.db, orgId, [
+        ...vacancies.flatMap((v) => v.userIds),
+        ...groups.flatMap((g) => g.userIds),
+      ]);
+      return [
+        ...vacancies.map((v) => serialize(request, v, users)),
+        ...groups.map((g) => serializeGroup(request, g, users)),
+      ];
     },
   );
 

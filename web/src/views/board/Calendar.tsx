@@ -1,6 +1,6 @@
 import { readableOn } from '../../components';
 import { longDate, parseDate, today } from '../../dates';
-import { CycleBadge, DayExtras } from './DayParts';
+import { CycleBadge, DayExtras, GroupShortfalls } from './DayParts';
 import { type Act, type BoardData, cycleStyle, cyclesOf, isShort, rollUp, seatCallbacks, shown } from './model';
 import { Post, RollUp, TimeOffList } from './Post';
 
@@ -62,6 +62,7 @@ export function Calendar({
                 <RollUp day={entry} />
               </h2>
               <DayExtras data={data} day={day} onSeats={new Set(posts.map((a) => a.id))} />
+              <GroupShortfalls day={entry} />
               {posts.map((assignment) => (
                 <Post
                   key={assignment.id}

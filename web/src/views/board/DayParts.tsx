@@ -1,7 +1,7 @@
 import { readableOn } from '../../components';
 import { parseDate, weekdayName } from '../../dates';
-import type { VisualCycle } from '../../types';
-import { type BoardData, cyclesOf, noteText } from './model';
+import type { ScheduleDay, VisualCycle } from '../../types';
+import { type BoardData, cyclesOf, noteText, shortGroups } from './model';
 import { CallbackLine, RollUp } from './Post';
 
 /** The day's leading cycle as a coloured badge in the day header (its first word where space is short). */
@@ -99,5 +99,25 @@ export function Legend() {
       <span class="legend-short">⚠ open seats or a qualifier short</span>
       <span>coloured top border and badge: the day's visual cycle (the platoon on duty)</span>
     </p>
+  );
+}
+
+/**
+ * The assignment groups short of their minimum that day (a station's people on duty, its
+ * qualifiers), as GET /schedule's `group_staffing` says: `Station 1: 6 of 8 on duty · PM 1 of 2`.
+ */
+export function GroupShortfalls({ day }: { day: ScheduleDay | undefined }) {
+  const groups = shortGroups(day);
+  if (groups.length === 0) return null;
+  return (
+    <ul class="group-short" aria-label="Groups short of their minimum">
+      {groups.map(({ group, staffing }) => (
+        <li key={group.id}>
+          <span aria-hidden="true">⚠ </span>
+          {group.name}: {staffing.scheduled} of {staffing.needed} on duty
+          {staffing.qualifier_shortfalls.map((q) => ` · ${q.shortcode ?? `#${q.id}`} ${q.have} of ${q.needed}`)}
+        </li>
+      ))}
+    </ul>
   );
 }

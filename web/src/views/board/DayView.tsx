@@ -6,6 +6,7 @@ import { Outcome, useAction } from '../panel/action';
 import { markSick } from '../panel/sick';
 import { type Act, type BoardData, rollUp, shown } from './model';
 import { TypeName } from './TypeName';
+import { GroupShortfalls } from './DayParts';
 
 /** Chip colours for a qualifier that has none. */
 const NEUTRAL = { color: '#E5E7EB', text: '#111111' };
@@ -218,6 +219,7 @@ export function DayView({
         {onDuty} of {minimum} on duty · <strong>{open} open</strong>
         {vacancies.length > 0 && ` · short: ${vacancies.map((v) => v.assignment.name).join(', ')}`}
       </p>
+      <GroupShortfalls day={day} />
       <Outcome done={action.done} error={action.error} />
       {assignments.length === 0 && <p>No assignment works this day.</p>}
       <div class="apparatus-list">

@@ -5,6 +5,7 @@ import type {
   Callback,
   CallbackPage,
   DayLabels,
+  GroupStaffing,
   Schedule,
   ScheduleDay,
   Shift,
@@ -64,12 +65,18 @@ export async function loadBoard(start: string, end: string, admin: boolean, seat
     // members may not read GET /vacancies: their day view shows the schedule's staffing (the same engine's)
     seats && admin ? call(client.GET('/v1/vacancies', { params: { query: period(start, end) } })) : Promise.resolve([]),
   ]);
-  return { schedule, labels, cycles, callbacks, vacancies };
+  // the groups' shortfalls come with the schedule's days (group_staffing), for members too
+  const seatsOpen = vacancies.filter((v): v is Vacancy => 'assignment' in v);
+  return { schedule, labels, cycles, callbacks, vacancies: seatsOpen };
 }
 
 /** The engine's verdict: seats open or a qualifier held by too few people on duty. */
 export const isShort = (assignment: AssignmentDay) =>
   assignment.staffing.open > 0 || assignment.staffing.qualifier_shortfalls.length > 0;
+
+/** The assignment groups short of their minimum on the day (a station's people or qualifiers), as the engine says. */
+export const shortGroups = (day: ScheduleDay | undefined): GroupStaffing[] =>
+  (day?.group_staffing ?? []).filter((g) => g.staffing.open > 0 || g.staffing.qualifier_shortfalls.length > 0);
 
 /** Assignments worth a line on a day: those with seats to fill or people on them. */
 export const shown = (assignment: AssignmentDay) => assignment.staffing.needed > 0 || assignment.shifts.length > 0;
@@ -91,7 +98,7 @@ export function rollUp(day: ScheduleDay | undefined): {
     onDuty: work.reduce((n, a) => n + a.staffing.scheduled, 0),
     minimum: work.reduce((n, a) => n + a.staffing.needed, 0),
     open: work.reduce((n, a) => n + a.staffing.open, 0),
-    short: (day?.assignments ?? []).some(isShort),
+    short: (day?.assignments ?? []).some(isShort) || shortGroups(day).length > 0,
   };
 }
 
