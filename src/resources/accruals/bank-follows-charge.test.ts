@@ -99,8 +99,7 @@ const sum = (values: number[]) => Math.round(values.reduce((a, b) => a + b, 0) *
  * [periodStart, +7 days). Asserts they agree and answers the figures.
  */
 async function story(s: Scene, entryId: number, periodStart: string) {
-  const periodEnd = `${Temporal.PlainDateTime.from(periodStart.replace(' ', 'T')).add({ days: 7 }).toString().replace('T', ' ')}`;
-  const end = periodEnd.length === 16 ? `${periodEnd}:00` : periodEnd;
+  const end = `${Temporal.PlainDate.from(periodStart.slice(0, 10)).add({ days: 7 })}${periodStart.slice(10)}`;
   const [segments, rows, payroll, overtime] = await Promise.all([
     s.org.get('/time_offs', { query: { start: periodStart, end, user_id: s.member } }),
     ledger(s),
