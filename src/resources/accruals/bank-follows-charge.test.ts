@@ -23,7 +23,7 @@ interface Scene {
 
 async function scene(
   crew: string,
-  options: { timezone?: string; anchor?: string; opening?: number } = {},
+  options: { timezone?: string; anchor?: string; opening?: number; callable?: boolean } = {},
 ): Promise<Scene> {
   const org = await server.newOrg({ timezone: options.timezone ?? 'America/Chicago' });
   const admin = await org.createUser({ first_name: 'Pat', last_name: 'Chief', role: 'Admin' });
@@ -42,7 +42,11 @@ async function scene(
     crew,
     start_date: anchor,
   });
-  const type = await org.post('/time_off_types', { label: 'Vacation', work_code: 'VAC' });
+  const type = await org.post('/time_off_types', {
+    label: 'Vacation',
+    work_code: 'VAC',
+    ...(options.callable ? { force_include: true } : {}),
+  });
   expect(type.status, type.text).toBe(201);
   const vacation = type.body.id as number;
   const opening = await org.post(`/users/${member}/timeoff/accrual/bank`, {
@@ -242,6 +246,35 @@ describe('recall over leave', () => {
     const removed = await s.org.del(`/shifts/${recall.body.id}`);
     expect(removed.status, removed.text).toBeLessThan(300);
     expect(await story(s, entry, '2027-01-01 07:00:00')).toMatchObject({ charged: 24, balance: 76 });
+  });
+
+  it('a callback accepted over the own (callable) vacation tour credits the hours it works', async () => {
+    const s = await scene('B', { callable: true });
+    const entry = await approve(s, '2027-01-05 07:00:00', '2027-01-06 07:00:00');
+    const ladder = await createAssignment(s.org, { name: 'Ladder 1', start: '2027-01-01 07:00:00' });
+    const list = await s.org.post('/lists', { name: 'Overtime', contact_window_minutes: 30 });
+    expect(list.status, list.text).toBe(201);
+    expect((await s.org.put(`/users/${s.member}/titles`, { ids: [list.body.id] })).status).toBe(200);
+    const callback = await s.org.post('/callbacks', {
+      list_id: list.body.id,
+      initiated_by: s.admin,
+      assignment_id: ladder,
+      start: '2027-01-05 07:00:00',
+      end: '2027-01-05 19:00:00',
+      positions_to_fill: 1,
+      deadline: '2035-01-01T00:00:00+00:00',
+    });
+    expect(callback.status, callback.text).toBe(201);
+    const accepted = await s.org.post(`/callbacks/${callback.body.id}/users`, {
+      user_id: s.member,
+      status: 'accepted',
+    });
+    expect(accepted.status, accepted.text).toBe(200);
+    const after = await story(s, entry, '2027-01-01 07:00:00');
+    expect(after).toMatchObject({ charged: 12, balance: 88 });
+    expect(adjustments(after.rows, entry)).toEqual([
+      expect.objectContaining({ hours: 12, cause: expect.objectContaining({ action: 'callback.accepted' }) }),
+    ]);
   });
 
   it('a DST tour (23 h) recalled for its last 11 hours keeps 12 hours of vacation', async () => {
