@@ -4004,12 +4004,18 @@ export interface operations {
                             name: string;
                         };
                         hours: number;
-                        /** @description manual, accrual, time_off or time_off_restored */
+                        /** @description manual, accrual, time_off, time_off_restored or time_off_adjustment */
                         kind: string;
                         admin_id: number | null;
                         notes: string | null;
                         time_off_id: number | null;
                         created_at: string;
+                        cause: {
+                            /** @description the system-log action of the change, e.g. recurring_shift.updated */
+                            action: string;
+                            log_id: number | null;
+                        } | null;
+                        flagged_date: string | null;
                     }[];
                 };
             };
@@ -20690,7 +20696,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description `work shift`, `time off` or `misc` */
+                        /** @description `work shift`, `time off` or `misc`; extension: `adjustment`, a change of time off charged on a finalized day */
                         type: string;
                         user_id: string;
                         employee_id: string | null;
@@ -20708,6 +20714,8 @@ export interface operations {
                         total_hours: number;
                         /** @description Extension: hours held over past the scheduled end, included in total_hours (work shift rows held over; absent otherwise). */
                         hold_over?: number;
+                        /** @description Extension: on `adjustment` rows, the finalized day the change reached into; its hours (time off paid more, or less when negative) land in the open period, dated when the change was made (absent otherwise). */
+                        flagged_date?: string;
                     }[];
                 };
             };
@@ -20827,7 +20835,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description `work shift`, `time off` or `misc` */
+                        /** @description `work shift`, `time off` or `misc`; extension: `adjustment`, a change of time off charged on a finalized day */
                         type: string;
                         user_id: string;
                         employee_id: string | null;
@@ -20845,6 +20853,8 @@ export interface operations {
                         total_hours: number;
                         /** @description Extension: hours held over past the scheduled end, included in total_hours (work shift rows held over; absent otherwise). */
                         hold_over?: number;
+                        /** @description Extension: on `adjustment` rows, the finalized day the change reached into; its hours (time off paid more, or less when negative) land in the open period, dated when the change was made (absent otherwise). */
+                        flagged_date?: string;
                     }[];
                 };
             };

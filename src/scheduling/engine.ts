@@ -72,10 +72,13 @@ function segmentsOfOccurrence(
   defaultDayHours: number,
   timeZone: string,
 ): Segment[] {
+  // work booked over the time off (a recall) is worked: the time off does not cover those hours
+  const recalled = userWork.filter((item) => item.overrides_time_off).map(({ start, end }) => ({ start, end }));
   return splitOccurrence(occurrence, coverable(userWork), {
     followsSchedule: followsSchedule(series, occurrence),
     defaultDayHours,
     timeZone,
+    worked: recalled,
   });
 }
 

@@ -14,6 +14,21 @@ const scheduled = { followsSchedule: true, defaultDayHours: 8, timeZone: 'Americ
 const office = { followsSchedule: false, defaultDayHours: 8, timeZone: 'America/Chicago' };
 
 describe('splitOccurrence', () => {
+  it('leaves out the hours worked over the leave anyway (a recall): the rest of the shift stays charged', () => {
+    const leave = { start: '2026-03-02 07:00:00', end: '2026-03-03 07:00:00' };
+    const recalled = [{ start: '2026-03-02 10:00:00', end: '2026-03-02 14:00:00' }];
+    const segments = splitOccurrence(leave, [shift('2026-03-02', '2026-03-03')], { ...scheduled, worked: recalled });
+    expect(segments.map((s) => [s.date, s.start, s.end, s.length, s.real_length, s.anchor])).toEqual([
+      ['2026-03-02', '2026-03-02 07:00:00', '2026-03-02 10:00:00', 3, 3, '2026-03-02 07:00:00'],
+      ['2026-03-02', '2026-03-02 14:00:00', '2026-03-03 07:00:00', 17, 17, '2026-03-02 07:00:00'],
+    ]);
+    const whole = [{ start: '2026-03-02 07:00:00', end: '2026-03-03 07:00:00' }];
+    expect(splitOccurrence(leave, [shift('2026-03-02', '2026-03-03')], { ...scheduled, worked: whole })).toEqual([]);
+    // office staff: the day piece keeps at most its default day, less nothing it still covers
+    const day = splitOccurrence(leave, [], { ...office, worked: recalled });
+    expect(day.map((s) => s.length)).toEqual([3, 5]);
+  });
+
   it('gives a two-week leave on a 24/48 rotation one segment per shift, dated by the shift', () => {
     const work = ['02', '05', '08', '11', '14'].map((d) =>
       shift(`2026-03-${d}`, `2026-03-${String(Number(d) + 1).padStart(2, '0')}`),

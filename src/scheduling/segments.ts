@@ -48,6 +48,22 @@ export function overlapHours(
   return from < to ? hoursBetween(from, to, timeZone) : 0;
 }
 
+/** [start, end) less the intervals (which need not be sorted or disjoint). */
+export function subtractIntervals(span: Interval, cuts: Interval[]): Interval[] {
+  let pieces: Interval[] = [span];
+  for (const cut of cuts) {
+    if (cut.end <= span.start || cut.start >= span.end) continue;
+    pieces = pieces.flatMap((piece) => {
+      if (cut.end <= piece.start || cut.start >= piece.end) return [piece];
+      const kept: Interval[] = [];
+      if (cut.start > piece.start) kept.push({ start: piece.start, end: cut.start });
+      if (cut.end < piece.end) kept.push({ start: cut.end, end: piece.end });
+      return kept;
+    });
+  }
+  return pieces;
+}
+
 function segmentOfWork(occurrence: Interval, piece: WorkSpan, timeZone: string): Segment {
   const start = later(occurrence.start, piece.start);
   const end = earlier(occurrence.end, piece.end);
@@ -75,19 +91,41 @@ function segmentsByDay(occurrence: Interval, hoursPerDay: number, timeZone: stri
   return segments;
 }
 
+/** A segment less the hours the person works over it anyway (a recall): what is left, capped at its hours. */
+function cutDayPiece(segment: Segment, worked: Interval[], timeZone: string): Segment[] {
+  const kept = subtractIntervals(segment, worked);
+  if (kept.length === 1 && kept[0]!.start === segment.start && kept[0]!.end === segment.end) return [segment];
+  let room = segment.length;
+  return kept.map((span) => {
+    const hours = round(Math.min(hoursBetween(span.start, span.end, timeZone), room));
+    room -= hours;
+    return { ...segment, start: span.start, end: span.end, length: hours, real_length: hours };
+  });
+}
+
 /**
  * Splits one occurrence of time off along the user's work: one segment per scheduled piece of
  * work it overlaps (cut to the occurrence). When it overlaps none: day pieces charging the type's
- * default day for a user with no schedule, nothing for one who follows a rotation.
+ * default day for a user with no schedule, nothing for one who follows a rotation. `worked` are
+ * the hours the user works over the time off anyway (a recall: work booked over it): the time off
+ * does not cover them, so they are cut out of its segments (docs/time-off.md, "Recall over leave").
  */
 export function splitOccurrence(
   occurrence: Interval,
   work: WorkSpan[],
-  options: { followsSchedule: boolean; defaultDayHours: number; timeZone: string },
+  options: { followsSchedule: boolean; defaultDayHours: number; timeZone: string; worked?: Interval[] },
 ): Segment[] {
+  const worked = (options.worked ?? []).filter((w) => w.start < occurrence.end && w.end > occurrence.start);
   const pieces = work
     .filter((piece) => piece.start < occurrence.end && piece.end > occurrence.start)
     .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
-  if (pieces.length > 0) return pieces.map((piece) => segmentOfWork(occurrence, piece, options.timeZone));
-  return segmentsByDay(occurrence, options.followsSchedule ? 0 : options.defaultDayHours, options.timeZone);
+  if (pieces.length > 0)
+    return pieces.flatMap((piece) =>
+      subtractIntervals(
+        { start: later(occurrence.start, piece.start), end: earlier(occurrence.end, piece.end) },
+        worked,
+      ).map((span) => segmentOfWork(span, piece, options.timeZone)),
+    );
+  const days = segmentsByDay(occurrence, options.followsSchedule ? 0 : options.defaultDayHours, options.timeZone);
+  return worked.length === 0 ? days : days.flatMap((day) => cutDayPiece(day, worked, options.timeZone));
 }

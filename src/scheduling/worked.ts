@@ -1,5 +1,5 @@
 import { hoursBetween, round } from '../core/time.js';
-import { earlier, later, overlapHours, type Interval } from './segments.js';
+import { earlier, later, overlapHours, subtractIntervals, type Interval } from './segments.js';
 import type { WorkItem } from './work.js';
 
 /**
@@ -13,22 +13,6 @@ export interface WorkedPiece extends WorkItem {
   scheduled_end: string;
   /** real hours worked: length − break + hold-over (hold-over only on the piece that reaches the scheduled end) */
   worked_hours: number;
-}
-
-/** [start, end) less the intervals (which need not be sorted or disjoint). */
-export function subtractIntervals(span: Interval, cuts: Interval[]): Interval[] {
-  let pieces: Interval[] = [span];
-  for (const cut of cuts) {
-    if (cut.end <= span.start || cut.start >= span.end) continue;
-    pieces = pieces.flatMap((piece) => {
-      if (cut.end <= piece.start || cut.start >= piece.end) return [piece];
-      const kept: Interval[] = [];
-      if (cut.start > piece.start) kept.push({ start: piece.start, end: cut.start });
-      if (cut.end < piece.end) kept.push({ start: cut.end, end: piece.end });
-      return kept;
-    });
-  }
-  return pieces;
 }
 
 function pieceOf(item: WorkItem, span: Interval, timeZone: string): WorkedPiece {
@@ -57,6 +41,8 @@ function pieceOf(item: WorkItem, span: Interval, timeZone: string): WorkedPiece 
     worked_hours: round(length - breakLength + holdOver),
   };
 }
+
+export { subtractIntervals };
 
 /** The work as worked: each item less the approved time off of its user (by user). */
 export function workedPieces(

@@ -257,7 +257,13 @@ export const EXPORTED: Record<string, TablePolicy> = {
   accrual_rule: { refs: { profile_id: 'accrual_profile', time_off_type_id: 'time_off_type' } },
   accrual_track_step: { refs: { track_id: 'accrual_track', profile_id: 'accrual_profile' }, external: ['from_years'] },
   accrual_transaction: {
-    refs: { user_id: USER, time_off_type_id: 'time_off_type', admin_id: USER, time_off_id: 'time_off' },
+    refs: {
+      user_id: USER,
+      time_off_type_id: 'time_off_type',
+      admin_id: USER,
+      time_off_id: 'time_off',
+      cause_log_id: 'system_log',
+    },
     remap: { period_key: periodKey },
   },
   unavailability_reason: {},

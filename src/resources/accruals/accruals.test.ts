@@ -120,6 +120,8 @@ describe('GET /users/{user_id}/timeoff/accrual/bank', () => {
       notes: expect.stringMatching(/^Accrues 8 hours every week \(max\. 40 hours\): period ending \d{4}-\d{2}-\d{2}$/),
       time_off_id: null,
       created_at: expect.any(String),
+      cause: null,
+      flagged_date: null,
     });
   });
 });

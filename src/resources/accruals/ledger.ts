@@ -163,7 +163,13 @@ export async function accrueDue(trx: Db, auth: AuthContext, user: UserRow): Prom
 }
 
 /** Whether the user keeps a bank for the type: a ledger row exists or their profile has a rule for it. */
-async function keepsBank(trx: Db, auth: AuthContext, user: UserRow, typeId: number, balances: Map<number, number>) {
+export async function keepsBank(
+  trx: Db,
+  auth: AuthContext,
+  user: UserRow,
+  typeId: number,
+  balances: Map<number, number>,
+) {
   if (balances.has(typeId)) return true;
   const rules = await effectiveRules(trx, auth.orgId, user, auth.timezone);
   return rules.some((rule) => rule.time_off_type_id === typeId);

@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import { orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
+import type { TimeOffRow } from '../time-offs/table.js';
 import type { AccrualRuleRow, AccrualRuleTable, AccrualTrackStepTable, AccrualTransactionTable } from './table.js';
 
 export function listProfiles(db: Db, orgId: number) {
@@ -214,4 +215,96 @@ export async function accrualPeriodKeys(db: Db, orgId: number, userId: number): 
     .where('period_key', 'is not', null)
     .execute();
   return new Set(rows.map((row) => row.period_key!));
+}
+
+/** A user's approved, one-time time off entries overlapping [start, end) (local datetimes; null end: no end). */
+export function approvedEntriesOverlapping(
+  db: Db,
+  orgId: number,
+  filter: { userIds: number[]; start: string; end: string | null },
+): Promise<TimeOffRow[]> {
+  return orgRows(db, 'time_off', orgId)
+    .where('user_id', 'in', filter.userIds)
+    .where('status', '=', 1) // APPROVED (time-offs/table.ts; a value import would make a folder cycle)
+    .where('deleted_at', 'is', null)
+    .where('rrule', 'is', null)
+    .where('end', '>', filter.start)
+    .$if(filter.end !== null, (qb) => qb.where('start', '<', filter.end!))
+    .orderBy('id')
+    .execute();
+}
+
+/** What the ledger holds for each entry, per time off type (negative while a debit stands). */
+export async function ledgerOfEntries(
+  db: Db,
+  orgId: number,
+  timeOffIds: number[],
+): Promise<Map<number, Map<number, number>>> {
+  const result = new Map<number, Map<number, number>>();
+  if (timeOffIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('accrual_transaction')
+    .select(['time_off_id', 'time_off_type_id', (eb) => eb.fn.sum<number | string>('hours').as('hours')])
+    .where('organization_id', '=', orgId)
+    .where('time_off_id', 'in', timeOffIds)
+    .groupBy(['time_off_id', 'time_off_type_id'])
+    .execute();
+  for (const row of rows) {
+    const byType = result.get(row.time_off_id!) ?? new Map<number, number>();
+    byType.set(row.time_off_type_id, Number(row.hours));
+    result.set(row.time_off_id!, byType);
+  }
+  return result;
+}
+
+/** The first date in [startDate, endDate] on which one of the assignments is finalized, or null. */
+export async function firstFinalizedDate(
+  db: Db,
+  orgId: number,
+  assignmentIds: number[],
+  startDate: string,
+  endDate: string,
+): Promise<string | null> {
+  if (assignmentIds.length === 0 || endDate < startDate) return null;
+  const row = await db
+    .selectFrom('assignment_finalization')
+    .select('date')
+    .where('organization_id', '=', orgId)
+    .where('assignment_id', 'in', assignmentIds)
+    .where('date', '>=', startDate)
+    .where('date', '<=', endDate)
+    .orderBy('date')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.date ?? null;
+}
+
+/** The id of the organization's latest system-log entry of the action (the change being written). */
+export async function latestLogId(db: Db, orgId: number, action: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('system_log')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('action', '=', action)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** Flagged adjustments (reaching into a finalized day) written in [fromUtc, toUtc), with their type's label. */
+export function flaggedAdjustments(db: Db, orgId: number, range: { fromUtc: string; toUtc: string; userId?: number }) {
+  return db
+    .selectFrom('accrual_transaction as t')
+    .innerJoin('time_off_type as y', (join) =>
+      join.onRef('y.id', '=', 't.time_off_type_id').onRef('y.organization_id', '=', 't.organization_id'),
+    )
+    .select(['t.user_id', 't.hours', 't.notes', 't.created_at', 't.flagged_date', 'y.label', 'y.work_code'])
+    .where('t.organization_id', '=', orgId)
+    .where('t.flagged_date', 'is not', null)
+    .where('t.created_at', '>=', range.fromUtc)
+    .where('t.created_at', '<', range.toUtc)
+    .$if(range.userId !== undefined, (qb) => qb.where('t.user_id', '=', range.userId!))
+    .orderBy('t.id')
+    .execute();
 }

@@ -218,6 +218,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         notes: row.notes,
         time_off_id: row.time_off_id,
         created_at: formatIsoOffset(row.created_at, timezone)!,
+        cause: row.cause_action === null ? null : { action: row.cause_action, log_id: row.cause_log_id },
+        flagged_date: row.flagged_date,
       }));
     },
   );

@@ -40,11 +40,24 @@ export const LedgerRow = Type.Object({
   id: Type.Integer(),
   time_off_type: IdName,
   hours: Type.Number(),
-  kind: Type.String({ description: 'manual, accrual, time_off or time_off_restored' }),
+  kind: Type.String({ description: 'manual, accrual, time_off, time_off_restored or time_off_adjustment' }),
   admin_id: Nullable(Type.Integer()),
   notes: NullableString(),
   time_off_id: Nullable(Type.Integer()),
   created_at: Type.String(),
+  /** a time_off_adjustment: the change that moved the charge; null otherwise */
+  cause: Nullable(
+    Type.Object({
+      action: Type.String({ description: 'the system-log action of the change, e.g. recurring_shift.updated' }),
+      log_id: Nullable(Type.Integer({ description: 'the id of that system-log entry' })),
+    }),
+  ),
+  flagged_date: Nullable(
+    Type.String({
+      description:
+        'a time_off_adjustment reaching into a finalized day: that day (payroll flags the adjustment); null otherwise',
+    }),
+  ),
 });
 
 const Method = Type.Union(

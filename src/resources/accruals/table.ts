@@ -28,7 +28,7 @@ export interface AccrualTrackStepTable {
   from_years: number;
 }
 
-export type TransactionKind = 'manual' | 'accrual' | 'time_off' | 'time_off_restored';
+export type TransactionKind = 'manual' | 'accrual' | 'time_off' | 'time_off_restored' | 'time_off_adjustment';
 
 /** The bank is this ledger: a balance is the sum of a user's rows for a type. */
 export interface AccrualTransactionTable {
@@ -44,6 +44,11 @@ export interface AccrualTransactionTable {
   /** `${ruleId}:${periodEndDate}` for automatic accruals (unique per user and type) */
   period_key: string | null;
   created_at: string;
+  /** a time_off_adjustment: the action and system-log entry of the change that moved the charge */
+  cause_action: Generated<string | null>;
+  cause_log_id: Generated<number | null>;
+  /** a time_off_adjustment reaching into a finalized day: the first such date (payroll flags it) */
+  flagged_date: Generated<string | null>;
 }
 
 export type AccrualRuleRow = Selectable<AccrualRuleTable>;

@@ -3,6 +3,7 @@ import { findAssignmentOrInvalid } from '../assignments/repository.js';
 import { findCallbackList, findListOrInvalid } from '../lists/repository.js';
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog, logAction } from '../../core/audit.js';
+import { reconcileBank } from '../accruals/reconcile.js';
 import { lockUsers, transition } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams, notADateTime, notFound } from '../../core/errors.js';
@@ -326,6 +327,15 @@ export async function recordResponse(
         before: candidate,
         after: { ...body, shift_id: shiftId },
       });
+      // a callback worked over the user's own time off: the time off no longer covers those hours
+      if (shiftId !== null && callback.assignment_id !== null)
+        await reconcileBank(trx, auth, {
+          action: `callback.${body.status.replace(' ', '_')}`,
+          userIds: [user.id],
+          start: span.from,
+          end: span.to,
+          assignmentIds: [callback.assignment_id],
+        });
       result = { name, callbackStatus: callbackStatusAfter, shiftId };
       return { accepted_count: acceptedCount, ...(filled ? { status: 'filled' as const, ended_at: nowUtc() } : {}) };
     },

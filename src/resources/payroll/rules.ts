@@ -1,4 +1,6 @@
 import type { Db } from '../../core/db/transaction.js';
+import { localToUtc, utcToLocal } from '../../core/time.js';
+import { flaggedAdjustments } from '../accruals/repository.js';
 import { countsAsWork, paidFacts, periodOf } from '../../scheduling/index.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
 import { miscForRange, type MiscHourWithType } from '../misc-hours/repository.js';
@@ -21,7 +23,8 @@ function personOf(users: Map<number, UserRow>, userId: number) {
  * of shifts and rotation occurrences on work-shift assignments whose scheduled start lies in
  * [start, end) (breaks not counted, hold-over added); `time off` rows for each segment of approved
  * time off placed in the period, with the hours it charges; `misc` rows for misc hours dated in
- * it. Ordered by start, then user.
+ * it; `adjustment` rows (extension) for bank adjustments written in the period by a change that
+ * reached into a finalized day, flagged with that day. Ordered by start, then user.
  */
 export async function payrollRows(
   db: Db,
@@ -31,14 +34,20 @@ export async function payrollRows(
 ): Promise<PayrollRow[]> {
   const period = periodOf(query);
   const userIds = query.userId === undefined ? undefined : [query.userId];
-  const [paid, misc] = await Promise.all([
+  const [paid, misc, flagged] = await Promise.all([
     paidFacts(db, orgId, period, timeZone, userIds),
     miscForRange(db, orgId, period.days[0]!, lastDateOf(period.days), query.userId),
+    flaggedAdjustments(db, orgId, {
+      fromUtc: localToUtc(period.start, timeZone),
+      toUtc: localToUtc(period.end, timeZone),
+      userId: query.userId,
+    }),
   ]);
   const miscRows = misc.filter((m) => !userIds || userIds.includes(m.user_id));
   const assignmentIds = [...new Set(paid.worked.map((i) => i.assignment_id))];
   const [users, workTypes, labels, assignments] = await Promise.all([
     findUsersByIds(db, orgId, [
+      ...flagged.map((a) => a.user_id),
       ...paid.worked.map((i) => i.user_id),
       ...paid.timeOff.map((t) => t.timeOff.user_id),
       ...miscRows.map((m) => m.user_id),
@@ -114,7 +123,26 @@ export async function payrollRows(
       total_hours: m.length,
     };
   });
-  return [...shiftRows, ...timeOffRows, ...miscPayRows].sort(
+  // a change that reached into a finalized day: its bank adjustment lands here, flagged for the clerk
+  const adjustmentRows = flagged.map(
+    (a): PayrollRow => ({
+      type: 'adjustment',
+      ...personOf(users, a.user_id),
+      work_type: a.label,
+      work_subtype: null,
+      work_code: a.work_code,
+      start: utcToLocal(a.created_at, timeZone),
+      end: null,
+      assignment_id: null,
+      assignment_name: null,
+      labels: null,
+      notes: a.notes,
+      // time off no longer taken (a credit) is time off paid less
+      total_hours: -Number(a.hours),
+      flagged_date: a.flagged_date!,
+    }),
+  );
+  return [...shiftRows, ...timeOffRows, ...miscPayRows, ...adjustmentRows].sort(
     (a, b) =>
       (a.start ?? '').localeCompare(b.start ?? '') ||
       Number(a.user_id) - Number(b.user_id) ||

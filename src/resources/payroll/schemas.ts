@@ -5,7 +5,10 @@ export const PayrollQuery = Type.Object({ start: LocalDateTime, end: LocalDateTi
 export const UserPayrollQuery = Type.Object({ start: LocalDateTime, end: LocalDateTime });
 
 export const PayrollRow = Type.Object({
-  type: Type.String({ description: '`work shift`, `time off` or `misc`' }),
+  type: Type.String({
+    description:
+      '`work shift`, `time off` or `misc`; extension: `adjustment`, a change of time off charged on a finalized day',
+  }),
   user_id: Type.String(),
   employee_id: NullableString(),
   name: Type.String(),
@@ -24,6 +27,14 @@ export const PayrollRow = Type.Object({
       description:
         'Extension: hours held over past the scheduled end, included in total_hours (work shift rows held ' +
         'over; absent otherwise).',
+      'x-crewplan-extension': true,
+    }),
+  ),
+  flagged_date: Type.Optional(
+    Type.String({
+      description:
+        'Extension: on `adjustment` rows, the finalized day the change reached into; its hours (time off paid ' +
+        'more, or less when negative) land in the open period, dated when the change was made (absent otherwise).',
       'x-crewplan-extension': true,
     }),
   ),

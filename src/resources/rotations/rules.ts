@@ -2,6 +2,8 @@ import { assertAssignmentsExist } from '../assignments/repository.js';
 import { assertWorkType, defaultWorkTypeId } from '../work-types/repository.js';
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog, logAction } from '../../core/audit.js';
+import { parseJsonArray } from '../../core/db/json.js';
+import { reconcileBank } from '../accruals/reconcile.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
@@ -33,6 +35,7 @@ import type {
 import type { RecurringShiftRow, RotationRow } from './table.js';
 
 const dayBefore = (date: string) => Temporal.PlainDate.from(date).subtract({ days: 1 }).toString();
+const later = (a: string, b: string) => (a > b ? a : b);
 const dayAfter = (date: string) => Temporal.PlainDate.from(date).add({ days: 1 }).toString();
 
 /** How far ahead a series without an end date is checked against the user's other work. */
@@ -246,7 +249,32 @@ export async function createRecurringShift(trx: Db, auth: AuthContext, body: Rec
     actorUserId: body.admin_id,
     after: { user_id: body.user_id, start_date: body.start_date, ...values },
   });
+  await reconcileBank(
+    trx,
+    auth,
+    seriesChange('recurring_shift.created', body.user_id, body.start_date, values.end_date, [values]),
+  );
   return id;
+}
+
+/**
+ * The work a change of a member's series touches, from a date on (to its end, or without end): the
+ * member's approved time off there charges again (docs/time-off.md, "The bank follows the charge").
+ */
+function seriesChange(
+  action: string,
+  userId: number,
+  from: string,
+  to: string | null,
+  series: Array<Pick<RecurringShiftRow, 'assignment_ids'>>,
+) {
+  return {
+    action,
+    userIds: [userId],
+    start: `${from} 00:00:00`,
+    end: to === null ? null : `${dayAfter(to)} 00:00:00`,
+    assignmentIds: series.flatMap((s) => parseJsonArray<number>(s.assignment_ids)),
+  };
 }
 
 /** "the recurring shift 5 of John Doe", for log lines. */
@@ -343,6 +371,13 @@ export async function editRecurringShift(
     before: current,
     after: { start_date: startDate, ...values },
   });
+  const through =
+    current.end_date === null || values.end_date === null ? null : later(current.end_date, values.end_date);
+  await reconcileBank(
+    trx,
+    auth,
+    seriesChange('recurring_shift.updated', current.user_id, startDate, through, [current, values]),
+  );
   return targetId;
 }
 
@@ -365,6 +400,12 @@ export async function endRecurringShift(
     actorUserId: query.admin_id,
     before: current,
   });
+  const from = later(effective, current.start_date);
+  await reconcileBank(
+    trx,
+    auth,
+    seriesChange('recurring_shift.ended', current.user_id, from, current.end_date, [current]),
+  );
 }
 
 /** "This occurrence": removes or moves the series' occurrence on one date. */
@@ -407,6 +448,20 @@ export async function addException(trx: Db, auth: AuthContext, id: number, body:
     entityId: id,
     after: body,
   });
+  // the occurrence dated that day (it may reach into the next) and where it moved to
+  const change = seriesChange(
+    `recurring_shift.occurrence_${body.action === 'move' ? 'moved' : 'removed'}`,
+    series.user_id,
+    body.date,
+    dayAfter(body.date),
+    [series],
+  );
+  await reconcileBank(trx, auth, {
+    ...change,
+    start: moved.start && moved.start < change.start ? moved.start : change.start,
+    end: moved.end && moved.end > change.end! ? moved.end : change.end,
+    assignmentIds: [...change.assignmentIds, ...(moved.assignmentId === null ? [] : [moved.assignmentId])],
+  });
 }
 
 async function movedValues(trx: Db, auth: AuthContext, body: ExceptionBody) {
@@ -428,4 +483,10 @@ export async function removeException(trx: Db, auth: AuthContext, id: number, da
   await logAction(trx, auth, 'recurring_shift.occurrence_restored', id, {
     description: `restored the ${date} occurrence of ${(await seriesName(trx, auth, series)).replace(/^the /, '')}.`,
   });
+  // a moved occurrence may have been anywhere within a few days of its date
+  await reconcileBank(
+    trx,
+    auth,
+    seriesChange('recurring_shift.occurrence_restored', series.user_id, dayBefore(date), dayAfter(date), [series]),
+  );
 }

@@ -1,5 +1,6 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
+import { reconcileBank } from '../accruals/reconcile.js';
 import { lockRowOrThrow, lockUsers } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams, notFound } from '../../core/errors.js';
@@ -191,6 +192,7 @@ export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftB
     entityId: row.id,
     after: { ...values, labels: body.labels ?? [], qualifiers: body.qualifiers ?? [] },
   });
+  if (overTimeOff) await reconcileBank(trx, auth, bankChange('shift.created', values));
   const tags = tagged ? await tagsOfShifts(trx, auth.orgId, [row.id]) : undefined;
   return {
     row,
@@ -243,6 +245,13 @@ export async function changeShift(trx: Db, auth: AuthContext, id: number, body: 
     before: current,
     after: values,
   });
+  // the time off under the shift as it was and as it is charges again (a recall moved, ended or begun)
+  if (overTimeOff || current.overrides_time_off === 1) {
+    const before = bankChange('shift.updated', current);
+    const after = bankChange('shift.updated', values);
+    await reconcileBank(trx, auth, { ...after, userIds: [...before.userIds, ...after.userIds] });
+    if (before.start !== after.start || before.end !== after.end) await reconcileBank(trx, auth, before);
+  }
 }
 
 export async function removeShift(trx: Db, auth: AuthContext, id: number): Promise<void> {
@@ -256,6 +265,12 @@ export async function removeShift(trx: Db, auth: AuthContext, id: number): Promi
     entityId: id,
     before: current,
   });
+  if (current.overrides_time_off === 1) await reconcileBank(trx, auth, bankChange('shift.deleted', current));
+}
+
+/** The work a shift booked over time off touches: its user's time off under it charges again. */
+function bankChange(action: string, shift: Pick<ShiftRow, 'user_id' | 'start' | 'end' | 'assignment_id'>) {
+  return { action, userIds: [shift.user_id], start: shift.start, end: shift.end, assignmentIds: [shift.assignment_id] };
 }
 
 type Catalog = 'labels' | 'qualifiers';

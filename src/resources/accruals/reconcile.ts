@@ -1,0 +1,120 @@
+import type { AuthContext } from '../../core/auth/context.js';
+import { lockUsers } from '../../core/db/locks.js';
+import type { Db } from '../../core/db/transaction.js';
+import { addDays, nowUtc, round } from '../../core/time.js';
+import { closeMinute, segmentsOfEntries } from '../../scheduling/index.js';
+import type { TimeOffRow } from '../time-offs/table.js';
+import { findUsersByIds } from '../users/repository.js';
+import { keepsBank } from './ledger.js';
+import {
+  approvedEntriesOverlapping,
+  balancesOf,
+  firstFinalizedDate,
+  insertTransactions,
+  latestLogId,
+  ledgerOfEntries,
+} from './repository.js';
+
+/** A change that may move what approved time off charges: the work it touched and its log entry. */
+export interface ChargeChange {
+  /** the change's system-log action, written before the reconciliation (its latest entry is the cause) */
+  action: string;
+  userIds: number[];
+  /** local datetimes of the work the change touched; a null end: from the start on (a series without end) */
+  start: string;
+  end: string | null;
+  /** the assignments whose work the change touched: a finalized day of one of them flags the adjustment */
+  assignmentIds: number[];
+}
+
+/** Charged hours per entry: the sum of its segments' lengths (what chargedHours answers for one). */
+async function chargesOf(trx: Db, orgId: number, entries: TimeOffRow[], timeZone: string) {
+  const start = entries.reduce((min, e) => (e.start < min ? e.start : min), entries[0]!.start);
+  const end = entries.reduce((max, e) => (closeMinute(e.end) > max ? closeMinute(e.end) : max), '');
+  const segments = await segmentsOfEntries(trx, orgId, entries, start, end, timeZone);
+  const charges = new Map<number, number>();
+  for (const { entry, segment } of segments) charges.set(entry.id, (charges.get(entry.id) ?? 0) + segment.length);
+  return charges;
+}
+
+/**
+ * The bank follows the charge (docs/time-off.md): after a change, each approved one-time entry of
+ * the users overlapping the changed work has its charge computed again, and the difference from what
+ * the ledger holds for it is appended as a `time_off_adjustment` row naming the change (its action
+ * and log entry). Nothing written is edited: the adjustment is dated now, in the open period; when
+ * the change reached into a day finalized on one of the touched assignments, the row carries that
+ * date (`flagged_date`) and payroll flags it. Runs in the change's transaction, under the users'
+ * locks. Adjustments are never refused by a type's overdraft rule: they follow a change already made.
+ */
+export async function reconcileBank(trx: Db, auth: AuthContext, change: ChargeChange): Promise<number> {
+  const userIds = [...new Set(change.userIds)].sort((a, b) => a - b);
+  if (userIds.length === 0) return 0;
+  await lockUsers(trx, userIds);
+  // work dated in the span may start a day before it or end a day after (a tour across midnight)
+  const start = `${addDays(change.start.slice(0, 10), -1)} 00:00:00`;
+  const end = change.end === null ? null : `${addDays(change.end.slice(0, 10), 2)} 00:00:00`;
+  const entries = await approvedEntriesOverlapping(trx, auth.orgId, { userIds, start, end });
+  if (entries.length === 0) return 0;
+  const [charges, ledger] = await Promise.all([
+    chargesOf(trx, auth.orgId, entries, auth.timezone),
+    ledgerOfEntries(
+      trx,
+      auth.orgId,
+      entries.map((e) => e.id),
+    ),
+  ]);
+  const users = await findUsersByIds(trx, auth.orgId, userIds);
+  const causeLogId = await latestLogId(trx, auth.orgId, change.action);
+  const now = nowUtc();
+  const rows = [];
+  const balances = new Map<number, Map<number, number>>();
+  for (const entry of entries) {
+    const held = ledger.get(entry.id) ?? new Map<number, number>();
+    const user = users.get(entry.user_id);
+    if (!user) continue;
+    if (!held.has(entry.time_off_type_id)) {
+      // an entry that took nothing (no hours then) is charged when its user keeps a bank for the type
+      const userBalances = balances.get(user.id) ?? (await balancesOf(trx, auth.orgId, user.id));
+      balances.set(user.id, userBalances);
+      if (held.size === 0 && !(await keepsBank(trx, auth, user, entry.time_off_type_id, userBalances))) continue;
+    }
+    const target = new Map([...held.keys()].map((typeId) => [typeId, 0]));
+    target.set(entry.time_off_type_id, -round(charges.get(entry.id) ?? 0));
+    const flagged = await firstFinalizedDate(
+      trx,
+      auth.orgId,
+      change.assignmentIds,
+      later(entry.start, change.start).slice(0, 10),
+      lastDateOf(earlier(closeMinute(entry.end), change.end)),
+    );
+    for (const [typeId, hours] of target) {
+      const difference = round(hours - (held.get(typeId) ?? 0));
+      if (difference === 0) continue;
+      rows.push({
+        organization_id: auth.orgId,
+        user_id: entry.user_id,
+        time_off_type_id: typeId,
+        hours: difference,
+        kind: 'time_off_adjustment' as const,
+        admin_id: null,
+        notes:
+          `time off #${entry.id}: ${difference > 0 ? 'credited' : 'debited'} ${Math.abs(difference)} hours ` +
+          `after ${change.action}${causeLogId === null ? '' : ` (log entry #${causeLogId})`}` +
+          (flagged ? `, reaching into ${flagged}, finalized` : ''),
+        time_off_id: entry.id,
+        period_key: null,
+        created_at: now,
+        cause_action: change.action,
+        cause_log_id: causeLogId,
+        flagged_date: flagged,
+      });
+    }
+  }
+  await insertTransactions(trx, rows);
+  return rows.length;
+}
+
+const later = (a: string, b: string) => (a > b ? a : b);
+const earlier = (a: string, b: string | null) => (b === null || a < b ? a : b);
+/** The last date an end reaches into (an end at midnight reaches into the day before). */
+const lastDateOf = (end: string) => (end.endsWith(' 00:00:00') ? addDays(end.slice(0, 10), -1) : end.slice(0, 10));
