@@ -59,7 +59,7 @@ describe('PATCH /trades/{id} with action "edit"', () => {
     );
   });
 
-  it('checks the new hours as a new trade: inside the requester's shift, a start still to come', async () => {
+  it('checks the new hours as a new trade: inside the shift of the requester, a start still to come', async () => {
     const bob = await org.createUser({ first_name: 'Bob', last_name: 'Birch' });
     await shift(bob, '2031-08-10 07:00:00', '2031-08-11 07:00:00');
     const id = await requestTrade(bob, '2031-08-10 07:00:00', '2031-08-11 07:00:00');
