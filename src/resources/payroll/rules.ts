@@ -20,9 +20,9 @@ function personOf(users: Map<number, UserRow>, userId: number) {
  * Payroll rows of the period, from the scheduling engine: `work shift` rows for the worked pieces
  * of shifts and rotation occurrences on work-shift assignments whose scheduled start lies in
  * [start, end) (breaks not counted, hold-over added), paid to whose hours they are (a trade's to
- * the scheduled person by default, with `worked_by`: src/scheduling/trade-hours.ts); `time off` rows for each segment of approved
- * time off placed in the period, with the hours it charges; `misc` rows for misc hours dated in
- * it. Ordered by start, then user.
+ * the scheduled person by default, with `worked_by`: src/scheduling/trade-hours.ts); `time off`
+ * rows for each segment of approved time off placed in the period, with the hours it charges;
+ * `misc` rows for misc hours dated in it. Ordered by start, then user.
  */
 export async function payrollRows(
   db: Db,

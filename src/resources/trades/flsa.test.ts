@@ -13,7 +13,11 @@ import { createAssignment, createRotation, placeOnRotation } from '../rotations/
  */
 const { org } = await useOrgs();
 const admin = await org.createUser({ first_name: 'Steve', last_name: 'Boss', role: 'Admin' });
-const engine = await createAssignment(org, { name: 'Engine 3', start: '2031-04-01 07:00:00', end: '2031-04-02 07:00:00' });
+const engine = await createAssignment(org, {
+  name: 'Engine 3',
+  start: '2031-04-01 07:00:00',
+  end: '2031-04-02 07:00:00',
+});
 const rotation = await createRotation(org, { anchor_date: '2031-04-01' });
 const al = await org.createUser({ first_name: 'Al', last_name: 'Sub' });
 const bea = await org.createUser({ first_name: 'Bea', last_name: 'Owner' });
@@ -21,7 +25,13 @@ for (const [user, crew] of [
   [al, 'A'],
   [bea, 'B'],
 ] as const)
-  await placeOnRotation(org, { user_id: user, rotation_id: rotation, assignment_id: engine, crew, start_date: '2031-04-01' });
+  await placeOnRotation(org, {
+    user_id: user,
+    rotation_id: rotation,
+    assignment_id: engine,
+    crew,
+    start_date: '2031-04-01',
+  });
 const PERIOD = { start: '2031-04-01 07:00:00', end: '2031-04-29 07:00:00' };
 expect((await org.patch('/work_period', { days: 28, threshold_hours: 212, start: PERIOD.start })).status).toBe(200);
 

@@ -9,7 +9,11 @@ import { createAssignment, createRotation, placeOnRotation, workTypeId } from '.
  */
 const { server, org } = await useOrgs();
 const admin = await org.createUser({ first_name: 'Steve', last_name: 'Boss', role: 'Admin' });
-const engine = await createAssignment(org, { name: 'Engine 5', start: '2031-05-01 07:00:00', end: '2031-05-02 07:00:00' });
+const engine = await createAssignment(org, {
+  name: 'Engine 5',
+  start: '2031-05-01 07:00:00',
+  end: '2031-05-02 07:00:00',
+});
 const rotation = await createRotation(org, { anchor_date: '2031-05-01' });
 const ref = (id: number, name: string) => ({ id, name, href: `${server.url}/v1/users/${id}` });
 
@@ -75,9 +79,9 @@ async function engineDay(date: string, users: number[]) {
 async function paid(userId: number, start: string, end: string) {
   const response = await org.get(`/payroll/${userId}`, { query: { start, end } });
   expect(response.status, response.text).toBe(200);
-  return (response.body as Array<{ start: string; end: string; total_hours: number; worked_by?: { user_id: string } }>).map(
-    (row) => [row.start, row.end, row.total_hours, row.worked_by?.user_id ?? null],
-  );
+  return (
+    response.body as Array<{ start: string; end: string; total_hours: number; worked_by?: { user_id: string } }>
+  ).map((row) => [row.start, row.end, row.total_hours, row.worked_by?.user_id ?? null]);
 }
 
 describe('part-shift trades', () => {
@@ -237,7 +241,8 @@ describe('cancelling or editing a filled trade before it starts', () => {
     expect(shift.status, shift.text).toBe(201);
     const id = await trade(owner, sub, start, end);
     await new Promise((resolve) => setTimeout(resolve, startsAt + 1_000 - Date.now()));
-    const message = `Trade #${id} started at ${start}: a filled trade can be cancelled or edited only before it starts.`;
+    const message =
+      `Trade #${id} started at ${start}: ` + 'a filled trade can be cancelled or edited only before it starts.';
     expect(await org.patch(`/trades/${id}`, { action: 'cancel' })).toBeInvalid([message]);
     expect(await org.patch(`/trades/${id}`, { action: 'edit', notes: 'late' })).toBeInvalid([message]);
     expect((await org.get(`/shifts/${shift.body.id}`)).body.user.id).toBe(sub);
@@ -260,7 +265,9 @@ describe('cancelling or editing a filled trade before it starts', () => {
     expect(approvals.filter((r) => r.status === 200)).toHaveLength(1);
     expect(approvals.filter((r) => r.status !== 200).every((r) => [409, 422].includes(r.status))).toBe(true);
     expect((await org.get('/shifts', { query: { user_id: sub } })).body).toHaveLength(1);
-    const cancels = await Promise.all(Array.from({ length: 50 }, () => org.patch(`/trades/${id}`, { action: 'cancel' })));
+    const cancels = await Promise.all(
+      Array.from({ length: 50 }, () => org.patch(`/trades/${id}`, { action: 'cancel' })),
+    );
     expect(cancels.filter((r) => r.status === 200)).toHaveLength(1);
     expect(cancels.filter((r) => r.status !== 200).every((r) => [409, 422].includes(r.status))).toBe(true);
     expect(await engineDay('2031-05-25', [owner, sub])).toEqual(before);

@@ -144,5 +144,9 @@ export async function undoPlacements(trx: Db, orgId: number, tradeId: number): P
         reason: before.reason,
       });
   }
-  await trx.deleteFrom('trade_placement').where('organization_id', '=', orgId).where('trade_id', '=', tradeId).execute();
+  await trx
+    .deleteFrom('trade_placement')
+    .where('organization_id', '=', orgId)
+    .where('trade_id', '=', tradeId)
+    .execute();
 }

@@ -12,7 +12,14 @@ import { assertOwedHours, assertTradeCount } from './limits.js';
 import { requiredQualifiers } from './qualifiers.js';
 import { defaultWorkTypeId } from '../work-types/repository.js';
 import { findTradeUser, insertTrade, upsertTradeUser } from './repository.js';
-import { cutShift, placeShift, placedShiftIds, reassignPlaced, removePlacedOccurrence, undoPlacements } from './placements.js';
+import {
+  cutShift,
+  placeShift,
+  placedShiftIds,
+  reassignPlaced,
+  removePlacedOccurrence,
+  undoPlacements,
+} from './placements.js';
 import type { CreateTradeBody, TradeActionBody } from './schemas.js';
 import type { StoredTradeStatus, TradeRow } from './table.js';
 
@@ -70,7 +77,8 @@ async function checkPartShift(db: Db, orgId: number, user: UserRow, span: Span, 
   const messages: string[] = [];
   if (span.start < shift!.start)
     messages.push(`The ${field}start ${span.start} lies outside the shift the trade cuts: ${works}.`);
-  if (span.end > shift!.end) messages.push(`The ${field}end ${span.end} lies outside the shift the trade cuts: ${works}.`);
+  if (span.end > shift!.end)
+    messages.push(`The ${field}end ${span.end} lies outside the shift the trade cuts: ${works}.`);
   if (!onTheMinute(span.start)) messages.push(`The ${field}start of a part-shift trade must be on the minute.`);
   if (!onTheMinute(span.end)) messages.push(`The ${field}end of a part-shift trade must be on the minute.`);
   if (messages.length === 0 && hoursBetween(span.start, span.end, await timezoneOf(db, orgId)) < 1)

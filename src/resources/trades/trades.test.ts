@@ -164,13 +164,12 @@ describe('POST /trades', () => {
     const response = await org.post('/trades', { requesting_user: requester, ...outside, approving_user_id: adminId });
     expect(response.status).toBe(422);
     expect(response.body.error_message).toEqual([
-      `The start ${day} 05:00:00 lies outside the shift the trade cuts: Vincent Ownbey works ${span.start} to ${span.end}.`,
+      `The start ${day} 05:00:00 lies outside the shift the trade cuts: ` +
+        `Vincent Ownbey works ${span.start} to ${span.end}.`,
     ]);
     const seconds = { start: `${day} 07:00:30`, end: `${day} 07:30:00` };
     const off = await org.post('/trades', { requesting_user: requester, ...seconds, approving_user_id: adminId });
-    expect(off.body.error_message).toEqual([
-      'The start of a part-shift trade must be on the minute.',
-    ]);
+    expect(off.body.error_message).toEqual(['The start of a part-shift trade must be on the minute.']);
   });
 
   it('refuses an accepting user already scheduled in those hours', async () => {
