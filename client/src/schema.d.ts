@@ -18787,6 +18787,11 @@ export interface operations {
                         total_hours: number;
                         /** @description Extension: hours held over past the scheduled end, included in total_hours (work shift rows held over; absent otherwise). */
                         hold_over?: number;
+                        /** @description Extension: on a work shift row paid to the scheduled person for hours a substitute worked on a trade (FLSA §7(p)(3), GET /work_period `trade_hours_count_for`: `scheduled`), who worked them. */
+                        worked_by?: {
+                            user_id: string;
+                            name: string;
+                        };
                     }[];
                 };
             };
@@ -18924,6 +18929,11 @@ export interface operations {
                         total_hours: number;
                         /** @description Extension: hours held over past the scheduled end, included in total_hours (work shift rows held over; absent otherwise). */
                         hold_over?: number;
+                        /** @description Extension: on a work shift row paid to the scheduled person for hours a substitute worked on a trade (FLSA §7(p)(3), GET /work_period `trade_hours_count_for`: `scheduled`), who worked them. */
+                        worked_by?: {
+                            user_id: string;
+                            name: string;
+                        };
                     }[];
                 };
             };
@@ -34893,6 +34903,8 @@ export interface operations {
                         threshold_hours: number;
                         /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
                         start: string;
+                        /** @description whose hours of work a trade's hours are: `scheduled` (FLSA §7(p)(3), 29 CFR 553.31: the person scheduled, the default) or `worker` (the substitute who works them); overtime and payroll follow it */
+                        trade_hours_count_for: "scheduled" | "worker";
                     };
                 };
             };
@@ -35007,6 +35019,8 @@ export interface operations {
                      * @description the local datetime one period starts at; periods repeat every `days` wall-clock days from it
                      */
                     start?: string;
+                    /** @description whose hours of work a trade's hours are: `scheduled` (FLSA §7(p)(3), 29 CFR 553.31: the person scheduled, the default) or `worker` (the substitute who works them); overtime and payroll follow it */
+                    trade_hours_count_for?: "scheduled" | "worker";
                 };
             };
         };
@@ -35027,6 +35041,8 @@ export interface operations {
                             threshold_hours: number;
                             /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
                             start: string;
+                            /** @description whose hours of work a trade's hours are: `scheduled` (FLSA §7(p)(3), 29 CFR 553.31: the person scheduled, the default) or `worker` (the substitute who works them); overtime and payroll follow it */
+                            trade_hours_count_for: "scheduled" | "worker";
                         };
                     };
                 };
