@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type CallbackRunner, createCallbackRunner } from './resources/callbacks/runner/runner.js';
+import { createForcedHireNotifier } from './resources/forced-hires/notify.js';
+import { ForcedHireWorker } from './resources/forced-hires/worker.js';
 import { AlertMailer } from './resources/ready-alerts/mailer.js';
 import { hasPendingEmails } from './resources/ready-alerts/repository.js';
 import { WebhookTargets } from './resources/webhooks/targets.js';
@@ -14,6 +16,8 @@ export interface Workers {
   alertMailer: AlertMailer;
   /** Advances the callbacks of lists with a contact window. */
   callbacks: CallbackRunner;
+  /** Starts forced hires for vacancies whose callback ended unfilled; tells the people forced. */
+  forcedHires: ForcedHireWorker;
 }
 
 declare module 'fastify' {
@@ -37,6 +41,9 @@ async function workersPlugin(app: FastifyInstance): Promise<void> {
     ),
     alertMailer: new AlertMailer(app.db, app.config.smtp, app.log),
     callbacks: createCallbackRunner(app),
+    forcedHires: new ForcedHireWorker(app.db, createForcedHireNotifier(app), app.log, {
+      pollMs: app.config.callbackRunnerPollMs,
+    }),
   };
   app.decorate('workers', workers);
   app.addHook('onReady', async () => {
@@ -44,9 +51,15 @@ async function workersPlugin(app: FastifyInstance): Promise<void> {
     // e-mails left pending by a stopped process are sent once the server is up again
     if (await hasPendingEmails(app.db)) workers.alertMailer.dispatch();
     workers.callbacks.start();
+    workers.forcedHires.start();
   });
   app.addHook('onClose', async () => {
-    await Promise.all([workers.webhooks.stop(), workers.alertMailer.close(), workers.callbacks.stop()]);
+    await Promise.all([
+      workers.webhooks.stop(),
+      workers.alertMailer.close(),
+      workers.callbacks.stop(),
+      workers.forcedHires.stop(),
+    ]);
   });
 }
 

@@ -967,6 +967,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/groups/{id}/forced_list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The group's forced list: settings and members in forced order (extension) */
+        get: operations["getForcedList"];
+        /** Replaces the group's forced list settings (extension) */
+        put: operations["replaceForcedList"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/forced_hires": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Forced hires, newest first, 50 per page with offset links (extension) */
+        get: operations["listForcedHires"];
+        put?: never;
+        /**
+         * Forces the first eligible member of a forced list into a vacancy (extension)
+         * @description The group named (else the one whose forced list covers the assignment) is gone through in forced order; the first member available and outside the buffers gets the shift at once and is told. 422 when the vacancy has no open seat or nobody can be forced (with each member's reason).
+         */
+        post: operations["forceHire"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/forced_hires/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One forced hire with its order explained (extension) */
+        get: operations["getForcedHire"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/forms": {
         parameters: {
             query?: never;
@@ -14322,6 +14378,743 @@ export interface operations {
                         message: string;
                         success_messages?: string[];
                         error_messages?: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getForcedList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        group_id: number;
+                        enabled: boolean;
+                        start_within_hours: number;
+                        time_off_buffer_hours: number;
+                        long_tour_hours: number;
+                        long_tour_buffer_hours: number;
+                        initiated_by: number | null;
+                        work_type_id: number | null;
+                        assignment_ids: number[];
+                        /** @description in forced order: never forced, longest since, seniority */
+                        members: {
+                            position: number;
+                            user_id: number;
+                            name: string;
+                            last_forced: string | null;
+                            date_of_hire: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    replaceForcedList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description crewplan extension: a retry with the same key and body gets the first answer (24 h, per organization) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description start forced hires by themselves (the worker) */
+                    enabled: boolean;
+                    /** @description a vacancy starting within this many hours, its callback ended unfilled */
+                    start_within_hours: number;
+                    /** @description not forced within this many hours after approved time off ends */
+                    time_off_buffer_hours: number;
+                    /** @description a tour (unbroken work) of this many hours or more … (0: no tour buffer) */
+                    long_tour_hours: number;
+                    /** @description … keeps its worker from being forced this many hours after it ends */
+                    long_tour_buffer_hours: number;
+                    initiated_by: (number | string) | null;
+                    work_type_id?: null | "" | (number | string);
+                    /** @description the assignments whose vacancies the list covers */
+                    assignment_ids: (number | string)[];
+                    /** @description set (or clear, null) when members were last forced, e.g. from paper records */
+                    last_forced?: {
+                        /** @description integer id (a digit string is accepted) */
+                        user_id: number | string;
+                        last_forced: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        group_id: number;
+                        enabled: boolean;
+                        start_within_hours: number;
+                        time_off_buffer_hours: number;
+                        long_tour_hours: number;
+                        long_tour_buffer_hours: number;
+                        initiated_by: number | null;
+                        work_type_id: number | null;
+                        assignment_ids: number[];
+                        /** @description in forced order: never forced, longest since, seniority */
+                        members: {
+                            position: number;
+                            user_id: number;
+                            name: string;
+                            last_forced: string | null;
+                            date_of_hire: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listForcedHires: {
+        parameters: {
+            query?: {
+                /** @description integer id (a digit string is accepted) */
+                group_id?: number | string;
+                /** @description integer id (a digit string is accepted) */
+                assignment_id?: number | string;
+                offset?: number;
+                /** @description page size, default 50 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            status: "forced" | "nobody eligible";
+                            trigger: "admin" | "auto";
+                            group_id: number;
+                            assignment_id: number;
+                            date: string;
+                            start: string;
+                            end: string;
+                            user_id: number | null;
+                            shift_id: number | null;
+                            ordered_by: number | null;
+                            callback_id: number | null;
+                            reason: string;
+                            notes: string | null;
+                            order: {
+                                position: number;
+                                user_id: number;
+                                name: string;
+                                last_forced: string | null;
+                                date_of_hire: string | null;
+                                verdict: "forced" | "skipped" | "not reached";
+                                reason: string | null;
+                            }[];
+                            created_at: string;
+                        }[];
+                        pagination: {
+                            prev: string | null;
+                            next: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    forceHire: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description crewplan extension: a retry with the same key and body gets the first answer (24 h, per organization) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description integer id (a digit string is accepted) */
+                    assignment_id: number | string;
+                    /**
+                     * Format: local-datetime
+                     * @description YYYY-MM-DD hh:mm:ss (organization time zone)
+                     */
+                    start: string;
+                    /**
+                     * Format: local-datetime
+                     * @description YYYY-MM-DD hh:mm:ss (organization time zone)
+                     */
+                    end: string;
+                    /** @description integer id (a digit string is accepted) */
+                    ordered_by: number | string;
+                    /** @description integer id (a digit string is accepted) */
+                    group_id?: number | string;
+                    notes?: null | "" | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        status: "forced" | "nobody eligible";
+                        trigger: "admin" | "auto";
+                        group_id: number;
+                        assignment_id: number;
+                        date: string;
+                        start: string;
+                        end: string;
+                        user_id: number | null;
+                        shift_id: number | null;
+                        ordered_by: number | null;
+                        callback_id: number | null;
+                        reason: string;
+                        notes: string | null;
+                        order: {
+                            position: number;
+                            user_id: number;
+                            name: string;
+                            last_forced: string | null;
+                            date_of_hire: string | null;
+                            verdict: "forced" | "skipped" | "not reached";
+                            reason: string | null;
+                        }[];
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getForcedHire: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        status: "forced" | "nobody eligible";
+                        trigger: "admin" | "auto";
+                        group_id: number;
+                        assignment_id: number;
+                        date: string;
+                        start: string;
+                        end: string;
+                        user_id: number | null;
+                        shift_id: number | null;
+                        ordered_by: number | null;
+                        callback_id: number | null;
+                        reason: string;
+                        notes: string | null;
+                        order: {
+                            position: number;
+                            user_id: number;
+                            name: string;
+                            last_forced: string | null;
+                            date_of_hire: string | null;
+                            verdict: "forced" | "skipped" | "not reached";
+                            reason: string | null;
+                        }[];
+                        created_at: string;
                     };
                 };
             };

@@ -115,6 +115,19 @@ const callbackVacancy: Remap = (value, _row, lookup) => {
   return JSON.stringify(vacancy);
 };
 
+/** forced_hire.explained: the order, each member's `user_id` a user's. */
+const forcedOrderUsers: Remap = (value, _row, lookup) => {
+  if (typeof value !== 'string') return value;
+  const order = JSON.parse(value) as Array<{ user_id: number }>;
+  return JSON.stringify(order.map((m) => ({ ...m, user_id: lookup(USER, m.user_id) ?? m.user_id })));
+};
+
+/** forced_hire.auto_key: `${assignment id}@${date}`, one automatic forced hire per vacancy. */
+const forcedAutoKey: Remap = (value, _row, lookup) => {
+  const match = typeof value === 'string' ? /^(\d+)@(.*)$/.exec(value) : null;
+  return match ? `${lookup('assignment', Number(match[1])) ?? match[1]}@${match[2]}` : value;
+};
+
 /** ready_alert.target_ids: ids of the table the alert's `type` names; `classification` holds roles. */
 const ALERT_TARGETS: Record<string, string> = { user: 'user_account', group: 'user_group', title: 'callback_list' };
 const alertTargets: Remap = (value, row, lookup) => {
@@ -274,6 +287,20 @@ export const EXPORTED: Record<string, TablePolicy> = {
   trade_placement: {
     refs: { trade_id: 'trade', shift_id: 'shift', recurring_shift_id: 'recurring_shift' },
     remap: { before: tradePlacementBefore },
+  },
+  forced_list: { refs: { group_id: 'user_group', initiated_by: USER, work_type_id: 'work_type' } },
+  forced_list_assignment: { refs: { group_id: 'user_group', assignment_id: 'assignment' } },
+  forced_member: { refs: { group_id: 'user_group', user_id: USER } },
+  forced_hire: {
+    refs: {
+      group_id: 'user_group',
+      assignment_id: 'assignment',
+      user_id: USER,
+      shift_id: 'shift',
+      ordered_by: USER,
+      callback_id: 'callback',
+    },
+    remap: { explained: forcedOrderUsers, auto_key: forcedAutoKey },
   },
 };
 

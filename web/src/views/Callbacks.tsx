@@ -2,7 +2,9 @@ import { call, client } from '../api';
 import { Loaded } from '../components';
 import { addDays, span, today } from '../dates';
 import { useLoad } from '../hooks';
+import type { Session } from '../api';
 import type { Callback, CallbackUser } from '../types';
+import { ForcedHires } from './ForcedHires';
 
 interface CallbackWithContacts extends Callback {
   contacts: CallbackUser[];
@@ -26,7 +28,8 @@ async function loadCallbacks(): Promise<{ callbacks: CallbackWithContacts[]; nam
   return { callbacks, names: new Map(users.map((user) => [String(user.user_id), user.full_name])) };
 }
 
-export function Callbacks() {
+/** The callbacks from last week on; for admins also the latest forced hires with their order explained. */
+export function Callbacks({ session }: { session: Session }) {
   const [value, reload] = useLoad(loadCallbacks, []);
   return (
     <section aria-labelledby="callbacks-title">
@@ -75,6 +78,7 @@ export function Callbacks() {
           )
         }
       </Loaded>
+      {session.user.is_admin ? <ForcedHires /> : null}
     </section>
   );
 }

@@ -1,0 +1,180 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../core/db/transaction.js';
+import type { ForcedHireRow, ForcedHireTable, ForcedListRow, ForcedListTable } from './table.js';
+
+export function findForcedList(db: Db, orgId: number, groupId: number): Promise<ForcedListRow | undefined> {
+  return db
+    .selectFrom('forced_list')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('group_id', '=', groupId)
+    .executeTakeFirst();
+}
+
+/** The assignments whose vacancies the group's forced list covers. */
+export async function forcedListAssignments(db: Db, orgId: number, groupId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('forced_list_assignment')
+    .select('assignment_id')
+    .where('organization_id', '=', orgId)
+    .where('group_id', '=', groupId)
+    .orderBy('assignment_id')
+    .execute();
+  return rows.map((r) => r.assignment_id);
+}
+
+/** The assignments among `ids` another group's forced list covers already, with that group. */
+export function assignmentsCoveredElsewhere(db: Db, orgId: number, groupId: number, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('forced_list_assignment')
+    .select(['assignment_id', 'group_id'])
+    .where('organization_id', '=', orgId)
+    .where('group_id', '!=', groupId)
+    .where('assignment_id', 'in', ids)
+    .execute();
+}
+
+/** The group whose forced list covers the assignment, if any. */
+export async function groupCovering(db: Db, orgId: number, assignmentId: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('forced_list_assignment')
+    .select('group_id')
+    .where('organization_id', '=', orgId)
+    .where('assignment_id', '=', assignmentId)
+    .executeTakeFirst();
+  return row?.group_id;
+}
+
+export async function replaceForcedList(
+  trx: Db,
+  values: Insertable<ForcedListTable>,
+  assignmentIds: number[],
+  lastForced: Array<{ user_id: number; last_forced_at: string | null }>,
+): Promise<void> {
+  const { organization_id: orgId, group_id: groupId } = values;
+  const existing = await findForcedList(trx, orgId, groupId);
+  if (existing) {
+    const { organization_id: _, group_id: __, ...changes } = values;
+    await trx.updateTable('forced_list').set(changes).where('id', '=', existing.id).execute();
+  } else {
+    await trx.insertInto('forced_list').values(values).execute();
+  }
+  await trx
+    .deleteFrom('forced_list_assignment')
+    .where('organization_id', '=', orgId)
+    .where('group_id', '=', groupId)
+    .execute();
+  if (assignmentIds.length)
+    await trx
+      .insertInto('forced_list_assignment')
+      .values(assignmentIds.map((assignment_id) => ({ organization_id: orgId, group_id: groupId, assignment_id })))
+      .execute();
+  for (const member of lastForced) {
+    await trx
+      .deleteFrom('forced_member')
+      .where('organization_id', '=', orgId)
+      .where('group_id', '=', groupId)
+      .where('user_id', '=', member.user_id)
+      .execute();
+    if (member.last_forced_at !== null) await setLastForced(trx, orgId, groupId, member.user_id, member.last_forced_at);
+  }
+}
+
+/** When each member of the group was last forced (local datetimes); a member without an entry never was. */
+export async function lastForcedOf(db: Db, orgId: number, groupId: number): Promise<Map<number, string>> {
+  const rows = await db
+    .selectFrom('forced_member')
+    .select(['user_id', 'last_forced_at'])
+    .where('organization_id', '=', orgId)
+    .where('group_id', '=', groupId)
+    .execute();
+  return new Map(rows.map((r) => [r.user_id, r.last_forced_at]));
+}
+
+export async function setLastForced(trx: Db, orgId: number, groupId: number, userId: number, at: string) {
+  await trx
+    .insertInto('forced_member')
+    .values({ organization_id: orgId, group_id: groupId, user_id: userId, last_forced_at: at })
+    .onConflict((oc) => oc.columns(['organization_id', 'group_id', 'user_id']).doUpdateSet({ last_forced_at: at }))
+    .execute();
+}
+
+export async function insertForcedHire(trx: Db, values: Insertable<ForcedHireTable>): Promise<number> {
+  const { id } = await trx.insertInto('forced_hire').values(values).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export function findForcedHire(db: Db, orgId: number, id: number): Promise<ForcedHireRow | undefined> {
+  return db
+    .selectFrom('forced_hire')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function autoForcedHireExists(db: Db, orgId: number, key: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('forced_hire')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('auto_key', '=', key)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Newest first; one more than `limit` so the caller knows whether there is a next page. */
+export function listForcedHires(
+  db: Db,
+  orgId: number,
+  query: { groupId?: number; assignmentId?: number; offset: number; limit: number },
+): Promise<ForcedHireRow[]> {
+  return db
+    .selectFrom('forced_hire')
+    .selectAll()
+    .where('organization_id', '=', orgId)
+    .$if(query.groupId !== undefined, (qb) => qb.where('group_id', '=', query.groupId!))
+    .$if(query.assignmentId !== undefined, (qb) => qb.where('assignment_id', '=', query.assignmentId!))
+    .orderBy('id', 'desc')
+    .offset(query.offset)
+    .limit(query.limit + 1)
+    .execute();
+}
+
+/** The forced lists that start by themselves, of every organization. */
+export function enabledForcedLists(db: Db, limit: number): Promise<ForcedListRow[]> {
+  return db
+    .selectFrom('forced_list')
+    .selectAll()
+    .where('enabled', '=', 1)
+    .orderBy('organization_id')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * The voluntary callback on the assignment overlapping the span that ended unfilled at `now`:
+ * fewer accepted than its positions, not cancelled, and its list ran out or its deadline passed.
+ */
+export function unfilledCallback(
+  db: Db,
+  orgId: number,
+  assignmentId: number,
+  span: { start: string; end: string },
+  now: string,
+) {
+  return db
+    .selectFrom('callback')
+    .select(['id'])
+    .where('organization_id', '=', orgId)
+    .where('assignment_id', '=', assignmentId)
+    .where('start', '<', span.end)
+    .where('end', '>', span.start)
+    .where('status', '=', 'active')
+    .whereRef('accepted_count', '<', 'positions_to_fill')
+    .where((eb) => eb.or([eb('list_ended_at', 'is not', null), eb('deadline', '<=', now)]))
+    .orderBy('id')
+    .executeTakeFirst();
+}
