@@ -544,6 +544,7 @@ describe('one story over a 28-day period', () => {
       type: string;
       user_id: string;
       total_hours: number;
+      worked_by?: { user_id: string };
     }>;
     const { days } = await schedule(org, '2027-03-01 00:00:00', '2027-03-28 23:59:59');
     const shifts = days.flatMap((day) => day.assignments.flatMap((a: any) => a.shifts));
@@ -558,15 +559,26 @@ describe('one story over a 28-day period', () => {
         .map((t) => -t.hours);
     const paid = (userId: number, type: string) =>
       sum(rows.filter((r) => r.user_id === String(userId) && r.type === type).map((r) => r.total_hours));
+    // who worked the hours (a trade's are paid to the scheduled person, FLSA §7(p)(3), naming the worker)
+    const workedBy = (userId: number) =>
+      sum(
+        rows
+          .filter((r) => r.type === 'work shift' && (r.worked_by?.user_id ?? r.user_id) === String(userId))
+          .map((r) => r.total_hours),
+      );
     const shown = (userId: number) =>
       sum(shifts.filter((s: any) => s.user.id === userId).map((s: any) => s.length - s.break_length));
 
     // by hand: A works Mar 1, 4, 7, 10, 16, 19, 22, 25, 28 = 9 × 24 = 216 (Mar 13 on vacation)
     expect(paid(d.crew.A, 'work shift')).toBe(216);
-    // B: Mar 2, 8, 11, 14, 17, 20, 23, 26 = 8 × 24 = 192 (Mar 5 traded away)
-    expect(paid(d.crew.B, 'work shift')).toBe(192);
-    // C: Mar 3, 6, 12, 15, 18, 21, 24, 27 at 24 + Mar 9 until 19:00 (12) + the traded Mar 5 (24) = 228
-    expect(paid(d.crew.C, 'work shift')).toBe(228);
+    // B works Mar 2, 8, 11, 14, 17, 20, 23, 26 = 8 × 24 = 192 (Mar 5 traded away), and is paid the
+    // traded Mar 5 too (FLSA §7(p)(3), the default): 216
+    expect(workedBy(d.crew.B)).toBe(192);
+    expect(paid(d.crew.B, 'work shift')).toBe(216);
+    // C works Mar 3, 6, 12, 15, 18, 21, 24, 27 at 24 + Mar 9 until 19:00 (12) + the traded Mar 5 (24) = 228,
+    // and is paid 204 (the traded Mar 5 is B's hours of work)
+    expect(workedBy(d.crew.C)).toBe(228);
+    expect(paid(d.crew.C, 'work shift')).toBe(204);
     // relief: the callback's Mar 13 shift, 23 h across the change
     expect(paid(relief, 'work shift')).toBe(23);
     // EMT: 3 × (12 − 0.5) + 2 held over = 36.5
@@ -584,7 +596,7 @@ describe('one story over a 28-day period', () => {
     for (const userId of [d.crew.A, d.crew.B, d.crew.C, relief, emt]) {
       expect(engine(userId)?.worked_hours, `engine hours of user ${userId}`).toBe(paid(userId, 'work shift'));
       expect(engine(userId)?.time_off_hours, `engine time off of user ${userId}`).toBe(paid(userId, 'time off'));
-      expect(shown(userId), `schedule hours of user ${userId}`).toBe(paid(userId, 'work shift'));
+      expect(shown(userId), `schedule hours of user ${userId}`).toBe(workedBy(userId));
       const userSegments = segments.filter((s) => s.user.id === userId && s.status === 1);
       expect(sum(userSegments.map((s) => s.length)), `segments of user ${userId}`).toBe(paid(userId, 'time off'));
       expect(sum(await ledger(userId)), `bank debits of user ${userId}`).toBe(paid(userId, 'time off'));

@@ -2,7 +2,8 @@ import type { Db } from '../core/db/transaction.js';
 import { addDays, normalizeLocalDateTime } from '../core/time.js';
 import { occurrencesInRange } from './recurrence.js';
 import type { TimeOffRow } from '../resources/time-offs/table.js';
-import { defaultDayHoursOf } from './reads.js';
+import { defaultDayHoursOf, tradeHoursCountFor, tradeSubstitutesOf } from './reads.js';
+import { creditTradeHours } from './trade-hours.js';
 import { approvedTimeOffs, closeMinute, type ApprovedTimeOff } from './time-off.js';
 import { splitOccurrence, type Interval, type Segment } from './segments.js';
 import {
@@ -225,11 +226,19 @@ export async function chargedHours(db: Db, orgId: number, entry: TimeOffRow, tim
 
 /**
  * Worked pieces and exact time off segments for the span, as payroll and overtime need them: work
- * placed by its scheduled start, segments by their anchor, both in [start, end). The time off's
+ * placed by its scheduled start, segments by their anchor, both in [start, end); each piece
+ * credited to whose hours of work it is (trade-hours.ts: a trade's hours to the scheduled person
+ * by default), with `worked_by` who worked it. The time off's
  * segments are split along the users' work over each whole occurrence.
  */
 export async function paidFacts(db: Db, orgId: number, span: Interval, timeZone: string, userIds?: number[]) {
-  const facts = await scheduleFacts(db, orgId, { ...span, userIds, timezone: timeZone });
+  const countFor = await tradeHoursCountFor(db, orgId);
+  // the named users' traded hours are worked by others: their work is read too (trade-hours.ts)
+  const substitutes =
+    userIds && countFor === 'scheduled' ? await tradeSubstitutesOf(db, orgId, userIds, widen(span)) : [];
+  const loaded = userIds ? [...new Set([...userIds, ...substitutes])] : undefined;
+  const named = (userId: number) => !userIds || userIds.includes(userId);
+  const facts = await scheduleFacts(db, orgId, { ...span, userIds: loaded, timezone: timeZone });
   const reaching = facts.timeOff.filter((c) => c.timeOff.start < span.start || c.timeOff.end > span.end);
   let covers = facts.timeOff;
   if (reaching.length > 0) {
@@ -250,10 +259,12 @@ export async function paidFacts(db: Db, orgId: number, span: Interval, timeZone:
   }
   const inSpan = (at: string) => at >= span.start && at < span.end;
   return {
-    worked: facts.worked.filter((piece) => inSpan(piece.scheduled_start)),
-    timeOff: covers.flatMap((c) =>
-      c.segments.filter((s) => inSpan(s.anchor)).map((segment) => ({ timeOff: c.timeOff, segment })),
+    worked: creditTradeHours(facts.worked, countFor).filter(
+      (piece) => inSpan(piece.scheduled_start) && named(piece.user_id),
     ),
+    timeOff: covers
+      .filter((c) => named(c.timeOff.user_id))
+      .flatMap((c) => c.segments.filter((s) => inSpan(s.anchor)).map((segment) => ({ timeOff: c.timeOff, segment }))),
   };
 }
 

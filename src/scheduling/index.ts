@@ -13,6 +13,7 @@ export { expandWork, type KellyDay, type WorkItem } from './work.js';
 export { timezoneOf } from './reads.js';
 export type { Segment } from './segments.js';
 export type { WorkedPiece } from './worked.js';
+export { TRADE_HOURS_COUNT_FOR, type PaidPiece, type TradeHoursCountFor } from './trade-hours.js';
 export { adjacentPeriods, periodOf, type Period } from './period.js';
 
 // staffing: the schedule's days and the occurrences that are short (one computation, staffing.ts)

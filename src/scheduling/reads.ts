@@ -611,3 +611,33 @@ export async function groupMinimums(db: Db, orgId: number) {
     assignmentIds: parseJsonArray<{ assignment_id: number }>(row.assignments).map((a) => Number(a.assignment_id)),
   }));
 }
+
+/** Whose hours of work a trade's hours are in the organization (trade-hours.ts): `scheduled` or `worker`. */
+export async function tradeHoursCountFor(db: Db, orgId: number): Promise<string> {
+  const row = await db
+    .selectFrom('organization')
+    .select('trade_hours_count_for')
+    .where('id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  return row.trade_hours_count_for;
+}
+
+/** The users who work shifts traded with (taken over from) the named users overlapping [start, end). */
+export async function tradeSubstitutesOf(
+  db: Db,
+  orgId: number,
+  ownerIds: number[],
+  span: { start: string; end: string },
+): Promise<number[]> {
+  if (ownerIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('shift')
+    .select('user_id')
+    .distinct()
+    .where('organization_id', '=', orgId)
+    .where('traded_with', 'in', ownerIds)
+    .where('start', '<', span.end)
+    .where('end', '>', span.start)
+    .execute();
+  return rows.map((row) => row.user_id);
+}

@@ -66,6 +66,23 @@ const qualifierCounts: Remap = (value, _row, lookup) => {
   );
 };
 
+/**
+ * trade_placement.before: JSON of what a trade changed (src/resources/trades/placements.ts): a
+ * shift's `user_id` and `traded_with`, or an occurrence's earlier exception with its `assignment_id`.
+ */
+const tradePlacementBefore: Remap = (value, _row, lookup) => {
+  if (typeof value !== 'string') return value;
+  const before = JSON.parse(value) as Record<string, unknown>;
+  const map = (key: string, table: string) => {
+    const id = before[key];
+    if (typeof id === 'number') before[key] = lookup(table, id) ?? id;
+  };
+  map('user_id', USER);
+  map('traded_with', USER);
+  map('assignment_id', 'assignment');
+  return JSON.stringify(before);
+};
+
 /** system_log.entity_type (and misc_hour.source) → the table its id names. */
 const ENTITY_TABLES: Record<string, string> = {
   user: 'user_account',
@@ -291,6 +308,10 @@ export const EXPORTED: Record<string, TablePolicy> = {
   callback_auto_started: { refs: { assignment_id: 'assignment', callback_id: 'callback' } },
   trade: { refs: byUsers('requesting_user_id', 'accepting_user_id', 'approving_user_id', 'approved_by') },
   trade_user: { refs: { trade_id: 'trade', user_id: USER } },
+  trade_placement: {
+    refs: { trade_id: 'trade', shift_id: 'shift', recurring_shift_id: 'recurring_shift' },
+    remap: { before: tradePlacementBefore },
+  },
   forced_list: { refs: { group_id: 'user_group', initiated_by: USER, work_type_id: 'work_type' } },
   forced_list_assignment: { refs: { group_id: 'user_group', assignment_id: 'assignment' } },
   forced_member: { refs: { group_id: 'user_group', user_id: USER } },

@@ -31,6 +31,8 @@ export interface OrganizationTable {
   work_period_days: Generated<number>;
   work_period_hours: Generated<number>;
   work_period_start: Generated<string>;
+  /** Whose hours of work a trade's hours are: `scheduled` (FLSA §7(p)(3), the default) or `worker` */
+  trade_hours_count_for: Generated<string>;
   /** What members see of coworkers in GET /users: `work_contact` or `all` (src/resources/member-view). */
   member_user_view: Generated<string>;
 }

@@ -1,3 +1,3 @@
 /** The scheduling contracts callbacks and trades build on besides the engine (docs/architecture.md). */
-export { removeOccurrence } from '../rotations/repository.js';
-export { insertShift } from '../shifts/repository.js';
+export { deleteException, exceptionsOf, removeOccurrence, upsertException } from '../rotations/repository.js';
+export { deleteShift, insertShift, updateShift } from '../shifts/repository.js';

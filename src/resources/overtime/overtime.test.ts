@@ -121,7 +121,7 @@ describe('GET /overtime (extension): a 24/48 department on a 28-day, 212-hour pe
     ]);
   });
 
-  it('adds a trade day to the member who works it: +24 h of overtime', async () => {
+  it('counts a trade day for the scheduled member (FLSA §7(p)(3)), or for the worker when set so', async () => {
     // Alice works Bob's Jan 26 shift: Bob's occurrence is removed, Alice gets a one-off shift traded with Bob
     const removed = await fire.post(`/recurring_shifts/${bobSeries}/exceptions`, {
       date: '2027-01-26',
@@ -138,12 +138,20 @@ describe('GET /overtime (extension): a 24/48 department on a 28-day, 212-hour pe
       traded_with: bob,
       work_type_id: await workTypeId(fire, 'Trade'),
     });
-    // Alice 216 + 24 = 240 → 28 overtime; Bob 216 − 24 = 192 → none
-    const rows = await overtime(fire, P1.start, P1.end);
-    expect(rows.filter((r) => (r.user as { id: number }).id !== carl)).toEqual([
+    // by default (§7(p)(3)) the 24 h stay Bob's: Alice 216 → 4 overtime, Bob 216 → 4
+    const others = async () =>
+      (await overtime(fire, P1.start, P1.end)).filter((r) => (r.user as { id: number }).id !== carl);
+    expect(await others()).toEqual([
+      row(fire, alice, P1, hours(216, 0, 216, 212, 212, 4)),
+      row(fire, bob, P1, hours(216, 0, 216, 212, 212, 4)),
+    ]);
+    // counted for the worker: Alice 216 + 24 = 240 → 28 overtime; Bob 216 − 24 = 192 → none
+    expect((await fire.patch('/work_period', { trade_hours_count_for: 'worker' })).status).toBe(200);
+    expect(await others()).toEqual([
       row(fire, alice, P1, hours(240, 0, 240, 212, 212, 28)),
       row(fire, bob, P1, hours(192, 0, 192, 212, 192, 0)),
     ]);
+    expect((await fire.patch('/work_period', { trade_hours_count_for: 'scheduled' })).status).toBe(200);
   });
 
   it('takes a vacation shift off the worked hours, counting it back only when its type counts as worked', async () => {
@@ -289,6 +297,7 @@ describe('GET/PATCH /work_period (extension)', () => {
       days: 7,
       threshold_hours: 40,
       start: '2023-01-01 00:00:00',
+      trade_hours_count_for: 'scheduled',
     });
   });
 
@@ -296,19 +305,21 @@ describe('GET/PATCH /work_period (extension)', () => {
     const org = await server.newOrg();
     const changed = await org.patch('/work_period', { days: 28, threshold_hours: 212 });
     expect(changed).toSucceed(200, 'Work period updated successfully.', {
-      work_period: { days: 28, threshold_hours: 212, start: '2023-01-01 00:00:00' },
+      work_period: { days: 28, threshold_hours: 212, start: '2023-01-01 00:00:00', trade_hours_count_for: 'scheduled' },
     });
     await org.patch('/work_period', { start: '2027-01-03 07:00:00' });
     expect((await org.get('/work_period')).body).toEqual({
       days: 28,
       threshold_hours: 212,
       start: '2027-01-03 07:00:00',
+      trade_hours_count_for: 'scheduled',
     });
     expect((await org.get('/logs')).body.data[0].event_description).toMatch(/updated the work period \(start\)$/);
     expect((await ems.get('/work_period')).body).toEqual({
       days: 7,
       threshold_hours: 40,
       start: '2027-01-03 00:00:00',
+      trade_hours_count_for: 'scheduled',
     });
   });
 
@@ -330,6 +341,7 @@ describe('GET/PATCH /work_period (extension)', () => {
       days: 7,
       threshold_hours: 40,
       start: '2023-01-01 00:00:00',
+      trade_hours_count_for: 'scheduled',
     });
   });
 

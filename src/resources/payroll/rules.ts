@@ -21,10 +21,12 @@ function personOf(users: Map<number, UserRow>, userId: number) {
 /**
  * Payroll rows of the period, from the scheduling engine: `work shift` rows for the worked pieces
  * of shifts and rotation occurrences on work-shift assignments whose scheduled start lies in
- * [start, end) (breaks not counted, hold-over added); `time off` rows for each segment of approved
- * time off placed in the period, with the hours it charges; `misc` rows for misc hours dated in
- * it; `adjustment` rows (extension) for bank adjustments written in the period by a change that
- * reached into a finalized day, flagged with that day. Ordered by start, then user.
+ * [start, end) (breaks not counted, hold-over added), paid to whose hours they are (a trade's to
+ * the scheduled person by default, with `worked_by`: src/scheduling/trade-hours.ts); `time off`
+ * rows for each segment of approved time off placed in the period, with the hours it charges;
+ * `misc` rows for misc hours dated in it; `adjustment` rows (extension) for bank adjustments
+ * written in the period by a change that reached into a finalized day, flagged with that day.
+ * Ordered by start, then user.
  */
 export async function payrollRows(
   db: Db,
@@ -48,7 +50,7 @@ export async function payrollRows(
   const [users, workTypes, labels, assignments] = await Promise.all([
     findUsersByIds(db, orgId, [
       ...flagged.map((a) => a.user_id),
-      ...paid.worked.map((i) => i.user_id),
+      ...paid.worked.flatMap((i) => [i.user_id, i.worked_by]),
       ...paid.timeOff.map((t) => t.timeOff.user_id),
       ...miscRows.map((m) => m.user_id),
     ]),
@@ -83,6 +85,9 @@ export async function payrollRows(
         notes: item.notes,
         total_hours: item.worked_hours,
         ...(item.hold_over > 0 ? { hold_over: item.hold_over } : {}),
+        ...(item.worked_by !== item.user_id
+          ? { worked_by: { user_id: String(item.worked_by), name: personOf(users, item.worked_by).name } }
+          : {}),
       },
     ];
   });

@@ -38,5 +38,16 @@ export const PayrollRow = Type.Object({
       'x-crewplan-extension': true,
     }),
   ),
+  worked_by: Type.Optional(
+    Type.Object(
+      { user_id: Type.String(), name: Type.String() },
+      {
+        description:
+          'Extension: on a work shift row paid to the scheduled person for hours a substitute worked on a ' +
+          'trade (FLSA §7(p)(3), GET /work_period `trade_hours_count_for`: `scheduled`), who worked them.',
+        'x-crewplan-extension': true,
+      },
+    ),
+  ),
 });
 export type PayrollRow = Static<typeof PayrollRow>;

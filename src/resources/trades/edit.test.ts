@@ -59,28 +59,31 @@ describe('PATCH /trades/{id} with action "edit"', () => {
     );
   });
 
-  it('checks the new hours as a new trade: whole shifts of the requester, a start still to come', async () => {
+  it('checks the new hours as a new trade: inside the shift of the requester, a start still to come', async () => {
     const bob = await org.createUser({ first_name: 'Bob', last_name: 'Birch' });
     await shift(bob, '2031-08-10 07:00:00', '2031-08-11 07:00:00');
     const id = await requestTrade(bob, '2031-08-10 07:00:00', '2031-08-11 07:00:00');
     expect(
-      await org.patch(`/trades/${id}`, { action: 'edit', start: '2031-08-10 07:00:00', end: '2031-08-10 19:00:00' }),
-    ).toBeInvalid(['The trade must cover whole shifts: Bob Birch works 2031-08-10 07:00:00 to 2031-08-11 07:00:00.']);
+      await org.patch(`/trades/${id}`, { action: 'edit', start: '2031-08-10 06:00:00', end: '2031-08-10 19:00:00' }),
+    ).toBeInvalid([
+      'The start 2031-08-10 06:00:00 lies outside the shift the trade cuts: ' +
+        'Bob Birch works 2031-08-10 07:00:00 to 2031-08-11 07:00:00.',
+    ]);
     expect(
       await org.patch(`/trades/${id}`, { action: 'edit', start: '2020-08-10 07:00:00', end: '2020-08-11 07:00:00' }),
     ).toBeInvalid(['A trade cannot be moved to a start that has passed: 2020-08-10 07:00:00.']);
     expect((await org.get(`/trades/${id}`)).body.start.slice(0, 19)).toBe('2031-08-10T07:00:00');
   });
 
-  it('refuses to edit a filled or cancelled trade', async () => {
+  it('refuses to edit a cancelled trade; a filled one is edited (its work moves back and again)', async () => {
     const [cy, di] = [await org.createUser(), await org.createUser()];
     const filled = await requestTrade(cy, '2031-08-20 07:00:00', '2031-08-21 07:00:00', {
       accepting_user_id: di,
       approve: true,
     });
-    expect(await org.patch(`/trades/${filled}`, { action: 'edit', notes: 'x' })).toBeInvalid([
-      `Trade #${filled} is filled.`,
-    ]);
+    const edited = await org.patch(`/trades/${filled}`, { action: 'edit', notes: 'x' });
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.body.trade_status).toBe('filled');
     const cancelled = await requestTrade(cy, '2031-08-24 07:00:00', '2031-08-25 07:00:00');
     expect((await org.patch(`/trades/${cancelled}`, { action: 'cancel' })).status).toBe(200);
     expect(await org.patch(`/trades/${cancelled}`, { action: 'edit', notes: 'x' })).toBeInvalid([

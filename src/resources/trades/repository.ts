@@ -114,20 +114,3 @@ export async function upsertTradeUser(
       .execute();
   }
 }
-
-/** Hands a one-off shift to another user, noting whose it was. */
-export async function reassignShift(
-  trx: Db,
-  orgId: number,
-  shiftId: number,
-  userId: number,
-  tradedWith: number,
-  now: string,
-): Promise<void> {
-  await trx
-    .updateTable('shift')
-    .set({ user_id: userId, traded_with: tradedWith, updated_at: now })
-    .where('organization_id', '=', orgId)
-    .where('id', '=', shiftId)
-    .execute();
-}

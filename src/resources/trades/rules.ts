@@ -3,16 +3,23 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog, logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
-import { assertPeriod, normalizeLocalDateTime, nowLocal, nowUtc } from '../../core/time.js';
+import { assertPeriod, hoursBetween, normalizeLocalDateTime, nowLocal, nowUtc } from '../../core/time.js';
 import { availabilityOf, expandWork, refusalMessage, timezoneOf, type WorkItem } from '../../scheduling/index.js';
-import { insertShift, removeOccurrence } from '../callbacks/contracts.js';
 import { assertUsersExist, findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import { assertOwedHours, assertTradeCount } from './limits.js';
 import { requiredQualifiers } from './qualifiers.js';
 import { defaultWorkTypeId } from '../work-types/repository.js';
-import { findTradeUser, insertTrade, reassignShift, upsertTradeUser } from './repository.js';
+import { findTradeUser, insertTrade, upsertTradeUser } from './repository.js';
+import {
+  cutShift,
+  placeShift,
+  placedShiftIds,
+  reassignPlaced,
+  removePlacedOccurrence,
+  undoPlacements,
+} from './placements.js';
 import type { CreateTradeBody, TradeActionBody } from './schemas.js';
 import type { StoredTradeStatus, TradeRow } from './table.js';
 
@@ -47,20 +54,53 @@ function spanOf(start: string, end: string, field = ''): Span {
 
 const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
 
+/** A piece of the user's work a trade moves: the scheduled item, and the part of it the trade covers. */
+interface Move {
+  item: WorkItem;
+  part: Span;
+}
+
+const onTheMinute = (local: string) => local.endsWith(':00');
+
 /**
- * The user's work inside the span, which must hold whole shifts. It may hold none: the trade then
- * records hours agreed outside the schedule and filling it moves nothing.
+ * The rules of a part-shift trade (a span that cuts a piece of work), one 422 naming each failing
+ * field: the span lies inside one shift of the user, each end on the minute, at least one hour long.
  */
-async function workToMove(db: Db, orgId: number, user: UserRow, span: Span): Promise<WorkItem[]> {
+async function checkPartShift(db: Db, orgId: number, user: UserRow, span: Span, work: WorkItem[], field: string) {
+  const [shift] = work;
+  const works = `${fullName(user)} works ${shift!.start} to ${shift!.end}`;
+  if (work.length > 1)
+    throw invalidParams(
+      `A part-shift trade lies inside one shift: the ${field}start and ${field}end reach ` +
+        `${work.length} shifts of ${fullName(user)} (${work.map((w) => `${w.start} to ${w.end}`).join(', ')}).`,
+    );
+  const messages: string[] = [];
+  if (span.start < shift!.start)
+    messages.push(`The ${field}start ${span.start} lies outside the shift the trade cuts: ${works}.`);
+  if (span.end > shift!.end)
+    messages.push(`The ${field}end ${span.end} lies outside the shift the trade cuts: ${works}.`);
+  if (!onTheMinute(span.start)) messages.push(`The ${field}start of a part-shift trade must be on the minute.`);
+  if (!onTheMinute(span.end)) messages.push(`The ${field}end of a part-shift trade must be on the minute.`);
+  if (messages.length === 0 && hoursBetween(span.start, span.end, await timezoneOf(db, orgId)) < 1)
+    messages.push(`The ${field}period of a part-shift trade must be at least one hour: ${span.start} to ${span.end}.`);
+  if (messages.length > 0) throw invalidParams(messages);
+}
+
+/**
+ * The user's work the span covers. Whole shifts inside the span move whole; a span that cuts a
+ * shift trades only part of it (checkPartShift). The span may hold no work: the trade then records
+ * hours agreed outside the schedule and filling it moves nothing.
+ */
+async function workToMove(db: Db, orgId: number, user: UserRow, span: Span, field = ''): Promise<Move[]> {
   const work = (await expandWork(db, orgId, { start: span.start, end: span.end, userIds: [user.id] })).filter(
     (item) => item.user_id === user.id && overlaps(item, span),
   );
-  const partial = work.find((item) => item.start < span.start || item.end > span.end);
-  if (partial)
-    throw invalidParams(
-      `The trade must cover whole shifts: ${fullName(user)} works ${partial.start} to ${partial.end}.`,
-    );
-  return work;
+  if (work.some((item) => item.start < span.start || item.end > span.end))
+    await checkPartShift(db, orgId, user, span, work, field);
+  return work.map((item) => ({
+    item,
+    part: { start: item.start > span.start ? item.start : span.start, end: item.end < span.end ? item.end : span.end },
+  }));
 }
 
 /**
@@ -73,9 +113,14 @@ async function assertCanTake(
   giver: UserRow,
   taker: UserRow,
   span: Span,
-  work: WorkItem[],
+  moves: Move[],
 ): Promise<void> {
-  const needs = await requiredQualifiers(db, orgId, giver.id, work);
+  const needs = await requiredQualifiers(
+    db,
+    orgId,
+    giver.id,
+    moves.map((move) => move.item),
+  );
   const request = { ...span, userIds: [taker.id], timezone: await timezoneOf(db, orgId), needs };
   const [reason] = (await availabilityOf(db, orgId, request)).get(taker.id)!.reasons;
   if (reason) throw invalidParams(refusalMessage(fullName(taker), 'this trade', reason));
@@ -96,7 +141,7 @@ async function checkTrade(
   if (taker.id === requester.id) throw invalidParams('The accepting user must differ from the requesting user.');
   await assertCanTake(db, orgId, requester, taker, trade.span, work);
   if (trade.swap) {
-    const swapWork = await workToMove(db, orgId, taker, trade.swap);
+    const swapWork = await workToMove(db, orgId, taker, trade.swap, 'swap ');
     await assertCanTake(db, orgId, taker, requester, trade.swap, swapWork);
   }
 }
@@ -188,36 +233,95 @@ export async function createTrade(
   return { id, status };
 }
 
-/** Moves each piece of work from one user to the other: occurrences become one-off shifts, shifts change hands. */
+/** The part of an item's break inside a span of it (none when the break lies outside). */
+function breakWithin(item: WorkItem, span: Span) {
+  if (!item.break_start || !item.break_end || item.break_end <= span.start || item.break_start >= span.end)
+    return { break_start: null, break_end: null };
+  return {
+    break_start: item.break_start > span.start ? item.break_start : span.start,
+    break_end: item.break_end < span.end ? item.break_end : span.end,
+  };
+}
+
+/**
+ * Moves each piece of work from one user to the other, recording every change (placements.ts):
+ * a whole one-off shift changes hands; a whole occurrence is taken off and the taker gets a one-off
+ * shift of its hours; a part-traded piece leaves the giver the hours not traded (one-off shifts, or
+ * the one-off shift cut to them) and the taker gets a one-off shift of the traded part.
+ */
 async function moveWork(trx: Db, auth: AuthContext, trade: TradeRow, from: UserRow, to: UserRow, span: Span) {
-  const work = await workToMove(trx, auth.orgId, from, span);
-  const now = nowUtc();
-  const workTypeId = await defaultWorkTypeId(trx, auth.orgId, 'Trade');
-  for (const item of work) {
-    if (!item.recurring && item.shift_id) {
-      await reassignShift(trx, auth.orgId, item.shift_id, to.id, from.id, now);
+  const { orgId } = auth;
+  const moves = await workToMove(trx, orgId, from, span);
+  const workTypeId = await defaultWorkTypeId(trx, orgId, 'Trade');
+  const notes = `Trade #${trade.id}`;
+  for (const { item, part } of moves) {
+    const whole = part.start === item.start && part.end === item.end;
+    if (whole && !item.recurring && item.shift_id) {
+      await reassignPlaced(trx, orgId, trade.id, item, to.id);
       continue;
     }
-    await removeOccurrence(trx, auth.orgId, {
-      userId: from.id,
-      assignmentId: item.assignment_id,
-      date: item.date,
-      reason: `Trade #${trade.id}`,
-    });
-    await insertShift(trx, auth.orgId, {
+    const rest = [
+      { start: item.start, end: part.start },
+      { start: part.end, end: item.end },
+    ].filter((r) => r.start < r.end);
+    const keep = (r: Span) => ({ ...r, ...breakWithin(item, r), hold_over: r.end === item.end ? item.hold_over : 0 });
+    const [first, ...others] = item.recurring ? [undefined, ...rest] : rest;
+    if (item.recurring) await removePlacedOccurrence(trx, orgId, trade.id, item);
+    else await cutShift(trx, orgId, trade.id, item, keep(first!));
+    for (const r of others)
+      await placeShift(trx, orgId, trade.id, {
+        assignment_id: item.assignment_id,
+        user_id: from.id,
+        date: item.date,
+        ...keep(r!),
+        work_type_id: item.work_type_id,
+        work_subtype_id: item.work_subtype_id,
+        notes: `${notes}: the hours not traded`,
+        from_callback: null,
+        traded_with: null,
+        scheduled_by: item.scheduled_by,
+      });
+    await placeShift(trx, orgId, trade.id, {
       assignment_id: item.assignment_id,
       user_id: to.id,
       date: item.date,
-      start: item.start,
-      end: item.end,
+      start: part.start,
+      end: part.end,
+      ...(whole ? {} : breakWithin(item, part)),
       work_type_id: workTypeId,
       work_subtype_id: null,
-      notes: `Trade #${trade.id}`,
+      notes,
       from_callback: null,
       traded_with: from.id,
       scheduled_by: trade.approved_by,
     });
   }
+}
+
+/**
+ * Before a filled trade's work moves back: each user who gets hours back must not have taken other
+ * work in them since (the engine's availability; the trade's own placements aside).
+ */
+async function assertCanTakeBack(trx: Db, auth: AuthContext, trade: TradeRow, user: UserRow, span: Span) {
+  const placed = await placedShiftIds(trx, auth.orgId, trade.id);
+  const request = {
+    ...span,
+    userIds: [user.id],
+    timezone: auth.timezone,
+    except: (item: WorkItem) => item.shift_id !== null && placed.has(item.shift_id),
+  };
+  const busy = (await availabilityOf(trx, auth.orgId, request)).get(user.id)!.reasons.find((r) => r.kind === 'working');
+  if (busy) throw invalidParams(refusalMessage(fullName(user), `back the hours of trade #${trade.id}`, busy));
+}
+
+/** Moves a filled trade's work back (cancel, or edit before it moves again), under both users' locks. */
+async function unfill(trx: Db, auth: AuthContext, trade: TradeRow, requester: UserRow) {
+  const taker = await findUserOrInvalid(trx, auth.orgId, trade.accepting_user_id!, 'accepting user id');
+  await lockUsers(trx, [requester.id, taker.id]);
+  const spans = spansOf(trade);
+  await assertCanTakeBack(trx, auth, trade, requester, spans.span);
+  if (spans.swap) await assertCanTakeBack(trx, auth, trade, taker, spans.swap);
+  await undoPlacements(trx, auth.orgId, trade.id);
 }
 
 async function fill(trx: Db, auth: AuthContext, trade: TradeRow, requester: UserRow, taker: UserRow) {
@@ -292,8 +396,9 @@ async function deny({ trx, auth, trade, body }: ActionContext): Promise<ActionOu
   return { actor, next: 'denied', changes: { approved_by: actor.id } };
 }
 
-async function cancel({ trx, auth, trade, body }: ActionContext): Promise<ActionOutcome> {
+async function cancel({ trx, auth, trade, requester, body }: ActionContext): Promise<ActionOutcome> {
   const actor = await findUserOrInvalid(trx, auth.orgId, body.user_id ?? trade.requesting_user_id);
+  if (trade.status === 'filled') await unfill(trx, auth, trade, requester);
   return { actor, next: 'cancelled', changes: {} };
 }
 
@@ -316,6 +421,8 @@ async function edit({ trx, auth, trade, requester, body }: ActionContext): Promi
     trade.accepting_user_id === null
       ? null
       : await findUserOrInvalid(trx, auth.orgId, trade.accepting_user_id, 'accepting user id');
+  // a filled trade's work moves back, then moves again under the new terms (one transaction)
+  if (trade.status === 'filled') await unfill(trx, auth, trade, requester);
   await checkTrade(trx, auth.orgId, requester, taker, { span, swap });
   const changes: Partial<TradeRow> = {
     start: span.start,
@@ -328,7 +435,23 @@ async function edit({ trx, auth, trade, requester, body }: ActionContext): Promi
   const participants = taker ? [requester, taker] : [requester];
   await assertTradeCount(trx, auth, edited, participants);
   await assertOwedHours(trx, auth, edited, participants);
+  if (trade.status === 'filled') {
+    await moveWork(trx, auth, edited, requester, taker!, span);
+    if (swap) await moveWork(trx, auth, edited, taker!, requester, swap);
+  }
   return { actor, next: trade.status, changes };
+}
+
+/** What may still be done to a filled trade before it starts: its work moves back (and, edited, again). */
+const UNDOABLE: ReadonlySet<TradeActionBody['action']> = new Set(['cancel', 'edit']);
+
+/** A filled trade is cancelled or edited only before its first hours (the span's or the swap's) start. */
+function assertNotStarted(trade: TradeRow, localNow: string) {
+  const first = trade.swap_start && trade.swap_start < trade.start ? trade.swap_start : trade.start;
+  if (first <= localNow)
+    throw invalidParams(
+      `Trade #${trade.id} started at ${first}: a filled trade can be cancelled or edited only before it starts.`,
+    );
 }
 
 const ACTIONS: Record<
@@ -352,8 +475,10 @@ export async function actOnTrade(trx: Db, auth: AuthContext, id: number, body: T
     trx,
     { table: 'trade', orgId: auth.orgId, id, model: 'Trade', softDeleted: true },
     async (trade) => {
-      const status = tradeStatus(trade, nowLocal(auth.timezone));
-      if (!OPEN.has(status as StoredTradeStatus)) throw invalidParams(`Trade #${id} is ${status}.`);
+      const localNow = nowLocal(auth.timezone);
+      const status = tradeStatus(trade, localNow);
+      if (status === 'filled' && UNDOABLE.has(body.action)) assertNotStarted(trade, localNow);
+      else if (!OPEN.has(status as StoredTradeStatus)) throw invalidParams(`Trade #${id} is ${status}.`);
       requester = await findUserOrInvalid(trx, auth.orgId, trade.requesting_user_id, 'requesting user');
       const now = nowUtc();
       outcome = await action.apply({ trx, auth, trade, requester, body, now });
@@ -365,7 +490,9 @@ export async function actOnTrade(trx: Db, auth: AuthContext, id: number, body: T
     action: `trade.${body.action}`,
     description:
       `${action.verb} trade #${id} of ${fullName(requester!)} (${trade.start} to ` +
-      `${trade.end})${next === 'filled' ? '; the trade is filled' : ''}` +
+      `${trade.end})${next === 'filled' && trade.status !== 'filled' ? '; the trade is filled' : ''}` +
+      `${trade.status === 'filled' ? '; its work moved back' : ''}` +
+      `${trade.status === 'filled' && next === 'filled' ? ' and moved again' : ''}` +
       `${body.action === 'edit' ? `; now ${changes.start} to ${changes.end}` : ''}.`,
     actorUserId: actor.id,
     entityType: 'trade',

@@ -40,6 +40,27 @@ export interface TradeUserTable {
   responded_at: string | null;
 }
 
+/**
+ * What a filled trade changed on the schedule, one row per change (migration 1620), so that
+ * cancelling or editing the trade before it starts undoes exactly those changes, newest first:
+ * - `inserted`: a one-off shift the trade made (the substitute's, or the rest of a part-traded tour): deleted;
+ * - `reassigned`: a one-off shift handed over: handed back (`before`: its user and traded_with);
+ * - `changed`: a one-off shift cut to the hours not traded: given its hours back (`before`);
+ * - `removed`: a rotation occurrence taken off: the date's earlier exception, if any, is restored.
+ */
+export interface TradePlacementTable {
+  id: Generated<number>;
+  organization_id: number;
+  trade_id: number;
+  kind: 'inserted' | 'reassigned' | 'changed' | 'removed';
+  shift_id: number | null;
+  recurring_shift_id: number | null;
+  date: string | null;
+  /** JSON of what the row was before (null: nothing, e.g. no exception on that date) */
+  before: string | null;
+  created_at: string;
+}
+
 export type TradeRow = Selectable<TradeTable>;
 export type TradeUserRow = Selectable<TradeUserTable>;
 
@@ -47,5 +68,6 @@ declare module '../../core/db/types.js' {
   interface Database {
     trade: TradeTable;
     trade_user: TradeUserTable;
+    trade_placement: TradePlacementTable;
   }
 }

@@ -155,16 +155,21 @@ describe('POST /trades', () => {
     expect((await org.get('/shifts', { query: { user_id: taker } })).body).toEqual([]);
   });
 
-  it('refuses a span that cuts a shift', async () => {
+  it('refuses a span that cuts a shift and reaches outside it, or is off the minute', async () => {
     const { requester } = await people();
     const span = nextSpan();
     await giveShift(requester, span.start, span.end);
-    const half = { start: span.start, end: `${span.start.slice(0, 10)} 19:00:00` };
-    const response = await org.post('/trades', { requesting_user: requester, ...half, approving_user_id: adminId });
+    const day = span.start.slice(0, 10);
+    const outside = { start: `${day} 05:00:00`, end: `${day} 19:00:00` };
+    const response = await org.post('/trades', { requesting_user: requester, ...outside, approving_user_id: adminId });
     expect(response.status).toBe(422);
     expect(response.body.error_message).toEqual([
-      `The trade must cover whole shifts: Vincent Ownbey works ${span.start} to ${span.end}.`,
+      `The start ${day} 05:00:00 lies outside the shift the trade cuts: ` +
+        `Vincent Ownbey works ${span.start} to ${span.end}.`,
     ]);
+    const seconds = { start: `${day} 07:00:30`, end: `${day} 07:30:00` };
+    const off = await org.post('/trades', { requesting_user: requester, ...seconds, approving_user_id: adminId });
+    expect(off.body.error_message).toEqual(['The start of a part-shift trade must be on the minute.']);
   });
 
   it('refuses an accepting user already scheduled in those hours', async () => {

@@ -37,7 +37,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       checkWorkPeriodStart(request.body.start, request.auth.timezone);
-      const sent = sentFields(request.body, ['days', 'threshold_hours', 'start'] as const);
+      const sent = sentFields(request.body, ['days', 'threshold_hours', 'start', 'trade_hours_count_for'] as const);
       const changes = { ...sent, ...(sent.start === undefined ? {} : { start: normalizeLocalDateTime(sent.start) }) };
       const workPeriod = await withTransaction(app.db, async (trx) => {
         const before = await findWorkPeriod(trx, request.auth.orgId);

@@ -16,10 +16,17 @@ const Start = {
   description: 'the local datetime one period starts at; periods repeat every `days` wall-clock days from it',
 };
 
+const TradeHoursCountFor = Type.Union([Type.Literal('scheduled'), Type.Literal('worker')], {
+  description:
+    "whose hours of work a trade's hours are: `scheduled` (FLSA §7(p)(3), 29 CFR 553.31: the person " +
+    'scheduled, the default) or `worker` (the substitute who works them); overtime and payroll follow it',
+});
+
 export const WorkPeriodResponse = Type.Object({
   days: Type.Integer(),
   threshold_hours: Type.Number(),
   start: Type.String({ description: 'YYYY-MM-DD hh:mm:ss (organization time zone)' }),
+  trade_hours_count_for: TradeHoursCountFor,
 });
 export type WorkPeriodResponse = Static<typeof WorkPeriodResponse>;
 
@@ -27,6 +34,7 @@ export const ChangeWorkPeriodBody = Type.Object({
   days: Type.Optional(Days),
   threshold_hours: Type.Optional(ThresholdHours),
   start: Type.Optional(Type.String(Start)),
+  trade_hours_count_for: Type.Optional(TradeHoursCountFor),
 });
 export type ChangeWorkPeriodBody = Static<typeof ChangeWorkPeriodBody>;
 

@@ -22,10 +22,14 @@ function shiftsByPerson(data: BoardData, except: Shift): Map<number, Array<Shift
   return byPerson;
 }
 
+/** A local datetime (`YYYY-MM-DD hh:mm:ss`) as a datetime-local input holds it, and back (on the minute). */
+const toInput = (local: string) => local.slice(0, 16).replace(' ', 'T');
+const fromInput = (value: string) => `${value.replace('T', ' ')}:00`;
+
 /**
- * Moves the shift to another person, or swaps it for one of theirs: one request (`POST /trades`
- * with the taker's acceptance and `approve`) that requests and approves the trade: the work moves,
- * or nothing is written.
+ * Moves the shift (or part of it: at least an hour, on the minute) to another person, or swaps it
+ * for one of theirs: one request (`POST /trades` with the taker's acceptance and `approve`) that
+ * requests and approves the trade: the work moves, or nothing is written.
  */
 export function TradeForm({
   target,
@@ -42,6 +46,10 @@ export function TradeForm({
   const [users] = useLoad(() => call(client.GET('/v1/users')), []);
   const [taker, setTaker] = useState('');
   const [back, setBack] = useState('');
+  const [from, setFrom] = useState(toInput(shift.start));
+  const [until, setUntil] = useState(toInput(shift.end));
+  const part = { start: from ? fromInput(from) : shift.start, end: until ? fromInput(until) : shift.end };
+  const partial = part.start !== shift.start || part.end !== shift.end;
   const action = useAction();
   const theirs = taker ? (shiftsByPerson(data, shift).get(Number(taker)) ?? []) : [];
   // an occurrence by its hours: occurrences of one rotation shift share its id
@@ -64,8 +72,8 @@ export function TradeForm({
         client.POST('/v1/trades', {
           body: {
             requesting_user: shift.user.id,
-            start: shift.start,
-            end: shift.end,
+            start: part.start,
+            end: part.end,
             approving_user_id: session.user.id,
             accepting_user_id: Number(person.user_id),
             ...(given ? { swap_start: given.start, swap_end: given.end } : {}),
@@ -76,8 +84,8 @@ export function TradeForm({
       );
       onChanged();
       return given
-        ? `Swapped: ${person.full_name} works ${span(shift.start, shift.end)}, ${shift.user.name} works ${span(given.start, given.end)} (trade #${trade.id}).`
-        : `Moved: ${person.full_name} works ${span(shift.start, shift.end)} instead of ${shift.user.name} (trade #${trade.id}).`;
+        ? `Swapped: ${person.full_name} works ${span(part.start, part.end)}, ${shift.user.name} works ${span(given.start, given.end)} (trade #${trade.id}).`
+        : `Moved: ${person.full_name} works ${span(part.start, part.end)} instead of ${shift.user.name} (trade #${trade.id}).`;
     });
   };
   return (
@@ -111,6 +119,33 @@ export function TradeForm({
           Trade balance: {shift.user.name} owes {owed?.user_owes ?? 0} h, is owed {owed?.owes_user ?? 0} h.
         </p>
       )}
+      <fieldset>
+        <legend>
+          Hours traded <small>(part of the shift: at least one hour)</small>
+        </legend>
+        <label>
+          From
+          <input
+            type="datetime-local"
+            step={60}
+            value={from}
+            min={toInput(shift.start)}
+            max={toInput(shift.end)}
+            onInput={(e) => setFrom((e.target as HTMLInputElement).value)}
+          />
+        </label>
+        <label>
+          Until
+          <input
+            type="datetime-local"
+            step={60}
+            value={until}
+            min={toInput(shift.start)}
+            max={toInput(shift.end)}
+            onInput={(e) => setUntil((e.target as HTMLInputElement).value)}
+          />
+        </label>
+      </fieldset>
       <label>
         In return <small>(their shifts in view)</small>
         <select value={back} onChange={(e) => setBack((e.target as HTMLSelectElement).value)} disabled={!taker}>
@@ -123,7 +158,7 @@ export function TradeForm({
         </select>
       </label>
       <button type="submit" class="primary" disabled={begun || users.state !== 'ready'} aria-disabled={action.busy}>
-        {given ? 'Swap shifts' : 'Move shift'}
+        {given ? 'Swap shifts' : partial ? 'Move these hours' : 'Move shift'}
       </button>
       <Outcome done={action.done} error={action.error} />
     </form>
