@@ -179,3 +179,57 @@ describe('callbacks', () => {
     await setRules({});
   });
 });
+
+describe('sign-ups and moved rotation occurrences', () => {
+  it('refuse a sign-up over the rule, unless an admin overrides it', async () => {
+    const [medic] = await crew(1, 'Signup');
+    await shift(medic!, '2032-10-01 08:00:00', '2032-10-02 08:00:00');
+    const event = await org.post('/signup_events', {
+      admin_id: scene.adminId,
+      title: 'Parade',
+      start: '2032-10-02 08:00:00',
+      end: '2032-10-02 20:00:00',
+      employees_needed: 2,
+      work_type_id: scene.workTypeId,
+    });
+    expect(event.status, event.text).toBe(201);
+    await setRules({ max_consecutive_hours: 24 });
+    const refused = await org.post(`/signup_events/${event.body.id}/users`, { user_id: medic });
+    expect(refused).toBeInvalid([
+      "Signup Member1 cannot take event Parade: would work 36 h in a row; the department's limit is 24 h.",
+    ]);
+    expect((await org.get(`/signup_events/${event.body.id}/users`)).body).toEqual([]);
+    const overridden = await org.post(`/signup_events/${event.body.id}/users`, {
+      user_id: medic,
+      override_reason: 'Short-handed parade detail',
+    });
+    expect(overridden.status, overridden.text).toBe(201);
+    await setRules({});
+  });
+
+  it('refuse moving a rotation occurrence next to another tour, unless an admin overrides it', async () => {
+    const [medic] = await crew(1, 'Rotation');
+    const rotation = await org.post('/rotations', { name: 'Fatigue 24/48', anchor_date: '2032-09-01', preset: '24/48' });
+    expect(rotation.status, rotation.text).toBe(201);
+    const series = await org.post('/recurring_shifts', {
+      user_id: medic,
+      rotation_id: rotation.body.id,
+      assignment_id: scene.stationId,
+      crew: 'A',
+      start_date: '2032-09-01',
+    });
+    expect(series.status, series.text).toBe(201);
+    await setRules({ max_consecutive_hours: 36 });
+    const move = { date: '2032-09-04', action: 'move', start: '2032-09-02 08:00:00', end: '2032-09-03 08:00:00' };
+    const refused = await org.post(`/recurring_shifts/${series.body.id}/exceptions`, move);
+    expect(refused).toBeInvalid([
+      "Rotation Member1 cannot take this occurrence: would work 48 h in a row; the department's limit is 36 h.",
+    ]);
+    const overridden = await org.post(`/recurring_shifts/${series.body.id}/exceptions`, {
+      ...move,
+      override_reason: 'Crew swap agreed by the chief',
+    });
+    expect(overridden.status, overridden.text).toBe(201);
+    await setRules({});
+  });
+});
