@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type CallbackRunner, createCallbackRunner } from './resources/callbacks/runner/runner.js';
+import { ExpiryNotifier } from './resources/certifications/notifier.js';
 import { AlertMailer } from './resources/ready-alerts/mailer.js';
 import { hasPendingEmails } from './resources/ready-alerts/repository.js';
 import { WebhookTargets } from './resources/webhooks/targets.js';
@@ -14,6 +15,8 @@ export interface Workers {
   alertMailer: AlertMailer;
   /** Advances the callbacks of lists with a contact window. */
   callbacks: CallbackRunner;
+  /** Tells holders and admins of certifications about to expire. */
+  expiryNotices: ExpiryNotifier;
 }
 
 declare module 'fastify' {
@@ -37,6 +40,7 @@ async function workersPlugin(app: FastifyInstance): Promise<void> {
     ),
     alertMailer: new AlertMailer(app.db, app.config.smtp, app.log),
     callbacks: createCallbackRunner(app),
+    expiryNotices: new ExpiryNotifier(app.db, app.config, app.log),
   };
   app.decorate('workers', workers);
   app.addHook('onReady', async () => {
@@ -44,9 +48,15 @@ async function workersPlugin(app: FastifyInstance): Promise<void> {
     // e-mails left pending by a stopped process are sent once the server is up again
     if (await hasPendingEmails(app.db)) workers.alertMailer.dispatch();
     workers.callbacks.start();
+    workers.expiryNotices.start();
   });
   app.addHook('onClose', async () => {
-    await Promise.all([workers.webhooks.stop(), workers.alertMailer.close(), workers.callbacks.stop()]);
+    await Promise.all([
+      workers.webhooks.stop(),
+      workers.alertMailer.close(),
+      workers.callbacks.stop(),
+      workers.expiryNotices.stop(),
+    ]);
   });
 }
 

@@ -57,7 +57,8 @@ export function fatigueRange(span: Span, setting: FatigueSetting): Span | null {
     rules.max_consecutive_hours === null ? 0 : 2 * rules.max_consecutive_hours + rules.stretch_break_hours,
     restRuleOn(rules) ? 2 * rules.rest_within_hours! + rules.rest_hours! : 0,
   );
-  if (reach > 0) spans.push({ start: plusHours(span.start, -reach, timezone), end: plusHours(span.end, reach, timezone) });
+  if (reach > 0)
+    spans.push({ start: plusHours(span.start, -reach, timezone), end: plusHours(span.end, reach, timezone) });
   if (rules.max_period_hours !== null) spans.push(...workPeriodsOverlapping(setting.workPeriod, span));
   return { start: earliest(spans.map((s) => s.start)), end: latest(spans.map((s) => s.end)) };
 }

@@ -209,7 +209,11 @@ describe('sign-ups and moved rotation occurrences', () => {
 
   it('refuse moving a rotation occurrence next to another tour, unless an admin overrides it', async () => {
     const [medic] = await crew(1, 'Rotation');
-    const rotation = await org.post('/rotations', { name: 'Fatigue 24/48', anchor_date: '2032-09-01', preset: '24/48' });
+    const rotation = await org.post('/rotations', {
+      name: 'Fatigue 24/48',
+      anchor_date: '2032-09-01',
+      preset: '24/48',
+    });
     expect(rotation.status, rotation.text).toBe(201);
     const series = await org.post('/recurring_shifts', {
       user_id: medic,

@@ -132,13 +132,7 @@ export async function deleteSignupEvent(
  * Signs a user up: the event row is locked first, so concurrent sign-ups of one event run one
  * after the other and the count check below cannot be passed by more than employees_needed.
  */
-export async function signUpUser(
-  trx: Db,
-  auth: AuthContext,
-  eventId: number,
-  userId: number,
-  overrideReason?: string,
-) {
+export async function signUpUser(trx: Db, auth: AuthContext, eventId: number, userId: number, overrideReason?: string) {
   const event = await lockSignupEventOrThrow(trx, auth.orgId, eventId);
   const user = await findUserOrInvalid(trx, auth.orgId, userId);
   if (event.deleted_at) throw invalidParams(`Signup event #${eventId} is deleted.`);

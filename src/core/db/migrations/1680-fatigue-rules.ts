@@ -26,6 +26,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('organization').dropColumn('fatigue_stretch_break_hours').execute();
-  for (const column of [...COLUMNS].reverse())
-    await db.schema.alterTable('organization').dropColumn(column).execute();
+  for (const column of [...COLUMNS].reverse()) await db.schema.alterTable('organization').dropColumn(column).execute();
 }
