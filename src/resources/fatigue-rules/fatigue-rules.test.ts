@@ -72,7 +72,7 @@ describe('GET/PATCH /fatigue_rules (extension)', () => {
 });
 
 describe('most consecutive hours', () => {
-  it('refuses a sixth 24-hour tour in a row with the rule's words, takes it with an override (logged)', async () => {
+  it("refuses a sixth 24-hour tour in a row with the rule's words, takes it with an override (logged)", async () => {
     const [medic] = await crew(1, 'Stretch');
     // with no rule set, five tours in a row are scheduled as before
     for (const date of ['2032-04-01', '2032-04-02', '2032-04-03', '2032-04-04', '2032-04-05'])
