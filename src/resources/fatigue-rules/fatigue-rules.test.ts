@@ -236,4 +236,24 @@ describe('sign-ups and moved rotation occurrences', () => {
     expect(overridden.status, overridden.text).toBe(201);
     await setRules({});
   });
+
+  it('refuse a trade whose taker would break the rule, with its words', async () => {
+    const [tired, giver] = await crew(2, 'Trade');
+    await tour(tired!, '2032-11-01');
+    await tour(tired!, '2032-11-02');
+    await shift(giver!, '2032-11-03 07:00:00', '2032-11-04 07:00:00');
+    await setRules({ max_consecutive_hours: 48 });
+    const trade = await org.post('/trades', {
+      requesting_user: giver,
+      start: '2032-11-03 07:00:00',
+      end: '2032-11-04 07:00:00',
+      approving_user_id: scene.adminId,
+      accepting_user_id: tired,
+      approve: true,
+    });
+    expect(trade).toBeInvalid([
+      "Trade Member1 cannot take this trade: would work 72 h in a row; the department's limit is 48 h.",
+    ]);
+    await setRules({});
+  });
 });
