@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { type CallbackRunner, createCallbackRunner } from './resources/callbacks/runner/runner.js';
 import { createForcedHireNotifier } from './resources/forced-hires/notify.js';
 import { ForcedHireWorker } from './resources/forced-hires/worker.js';
+import { ExpiryNotifier } from './resources/certifications/notifier.js';
 import { AlertMailer } from './resources/ready-alerts/mailer.js';
 import { hasPendingEmails } from './resources/ready-alerts/repository.js';
 import { WebhookTargets } from './resources/webhooks/targets.js';
@@ -18,6 +19,8 @@ export interface Workers {
   callbacks: CallbackRunner;
   /** Starts forced hires for vacancies whose callback ended unfilled; tells the people forced. */
   forcedHires: ForcedHireWorker;
+  /** Tells holders and admins of certifications about to expire. */
+  expiryNotices: ExpiryNotifier;
 }
 
 declare module 'fastify' {
@@ -44,6 +47,7 @@ async function workersPlugin(app: FastifyInstance): Promise<void> {
     forcedHires: new ForcedHireWorker(app.db, createForcedHireNotifier(app), app.log, {
       pollMs: app.config.callbackRunnerPollMs,
     }),
+    expiryNotices: new ExpiryNotifier(app.db, app.config, app.log),
   };
   app.decorate('workers', workers);
   app.addHook('onReady', async () => {
@@ -52,6 +56,7 @@ async function workersPlugin(app: FastifyInstance): Promise<void> {
     if (await hasPendingEmails(app.db)) workers.alertMailer.dispatch();
     workers.callbacks.start();
     workers.forcedHires.start();
+    workers.expiryNotices.start();
   });
   app.addHook('onClose', async () => {
     await Promise.all([
@@ -59,6 +64,7 @@ async function workersPlugin(app: FastifyInstance): Promise<void> {
       workers.alertMailer.close(),
       workers.callbacks.stop(),
       workers.forcedHires.stop(),
+      workers.expiryNotices.stop(),
     ]);
   });
 }

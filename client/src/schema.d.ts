@@ -742,6 +742,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/certifications/expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who loses which certification when, and what staffing it costs
+         * @description See docs/contract-rules.md#certification-expiry.
+         */
+        get: operations["listExpiringCertifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/certifications/{id}": {
         parameters: {
             query?: never;
@@ -904,6 +924,30 @@ export interface paths {
         head?: never;
         /** Replaces the HTML of one note or activity of a date, by its id (extension) */
         patch: operations["changeDayNoteEntry"];
+        trace?: never;
+    };
+    "/v1/fatigue_rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The department's fatigue rules: how long anyone may work (extension)
+         * @description See docs/contract-rules.md#fatigue-rules. Null: the rule is off (the default).
+         */
+        get: operations["getFatigueRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Changes the fatigue rules; only the fields sent change, null turns one off
+         * @description See docs/contract-rules.md#fatigue-rules. Admins only.
+         */
+        patch: operations["changeFatigueRules"];
         trace?: never;
     };
     "/v1/filters": {
@@ -11596,6 +11640,164 @@ export interface operations {
             };
         };
     };
+    listExpiringCertifications: {
+        parameters: {
+            query?: {
+                /** @description how many days ahead to look (default 60) */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description today's date in the organization's zone */
+                        as_of: string;
+                        days: number;
+                        data: {
+                            user: {
+                                id: number;
+                                name: string;
+                                href: string;
+                            };
+                            /** @description the record's id (GET /users/{user_id}/certifications) */
+                            user_certification_id: number;
+                            certification: {
+                                id: number;
+                                name: string;
+                                cert_id: string;
+                            };
+                            /** @description the last day it is valid */
+                            expires_on: string;
+                            /** @description the first day without it */
+                            lost_on: string;
+                            days_left: number;
+                            /** @description the qualifier it grants (its cert_id is the shortcode); null: none */
+                            qualifier: {
+                                id: number;
+                                shortcode: string;
+                            } | null;
+                            /** @description occurrences in the 28 days after the expiry that the person works and that its loss leaves short */
+                            staffing_cost: {
+                                assignment: {
+                                    id: number;
+                                    name: string;
+                                };
+                                date: string;
+                                start: string;
+                                end: string;
+                                /** @description the qualifier minimum of the occurrence and how many hold it once the certification is lost */
+                                qualifier: {
+                                    id: number;
+                                    shortcode: string;
+                                    needed: number;
+                                    have: number;
+                                };
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     getCertification: {
         parameters: {
             query?: never;
@@ -13609,6 +13811,279 @@ export interface operations {
                             html: string;
                             /** @description its place in the date’s list of its kind */
                             position: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getFatigueRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description most hours worked in one stretch; null: no limit */
+                        max_consecutive_hours: number | null;
+                        /** @description hours off that end a stretch (closer work is one stretch) */
+                        stretch_break_hours: number;
+                        /** @description rest after a long stretch: hours off required; null (all three): off */
+                        rest_hours: number | null;
+                        /** @description … after this many hours worked … */
+                        rest_after_hours: number | null;
+                        /** @description … within this many hours */
+                        rest_within_hours: number | null;
+                        /** @description most hours worked in one work period (GET /work_period); null: no limit */
+                        max_period_hours: number | null;
+                        /** @description the work period max_period_hours counts over (GET /work_period) */
+                        period: {
+                            days: number;
+                            start: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    changeFatigueRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    max_consecutive_hours?: null | "" | number;
+                    stretch_break_hours?: number;
+                    rest_hours?: null | "" | number;
+                    rest_after_hours?: null | "" | number;
+                    rest_within_hours?: null | "" | number;
+                    max_period_hours?: null | "" | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        code: number;
+                        status: string;
+                        message: string;
+                        fatigue_rules: {
+                            /** @description most hours worked in one stretch; null: no limit */
+                            max_consecutive_hours: number | null;
+                            /** @description hours off that end a stretch (closer work is one stretch) */
+                            stretch_break_hours: number;
+                            /** @description rest after a long stretch: hours off required; null (all three): off */
+                            rest_hours: number | null;
+                            /** @description … after this many hours worked … */
+                            rest_after_hours: number | null;
+                            /** @description … within this many hours */
+                            rest_within_hours: number | null;
+                            /** @description most hours worked in one work period (GET /work_period); null: no limit */
+                            max_period_hours: number | null;
+                            /** @description the work period max_period_hours counts over (GET /work_period) */
+                            period: {
+                                days: number;
+                                start: string;
+                            };
                         };
                     };
                 };
@@ -24059,6 +24534,8 @@ export interface operations {
                     reason?: string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number | string;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 };
             };
         };
@@ -24911,6 +25388,8 @@ export interface operations {
                     admin_id?: number | string;
                     /** @description extension: schedule the shift even over approved time off */
                     force?: boolean;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 };
             };
         };
@@ -25377,6 +25856,8 @@ export interface operations {
                     admin_id?: number | string;
                     /** @description extension: schedule the shift even over approved time off */
                     force?: boolean;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 };
             };
         };
@@ -27296,6 +27777,8 @@ export interface operations {
                 "application/json": {
                     /** @description integer id (a digit string is accepted) */
                     user_id: number | string;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 };
             };
         };

@@ -2,7 +2,14 @@ import type { Db } from '../core/db/transaction.js';
 import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../core/time.js';
 import { callbackBlocks } from './callback-blocks.js';
 import { scheduleFacts } from './engine.js';
-import { acceptedCallbacks, assignmentsByIds, loadQualifications, workTypesExcludedFromLimits } from './reads.js';
+import { fatigueRange, fatigueReasons } from './fatigue.js';
+import {
+  acceptedCallbacks,
+  assignmentsByIds,
+  fatigueSettingOf,
+  loadQualifications,
+  workTypesExcludedFromLimits,
+} from './reads.js';
 import { countsAsWork, holds } from './staffing.js';
 import type { ApprovedTimeOff } from './time-off.js';
 import { expandWork, type WorkItem } from './work.js';
@@ -10,7 +17,8 @@ import { expandWork, type WorkItem } from './work.js';
 /*
  * The one definition of availability (docs/schedule.md, "Availability"): may this person work
  * then? Shifts, rotations, trades and callbacks (candidates, starts, acceptances, the runner and
- * its auto-accept) ask here, and the reasons it gives are the words users see everywhere.
+ * its auto-accept, sign-ups, forced hire) ask here, and the reasons it gives are the words users see
+ * everywhere. The department's fatigue rules (fatigue.ts) are decided here too, as reasons of kind `fatigue`.
  */
 
 /** A span of local datetimes [start, end). */
@@ -20,7 +28,7 @@ interface Span {
 }
 
 /** Why a person may not work then, in the order they are checked (the first is the one shown). */
-export type ReasonKind = 'working' | 'time_off' | 'lacks' | 'limit' | 'empty' | 'not_available';
+export type ReasonKind = 'working' | 'time_off' | 'lacks' | 'limit' | 'fatigue' | 'empty' | 'not_available';
 
 export interface Reason {
   kind: ReasonKind;
@@ -175,10 +183,22 @@ function loadRange(span: Span, limits: HourLimits | undefined): Span {
   };
 }
 
-/** Work as availability weighs it: where it is, and whether it counts toward hour limits. */
+/** Work as availability weighs it: where it is, whether it counts toward hour limits, and whether it is work. */
 interface Held extends Span {
   where: string;
   counted: boolean;
+  /** work a fatigue rule counts: on an assignment whose work counts as work, or an accepted callback */
+  work: boolean;
+  /** an accepted callback read for the fatigue rules only (no offer): never a clash */
+  fatigueOnly?: boolean;
+}
+
+/** The widest of the spans. */
+function widest(spans: Span[]): Span {
+  return {
+    start: spans.map((s) => s.start).reduce((a, b) => (b < a ? b : a)),
+    end: spans.map((s) => s.end).reduce((a, b) => (b > a ? b : a)),
+  };
 }
 
 /** The list's limits the span would pass, given the person's work. */
@@ -210,7 +230,8 @@ function limitReasons(span: Span, limits: HourLimits, work: Held[], timeZone: st
  * in this order: already working (worked pieces after time off, less `except`; with an offer, also
  * accepted callbacks off assignments), on approved time off (with an offer, not of a
  * `force_include` type), lacking a qualifier the work needs, over a limit of the offer's list,
- * an empty span, not available (a period of theirs or a time off exclusion window).
+ * over a fatigue rule of the department (fatigue.ts; with no rule on, nothing more is read), an
+ * empty span, not available (a period of theirs or a time off exclusion window).
  */
 export async function availabilityOf(
   db: Db,
@@ -219,34 +240,42 @@ export async function availabilityOf(
 ): Promise<Map<number, Availability>> {
   const { userIds, timezone: timeZone, offer, needs } = request;
   const span = { start: request.start, end: request.end };
-  const range = loadRange(span, offer?.limits);
+  const fatigue = await fatigueSettingOf(db, orgId);
+  const fatigueSpan = fatigueRange(span, fatigue);
+  const range = fatigueSpan ? widest([loadRange(span, offer?.limits), fatigueSpan]) : loadRange(span, offer?.limits);
+  const allWork = offer !== undefined || fatigueSpan !== null;
   const [facts, callbacks, excludedTypes, qualifications, blocks] = await Promise.all([
     scheduleFacts(db, orgId, { ...range, userIds, timezone: timeZone }),
-    offer ? acceptedCallbacks(db, orgId, userIds, range, { unplacedOnly: true }) : [],
+    allWork ? acceptedCallbacks(db, orgId, userIds, range, { unplacedOnly: true }) : [],
     offer ? workTypesExcludedFromLimits(db, orgId) : new Set<number>(),
     needs?.qualifiers.length ? loadQualifications(db, orgId, userIds) : undefined,
     offer ? callbackBlocks(db, orgId, userIds, span) : new Map<number, string>(),
   ]);
   const worked = facts.worked.filter((item) => !request.except?.(item));
-  // the assignments of the work weighed: all of it for an offer's limits, else those that clash (named)
-  const weighed = offer ? worked : worked.filter((item) => overlaps(item, span));
+  // the assignments of the work weighed: all of it for an offer's limits or fatigue, else those that clash (named)
+  const weighed = allWork ? worked : worked.filter((item) => overlaps(item, span));
   const assignments = await assignmentsByIds(
     db,
     orgId,
     weighed.map((item) => item.assignment_id),
   );
   // an assignment deleted since counts (its work is still there)
-  const counts = (item: WorkItem) => {
+  const isWork = (item: WorkItem) => {
     const assignment = assignments.get(item.assignment_id);
-    return !excludedTypes.has(item.work_type_id) && (!assignment || assignment.deleted || countsAsWork(assignment));
+    return !assignment || assignment.deleted || countsAsWork(assignment);
   };
+  const counts = (item: WorkItem) => !excludedTypes.has(item.work_type_id) && isWork(item);
   const work = new Map<number, Held[]>(userIds.map((id) => [id, []]));
   for (const item of worked) {
     const where = assignments.get(item.assignment_id)?.name ?? `assignment #${item.assignment_id}`;
-    work.get(item.user_id)?.push({ start: item.start, end: item.end, where, counted: counts(item) });
+    const held = { start: item.start, end: item.end, where, counted: counts(item), work: isWork(item) };
+    work.get(item.user_id)?.push(held);
   }
-  for (const c of callbacks)
-    work.get(c.user_id)?.push({ start: c.start, end: c.end, where: `callback #${c.callback_id}`, counted: true });
+  for (const c of callbacks) {
+    const where = `callback #${c.callback_id}`;
+    // without an offer, accepted callbacks are weighed by the fatigue rules only (never a clash)
+    work.get(c.user_id)?.push({ start: c.start, end: c.end, where, counted: true, work: true, fatigueOnly: !offer });
+  }
   const overlapping = facts.timeOff.map((cover) => cover.timeOff).filter((t) => overlaps(t, span));
   const timeOff = overlapping.filter((t) => !(offer && t.time_off_type.force_include));
   const seat = offer?.seat ?? null;
@@ -264,7 +293,7 @@ export async function availabilityOf(
     userIds.map((id) => {
       const held = work.get(id)!;
       const reasons: Reason[] = [];
-      const clash = held.find((item) => overlaps(item, span));
+      const clash = held.find((item) => !item.fatigueOnly && overlaps(item, span));
       if (clash) reasons.push(workingReason(clash, clash.where));
       const off = timeOff.find((t) => t.user_id === id);
       const opened = off ? undefined : ownAbsence(id);
@@ -272,8 +301,10 @@ export async function availabilityOf(
       else if (opened) reasons.push(ownAbsenceReason(opened));
       const missing = (needs?.qualifiers ?? []).filter((q) => !holds(qualifications!, id, q.id, needs!.date));
       if (missing.length > 0) reasons.push(lacksReason(missing.map((q) => q.label)));
+      if (offer) reasons.push(...limitReasons(span, offer.limits, held, timeZone));
+      const fatigueWork = fatigueSpan ? held.filter((item) => item.work) : [];
+      for (const text of fatigueReasons(span, fatigueWork, fatigue)) reasons.push({ kind: 'fatigue', text });
       if (offer) {
-        reasons.push(...limitReasons(span, offer.limits, held, timeZone));
         if (hours <= 0) reasons.push({ kind: 'empty', text: 'empty callback' });
         const block = blocks.get(id);
         if (block) reasons.push({ kind: 'not_available', text: block });

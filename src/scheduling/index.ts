@@ -28,9 +28,12 @@ export {
 } from './period-days.js';
 export {
   approvalImpact,
+  expiryCosts,
   keptOccurrenceStaffing,
   occurrenceStaffing,
   vacanciesOf,
+  type Expiring,
+  type ExpiryCost,
   type KeptStaffing,
   type OccurrenceStaffing,
   type StaffingChange,

@@ -7,6 +7,7 @@ import type { Database } from '../core/db/types.js';
 import type { AssignmentRow } from '../resources/assignments/table.js';
 import type { RecurringShiftExceptionRow, RecurringShiftRow } from '../resources/rotations/table.js';
 import type { UserRow } from '../resources/users/table.js';
+import type { FatigueSetting } from './fatigue.js';
 import type { Qualification, Qualifications } from './staffing.js';
 
 /*
@@ -640,4 +641,41 @@ export async function tradeSubstitutesOf(
     .where('end', '>', span.start)
     .execute();
   return rows.map((row) => row.user_id);
+}
+
+/** The organization's fatigue rules, work period and zone (fatigue.ts; null columns = rules off). */
+export async function fatigueSettingOf(db: Db, orgId: number): Promise<FatigueSetting> {
+  const row = await db
+    .selectFrom('organization')
+    .select([
+      'timezone',
+      'work_period_days',
+      'work_period_hours',
+      'work_period_start',
+      'fatigue_max_consecutive_hours',
+      'fatigue_stretch_break_hours',
+      'fatigue_rest_hours',
+      'fatigue_rest_after_hours',
+      'fatigue_rest_within_hours',
+      'fatigue_max_period_hours',
+    ])
+    .where('id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  const hours = (value: number | string | null) => (value === null ? null : Number(value));
+  return {
+    timezone: row.timezone,
+    workPeriod: {
+      days: Number(row.work_period_days),
+      threshold_hours: Number(row.work_period_hours),
+      start: row.work_period_start,
+    },
+    rules: {
+      max_consecutive_hours: hours(row.fatigue_max_consecutive_hours),
+      stretch_break_hours: Number(row.fatigue_stretch_break_hours),
+      rest_hours: hours(row.fatigue_rest_hours),
+      rest_after_hours: hours(row.fatigue_rest_after_hours),
+      rest_within_hours: hours(row.fatigue_rest_within_hours),
+      max_period_hours: hours(row.fatigue_max_period_hours),
+    },
+  };
 }

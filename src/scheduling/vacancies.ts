@@ -30,6 +30,8 @@ export async function occurrenceStaffing(
   timeZone: string,
   assignmentIds?: number[],
   countedAsApproved?: number[],
+  /** qualifiers counted as held by these people whatever their certifications say (a renewal) */
+  renewed?: Array<{ userId: number; qualifierId: number }>,
 ): Promise<OccurrenceStaffing[]> {
   const start = normalizeLocalDateTime(span.start);
   const end = normalizeLocalDateTime(span.end);
@@ -55,9 +57,16 @@ export async function occurrenceStaffing(
     assignmentIds: assignments.map((a) => a.id),
     countedAsApproved,
   });
-  const qualifications: Qualifications = await loadQualifications(db, orgId, [
-    ...new Set(facts.worked.map((p) => p.user_id)),
-  ]);
+  const loadedQualifications = await loadQualifications(db, orgId, [...new Set(facts.worked.map((p) => p.user_id))]);
+  const qualifications: Qualifications = renewed?.length
+    ? {
+        get: (userId) => {
+          const held = loadedQualifications.get(userId);
+          const extra = renewed.filter((r) => r.userId === userId).map((r) => r.qualifierId);
+          return held && { ...held, qualifierIds: [...held.qualifierIds, ...extra] };
+        },
+      }
+    : loadedQualifications;
   return occurrences.map(({ assignment, occurrence }) => {
     const pieces = facts.worked.filter((p) => p.assignment_id === assignment.id && p.date === occurrence.date);
     const needs = loaded.qualifiersNeeded.get(assignment.id) ?? [];
@@ -161,4 +170,68 @@ export async function approvalImpact(db: Db, orgId: number, entryId: number, spa
     seats_opened: changes.reduce((sum, c) => sum + Math.max(0, c.after.open - c.before.open), 0),
     new_vacancies: changes.filter((c) => isShort(c.after) && !isShort(c.before)).length,
   };
+}
+
+/** A certification about to lapse: who holds it, the qualifier it grants and its last valid date. */
+export interface Expiring {
+  userId: number;
+  qualifierId: number;
+  expiresOn: string;
+}
+
+/** One occurrence the lapse leaves short of the qualifier (or shorter): its staffing of that qualifier after. */
+export interface ExpiryCost {
+  assignment: { id: number; name: string };
+  date: string;
+  start: string;
+  end: string;
+  qualifier: { id: number; shortcode: string; needed: number; have: number };
+}
+
+/**
+ * What each lapse costs in staffing (docs/contract-rules.md, "Certification expiry"): the
+ * occurrences the person works from the day after the expiry for `horizonDays` days that the staffing
+ * computation finds short of the qualifier, and less short were the certification renewed. Index by
+ * index with `expiring`.
+ */
+export async function expiryCosts(
+  db: Db,
+  orgId: number,
+  expiring: Expiring[],
+  timeZone: string,
+  horizonDays: number,
+): Promise<ExpiryCost[][]> {
+  if (expiring.length === 0) return [];
+  const dates = expiring.map((e) => e.expiresOn).sort();
+  const span = {
+    start: `${addDays(dates[0]!, 1)} 00:00:00`,
+    end: `${addDays(dates.at(-1)!, horizonDays + 1)} 00:00:00`,
+  };
+  const renewed = expiring.map(({ userId, qualifierId }) => ({ userId, qualifierId }));
+  const [lapsed, kept] = await Promise.all([
+    occurrenceStaffing(db, orgId, span, timeZone),
+    occurrenceStaffing(db, orgId, span, timeZone, undefined, undefined, renewed),
+  ]);
+  const key = (o: OccurrenceStaffing) => `${o.assignment.id}|${o.date}`;
+  const whenKept = new Map(kept.map((o) => [key(o), o.staffing]));
+  return expiring.map((e) => {
+    const last = addDays(e.expiresOn, horizonDays);
+    return lapsed.flatMap((o) => {
+      if (o.date <= e.expiresOn || o.date > last || !o.userIds.includes(e.userId)) return [];
+      const short = o.staffing.qualifier_shortfalls.find((q) => q.id === e.qualifierId);
+      if (!short) return [];
+      const renewedHave =
+        whenKept.get(key(o))?.qualifier_shortfalls.find((q) => q.id === e.qualifierId)?.have ?? short.needed;
+      if (renewedHave <= short.have) return [];
+      return [
+        {
+          assignment: o.assignment,
+          date: o.date,
+          start: o.start,
+          end: o.end,
+          qualifier: { id: short.id, shortcode: short.shortcode, needed: short.needed, have: short.have },
+        },
+      ];
+    });
+  });
 }

@@ -244,6 +244,7 @@ export const EXPORTED: Record<string, TablePolicy> = {
   certification: { refs: byUsers('created_by'), external: ['cert_id'] },
   // file_storage_name: the file travels embedded in the export and is stored under a new name
   user_certification: { refs: { user_id: USER, certification_id: 'certification' } },
+  certification_notice: { refs: { user_id: USER, user_certification_id: 'user_certification' } },
   company_profile: {},
   partner_user: { refs: { service_user_id: USER }, external: ['partner_user_id', 'partner_customer_id'] },
 

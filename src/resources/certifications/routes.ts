@@ -3,12 +3,20 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../core/db/transaction.js';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
+import { formatDate, todayIn } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
-import { userRefOrNull } from '../users/serialize.js';
+import { userRef, userRefOrNull } from '../users/serialize.js';
+import { expiringCertifications } from './expiry.js';
 import { findCertificationOrThrow, listCertifications } from './repository.js';
 import { changeCertification, createCertification, deleteCertification } from './rules.js';
-import { CertificationResponse, ChangeCertificationBody, CreateCertificationBody } from './schemas.js';
+import {
+  CertificationResponse,
+  ChangeCertificationBody,
+  CreateCertificationBody,
+  ExpiringQuery,
+  ExpiringResponse,
+} from './schemas.js';
 import type { CertificationRow } from './table.js';
 
 const tags = ['Certifications'];
@@ -39,6 +47,32 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Array(CertificationResponse) },
     }),
     async (request) => serializeCertifications(app.db, request, await listCertifications(app.db, request.auth.orgId)),
+  );
+
+  app.get(
+    '/certifications/expiring',
+    route('listExpiringCertifications', 'Who loses which certification when, and what staffing it costs', {
+      ...EXTENSION,
+      description: 'See docs/contract-rules.md#certification-expiry.',
+      querystring: ExpiringQuery,
+      response: { 200: ExpiringResponse },
+    }),
+    async (request) => {
+      const { orgId, timezone } = request.auth;
+      const days = request.query.days ?? 60;
+      const asOf = formatDate(todayIn(timezone));
+      const items = await expiringCertifications(app.db, orgId, timezone, days, asOf);
+      const users = await findUsersByIds(
+        app.db,
+        orgId,
+        items.map((item) => item.user_id),
+      );
+      return {
+        as_of: asOf,
+        days,
+        data: items.map(({ user_id: userId, ...item }) => ({ user: userRef(request, users.get(userId)!), ...item })),
+      };
+    },
   );
 
   app.get(

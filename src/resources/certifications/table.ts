@@ -30,6 +30,17 @@ export interface UserCertificationTable {
   updated_at: string;
 }
 
+/** A certification expiry notice sent (migration 1681): once per held certification, expiry date and threshold. */
+export interface CertificationNoticeTable {
+  id: Generated<number>;
+  organization_id: number;
+  user_certification_id: number;
+  user_id: number;
+  expires_on: string;
+  threshold_days: number;
+  sent_at: string;
+}
+
 export type CertificationRow = Selectable<CertificationTable>;
 export type UserCertificationRow = Selectable<UserCertificationTable>;
 
@@ -37,5 +48,6 @@ declare module '../../core/db/types.js' {
   interface Database {
     certification: CertificationTable;
     user_certification: UserCertificationTable;
+    certification_notice: CertificationNoticeTable;
   }
 }

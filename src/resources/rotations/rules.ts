@@ -4,13 +4,15 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog, logAction } from '../../core/audit.js';
 import { parseJsonArray } from '../../core/db/json.js';
 import { reconcileBank } from '../accruals/reconcile.js';
+import { lockUsers } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
 import { assertPeriod, formatLocalDateTime, nowUtc, parseLocalDateTime, Temporal, todayIn } from '../../core/time.js';
 import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
-import { expandWork, refusalMessage, seriesClash } from '../../scheduling/index.js';
+import { availabilityOf, expandWork, refusalMessage, seriesClash } from '../../scheduling/index.js';
+import { overrideFatigue } from '../fatigue-rules/repository.js';
 import { PRESETS } from '../../scheduling/rotation-pattern.js';
 import {
   countActiveMembers,
@@ -408,6 +410,38 @@ export async function endRecurringShift(
   );
 }
 
+/**
+ * A moved occurrence keeps to the department's fatigue rules (docs/contract-rules.md#fatigue-rules):
+ * 422 with the rule's words unless an admin gives `override_reason` (logged). Runs after the write,
+ * like assertSeriesIsFree; the occurrence itself is left out of the person's other work.
+ */
+async function assertMoveIsRested(
+  trx: Db,
+  auth: AuthContext,
+  occurrence: { id: number; userId: number; date: string },
+  moved: { start: string; end: string },
+  body: ExceptionBody,
+): Promise<void> {
+  await lockUsers(trx, [occurrence.userId]);
+  const { reasons } = (
+    await availabilityOf(trx, auth.orgId, {
+      ...moved,
+      userIds: [occurrence.userId],
+      timezone: auth.timezone,
+      except: (item) => item.kind === 'recurring' && item.id === occurrence.id && item.date === occurrence.date,
+    })
+  ).get(occurrence.userId)!;
+  if (!reasons.some((reason) => reason.kind === 'fatigue')) return;
+  const user = await findUserOrInvalid(trx, auth.orgId, occurrence.userId);
+  await overrideFatigue(trx, auth, reasons, {
+    override: body.override_reason,
+    refusal: (reason) => invalidParams(refusalMessage(fullName(user), 'this occurrence', reason)),
+    who: `${fullName(user)} (the ${occurrence.date} occurrence moved to ${moved.start.slice(0, 16)})`,
+    entity: { type: 'recurring_shift', id: occurrence.id },
+    actorUserId: body.admin_id,
+  });
+}
+
 /** "This occurrence": removes or moves the series' occurrence on one date. */
 export async function addException(trx: Db, auth: AuthContext, id: number, body: ExceptionBody): Promise<void> {
   const series = await findRecurringShiftOrThrow(trx, auth.orgId, id);
@@ -436,8 +470,10 @@ export async function addException(trx: Db, auth: AuthContext, id: number, body:
     ...moved,
     reason: body.reason ?? null,
   });
-  if (moved.start && moved.end)
+  if (moved.start && moved.end) {
     await assertSeriesIsFree(trx, auth, id, series.user_id, moved.start, moved.end, 'this occurrence');
+    await assertMoveIsRested(trx, auth, { id, userId: series.user_id, date: body.date }, moved, body);
+  }
   await writeLog(trx, auth, {
     action: body.action === 'move' ? 'recurring_shift.occurrence_moved' : 'recurring_shift.occurrence_removed',
     description:

@@ -1,3 +1,4 @@
+import { OverrideReason } from '../fatigue-rules/schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 import {
   DateStr,
@@ -109,6 +110,7 @@ export const ExceptionBody = Type.Object({
   assignment_id: Type.Optional(Id),
   reason: Type.Optional(ShortText()),
   admin_id: Type.Optional(Id),
+  override_reason: OverrideReason,
 });
 export type ExceptionBody = Static<typeof ExceptionBody>;
 

@@ -8,6 +8,7 @@ import { assertPeriod, normalizeLocalDateTime } from '../../core/time.js';
 import { availabilityOf, refusalMessage, type Reason } from '../../scheduling/index.js';
 import { assertAssignmentsExist } from '../assignments/repository.js';
 import { assertWorkType } from '../work-types/repository.js';
+import { overrideFatigue } from '../fatigue-rules/repository.js';
 import { findUserOrInvalid, findUsersByIds, liveUserIn } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
@@ -121,17 +122,19 @@ export async function checkShiftFields(db: Db, auth: AuthContext, accepted: Part
 /**
  * A user is never double-booked: 422 when the shift overlaps work the user will do (the engine's
  * availability: scheduled work less approved time off). Approved time off over the shift is a 422
- * too, unless the request says `force: true`: the shift is then worked over the time off.
- * Answers whether the shift meets approved time off.
+ * too, unless the request says `force: true`: the shift is then worked over the time off. A
+ * department's fatigue rule the shift would break is a 422 with the rule's words, unless an admin
+ * gives `override_reason` (logged). Answers whether the shift meets approved time off.
  */
 async function assertUserIsFree(
   trx: Db,
   auth: AuthContext,
   user: UserRow,
   values: ShiftValues,
-  force: boolean,
+  body: { force?: boolean; override_reason?: string; admin_id?: number },
   exceptShiftId?: number,
 ): Promise<boolean> {
+  const force = body.force === true;
   // under the user's lock until the transaction ends: the check and the write it allows are one step
   await lockUsers(trx, [values.user_id]);
   const { reasons } = (
@@ -147,8 +150,15 @@ async function assertUserIsFree(
   const working = reasons.find((reason) => reason.kind === 'working');
   if (working) throw refusal(working);
   const timeOff = reasons.find((reason) => reason.kind === 'time_off');
-  if (force || !timeOff) return timeOff !== undefined;
-  throw refusal(timeOff);
+  if (timeOff && !force) throw refusal(timeOff);
+  await overrideFatigue(trx, auth, reasons, {
+    override: body.override_reason,
+    refusal,
+    who: `${fullName(user)} (${short(values.start)} to ${short(values.end)})`,
+    entity: { type: 'user', id: user.id },
+    actorUserId: body.admin_id,
+  });
+  return timeOff !== undefined;
 }
 
 async function describeShift(trx: Db, auth: AuthContext, values: ShiftValues, knownUser?: UserRow): Promise<string> {
@@ -178,7 +188,7 @@ export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftB
   const checked = await validateReferences(trx, auth, references, body, () => timesOf(body));
   const [user, users, workType] = [checked.user!, checked.users!, checked.workType!];
   const values: ShiftValues = { ...references, ...checked.times! };
-  const overTimeOff = await assertUserIsFree(trx, auth, user, values, body.force === true);
+  const overTimeOff = await assertUserIsFree(trx, auth, user, values, body);
   const row = await insertShiftRow(trx, auth.orgId, { ...values, overrides_time_off: overTimeOff });
   const tagged = Boolean(body.labels?.length || body.qualifiers?.length);
   if (body.labels) await replaceShiftLabels(trx, auth.orgId, row.id, body.labels);
@@ -232,7 +242,7 @@ export async function changeShift(trx: Db, auth: AuthContext, id: number, body: 
     }),
   );
   const values: ShiftValues = { ...references, ...times! };
-  const overTimeOff = await assertUserIsFree(trx, auth, user!, values, body.force === true, id);
+  const overTimeOff = await assertUserIsFree(trx, auth, user!, values, body, id);
   await updateShift(trx, auth.orgId, id, { ...values, overrides_time_off: overTimeOff ? 1 : 0 });
   if (body.labels !== undefined) await replaceShiftLabels(trx, auth.orgId, id, body.labels ?? []);
   if (body.qualifiers !== undefined) await replaceShiftQualifiers(trx, auth.orgId, id, body.qualifiers ?? []);

@@ -10,6 +10,7 @@ import {
   PathId,
   UserRef,
 } from '../../core/schemas.js';
+import { OverrideReason } from '../fatigue-rules/schemas.js';
 
 const IdList = Type.Array(Id, { maxItems: 100 });
 
@@ -28,6 +29,7 @@ const optionalFields = {
   ),
   admin_id: Type.Optional(Id),
   force: Type.Optional(Type.Boolean({ description: 'extension: schedule the shift even over approved time off' })),
+  override_reason: OverrideReason,
 };
 
 export const CreateShiftBody = Type.Object({

@@ -151,7 +151,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { id } = request.params;
       const { name, title } = await withTransaction(app.db, (trx) =>
-        signUpUser(trx, request.auth, id, request.body.user_id),
+        signUpUser(trx, request.auth, id, request.body.user_id, request.body.override_reason),
       );
       reply.status(201);
       return created(`Signed ${name} up for event ${title}`, { id });

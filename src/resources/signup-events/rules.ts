@@ -5,7 +5,11 @@ import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { sanitize } from '../../core/html.js';
 import { assertGivenPeriod, assertPeriod, hoursBetween, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
+import { lockUsers } from '../../core/db/locks.js';
+import { availabilityOf, refusalMessage } from '../../scheduling/index.js';
+import { overrideFatigue } from '../fatigue-rules/repository.js';
 import { deleteMiscHour, insertMiscHour } from '../misc-hours/repository.js';
+import type { UserRow } from '../users/table.js';
 import { findUser, findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import {
@@ -128,7 +132,7 @@ export async function deleteSignupEvent(
  * Signs a user up: the event row is locked first, so concurrent sign-ups of one event run one
  * after the other and the count check below cannot be passed by more than employees_needed.
  */
-export async function signUpUser(trx: Db, auth: AuthContext, eventId: number, userId: number) {
+export async function signUpUser(trx: Db, auth: AuthContext, eventId: number, userId: number, overrideReason?: string) {
   const event = await lockSignupEventOrThrow(trx, auth.orgId, eventId);
   const user = await findUserOrInvalid(trx, auth.orgId, userId);
   if (event.deleted_at) throw invalidParams(`Signup event #${eventId} is deleted.`);
@@ -137,6 +141,7 @@ export async function signUpUser(trx: Db, auth: AuthContext, eventId: number, us
   }
   if (event.signed_up_count >= event.employees_needed)
     throw invalidParams(`Signup event #${eventId} is already filled.`);
+  await assertRested(trx, auth, event, user, overrideReason);
 
   const miscHourId = await insertMiscHour(trx, auth.orgId, {
     user_id: userId,
@@ -165,6 +170,30 @@ export async function signUpUser(trx: Db, auth: AuthContext, eventId: number, us
     after: { user_id: userId, misc_hour_id: miscHourId },
   });
   return { name, title: event.title };
+}
+
+/**
+ * The department's fatigue rules (docs/contract-rules.md#fatigue-rules) apply to a sign-up: 422 with
+ * the rule's words unless an admin overrides (logged). Only the fatigue rules: a sign-up was never
+ * refused for other work or time off, and is not now.
+ */
+async function assertRested(
+  trx: Db,
+  auth: AuthContext,
+  event: SignupEventRow,
+  user: UserRow,
+  overrideReason: string | undefined,
+) {
+  // under the user's lock until the transaction ends: the check and the sign-up it allows are one step
+  await lockUsers(trx, [user.id]);
+  const request = { start: event.start, end: event.end, userIds: [user.id], timezone: auth.timezone };
+  const { reasons } = (await availabilityOf(trx, auth.orgId, request)).get(user.id)!;
+  await overrideFatigue(trx, auth, reasons, {
+    override: overrideReason,
+    refusal: (reason) => invalidParams(refusalMessage(fullName(user), `event ${event.title}`, reason)),
+    who: `${fullName(user)} (event ${event.title}, ${event.start.slice(0, 16)} to ${event.end.slice(0, 16)})`,
+    entity: { type: 'signup_event', id: event.id },
+  });
 }
 
 export async function removeSignedUpUser(trx: Db, auth: AuthContext, eventId: number, userId: number) {

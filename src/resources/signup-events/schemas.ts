@@ -1,3 +1,4 @@
+import { OverrideReason } from '../fatigue-rules/schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 import {
   Id,
@@ -41,7 +42,7 @@ export const DeleteSignupEventQuery = Type.Object({
   admin_id: Type.Optional(Id),
 });
 
-export const SignupUserBody = Type.Object({ user_id: Id });
+export const SignupUserBody = Type.Object({ user_id: Id, override_reason: OverrideReason });
 export const EventUserParams = Type.Object({ id: PathId, user_id: PathId });
 
 const eventProperties = {

@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { sceneSteps, startingScene, type StartingScene } from '../callbacks/test-fixtures.js';
+
+let server: TestServer;
+let org: TestOrg;
+let other: TestOrg;
+let scene: StartingScene;
+const { makeList, crew, startCallback } = sceneSteps(() => scene);
+
+const OFF = {
+  max_consecutive_hours: null,
+  stretch_break_hours: 8,
+  rest_hours: null,
+  rest_after_hours: null,
+  rest_within_hours: null,
+  max_period_hours: null,
+};
+
+beforeAll(async () => {
+  ({ server, org, other } = await startWithOrgs());
+  scene = await startingScene(org);
+});
+afterAll(() => server.close());
+
+async function setRules(rules: Record<string, unknown>) {
+  const response = await org.patch('/fatigue_rules', { ...OFF, ...rules });
+  expect(response.status, response.text).toBe(200);
+}
+
+const shift = (userId: number, start: string, end: string, extra: Record<string, unknown> = {}) =>
+  org.post('/shifts', {
+    assignment_id: scene.stationId,
+    user_id: userId,
+    date: start.slice(0, 10),
+    start,
+    end,
+    work_type_id: scene.workTypeId,
+    ...extra,
+  });
+
+/** A 24-hour tour from 07:00 on the date. */
+const tour = (userId: number, date: string, extra: Record<string, unknown> = {}) => {
+  const next = new Date(`${date}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return shift(userId, `${date} 07:00:00`, `${next.toISOString().slice(0, 10)} 07:00:00`, extra);
+};
+
+describe('GET/PATCH /fatigue_rules (extension)', () => {
+  it('has every rule off by default, and changes only the fields sent', async () => {
+    const fresh = await other.get('/fatigue_rules');
+    expect(fresh.status).toBe(200);
+    expect(fresh.body).toEqual({ ...OFF, period: { days: expect.any(Number), start: expect.any(String) } });
+    const changed = await other.patch('/fatigue_rules', { max_consecutive_hours: 72 });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.fatigue_rules.max_consecutive_hours).toBe(72);
+    expect(changed.body.fatigue_rules.rest_hours).toBeNull();
+    await other.patch('/fatigue_rules', { max_consecutive_hours: null });
+  });
+
+  it('refuses half a rest rule and a window shorter than the hours worked, writing nothing', async () => {
+    const half = await other.patch('/fatigue_rules', { rest_hours: 8 });
+    expect(half).toBeInvalid([
+      'The rest rule needs rest hours, rest after hours and rest within hours together (or all three null).',
+    ]);
+    const short = await other.patch('/fatigue_rules', { rest_hours: 8, rest_after_hours: 36, rest_within_hours: 30 });
+    expect(short).toBeInvalid(['The rest within hours may not be fewer than the rest after hours.']);
+    const negative = await other.patch('/fatigue_rules', { max_consecutive_hours: -1 });
+    expect(negative.status).toBe(422);
+    expect((await other.get('/fatigue_rules')).body.rest_hours).toBeNull();
+  });
+});
+
+describe('most consecutive hours', () => {
+  it("refuses a sixth 24-hour tour in a row with the rule's words, takes it with an override (logged)", async () => {
+    const [medic] = await crew(1, 'Stretch');
+    // with no rule set, five tours in a row are scheduled as before
+    for (const date of ['2032-04-01', '2032-04-02', '2032-04-03', '2032-04-04', '2032-04-05'])
+      expect((await tour(medic!, date)).status).toBe(201);
+    await setRules({ max_consecutive_hours: 72 });
+    const refused = await tour(medic!, '2032-04-06');
+    expect(refused).toBeInvalid([
+      "Stretch Member1 cannot take this shift: would work 144 h in a row; the department's limit is 72 h.",
+    ]);
+    const overridden = await tour(medic!, '2032-04-06', {
+      override_reason: 'Storm emergency: no one else holds the license',
+      admin_id: scene.adminId,
+    });
+    expect(overridden.status, overridden.text).toBe(201);
+    const log = (await org.get('/logs', { query: { limit: 5 } })).body.data as Array<Record<string, unknown>>;
+    const entry = log.find((e) => String(e.event_description).includes('over the fatigue rules'));
+    expect(entry?.event_description).toBe(
+      'John Doe put Stretch Member1 (2032-04-06 07:00 to 2032-04-07 07:00) to work over the fatigue rules ' +
+        "(would work 144 h in a row; the department's limit is 72 h): Storm emergency: no one else holds the license",
+    );
+    // a stretch broken by 8 hours off starts again
+    const [other2] = await crew(1, 'Rested');
+    await tour(other2!, '2032-04-01');
+    await tour(other2!, '2032-04-02');
+    await tour(other2!, '2032-04-03');
+    expect((await shift(other2!, '2032-04-04 15:00:00', '2032-04-05 15:00:00')).status).toBe(201);
+    await setRules({});
+  });
+
+  it('refuses an edit that makes the stretch too long (the shift edited is not counted twice)', async () => {
+    const [medic] = await crew(1, 'Edit');
+    await tour(medic!, '2032-05-01');
+    await tour(medic!, '2032-05-02');
+    const third = await shift(medic!, '2032-05-03 07:00:00', '2032-05-03 19:00:00');
+    await setRules({ max_consecutive_hours: 60 });
+    const longer = await org.patch(`/shifts/${third.body.id}`, {
+      date: '2032-05-03',
+      start: '2032-05-03 07:00:00',
+      end: '2032-05-04 07:00:00',
+    });
+    expect(longer).toBeInvalid([
+      "Edit Member1 cannot take this shift: would work 72 h in a row; the department's limit is 60 h.",
+    ]);
+    const same = await org.patch(`/shifts/${third.body.id}`, {
+      date: '2032-05-03',
+      start: '2032-05-03 07:00:00',
+      end: '2032-05-03 19:00:00',
+      notes: 'unchanged hours',
+    });
+    expect(same.status, same.text).toBe(200);
+    await setRules({});
+  });
+});
+
+describe('rest after a long stretch', () => {
+  it('requires 8 h off after 36 h worked within 44 h', async () => {
+    const [medic] = await crew(1, 'Rest');
+    await setRules({ rest_hours: 8, rest_after_hours: 36, rest_within_hours: 44 });
+    expect((await tour(medic!, '2032-06-01')).status).toBe(201);
+    // 4 h after a 24 h tour, 16 more hours: 40 h within 44 h
+    expect(await shift(medic!, '2032-06-02 11:00:00', '2032-06-03 03:00:00')).toBeInvalid([
+      'Rest Member1 cannot take this shift: would work 40 h within 44 h without 8 h off; ' +
+        'the department requires 8 h off after 36 h worked within 44 h.',
+    ]);
+    // 12 more hours is 36 h: allowed; after 8 h off, 16 h are allowed too
+    const allowed = await shift(medic!, '2032-06-02 11:00:00', '2032-06-02 23:00:00');
+    expect(allowed.status, allowed.text).toBe(201);
+    expect((await shift(medic!, '2032-06-03 07:00:00', '2032-06-03 23:00:00')).status).toBe(201);
+    await setRules({});
+  });
+});
+
+describe('most hours per work period', () => {
+  it('refuses hours above the limit in the FLSA 7(k) work period', async () => {
+    const [medic] = await crew(1, 'Period');
+    const period = await org.patch('/work_period', { days: 7, start: '2032-07-05 00:00:00' });
+    expect(period.status, period.text).toBe(200);
+    await setRules({ max_period_hours: 56 });
+    expect((await tour(medic!, '2032-07-05')).status).toBe(201);
+    expect((await tour(medic!, '2032-07-08')).status).toBe(201);
+    expect(await tour(medic!, '2032-07-10')).toBeInvalid([
+      'Period Member1 cannot take this shift: would work 72 h in the work period 2032-07-05 00:00–2032-07-12 00:00; ' +
+        "the department's limit is 56 h.",
+    ]);
+    // the next period starts afresh
+    expect((await tour(medic!, '2032-07-12')).status).toBe(201);
+    await setRules({});
+  });
+});
+
+describe('callbacks', () => {
+  it("skip a candidate with the rule's words", async () => {
+    const [tired, fresh] = await crew(2, 'Callback');
+    await tour(tired!, '2032-03-07');
+    await tour(tired!, '2032-03-08');
+    await tour(tired!, '2032-03-09');
+    const listId = await makeList('Fatigue list', [tired!, fresh!]);
+    await setRules({ max_consecutive_hours: 72 });
+    const started = await startCallback(listId, { start: '2032-03-10 07:00:00', end: '2032-03-10 19:00:00' });
+    expect(started.candidates.map((c) => c.user_id)).toEqual([fresh]);
+    expect(started.skipped).toEqual([
+      { user_id: tired, reason: "would work 84 h in a row; the department's limit is 72 h" },
+    ]);
+    await setRules({});
+  });
+});
+
+describe('sign-ups and moved rotation occurrences', () => {
+  it('refuse a sign-up over the rule, unless an admin overrides it', async () => {
+    const [medic] = await crew(1, 'Signup');
+    await shift(medic!, '2032-10-01 08:00:00', '2032-10-02 08:00:00');
+    const event = await org.post('/signup_events', {
+      admin_id: scene.adminId,
+      title: 'Parade',
+      start: '2032-10-02 08:00:00',
+      end: '2032-10-02 20:00:00',
+      employees_needed: 2,
+      work_type_id: scene.workTypeId,
+    });
+    expect(event.status, event.text).toBe(201);
+    await setRules({ max_consecutive_hours: 24 });
+    const refused = await org.post(`/signup_events/${event.body.id}/users`, { user_id: medic });
+    expect(refused).toBeInvalid([
+      "Signup Member1 cannot take event Parade: would work 36 h in a row; the department's limit is 24 h.",
+    ]);
+    expect((await org.get(`/signup_events/${event.body.id}/users`)).body).toEqual([]);
+    const overridden = await org.post(`/signup_events/${event.body.id}/users`, {
+      user_id: medic,
+      override_reason: 'Short-handed parade detail',
+    });
+    expect(overridden.status, overridden.text).toBe(201);
+    await setRules({});
+  });
+
+  it('refuse moving a rotation occurrence next to another tour, unless an admin overrides it', async () => {
+    const [medic] = await crew(1, 'Rotation');
+    const rotation = await org.post('/rotations', {
+      name: 'Fatigue 24/48',
+      anchor_date: '2032-09-01',
+      preset: '24/48',
+    });
+    expect(rotation.status, rotation.text).toBe(201);
+    const series = await org.post('/recurring_shifts', {
+      user_id: medic,
+      rotation_id: rotation.body.id,
+      assignment_id: scene.stationId,
+      crew: 'A',
+      start_date: '2032-09-01',
+    });
+    expect(series.status, series.text).toBe(201);
+    await setRules({ max_consecutive_hours: 36 });
+    const move = { date: '2032-09-04', action: 'move', start: '2032-09-02 08:00:00', end: '2032-09-03 08:00:00' };
+    const refused = await org.post(`/recurring_shifts/${series.body.id}/exceptions`, move);
+    expect(refused).toBeInvalid([
+      "Rotation Member1 cannot take this occurrence: would work 48 h in a row; the department's limit is 36 h.",
+    ]);
+    const overridden = await org.post(`/recurring_shifts/${series.body.id}/exceptions`, {
+      ...move,
+      override_reason: 'Crew swap agreed by the chief',
+    });
+    expect(overridden.status, overridden.text).toBe(201);
+    await setRules({});
+  });
+
+  it('refuse a trade whose taker would break the rule, with its words', async () => {
+    const [tired, giver] = await crew(2, 'Trade');
+    await tour(tired!, '2032-11-01');
+    await tour(tired!, '2032-11-02');
+    await shift(giver!, '2032-11-03 07:00:00', '2032-11-04 07:00:00');
+    await setRules({ max_consecutive_hours: 48 });
+    const trade = await org.post('/trades', {
+      requesting_user: giver,
+      start: '2032-11-03 07:00:00',
+      end: '2032-11-04 07:00:00',
+      approving_user_id: scene.adminId,
+      accepting_user_id: tired,
+      approve: true,
+    });
+    expect(trade).toBeInvalid([
+      "Trade Member1 cannot take this trade: would work 72 h in a row; the department's limit is 48 h.",
+    ]);
+    await setRules({});
+  });
+});
