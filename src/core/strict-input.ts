@@ -140,9 +140,10 @@ type Validate = ((data: unknown, context?: unknown) => unknown) & { errors?: unk
 
 /**
  * A route's validator compiled on its first request rather than before the server listens, as its
- * serializers are (lazy-serializers.ts): decision 0031 has its measured gain. It stands for Ajv's validate function: Fastify reads a failed check's findings
- * from its `errors` and, where it has a `schemaEnv`, hands it the request so that it may replace
- * the whole body (an empty text read as null).
+ * serializers are (lazy-serializers.ts; the measured gain is in decision 0031). It stands for
+ * Ajv's validate function: Fastify reads a failed check's findings from its `errors` and, where it
+ * has a `schemaEnv`, hands it the request so that it may replace the whole body (an empty text
+ * read as null). strict-input.test.ts checks that it answers as Ajv's own on a corpus of inputs.
  */
 function compiledOnFirstUse(compile: () => unknown): Validate {
   let validate: Validate | undefined;
