@@ -66,6 +66,16 @@ export async function usernameTaken(db: Db, orgId: number, username: string, exc
   return row !== undefined;
 }
 
+/** What a new user's row holds besides what it is created with: active, on no accrual track or profile. */
+export const newUserState = (now: string) => ({
+  accrual_track_id: null,
+  accrual_profile_id: null,
+  active: 1,
+  deleted_at: null,
+  created_at: now,
+  updated_at: now,
+});
+
 export async function insertUser(db: Db, values: Insertable<UserAccountTable>): Promise<number> {
   const { id } = await db.insertInto('user_account').values(values).returning('id').executeTakeFirstOrThrow();
   return id;
