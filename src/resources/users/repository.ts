@@ -92,25 +92,21 @@ export async function updateUser(
 
 /** Names of accrual tracks and profiles referenced by the users, in two queries at most. */
 export async function accrualNames(db: Db, orgId: number, users: UserRow[]) {
-  const trackIds = [...new Set(users.map((u) => u.accrual_track_id).filter((id): id is number => id !== null))];
-  const profileIds = [...new Set(users.map((u) => u.accrual_profile_id).filter((id): id is number => id !== null))];
+  const idsOf = (key: 'accrual_track_id' | 'accrual_profile_id') => [
+    ...new Set(users.map((u) => u[key]).filter((id): id is number => id !== null)),
+  ];
+  const namesOf = async (table: 'accrual_track' | 'accrual_profile', ids: number[]) =>
+    ids.length
+      ? db
+          .selectFrom(table)
+          .select(['id', 'name'])
+          .where('organization_id', '=', orgId)
+          .where('id', 'in', ids)
+          .execute()
+      : [];
   const [tracks, profiles] = await Promise.all([
-    trackIds.length
-      ? db
-          .selectFrom('accrual_track')
-          .select(['id', 'name'])
-          .where('organization_id', '=', orgId)
-          .where('id', 'in', trackIds)
-          .execute()
-      : [],
-    profileIds.length
-      ? db
-          .selectFrom('accrual_profile')
-          .select(['id', 'name'])
-          .where('organization_id', '=', orgId)
-          .where('id', 'in', profileIds)
-          .execute()
-      : [],
+    namesOf('accrual_track', idsOf('accrual_track_id')),
+    namesOf('accrual_profile', idsOf('accrual_profile_id')),
   ]);
   return { tracks: new Map(tracks.map((t) => [t.id, t])), profiles: new Map(profiles.map((p) => [p.id, p])) };
 }
