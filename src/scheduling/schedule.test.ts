@@ -576,7 +576,7 @@ describe('GET /schedule', () => {
     expect(shiftsOf(month.days).length).toBeGreaterThan(shiftsOf(oneDay.days).length * 20);
     expect(month.queries).toBe(oneDay.queries);
     expect(oneDay.queries + 1).toBeLessThanOrEqual(12);
-  });
+  }, 120_000);
 
   it('requires a token', async () => {
     await expectAuthRequired(server, 'GET', '/v1/schedule?start=2027-01-01%2000:00:00&end=2027-01-02%2000:00:00');
