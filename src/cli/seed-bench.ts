@@ -18,6 +18,7 @@ import { createRotation } from '../resources/rotations/rules.js';
 import { lastOccurrenceEnd } from '../scheduling/recurrence.js';
 import { APPROVED, PENDING } from '../resources/time-offs/table.js';
 import { createTimeOffType } from '../resources/time-off-types/rules.js';
+import { newUserState } from '../resources/users/repository.js';
 import { fullName } from '../resources/users/serialize.js';
 
 /**
@@ -244,12 +245,7 @@ async function seedUsers(db: Db, writer: BulkWriter, auth: AuthContext, count: n
       accrual_start_date: body.date_of_hire,
       emails: JSON.stringify([body.mail]),
       phone_numbers: JSON.stringify(body.phone_numbers),
-      accrual_track_id: null,
-      accrual_profile_id: null,
-      active: 1,
-      deleted_at: null,
-      created_at: now,
-      updated_at: now,
+      ...newUserState(now),
     })),
   );
   const client = { userId: null, name: `API client ${auth.clientId}` };

@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../app.js';
+import { serializedSchedule } from '../../test/helpers/schedule-json.js';
 import { startServer, type TestOrg, type TestServer, testDatabaseUrl } from '../../test/helpers/server.js';
 import {
   approvedTimeOff,
@@ -465,6 +466,7 @@ describe('GET /schedule through the computed days', () => {
     expect(response.status).toBe(200);
     // the bytes are what JSON.stringify writes for the parsed value: no property twice, none misplaced
     expect(response.text).toBe(JSON.stringify(JSON.parse(response.text)));
+    expect(response.text).toBe(serializedSchedule(response.body));
     const days = response.body.days as Day[];
     expect(days).toHaveLength(31);
     expect(days.map((d) => Object.keys(d).slice(0, 8))).toEqual(

@@ -1,5 +1,6 @@
 import { isValidTimeZone, monthsFromTo, nowUtc } from '../core/time.js';
 import { FORMAT, FORMAT_VERSION, type OrganizationDocument, type Row } from './export.js';
+import { newUserState } from '../resources/users/repository.js';
 
 /**
  * `import api`: an organization read through the public v1 API of a server that speaks it (another
@@ -91,12 +92,7 @@ export async function readOrganizationFromApi(source: ApiSource): Promise<ApiRea
       accrual_start_date: u.accrual_start_date ?? null,
       emails: JSON.stringify(u.emails ?? []),
       phone_numbers: JSON.stringify(u.phone_numbers ?? []),
-      accrual_track_id: null,
-      accrual_profile_id: null,
-      active: 1,
-      deleted_at: null,
-      created_at: now,
-      updated_at: now,
+      ...newUserState(now),
     });
   }
   for (const w of (await get('/work_types')) as Json[]) {

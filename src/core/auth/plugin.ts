@@ -114,23 +114,32 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
       attachFieldsToBody: 'keyValues',
       limits: { files: 0, fields: 8, parts: 8, fieldSize: 1024 },
     });
-    scope.post(
-      '/oauth/access_token',
-      {
+    /** What both OAuth endpoints share: their own rate limit and OAuth's error form. */
+    const oauthEndpoint = () =>
+      ({
         config: { rateLimitScope: 'token' },
         preHandler: limitTokenRequests(handle.db, config.tokenRateLimitPerMinute),
         errorHandler: tokenErrorHandler,
+      }) as const;
+    const OAUTH_FORMS = ['application/x-www-form-urlencoded', 'application/json', 'multipart/form-data'];
+    const clientFields = {
+      client_id: Type.Optional(Type.String({ maxLength: 255 })),
+      client_secret: Type.Optional(Type.String({ maxLength: 255 })),
+    };
+    scope.post(
+      '/oauth/access_token',
+      {
+        ...oauthEndpoint(),
         schema: {
           operationId: 'requestAccessToken',
           summary: 'OAuth 2.0 client-credentials token request',
           tags: ['Authentication'],
           security: [],
-          consumes: ['application/x-www-form-urlencoded', 'application/json', 'multipart/form-data'],
+          consumes: OAUTH_FORMS,
           body: Type.Optional(
             Type.Object({
               grant_type: Type.Optional(Type.String({ maxLength: 64 })),
-              client_id: Type.Optional(Type.String({ maxLength: 255 })),
-              client_secret: Type.Optional(Type.String({ maxLength: 255 })),
+              ...clientFields,
               scope: Type.Optional(Type.String({ maxLength: 255 })),
             }),
           ),
@@ -152,9 +161,7 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
     scope.post(
       '/oauth/revoke',
       {
-        config: { rateLimitScope: 'token' },
-        preHandler: limitTokenRequests(handle.db, config.tokenRateLimitPerMinute),
-        errorHandler: tokenErrorHandler,
+        ...oauthEndpoint(),
         schema: {
           operationId: 'revokeAccessToken',
           summary: 'OAuth 2.0 token revocation (RFC 7009): the client ends one of its access tokens',
@@ -164,13 +171,12 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
           tags: ['Authentication'],
           security: [],
           ...EXTENSION,
-          consumes: ['application/x-www-form-urlencoded', 'application/json', 'multipart/form-data'],
+          consumes: OAUTH_FORMS,
           body: Type.Optional(
             Type.Object({
               token: Type.Optional(Type.String({ maxLength: 512 })),
               token_type_hint: Type.Optional(Type.String({ maxLength: 64 })),
-              client_id: Type.Optional(Type.String({ maxLength: 255 })),
-              client_secret: Type.Optional(Type.String({ maxLength: 255 })),
+              ...clientFields,
             }),
           ),
           response: { 200: Type.Null({ description: 'empty body' }), 400: OAuthError, 401: OAuthError },

@@ -4,8 +4,12 @@ import {
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
   sql,
   type CompiledQuery,
+  type Compilable,
 } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
@@ -146,4 +150,100 @@ describe('compiledOnce', () => {
       ['select "id" from "shift" where "organization_id" = $1 and "id" in ($2, $3)', [10, 11, 12]],
     ]);
   });
+});
+
+/** A Kysely of each engine's compiler that runs nothing and notes every statement it is given. */
+function recordingDb(engine: 'sqlite' | 'postgres') {
+  const ran: Array<[string, readonly unknown[]]> = [];
+  const postgres = engine === 'postgres';
+  const recording = new Kysely<Database>({
+    dialect: {
+      createAdapter: () => (postgres ? new PostgresAdapter() : new SqliteAdapter()),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (k) => (postgres ? new PostgresIntrospector(k) : new SqliteIntrospector(k)),
+      createQueryCompiler: () => (postgres ? new PostgresQueryCompiler() : new SqliteQueryCompiler()),
+    },
+    log: (event) => {
+      ran.push([event.query.sql, event.query.parameters]);
+    },
+  });
+  return { db: recording, ran };
+}
+
+type Row = Record<string, string | number | null | undefined>;
+
+/** Queries of each kind compiledOnce is used for, each with calls of several shapes and values. */
+// biome-ignore lint/suspicious/noExplicitAny: each query takes arguments of its own
+const corpus: Array<{ name: string; build: (d: Db, ...args: any[]) => Compilable<unknown>; calls: unknown[][] }> = [
+  {
+    name: 'a select with a list, a null and an or',
+    build: usersQuery,
+    calls: [
+      [1, [2], null],
+      [3, [4, 5], '2026-01-01 00:00:00'],
+      [6, [7, 8], null],
+      [9, Array.from({ length: 17 }, (_, i) => i), null],
+      [10, [11], 'x'],
+    ],
+  },
+  {
+    name: 'a join with a range and a limit',
+    build: (d: Db, orgId: number, userId: number, from: string, until: string) =>
+      d
+        .selectFrom('shift')
+        .innerJoin('work_type', 'work_type.id', 'shift.work_type_id')
+        .select(['shift.id', 'shift.start', 'work_type.label'])
+        .where('shift.organization_id', '=', orgId)
+        .where('shift.user_id', '=', userId)
+        .where('shift.end', '>', from)
+        .where('shift.start', '<', until)
+        .orderBy('shift.start')
+        .limit(50),
+    calls: [
+      [1, 2, '2026-01-01', '2026-01-02'],
+      [3, 4, '2027-05-01 07:00:00', '2027-05-02 07:00:00'],
+    ],
+  },
+  {
+    name: 'an insert of a row, columns left out',
+    build: (d: Db, row: Row) =>
+      d
+        .insertInto('label')
+        .values(row as never)
+        .returning('id'),
+    calls: [
+      [{ organization_id: 1, label: 'a', color: '#000000', text_color: '#ffffff', position: 3 }],
+      [{ organization_id: 2, label: 'b', color: '#111111', text_color: null, position: undefined }],
+      [{ organization_id: 3, label: 'c', color: '#222222', text_color: '#333333', position: 4 }],
+    ],
+  },
+  {
+    name: 'an update of a row by id',
+    build: (d: Db, orgId: number, id: number, set: Row) =>
+      d
+        .updateTable('label')
+        .set(set as never)
+        .where('organization_id', '=', orgId)
+        .where('id', '=', id),
+    calls: [
+      [1, 2, { label: 'x', position: 1 }],
+      [3, 4, { label: 'y', position: undefined }],
+      [5, 6, { label: 'z', position: 7 }],
+    ],
+  },
+];
+
+describe('compiledOnce runs what Kysely itself compiles', () => {
+  for (const engine of ['sqlite', 'postgres'] as const)
+    for (const { name, build, calls } of corpus)
+      it(`${name}, on ${engine}'s compiler: the same text and parameters, call after call`, async () => {
+        const { db: recording, ran } = recordingDb(engine);
+        const once = compiledOnce(build);
+        for (const args of calls) await once(recording, ...args);
+        const expected = calls.map((args) => {
+          const compiled = build(recording, ...args).compile();
+          return [compiled.sql, compiled.parameters];
+        });
+        expect(ran).toEqual(expected);
+      });
 });

@@ -16,7 +16,7 @@ const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations
 const MIGRATION_FILE = /^(\d{4}-[a-z0-9-]+)\.(ts|js)$/;
 
 /** Loads `migrations/NNNN-description.ts`, ordered by name. */
-class FolderMigrationProvider implements MigrationProvider {
+export class FolderMigrationProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
     const migrations: Record<string, Migration> = {};
     for (const file of (await readdir(MIGRATIONS_DIR)).sort()) {
@@ -32,7 +32,7 @@ class FolderMigrationProvider implements MigrationProvider {
  * On PostgreSQL the migration tables live in the connection's current schema, named explicitly:
  * otherwise Kysely would take the tables of any schema in the database (another test run's) as ours.
  */
-async function migrationSchema(db: Kysely<any>): Promise<string | undefined> {
+export async function migrationSchema(db: Kysely<any>): Promise<string | undefined> {
   if (!isPostgres(db)) return undefined;
   const { rows } = await sql<{
     schema: string | null;
@@ -53,7 +53,7 @@ async function migrationSchema(db: Kysely<any>): Promise<string | undefined> {
  * table another session holds locked and fails when another schema is dropped meanwhile (parallel
  * test runs, other tenants of a shared database). Here it sees the tables of our schema only.
  */
-function introspectingOnly(db: Kysely<any>, schema: string): Kysely<any> {
+export function introspectingOnly(db: Kysely<any>, schema: string): Kysely<any> {
   const getTables = async (): Promise<TableMetadata[]> => {
     const { rows } = await sql<{
       name: string;

@@ -23,3 +23,15 @@ export function createTenantTable(db: Kysely<any>, name: string) {
 
 /** A column type for fractional numbers (hours) that is double precision on both engines. */
 export const DOUBLE = sql`double precision`;
+
+/** Creates the index `name` of `table` on `columns`, unique if asked. */
+export function createIndexOn(
+  db: Kysely<any>,
+  name: string,
+  table: string,
+  columns: string[],
+  options: { unique?: boolean } = {},
+): Promise<void> {
+  const index = db.schema.createIndex(name).on(table).columns(columns);
+  return (options.unique ? index.unique() : index).execute();
+}

@@ -25,6 +25,16 @@ async function postAnnouncement(target: TestOrg, body: Record<string, unknown>):
   return response.body.id as number;
 }
 
+/** The organization's newest system log entry: what Boss Doe did. */
+async function expectNewestLog(event_description: string) {
+  expect((await org.get('/logs')).body.data[0]).toEqual({
+    log_id: expect.any(String),
+    created: expect.any(String),
+    event_description,
+    user: { id: String(bossId), name: 'Boss Doe', href: userHref(bossId) },
+  });
+}
+
 describe('POST /announcements', () => {
   it('creates an announcement authored by admin_id and answers with it', async () => {
     const response = await org.post('/announcements', {
@@ -85,13 +95,7 @@ describe('POST /announcements', () => {
 
   it('writes a system log entry naming the author', async () => {
     await postAnnouncement(org, { title: 'Logged', body: '<p>log me</p>', admin_id: bossId });
-    const logs = await org.get('/logs');
-    expect(logs.body.data[0]).toEqual({
-      log_id: expect.any(String),
-      created: expect.any(String),
-      event_description: 'Boss Doe posted announcement Logged.',
-      user: { id: String(bossId), name: 'Boss Doe', href: userHref(bossId) },
-    });
+    await expectNewestLog('Boss Doe posted announcement Logged.');
   });
 
   it('requires a token', async () => {
@@ -207,13 +211,7 @@ describe('DELETE /announcements/{id}', () => {
     expect(response).toSucceed(200, 'Announcement deleted successfully.', {
       id,
     });
-    const logs = await org.get('/logs');
-    expect(logs.body.data[0]).toEqual({
-      log_id: expect.any(String),
-      created: expect.any(String),
-      event_description: 'Boss Doe deleted announcement Old news.',
-      user: { id: String(bossId), name: 'Boss Doe', href: userHref(bossId) },
-    });
+    await expectNewestLog('Boss Doe deleted announcement Old news.');
   });
 
   it('answers 404 when deleting twice or from another organization', async () => {

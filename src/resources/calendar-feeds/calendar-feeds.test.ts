@@ -51,20 +51,17 @@ beforeAll(async () => {
   const admin = await org.createUser({ first_name: 'Ada', last_name: 'Admin' });
   crewA = await org.createUser({ first_name: 'Avery', last_name: 'Alpha' });
   crewB = await org.createUser({ first_name: 'Blair', last_name: 'Bravo' });
-  await placeOnRotation(org, {
-    user_id: crewA,
-    rotation_id: rotationId,
-    assignment_id: stationId,
-    crew: 'A',
-    start_date: day(-3),
-  });
-  await placeOnRotation(org, {
-    user_id: crewB,
-    rotation_id: rotationId,
-    assignment_id: stationId,
-    crew: 'B',
-    start_date: day(-3),
-  });
+  for (const [user_id, crew] of [
+    [crewA, 'A'],
+    [crewB, 'B'],
+  ] as const)
+    await placeOnRotation(org, {
+      user_id,
+      rotation_id: rotationId,
+      assignment_id: stationId,
+      crew,
+      start_date: day(-3),
+    });
   // crew A works day -1 (07:00 to 07:00 across the change), day +2, +5, …; a one-off shift on its day off
   const shift = await org.post('/shifts', {
     assignment_id: stationId,

@@ -4,21 +4,13 @@ import { Id, Nullable, ShortText } from '../../core/schemas.js';
 /** The creator, `{id, name}` with a string id as the sample shows; null when an API client created it. */
 const FilterUser = Nullable(Type.Object({ id: Type.String(), name: Type.String() }));
 
-export const FilterResponse = Type.Object({
-  id: Type.String(),
-  label: Type.String(),
-  created_on: Type.String(),
-  user: FilterUser,
-});
+/** What both forms of a filter start with. */
+const filterFields = { id: Type.String(), label: Type.String(), created_on: Type.String() };
+
+export const FilterResponse = Type.Object({ ...filterFields, user: FilterUser });
 export type FilterResponse = Static<typeof FilterResponse>;
 
-export const FilterSingleResponse = Type.Object({
-  id: Type.String(),
-  label: Type.String(),
-  created_on: Type.String(),
-  deleted: Type.String(),
-  user: FilterUser,
-});
+export const FilterSingleResponse = Type.Object({ ...filterFields, deleted: Type.String(), user: FilterUser });
 export type FilterSingleResponse = Static<typeof FilterSingleResponse>;
 
 export const FilterBody = Type.Object({

@@ -9,13 +9,18 @@ export function qualifierTitle(row: Pick<QualifierRow, 'name' | 'shortcode'>): s
   return row.shortcode ? `${row.name} [${row.shortcode}]` : row.name;
 }
 
+/** What both forms of a qualifier start with. */
+const qualifierBasics = (row: QualifierRow) => ({
+  id: row.id,
+  name: row.name,
+  shortcode: row.shortcode,
+  color: row.color,
+  text_color: row.text_color,
+});
+
 export function serializeQualifierListItem(row: QualifierRow, tz: string): QualifierListItem {
   return {
-    id: row.id,
-    name: row.name,
-    shortcode: row.shortcode,
-    color: row.color,
-    text_color: row.text_color,
+    ...qualifierBasics(row),
     modified_by: row.modified_by,
     modified_on: localOrNull(row.modified_at, tz),
     partner_credential_id: row.partner_credential_id,
@@ -24,11 +29,7 @@ export function serializeQualifierListItem(row: QualifierRow, tz: string): Quali
 
 export function serializeQualifierSingle(row: QualifierRow, tz: string): QualifierSingle {
   return {
-    id: row.id,
-    name: row.name,
-    shortcode: row.shortcode,
-    color: row.color,
-    text_color: row.text_color,
+    ...qualifierBasics(row),
     title_id: row.title_id,
     created_by: row.created_by,
     created_on: utcToLocal(row.created_at, tz),

@@ -505,16 +505,22 @@ describe('DELETE /recurring_shifts/{id}', () => {
   });
 });
 
+/** A new member placed on a new rotation at the station, crew A: the member and the placement's id. */
+async function memberOnNewRotation() {
+  const rotationId = await createRotation(org);
+  const member = await org.createUser();
+  const id = await placeOnRotation(org, {
+    user_id: member,
+    rotation_id: rotationId,
+    assignment_id: stationId,
+    crew: 'A',
+  });
+  return { member, id };
+}
+
 describe('POST /recurring_shifts/{id}/exceptions', () => {
   it('removes one occurrence, moves another, and restores them', async () => {
-    const rotationId = await createRotation(org);
-    const member = await org.createUser();
-    const id = await placeOnRotation(org, {
-      user_id: member,
-      rotation_id: rotationId,
-      assignment_id: stationId,
-      crew: 'A',
-    });
+    const { member, id } = await memberOnNewRotation();
     const removed = await org.post(`/recurring_shifts/${id}/exceptions`, {
       date: '2027-01-04',
       action: 'remove',
@@ -543,14 +549,7 @@ describe('POST /recurring_shifts/{id}/exceptions', () => {
   });
 
   it('rejects a date without an occurrence', async () => {
-    const rotationId = await createRotation(org);
-    const member = await org.createUser();
-    const id = await placeOnRotation(org, {
-      user_id: member,
-      rotation_id: rotationId,
-      assignment_id: stationId,
-      crew: 'A',
-    });
+    const { member, id } = await memberOnNewRotation();
     const response = await org.post(`/recurring_shifts/${id}/exceptions`, { date: '2027-01-02', action: 'remove' });
     expect(response.status).toBe(422);
     expect(response.body.error_message).toEqual(['The recurring shift has no occurrence on that date.']);

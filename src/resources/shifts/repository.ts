@@ -9,24 +9,24 @@ import type { WorkTypeRow } from '../work-types/table.js';
 import type { ShiftRow, ShiftTable } from './table.js';
 
 /** What callbacks, trades and POST /shifts write (callers write their own log line). */
-export interface NewShift {
-  assignment_id: number;
-  user_id: number;
-  date: string;
-  start: string;
-  end: string;
-  work_type_id: number;
-  work_subtype_id: number | null;
-  notes: string | null;
-  from_callback: number | null;
-  traded_with: number | null;
-  scheduled_by: number | null;
-  break_start?: string | null;
-  break_end?: string | null;
-  hold_over?: number;
-  /** worked even where approved time off covers it */
-  overrides_time_off?: boolean;
-}
+export type NewShift = Pick<
+  ShiftRow,
+  | 'assignment_id'
+  | 'user_id'
+  | 'date'
+  | 'start'
+  | 'end'
+  | 'work_type_id'
+  | 'work_subtype_id'
+  | 'notes'
+  | 'from_callback'
+  | 'traded_with'
+  | 'scheduled_by'
+> &
+  Partial<Pick<ShiftRow, 'break_start' | 'break_end' | 'hold_over'>> & {
+    /** worked even where approved time off covers it */
+    overrides_time_off?: boolean;
+  };
 
 export async function insertShift(trx: Db, orgId: number, values: NewShift): Promise<number> {
   return (await insertShiftRow(trx, orgId, values)).id;

@@ -3,8 +3,8 @@ import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import type { UserCertificationRow, UserCertificationTable } from '../certifications/table.js';
 
-/** The user's certification records whose certification is not deleted. */
-export function listUserCertifications(db: Db, orgId: number, userId: number) {
+/** The user's certification records whose certification is not deleted, with its name and id. */
+function userCertifications(db: Db, orgId: number, userId: number) {
   return db
     .selectFrom('user_certification')
     .innerJoin('certification', 'certification.id', 'user_certification.certification_id')
@@ -13,25 +13,19 @@ export function listUserCertifications(db: Db, orgId: number, userId: number) {
     .where('user_certification.organization_id', '=', orgId)
     .where('certification.organization_id', '=', orgId)
     .where('user_certification.user_id', '=', userId)
-    .where('certification.deleted_at', 'is', null)
-    .orderBy('certification.name')
-    .orderBy('certification.id')
-    .execute();
+    .where('certification.deleted_at', 'is', null);
+}
+
+/** The user's certification records whose certification is not deleted. */
+export function listUserCertifications(db: Db, orgId: number, userId: number) {
+  return userCertifications(db, orgId, userId).orderBy('certification.name').orderBy('certification.id').execute();
 }
 
 export type UserCertificationView = Awaited<ReturnType<typeof listUserCertifications>>[number];
 
 export async function findUserCertification(db: Db, orgId: number, userId: number, certificationId: number) {
-  return db
-    .selectFrom('user_certification')
-    .innerJoin('certification', 'certification.id', 'user_certification.certification_id')
-    .selectAll('user_certification')
-    .select(['certification.name', 'certification.cert_id'])
-    .where('user_certification.organization_id', '=', orgId)
-    .where('certification.organization_id', '=', orgId)
-    .where('user_certification.user_id', '=', userId)
+  return userCertifications(db, orgId, userId)
     .where('user_certification.certification_id', '=', certificationId)
-    .where('certification.deleted_at', 'is', null)
     .executeTakeFirst();
 }
 

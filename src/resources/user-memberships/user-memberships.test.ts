@@ -74,13 +74,16 @@ describe('GET /users/{user_id}/titles', () => {
   });
 });
 
+/** PUT /users/{user_id}/<what> answers success for known ids and names an unknown one. */
+async function expectReplaced(what: string, known: number[], kind: string) {
+  expect(await org.put(`/users/${userId}/${what}`, { ids: known })).toAnswer(200, { success: true });
+  const unknown = await org.put(`/users/${userId}/${what}`, { ids: [999999] });
+  expect(unknown.body.error_message).toEqual([`The selected ${kind} id is invalid.`]);
+}
+
 describe('PUT /users/{user_id}/filters', () => {
   it('replaces the filters of the user', async () => {
-    const response = await org.put(`/users/${userId}/filters`, { ids: [ids.rescue, ids.dive] });
-    expect(response).toAnswer(200, { success: true });
-    expect((await org.put(`/users/${userId}/filters`, { ids: [999999] })).body.error_message).toEqual([
-      'The selected filter id is invalid.',
-    ]);
+    await expectReplaced('filters', [ids.rescue, ids.dive], 'filter');
     await expectNotFoundForOtherOrg(other, 'PUT', `/users/${userId}/filters`, { ids: [] });
   });
 });
@@ -98,11 +101,7 @@ describe('GET /users/{user_id}/filters', () => {
 
 describe('PUT /users/{user_id}/groups', () => {
   it('replaces the groups of the user', async () => {
-    const response = await org.put(`/users/${userId}/groups`, { ids: [ids.platoon, ids.aShift] });
-    expect(response).toAnswer(200, { success: true });
-    expect((await org.put(`/users/${userId}/groups`, { ids: [999999] })).body.error_message).toEqual([
-      'The selected group id is invalid.',
-    ]);
+    await expectReplaced('groups', [ids.platoon, ids.aShift], 'group');
     expect((await org.put(`/users/${userId}/groups`, {})).status).toBe(422);
   });
 });

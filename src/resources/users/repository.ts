@@ -66,6 +66,16 @@ export async function usernameTaken(db: Db, orgId: number, username: string, exc
   return row !== undefined;
 }
 
+/** What a new user's row holds besides what it is created with: active, on no accrual track or profile. */
+export const newUserState = (now: string) => ({
+  accrual_track_id: null,
+  accrual_profile_id: null,
+  active: 1,
+  deleted_at: null,
+  created_at: now,
+  updated_at: now,
+});
+
 export async function insertUser(db: Db, values: Insertable<UserAccountTable>): Promise<number> {
   const { id } = await db.insertInto('user_account').values(values).returning('id').executeTakeFirstOrThrow();
   return id;
@@ -82,25 +92,21 @@ export async function updateUser(
 
 /** Names of accrual tracks and profiles referenced by the users, in two queries at most. */
 export async function accrualNames(db: Db, orgId: number, users: UserRow[]) {
-  const trackIds = [...new Set(users.map((u) => u.accrual_track_id).filter((id): id is number => id !== null))];
-  const profileIds = [...new Set(users.map((u) => u.accrual_profile_id).filter((id): id is number => id !== null))];
+  const idsOf = (key: 'accrual_track_id' | 'accrual_profile_id') => [
+    ...new Set(users.map((u) => u[key]).filter((id): id is number => id !== null)),
+  ];
+  const namesOf = async (table: 'accrual_track' | 'accrual_profile', ids: number[]) =>
+    ids.length
+      ? db
+          .selectFrom(table)
+          .select(['id', 'name'])
+          .where('organization_id', '=', orgId)
+          .where('id', 'in', ids)
+          .execute()
+      : [];
   const [tracks, profiles] = await Promise.all([
-    trackIds.length
-      ? db
-          .selectFrom('accrual_track')
-          .select(['id', 'name'])
-          .where('organization_id', '=', orgId)
-          .where('id', 'in', trackIds)
-          .execute()
-      : [],
-    profileIds.length
-      ? db
-          .selectFrom('accrual_profile')
-          .select(['id', 'name'])
-          .where('organization_id', '=', orgId)
-          .where('id', 'in', profileIds)
-          .execute()
-      : [],
+    namesOf('accrual_track', idsOf('accrual_track_id')),
+    namesOf('accrual_profile', idsOf('accrual_profile_id')),
   ]);
   return { tracks: new Map(tracks.map((t) => [t.id, t])), profiles: new Map(profiles.map((p) => [p.id, p])) };
 }

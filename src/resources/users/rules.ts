@@ -13,6 +13,7 @@ import {
   findUserOrThrow,
   insertUser,
   listUserFields,
+  newUserState,
   setFieldValue,
   updateUser,
   usernameTaken,
@@ -46,12 +47,7 @@ export async function createUser(
     accrual_start_date: body.accrual_start_date ?? body.date_of_hire ?? null,
     emails: JSON.stringify(asList(body.mail) ?? []),
     phone_numbers: JSON.stringify(asList(body.phone_numbers) ?? asList(body.phone) ?? []),
-    accrual_track_id: null,
-    accrual_profile_id: null,
-    active: 1,
-    deleted_at: null,
-    created_at: now,
-    updated_at: now,
+    ...newUserState(now),
   });
   await logAction(trx, auth, 'user.created', id, {
     description: `created user ${fullName(body)} (${body.username}).`,

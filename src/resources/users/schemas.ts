@@ -21,12 +21,8 @@ const RequiredEmails = Type.Union([Type.Array(Email, { minItems: 1, maxItems: 10
 const Password = Type.String({ minLength: PASSWORD_LENGTH.min, maxLength: PASSWORD_LENGTH.max });
 const RefById = NullableInput(Type.Object({ id: Id }));
 
-export const CreateUserBody = Type.Object({
-  username: ShortText({ minLength: 1 }),
-  first_name: ShortText({ minLength: 1 }),
-  last_name: ShortText({ minLength: 1 }),
-  mail: RequiredEmails,
-  password: Password,
+/** The fields a user may be created or changed with, each optional, in both bodies' order. */
+const optionalUserFields = {
   employee_id: Type.Optional(NullableInput(ShortText())),
   phone_numbers: Type.Optional(PhoneNumbers),
   phone: Type.Optional(Digits),
@@ -35,6 +31,15 @@ export const CreateUserBody = Type.Object({
   date_of_birth: Type.Optional(NullableInput(DateStr)),
   accrual_start_date: Type.Optional(NullableInput(DateStr)),
   avatar_url: Type.Optional(NullableInput(Type.String({ format: 'uri', maxLength: 2048 }))),
+};
+
+export const CreateUserBody = Type.Object({
+  username: ShortText({ minLength: 1 }),
+  first_name: ShortText({ minLength: 1 }),
+  last_name: ShortText({ minLength: 1 }),
+  mail: RequiredEmails,
+  password: Password,
+  ...optionalUserFields,
 });
 export type CreateUserBody = Static<typeof CreateUserBody>;
 
@@ -47,14 +52,7 @@ export const UpdateUserBody = Type.Object({
   mail: Type.Optional(Emails),
   emails: Type.Optional(Type.Array(Email, { maxItems: 10 })),
   password: Type.Optional(Password),
-  employee_id: Type.Optional(NullableInput(ShortText())),
-  phone_numbers: Type.Optional(PhoneNumbers),
-  phone: Type.Optional(Digits),
-  role: Type.Optional(NullableInput(ShortText())),
-  date_of_hire: Type.Optional(NullableInput(DateStr)),
-  date_of_birth: Type.Optional(NullableInput(DateStr)),
-  accrual_start_date: Type.Optional(NullableInput(DateStr)),
-  avatar_url: Type.Optional(NullableInput(Type.String({ format: 'uri', maxLength: 2048 }))),
+  ...optionalUserFields,
   accrual_profile: Type.Optional(RefById),
   accrual_track: Type.Optional(RefById),
   active: Type.Optional(Type.Boolean({ description: 'extension: false deactivates the user' })),

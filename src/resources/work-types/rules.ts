@@ -47,15 +47,24 @@ export async function createWorkType(trx: Db, auth: AuthContext, body: CreateWor
   return id;
 }
 
+/** Logs `<kind>.updated`: the row before, the fields sent, under the label sent or the one it had. */
+function logUpdated(
+  trx: Db,
+  auth: AuthContext,
+  kind: 'work_type' | 'work_subtype',
+  id: number,
+  change: { before: { label: string }; after: object; label: string | undefined },
+) {
+  const { before, after, label } = change;
+  const description = `updated ${kind.replace('_', ' ')} ${label ?? before.label}.`;
+  return logAction(trx, auth, `${kind}.updated`, id, { description, before, after });
+}
+
 export async function changeWorkType(trx: Db, auth: AuthContext, id: number, body: UpdateWorkTypeBody): Promise<void> {
   const before = await findWorkTypeOrThrow(trx, auth.orgId, id);
   const changes = { ...sentFields(body, WORK_TYPE_FIELDS), excludes_from_callback: flag(body.excludes_from_callback) };
   if (hasChanges(changes)) await updateWorkType(trx, auth.orgId, id, changes);
-  await logAction(trx, auth, 'work_type.updated', id, {
-    description: `updated work type ${body.label ?? before.label}.`,
-    before,
-    after: changes,
-  });
+  await logUpdated(trx, auth, 'work_type', id, { before, after: changes, label: body.label });
 }
 
 /** Soft delete: shifts and misc hours that name it keep their history; its subtypes go with it. */
@@ -102,11 +111,7 @@ export async function changeWorkSubtype(
   if (body.work_type_id !== undefined) await findWorkTypeOrInvalid(trx, auth.orgId, body.work_type_id);
   const changes = sentFields(body, WORK_SUBTYPE_FIELDS);
   if (hasChanges(changes)) await updateWorkSubtype(trx, auth.orgId, id, changes);
-  await logAction(trx, auth, 'work_subtype.updated', id, {
-    description: `updated work subtype ${body.label ?? before.label}.`,
-    before,
-    after: changes,
-  });
+  await logUpdated(trx, auth, 'work_subtype', id, { before, after: changes, label: body.label });
 }
 
 export async function deleteWorkSubtype(trx: Db, auth: AuthContext, id: number): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable, withId } from '../schema.js';
+import { createTenantTable, withId, createIndexOn } from '../schema.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await withId(db, db.schema.createTable('organization'))
@@ -15,7 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('revoked_at', 'text')
     .execute();
-  await db.schema.createIndex('api_credential_org').on('api_credential').columns(['organization_id']).execute();
+  await createIndexOn(db, 'api_credential_org', 'api_credential', ['organization_id']);
 
   await createTenantTable(db, 'access_token')
     .addColumn('credential_id', 'integer', (c) => c.notNull())
@@ -23,7 +23,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('access_token_credential').on('access_token').columns(['credential_id']).execute();
+  await createIndexOn(db, 'access_token_credential', 'access_token', ['credential_id']);
 
   await createTenantTable(db, 'system_log')
     .addColumn('created_at', 'text', (c) => c.notNull())
@@ -36,12 +36,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('client_id', 'text')
     .addColumn('changes', 'text')
     .execute();
-  await db.schema.createIndex('system_log_org_id').on('system_log').columns(['organization_id', 'id']).execute();
-  await db.schema
-    .createIndex('system_log_org_created')
-    .on('system_log')
-    .columns(['organization_id', 'created_at'])
-    .execute();
+  await createIndexOn(db, 'system_log_org_id', 'system_log', ['organization_id', 'id']);
+  await createIndexOn(db, 'system_log_org_created', 'system_log', ['organization_id', 'created_at']);
 
   await createTenantTable(db, 'accrual_profile')
     .addColumn('name', 'text', (c) => c.notNull())
@@ -72,17 +68,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('user_account_org_username')
-    .on('user_account')
-    .columns(['organization_id', 'username'])
-    .unique()
-    .execute();
-  await db.schema
-    .createIndex('user_account_org_employee')
-    .on('user_account')
-    .columns(['organization_id', 'employee_id'])
-    .execute();
+  await createIndexOn(db, 'user_account_org_username', 'user_account', ['organization_id', 'username'], {
+    unique: true,
+  });
+  await createIndexOn(db, 'user_account_org_employee', 'user_account', ['organization_id', 'employee_id']);
 
   await createTenantTable(db, 'user_field')
     .addColumn('label', 'text', (c) => c.notNull())
@@ -94,12 +83,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('field_id', 'integer', (c) => c.notNull())
     .addColumn('value', 'text')
     .execute();
-  await db.schema
-    .createIndex('user_field_value_user_field')
-    .on('user_field_value')
-    .columns(['organization_id', 'user_id', 'field_id'])
-    .unique()
-    .execute();
+  await createIndexOn(
+    db,
+    'user_field_value_user_field',
+    'user_field_value',
+    ['organization_id', 'user_id', 'field_id'],
+    { unique: true },
+  );
 
   await createTenantTable(db, 'work_type')
     .addColumn('label', 'text', (c) => c.notNull())
@@ -110,18 +100,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('work_type_org').on('work_type').columns(['organization_id']).execute();
+  await createIndexOn(db, 'work_type_org', 'work_type', ['organization_id']);
   await createTenantTable(db, 'work_subtype')
     .addColumn('work_type_id', 'integer', (c) => c.notNull())
     .addColumn('label', 'text', (c) => c.notNull())
     .addColumn('work_code', 'text')
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema
-    .createIndex('work_subtype_org_type')
-    .on('work_subtype')
-    .columns(['organization_id', 'work_type_id'])
-    .execute();
+  await createIndexOn(db, 'work_subtype_org_type', 'work_subtype', ['organization_id', 'work_type_id']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable, DOUBLE } from '../schema.js';
+import { createTenantTable, DOUBLE, createIndexOn } from '../schema.js';
 
 /** Assignments and what hangs off them, misc hours and day notes (docs/assignments.md). */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -25,51 +25,50 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('assignment_org_date').on('assignment').columns(['organization_id', 'date']).execute();
+  await createIndexOn(db, 'assignment_org_date', 'assignment', ['organization_id', 'date']);
 
   await createTenantTable(db, 'assignment_qualifier')
     .addColumn('assignment_id', 'integer', (c) => c.notNull())
     .addColumn('qualifier_id', 'integer', (c) => c.notNull())
     .addColumn('minimum_staffing', 'integer', (c) => c.notNull().defaultTo(1))
     .execute();
-  await db.schema
-    .createIndex('assignment_qualifier_assignment')
-    .on('assignment_qualifier')
-    .columns(['organization_id', 'assignment_id', 'qualifier_id'])
-    .unique()
-    .execute();
+  await createIndexOn(
+    db,
+    'assignment_qualifier_assignment',
+    'assignment_qualifier',
+    ['organization_id', 'assignment_id', 'qualifier_id'],
+    { unique: true },
+  );
 
   await createTenantTable(db, 'assignment_group')
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('color', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema
-    .createIndex('assignment_group_org')
-    .on('assignment_group')
-    .columns(['organization_id', 'id'])
-    .execute();
+  await createIndexOn(db, 'assignment_group_org', 'assignment_group', ['organization_id', 'id']);
   await createTenantTable(db, 'assignment_group_member')
     .addColumn('assignment_id', 'integer', (c) => c.notNull())
     .addColumn('group_id', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('assignment_group_member_assignment')
-    .on('assignment_group_member')
-    .columns(['organization_id', 'assignment_id', 'group_id'])
-    .unique()
-    .execute();
+  await createIndexOn(
+    db,
+    'assignment_group_member_assignment',
+    'assignment_group_member',
+    ['organization_id', 'assignment_id', 'group_id'],
+    { unique: true },
+  );
 
   await createTenantTable(db, 'assignment_admin')
     .addColumn('assignment_id', 'integer', (c) => c.notNull())
     .addColumn('user_id', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('assignment_admin_assignment')
-    .on('assignment_admin')
-    .columns(['organization_id', 'assignment_id', 'user_id'])
-    .unique()
-    .execute();
+  await createIndexOn(
+    db,
+    'assignment_admin_assignment',
+    'assignment_admin',
+    ['organization_id', 'assignment_id', 'user_id'],
+    { unique: true },
+  );
 
   // The unique index makes "finalize once" atomic: concurrent identical requests insert one row.
   await createTenantTable(db, 'assignment_finalization')
@@ -78,17 +77,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('admin_id', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('assignment_finalization_unique')
-    .on('assignment_finalization')
-    .columns(['organization_id', 'assignment_id', 'date'])
-    .unique()
-    .execute();
-  await db.schema
-    .createIndex('assignment_finalization_org_date')
-    .on('assignment_finalization')
-    .columns(['organization_id', 'date'])
-    .execute();
+  await createIndexOn(
+    db,
+    'assignment_finalization_unique',
+    'assignment_finalization',
+    ['organization_id', 'assignment_id', 'date'],
+    { unique: true },
+  );
+  await createIndexOn(db, 'assignment_finalization_org_date', 'assignment_finalization', ['organization_id', 'date']);
 
   await createTenantTable(db, 'misc_hour')
     .addColumn('user_id', 'integer', (c) => c.notNull())
@@ -103,7 +99,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('source_id', 'integer')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('misc_hour_org_date').on('misc_hour').columns(['organization_id', 'date']).execute();
+  await createIndexOn(db, 'misc_hour_org_date', 'misc_hour', ['organization_id', 'date']);
 
   await createTenantTable(db, 'day_note')
     .addColumn('date', 'text', (c) => c.notNull())
@@ -111,7 +107,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('html', 'text', (c) => c.notNull())
     .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.createIndex('day_note_org_date').on('day_note').columns(['organization_id', 'date']).execute();
+  await createIndexOn(db, 'day_note_org_date', 'day_note', ['organization_id', 'date']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable, DOUBLE } from '../schema.js';
+import { createTenantTable, DOUBLE, createIndexOn } from '../schema.js';
 
 /** Rotations, recurring shifts (rotation memberships) with their per-date exceptions, one-off shifts. */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -13,7 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('rotation_org').on('rotation').columns(['organization_id']).execute();
+  await createIndexOn(db, 'rotation_org', 'rotation', ['organization_id']);
 
   await createTenantTable(db, 'recurring_shift')
     .addColumn('rotation_id', 'integer', (c) => c.notNull())
@@ -33,16 +33,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('recurring_shift_org_dates')
-    .on('recurring_shift')
-    .columns(['organization_id', 'start_date', 'end_date'])
-    .execute();
-  await db.schema
-    .createIndex('recurring_shift_org_user')
-    .on('recurring_shift')
-    .columns(['organization_id', 'user_id'])
-    .execute();
+  await createIndexOn(db, 'recurring_shift_org_dates', 'recurring_shift', [
+    'organization_id',
+    'start_date',
+    'end_date',
+  ]);
+  await createIndexOn(db, 'recurring_shift_org_user', 'recurring_shift', ['organization_id', 'user_id']);
 
   await createTenantTable(db, 'recurring_shift_exception')
     .addColumn('recurring_shift_id', 'integer', (c) => c.notNull())
@@ -54,12 +50,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('reason', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('recurring_shift_exception_org_shift_date')
-    .on('recurring_shift_exception')
-    .columns(['organization_id', 'recurring_shift_id', 'date'])
-    .unique()
-    .execute();
+  await createIndexOn(
+    db,
+    'recurring_shift_exception_org_shift_date',
+    'recurring_shift_exception',
+    ['organization_id', 'recurring_shift_id', 'date'],
+    { unique: true },
+  );
 
   await createTenantTable(db, 'shift')
     .addColumn('assignment_id', 'integer', (c) => c.notNull())
@@ -79,8 +76,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('shift_org_start').on('shift').columns(['organization_id', 'start']).execute();
-  await db.schema.createIndex('shift_org_user').on('shift').columns(['organization_id', 'user_id', 'start']).execute();
+  await createIndexOn(db, 'shift_org_start', 'shift', ['organization_id', 'start']);
+  await createIndexOn(db, 'shift_org_user', 'shift', ['organization_id', 'user_id', 'start']);
 
   for (const [table, column] of [
     ['shift_label', 'label_id'],

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable } from '../schema.js';
+import { createTenantTable, createIndexOn } from '../schema.js';
 
 /**
  * Catalogs and people: labels, visual cycles, day labels, groups, specialty filters, callback
@@ -15,7 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('label_org').on('label').columns(['organization_id', 'position']).execute();
+  await createIndexOn(db, 'label_org', 'label', ['organization_id', 'position']);
 
   await createTenantTable(db, 'visual_cycle')
     .addColumn('name', 'text', (c) => c.notNull())
@@ -28,44 +28,28 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('deleted_by', 'integer')
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema
-    .createIndex('visual_cycle_org_start')
-    .on('visual_cycle')
-    .columns(['organization_id', 'start'])
-    .execute();
+  await createIndexOn(db, 'visual_cycle_org_start', 'visual_cycle', ['organization_id', 'start']);
 
   await createTenantTable(db, 'day_label')
     .addColumn('date', 'text', (c) => c.notNull())
     .addColumn('label', 'text', (c) => c.notNull())
     .addColumn('color', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('day_label_org_date')
-    .on('day_label')
-    .columns(['organization_id', 'date'])
-    .unique()
-    .execute();
+  await createIndexOn(db, 'day_label_org_date', 'day_label', ['organization_id', 'date'], { unique: true });
 
   await createTenantTable(db, 'user_group')
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('user_group_org').on('user_group').columns(['organization_id', 'id']).execute();
+  await createIndexOn(db, 'user_group_org', 'user_group', ['organization_id', 'id']);
   await createTenantTable(db, 'user_group_member')
     .addColumn('user_id', 'integer', (c) => c.notNull())
     .addColumn('group_id', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('user_group_member_user')
-    .on('user_group_member')
-    .columns(['organization_id', 'user_id', 'group_id'])
-    .unique()
-    .execute();
-  await db.schema
-    .createIndex('user_group_member_group')
-    .on('user_group_member')
-    .columns(['organization_id', 'group_id'])
-    .execute();
+  await createIndexOn(db, 'user_group_member_user', 'user_group_member', ['organization_id', 'user_id', 'group_id'], {
+    unique: true,
+  });
+  await createIndexOn(db, 'user_group_member_group', 'user_group_member', ['organization_id', 'group_id']);
 
   await createTenantTable(db, 'specialty_filter')
     .addColumn('label', 'text', (c) => c.notNull())
@@ -73,21 +57,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema
-    .createIndex('specialty_filter_org')
-    .on('specialty_filter')
-    .columns(['organization_id', 'id'])
-    .execute();
+  await createIndexOn(db, 'specialty_filter_org', 'specialty_filter', ['organization_id', 'id']);
   await createTenantTable(db, 'user_filter')
     .addColumn('user_id', 'integer', (c) => c.notNull())
     .addColumn('filter_id', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('user_filter_user')
-    .on('user_filter')
-    .columns(['organization_id', 'user_id', 'filter_id'])
-    .unique()
-    .execute();
+  await createIndexOn(db, 'user_filter_user', 'user_filter', ['organization_id', 'user_id', 'filter_id'], {
+    unique: true,
+  });
 
   await createTenantTable(db, 'callback_list')
     .addColumn('name', 'text', (c) => c.notNull())
@@ -100,27 +77,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema
-    .createIndex('callback_list_org')
-    .on('callback_list')
-    .columns(['organization_id', 'position'])
-    .execute();
+  await createIndexOn(db, 'callback_list_org', 'callback_list', ['organization_id', 'position']);
   await createTenantTable(db, 'user_callback_list')
     .addColumn('user_id', 'integer', (c) => c.notNull())
     .addColumn('list_id', 'integer', (c) => c.notNull())
     .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema
-    .createIndex('user_callback_list_user')
-    .on('user_callback_list')
-    .columns(['organization_id', 'user_id', 'list_id'])
-    .unique()
-    .execute();
-  await db.schema
-    .createIndex('user_callback_list_list')
-    .on('user_callback_list')
-    .columns(['organization_id', 'list_id'])
-    .execute();
+  await createIndexOn(db, 'user_callback_list_user', 'user_callback_list', ['organization_id', 'user_id', 'list_id'], {
+    unique: true,
+  });
+  await createIndexOn(db, 'user_callback_list_list', 'user_callback_list', ['organization_id', 'list_id']);
 
   await createTenantTable(db, 'qualifier')
     .addColumn('name', 'text', (c) => c.notNull())
@@ -136,23 +102,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('deleted_by', 'integer')
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('qualifier_org').on('qualifier').columns(['organization_id', 'id']).execute();
+  await createIndexOn(db, 'qualifier_org', 'qualifier', ['organization_id', 'id']);
   await createTenantTable(db, 'user_qualifier')
     .addColumn('user_id', 'integer', (c) => c.notNull())
     .addColumn('qualifier_id', 'integer', (c) => c.notNull())
     .addColumn('ranking', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema
-    .createIndex('user_qualifier_user')
-    .on('user_qualifier')
-    .columns(['organization_id', 'user_id', 'qualifier_id'])
-    .unique()
-    .execute();
-  await db.schema
-    .createIndex('user_qualifier_qualifier')
-    .on('user_qualifier')
-    .columns(['organization_id', 'qualifier_id'])
-    .execute();
+  await createIndexOn(db, 'user_qualifier_user', 'user_qualifier', ['organization_id', 'user_id', 'qualifier_id'], {
+    unique: true,
+  });
+  await createIndexOn(db, 'user_qualifier_qualifier', 'user_qualifier', ['organization_id', 'qualifier_id']);
 
   await createTenantTable(db, 'certification')
     .addColumn('name', 'text', (c) => c.notNull())
@@ -162,7 +121,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('certification_org').on('certification').columns(['organization_id', 'id']).execute();
+  await createIndexOn(db, 'certification_org', 'certification', ['organization_id', 'id']);
   await createTenantTable(db, 'user_certification')
     .addColumn('user_id', 'integer', (c) => c.notNull())
     .addColumn('certification_id', 'integer', (c) => c.notNull())
@@ -177,11 +136,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('user_certification_user')
-    .on('user_certification')
-    .columns(['organization_id', 'user_id'])
-    .execute();
+  await createIndexOn(db, 'user_certification_user', 'user_certification', ['organization_id', 'user_id']);
 
   await createTenantTable(db, 'company_profile')
     .addColumn('address', 'text')
@@ -194,12 +149,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('website', 'text')
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('company_profile_org')
-    .on('company_profile')
-    .columns(['organization_id'])
-    .unique()
-    .execute();
+  await createIndexOn(db, 'company_profile_org', 'company_profile', ['organization_id'], { unique: true });
 
   await createTenantTable(db, 'partner_user')
     .addColumn('partner_user_id', 'integer', (c) => c.notNull())
@@ -207,18 +157,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('partner_customer_id', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('partner_user_org_partner')
-    .on('partner_user')
-    .columns(['organization_id', 'partner_user_id'])
-    .unique()
-    .execute();
-  await db.schema
-    .createIndex('partner_user_org_service')
-    .on('partner_user')
-    .columns(['organization_id', 'service_user_id'])
-    .unique()
-    .execute();
+  await createIndexOn(db, 'partner_user_org_partner', 'partner_user', ['organization_id', 'partner_user_id'], {
+    unique: true,
+  });
+  await createIndexOn(db, 'partner_user_org_service', 'partner_user', ['organization_id', 'service_user_id'], {
+    unique: true,
+  });
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable } from '../schema.js';
+import { createTenantTable, createIndexOn } from '../schema.js';
 
 /** Announcements, the bulletin board and its editing lease, forms and submissions, ready alerts. */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -11,19 +11,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('announcement_org_id').on('announcement').columns(['organization_id', 'id']).execute();
+  await createIndexOn(db, 'announcement_org_id', 'announcement', ['organization_id', 'id']);
 
   await createTenantTable(db, 'bulletin_board')
     .addColumn('content', 'text', (c) => c.notNull())
     .addColumn('last_updated_by', 'integer', (c) => c.notNull())
     .addColumn('last_updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('bulletin_board_org')
-    .on('bulletin_board')
-    .columns(['organization_id'])
-    .unique()
-    .execute();
+  await createIndexOn(db, 'bulletin_board_org', 'bulletin_board', ['organization_id'], { unique: true });
 
   await createTenantTable(db, 'bulletin_board_lock')
     .addColumn('lock_id', 'text', (c) => c.notNull())
@@ -31,12 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('bulletin_board_lock_org')
-    .on('bulletin_board_lock')
-    .columns(['organization_id'])
-    .unique()
-    .execute();
+  await createIndexOn(db, 'bulletin_board_lock_org', 'bulletin_board_lock', ['organization_id'], { unique: true });
 
   await createTenantTable(db, 'form')
     .addColumn('title', 'text', (c) => c.notNull())
@@ -46,7 +36,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('form_org').on('form').columns(['organization_id', 'id']).execute();
+  await createIndexOn(db, 'form_org', 'form', ['organization_id', 'id']);
 
   await createTenantTable(db, 'form_submission')
     .addColumn('form_id', 'integer', (c) => c.notNull())
@@ -54,11 +44,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('submitted_at', 'text', (c) => c.notNull())
     .addColumn('answers', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('form_submission_org_form')
-    .on('form_submission')
-    .columns(['organization_id', 'form_id', 'id'])
-    .execute();
+  await createIndexOn(db, 'form_submission_org_form', 'form_submission', ['organization_id', 'form_id', 'id']);
 
   await createTenantTable(db, 'ready_alert')
     .addColumn('type', 'text', (c) => c.notNull())
@@ -68,7 +54,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('email', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('ready_alert_org').on('ready_alert').columns(['organization_id', 'id']).execute();
+  await createIndexOn(db, 'ready_alert_org', 'ready_alert', ['organization_id', 'id']);
 
   await createTenantTable(db, 'ready_alert_delivery')
     .addColumn('alert_id', 'integer', (c) => c.notNull())
@@ -80,16 +66,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('ready_alert_delivery_org_alert')
-    .on('ready_alert_delivery')
-    .columns(['organization_id', 'alert_id'])
-    .execute();
-  await db.schema
-    .createIndex('ready_alert_delivery_state')
-    .on('ready_alert_delivery')
-    .columns(['state', 'id'])
-    .execute();
+  await createIndexOn(db, 'ready_alert_delivery_org_alert', 'ready_alert_delivery', ['organization_id', 'alert_id']);
+  await createIndexOn(db, 'ready_alert_delivery_state', 'ready_alert_delivery', ['state', 'id']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable } from '../schema.js';
+import { createTenantTable, createIndexOn } from '../schema.js';
 
 /**
  * The transactional outbox (one event per system-log row, written in the same transaction),
@@ -12,7 +12,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('payload', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('outbox_event_org_id').on('outbox_event').columns(['organization_id', 'id']).execute();
+  await createIndexOn(db, 'outbox_event_org_id', 'outbox_event', ['organization_id', 'id']);
 
   await createTenantTable(db, 'webhook_endpoint')
     .addColumn('url', 'text', (c) => c.notNull())
@@ -26,11 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema
-    .createIndex('webhook_endpoint_org')
-    .on('webhook_endpoint')
-    .columns(['organization_id', 'id'])
-    .execute();
+  await createIndexOn(db, 'webhook_endpoint_org', 'webhook_endpoint', ['organization_id', 'id']);
 
   await createTenantTable(db, 'webhook_delivery')
     .addColumn('endpoint_id', 'integer', (c) => c.notNull())
@@ -44,11 +40,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('duration_ms', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('webhook_delivery_org_endpoint')
-    .on('webhook_delivery')
-    .columns(['organization_id', 'endpoint_id', 'id'])
-    .execute();
+  await createIndexOn(db, 'webhook_delivery_org_endpoint', 'webhook_delivery', [
+    'organization_id',
+    'endpoint_id',
+    'id',
+  ]);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

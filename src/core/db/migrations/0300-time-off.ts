@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable, DOUBLE } from '../schema.js';
+import { createTenantTable, DOUBLE, createIndexOn } from '../schema.js';
 
 /** Time off types, time off entries, accrual rules, track steps and bank ledger, availability. */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -16,7 +16,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('deleted_at', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('time_off_type_org').on('time_off_type').columns(['organization_id']).execute();
+  await createIndexOn(db, 'time_off_type_org', 'time_off_type', ['organization_id']);
 
   await createTenantTable(db, 'time_off')
     .addColumn('user_id', 'integer', (c) => c.notNull())
@@ -37,12 +37,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('acknowledgement_date', 'text')
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema.createIndex('time_off_org_start').on('time_off').columns(['organization_id', 'start']).execute();
-  await db.schema
-    .createIndex('time_off_org_user')
-    .on('time_off')
-    .columns(['organization_id', 'user_id', 'start'])
-    .execute();
+  await createIndexOn(db, 'time_off_org_start', 'time_off', ['organization_id', 'start']);
+  await createIndexOn(db, 'time_off_org_user', 'time_off', ['organization_id', 'user_id', 'start']);
 
   await createTenantTable(db, 'accrual_rule')
     .addColumn('profile_id', 'integer', (c) => c.notNull())
@@ -52,22 +48,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('interval', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('max_hours', DOUBLE)
     .execute();
-  await db.schema
-    .createIndex('accrual_rule_org_profile')
-    .on('accrual_rule')
-    .columns(['organization_id', 'profile_id'])
-    .execute();
+  await createIndexOn(db, 'accrual_rule_org_profile', 'accrual_rule', ['organization_id', 'profile_id']);
 
   await createTenantTable(db, 'accrual_track_step')
     .addColumn('track_id', 'integer', (c) => c.notNull())
     .addColumn('profile_id', 'integer', (c) => c.notNull())
     .addColumn('from_years', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('accrual_track_step_org_track')
-    .on('accrual_track_step')
-    .columns(['organization_id', 'track_id'])
-    .execute();
+  await createIndexOn(db, 'accrual_track_step_org_track', 'accrual_track_step', ['organization_id', 'track_id']);
 
   await createTenantTable(db, 'accrual_transaction')
     .addColumn('user_id', 'integer', (c) => c.notNull())
@@ -80,27 +68,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('period_key', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('accrual_transaction_org_user')
-    .on('accrual_transaction')
-    .columns(['organization_id', 'user_id', 'time_off_type_id'])
-    .execute();
-  await db.schema
-    .createIndex('accrual_transaction_period')
-    .on('accrual_transaction')
-    .columns(['organization_id', 'user_id', 'time_off_type_id', 'period_key'])
-    .unique()
-    .execute();
+  await createIndexOn(db, 'accrual_transaction_org_user', 'accrual_transaction', [
+    'organization_id',
+    'user_id',
+    'time_off_type_id',
+  ]);
+  await createIndexOn(
+    db,
+    'accrual_transaction_period',
+    'accrual_transaction',
+    ['organization_id', 'user_id', 'time_off_type_id', 'period_key'],
+    { unique: true },
+  );
 
   await createTenantTable(db, 'unavailability_reason')
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema
-    .createIndex('unavailability_reason_org')
-    .on('unavailability_reason')
-    .columns(['organization_id'])
-    .execute();
+  await createIndexOn(db, 'unavailability_reason_org', 'unavailability_reason', ['organization_id']);
 
   await createTenantTable(db, 'availability_period')
     .addColumn('user_id', 'integer', (c) => c.notNull())
@@ -112,11 +97,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema
-    .createIndex('availability_period_org_start')
-    .on('availability_period')
-    .columns(['organization_id', 'start'])
-    .execute();
+  await createIndexOn(db, 'availability_period_org_start', 'availability_period', ['organization_id', 'start']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

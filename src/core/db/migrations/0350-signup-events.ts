@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable } from '../schema.js';
+import { createTenantTable, createIndexOn } from '../schema.js';
 
 /** Signup events and the users signed up for them. */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -19,11 +19,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('deleted_by', 'integer')
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema
-    .createIndex('signup_event_org_start')
-    .on('signup_event')
-    .columns(['organization_id', 'start'])
-    .execute();
+  await createIndexOn(db, 'signup_event_org_start', 'signup_event', ['organization_id', 'start']);
 
   await createTenantTable(db, 'signup_event_user')
     .addColumn('event_id', 'integer', (c) => c.notNull())
@@ -31,12 +27,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('misc_hour_id', 'integer')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('signup_event_user_event_user')
-    .on('signup_event_user')
-    .columns(['organization_id', 'event_id', 'user_id'])
-    .unique()
-    .execute();
+  await createIndexOn(
+    db,
+    'signup_event_user_event_user',
+    'signup_event_user',
+    ['organization_id', 'event_id', 'user_id'],
+    { unique: true },
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

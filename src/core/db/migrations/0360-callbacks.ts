@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable } from '../schema.js';
+import { createTenantTable, createIndexOn } from '../schema.js';
 
 /** Callbacks (overtime offered through a callback list) and the users contacted for them. */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -22,8 +22,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('cancelled_by', 'integer')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('callback_org_start').on('callback').columns(['organization_id', 'start']).execute();
-  await db.schema.createIndex('callback_org_list').on('callback').columns(['organization_id', 'list_id']).execute();
+  await createIndexOn(db, 'callback_org_start', 'callback', ['organization_id', 'start']);
+  await createIndexOn(db, 'callback_org_list', 'callback', ['organization_id', 'list_id']);
 
   await createTenantTable(db, 'callback_user')
     .addColumn('callback_id', 'integer', (c) => c.notNull())
@@ -41,17 +41,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('shift_id', 'integer')
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('callback_user_callback_user')
-    .on('callback_user')
-    .columns(['organization_id', 'callback_id', 'user_id'])
-    .unique()
-    .execute();
-  await db.schema
-    .createIndex('callback_user_org_user')
-    .on('callback_user')
-    .columns(['organization_id', 'user_id'])
-    .execute();
+  await createIndexOn(
+    db,
+    'callback_user_callback_user',
+    'callback_user',
+    ['organization_id', 'callback_id', 'user_id'],
+    { unique: true },
+  );
+  await createIndexOn(db, 'callback_user_org_user', 'callback_user', ['organization_id', 'user_id']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable } from '../schema.js';
+import { createTenantTable, createIndexOn } from '../schema.js';
 
 /** Trades (a user's hours taken over by another user) and the users offered each trade. */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -21,7 +21,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('deleted_at', 'text')
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('trade_org_start').on('trade').columns(['organization_id', 'start']).execute();
+  await createIndexOn(db, 'trade_org_start', 'trade', ['organization_id', 'start']);
 
   await createTenantTable(db, 'trade_user')
     .addColumn('trade_id', 'integer', (c) => c.notNull())
@@ -30,12 +30,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('offered_at', 'text', (c) => c.notNull())
     .addColumn('responded_at', 'text')
     .execute();
-  await db.schema
-    .createIndex('trade_user_trade_user')
-    .on('trade_user')
-    .columns(['organization_id', 'trade_id', 'user_id'])
-    .unique()
-    .execute();
+  await createIndexOn(db, 'trade_user_trade_user', 'trade_user', ['organization_id', 'trade_id', 'user_id'], {
+    unique: true,
+  });
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

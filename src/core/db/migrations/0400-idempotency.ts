@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable } from '../schema.js';
+import { createTenantTable, createIndexOn } from '../schema.js';
 
 /** Idempotency-Key records: the first response to a keyed POST/PUT, replayed to retries for 24 h. */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -11,17 +11,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('response_body', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('idempotency_key_org_key')
-    .on('idempotency_key')
-    .columns(['organization_id', 'idempotency_key'])
-    .unique()
-    .execute();
-  await db.schema
-    .createIndex('idempotency_key_org_created')
-    .on('idempotency_key')
-    .columns(['organization_id', 'created_at'])
-    .execute();
+  await createIndexOn(db, 'idempotency_key_org_key', 'idempotency_key', ['organization_id', 'idempotency_key'], {
+    unique: true,
+  });
+  await createIndexOn(db, 'idempotency_key_org_created', 'idempotency_key', ['organization_id', 'created_at']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

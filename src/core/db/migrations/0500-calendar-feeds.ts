@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable } from '../schema.js';
+import { createTenantTable, createIndexOn } from '../schema.js';
 
 /**
  * Calendar feeds (issue 8): per-user or per-assignment iCalendar feeds at a secret URL. Only the
@@ -14,7 +14,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('revoked_at', 'text')
     .execute();
-  await db.schema.createIndex('calendar_feed_org').on('calendar_feed').columns(['organization_id', 'id']).execute();
+  await createIndexOn(db, 'calendar_feed_org', 'calendar_feed', ['organization_id', 'id']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

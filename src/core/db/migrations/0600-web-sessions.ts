@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable } from '../schema.js';
+import { createTenantTable, createIndexOn } from '../schema.js';
 
 /**
  * Web app sessions (issue 10): a signed-in user's browser session. Only the keyed hash of the
@@ -12,7 +12,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('web_session_user').on('web_session').columns(['organization_id', 'user_id']).execute();
+  await createIndexOn(db, 'web_session_user', 'web_session', ['organization_id', 'user_id']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

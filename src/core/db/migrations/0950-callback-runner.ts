@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable } from '../schema.js';
+import { createTenantTable, createIndexOn } from '../schema.js';
 
 /**
  * The callback runner (docs/workflows.md, "The callback runner"):
@@ -32,11 +32,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('callback_offer_token_hash').on('callback_offer').column('token_hash').unique().execute();
-  await db.schema
-    .createIndex('callback_offer_org_callback')
-    .on('callback_offer')
-    .columns(['organization_id', 'callback_id'])
-    .execute();
+  await createIndexOn(db, 'callback_offer_org_callback', 'callback_offer', ['organization_id', 'callback_id']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

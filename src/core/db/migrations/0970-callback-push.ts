@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable, DOUBLE } from '../schema.js';
+import { createTenantTable, DOUBLE, createIndexOn } from '../schema.js';
 
 /**
  * Callbacks that reach further (docs/workflows.md):
@@ -31,11 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .column('endpoint')
     .unique()
     .execute();
-  await db.schema
-    .createIndex('push_subscription_org_user')
-    .on('push_subscription')
-    .columns(['organization_id', 'user_id'])
-    .execute();
+  await createIndexOn(db, 'push_subscription_org_user', 'push_subscription', ['organization_id', 'user_id']);
 
   await createTenantTable(db, 'callback_auto_accept')
     .addColumn('user_id', 'integer', (c) => c.notNull())
@@ -46,12 +42,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('weekdays', 'text')
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('callback_auto_accept_org_user')
-    .on('callback_auto_accept')
-    .columns(['organization_id', 'user_id'])
-    .unique()
-    .execute();
+  await createIndexOn(db, 'callback_auto_accept_org_user', 'callback_auto_accept', ['organization_id', 'user_id'], {
+    unique: true,
+  });
 
   await createTenantTable(db, 'callback_auto_start')
     .addColumn('enabled', 'integer', (c) => c.notNull())
@@ -70,24 +63,26 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('assignment_id', 'integer', (c) => c.notNull())
     .addColumn('list_id', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('callback_auto_start_list_assignment')
-    .on('callback_auto_start_list')
-    .columns(['organization_id', 'assignment_id'])
-    .unique()
-    .execute();
+  await createIndexOn(
+    db,
+    'callback_auto_start_list_assignment',
+    'callback_auto_start_list',
+    ['organization_id', 'assignment_id'],
+    { unique: true },
+  );
   await createTenantTable(db, 'callback_auto_started')
     .addColumn('assignment_id', 'integer', (c) => c.notNull())
     .addColumn('date', 'varchar(10)', (c) => c.notNull())
     .addColumn('callback_id', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('callback_auto_started_vacancy')
-    .on('callback_auto_started')
-    .columns(['organization_id', 'assignment_id', 'date'])
-    .unique()
-    .execute();
+  await createIndexOn(
+    db,
+    'callback_auto_started_vacancy',
+    'callback_auto_started',
+    ['organization_id', 'assignment_id', 'date'],
+    { unique: true },
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable, DOUBLE } from '../schema.js';
+import { createTenantTable, DOUBLE, createIndexOn } from '../schema.js';
 
 /**
  * Callback channels (docs/workflows.md, "Channels"):
@@ -18,12 +18,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('do_not_disturb_end', 'text')
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('user_callback_setting_org_user')
-    .on('user_callback_setting')
-    .columns(['organization_id', 'user_id'])
-    .unique()
-    .execute();
+  await createIndexOn(db, 'user_callback_setting_org_user', 'user_callback_setting', ['organization_id', 'user_id'], {
+    unique: true,
+  });
   await db.schema
     .alterTable('time_off_type')
     .addColumn('callback_exclusion_hours', DOUBLE, (c) => c.notNull().defaultTo(0))

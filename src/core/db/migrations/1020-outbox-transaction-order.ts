@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { isPostgres } from '../schema.js';
+import { isPostgres, createIndexOn } from '../schema.js';
 
 /**
  * Webhook workers read the outbox in an order no later commit can overtake (docs/webhooks.md).
@@ -14,11 +14,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   if (isPostgres(db))
     await sql`alter table outbox_event alter column tx_id set default (pg_current_xact_id()::text::bigint)`.execute(db);
-  await db.schema
-    .createIndex('outbox_event_org_tx')
-    .on('outbox_event')
-    .columns(['organization_id', 'tx_id', 'id'])
-    .execute();
+  await createIndexOn(db, 'outbox_event_org_tx', 'outbox_event', ['organization_id', 'tx_id', 'id']);
   await db.schema
     .alterTable('webhook_endpoint')
     .addColumn('cursor_tx_id', 'bigint', (c) => c.notNull().defaultTo(0))

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndexOn } from '../schema.js';
 
 /**
  * A Web Push subscription belongs to one user of one organization (issue 41, F9): the endpoint is
@@ -7,12 +8,13 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('push_subscription_endpoint').execute();
-  await db.schema
-    .createIndex('push_subscription_org_user_endpoint')
-    .on('push_subscription')
-    .columns(['organization_id', 'user_id', 'endpoint'])
-    .unique()
-    .execute();
+  await createIndexOn(
+    db,
+    'push_subscription_org_user_endpoint',
+    'push_subscription',
+    ['organization_id', 'user_id', 'endpoint'],
+    { unique: true },
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
