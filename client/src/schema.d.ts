@@ -21191,6 +21191,11 @@ export interface operations {
                         hold_over?: number;
                         /** @description Extension: on `adjustment` rows, the finalized day the change reached into; its hours (time off paid more, or less when negative) land in the open period, dated when the change was made (absent otherwise). */
                         flagged_date?: string;
+                        /** @description Extension: on a work shift row paid to the scheduled person for hours a substitute worked on a trade (FLSA §7(p)(3), GET /work_period `trade_hours_count_for`: `scheduled`), who worked them. */
+                        worked_by?: {
+                            user_id: string;
+                            name: string;
+                        };
                     }[];
                 };
             };
@@ -21330,6 +21335,11 @@ export interface operations {
                         hold_over?: number;
                         /** @description Extension: on `adjustment` rows, the finalized day the change reached into; its hours (time off paid more, or less when negative) land in the open period, dated when the change was made (absent otherwise). */
                         flagged_date?: string;
+                        /** @description Extension: on a work shift row paid to the scheduled person for hours a substitute worked on a trade (FLSA §7(p)(3), GET /work_period `trade_hours_count_for`: `scheduled`), who worked them. */
+                        worked_by?: {
+                            user_id: string;
+                            name: string;
+                        };
                     }[];
                 };
             };
@@ -37801,6 +37811,8 @@ export interface operations {
                         threshold_hours: number;
                         /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
                         start: string;
+                        /** @description whose hours of work a trade's hours are: `scheduled` (FLSA §7(p)(3), 29 CFR 553.31: the person scheduled, the default) or `worker` (the substitute who works them); overtime and payroll follow it */
+                        trade_hours_count_for: "scheduled" | "worker";
                     };
                 };
             };
@@ -37915,6 +37927,8 @@ export interface operations {
                      * @description the local datetime one period starts at; periods repeat every `days` wall-clock days from it
                      */
                     start?: string;
+                    /** @description whose hours of work a trade's hours are: `scheduled` (FLSA §7(p)(3), 29 CFR 553.31: the person scheduled, the default) or `worker` (the substitute who works them); overtime and payroll follow it */
+                    trade_hours_count_for?: "scheduled" | "worker";
                 };
             };
         };
@@ -37935,6 +37949,8 @@ export interface operations {
                             threshold_hours: number;
                             /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
                             start: string;
+                            /** @description whose hours of work a trade's hours are: `scheduled` (FLSA §7(p)(3), 29 CFR 553.31: the person scheduled, the default) or `worker` (the substitute who works them); overtime and payroll follow it */
+                            trade_hours_count_for: "scheduled" | "worker";
                         };
                     };
                 };
