@@ -44,6 +44,6 @@ export interface Channel {
    */
   replyAddress?(recipient: Recipient): string | undefined;
   /** Delivers, after the contact committed; answers the provider's receipt (a message id) when it gives one. */
-  send(recipient: Recipient, message: Message): Promise<string | undefined | void>;
+  send(recipient: Recipient, message: Message): Promise<string | undefined>;
   close?(): void;
 }
