@@ -71,7 +71,7 @@ function Page({ hash, session, navigate }: { hash: string; session: Session; nav
     case 'offers':
       return <Offers session={session} />;
     case 'callbacks':
-      return <Callbacks />;
+      return <Callbacks session={session} />;
     case 'month':
       return <Board key="month" mode="month" anchor={date || today()} navigate={navigate} session={session} />;
     default:

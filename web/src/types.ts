@@ -23,3 +23,5 @@ export type CallbackUser = ResponseOf<'listCallbackUsers'>[number];
 export type VacancyCandidates = ResponseOf<'listVacancyCandidates'>;
 export type Vacancy = ResponseOf<'listVacancies'>[number];
 export type CallbackOffer = ResponseOf<'listUserCallbackOffers'>[number];
+export type CallbackDecisionRecord = ResponseOf<'listCallbackDecisions'>;
+export type UserCallbackDecisions = ResponseOf<'listUserCallbackDecisions'>;

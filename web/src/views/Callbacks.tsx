@@ -1,8 +1,9 @@
-import { call, client } from '../api';
+import { call, client, type Session } from '../api';
 import { Loaded } from '../components';
 import { addDays, span, today } from '../dates';
 import { useLoad } from '../hooks';
 import type { Callback, CallbackUser } from '../types';
+import { CallbackDecisions } from './CallbackDecisions';
 
 interface CallbackWithContacts extends Callback {
   contacts: CallbackUser[];
@@ -26,7 +27,7 @@ async function loadCallbacks(): Promise<{ callbacks: CallbackWithContacts[]; nam
   return { callbacks, names: new Map(users.map((user) => [String(user.user_id), user.full_name])) };
 }
 
-export function Callbacks() {
+export function Callbacks({ session }: { session: Session }) {
   const [value, reload] = useLoad(loadCallbacks, []);
   return (
     <section aria-labelledby="callbacks-title">
@@ -69,6 +70,7 @@ export function Callbacks() {
                       </tbody>
                     </table>
                   )}
+                  <CallbackDecisions id={callback.id} session={session} />
                 </li>
               ))}
             </ul>
