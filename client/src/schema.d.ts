@@ -616,6 +616,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/callbacks/{id}/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A callback's decision records, contacts and answers (extension; admins) */
+        get: operations["listCallbackDecisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{user_id}/callback_decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's lines of the callbacks' decision records (extension)
+         * @description Why was I (not) called: a member reads their own lines, an admin anyone’s; the newest 200.
+         */
+        get: operations["listUserCallbackDecisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/callbacks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Orders a callback's list again from its stored inputs and from today's (extension)
+         * @description Writes nothing. `identical` is false when the stored order, its replay from the stored inputs and rules, or the order from the inputs as the database holds them now differ; `differences` says how.
+         */
+        get: operations["replayCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/{user_id}/callback_settings": {
         parameters: {
             query?: never;
@@ -1215,6 +1272,26 @@ export interface paths {
         post: operations["updateLabel"];
         /** Deletes a label */
         delete: operations["deleteLabel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lists/{id}/equalization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hours offered, accepted, refused, forced and worked per person of a list (extension)
+         * @description Over the callbacks of the list starting in [start, end), with the mean and the (population) standard deviation of each. CSV with `Accept: text/csv` or `format=csv`.
+         */
+        get: operations["getListEqualization"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -10179,6 +10256,443 @@ export interface operations {
             };
         };
     };
+    listCallbackDecisions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        callback_id: number;
+                        decisions: {
+                            id: number;
+                            /** @description start, pass or answer */
+                            kind: string;
+                            /** @description local datetime */
+                            at: string;
+                            ordering: string | null;
+                            /** @description the list's settings and the organization's rules in force (JSON), or null */
+                            rules: unknown;
+                            rules_hash: string | null;
+                            lines: {
+                                user: {
+                                    id: number;
+                                    name: string;
+                                };
+                                /** @description candidate, skipped, offered, already_offered, do_not_disturb, no_answer, … */
+                                verdict: string;
+                                position: number | null;
+                                reason_code: string | null;
+                                reason: string | null;
+                                inputs: {
+                                    hours_charged: number;
+                                    last_offered: string | null;
+                                    last_accepted: string | null;
+                                    last_forced: string | null;
+                                    date_of_hire: string | null;
+                                    list_position: number;
+                                } | null;
+                            }[];
+                        }[];
+                        contacts: {
+                            user: {
+                                id: number;
+                                name: string;
+                            };
+                            purpose: string;
+                            channel: string;
+                            /** @description local datetime */
+                            at: string;
+                            /** @description sent, failed or unavailable */
+                            result: string;
+                            receipt: string | null;
+                            detail: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listUserCallbackDecisions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        lines: {
+                            callback_id: number;
+                            decision_id: number;
+                            kind: string;
+                            /** @description local datetime */
+                            at: string;
+                            ordering: string | null;
+                            verdict: string;
+                            position: number | null;
+                            reason_code: string | null;
+                            reason: string | null;
+                            inputs: {
+                                hours_charged: number;
+                                last_offered: string | null;
+                                last_accepted: string | null;
+                                last_forced: string | null;
+                                date_of_hire: string | null;
+                                list_position: number;
+                            } | null;
+                            rules_hash: string | null;
+                        }[];
+                        contacts: {
+                            user: {
+                                id: number;
+                                name: string;
+                            };
+                            purpose: string;
+                            channel: string;
+                            /** @description local datetime */
+                            at: string;
+                            /** @description sent, failed or unavailable */
+                            result: string;
+                            receipt: string | null;
+                            detail: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    replayCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        callback_id: number;
+                        ordering: string | null;
+                        recorded: boolean;
+                        identical: boolean;
+                        stored_order: number[];
+                        replayed_order: number[];
+                        current_order: number[];
+                        input_changes: {
+                            user_id: number;
+                            field: string;
+                            stored: unknown;
+                            current: unknown;
+                        }[];
+                        differences: string[];
+                        notes: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     getCallbackSettings: {
         parameters: {
             query?: never;
@@ -17790,6 +18304,246 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getListEqualization: {
+        parameters: {
+            query: {
+                /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
+                start: string;
+                /** @description YYYY-MM-DD hh:mm:ss (organization time zone) */
+                end: string;
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                /** @description record id (integer); an id that names no record answers 404 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        list: {
+                            id: number;
+                            name: string;
+                        };
+                        start: string;
+                        end: string;
+                        people: {
+                            user: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @description on the list now */
+                            member: boolean;
+                            /** @description hours offered */
+                            offered: number;
+                            /** @description hours accepted */
+                            accepted: number;
+                            /** @description hours refused */
+                            refused: number;
+                            /** @description hours forced */
+                            forced: number;
+                            /** @description hours worked */
+                            worked: number;
+                        }[];
+                        mean: {
+                            offered: number;
+                            accepted: number;
+                            refused: number;
+                            forced: number;
+                            worked: number;
+                        };
+                        standard_deviation: {
+                            offered: number;
+                            accepted: number;
+                            refused: number;
+                            forced: number;
+                            worked: number;
+                        };
+                    };
+                    "text/csv": {
+                        list: {
+                            id: number;
+                            name: string;
+                        };
+                        start: string;
+                        end: string;
+                        people: {
+                            user: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @description on the list now */
+                            member: boolean;
+                            /** @description hours offered */
+                            offered: number;
+                            /** @description hours accepted */
+                            accepted: number;
+                            /** @description hours refused */
+                            refused: number;
+                            /** @description hours forced */
+                            forced: number;
+                            /** @description hours worked */
+                            worked: number;
+                        }[];
+                        mean: {
+                            offered: number;
+                            accepted: number;
+                            refused: number;
+                            forced: number;
+                            worked: number;
+                        };
+                        standard_deviation: {
+                            offered: number;
+                            accepted: number;
+                            refused: number;
+                            forced: number;
+                            worked: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "text/csv": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "text/csv": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "text/csv": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "text/csv": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "text/csv": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "text/csv": {
                         status: number;
                         error: string;
                         error_message: string | string[];

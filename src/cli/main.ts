@@ -18,6 +18,7 @@ import { registerBackupCommands } from './backup.js';
 import { registerUsersImportCommand } from './users-import.js';
 import { registerApiImportCommand } from './api-import.js';
 import { registerLogCommands } from './log.js';
+import { registerCallbackCommands } from './callbacks.js';
 import { registerSetPasswordCommand } from './user-password.js';
 import { checkCliUser, createCliUser, describeUser, promptPassword, signInUrl, type CliUser } from './users.js';
 
@@ -367,6 +368,7 @@ registerBackupCommands(program, cli);
 registerUsersImportCommand(program, cli);
 registerApiImportCommand(program, cli);
 registerLogCommands(program, cli);
+registerCallbackCommands(program, cli);
 registerSetPasswordCommand(program, cli);
 
 try {

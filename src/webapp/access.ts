@@ -63,6 +63,7 @@ export const MEMBER_RULES: Record<string, Check> = {
   'PUT /v1/users/:user_id/callback_settings': selfInPath,
   'GET /v1/users/:user_id/callback_offers': selfInPath,
   'POST /v1/users/:user_id/callback_offers/:id': selfInPath,
+  'GET /v1/users/:user_id/callback_decisions': selfInPath,
 };
 
 /**

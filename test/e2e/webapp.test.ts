@@ -397,6 +397,14 @@ describe.skipIf(!existsSync(CHROMIUM))('web app in Chromium', () => {
     expect(await page.locator('table.contacts tbody td').first().textContent()).not.toMatch(/^user \d+$/);
   });
 
+  it("shows a callback's decision record when opened", async () => {
+    await page.getByText('Decision record').first().click();
+    const rows = page.locator('table.decisions tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.first().locator('td').nth(1).textContent()).toMatch(/^#1$|^skipped: /);
+    await page.getByText('Decision record').first().click();
+  });
+
   it('prints the month without navigation and with the whole grid', async () => {
     await page.getByRole('link', { name: 'Month' }).click();
     await page.locator('.calendar li.day').first().waitFor();

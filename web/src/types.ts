@@ -29,3 +29,5 @@ export type GroupStaffing = NonNullable<ScheduleDay['group_staffing']>[number];
 export type CallbackOffer = ResponseOf<'listUserCallbackOffers'>[number];
 export type TimeOffTypeDetail = ResponseOf<'getTimeOffType'>;
 export type CallbackListDetail = ResponseOf<'getList'>;
+export type CallbackDecisionRecord = ResponseOf<'listCallbackDecisions'>;
+export type UserCallbackDecisions = ResponseOf<'listUserCallbackDecisions'>;

@@ -8,10 +8,15 @@ import { describe, expect, it } from 'vitest';
  */
 const RESOURCES = join('src', 'resources');
 const CALLBACKS = join(RESOURCES, 'callbacks');
-const SUBFOLDERS = ['ordering', 'runner', 'channels', 'offers'].map((name) => join(CALLBACKS, name));
-const SATELLITES = ['callback-auto-start', 'user-auto-accept', 'callback-settings', 'user-callback-offers'].map(
-  (name) => join(RESOURCES, name),
-);
+const SUBFOLDERS = ['ordering', 'runner', 'channels', 'offers', 'decisions'].map((name) => join(CALLBACKS, name));
+const SATELLITES = [
+  'callback-auto-start',
+  'user-auto-accept',
+  'callback-settings',
+  'user-callback-offers',
+  'callback-decisions',
+  'list-equalization',
+].map((name) => join(RESOURCES, name));
 const FOLDERS = [CALLBACKS, ...SUBFOLDERS, ...SATELLITES];
 
 const filesOf = (folder: string) =>
@@ -50,7 +55,15 @@ describe('callbacks by concern', () => {
   });
 
   it("the callbacks repositories query only the callbacks' own tables (joined to others to read alongside)", () => {
-    const own = new Set(['callback', 'callback_user', 'callback_offer', 'sms_inbound_message']);
+    const own = new Set([
+      'callback',
+      'callback_user',
+      'callback_offer',
+      'sms_inbound_message',
+      'callback_decision',
+      'callback_decision_line',
+      'callback_contact',
+    ]);
     const foreign = [CALLBACKS, ...SUBFOLDERS].flatMap((folder) =>
       filesOf(folder)
         .filter((file) => file.endsWith('repository.ts'))

@@ -22,6 +22,7 @@ import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import { ineligibilityOf, selectCandidates, type SkippedCandidate } from './ordering/candidates.js';
 import { insertShift } from './contracts.js';
+import { recordAnswer, recordStart } from './decisions/records.js';
 import {
   findCallbackOrThrow,
   findCallbackUser,
@@ -186,6 +187,7 @@ export async function startCallback(trx: Db, auth: AuthContext, body: StartCallb
       updated_at: now,
     })),
   );
+  await recordStart(trx, orgId, { id, list_id: list.id, ordering }, selection, now);
   await logAction(trx, auth, 'callback.started', id, {
     description:
       `started callback #${id} on list ${list.name} for ${start} to ${end}: ${body.positions_to_fill} ` +
@@ -309,6 +311,13 @@ export async function recordResponse(
         auto_accepted: body.auto_accepted ? 1 : 0,
         shift_id: shiftId,
         updated_at: nowUtc(),
+      });
+      await recordAnswer(trx, auth.orgId, callbackId, nowUtc(), {
+        user_id: user.id,
+        verdict: body.status === 'no answer' ? 'no_answer' : body.status,
+        position: candidate.position,
+        reason_code: body.auto_accepted ? 'auto_accepted' : null,
+        reason: body.auto_accepted ? 'auto-accepted within their limits' : (body.contact_method ?? null),
       });
       const acceptedCount = callback.accepted_count + (accepted ? 1 : 0);
       const filled = accepted && acceptedCount >= callback.positions_to_fill;

@@ -1,10 +1,10 @@
-import { call, client } from '../api';
+import { call, client, type Session } from '../api';
 import { Loaded } from '../components';
 import { addDays, span, today } from '../dates';
 import { useLoad } from '../hooks';
-import type { Session } from '../api';
 import type { Callback, CallbackUser } from '../types';
 import { ForcedHires } from './ForcedHires';
+import { CallbackDecisions } from './CallbackDecisions';
 
 interface CallbackWithContacts extends Callback {
   contacts: CallbackUser[];
@@ -72,6 +72,7 @@ export function Callbacks({ session }: { session: Session }) {
                       </tbody>
                     </table>
                   )}
+                  <CallbackDecisions id={callback.id} session={session} />
                 </li>
               ))}
             </ul>

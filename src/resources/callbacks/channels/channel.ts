@@ -43,7 +43,7 @@ export interface Channel {
    * with the offer so that an inbound reply finds it; undefined for channels without replies.
    */
   replyAddress?(recipient: Recipient): string | undefined;
-  /** Delivers, after the contact committed. */
-  send(recipient: Recipient, message: Message): Promise<void>;
+  /** Delivers, after the contact committed; answers the provider's receipt (a message id) when it gives one. */
+  send(recipient: Recipient, message: Message): Promise<string | undefined>;
   close?(): void;
 }

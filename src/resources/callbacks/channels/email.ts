@@ -18,9 +18,9 @@ export class EmailChannel implements Channel {
     return firstEmail(recipient.emails) ? null : 'e-mail: the user has no e-mail address';
   }
 
-  async send(recipient: Recipient, message: Message): Promise<void> {
+  async send(recipient: Recipient, message: Message): Promise<string | undefined> {
     if (!this.transporter) throw new Error(SMTP_OFF);
-    await this.transporter.sendMail({
+    const info = await this.transporter.sendMail({
       from: this.settings.from,
       to: firstEmail(recipient.emails),
       subject: message.subject,
@@ -29,6 +29,7 @@ export class EmailChannel implements Channel {
         ? { icalEvent: { method: 'PUBLISH', filename: message.calendar.filename, content: message.calendar.content } }
         : {}),
     });
+    return typeof info.messageId === 'string' ? info.messageId : undefined;
   }
 
   close(): void {

@@ -44,7 +44,7 @@ export class PushChannel implements Channel {
     return subscriptions.length ? null : 'push: the user has no device subscribed';
   }
 
-  async send(recipient: Recipient, message: Message): Promise<void> {
+  async send(recipient: Recipient, message: Message): Promise<undefined> {
     const vapid = await vapidDetails(this.db, this.settings);
     if (!vapid) throw new Error(PUSH_OFF);
     const subscriptions = await listPushSubscriptions(this.db, recipient.organization_id, recipient.id);

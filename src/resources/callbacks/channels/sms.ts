@@ -111,7 +111,7 @@ export class SmsChannel implements Channel {
     return mobileOf(recipient, this.settings.defaultCountry);
   }
 
-  async send(recipient: Recipient, message: Message): Promise<void> {
+  async send(recipient: Recipient, message: Message): Promise<string | undefined> {
     if (!this.settings.url) throw new Error(SMS_OFF);
     const to = this.replyAddress(recipient);
     if (!to) throw new Error('the user has no phone number');
@@ -122,6 +122,10 @@ export class SmsChannel implements Channel {
       const detail = (await response.text()).slice(0, 200);
       throw new Error(`the SMS provider answered ${response.status}${detail ? `: ${detail}` : ''}`);
     }
+    // the provider's message id (Twilio `sid`, others `id` or `message_id`) is the delivery receipt
+    const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+    const receipt = body?.sid ?? body?.id ?? body?.message_id;
+    return typeof receipt === 'string' || typeof receipt === 'number' ? String(receipt) : undefined;
   }
 }
 

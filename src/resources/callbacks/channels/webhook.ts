@@ -20,7 +20,7 @@ export class WebhookChannel implements Channel {
     return subscribed ? null : `webhook is off: no endpoint subscribed to ${OFFER_EVENT}`;
   }
 
-  async send(): Promise<void> {
+  async send(): Promise<undefined> {
     // delivered from the outbox by the webhook worker
   }
 }

@@ -20,7 +20,8 @@ import { fullName } from '../../users/serialize.js';
 import { WebhookTargets } from '../../webhooks/targets.js';
 import { callbackEvent } from './calendar.js';
 import { AutoStarter } from './auto-start.js';
-import { ineligibilityOf } from '../ordering/candidates.js';
+import { ineligibilityReasons } from '../ordering/candidates.js';
+import { PassRecord, recordContact } from '../decisions/records.js';
 import type { Channel, Message, Recipient } from '../channels/channel.js';
 import { EmailChannel } from '../channels/email.js';
 import { PushChannel } from '../channels/push.js';
@@ -156,10 +157,12 @@ export class CallbackRunner {
       await this.close(auth, callback, status, now);
       return 0;
     }
+    const offeredBefore = users.filter((u) => u.contact_time !== null);
+    const record = new PassRecord(auth.orgId, callback, now, offeredBefore);
     const lapsed = users.filter(
       (u) => u.status === 'pending' && u.offer_expires_at !== null && u.offer_expires_at <= now,
     );
-    for (const user of lapsed) await this.markNoAnswer(auth, callback, user, now);
+    for (const user of lapsed) await this.markNoAnswer(auth, callback, user, now, record);
     const waiting = users.filter(
       (u) => u.status === 'pending' && u.offer_expires_at !== null && u.offer_expires_at > now,
     ).length;
@@ -173,7 +176,7 @@ export class CallbackRunner {
         remaining += 1;
         continue;
       }
-      if (await this.skipIfIneligible(auth, callback, user, now)) continue;
+      if (await this.skipIfIneligible(auth, callback, user, now, record)) continue;
       if (await this.autoAccept(auth, callback, user)) {
         slots -= 1;
         autoAccepted += 1;
@@ -181,11 +184,11 @@ export class CallbackRunner {
       }
       const settings = await findCallbackSettings(this.options.db, auth.orgId, user.user_id);
       if (inDoNotDisturb(settings, utcToLocal(now, auth.timezone).slice(11, 16))) {
-        await this.holdForDoNotDisturb(auth, callback, user, settings, now);
+        await this.holdForDoNotDisturb(auth, callback, user, settings, now, record);
         remaining += 1;
         continue;
       }
-      await this.offer(auth, callback, user, settings, now);
+      await this.offer(auth, callback, user, settings, now, record);
       slots -= 1;
       contacted += 1;
     }
@@ -205,10 +208,20 @@ export class CallbackRunner {
     user: CallbackUserRow,
     settings: CallbackSettings,
     now: string,
+    record: PassRecord,
   ): Promise<void> {
     if (user.do_not_disturb) return;
     await withTransaction(this.options.db, async (trx) => {
       await updateCallbackUser(trx, auth.orgId, user.id, { do_not_disturb: 1, updated_at: now });
+      await record.add(trx, [
+        {
+          user_id: user.user_id,
+          verdict: 'do_not_disturb',
+          position: user.position,
+          reason_code: 'do_not_disturb',
+          reason: `do not disturb ${settings.do_not_disturb_start} to ${settings.do_not_disturb_end}`,
+        },
+      ]);
       await logAction(trx, auth, 'callback.do_not_disturb', callback.id, {
         description:
           `did not contact user #${user.user_id} on callback #${callback.id} during their do-not-disturb hours ` +
@@ -254,11 +267,12 @@ export class CallbackRunner {
     callback: RunnerCallbackRow,
     user: CallbackUserRow,
     now: string,
+    record: PassRecord,
   ): Promise<boolean> {
     const list = await findCallbackList(this.options.db, auth.orgId, callback.list_id);
     const span = { start: callback.start, end: callback.end, assignmentId: callback.assignment_id };
-    const reason = (
-      await ineligibilityOf(
+    const found = (
+      await ineligibilityReasons(
         this.options.db,
         auth.orgId,
         list,
@@ -268,9 +282,13 @@ export class CallbackRunner {
         requiredOf(callback),
       )
     ).get(user.user_id);
-    if (!reason) return false;
+    if (!found) return false;
+    const reason = found.text;
     await withTransaction(this.options.db, async (trx) => {
       await updateCallbackUser(trx, auth.orgId, user.id, { skip_reason: reason, updated_at: now });
+      await record.add(trx, [
+        { user_id: user.user_id, verdict: 'skipped', position: user.position, reason_code: found.kind, reason },
+      ]);
       await logAction(trx, auth, 'callback.skipped', callback.id, {
         description: `passed over user #${user.user_id} on callback #${callback.id}: ${reason}.`,
         after: { user_id: user.user_id, position: user.position, reason },
@@ -322,6 +340,7 @@ export class CallbackRunner {
     user: CallbackUserRow,
     settings: CallbackSettings,
     now: string,
+    record: PassRecord,
   ): Promise<void> {
     const { db, channels, secretKey, baseUrl } = this.options;
     const recipient = (await findUsersByIds(db, auth.orgId, [user.user_id])).get(user.user_id)!;
@@ -362,6 +381,18 @@ export class CallbackRunner {
         updated_at: now,
       });
       const channelsText = on.length ? `by ${on.map((c) => c.method).join(', ')}` : 'on no channel';
+      await record.add(trx, [
+        { user_id: user.user_id, verdict: 'offered', position: user.position, reason: `offered ${channelsText}` },
+      ]);
+      for (const r of reach.filter((r) => r.off !== null)) {
+        const contact = { callback_id: callback.id, user_id: user.user_id, purpose: 'offer' as const, at: now };
+        await recordContact(trx, auth.orgId, {
+          ...contact,
+          channel: r.channel.method,
+          result: 'unavailable',
+          detail: r.off,
+        });
+      }
       await writeLog(trx, auth, {
         action: OFFER_EVENT,
         description:
@@ -422,8 +453,11 @@ export class CallbackRunner {
     callback: RunnerCallbackRow,
     user: CallbackUserRow,
     now: string,
+    record: PassRecord,
   ): Promise<void> {
     await withTransaction(this.options.db, async (trx) => {
+      const line = { user_id: user.user_id, position: user.position, reason: 'the contact window passed' };
+      await record.add(trx, [{ ...line, verdict: 'no_answer', reason_code: 'no_answer' }]);
       await updateCallbackUser(trx, auth.orgId, user.id, {
         status: 'no answer',
         response_time: null,
@@ -532,13 +566,16 @@ export class CallbackRunner {
     channel: Channel,
     recipient: Recipient,
     message: Message,
-    what: string,
+    what: 'offer' | 'notice',
   ): Promise<void> {
+    const contact = { callback_id: callbackId, user_id: recipient.id, purpose: what, channel: channel.method };
     try {
-      await channel.send(recipient, message);
+      const receipt = (await channel.send(recipient, message)) || null;
+      await recordContact(this.options.db, auth.orgId, { ...contact, at: nowUtc(), result: 'sent', receipt });
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
       this.options.log.warn({ err: error, callbackId }, `callback ${what} not sent`);
+      await recordContact(this.options.db, auth.orgId, { ...contact, at: nowUtc(), result: 'failed', detail: reason });
       await this.logNotSent(auth, callbackId, recipient, message.subject, `${channel.method} failed: ${reason}`);
     }
   }
