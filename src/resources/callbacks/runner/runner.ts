@@ -4,6 +4,8 @@ import type { Config } from '../../../config.js';
 import type { AuthContext } from '../../../core/auth/context.js';
 import { keyedHash, randomSecret } from '../../../core/auth/secrets.js';
 import { writeLog, logAction } from '../../../core/audit.js';
+import { subscribeToChanges, type ChangeSubscription } from '../../../core/db/change-listener.js';
+import type { DatabaseHandle } from '../../../core/db/index.js';
 import { claimLease, releaseLease } from '../../../core/db/lease.js';
 import { withTransaction, type Db } from '../../../core/db/transaction.js';
 import { nowUtc, Temporal, utcToLocal } from '../../../core/time.js';
@@ -56,11 +58,58 @@ export interface RunnerOptions {
   /** Poll interval of start(); 0: start() does nothing. */
   pollMs?: number;
   leaseMs?: number;
+  /**
+   * PostgreSQL: the database's change announcements (core/db/change-listener.ts) wake the runner,
+   * so that a callback another process started is offered without waiting for the next poll.
+   */
+  handle?: DatabaseHandle;
 }
 
 const BATCH = 20;
+/** Offers of one pass that are being sent at the same time, at most. */
+export const SEND_CONCURRENCY = 25;
+/** Announcements from other processes that come close together wake the runner once. */
+const NOTICE_WAKE_MS = 200;
 const plus = (utc: string, ms: number) =>
   Temporal.Instant.from(utc).add({ milliseconds: ms }).toString({ fractionalSecondDigits: 3 });
+
+/**
+ * The deliveries of one pass: each starts when added, at most `limit` at a time (the rest wait their
+ * turn); `done` resolves once all have ended. A delivery logs its own failure and never rejects.
+ */
+class Sending {
+  private readonly waiting: Array<() => Promise<void>> = [];
+  private readonly all: Promise<void>[] = [];
+  private active = 0;
+
+  constructor(private readonly limit: number) {}
+
+  add(task: () => Promise<void>): void {
+    this.all.push(
+      new Promise<void>((resolve) => {
+        this.waiting.push(() => task().finally(resolve));
+        this.next();
+      }),
+    );
+  }
+
+  async done(): Promise<void> {
+    await Promise.all(this.all);
+  }
+
+  private next(): void {
+    while (this.active < this.limit && this.waiting.length > 0) {
+      const task = this.waiting.shift()!;
+      this.active += 1;
+      void task()
+        .catch(() => undefined)
+        .finally(() => {
+          this.active -= 1;
+          this.next();
+        });
+    }
+  }
+}
 
 /** The runner acts as the system, not as an API client of the organization. */
 function runnerAuth(org: { id: number; name: string; timezone: string }): AuthContext {
@@ -81,6 +130,10 @@ export class CallbackRunner {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopped = true;
+  /** A wake-up came during a pass: the next pass follows at once. */
+  private wokenWhileRunning = false;
+  private noticeWake: NodeJS.Timeout | undefined;
+  private subscription: ChangeSubscription | undefined;
 
   private readonly autoStarter: AutoStarter;
 
@@ -92,26 +145,66 @@ export class CallbackRunner {
   start(): void {
     if (!this.options.pollMs) return;
     this.stopped = false;
-    this.schedule();
+    const { handle } = this.options;
+    if (handle?.dialect === 'postgres')
+      this.subscription = subscribeToChanges(handle, {
+        onNotice: (notice) => {
+          if (notice.kind === 'organization') this.wakeSoon();
+        },
+        onListening: (listening) => {
+          if (listening) this.wakeSoon();
+        },
+      });
+    this.schedule(this.options.pollMs!);
+  }
+
+  /**
+   * Something the runner acts on changed (a callback started, an offer answered): a pass runs now
+   * instead of at the next poll; during a pass, right after it. Does nothing unless started.
+   */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.wokenWhileRunning = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  /** A wake-up for another process's change: a burst of them wakes the runner once. */
+  private wakeSoon(): void {
+    if (this.noticeWake || this.stopped) return;
+    this.noticeWake = setTimeout(() => {
+      this.noticeWake = undefined;
+      this.wake();
+    }, NOTICE_WAKE_MS);
+    this.noticeWake.unref();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    clearTimeout(this.noticeWake);
+    await this.subscription?.close();
+    this.subscription = undefined;
     await this.running;
     for (const channel of new Set([...this.options.channels, this.options.notices])) channel?.close?.();
   }
 
-  private schedule(): void {
+  private schedule(delayMs: number): void {
     if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
+      this.timer = undefined;
       this.running = this.runOnce()
         .catch((error: unknown) => this.options.log.error({ err: error }, 'callback runner pass failed'))
         .finally(() => {
           this.running = undefined;
-          this.schedule();
+          const again = this.wokenWhileRunning;
+          this.wokenWhileRunning = false;
+          this.schedule(again ? 0 : this.options.pollMs!);
         });
-    }, this.options.pollMs);
+    }, delayMs);
     this.timer.unref();
   }
 
@@ -167,6 +260,7 @@ export class CallbackRunner {
     let contacted = 0;
     let autoAccepted = 0;
     let remaining = 0;
+    const sending = new Sending(SEND_CONCURRENCY);
     for (const user of users) {
       if (user.status !== 'pending' || user.contact_time !== null || user.skip_reason !== null) continue;
       if (slots <= 0) {
@@ -185,10 +279,11 @@ export class CallbackRunner {
         remaining += 1;
         continue;
       }
-      await this.offer(auth, callback, user, settings, now);
+      await this.offer(auth, callback, user, settings, now, sending);
       slots -= 1;
       contacted += 1;
     }
+    await sending.done();
     if (remaining === 0 && waiting === 0 && contacted === 0 && autoAccepted === 0 && callback.list_ended_at === null)
       await this.endOfList(auth, callback, now);
     return contacted;
@@ -322,6 +417,7 @@ export class CallbackRunner {
     user: CallbackUserRow,
     settings: CallbackSettings,
     now: string,
+    sending: Sending,
   ): Promise<void> {
     const { db, channels, secretKey, baseUrl } = this.options;
     const recipient = (await findUsersByIds(db, auth.orgId, [user.user_id])).get(user.user_id)!;
@@ -402,7 +498,10 @@ export class CallbackRunner {
       replyCode: replyCode ?? undefined,
       expiresAt,
     };
-    for (const channel of on) await this.deliver(auth, callback.id, channel, recipient, message, 'offer');
+    // sent while the pass goes on to the next person: the offer is committed, the lease held until all are sent
+    sending.add(async () => {
+      for (const channel of on) await this.deliver(auth, callback.id, channel, recipient, message, 'offer');
+    });
   }
 
   /**
@@ -565,7 +664,7 @@ export class CallbackRunner {
  * services (tests).
  */
 export function createCallbackRunner(
-  app: { db: Db; config: Readonly<Config>; log: FastifyBaseLogger },
+  app: { db: Db; config: Readonly<Config>; log: FastifyBaseLogger; dbHandle?: DatabaseHandle },
   { pushAgent, ...options }: Partial<RunnerOptions> & { pushAgent?: AgentOptions } = {},
 ): CallbackRunner {
   const email = new EmailChannel(app.config.smtp);
@@ -578,6 +677,7 @@ export function createCallbackRunner(
     notices: email,
     log: app.log,
     pollMs: app.config.callbackRunnerPollMs,
+    handle: app.dbHandle,
     ...options,
   });
 }
