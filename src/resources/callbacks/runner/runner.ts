@@ -8,7 +8,7 @@ import { subscribeToChanges, type ChangeSubscription } from '../../../core/db/ch
 import type { DatabaseHandle } from '../../../core/db/index.js';
 import { claimLease, releaseLease } from '../../../core/db/lease.js';
 import { withTransaction, type Db } from '../../../core/db/transaction.js';
-import { nowUtc, Temporal, utcToLocal } from '../../../core/time.js';
+import { localToUtc, nowUtc, Temporal, utcToLocal } from '../../../core/time.js';
 import { ApiError, invalidParams } from '../../../core/errors.js';
 import { findAssignmentsByIds } from '../../assignments/repository.js';
 import { groupMemberIds } from '../../groups/repository.js';
@@ -27,6 +27,7 @@ import type { Channel, Message, Recipient } from '../channels/channel.js';
 import { EmailChannel } from '../channels/email.js';
 import { PushChannel } from '../channels/push.js';
 import { newReplyCode, SmsChannel } from '../channels/sms.js';
+import { URGENT_WITHIN_MS } from '../channels/text-pacing.js';
 import { OFFER_EVENT, WebhookChannel } from '../channels/webhook.js';
 import { fallbackOrder, inDoNotDisturb } from '../channels/choice.js';
 import { insertOffer, listCallbackUsers, replyCodeInUse, revokeOffers, updateCallbackUser } from '../repository.js';
@@ -110,6 +111,10 @@ class Sending {
     }
   }
 }
+
+/** An offer is urgent (texted at once, never coalesced) when its callback starts within URGENT_WITHIN_MS of now. */
+const isUrgent = (start: string, timezone: string, now: string) =>
+  Date.parse(localToUtc(start, timezone)) - Date.parse(now) < URGENT_WITHIN_MS;
 
 /** The runner acts as the system, not as an API client of the organization. */
 function runnerAuth(org: { id: number; name: string; timezone: string }): AuthContext {
@@ -497,10 +502,23 @@ export class CallbackRunner {
       link,
       replyCode: replyCode ?? undefined,
       expiresAt,
+      urgent: isUrgent(callback.start, auth.timezone, now),
     };
     // sent while the pass goes on to the next person: the offer is committed, the lease held until all are sent
+    const fallbacks = reach.filter((r) => r.channel.personal && r.off === null && r.channel !== personal);
     sending.add(async () => {
-      for (const channel of on) await this.deliver(auth, callback.id, channel, recipient, message, 'offer');
+      for (const channel of on) {
+        if (channel !== personal) await this.deliver(auth, callback.id, channel, recipient, message, 'offer');
+        else
+          await this.deliverPersonal(
+            auth,
+            callback.id,
+            user,
+            recipient,
+            [channel, ...fallbacks.map((r) => r.channel)],
+            message,
+          );
+      }
     });
   }
 
@@ -625,6 +643,45 @@ export class CallbackRunner {
     await this.deliver(auth, callbackId, notices, recipient, message, 'notice');
   }
 
+  /**
+   * An offer on the person's channel; when that channel fails, on the next one of their contact order that can
+   * reach them, and so on. Each fallback is logged (`callback.channel_fallback`) and the callback user's
+   * `contact_method` becomes the channel that carried it; when every channel failed, the offer is logged as not sent.
+   */
+  private async deliverPersonal(
+    auth: AuthContext,
+    callbackId: number,
+    user: CallbackUserRow,
+    recipient: Recipient,
+    order: Channel[],
+    message: Message,
+  ): Promise<void> {
+    const { db, log } = this.options;
+    const failures: string[] = [];
+    for (const channel of order) {
+      try {
+        await channel.send(recipient, message);
+      } catch (error) {
+        const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+        log.warn({ err: error, callbackId }, `callback offer not sent by ${channel.method}`);
+        failures.push(`${channel.method} failed: ${reason}`);
+        continue;
+      }
+      if (failures.length === 0) return;
+      await withTransaction(db, async (trx) => {
+        await updateCallbackUser(trx, auth.orgId, user.id, { contact_method: channel.method, updated_at: this.now() });
+        await logAction(trx, auth, 'callback.channel_fallback', callbackId, {
+          description:
+            `sent the offer of callback #${callbackId} to ${fullName(recipient)} by ${channel.method} instead: ` +
+            `${failures.join('; ')}.`,
+          after: { user_id: user.user_id, channel: channel.method, failed: failures },
+        });
+      });
+      return;
+    }
+    await this.logNotSent(auth, callbackId, recipient, message.subject, failures.join('; '));
+  }
+
   private async deliver(
     auth: AuthContext,
     callbackId: number,
@@ -673,7 +730,12 @@ export function createCallbackRunner(
     db: app.db,
     secretKey: app.config.secretKey,
     baseUrl: app.config.publicBaseUrl ?? `http://localhost:${app.config.port}`,
-    channels: [email, push, new SmsChannel(app.config.sms), new WebhookChannel()],
+    channels: [
+      email,
+      push,
+      new SmsChannel(app.config.sms, (_to, error) => app.log.warn({ err: error }, 'coalesced text not sent')),
+      new WebhookChannel(),
+    ],
     notices: email,
     log: app.log,
     pollMs: app.config.callbackRunnerPollMs,
