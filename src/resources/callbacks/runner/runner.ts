@@ -67,6 +67,8 @@ export interface RunnerOptions {
 }
 
 const BATCH = 20;
+/** Beyond the open slots, how many of the next people a pass checks for eligibility in one batch. */
+const ELIGIBILITY_AHEAD = 10;
 /** Offers of one pass that are being sent at the same time, at most. */
 export const SEND_CONCURRENCY = 25;
 /** Announcements from other processes that come close together wake the runner once. */
@@ -266,13 +268,20 @@ export class CallbackRunner {
     let autoAccepted = 0;
     let remaining = 0;
     const sending = new Sending(SEND_CONCURRENCY);
+    const ahead = users
+      .filter((u) => u.status === 'pending' && u.contact_time === null && u.skip_reason === null)
+      .slice(0, Math.max(slots, 0) + ELIGIBILITY_AHEAD);
+    const reasons = {
+      checked: new Set(ahead.map((u) => u.user_id)),
+      of: await this.ineligibility(auth, callback, ahead),
+    };
     for (const user of users) {
       if (user.status !== 'pending' || user.contact_time !== null || user.skip_reason !== null) continue;
       if (slots <= 0) {
         remaining += 1;
         continue;
       }
-      if (await this.skipIfIneligible(auth, callback, user, now)) continue;
+      if (await this.skipIfIneligible(auth, callback, user, now, reasons)) continue;
       if (await this.autoAccept(auth, callback, user)) {
         slots -= 1;
         autoAccepted += 1;
@@ -354,20 +363,11 @@ export class CallbackRunner {
     callback: RunnerCallbackRow,
     user: CallbackUserRow,
     now: string,
+    known: { checked: Set<number>; of: Map<number, string | null> },
   ): Promise<boolean> {
-    const list = await findCallbackList(this.options.db, auth.orgId, callback.list_id);
-    const span = { start: callback.start, end: callback.end, assignmentId: callback.assignment_id };
-    const reason = (
-      await ineligibilityOf(
-        this.options.db,
-        auth.orgId,
-        list,
-        span,
-        [user.user_id],
-        auth.timezone,
-        requiredOf(callback),
-      )
-    ).get(user.user_id);
+    const reason = known.checked.has(user.user_id)
+      ? known.of.get(user.user_id)
+      : (await this.ineligibility(auth, callback, [user])).get(user.user_id);
     if (!reason) return false;
     await withTransaction(this.options.db, async (trx) => {
       await updateCallbackUser(trx, auth.orgId, user.id, { skip_reason: reason, updated_at: now });
@@ -377,6 +377,19 @@ export class CallbackRunner {
       });
     });
     return true;
+  }
+
+  /** Why each of `users` may not take the callback now (`ineligibilityOf`, one batch); absent: eligible. */
+  private async ineligibility(
+    auth: AuthContext,
+    callback: RunnerCallbackRow,
+    users: CallbackUserRow[],
+  ): Promise<Map<number, string | null>> {
+    if (users.length === 0) return new Map();
+    const list = await findCallbackList(this.options.db, auth.orgId, callback.list_id);
+    const span = { start: callback.start, end: callback.end, assignmentId: callback.assignment_id };
+    const ids = users.map((u) => u.user_id);
+    return ineligibilityOf(this.options.db, auth.orgId, list, span, ids, auth.timezone, requiredOf(callback));
   }
 
   /**
