@@ -30,6 +30,9 @@ export interface CaseResult {
   single_request_ms?: number;
   /** the server's largest RSS while this case ran */
   max_rss_mb?: number;
+  /** callback_offers: ms from POST /callbacks to the first offer and to the last received by the mail server */
+  first_offer_ms?: number;
+  last_offer_ms?: number;
 }
 
 export interface EngineResult {
@@ -129,6 +132,22 @@ export function evaluateTargets(engines: EngineResult[]): TargetResult[] {
         met: first.rps / deep.rps <= 1.2,
         measured: `${deep.rps} vs ${first.rps} req/s (×${Math.round((first.rps / deep.rps) * 100) / 100}${paired ? ', measured alternately' : ''})`,
       });
+    const offers = get('callback_offers');
+    if (offers?.first_offer_ms !== undefined && offers.last_offer_ms !== undefined)
+      out.push(
+        {
+          engine: e.engine,
+          target: 'callback of 100 at once: first offer ≤ 1 s after POST /callbacks',
+          met: offers.first_offer_ms <= 1000,
+          measured: `${offers.first_offer_ms} ms`,
+        },
+        {
+          engine: e.engine,
+          target: 'callback of 100 at once: 100th offer ≤ 2 s after POST /callbacks',
+          met: offers.last_offer_ms <= 2000 && offers.api.non2xx === 0,
+          measured: `${offers.last_offer_ms} ms${offers.api.non2xx ? `, ${offers.api.non2xx} offers missing` : ''}`,
+        },
+      );
     const shifts = get('post_shifts');
     if (shifts && e.engine === 'sqlite')
       out.push({

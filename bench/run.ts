@@ -10,11 +10,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 import { BENCH_DEFAULTS, seedBench, type BenchSeedResult } from '../src/cli/seed-bench.js';
 import { loadConfig } from '../src/config.js';
 import { createDatabase } from '../src/core/db/index.js';
@@ -32,7 +34,10 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
   },
 });
-/** Case names to run (reads by name; auth_cost, logging_cost, post_shifts, post_token, scale); all when unset. */
+/**
+ * Case names to run (reads by name; auth_cost, logging_cost, post_shifts, post_token, scale, callback_offers);
+ * all when unset.
+ */
 const ONLY = args.only ? new Set(args.only.split(',')) : undefined;
 const wanted = (name: string) => !ONLY || ONLY.has(name);
 const OUT = args.out ?? (ONLY ? 'bench/.tmp-results.json' : 'bench/results.json');
@@ -729,6 +734,7 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
       engine === 'postgres' && wanted('scale')
         ? await scaleCase(target, token, `/v1/users/${seeded.admin_id + Math.floor(BENCH_DEFAULTS.users / 2)}`)
         : undefined;
+    if (wanted('callback_offers')) cases.push(await callbackOffersCase(target, seeded));
     console.log(`max RSS under load: ${Math.round(rss / 1048576)} MB`);
     return {
       engine,
@@ -739,6 +745,101 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
     };
   } finally {
     if (engine === 'postgres') await pgAdmin(`drop schema if exists ${schema} cascade`);
+  }
+}
+
+const OFFERS = 100;
+
+/**
+ * callback_offers: a callback on a list with `contact_at_once: 100` and 100 members, on a server of its own
+ * whose mail goes to a mail server on loopback, its runner at the default poll (15 s): the time from
+ * POST /callbacks to the first offer the mail server receives and to the 100th.
+ */
+async function callbackOffersCase(target: Target, seed: BenchSeedResult): Promise<CaseResult> {
+  const received: number[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      stream.on('data', () => undefined);
+      stream.on('end', () => {
+        if (session.envelope.rcptTo.some((r) => r.address.startsWith('bench-offer-'))) received.push(performance.now());
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpPort = String((smtp.server.address() as AddressInfo).port);
+  const { child, ports } = await startServer(target, {
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: smtpPort,
+    SMTP_FROM: 'Bench <bench@crewplan.test>',
+  });
+  try {
+    const token = await getToken(ports, seed);
+    const api = async (method: string, path: string, body: unknown) => {
+      const response = await fetch(`http://127.0.0.1:${ports.port}/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (response.status >= 300)
+        throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+      return JSON.parse(text) as Record<string, number>;
+    };
+    const list = await api('POST', '/lists', {
+      name: `Bench offers ${STAMP}`,
+      contact_window_minutes: 30,
+      contact_at_once: OFFERS,
+    });
+    for (let i = 0; i < OFFERS; i += 1) {
+      const user = await api('PUT', '/users', {
+        username: `bench_offer_${STAMP}_${i}`,
+        first_name: 'Offer',
+        last_name: `Member ${i}`,
+        mail: `bench-offer-${i}@example.com`,
+        password: `bench offer member ${STAMP} ${i}`,
+      });
+      await api('PUT', `/users/${user.user_id}/titles`, { ids: [list.id] });
+    }
+    const day = Temporal.Now.plainDateISO(BENCH_DEFAULTS.timezone).add({ years: 3 });
+    const posted = performance.now();
+    await api('POST', '/callbacks', {
+      list_id: list.id,
+      initiated_by: seed.admin_id,
+      start: `${day} 07:00:00`,
+      end: `${day.add({ days: 1 })} 07:00:00`,
+      positions_to_fill: OFFERS,
+      deadline: `${day.year + 1}-01-01T00:00:00+00:00`,
+    });
+    const until = posted + 30_000;
+    while (received.length < OFFERS && performance.now() < until) await new Promise((r) => setTimeout(r, 5));
+    const times = received.map((at) => Math.round(at - posted));
+    const last = times[OFFERS - 1] ?? Math.round(performance.now() - posted);
+    const result: CaseResult = {
+      name: 'callback_offers',
+      path: `POST /callbacks, contact_at_once ${OFFERS}, offers by e-mail on loopback`,
+      api: {
+        rps: Math.round((times.length / Math.max(last, 1)) * 1000),
+        p50_ms: times[Math.floor(times.length / 2)] ?? last,
+        p97_5_ms: times[Math.floor(times.length * 0.975)] ?? last,
+        p99_ms: times[Math.floor(times.length * 0.99)] ?? last,
+        non2xx: OFFERS - times.length,
+        bytes_per_response: 0,
+      },
+      first_offer_ms: times[0] ?? last,
+      last_offer_ms: last,
+    };
+    console.log(
+      `callback_offers: first offer after ${result.first_offer_ms} ms, ` +
+        `${times.length} of ${OFFERS} after ${result.last_offer_ms} ms`,
+    );
+    return result;
+  } finally {
+    await stopServer(child);
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
   }
 }
 

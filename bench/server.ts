@@ -5,7 +5,7 @@
  * Prints `{"port", "floorPort", "loggedFloorPort"}` on stdout once listening.
  *
  * Environment: BENCH_SQLITE_PATH or BENCH_DATABASE_URL (+ BENCH_PG_SCHEMA), BENCH_SECRET_KEY,
- * BENCH_API_ONLY=1 (scale runs: the app only).
+ * BENCH_API_ONLY=1 (scale runs: the app only), SMTP_* (the callback_offers case's mail server).
  */
 import { openSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -16,7 +16,11 @@ import { loggerOptions, productionLogger, requestLog } from '../src/core/logging
 
 const env = process.env;
 const config = loadConfig(
-  { CREWPLAN_DATA_DIR: env.BENCH_DATA_DIR ?? 'bench/.tmp/data' },
+  {
+    CREWPLAN_DATA_DIR: env.BENCH_DATA_DIR ?? 'bench/.tmp/data',
+    // the callback_offers case sends the offers to a mail server of its own
+    ...Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('SMTP_'))),
+  },
   {
     databaseUrl: env.BENCH_DATABASE_URL,
     pgSchema: env.BENCH_PG_SCHEMA,

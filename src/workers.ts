@@ -29,6 +29,9 @@ declare module 'fastify' {
   }
 }
 
+/** The routes whose changes the callback runner acts on: callbacks, their offers' answers, SMS replies. */
+const RUNNER_ROUTE = /\/(callbacks?|offers|sms)\b/;
+
 /**
  * Makes the background workers, starts them once the server is ready and stops them when it
  * closes, before the database closes (onClose hooks run last-added first).
@@ -50,6 +53,17 @@ async function workersPlugin(app: FastifyInstance): Promise<void> {
     expiryNotices: new ExpiryNotifier(app.db, app.config, app.log),
   };
   app.decorate('workers', workers);
+  // a callback started, answered or cancelled in this process: the runner acts now, not at its next poll
+  // (other processes' changes reach it through the database's announcements on PostgreSQL)
+  app.addHook('onResponse', async (request, reply) => {
+    if (
+      request.method !== 'GET' &&
+      request.method !== 'HEAD' &&
+      reply.statusCode < 400 &&
+      RUNNER_ROUTE.test(request.routeOptions.url ?? '')
+    )
+      workers.callbacks.wake();
+  });
   app.addHook('onReady', async () => {
     await workers.webhooks.start();
     // e-mails left pending by a stopped process are sent once the server is up again

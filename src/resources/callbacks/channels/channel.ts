@@ -22,6 +22,12 @@ export interface Message {
   replyCode?: string;
   /** UTC instant the offer lapses (a push service may drop the message after it) */
   expiresAt?: string;
+  /**
+   * false: a text may wait and be coalesced with the person's other texts (at most one non-urgent text per
+   * 5 minutes, text-pacing.ts); anything else goes at once. Offers set it (urgent: the callback starts within
+   * 2 hours).
+   */
+  urgent?: boolean;
   /** An iCalendar (.ics) body of the shift, attached where the channel can carry it (e-mail). */
   calendar?: { filename: string; content: string };
 }

@@ -372,17 +372,20 @@ describe('SMS offers through the Twilio preset', () => {
     expect(log).toContain('SMS: the user has no phone number');
   });
 
-  it('logs a provider failure as a message not sent', async () => {
+  it('falls back to e-mail when the SMS provider fails, and records the fallback', async () => {
     const [member] = await crew('Down', 1);
     const phone = await e164Of(member);
-    await callbackOn(await groupList('Down list', [member]), '2032-05-08');
+    const { id } = await callbackOn(await groupList('Down list', [member]), '2032-05-08');
     providerStatus = 503;
     try {
       await runner().runOnce(new Date().toISOString());
       await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(1));
+      await vi.waitFor(() => expect(mailsTo('down1@example.com')).toHaveLength(1));
+      expect(mailsTo('down1@example.com')[0].subject).toMatch(/^Callback offer/);
       await vi.waitFor(async () =>
-        expect(await logText(org)).toContain('Text (SMS) failed: the SMS provider answered 503'),
+        expect(await logText(org)).toContain(`by Email instead: Text (SMS) failed: the SMS provider answered 503`),
       );
+      expect((await usersOf(org, id))[0].contact_method).toBe('Email');
     } finally {
       providerStatus = 201;
     }

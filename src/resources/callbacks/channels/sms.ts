@@ -3,6 +3,7 @@ import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js'
 import type { SmsSettings } from '../../../config.js';
 import type { Db } from '../../../core/db/transaction.js';
 import type { Channel, Message, Recipient } from './channel.js';
+import { TextPacer } from './text-pacing.js';
 
 export const SMS_OFF =
   'No SMS provider is configured (SMS_URL and SMS_FROM, ' +
@@ -100,7 +101,16 @@ export class SmsChannel implements Channel {
   readonly method = 'Text (SMS)';
   readonly personal = true;
 
-  constructor(private readonly settings: SmsSettings) {}
+  /** At most one non-urgent text per person per 5 minutes (text-pacing.ts). */
+  private readonly pacer: TextPacer;
+
+  constructor(
+    private readonly settings: SmsSettings,
+    failed: (to: string, error: unknown) => void = () => undefined,
+    now?: () => number,
+  ) {
+    this.pacer = new TextPacer(failed, now);
+  }
 
   async unavailable(_db: Db, _orgId: number, recipient: Recipient): Promise<string | null> {
     if (!this.settings.url) return `SMS is off: ${SMS_OFF}`;
@@ -116,16 +126,29 @@ export class SmsChannel implements Channel {
     const to = this.replyAddress(recipient);
     if (!to) throw new Error('the user has no phone number');
     const from = senderOf(this.settings, recipient.organization_id);
-    const { url, init } = smsRequest(this.settings, to, smsText(message), from);
-    const response = await fetch(url, init);
-    if (!response.ok) {
-      const detail = (await response.text()).slice(0, 200);
-      throw new Error(`the SMS provider answered ${response.status}${detail ? `: ${detail}` : ''}`);
-    }
-    // the provider's message id (Twilio `sid`, others `id` or `message_id`) is the delivery receipt
-    const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
-    const receipt = body?.sid ?? body?.id ?? body?.message_id;
-    return typeof receipt === 'string' || typeof receipt === 'number' ? String(receipt) : undefined;
+    let receipt: string | undefined;
+    const outcome = await this.pacer.send(
+      `${recipient.organization_id} ${recipient.id}`,
+      smsText(message),
+      message.urgent !== false,
+      async (text) => {
+        const { url, init } = smsRequest(this.settings, to, text, from);
+        const response = await fetch(url, init);
+        if (!response.ok) {
+          const detail = (await response.text()).slice(0, 200);
+          throw new Error(`the SMS provider answered ${response.status}${detail ? `: ${detail}` : ''}`);
+        }
+        // the provider's message id (Twilio `sid`, others `id` or `message_id`) is the delivery receipt
+        const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+        const id = body?.sid ?? body?.id ?? body?.message_id;
+        receipt = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+      },
+    );
+    return outcome === 'sent' ? receipt : undefined;
+  }
+
+  close(): void {
+    this.pacer.close();
   }
 }
 

@@ -4,9 +4,11 @@ import type { Config } from '../../../config.js';
 import type { AuthContext } from '../../../core/auth/context.js';
 import { keyedHash, randomSecret } from '../../../core/auth/secrets.js';
 import { writeLog, logAction } from '../../../core/audit.js';
+import { subscribeToChanges, type ChangeSubscription } from '../../../core/db/change-listener.js';
+import type { DatabaseHandle } from '../../../core/db/index.js';
 import { claimLease, releaseLease } from '../../../core/db/lease.js';
 import { withTransaction, type Db } from '../../../core/db/transaction.js';
-import { nowUtc, Temporal, utcToLocal } from '../../../core/time.js';
+import { localToUtc, nowUtc, Temporal, utcToLocal } from '../../../core/time.js';
 import { ApiError, invalidParams } from '../../../core/errors.js';
 import { findAssignmentsByIds } from '../../assignments/repository.js';
 import { groupMemberIds } from '../../groups/repository.js';
@@ -21,11 +23,13 @@ import { WebhookTargets } from '../../webhooks/targets.js';
 import { callbackEvent } from './calendar.js';
 import { AutoStarter } from './auto-start.js';
 import { ineligibilityReasons } from '../ordering/candidates.js';
+import type { Reason } from '../../../scheduling/index.js';
 import { PassRecord, recordContact } from '../decisions/records.js';
 import type { Channel, Message, Recipient } from '../channels/channel.js';
 import { EmailChannel } from '../channels/email.js';
 import { PushChannel } from '../channels/push.js';
 import { newReplyCode, SmsChannel } from '../channels/sms.js';
+import { URGENT_WITHIN_MS } from '../channels/text-pacing.js';
 import { OFFER_EVENT, WebhookChannel } from '../channels/webhook.js';
 import { fallbackOrder, inDoNotDisturb } from '../channels/choice.js';
 import { insertOffer, listCallbackUsers, replyCodeInUse, revokeOffers, updateCallbackUser } from '../repository.js';
@@ -57,11 +61,64 @@ export interface RunnerOptions {
   /** Poll interval of start(); 0: start() does nothing. */
   pollMs?: number;
   leaseMs?: number;
+  /**
+   * PostgreSQL: the database's change announcements (core/db/change-listener.ts) wake the runner,
+   * so that a callback another process started is offered without waiting for the next poll.
+   */
+  handle?: DatabaseHandle;
 }
 
 const BATCH = 20;
+/** Beyond the open slots, how many of the next people a pass checks for eligibility in one batch. */
+const ELIGIBILITY_AHEAD = 10;
+/** Offers of one pass that are being sent at the same time, at most. */
+export const SEND_CONCURRENCY = 25;
+/** Announcements from other processes that come close together wake the runner once. */
+const NOTICE_WAKE_MS = 200;
 const plus = (utc: string, ms: number) =>
   Temporal.Instant.from(utc).add({ milliseconds: ms }).toString({ fractionalSecondDigits: 3 });
+
+/**
+ * The deliveries of one pass: each starts when added, at most `limit` at a time (the rest wait their
+ * turn); `done` resolves once all have ended. A delivery logs its own failure and never rejects.
+ */
+class Sending {
+  private readonly waiting: Array<() => Promise<void>> = [];
+  private readonly all: Promise<void>[] = [];
+  private active = 0;
+
+  constructor(private readonly limit: number) {}
+
+  add(task: () => Promise<void>): void {
+    this.all.push(
+      new Promise<void>((resolve) => {
+        this.waiting.push(() => task().finally(resolve));
+        this.next();
+      }),
+    );
+  }
+
+  async done(): Promise<void> {
+    await Promise.all(this.all);
+  }
+
+  private next(): void {
+    while (this.active < this.limit && this.waiting.length > 0) {
+      const task = this.waiting.shift()!;
+      this.active += 1;
+      void task()
+        .catch(() => undefined)
+        .finally(() => {
+          this.active -= 1;
+          this.next();
+        });
+    }
+  }
+}
+
+/** An offer is urgent (texted at once, never coalesced) when its callback starts within URGENT_WITHIN_MS of now. */
+const isUrgent = (start: string, timezone: string, now: string) =>
+  Date.parse(localToUtc(start, timezone)) - Date.parse(now) < URGENT_WITHIN_MS;
 
 /** The runner acts as the system, not as an API client of the organization. */
 function runnerAuth(org: { id: number; name: string; timezone: string }): AuthContext {
@@ -82,6 +139,10 @@ export class CallbackRunner {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopped = true;
+  /** A wake-up came during a pass: the next pass follows at once. */
+  private wokenWhileRunning = false;
+  private noticeWake: NodeJS.Timeout | undefined;
+  private subscription: ChangeSubscription | undefined;
 
   private readonly autoStarter: AutoStarter;
 
@@ -93,26 +154,66 @@ export class CallbackRunner {
   start(): void {
     if (!this.options.pollMs) return;
     this.stopped = false;
-    this.schedule();
+    const { handle } = this.options;
+    if (handle?.dialect === 'postgres')
+      this.subscription = subscribeToChanges(handle, {
+        onNotice: (notice) => {
+          if (notice.kind === 'organization') this.wakeSoon();
+        },
+        onListening: (listening) => {
+          if (listening) this.wakeSoon();
+        },
+      });
+    this.schedule(this.options.pollMs!);
+  }
+
+  /**
+   * Something the runner acts on changed (a callback started, an offer answered): a pass runs now
+   * instead of at the next poll; during a pass, right after it. Does nothing unless started.
+   */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.wokenWhileRunning = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  /** A wake-up for another process's change: a burst of them wakes the runner once. */
+  private wakeSoon(): void {
+    if (this.noticeWake || this.stopped) return;
+    this.noticeWake = setTimeout(() => {
+      this.noticeWake = undefined;
+      this.wake();
+    }, NOTICE_WAKE_MS);
+    this.noticeWake.unref();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    clearTimeout(this.noticeWake);
+    await this.subscription?.close();
+    this.subscription = undefined;
     await this.running;
     for (const channel of new Set([...this.options.channels, this.options.notices])) channel?.close?.();
   }
 
-  private schedule(): void {
+  private schedule(delayMs: number): void {
     if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
+      this.timer = undefined;
       this.running = this.runOnce()
         .catch((error: unknown) => this.options.log.error({ err: error }, 'callback runner pass failed'))
         .finally(() => {
           this.running = undefined;
-          this.schedule();
+          const again = this.wokenWhileRunning;
+          this.wokenWhileRunning = false;
+          this.schedule(again ? 0 : this.options.pollMs!);
         });
-    }, this.options.pollMs);
+    }, delayMs);
     this.timer.unref();
   }
 
@@ -170,13 +271,21 @@ export class CallbackRunner {
     let contacted = 0;
     let autoAccepted = 0;
     let remaining = 0;
+    const sending = new Sending(SEND_CONCURRENCY);
+    const ahead = users
+      .filter((u) => u.status === 'pending' && u.contact_time === null && u.skip_reason === null)
+      .slice(0, Math.max(slots, 0) + ELIGIBILITY_AHEAD);
+    const reasons = {
+      checked: new Set(ahead.map((u) => u.user_id)),
+      of: await this.ineligibility(auth, callback, ahead),
+    };
     for (const user of users) {
       if (user.status !== 'pending' || user.contact_time !== null || user.skip_reason !== null) continue;
       if (slots <= 0) {
         remaining += 1;
         continue;
       }
-      if (await this.skipIfIneligible(auth, callback, user, now, record)) continue;
+      if (await this.skipIfIneligible(auth, callback, user, now, record, reasons)) continue;
       if (await this.autoAccept(auth, callback, user)) {
         slots -= 1;
         autoAccepted += 1;
@@ -188,10 +297,11 @@ export class CallbackRunner {
         remaining += 1;
         continue;
       }
-      await this.offer(auth, callback, user, settings, now, record);
+      await this.offer(auth, callback, user, settings, now, record, sending);
       slots -= 1;
       contacted += 1;
     }
+    await sending.done();
     if (remaining === 0 && waiting === 0 && contacted === 0 && autoAccepted === 0 && callback.list_ended_at === null)
       await this.endOfList(auth, callback, now);
     return contacted;
@@ -268,20 +378,11 @@ export class CallbackRunner {
     user: CallbackUserRow,
     now: string,
     record: PassRecord,
+    known: { checked: Set<number>; of: Map<number, Reason | null> },
   ): Promise<boolean> {
-    const list = await findCallbackList(this.options.db, auth.orgId, callback.list_id);
-    const span = { start: callback.start, end: callback.end, assignmentId: callback.assignment_id };
-    const found = (
-      await ineligibilityReasons(
-        this.options.db,
-        auth.orgId,
-        list,
-        span,
-        [user.user_id],
-        auth.timezone,
-        requiredOf(callback),
-      )
-    ).get(user.user_id);
+    const found = known.checked.has(user.user_id)
+      ? known.of.get(user.user_id)
+      : (await this.ineligibility(auth, callback, [user])).get(user.user_id);
     if (!found) return false;
     const reason = found.text;
     await withTransaction(this.options.db, async (trx) => {
@@ -295,6 +396,19 @@ export class CallbackRunner {
       });
     });
     return true;
+  }
+
+  /** Why each of `users` may not take the callback now (`ineligibilityOf`, one batch); absent: eligible. */
+  private async ineligibility(
+    auth: AuthContext,
+    callback: RunnerCallbackRow,
+    users: CallbackUserRow[],
+  ): Promise<Map<number, Reason | null>> {
+    if (users.length === 0) return new Map();
+    const list = await findCallbackList(this.options.db, auth.orgId, callback.list_id);
+    const span = { start: callback.start, end: callback.end, assignmentId: callback.assignment_id };
+    const ids = users.map((u) => u.user_id);
+    return ineligibilityReasons(this.options.db, auth.orgId, list, span, ids, auth.timezone, requiredOf(callback));
   }
 
   /**
@@ -341,6 +455,7 @@ export class CallbackRunner {
     settings: CallbackSettings,
     now: string,
     record: PassRecord,
+    sending: Sending,
   ): Promise<void> {
     const { db, channels, secretKey, baseUrl } = this.options;
     const recipient = (await findUsersByIds(db, auth.orgId, [user.user_id])).get(user.user_id)!;
@@ -432,8 +547,24 @@ export class CallbackRunner {
       link,
       replyCode: replyCode ?? undefined,
       expiresAt,
+      urgent: isUrgent(callback.start, auth.timezone, now),
     };
-    for (const channel of on) await this.deliver(auth, callback.id, channel, recipient, message, 'offer');
+    // sent while the pass goes on to the next person: the offer is committed, the lease held until all are sent
+    const fallbacks = reach.filter((r) => r.channel.personal && r.off === null && r.channel !== personal);
+    sending.add(async () => {
+      for (const channel of on) {
+        if (channel !== personal) await this.deliver(auth, callback.id, channel, recipient, message, 'offer');
+        else
+          await this.deliverPersonal(
+            auth,
+            callback.id,
+            user,
+            recipient,
+            [channel, ...fallbacks.map((r) => r.channel)],
+            message,
+          );
+      }
+    });
   }
 
   /**
@@ -560,6 +691,45 @@ export class CallbackRunner {
     await this.deliver(auth, callbackId, notices, recipient, message, 'notice');
   }
 
+  /**
+   * An offer on the person's channel; when that channel fails, on the next one of their contact order that can
+   * reach them, and so on. Each fallback is logged (`callback.channel_fallback`) and the callback user's
+   * `contact_method` becomes the channel that carried it; when every channel failed, the offer is logged as not sent.
+   */
+  private async deliverPersonal(
+    auth: AuthContext,
+    callbackId: number,
+    user: CallbackUserRow,
+    recipient: Recipient,
+    order: Channel[],
+    message: Message,
+  ): Promise<void> {
+    const { db, log } = this.options;
+    const failures: string[] = [];
+    for (const channel of order) {
+      try {
+        await channel.send(recipient, message);
+      } catch (error) {
+        const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+        log.warn({ err: error, callbackId }, `callback offer not sent by ${channel.method}`);
+        failures.push(`${channel.method} failed: ${reason}`);
+        continue;
+      }
+      if (failures.length === 0) return;
+      await withTransaction(db, async (trx) => {
+        await updateCallbackUser(trx, auth.orgId, user.id, { contact_method: channel.method, updated_at: this.now() });
+        await logAction(trx, auth, 'callback.channel_fallback', callbackId, {
+          description:
+            `sent the offer of callback #${callbackId} to ${fullName(recipient)} by ${channel.method} instead: ` +
+            `${failures.join('; ')}.`,
+          after: { user_id: user.user_id, channel: channel.method, failed: failures },
+        });
+      });
+      return;
+    }
+    await this.logNotSent(auth, callbackId, recipient, message.subject, failures.join('; '));
+  }
+
   private async deliver(
     auth: AuthContext,
     callbackId: number,
@@ -602,7 +772,7 @@ export class CallbackRunner {
  * services (tests).
  */
 export function createCallbackRunner(
-  app: { db: Db; config: Readonly<Config>; log: FastifyBaseLogger },
+  app: { db: Db; config: Readonly<Config>; log: FastifyBaseLogger; dbHandle?: DatabaseHandle },
   { pushAgent, ...options }: Partial<RunnerOptions> & { pushAgent?: AgentOptions } = {},
 ): CallbackRunner {
   const email = new EmailChannel(app.config.smtp);
@@ -611,10 +781,16 @@ export function createCallbackRunner(
     db: app.db,
     secretKey: app.config.secretKey,
     baseUrl: app.config.publicBaseUrl ?? `http://localhost:${app.config.port}`,
-    channels: [email, push, new SmsChannel(app.config.sms), new WebhookChannel()],
+    channels: [
+      email,
+      push,
+      new SmsChannel(app.config.sms, (_to, error) => app.log.warn({ err: error }, 'coalesced text not sent')),
+      new WebhookChannel(),
+    ],
     notices: email,
     log: app.log,
     pollMs: app.config.callbackRunnerPollMs,
+    handle: app.dbHandle,
     ...options,
   });
 }
