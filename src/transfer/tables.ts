@@ -330,6 +330,13 @@ export const EXPORTED: Record<string, TablePolicy> = {
     },
     remap: { explained: forcedOrderUsers, auto_key: forcedAutoKey },
   },
+  bid_round: {
+    refs: { group_id: 'user_group' },
+    remap: { time_off_type_ids: idArray('time_off_type'), member_ids: idArray(USER) },
+  },
+  bid_turn: {
+    refs: { round_id: 'bid_round', user_id: USER, time_off_id: 'time_off', time_off_type_id: 'time_off_type' },
+  },
 };
 
 /**

@@ -64,6 +64,10 @@ export const MEMBER_RULES: Record<string, Check> = {
   'GET /v1/users/:user_id/callback_offers': selfInPath,
   'POST /v1/users/:user_id/callback_offers/:id': selfInPath,
   'GET /v1/users/:user_id/callback_decisions': selfInPath,
+  // vacation bidding: the pick is refused unless it is this member's own turn (bid-rounds/rules.ts)
+  'GET /v1/bid_rounds': anyone,
+  'GET /v1/bid_rounds/:id': anyone,
+  'POST /v1/bid_rounds/:id/picks': selfInBody,
 };
 
 /**
