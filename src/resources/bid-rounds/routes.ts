@@ -38,7 +38,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/bid_rounds/:id',
-    route('getBidRound', "A bid round: members in seniority order, each one's picks, whose turn until when (extension)", {
+    route('getBidRound', 'A bid round: members by seniority, their picks, whose turn until when (extension)', {
       ...EXTENSION,
       params: IdParams,
       response: { 200: BidRoundResponse },

@@ -159,7 +159,12 @@ export async function moveBidRound(trx: Db, auth: AuthContext, id: number, move:
         : move === 'pause'
           ? { status: 'paused' as const, paused_at: iso(nowMs) }
           : { status: 'closed' as const, paused_at: null };
-  await trx.updateTable('bid_round').set(changes).where('organization_id', '=', auth.orgId).where('id', '=', id).execute();
+  await trx
+    .updateTable('bid_round')
+    .set(changes)
+    .where('organization_id', '=', auth.orgId)
+    .where('id', '=', id)
+    .execute();
   await logAction(trx, auth, `bid_round.${move}`, id, { description: `${move}: the bid round ${round.name}.` });
 }
 
