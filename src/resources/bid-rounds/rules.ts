@@ -183,7 +183,8 @@ export async function pickInRound(trx: Db, auth: AuthContext, id: number, body: 
   const state = turnState(round, nowMs);
   if (state.turn === null) throw invalidParams('Every turn of the bid round is taken.');
   const users = await findUsersByIds(trx, auth.orgId, [memberOf(round, state.turn), body.user_id]);
-  const member = users.get(memberOf(round, state.turn))!;
+  const member = users.get(memberOf(round, state.turn));
+  if (!member) throw invalidParams(`The member of turn ${state.turn + 1} is no longer a user; close the round.`);
   if (nowMs < state.fromMs)
     throw invalidParams(`The bid round's first turn begins at ${localOf(state.fromMs, auth.timezone)}.`);
   const self = auth.sessionUser && !auth.sessionUser.isAdmin ? auth.sessionUser.userId : body.user_id;
