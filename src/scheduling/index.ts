@@ -61,6 +61,7 @@ export { overtimeOf, workPeriodsOverlapping, type OvertimeRow, type WorkPeriodSe
 
 // the contract: limits on who may be off (off-limits.ts) and group minimums (group-staffing.ts)
 export {
+  offLimitRuleOf,
   offLimitVerdict,
   whoIsOff,
   type OffLimitBreach,
@@ -70,4 +71,4 @@ export {
 } from './off-limits.js';
 export { groupDaysOf, groupShortfalls, groupStaffingOf, type GroupDayStaffing } from './group-staffing.js';
 export type { GroupNeed } from './staffing.js';
-export { groupMinimums } from './reads.js';
+export { fatigueSettingOf, groupMinimums } from './reads.js';

@@ -96,16 +96,9 @@ export async function whoIsOff(
 }
 
 /** An off limit as the engine applies it. */
-export interface OffLimitRule {
-  id: number;
-  name: string;
-  max_off: number;
-  action: OffLimitAction;
-  platoon: string | null;
-  assignment_group_id: number | null;
-  qualifier_id: number | null;
+export type OffLimitRule = Omit<OffLimitRow, 'organization_id' | 'time_off_type_ids' | 'created_at' | 'updated_at'> & {
   time_off_type_ids: number[];
-}
+};
 
 export const offLimitRuleOf = (row: OffLimitRow): OffLimitRule => ({
   id: row.id,

@@ -1,39 +1,16 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams, notFound } from '../../core/errors.js';
-import type { Reason } from '../../scheduling/index.js';
-import { findWorkPeriod } from '../work-period/repository.js';
+import { invalidParams } from '../../core/errors.js';
+import { updateOrganizationSettings } from '../../core/org-settings.js';
+import { fatigueSettingOf, type Reason } from '../../scheduling/index.js';
 import type { ChangeFatigueRulesBody, FatigueRulesResponse } from './schemas.js';
 import './table.js';
 
-const nullable = (value: number | string | null) => (value === null ? null : Number(value));
-
 /** The organization's fatigue rules (docs/contract-rules.md#fatigue-rules), with the work period they count over. */
 export async function findFatigueRules(db: Db, orgId: number): Promise<FatigueRulesResponse> {
-  const row = await db
-    .selectFrom('organization')
-    .select([
-      'fatigue_max_consecutive_hours',
-      'fatigue_stretch_break_hours',
-      'fatigue_rest_hours',
-      'fatigue_rest_after_hours',
-      'fatigue_rest_within_hours',
-      'fatigue_max_period_hours',
-    ])
-    .where('id', '=', orgId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Company');
-  const period = await findWorkPeriod(db, orgId);
-  return {
-    max_consecutive_hours: nullable(row.fatigue_max_consecutive_hours),
-    stretch_break_hours: Number(row.fatigue_stretch_break_hours),
-    rest_hours: nullable(row.fatigue_rest_hours),
-    rest_after_hours: nullable(row.fatigue_rest_after_hours),
-    rest_within_hours: nullable(row.fatigue_rest_within_hours),
-    max_period_hours: nullable(row.fatigue_max_period_hours),
-    period: { days: period.days, start: period.start },
-  };
+  const { rules, workPeriod } = await fatigueSettingOf(db, orgId);
+  return { ...rules, period: { days: workPeriod.days, start: workPeriod.start } };
 }
 
 /**
@@ -42,18 +19,14 @@ export async function findFatigueRules(db: Db, orgId: number): Promise<FatigueRu
  * worked fit within the window.
  */
 export async function updateFatigueRules(db: Db, orgId: number, values: ChangeFatigueRulesBody): Promise<void> {
-  const columns = Object.fromEntries(
-    Object.entries({
-      fatigue_max_consecutive_hours: values.max_consecutive_hours,
-      fatigue_stretch_break_hours: values.stretch_break_hours,
-      fatigue_rest_hours: values.rest_hours,
-      fatigue_rest_after_hours: values.rest_after_hours,
-      fatigue_rest_within_hours: values.rest_within_hours,
-      fatigue_max_period_hours: values.max_period_hours,
-    }).filter(([, value]) => value !== undefined),
-  );
-  if (Object.keys(columns).length > 0)
-    await db.updateTable('organization').set(columns).where('id', '=', orgId).execute();
+  await updateOrganizationSettings(db, orgId, {
+    fatigue_max_consecutive_hours: values.max_consecutive_hours,
+    fatigue_stretch_break_hours: values.stretch_break_hours,
+    fatigue_rest_hours: values.rest_hours,
+    fatigue_rest_after_hours: values.rest_after_hours,
+    fatigue_rest_within_hours: values.rest_within_hours,
+    fatigue_max_period_hours: values.max_period_hours,
+  });
   const rules = await findFatigueRules(db, orgId);
   const rest = [rules.rest_hours, rules.rest_after_hours, rules.rest_within_hours];
   if (rest.some((v) => v === null) && rest.some((v) => v !== null))

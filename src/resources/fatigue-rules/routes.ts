@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { writeLog } from '../../core/audit.js';
-import { withTransaction } from '../../core/db/transaction.js';
 import { sentFields } from '../../core/fields.js';
+import { changeOrganizationSettings } from '../../core/org-settings.js';
 import { EXTENSION, ok, routeOptions } from '../../core/schemas.js';
 import { findFatigueRules, updateFatigueRules } from './repository.js';
 import { ChangeFatigueRulesBody, FatigueRulesResponse, FatigueRulesWriteResponse } from './schemas.js';
@@ -38,18 +37,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     }),
     async (request) => {
       const changes = sentFields(request.body, FIELDS);
-      const rules = await withTransaction(app.db, async (trx) => {
-        const before = await findFatigueRules(trx, request.auth.orgId);
-        await updateFatigueRules(trx, request.auth.orgId, changes);
-        await writeLog(trx, request.auth, {
-          action: 'fatigue_rules.updated',
-          description: `updated the fatigue rules (${Object.keys(changes).join(', ') || 'nothing'}).`,
-          entityType: 'organization',
-          entityId: request.auth.orgId,
-          before,
-          after: changes,
-        });
-        return findFatigueRules(trx, request.auth.orgId);
+      const rules = await changeOrganizationSettings(app.db, request.auth, changes, {
+        action: 'fatigue_rules.updated',
+        describe: (fields) => `the fatigue rules (${fields}).`,
+        find: findFatigueRules,
+        update: updateFatigueRules,
       });
       return { ...ok('Fatigue rules updated successfully.'), fatigue_rules: rules };
     },

@@ -3,6 +3,7 @@ import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
+import { offLimitRuleOf } from '../../scheduling/index.js';
 import { assertGroupLabelsExist } from '../assignments/repository.js';
 import { findActiveQualifiersOrInvalid } from '../qualifiers/repository.js';
 import { listTimeOffTypes } from '../time-off-types/repository.js';
@@ -11,14 +12,7 @@ import type { ChangeOffLimitBody, CreateOffLimitBody, OffLimitResponse } from '.
 import type { OffLimitRow } from './table.js';
 
 export const serializeOffLimit = (row: OffLimitRow): OffLimitResponse => ({
-  id: row.id,
-  name: row.name,
-  max_off: row.max_off,
-  action: row.action,
-  platoon: row.platoon,
-  assignment_group_id: row.assignment_group_id,
-  qualifier_id: row.qualifier_id,
-  time_off_type_ids: (JSON.parse(row.time_off_type_ids) as number[]).map(Number),
+  ...offLimitRuleOf(row),
   created_at: row.created_at,
   updated_at: row.updated_at,
 });

@@ -27,6 +27,15 @@ export async function placeOnRotation(org: TestOrg, body: Record<string, unknown
   return response.body.id as number;
 }
 
+/** Each user on its crew of the rotation: one recurring shift each, with the rest of `body`. */
+export async function placeCrews(
+  org: TestOrg,
+  crews: ReadonlyArray<readonly [number, string]>,
+  body: Record<string, unknown>,
+): Promise<void> {
+  for (const [user, crew] of crews) await placeOnRotation(org, { user_id: user, crew, ...body });
+}
+
 export async function workTypeId(org: TestOrg, label = 'Regular Time'): Promise<number> {
   const response = await org.get('/work_types');
   const found = (response.body as Array<{ id: number; label: string }>).find((t) => t.label === label);

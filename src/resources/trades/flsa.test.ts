@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useOrgs } from '../../../test/helpers/server.js';
-import { createAssignment, createRotation, placeOnRotation } from '../rotations/test-fixtures.js';
+import { createAssignment, createRotation, placeCrews } from '../rotations/test-fixtures.js';
+import { filledTrade } from './test-fixtures.js';
 
 /*
  * FLSA §7(p)(3) (29 CFR 553.31) through HTTP: the hours a substitute works on a voluntary trade are
@@ -21,30 +22,18 @@ const engine = await createAssignment(org, {
 const rotation = await createRotation(org, { anchor_date: '2031-04-01' });
 const al = await org.createUser({ first_name: 'Al', last_name: 'Sub' });
 const bea = await org.createUser({ first_name: 'Bea', last_name: 'Owner' });
-for (const [user, crew] of [
-  [al, 'A'],
-  [bea, 'B'],
-] as const)
-  await placeOnRotation(org, {
-    user_id: user,
-    rotation_id: rotation,
-    assignment_id: engine,
-    crew,
-    start_date: '2031-04-01',
-  });
+await placeCrews(
+  org,
+  [
+    [al, 'A'],
+    [bea, 'B'],
+  ],
+  { rotation_id: rotation, assignment_id: engine, start_date: '2031-04-01' },
+);
 const PERIOD = { start: '2031-04-01 07:00:00', end: '2031-04-29 07:00:00' };
 expect((await org.patch('/work_period', { days: 28, threshold_hours: 212, start: PERIOD.start })).status).toBe(200);
 
-const traded = await org.post('/trades', {
-  requesting_user: bea,
-  accepting_user_id: al,
-  approving_user_id: admin,
-  start: '2031-04-08 07:00:00',
-  end: '2031-04-09 07:00:00',
-  approve: true,
-});
-expect(traded.status, traded.text).toBe(201);
-expect(traded.body.trade_status).toBe('filled');
+await filledTrade(org, { requester: bea, taker: al, admin }, '2031-04-08 07:00:00', '2031-04-09 07:00:00');
 
 async function overtimeOf(userId: number) {
   const response = await org.get('/overtime', { query: { ...PERIOD, user_id: userId } });

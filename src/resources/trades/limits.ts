@@ -1,6 +1,7 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
+import { updateOrganizationSettings } from '../../core/org-settings.js';
 import { nowLocal, round } from '../../core/time.js';
 import { workPeriodsOverlapping } from '../../scheduling/index.js';
 import { findWorkPeriod } from '../work-period/repository.js';
@@ -41,14 +42,10 @@ export async function updateTradeLimits(
   orgId: number,
   values: { trades_per_period?: number | null; owed_hours?: number | null },
 ): Promise<void> {
-  const columns = Object.fromEntries(
-    Object.entries({
-      trade_limit_count: values.trades_per_period,
-      trade_limit_owed_hours: values.owed_hours,
-    }).filter(([, value]) => value !== undefined),
-  );
-  if (Object.keys(columns).length > 0)
-    await db.updateTable('organization').set(columns).where('id', '=', orgId).execute();
+  await updateOrganizationSettings(db, orgId, {
+    trade_limit_count: values.trades_per_period,
+    trade_limit_owed_hours: values.owed_hours,
+  });
 }
 
 /**

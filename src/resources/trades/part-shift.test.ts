@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useOrgs } from '../../../test/helpers/server.js';
-import { createAssignment, createRotation, placeOnRotation, workTypeId } from '../rotations/test-fixtures.js';
+import { createAssignment, createRotation, placeCrews, workTypeId } from '../rotations/test-fixtures.js';
+import { filledTrade } from './test-fixtures.js';
 
 /*
  * Part-shift trades, and cancelling or editing a filled trade before it starts, through HTTP.
@@ -23,36 +24,20 @@ async function pair() {
   crewCount += 1;
   const owner = await org.createUser({ first_name: 'Olga', last_name: `Owner${crewCount}` });
   const sub = await org.createUser({ first_name: 'Sam', last_name: `Sub${crewCount}` });
-  for (const [user, crew] of [
-    [owner, 'A'],
-    [sub, 'B'],
-  ] as const)
-    await placeOnRotation(org, {
-      user_id: user,
-      rotation_id: rotation,
-      assignment_id: engine,
-      crew,
-      start_date: '2031-05-01',
-      // one pair per crew seat at a time: each pair works only its own stretch of days
-      end_date: '2031-12-31',
-    });
+  await placeCrews(
+    org,
+    [
+      [owner, 'A'],
+      [sub, 'B'],
+    ],
+    // one pair per crew seat at a time: each pair works only its own stretch of days
+    { rotation_id: rotation, assignment_id: engine, start_date: '2031-05-01', end_date: '2031-12-31' },
+  );
   return { owner, sub };
 }
 
-async function trade(owner: number, sub: number, start: string, end: string, extra = {}) {
-  const response = await org.post('/trades', {
-    requesting_user: owner,
-    accepting_user_id: sub,
-    approving_user_id: admin,
-    start,
-    end,
-    approve: true,
-    ...extra,
-  });
-  expect(response.status, response.text).toBe(201);
-  expect(response.body.trade_status).toBe('filled');
-  return response.body.id as number;
-}
+const trade = (owner: number, sub: number, start: string, end: string, extra = {}) =>
+  filledTrade(org, { requester: owner, taker: sub, admin }, start, end, extra);
 
 interface ScheduledShift {
   recurring: boolean;

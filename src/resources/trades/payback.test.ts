@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectAuthRequired } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
+import { filledTrade } from './test-fixtures.js';
 
 /** The payback ledger (GET /users/{user_id}/trade_balance), derived from filled trades, through HTTP. */
 const { server, org, other } = await useOrgs();
@@ -8,20 +9,8 @@ const adminId = await org.createUser({ first_name: 'Steve', last_name: 'Boss', r
 const ref = (id: number, name: string) => ({ id, name, href: `${server.url}/v1/users/${id}` });
 
 /** A trade requested, accepted and approved in one request: filled. */
-async function tradeFilled(requester: number, taker: number, start: string, end: string, extra = {}) {
-  const response = await org.post('/trades', {
-    requesting_user: requester,
-    accepting_user_id: taker,
-    approving_user_id: adminId,
-    start,
-    end,
-    approve: true,
-    ...extra,
-  });
-  expect(response.status, response.text).toBe(201);
-  expect(response.body.trade_status).toBe('filled');
-  return response.body.id as number;
-}
+const tradeFilled = (requester: number, taker: number, start: string, end: string, extra = {}) =>
+  filledTrade(org, { requester, taker, admin: adminId }, start, end, extra);
 
 const balanceOf = async (userId: number) => {
   const response = await org.get(`/users/${userId}/trade_balance`);

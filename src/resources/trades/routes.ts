@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { writeLog } from '../../core/audit.js';
 import { withTransaction } from '../../core/db/transaction.js';
 import { sentFields } from '../../core/fields.js';
+import { changeOrganizationSettings } from '../../core/org-settings.js';
 import {
   created,
   EXTENSION,
@@ -113,18 +113,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     }),
     async (request) => {
       const changes = sentFields(request.body, ['trades_per_period', 'owed_hours'] as const);
-      const limits = await withTransaction(app.db, async (trx) => {
-        const before = await findTradeLimits(trx, request.auth.orgId);
-        await updateTradeLimits(trx, request.auth.orgId, changes);
-        await writeLog(trx, request.auth, {
-          action: 'trade_limits.updated',
-          description: `updated the trade limits (${Object.keys(changes).join(', ') || 'nothing'}).`,
-          entityType: 'organization',
-          entityId: request.auth.orgId,
-          before,
-          after: changes,
-        });
-        return findTradeLimits(trx, request.auth.orgId);
+      const limits = await changeOrganizationSettings(app.db, request.auth, changes, {
+        action: 'trade_limits.updated',
+        describe: (fields) => `the trade limits (${fields}).`,
+        find: findTradeLimits,
+        update: updateTradeLimits,
       });
       return { ...ok('Trade limits updated successfully.'), trade_limits: limits };
     },

@@ -26,17 +26,17 @@ import { CandidatesQuery, CandidatesResponse, VacanciesQuery, Vacancy } from './
 const tags = ['Schedule'];
 const route = routeOptions(tags);
 
-function serialize(request: FastifyRequest, item: OccurrenceStaffing, users: Map<number, UserRow>): Vacancy {
+/** What an assignment's entry and a group's share: the day, the times, the staffing and the people on it. */
+function entryFields<Item extends Pick<GroupDayStaffing, 'date' | 'start' | 'end' | 'userIds' | 'staffing'>>(
+  request: FastifyRequest,
+  item: Item,
+  users: Map<number, UserRow>,
+) {
   const { staffing } = item;
   return {
-    assignment: {
-      id: item.assignment.id,
-      href: href(request, `/assignments/${item.assignment.id}`),
-      name: item.assignment.name,
-    },
     date: item.date,
-    start: item.start,
-    end: item.end,
+    start: item.start as Item['start'],
+    end: item.end as Item['end'],
     needed: staffing.needed,
     scheduled: staffing.scheduled,
     open: staffing.open,
@@ -51,26 +51,20 @@ function serialize(request: FastifyRequest, item: OccurrenceStaffing, users: Map
   };
 }
 
+function serialize(request: FastifyRequest, item: OccurrenceStaffing, users: Map<number, UserRow>): Vacancy {
+  return {
+    assignment: {
+      id: item.assignment.id,
+      href: href(request, `/assignments/${item.assignment.id}`),
+      name: item.assignment.name,
+    },
+    ...entryFields(request, item, users),
+  };
+}
+
 /** A group short on a day (extension beside the assignments' entries: docs/contract-rules.md). */
 function serializeGroup(request: FastifyRequest, item: GroupDayStaffing, users: Map<number, UserRow>): GroupVacancy {
-  const { staffing } = item;
-  return {
-    group: item.group,
-    date: item.date,
-    start: item.start,
-    end: item.end,
-    needed: staffing.needed,
-    scheduled: staffing.scheduled,
-    open: staffing.open,
-    qualifier_shortfalls: staffing.qualifier_shortfalls,
-    short_from: staffing.short_from,
-    short_until: staffing.short_until,
-    people: item.userIds.map((id) => ({
-      id,
-      href: href(request, `/users/${id}`),
-      name: users.has(id) ? fullName(users.get(id)!) : '',
-    })),
-  };
+  return { group: item.group, ...entryFields(request, item, users) };
 }
 
 /** Every active user of the organization: the candidates of a vacancy filled without a list. */

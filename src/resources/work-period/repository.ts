@@ -1,5 +1,6 @@
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
+import { updateOrganizationSettings } from '../../core/org-settings.js';
 import type { WorkPeriodResponse } from './schemas.js';
 
 /**
@@ -22,14 +23,10 @@ export async function findWorkPeriod(db: Db, orgId: number): Promise<WorkPeriodR
 }
 
 export async function updateWorkPeriod(db: Db, orgId: number, values: Partial<WorkPeriodResponse>): Promise<void> {
-  const columns = Object.fromEntries(
-    Object.entries({
-      work_period_days: values.days,
-      work_period_hours: values.threshold_hours,
-      work_period_start: values.start,
-      trade_hours_count_for: values.trade_hours_count_for,
-    }).filter(([, value]) => value !== undefined),
-  );
-  if (Object.keys(columns).length > 0)
-    await db.updateTable('organization').set(columns).where('id', '=', orgId).execute();
+  await updateOrganizationSettings(db, orgId, {
+    work_period_days: values.days,
+    work_period_hours: values.threshold_hours,
+    work_period_start: values.start,
+    trade_hours_count_for: values.trade_hours_count_for,
+  });
 }

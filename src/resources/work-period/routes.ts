@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { writeLog } from '../../core/audit.js';
-import { withTransaction } from '../../core/db/transaction.js';
 import { sentFields } from '../../core/fields.js';
+import { changeOrganizationSettings } from '../../core/org-settings.js';
 import { EXTENSION, ok, routeOptions } from '../../core/schemas.js';
 import { normalizeLocalDateTime } from '../../core/time.js';
 import { findWorkPeriod, updateWorkPeriod } from './repository.js';
@@ -39,18 +38,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       checkWorkPeriodStart(request.body.start, request.auth.timezone);
       const sent = sentFields(request.body, ['days', 'threshold_hours', 'start', 'trade_hours_count_for'] as const);
       const changes = { ...sent, ...(sent.start === undefined ? {} : { start: normalizeLocalDateTime(sent.start) }) };
-      const workPeriod = await withTransaction(app.db, async (trx) => {
-        const before = await findWorkPeriod(trx, request.auth.orgId);
-        await updateWorkPeriod(trx, request.auth.orgId, changes);
-        await writeLog(trx, request.auth, {
-          action: 'work_period.updated',
-          description: `updated the work period (${Object.keys(changes).join(', ') || 'nothing'})`,
-          entityType: 'organization',
-          entityId: request.auth.orgId,
-          before,
-          after: changes,
-        });
-        return findWorkPeriod(trx, request.auth.orgId);
+      const workPeriod = await changeOrganizationSettings(app.db, request.auth, changes, {
+        action: 'work_period.updated',
+        describe: (fields) => `the work period (${fields})`,
+        find: findWorkPeriod,
+        update: updateWorkPeriod,
       });
       return { ...ok('Work period updated successfully.'), work_period: workPeriod };
     },
