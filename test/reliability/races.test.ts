@@ -350,7 +350,9 @@ describe('trades: acceptances and cancels against approvals at once', () => {
     expect(await logLines(as, new RegExp(`accepted trade #${id} `))).toHaveLength(1);
   });
 
-  it('25 cancels against 25 approvals of an accepted trade: one decision, and the shift matches it', async () => {
+  it('25 cancels against 25 approvals of an accepted trade: one approval and one cancel at most, the shift matches', async () => {
+    // a filled trade may be cancelled before it starts (docs/workflows.md): an approval may be followed by one
+    // cancel that moves the work back; a cancel first leaves nothing to approve
     const { as, adminId, requester, id } = await tradeOfShift('Race house', '2031-09');
     const taker = await as.createUser();
     const accepted = await as.patch(`/trades/${id}`, { action: 'accept', user_id: taker });
@@ -363,13 +365,22 @@ describe('trades: acceptances and cancels against approvals at once', () => {
         ),
       ),
     );
-    expect(tally(responses)).toEqual({ successes: 1, clientErrors: PARALLEL - 1, serverErrors: [] });
+    const won = (parity: number) => responses.filter((r, i) => i % 2 === parity && r.status === 200).length;
+    const [approvals, cancels] = [won(0), won(1)];
+    expect(approvals).toBeLessThanOrEqual(1);
+    expect(cancels).toBe(1);
+    expect(tally(responses)).toEqual({
+      successes: approvals + cancels,
+      clientErrors: PARALLEL - approvals - cancels,
+      serverErrors: [],
+    });
     expectErrorBodies(responses);
-    const approved = responses.findIndex((r) => r.status === 200) % 2 === 0;
-    expect(await logLines(as, new RegExp(`(approved|cancelled) trade #${id} `))).toHaveLength(1);
+    expect(await logLines(as, new RegExp(`approved trade #${id} `))).toHaveLength(approvals);
+    expect(await logLines(as, new RegExp(`cancelled trade #${id} `))).toHaveLength(1);
     const shiftsOf = async (userId: number) =>
       (await as.get('/shifts', { query: { user_id: userId } })).body.length as number;
-    expect([await shiftsOf(requester), await shiftsOf(taker)]).toEqual(approved ? [0, 1] : [1, 0]);
+    // cancelled last either way: the requester works the shift again
+    expect([await shiftsOf(requester), await shiftsOf(taker)]).toEqual([1, 0]);
   });
 });
 
