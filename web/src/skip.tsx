@@ -30,12 +30,20 @@ function toOpenSeat(): void {
   seat.scrollIntoView({ block: 'nearest' });
 }
 
-/** A button, not a link: the hash is the app's route, a skip moves the focus and never the route. */
+/** A link to `#main` (what it is without script) whose click moves the focus: the hash is the app's route. */
 function SkipLink({ label, go }: { label: string; go: () => void }) {
   return (
-    <button type="button" class="skip-link" onClick={go}>
+    // biome-ignore lint/a11y/useValidAnchor: a skip link is a link; its click keeps the route's hash
+    <a
+      class="skip-link"
+      href="#main"
+      onClick={(event) => {
+        event.preventDefault();
+        go();
+      }}
+    >
       {label}
-    </button>
+    </a>
   );
 }
 
