@@ -8,6 +8,7 @@ import { Events } from './views/Events';
 import { MySchedule } from './views/MySchedule';
 import { Offers } from './views/Offers';
 import { Settings } from './views/Settings';
+import { SkipLinks } from './skip';
 import { SignIn } from './views/SignIn';
 import { TimeOff } from './views/TimeOff';
 
@@ -52,6 +53,8 @@ const NAV = [
   ['#/offers', 'My offers'],
   ['#/settings', 'Settings'],
 ] as const;
+
+const BOARD_VIEWS = ['#/day', '#/agenda', '#/month', '#/week', '#/roster'];
 
 function Page({ hash, session, navigate }: { hash: string; session: Session; navigate: (hash: string) => void }) {
   const [, route, date] = hash.split('/');
@@ -130,9 +133,7 @@ export function App() {
   const active = `#/${hash.split('/')[1] || (user.is_admin ? 'day' : 'month')}`;
   return (
     <>
-      <a class="skip-link" href="#main">
-        Skip to content
-      </a>
+      <SkipLinks board={BOARD_VIEWS.includes(active)} />
       <header class="top no-print">
         <p class="brand">
           {organization.name}{' '}

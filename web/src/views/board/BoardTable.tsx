@@ -1,3 +1,4 @@
+import { useRef } from 'preact/hooks';
 import { today } from '../../dates';
 import { DayHead } from './DayParts';
 import {
@@ -11,6 +12,7 @@ import {
   seatCallbacks,
 } from './model';
 import { Post, TimeOffList } from './Post';
+import { useRovingTabindex } from './roving';
 
 /** Week and roster: one row per assignment, one column per day. */
 export function BoardTable({
@@ -30,6 +32,8 @@ export function BoardTable({
   const byDate = new Map(data.schedule.days.map((day) => [day.date, day]));
   const compact = mode === 'roster';
   const current = today();
+  const grid = useRef<HTMLTableSectionElement>(null);
+  useRovingTabindex(grid, ':scope > tr > td', days.length);
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: the grid scrolls sideways; keyboard users focus the region to scroll it
     <section class="board-scroll" tabIndex={0} aria-label="schedule grid">
@@ -60,7 +64,7 @@ export function BoardTable({
             })}
           </tr>
         </thead>
-        <tbody>
+        <tbody ref={grid}>
           {rows.length === 0 && (
             <tr>
               <td colSpan={days.length + 1}>

@@ -1,8 +1,10 @@
+import { useRef } from 'preact/hooks';
 import { readableOn } from '../../components';
 import { longDate, parseDate, today } from '../../dates';
 import { CycleBadge, DayExtras, GroupShortfalls } from './DayParts';
 import { type Act, type BoardData, cycleStyle, cyclesOf, isShort, rollUp, seatCallbacks, shown } from './model';
 import { Post, RollUp, TimeOffList } from './Post';
+import { useRovingTabindex } from './roving';
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -21,14 +23,18 @@ export function Calendar({
   const byDate = new Map(data.schedule.days.map((day) => [day.date, day]));
   const lead = (parseDate(days[0]).getUTCDay() + 6) % 7;
   const current = today();
+  const grid = useRef<HTMLOListElement>(null);
+  useRovingTabindex(grid, ':scope > li', 7);
   return (
-    <div class="calendar-box">
+    // a member's month has no buttons: at phone width the box scrolls sideways, so it takes the focus itself
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: keyboard users focus the region to scroll it
+    <section class="calendar-box" aria-label="month calendar" tabIndex={act ? undefined : 0}>
       <div class="calendar-head" aria-hidden="true">
         {WEEKDAYS.map((name) => (
           <span key={name}>{name.slice(0, 3)}</span>
         ))}
       </div>
-      <ol class={`calendar weeks-${Math.ceil((lead + days.length) / 7)}`}>
+      <ol ref={grid} class={`calendar weeks-${Math.ceil((lead + days.length) / 7)}`}>
         {Array.from({ length: lead }, (_, i) => (
           <li key={`pad${i}`} class="pad" aria-hidden="true" />
         ))}
@@ -84,6 +90,6 @@ export function Calendar({
           );
         })}
       </ol>
-    </div>
+    </section>
   );
 }

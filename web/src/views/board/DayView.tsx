@@ -1,3 +1,4 @@
+import { useRef } from 'preact/hooks';
 import type { Session } from '../../api';
 import { Chip } from '../../components';
 import { span, timeOf, today } from '../../dates';
@@ -7,6 +8,7 @@ import { markSick } from '../panel/sick';
 import { type Act, type BoardData, rollUp, shown } from './model';
 import { TypeName } from './TypeName';
 import { GroupShortfalls } from './DayParts';
+import { useRovingTabindex } from './roving';
 
 /** Chip colours for a qualifier that has none. */
 const NEUTRAL = { color: '#E5E7EB', text: '#111111' };
@@ -201,6 +203,8 @@ export function DayView({
 }) {
   const day = data.schedule.days.find((d) => d.date === date);
   const action = useAction();
+  const grid = useRef<HTMLDivElement>(null);
+  useRovingTabindex(grid, ':scope > section');
   const assignments = (day?.assignments ?? []).filter(shown);
   const { onDuty, minimum, open } = rollUp(day);
   const vacancies = data.vacancies.filter((v) => v.date === date);
@@ -222,7 +226,7 @@ export function DayView({
       <GroupShortfalls day={day} />
       <Outcome done={action.done} error={action.error} />
       {assignments.length === 0 && <p>No assignment works this day.</p>}
-      <div class="apparatus-list">
+      <div class="apparatus-list" ref={grid}>
         {assignments.map((assignment) => (
           <Apparatus
             key={assignment.id}
