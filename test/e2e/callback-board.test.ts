@@ -103,7 +103,7 @@ describe.skipIf(!existsSync(CHROMIUM))('callback actions and the offer banner in
 
     page.once('dialog', (dialog) => void dialog.accept());
     await card.getByRole('button', { name: 'Cancel callback' }).click();
-    await page.waitForFunction(() => document.body.textContent?.includes('Board list · cancelled'));
+    await page.getByText('Board list · cancelled').waitFor();
     expect((await org.get(`/callbacks/${ids.board}`)).body.status).toBe('cancelled');
     users = (await org.get(`/callbacks/${ids.board}/users`)).body as Array<Record<string, string>>;
     expect(users.find((u) => u.id === String(ids.ben))?.status).toBe('pending');
