@@ -85,8 +85,8 @@ describe.skipIf(!existsSync(CHROMIUM))('callback actions and the offer banner in
 
   it('an admin records a phoned-in answer and cancels the callback from the board', async () => {
     await signIn(page, server.url, org.orgId, names.get(ids.admin)!, PASSWORD);
-    await page.goto(`${server.url}/#/callbacks`);
-    await page.locator('#callbacks-title ~ .cards').waitFor();
+    await page.getByRole('link', { name: 'Callbacks' }).click();
+    await page.locator('#callbacks-title ~ .cards').waitFor({ timeout: 20_000 });
     const card = page.locator('#callbacks-title ~ .cards li.card').filter({ hasText: 'Board list' });
     await card.locator('caption', { hasText: /^Contacted$/ }).waitFor();
     const contacted = card.locator('table', { has: page.locator('caption', { hasText: /^Contacted$/ }) });
