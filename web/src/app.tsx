@@ -6,6 +6,7 @@ import { Board } from './views/Board';
 import { Callbacks } from './views/Callbacks';
 import { Events } from './views/Events';
 import { MySchedule } from './views/MySchedule';
+import { OfferBanner, useOpenOffers } from './views/OfferBanner';
 import { Offers } from './views/Offers';
 import { Settings } from './views/Settings';
 import { SkipLinks } from './skip';
@@ -124,11 +125,26 @@ export function App() {
   if (session.state === 'signed-out')
     return <SignIn onSignedIn={(current) => setSession({ state: 'signed-in', session: current })} />;
 
-  const { user, organization } = session.session;
+  return (
+    <SignedIn
+      session={session.session}
+      hash={hash}
+      navigate={navigate}
+      signedOut={() => setSession({ state: 'signed-out' })}
+    />
+  );
+}
+
+type SignedInProps = { session: Session; hash: string; navigate: (hash: string) => void; signedOut: () => void };
+
+/** The header with the views (My offers with a badge of open offers), the open offer's banner and the view. */
+function SignedIn({ session, hash, navigate, signedOut }: SignedInProps) {
+  const { user, organization } = session;
   setOrganizationZone(organization.timezone);
+  const [offers, reloadOffers] = useOpenOffers(session);
   const signOut = async () => {
     await sessions.signOut().catch(() => undefined);
-    setSession({ state: 'signed-out' });
+    signedOut();
   };
   const active = `#/${hash.split('/')[1] || (user.is_admin ? 'day' : 'month')}`;
   return (
@@ -148,6 +164,13 @@ export function App() {
               <li key={href}>
                 <a href={href} aria-current={active === href ? 'page' : undefined}>
                   {label}
+                  {href === '#/offers' && offers.length > 0 && (
+                    <span class="badge">
+                      {' '}
+                      {offers.length}
+                      <span class="visually-hidden"> open</span>
+                    </span>
+                  )}
                 </a>
               </li>
             ))}
@@ -159,7 +182,8 @@ export function App() {
       </header>
       <p class="print-only print-header">{organization.name}: schedule</p>
       <main id="main" tabIndex={-1}>
-        <Page hash={hash} session={session.session} navigate={navigate} />
+        {!hash.startsWith('#/offers') && <OfferBanner session={session} offers={offers} reload={reloadOffers} />}
+        <Page hash={hash} session={session} navigate={navigate} />
       </main>
     </>
   );

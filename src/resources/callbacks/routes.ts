@@ -8,7 +8,14 @@ import { normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { listNames } from '../lists/repository.js';
 import { findCallbackOrThrow, listCallbacks, listCallbackUsers } from './repository.js';
-import { cancelCallback, checkCallbackFields, recordResponse, revokeOpenOffer, startCallback } from './rules.js';
+import {
+  cancelCallback,
+  checkCallbackFields,
+  recordResponse,
+  resendOffer,
+  revokeOpenOffer,
+  startCallback,
+} from './rules.js';
 import {
   CallbackPage,
   CallbackResponse,
@@ -147,6 +154,20 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { id, user_id: userId } = request.params;
       await withTransaction(app.db, (trx) => revokeOpenOffer(trx, request.auth, id, userId, request.query.admin_id));
       return ok(`Revoked the offer link of user #${userId} on callback #${id}`);
+    },
+  );
+
+  app.post(
+    '/callbacks/:id/users/:user_id/resend',
+    route(
+      'resendCallbackOffer',
+      "Re-sends a user's offer (extension): revokes the open link, the runner offers again with a fresh one",
+      { ...EXTENSION, params: CallbackUserParams, body: CancelCallbackBody, response: { 200: SuccessBody } },
+    ),
+    async (request) => {
+      const { id, user_id: userId } = request.params;
+      await withTransaction(app.db, (trx) => resendOffer(trx, request.auth, id, userId, request.body.admin_id));
+      return ok(`Re-sending the offer of callback #${id} to user #${userId}`);
     },
   );
 

@@ -4,7 +4,7 @@ import { findCallbackList, findListOrInvalid } from '../lists/repository.js';
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog, logAction } from '../../core/audit.js';
 import { reconcileBank } from '../accruals/reconcile.js';
-import { lockUsers, transition } from '../../core/db/locks.js';
+import { lockRowOrThrow, lockUsers, transition } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams, notADateTime, notFound } from '../../core/errors.js';
 import {
@@ -391,5 +391,49 @@ export async function revokeOpenOffer(
     description: `revoked the callback #${callbackId} offer link of user #${userId}.`,
     actorUserId: adminId,
     after: { offer_id: offer.id, user_id: userId },
+  });
+}
+
+/**
+ * POST /callbacks/{id}/users/{user_id}/resend (admins): the user's open offer link (if any) is
+ * revoked and they are not contacted any more, so the runner offers to them again at once, with a
+ * fresh link and window. Only for someone already offered who has not accepted or declined (an
+ * open offer, or one that lapsed without an answer) on an active callback. Under the callback's
+ * row lock: of parallel re-sends, one wins and the others find nothing to re-send.
+ */
+export async function resendOffer(trx: Db, auth: AuthContext, callbackId: number, userId: number, adminId: number) {
+  const callback = await lockRowOrThrow(trx, {
+    table: 'callback',
+    orgId: auth.orgId,
+    id: callbackId,
+    model: 'Callback',
+  });
+  await findUserOrInvalid(trx, auth.orgId, adminId, 'admin id');
+  const status = callbackStatus(callback, nowUtc());
+  if (status !== 'active') throw invalidParams(`Callback #${callbackId} is ${status}.`);
+  const candidate = await findCallbackUser(trx, auth.orgId, callbackId, userId);
+  if (!candidate) throw invalidParams(`User #${userId} is not on the contact list of callback #${callbackId}.`);
+  const offered = candidate.contact_time !== null && candidate.status === 'pending';
+  if (!offered && candidate.status !== 'no answer')
+    throw invalidParams(
+      candidate.contact_time === null
+        ? `User #${userId} has not been offered callback #${callbackId} yet: there is nothing to re-send.`
+        : `User #${userId} has already answered callback #${callbackId} (${candidate.status}).`,
+    );
+  const now = nowUtc();
+  const open = await findOpenOffer(trx, auth.orgId, callbackId, userId, now);
+  if (open) await revokeOffer(trx, open, adminId, now);
+  await updateCallbackUser(trx, auth.orgId, candidate.id, {
+    status: 'pending',
+    contact_method: null,
+    contact_time: null,
+    response_time: null,
+    offer_expires_at: null,
+    updated_at: now,
+  });
+  await logAction(trx, auth, 'callback.offer_resent', callbackId, {
+    description: `re-sent the callback #${callbackId} offer to user #${userId}.`,
+    actorUserId: adminId,
+    after: { user_id: userId, revoked_offer_id: open?.id ?? null },
   });
 }

@@ -124,3 +124,61 @@ describe('GET /lists/{id}/equalization', () => {
     expect((await org.get('/lists/999999/equalization', { query: PERIOD })).status).toBe(404);
   });
 });
+
+describe('forced hours', () => {
+  it("counts the forced hires of the list's members in the period, not other people's or other times", async () => {
+    const station = await server.newOrg({ name: 'Station Forced Eq' });
+    const chief = await station.createUser({ first_name: 'Chief', last_name: 'Fq' });
+    const engine = await createAssignment(station, {
+      name: 'Engine 4',
+      start: '2032-07-01 07:00:00',
+      end: '2032-07-02 07:00:00',
+    });
+    const groupId = (await station.post('/groups', { name: 'Station 4' })).body.id;
+    const member = async (first: string, hired: string) => {
+      const id = await station.createUser({ first_name: first, last_name: 'Fq', date_of_hire: hired });
+      expect((await station.put(`/users/${id}/groups`, { ids: [groupId] })).status).toBe(200);
+      return id;
+    };
+    const ann = await member('Ann', '2001-01-01');
+    const ben = await member('Ben', '2002-01-01');
+    const outsider = await member('Zed', '2003-01-01');
+    const saved = await station.put(`/groups/${groupId}/forced_list`, {
+      enabled: false,
+      start_within_hours: 12,
+      time_off_buffer_hours: 0,
+      long_tour_hours: 24,
+      long_tour_buffer_hours: 0,
+      initiated_by: chief,
+      assignment_ids: [engine],
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const list = (await station.post('/lists', { name: 'Forced Eq' })).body.id;
+    for (const id of [ann, ben]) expect((await station.put(`/users/${id}/titles`, { ids: [list] })).status).toBe(200);
+    const force = async (date: string, start: string, end: string) => {
+      const hire = await station.post('/forced_hires', { assignment_id: engine, start, end, ordered_by: chief });
+      expect(hire.status, hire.text).toBe(201);
+      expect(hire.body.status, date).toBe('forced');
+      return hire.body.user_id as number;
+    };
+    const forced = [
+      await force('1', '2032-07-01 07:00:00', '2032-07-01 19:00:00'),
+      await force('2', '2032-07-03 07:00:00', '2032-07-03 15:00:00'),
+      await force('3', '2032-07-05 07:00:00', '2032-07-05 17:00:00'),
+      await force('4', '2032-08-07 07:00:00', '2032-08-07 19:00:00'),
+    ];
+    const report = await station.get(`/lists/${list}/equalization`, { query: PERIOD });
+    expect(report.status, report.text).toBe(200);
+    const expected = new Map<number, number>();
+    const spans = [12, 8, 10];
+    for (const [i, userId] of forced.slice(0, 3).entries())
+      expected.set(userId, (expected.get(userId) ?? 0) + spans[i]);
+    expect((expected.get(ann) ?? 0) + (expected.get(ben) ?? 0)).toBeGreaterThan(0);
+    const rows = report.body.people as { user: { id: number }; forced: number }[];
+    for (const id of [ann, ben])
+      expect(rows.find((r) => r.user.id === id)?.forced, `user ${id}`).toBe(expected.get(id) ?? 0);
+    // the outsider is in the group but not on the list: their forced hours are not the list's
+    expect(rows.some((r) => r.user.id === outsider)).toBe(false);
+    expect(report.body.mean.forced).toBe(((expected.get(ann) ?? 0) + (expected.get(ben) ?? 0)) / 2);
+  });
+});

@@ -3,7 +3,7 @@ import { hoursBetween, round } from '../../core/time.js';
 import { listMembers } from '../lists/repository.js';
 import { findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
-import { callbackPeopleOf, callbackShiftsOf } from './repository.js';
+import { callbackPeopleOf, callbackShiftsOf, forcedHiresOf } from './repository.js';
 
 /** The hours the report counts per person (docs/workflows.md, "Overtime equalization"). */
 export const MEASURES = ['offered', 'accepted', 'refused', 'forced', 'worked'] as const;
@@ -27,18 +27,13 @@ export interface Equalization {
 
 type Period = { start: string; end: string };
 
-/**
- * Hours of forced hire (issue 38) per user on the list in the period. Forced hire has no table on
- * this branch: nobody was forced, 0 for everyone. When forced hire lands, this is the one place to
- * read its records.
- */
-async function forcedHireHours(
-  _db: Db,
-  _orgId: number,
-  _listId: number,
-  _period: Period,
-): Promise<Map<number, number>> {
-  return new Map();
+/** Hours of forced hire per user on the list in the period (see {@link forcedHiresOf}). */
+async function forcedHireHours(db: Db, orgId: number, listId: number, period: Period, timeZone: string) {
+  const hours = new Map<number, number>();
+  for (const hire of await forcedHiresOf(db, orgId, listId, period))
+    if (hire.user_id !== null)
+      hours.set(hire.user_id, (hours.get(hire.user_id) ?? 0) + hoursBetween(hire.start, hire.end, timeZone));
+  return hours;
 }
 
 const zero = (): Hours => ({ offered: 0, accepted: 0, refused: 0, forced: 0, worked: 0 });
@@ -75,7 +70,7 @@ export async function equalizationOf(
     listMembers(db, orgId, list.id),
     callbackPeopleOf(db, orgId, list.id, period),
     callbackShiftsOf(db, orgId, list.id, period),
-    forcedHireHours(db, orgId, list.id, period),
+    forcedHireHours(db, orgId, list.id, period, timeZone),
   ]);
   const hours = new Map<number, Hours>(members.map((m) => [m.id, zero()]));
   const of = (userId: number) => hours.get(userId) ?? hours.set(userId, zero()).get(userId)!;

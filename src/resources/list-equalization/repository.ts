@@ -35,3 +35,26 @@ export function callbackShiftsOf(db: Db, orgId: number, listId: number, period: 
     .where('c.start', '<', period.end)
     .execute();
 }
+
+/**
+ * The forced hires (status `forced`) of the list's members starting in [start, end): those ordered
+ * by an admin, and those that followed an unfilled callback of this list (not of another list).
+ */
+export function forcedHiresOf(db: Db, orgId: number, listId: number, period: { start: string; end: string }) {
+  return db
+    .selectFrom('forced_hire as f')
+    .innerJoin('user_callback_list as m', (join) =>
+      join
+        .onRef('m.organization_id', '=', 'f.organization_id')
+        .onRef('m.user_id', '=', 'f.user_id')
+        .on('m.list_id', '=', listId),
+    )
+    .leftJoin('callback as c', sameOrg('c.id', 'f.callback_id'))
+    .select(['f.user_id', 'f.start', 'f.end'])
+    .where('f.organization_id', '=', orgId)
+    .where('f.status', '=', 'forced')
+    .where('f.start', '>=', period.start)
+    .where('f.start', '<', period.end)
+    .where((eb) => eb.or([eb('f.callback_id', 'is', null), eb('c.list_id', '=', listId)]))
+    .execute();
+}

@@ -46,10 +46,12 @@ export async function seedDemo(ctx: DemoSeedContext): Promise<Record<string, num
     labelIds.push(await createLabel(db, auth, { label, color, text_color: textColor }));
   const groupIds: number[] = [];
   for (const name of GROUPS) groupIds.push(await createGroup(db, auth, name));
+  // a contact window (minutes to answer an offer): without one a callback started on the demo contacts nobody
+  const window = { contact_window_minutes: 30 };
   const listIds = [
-    await createList(db, auth, { name: 'Firefighter', max_consecutive_hours: 48 }),
-    await createList(db, auth, { name: 'Paramedic', yearly_limit: 1560, ordering: 'hours' }),
-    await createList(db, auth, { name: 'Officer', max_consecutive_hours: 48 }),
+    await createList(db, auth, { name: 'Firefighter', max_consecutive_hours: 48, ...window }),
+    await createList(db, auth, { name: 'Paramedic', yearly_limit: 1560, ordering: 'hours', ...window }),
+    await createList(db, auth, { name: 'Officer', max_consecutive_hours: 48, ...window }),
   ];
   const licence = await createCertification(db, auth, {
     name: 'Paramedic licence',

@@ -1,0 +1,128 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAssignment } from '../../src/resources/rotations/test-fixtures.js';
+import { createCallbackRunner } from '../../src/resources/callbacks/runner/runner.js';
+import { startServer, type TestOrg, type TestServer } from '../helpers/server.js';
+import { CHROMIUM, CHROMIUM_FLAGS as FLAGS, signIn } from './browser.js';
+
+/** The board acts on callbacks (issue 39): an admin cancels and records a phoned answer; a member's banner. */
+const PASSWORD = 'secret-password';
+/** A date `days` from now: the Callbacks view lists callbacks from last week to 90 days ahead. */
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+if (!existsSync(CHROMIUM)) console.warn(`test/e2e/callback-board.test.ts skipped: ${CHROMIUM} is missing`);
+
+describe.skipIf(!existsSync(CHROMIUM))('callback actions and the offer banner in Chromium', () => {
+  let server: TestServer;
+  let org: TestOrg;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string;
+  const ids = { admin: 0, ann: 0, ben: 0, sam: 0, board: 0, offered: 0 };
+  const names = new Map<number, string>();
+
+  beforeAll(async () => {
+    if (!existsSync(join('web', 'dist', 'index.html')))
+      execFileSync('npm', ['run', '--silent', 'build:web'], { stdio: 'inherit' });
+    server = await startServer();
+    org = await server.newOrg({ name: 'Station Board Callbacks' });
+    ids.admin = await org.createUser({ first_name: 'Dana', last_name: 'Chief', role: 'Admin' });
+    ids.ann = await org.createUser({ first_name: 'Ann', last_name: 'Phone', role: 'Firefighter' });
+    ids.ben = await org.createUser({ first_name: 'Ben', last_name: 'Wait', role: 'Firefighter' });
+    ids.sam = await org.createUser({ first_name: 'Sam', last_name: 'Banner', role: 'Firefighter' });
+    for (const u of (await org.get('/users')).body as Array<{ user_id: number; username: string }>)
+      names.set(u.user_id, u.username);
+    const stationId = await createAssignment(org, {
+      name: 'Engine 6',
+      start: `${inDays(1)} 07:00:00`,
+      end: `${inDays(2)} 07:00:00`,
+    });
+    const list = async (name: string, members: number[]) => {
+      const created = await org.post('/lists', { name, contact_window_minutes: 60, contact_at_once: 1 });
+      for (const id of members)
+        expect((await org.put(`/users/${id}/titles`, { ids: [created.body.id] })).status).toBe(200);
+      return created.body.id as number;
+    };
+    const start = async (listId: number, date: string) => {
+      const started = await org.post('/callbacks', {
+        list_id: listId,
+        initiated_by: ids.admin,
+        assignment_id: stationId,
+        start: `${date} 07:00:00`,
+        end: `${date} 19:00:00`,
+        positions_to_fill: 1,
+        deadline: '2036-01-01T00:00:00+00:00',
+      });
+      expect(started.status, started.text).toBe(201);
+      return started.body.id as number;
+    };
+    ids.board = await start(await list('Board list', [ids.ann, ids.ben]), inDays(10));
+    ids.offered = await start(await list('Banner list', [ids.sam]), inDays(12));
+    const runner = createCallbackRunner(server.app, { baseUrl: server.url });
+    expect(await runner.runOnce(new Date().toISOString())).toEqual({ contacted: 2 });
+    await runner.stop();
+
+    profile = mkdtempSync(join(tmpdir(), 'crewplan-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+      viewport: { width: 1280, height: 900 },
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(8000);
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+    await server?.close();
+  });
+
+  it('an admin records a phoned-in answer and cancels the callback from the board', async () => {
+    await signIn(page, server.url, org.orgId, names.get(ids.admin)!, PASSWORD);
+    await page.getByRole('link', { name: 'Callbacks' }).click();
+    await page.locator('#callbacks-title ~ .cards').waitFor({ timeout: 20_000 });
+    const card = page.locator('#callbacks-title ~ .cards li.card').filter({ hasText: 'Board list' });
+    await card.locator('caption', { hasText: /^Contacted$/ }).waitFor();
+    const contacted = card.locator('table', { has: page.locator('caption', { hasText: /^Contacted$/ }) });
+    expect(await contacted.locator('tbody tr').count()).toBe(1);
+    expect(await contacted.locator('tbody tr').textContent()).toContain('Ann Phone');
+    const waiting = card.locator('table', { has: page.locator('caption', { hasText: 'Not contacted' }) });
+    expect(await waiting.locator('tbody tr').textContent()).toContain('waiting');
+
+    await card.getByRole('button', { name: 'Ann Phone declined by phone' }).click();
+    await contacted.locator('tbody tr', { hasText: 'denied' }).waitFor();
+    expect(await contacted.locator('tbody tr').textContent()).toContain('Phone');
+    let users = (await org.get(`/callbacks/${ids.board}/users`)).body as Array<Record<string, string>>;
+    expect(users.find((u) => u.id === String(ids.ann))).toMatchObject({ status: 'denied', contact_method: 'Phone' });
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await card.getByRole('button', { name: 'Cancel callback' }).click();
+    await page.getByText('Board list · cancelled').waitFor();
+    expect((await org.get(`/callbacks/${ids.board}`)).body.status).toBe('cancelled');
+    users = (await org.get(`/callbacks/${ids.board}/users`)).body as Array<Record<string, string>>;
+    expect(users.find((u) => u.id === String(ids.ben))?.status).toBe('pending');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+  });
+
+  it('a member sees the badge and the banner with its countdown, and accepts from the banner', async () => {
+    await signIn(page, server.url, org.orgId, names.get(ids.sam)!, PASSWORD);
+    const link = page.getByRole('link', { name: /My offers/ });
+    await link.locator('.badge').waitFor();
+    expect((await link.locator('.badge').textContent())?.trim()).toBe('1 open');
+    const banner = page.getByRole('region', { name: 'Callback offer' });
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain('Banner list, Engine 6');
+    expect(await banner.locator('.countdown').textContent()).toMatch(/^\d+ min \d+ s left$/);
+
+    await banner.getByRole('button', { name: 'Accept' }).click();
+    await page.getByRole('status').filter({ hasText: 'You accepted the callback.' }).waitFor();
+    expect((await org.get(`/callbacks/${ids.offered}`)).body.status).toBe('filled');
+    await expect(link.locator('.badge').count()).resolves.toBe(0);
+  });
+});
