@@ -71,6 +71,8 @@ const sampleCreate: Factory = (ctx, collection) => createWithSample(ctx, collect
 export const UNREACHABLE: Record<string, string> = {
   'POST /v1/users/{user_id}/callback_offers/{id}':
     'an offer exists only once the callback runner has contacted someone (my-offers.test.ts)',
+  'GET /v1/forced_hires/{id}':
+    'a forced hire needs a forced list, an open seat and an eligible member (forced-hires.test.ts reads it from B)',
 };
 
 export const FACTORIES: Record<string, Factory> = {
@@ -120,6 +122,24 @@ export const FACTORIES: Record<string, Factory> = {
   '/v1/calendar_feeds': async ({ org, ids }) => {
     const response = await org.post('/calendar_feeds', { user_id: ids.userId, name: 'isolation' });
     return response.status === 201 ? createdId(response.body) : undefined;
+  },
+  /** One member, the organization's own time off type, a round that opens in the future. */
+  '/v1/bid_rounds': (ctx) =>
+    ctx.ids.time_off_type_id
+      ? createWithSample(ctx, '/v1/bid_rounds', {
+          time_off_type_ids: [ctx.ids.time_off_type_id],
+          user_ids: [ctx.ids.userId],
+          group_id: undefined,
+          year: 2031,
+          opens_at: '2031-01-05 08:00:00',
+        })
+      : Promise.resolve(undefined),
+  /** A minimum is set on an assignment group, whose id the path names. */
+  '/v1/group_minimums': async ({ org, ids }) => {
+    const groupId = ids.assignment_group_id;
+    if (!groupId) return undefined;
+    const response = await org.put(`/group_minimums/${groupId}`, { min_on_duty: 2 });
+    return response.status === 200 ? groupId : undefined;
   },
   '/v1/rotations': async ({ org }) => {
     const response = await org.post('/rotations', {

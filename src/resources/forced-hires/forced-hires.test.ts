@@ -205,6 +205,12 @@ describe('forced hire ordered by an admin', () => {
 
     // history and the last-forced date
     expect((await org.get(`/forced_hires/${hire.id}`)).body).toEqual(hire);
+    // another organization's admin is answered as for a forced hire that does not exist, and reads none
+    const other = await suite.server.newOrg({ name: 'Other Station' });
+    const foreign = await other.get(`/forced_hires/${hire.id}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual((await other.get('/forced_hires/999999')).body);
+    expect((await other.get('/forced_hires')).body.data).toEqual([]);
     const list = (await org.get(`/groups/${groupId}/forced_list`)).body;
     expect(list.members.map((m: { user_id: number }) => m.user_id)).toEqual([crew.D, crew.E, crew.B, crew.A, crew.C]);
     expect(list.members[4].last_forced).toBe('2032-04-10 07:00:00');

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, LinkRef, Nullable, Staffing } from '../../core/schemas.js';
+import { Id, LinkRef, Nullable, PathId, Staffing } from '../../core/schemas.js';
 
 const MinQualified = Type.Array(
   Type.Object({ qualifier_id: Id, count: Type.Integer({ minimum: 1, maximum: 10_000 }) }),
@@ -12,7 +12,7 @@ export const GroupMinimumBody = Type.Object({
 });
 export type GroupMinimumBody = Static<typeof GroupMinimumBody>;
 
-export const GroupMinimumParams = Type.Object({ group_id: Type.Integer({ minimum: 1 }) });
+export const GroupMinimumParams = Type.Object({ group_id: PathId });
 
 export const GroupMinimumResponse = Type.Object({
   assignment_group_id: Type.Integer(),
