@@ -17039,7 +17039,7 @@ export interface operations {
                     long_tour_hours: number;
                     /** @description … keeps its worker from being forced this many hours after it ends */
                     long_tour_buffer_hours: number;
-                    initiated_by: (number | string) | null;
+                    initiated_by: null | (number | string);
                     work_type_id?: null | "" | (number | string);
                     /** @description the assignments whose vacancies the list covers */
                     assignment_ids: (number | string)[];
@@ -17047,7 +17047,7 @@ export interface operations {
                     last_forced?: {
                         /** @description integer id (a digit string is accepted) */
                         user_id: number | string;
-                        last_forced: string | null;
+                        last_forced: null | string;
                     }[];
                 };
             };
@@ -18505,6 +18505,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
+                /** @description record id (integer); an id that names no record answers 404 */
                 group_id: number;
             };
             cookie?: never;
@@ -18640,6 +18641,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description record id (integer); an id that names no record answers 404 */
                 group_id: number;
             };
             cookie?: never;

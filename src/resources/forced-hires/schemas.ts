@@ -11,11 +11,11 @@ export const ForcedListBody = Type.Object({
   time_off_buffer_hours: HoursSetting('not forced within this many hours after approved time off ends'),
   long_tour_hours: HoursSetting('a tour (unbroken work) of this many hours or more … (0: no tour buffer)'),
   long_tour_buffer_hours: HoursSetting('… keeps its worker from being forced this many hours after it ends'),
-  initiated_by: Nullable(Id),
+  initiated_by: Type.Union([Type.Null(), Id]),
   work_type_id: Type.Optional(NullableInput(Id)),
   assignment_ids: Type.Array(Id, { maxItems: 500, description: 'the assignments whose vacancies the list covers' }),
   last_forced: Type.Optional(
-    Type.Array(Type.Object({ user_id: Id, last_forced: Nullable(LocalDateTime) }), {
+    Type.Array(Type.Object({ user_id: Id, last_forced: Type.Union([Type.Null(), LocalDateTime]) }), {
       maxItems: 1000,
       description: 'set (or clear, null) when members were last forced, e.g. from paper records',
     }),

@@ -69,8 +69,10 @@ export async function createOffLimit(trx: Db, auth: AuthContext, body: CreateOff
 
 export async function changeOffLimit(trx: Db, auth: AuthContext, id: number, body: ChangeOffLimitBody) {
   const before = await findOffLimitOrThrow(trx, auth.orgId, id);
+  const columns = columnsOf(body);
+  if (Object.keys(columns).length === 0) return; // no known field sent: nothing changes
   await assertScopes(trx, auth.orgId, body);
-  const changes = { ...columnsOf(body), updated_at: nowUtc() };
+  const changes = { ...columns, updated_at: nowUtc() };
   await updateOffLimit(trx, auth.orgId, id, changes);
   await logAction(trx, auth, 'off_limit.updated', id, {
     description: `changed the off limit ${changes.name ?? before.name}.`,

@@ -21,7 +21,7 @@ export const CreateOffLimitBody = Type.Object({
 });
 export type CreateOffLimitBody = Static<typeof CreateOffLimitBody>;
 
-export const ChangeOffLimitBody = Type.Partial(CreateOffLimitBody, { minProperties: 1 });
+export const ChangeOffLimitBody = Type.Partial(CreateOffLimitBody);
 export type ChangeOffLimitBody = Static<typeof ChangeOffLimitBody>;
 
 export const OffLimitResponse = Type.Object({
