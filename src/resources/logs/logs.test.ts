@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired } from '../../../test/helpers/common.js';
+import { writeLog } from '../../core/audit.js';
 import { startServer, type ApiResponse, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 
 let server: TestServer;
@@ -58,8 +59,12 @@ describe('GET /logs', () => {
     expect(new URL(last.pagination.prev).searchParams.get('limit')).toBe('50');
     const before = server.queryCount();
     const back = await org.get(last.pagination.prev);
-    expect(server.queryCount() - before).toBe(1); // a keyset page and both of its links: one statement
+    // the newest entry's id (the cache's key), then a keyset page and both of its links in one statement
+    expect(server.queryCount() - before).toBe(2);
     expect(back.body.data).toHaveLength(50);
+    const again = server.queryCount();
+    expect((await org.get(last.pagination.prev)).body).toEqual(back.body);
+    expect(server.queryCount() - again).toBe(1); // read again with nothing new: the newest id only
     expect(Number(back.body.data[49].log_id)).toBe(Number(last.data[0].log_id) + 1);
     // the middle page, reached backwards, links both ways; the first page, reached backwards, has no prev
     expect(back.body.pagination.prev).not.toBeNull();
@@ -95,6 +100,33 @@ describe('GET /logs', () => {
     expect(back.body.prev).toBeNull();
     const emptyBeyond = await org.get('/logs', { query: { after: '2999-01-01', before_id: Number(ids[10]) } });
     expect(emptyBeyond.body).toEqual({ data: [], pagination: { prev: null, next: null }, prev: null, next: null });
+  });
+
+  it('shows at once an entry another server process wrote, with no request of its own', async () => {
+    const first = await org.get('/logs');
+    expect(first.status).toBe(200);
+    // a second server on the same database, as in a deployment of several processes; its callback runner
+    // writes entries outside any request (no revision raised, no write counted by this process)
+    const second = await startServer({
+      sqlitePath: server.config.sqlitePath,
+      dataDir: server.config.dataDir,
+      pgSchema: server.config.pgSchema,
+    });
+    try {
+      const auth = {
+        orgId: org.orgId,
+        orgName: 'Log test',
+        timezone: org.timezone,
+        clientId: 'runner',
+        credentialId: 0,
+      };
+      await writeLog(second.app.db, auth, { action: 'test.other_process', description: 'wrote from elsewhere' });
+    } finally {
+      await second.close();
+    }
+    const after = await org.get('/logs');
+    expect(after.body.data[0].event_description).toMatch(/wrote from elsewhere$/);
+    expect(after.body.data[1]).toEqual(first.body.data[0]);
   });
 
   it('rejects a bad `after` and a bad limit', async () => {

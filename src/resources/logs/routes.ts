@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { notADateTime } from '../../core/errors.js';
 import { href, linkTo } from '../../core/pagination.js';
 import { errorResponses, Id, PageLimit, NullableString } from '../../core/schemas.js';
 import { formatIsoOffset, parseInstantInput } from '../../core/time.js';
-import { listLogPage } from './repository.js';
+import { listLogPage, newestLogId } from './repository.js';
 
 const PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 200;
@@ -30,6 +31,8 @@ const LogQuery = Type.Object({
   since_id: Type.Optional(Id),
 });
 
+type LogQuery = Static<typeof LogQuery>;
+
 const routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/logs',
@@ -45,42 +48,50 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: LogPage, ...errorResponses },
       },
     },
-    async (request) => {
-      const { orgId, timezone } = request.auth;
+    async (request, reply) => {
       const q = request.query;
-      const createdAfter = q.after === undefined ? undefined : parseInstantInput(q.after, timezone);
+      const createdAfter = q.after === undefined ? undefined : parseInstantInput(q.after, request.auth.timezone);
       if (q.after !== undefined && !createdAfter) throw notADateTime('after parameter');
-      const limit = q.limit ?? PAGE_SIZE;
-      const { rows, more, beyondKey } = await listLogPage(app.db, {
-        orgId,
-        createdAfter,
-        beforeId: q.before_id,
-        sinceId: q.since_id,
-        limit,
-      });
-
-      const newest = rows[0]?.id;
-      const oldest = rows[rows.length - 1]?.id;
-      // Pagination links carry `limit` (spec, Limits: "Pagination links carry a `limit` parameter"),
-      // the default 50 too.
-      const base = { after: q.after, limit };
-      const hasOlder = q.since_id !== undefined ? beyondKey : more;
-      const hasNewer = q.since_id !== undefined ? more : q.before_id !== undefined && beyondKey;
-      const next = hasOlder && oldest !== undefined ? linkTo(request, '/logs', { ...base, before_id: oldest }) : null;
-      const prev = hasNewer && newest !== undefined ? linkTo(request, '/logs', { ...base, since_id: newest }) : null;
-      const data = rows.map((row) => ({
-        log_id: String(row.id),
-        created: formatIsoOffset(row.created_at, timezone, false)!,
-        event_description: row.description,
-        user: {
-          id: row.actor_user_id === null ? null : String(row.actor_user_id),
-          name: row.actor_name,
-          href: row.actor_user_id === null ? null : href(request, `/users/${row.actor_user_id}`),
-        },
-      }));
-      return { data, pagination: { prev, next }, prev, next };
+      // Entries are only ever appended: a page is the same while the newest entry is, whichever process wrote it.
+      const newest = await newestLogId(app.db, request.auth.orgId);
+      return reply.sendCached(`logs|${newest}|${JSON.stringify(q)}`, () => logPage(request, createdAfter));
     },
   );
+
+  /** One page of the log, newest first, with its keyset links. */
+  async function logPage(request: FastifyRequest<{ Querystring: LogQuery }>, createdAfter: string | undefined) {
+    const { orgId, timezone } = request.auth;
+    const q = request.query;
+    const limit = q.limit ?? PAGE_SIZE;
+    const { rows, more, beyondKey } = await listLogPage(app.db, {
+      orgId,
+      createdAfter,
+      beforeId: q.before_id,
+      sinceId: q.since_id,
+      limit,
+    });
+
+    const newest = rows[0]?.id;
+    const oldest = rows[rows.length - 1]?.id;
+    // Pagination links carry `limit` (spec, Limits: "Pagination links carry a `limit` parameter"),
+    // the default 50 too.
+    const base = { after: q.after, limit };
+    const hasOlder = q.since_id !== undefined ? beyondKey : more;
+    const hasNewer = q.since_id !== undefined ? more : q.before_id !== undefined && beyondKey;
+    const next = hasOlder && oldest !== undefined ? linkTo(request, '/logs', { ...base, before_id: oldest }) : null;
+    const prev = hasNewer && newest !== undefined ? linkTo(request, '/logs', { ...base, since_id: newest }) : null;
+    const data = rows.map((row) => ({
+      log_id: String(row.id),
+      created: formatIsoOffset(row.created_at, timezone, false)!,
+      event_description: row.description,
+      user: {
+        id: row.actor_user_id === null ? null : String(row.actor_user_id),
+        name: row.actor_name,
+        href: row.actor_user_id === null ? null : href(request, `/users/${row.actor_user_id}`),
+      },
+    }));
+    return { data, pagination: { prev, next }, prev, next };
+  }
 };
 
 export default routes;
