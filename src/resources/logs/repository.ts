@@ -13,7 +13,8 @@ export interface LogPageQuery {
 
 /**
  * One page of the log, newest first, by keyset on the id: a page 2,000 deep costs what the first
- * does. One statement (the route adds one more, the newest id, for its cache): it fetches one row more than asked (another page follows) and, for a page
+ * does. One statement (the route adds one, the newest id, for its cache): it fetches one row more
+ * than asked (another page follows) and, for a page
  * after a `before_id` or `since_id`, whether entries lie beyond that id on the other side (the
  * page's other link): nothing lies between the key and the page, so that is the same question as
  * "beyond the page's edge".
