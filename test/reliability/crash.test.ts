@@ -99,7 +99,7 @@ async function accessToken(url: string): Promise<string> {
 }
 
 /** Writes users until the server stops answering; returns the usernames it acknowledged (201). */
-async function streamWrites(url: string, token: string, prefix: string): Promise<string[]> {
+async function streamWrites(url: string, token: string, prefix: string, onAck: () => void): Promise<string[]> {
   const acknowledged: string[] = [];
   let index = 0;
   for (;;) {
@@ -117,8 +117,10 @@ async function streamWrites(url: string, token: string, prefix: string): Promise
           password: 'secret-password',
         }),
       });
-      if (response.status === 201) acknowledged.push(username);
-      else throw new Error(`unexpected ${response.status}: ${await response.text()}`);
+      if (response.status === 201) {
+        acknowledged.push(username);
+        onAck();
+      } else throw new Error(`unexpected ${response.status}: ${await response.text()}`);
     } catch (error) {
       if (error instanceof TypeError) return acknowledged; // connection refused or reset: the kill
       throw error;
@@ -178,8 +180,14 @@ describe('SIGKILL in the middle of a stream of writes', () => {
     let { child, url } = await startChild();
     let token = await accessToken(url);
     for (let run = 1; run <= CRASH_RUNS; run += 1) {
-      const writers = Array.from({ length: WRITERS }, (_, w) => streamWrites(url, token, `crash${run}w${w}`));
-      await new Promise((resolve) => setTimeout(resolve, 400 + Math.random() * 800));
+      // the kill lands a random while after the first acknowledged write, however loaded the machine is
+      let firstAck!: () => void;
+      const acked = new Promise<void>((resolve) => {
+        firstAck = resolve;
+      });
+      const writers = Array.from({ length: WRITERS }, (_, w) => streamWrites(url, token, `crash${run}w${w}`, firstAck));
+      await acked;
+      await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 800));
       await killHard(child);
       const written = (await Promise.all(writers)).flat();
       acknowledged.push(...written);

@@ -141,7 +141,7 @@ describe('the system log as a hash chain', () => {
     // a new write after the cut still links to the recorded head, so the break stays visible
     await org.createUser({ first_name: 'After' });
     expect((await verifyLogChain(db(), org.orgId)).ok).toBe(false);
-  });
+  }, 120_000); // three runs of the CLI (six processes): tens of seconds on a loaded machine
 });
 
 describe('migration 1500 on a log written before it', () => {
