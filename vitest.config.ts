@@ -1,9 +1,31 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The browser tests that drive the board's screens on whichever engine runs: on PostgreSQL they are left
+ * out (docs/decisions/0034-browser-tests-on-sqlite.md), every request they make being tested on both
+ * engines through HTTP. The live board (board-day-live) stays: its change feed differs by engine.
+ * SCREEN_TESTS_ON_POSTGRES=1 runs them there too.
+ */
+const SCREEN_TESTS = [
+  'test/e2e/webapp.test.ts',
+  'test/e2e/board-actions.test.ts',
+  'test/e2e/board-axe-keyboard.test.ts',
+  'test/e2e/board-keyboard.test.ts',
+  'test/e2e/callback-board.test.ts',
+  'test/e2e/offers.test.ts',
+  'test/e2e/push.test.ts',
+  'test/e2e/settings-masked.test.ts',
+  'test/e2e/time-off-queue.test.ts',
+];
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'client/**/*.test.ts'],
+    exclude: [
+      ...configDefaults.exclude,
+      ...(process.env.TEST_DATABASE_URL && !process.env.SCREEN_TESTS_ON_POSTGRES ? SCREEN_TESTS : []),
+    ],
     pool: 'forks',
     // Test files mostly wait (servers, fsync, child processes): one worker per core keeps every
     // core busy, where vitest's default (cores - 1) runs one file at a time on a 2-core machine.

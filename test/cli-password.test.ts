@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, testDatabaseUrl } from './helpers/server.js';
+import { CLI_ENTRY } from './helpers/entries.js';
 
 /**
  * `npm run cli -- user set-password` (docs/security.md, "Sign-in"): the real CLI, a process of its
@@ -25,7 +26,7 @@ const env = {
 /** Runs the CLI with `input` on its standard input; its exit code and output. */
 function cli(args: string[], input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
       timeout: 60_000,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_ROSTER, DEMO_USERS } from '../src/resources/users/seed.js';
+import { CLI_ENTRY, SERVER_ENTRY } from './helpers/entries.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'crewplan-cli-'));
@@ -18,7 +19,7 @@ const env = {
 
 async function cli(...args: string[]) {
   // node itself with tsx's loader: npx would add a process of its own to every command
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const { stdout } = await run(process.execPath, [CLI_ENTRY, ...args], {
     env,
     timeout: 60_000,
   });
@@ -45,14 +46,10 @@ function freePort(): Promise<number> {
  */
 async function startRealServer(): Promise<{ base: string; process: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--max-semi-space-size=32', '--max-old-space-size=320', '--import', 'tsx', 'src/server.ts'],
-    {
-      env: { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, ['--max-semi-space-size=32', '--max-old-space-size=320', SERVER_ENTRY], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const base = `http://127.0.0.1:${port}`;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { scratchDatabase, type ScratchDatabase } from './reliability/databases.js';
 import { freePort, START_TIMEOUT_MS, startServerProcess, stopAll } from './reliability/server-processes.js';
+import { CLI_ENTRY, SERVER_ENTRY } from './helpers/entries.js';
 
 /**
  * The start-up of `npm start` (src/server.ts) and of `npm run cli` (src/cli/main.ts) as an operator meets it,
@@ -32,9 +33,9 @@ interface Exit {
 }
 
 /** The entry `entry` with exactly these variables (and PATH), until it exits; killed after a minute. */
-function runEntry(entry: 'src/server.ts' | 'src/cli/main.ts', env: Record<string, string>, args: string[] = []) {
+function runEntry(entry: string, env: Record<string, string>, args: string[] = []) {
   return new Promise<Exit>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+    const child = spawn(process.execPath, [entry, ...args], {
       env: { PATH: process.env.PATH ?? '', CREWPLAN_SECRET_KEY: 'startup-test-key', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -51,8 +52,8 @@ function runEntry(entry: 'src/server.ts' | 'src/cli/main.ts', env: Record<string
 }
 
 const server = (env: Record<string, string>, args: string[] = []) =>
-  runEntry('src/server.ts', { HOST: '127.0.0.1', PORT: '1', ...env }, args);
-const cli = (env: Record<string, string>, ...args: string[]) => runEntry('src/cli/main.ts', env, args);
+  runEntry(SERVER_ENTRY, { HOST: '127.0.0.1', PORT: '1', ...env }, args);
+const cli = (env: Record<string, string>, ...args: string[]) => runEntry(CLI_ENTRY, env, args);
 
 /** One refusal: exit code 1, one line on stderr, no stack, nothing on stdout. */
 function expectRefused(exit: Exit, line: string) {
@@ -166,7 +167,7 @@ describe('a server that starts', () => {
     database = await scratchDatabase();
     const port = await freePort();
     const withPassword = database.databaseUrl?.replace('://postgres@', '://postgres:pg-secret@');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    const child = spawn(process.execPath, [SERVER_ENTRY], {
       env: {
         ...process.env,
         ...database.env,

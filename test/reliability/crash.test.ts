@@ -10,6 +10,7 @@ import { createDatabase } from '../../src/core/db/index.js';
 import { migrateToLatest } from '../../src/core/db/migrator.js';
 import { createOrganization } from '../../src/resources/organizations/repository.js';
 import { scratchDatabase, type ScratchDatabase } from './databases.js';
+import { SERVER_ENTRY } from '../helpers/entries.js';
 
 /**
  * Crash safety: the real server runs as a child process while several clients stream writes
@@ -21,7 +22,7 @@ import { scratchDatabase, type ScratchDatabase } from './databases.js';
 const CRASH_RUNS = Number(process.env.CRASH_RUNS ?? 3);
 const WRITERS = 4;
 const SECRET_KEY = 'crash-test-secret-key';
-/** The tree whose src/server.ts runs (CRASH_SERVER_ROOT, default this repository). */
+/** The tree whose dist/server.js runs (CRASH_SERVER_ROOT, default this repository). */
 const ROOT = process.env.CRASH_SERVER_ROOT ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 let database: ScratchDatabase;
@@ -41,10 +42,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `src/server.ts` in its own node process (no npx wrapper, so SIGKILL hits the server itself). */
+/** Starts the compiled server (`dist/server.js`) in its own node process (no npx wrapper, so SIGKILL hits the server itself). */
 async function startChild(): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -18,6 +18,7 @@ import {
   stop,
   stopAll,
 } from './server-processes.js';
+import { CLI_ENTRY } from '../helpers/entries.js';
 
 /**
  * Uploaded certification files live in the database (migration 1451): servers that share the database and
@@ -121,7 +122,7 @@ describe('certification files in the database', () => {
       const data = pdf(500_000);
       await upload(server, token, path, data);
       const copy = join(otherDataDir(), 'backup.sqlite');
-      await runFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'backup', '--to', copy], {
+      await runFile(process.execPath, [CLI_ENTRY, 'backup', '--to', copy], {
         env: environment(database),
         timeout: START_TIMEOUT_MS,
       });

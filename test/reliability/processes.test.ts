@@ -11,10 +11,11 @@ import {
   startServerProcess,
   stopAll,
 } from './server-processes.js';
+import { CLI_ENTRY } from '../helpers/entries.js';
 
 /**
  * Several processes on one database, started together as an operator would: the entry of
- * `npm start` (src/server.ts under tsx) and of `npm run cli`. A fresh database each time, so the
+ * `npm start` (the compiled dist/server.js) and of `npm run cli`. A fresh database each time, so the
  * processes race on the migrations too. Every child is bounded by a timeout and stopped after.
  */
 
@@ -61,9 +62,7 @@ async function createUserWithCli(db: ScratchDatabase, orgId: number, username: s
   await runFile(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
+      CLI_ENTRY,
       'users',
       'create',
       '--org',
@@ -112,7 +111,12 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('CLI writes while the server writ
     await serverWrites;
     expect(cli.filter((result) => result.status === 'rejected').map((result) => String(result.reason))).toEqual([]);
     expect(replies.length).toBeGreaterThan(0);
-    expect(tally(replies)).toEqual({ successes: replies.length, clientErrors: 0, serverErrors: [] });
+    const refused = JSON.stringify(replies.filter((r) => r.status >= 400).map((r) => [r.status, r.body]));
+    expect(tally(replies), `refused: ${refused}`).toEqual({
+      successes: replies.length,
+      clientErrors: 0,
+      serverErrors: [],
+    });
     const users = (await api('GET', '/users')).body as Array<{ username: string }>;
     const names = new Set(users.map((u) => u.username));
     expect(cliUsers.filter((name) => !names.has(name))).toEqual([]);

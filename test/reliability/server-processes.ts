@@ -3,10 +3,11 @@ import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import type { ScratchDatabase } from './databases.js';
+import { CLI_ENTRY, SERVER_ENTRY } from '../helpers/entries.js';
 
 /**
  * Server and CLI processes of their own on one scratch database, started as an operator would: the
- * entry of `npm start` (src/server.ts under tsx) and of `npm run cli`. Every child is bounded by a
+ * entry of `npm start` (the compiled dist/server.js) and of `npm run cli`. Every child is bounded by a
  * timeout; `stopAll` stops those still running (each suite's afterEach).
  */
 
@@ -46,7 +47,7 @@ export async function startServerProcess(
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
     env: {
       ...environment(db),
       PORT: String(port),
@@ -97,18 +98,7 @@ export async function createOrgWithCli(
 ): Promise<{ client_id: string; client_secret: string; organization_id: number }> {
   const { stdout } = await runFile(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'org',
-      'create',
-      '--name',
-      'Processes',
-      '--timezone',
-      'America/Chicago',
-      '--json',
-    ],
+    [CLI_ENTRY, 'org', 'create', '--name', 'Processes', '--timezone', 'America/Chicago', '--json'],
     {
       env: environment(db),
       timeout: START_TIMEOUT_MS,

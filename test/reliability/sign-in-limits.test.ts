@@ -10,6 +10,7 @@ import { migrateToLatest } from '../../src/core/db/migrator.js';
 import { createOrganization } from '../../src/resources/organizations/repository.js';
 import { SIGN_IN_LIMITS } from '../../src/webapp/session-routes.js';
 import { scratchDatabase, type ScratchDatabase } from './databases.js';
+import { SERVER_ENTRY } from '../helpers/entries.js';
 
 /**
  * The web app's sign-in delays and budgets and the token endpoint's limit hold across server processes on one
@@ -44,7 +45,7 @@ const hasExited = (child: ChildProcess) => child.exitCode !== null || child.sign
 /** A server process of its own on the shared database; its URL once /readyz answers. */
 async function startProcess(): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Config } from '../../src/config.js';
 import type { TestServer } from '../helpers/server.js';
+import { CLI_ENTRY } from '../helpers/entries.js';
 
 const run = promisify(execFile);
 
@@ -24,7 +25,7 @@ export async function cli(
     DATABASE_URL: config.databaseUrl ?? config.sqlitePath,
     ...(config.pgSchema && config.databaseUrl ? { DATABASE_SCHEMA: config.pgSchema } : {}),
   };
-  const child = run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const child = run(process.execPath, [CLI_ENTRY, ...args], {
     env,
     maxBuffer: 256 * 1024 * 1024,
     timeout: 120_000,

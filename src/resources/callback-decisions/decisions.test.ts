@@ -8,6 +8,7 @@ import { startServer, type TestOrg, type TestServer } from '../../../test/helper
 import { createAssignment, createQualifier, workTypeId } from '../rotations/test-fixtures.js';
 import { createCallbackRunner, type CallbackRunner } from '../callbacks/runner/runner.js';
 import { at } from '../callbacks/test-fixtures.js';
+import { CLI_ENTRY } from '../../../test/helpers/entries.js';
 
 /**
  * Decision records, a member's own lines and replay (docs/workflows.md): three callbacks on one
@@ -245,7 +246,7 @@ async function cliReplay(args: string[]): Promise<{ code: number; stdout: string
   };
   return promisify(execFile)(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'callbacks', 'replay', '--org', String(org.orgId), ...args],
+    [CLI_ENTRY, 'callbacks', 'replay', '--org', String(org.orgId), ...args],
     { env, timeout: 60_000 },
   ).then(
     ({ stdout }) => ({ code: 0, stdout }),

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { verifyLogChain } from '../../core/log-chain.js';
+import { CLI_ENTRY } from '../../../test/helpers/entries.js';
 
 /** The system log's hash chain (src/core/log-chain.ts), through the API's writes and `log verify`. */
 let server: TestServer;
@@ -63,7 +64,7 @@ async function cliVerify(orgId: number): Promise<{ code: number; stdout: string;
   const run = (json: boolean) =>
     promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'log', 'verify', '--org', String(orgId), ...(json ? ['--json'] : [])],
+      [CLI_ENTRY, 'log', 'verify', '--org', String(orgId), ...(json ? ['--json'] : [])],
       { env, timeout: 60_000 },
     ).then(
       ({ stdout }) => ({ code: 0, stdout }),
