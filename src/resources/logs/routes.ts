@@ -54,14 +54,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       if (q.after !== undefined && !createdAfter) throw notADateTime('after parameter');
       // Entries are only ever appended: a page is the same while the newest entry is, whichever process wrote it.
       const newest = await newestLogId(app.db, request.auth.orgId);
-      return reply.sendCached(`logs|${newest}|${JSON.stringify(q)}`, () => logPage(request, createdAfter));
+      return reply.sendCached(`logs|${newest}|${JSON.stringify(q)}`, () => logPage(request, q, createdAfter));
     },
   );
 
   /** One page of the log, newest first, with its keyset links. */
-  async function logPage(request: FastifyRequest<{ Querystring: LogQuery }>, createdAfter: string | undefined) {
+  async function logPage(request: FastifyRequest, q: LogQuery, createdAfter: string | undefined) {
     const { orgId, timezone } = request.auth;
-    const q = request.query;
     const limit = q.limit ?? PAGE_SIZE;
     const { rows, more, beyondKey } = await listLogPage(app.db, {
       orgId,
