@@ -19,6 +19,7 @@ import { registerUsersImportCommand } from './users-import.js';
 import { registerApiImportCommand } from './api-import.js';
 import { registerLogCommands } from './log.js';
 import { registerCallbackCommands } from './callbacks.js';
+import { registerMailCommands } from './mail-catch.js';
 import { registerSetPasswordCommand } from './user-password.js';
 import { checkCliUser, createCliUser, describeUser, promptPassword, signInUrl, type CliUser } from './users.js';
 
@@ -369,6 +370,7 @@ registerUsersImportCommand(program, cli);
 registerApiImportCommand(program, cli);
 registerLogCommands(program, cli);
 registerCallbackCommands(program, cli);
+registerMailCommands(program);
 registerSetPasswordCommand(program, cli);
 
 try {
