@@ -270,25 +270,21 @@ describe('sign-ups and moved rotation occurrences', () => {
     await tour(tired!, '2032-11-02');
     await shift(giver!, '2032-11-03 07:00:00', '2032-11-04 07:00:00');
     await setRules({ max_consecutive_hours: 48 });
-    const trade = await org.post('/trades', {
+    const body = {
       requesting_user: giver,
       start: '2032-11-03 07:00:00',
       end: '2032-11-04 07:00:00',
       approving_user_id: scene.adminId,
       accepting_user_id: tired,
       approve: true,
-    });
+    };
+    const trade = await org.post('/trades', body);
     expect(trade).toBeInvalid([
       "Trade Member1 cannot take this trade: would work 72 h in a row; the department's limit is 48 h.",
     ]);
     // an admin's override_reason fills it, logged on the trade; other reasons still refuse
     const overridden = await org.post('/trades', {
-      requesting_user: giver,
-      start: '2032-11-03 07:00:00',
-      end: '2032-11-04 07:00:00',
-      approving_user_id: scene.adminId,
-      accepting_user_id: tired,
-      approve: true,
+      ...body,
       override_reason: 'Holiday staffing agreed with the union',
     });
     expect(overridden.status, overridden.text).toBe(201);
