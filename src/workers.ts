@@ -4,6 +4,8 @@ import { type CallbackRunner, createCallbackRunner } from './resources/callbacks
 import { createForcedHireNotifier } from './resources/forced-hires/notify.js';
 import { ForcedHireWorker } from './resources/forced-hires/worker.js';
 import { ExpiryNotifier } from './resources/certifications/notifier.js';
+import { sendTurnNotices } from './resources/bid-rounds/notify.js';
+import { ChannelNotifier } from './resources/callbacks/channels/notifier.js';
 import { AlertMailer } from './resources/ready-alerts/mailer.js';
 import { hasPendingEmails } from './resources/ready-alerts/repository.js';
 import { WebhookTargets } from './resources/webhooks/targets.js';
@@ -21,6 +23,8 @@ export interface Workers {
   forcedHires: ForcedHireWorker;
   /** Tells holders and admins of certifications about to expire. */
   expiryNotices: ExpiryNotifier;
+  /** Tells a member their vacation bidding turn began (`runOnce(nowMs)`). */
+  bidTurns: ChannelNotifier<number>;
 }
 
 declare module 'fastify' {
@@ -51,6 +55,10 @@ async function workersPlugin(app: FastifyInstance): Promise<void> {
       pollMs: app.config.callbackRunnerPollMs,
     }),
     expiryNotices: new ExpiryNotifier(app.db, app.config, app.log),
+    bidTurns: new ChannelNotifier(app.db, app.config, app.log, sendTurnNotices, {
+      pollMs: app.config.callbackRunnerPollMs,
+      name: 'bid turn notices',
+    }),
   };
   app.decorate('workers', workers);
   // a callback started, answered or cancelled in this process: the runner acts now, not at its next poll
@@ -71,6 +79,7 @@ async function workersPlugin(app: FastifyInstance): Promise<void> {
     workers.callbacks.start();
     workers.forcedHires.start();
     workers.expiryNotices.start();
+    workers.bidTurns.start();
   });
   app.addHook('onClose', async () => {
     await Promise.all([
@@ -79,6 +88,7 @@ async function workersPlugin(app: FastifyInstance): Promise<void> {
       workers.callbacks.stop(),
       workers.forcedHires.stop(),
       workers.expiryNotices.stop(),
+      workers.bidTurns.stop(),
     ]);
   });
 }

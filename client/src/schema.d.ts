@@ -951,6 +951,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/certifications/expiry_notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * When certification expiry notices go out: days before the expiry (extension)
+         * @description See docs/contract-rules.md#certification-expiry. Default 60, 30 and 7.
+         */
+        get: operations["getExpiryNotices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Sets the days before an expiry that notices go out (extension)
+         * @description See docs/contract-rules.md#certification-expiry. Admins only.
+         */
+        patch: operations["changeExpiryNotices"];
+        trace?: never;
+    };
     "/v1/certifications/{id}": {
         parameters: {
             query?: never;
@@ -12705,6 +12729,8 @@ export interface operations {
                     end_time?: null | "" | string;
                     do_not_disturb?: boolean;
                     auto_accepted?: boolean;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 };
             };
         };
@@ -13509,6 +13535,245 @@ export interface operations {
                                 };
                             }[];
                         }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getExpiryNotices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description days before an expiry a notice goes out, each once per certification (default 60, 30, 7) */
+                        days: number[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        error: string;
+                        error_message: string | string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    changeExpiryNotices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description days before an expiry a notice goes out, each once per certification (default 60, 30, 7) */
+                    days?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        code: number;
+                        status: string;
+                        message: string;
+                        expiry_notices: {
+                            /** @description days before an expiry a notice goes out, each once per certification (default 60, 30, 7) */
+                            days: number[];
+                        };
                     };
                 };
             };
@@ -32393,6 +32658,8 @@ export interface operations {
                     notes?: null | "" | string;
                     /** @description extension: the approving user approves the trade in the same request (with accepting_user_id it is filled: the work moves); if approving fails, nothing is written, not even the trade */
                     approve?: boolean;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 } | {
                     /** @description integer id (a digit string is accepted) */
                     requesting_user: number | string;
@@ -32416,6 +32683,8 @@ export interface operations {
                     notes?: null | "" | string;
                     /** @description extension: the approving user approves the trade in the same request (with accepting_user_id it is filled: the work moves); if approving fails, nothing is written, not even the trade */
                     approve?: boolean;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 }[];
             };
         };
@@ -32715,6 +32984,8 @@ export interface operations {
                      */
                     swap_end?: string;
                     notes?: null | "" | string;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 };
             };
         };
@@ -32990,6 +33261,8 @@ export interface operations {
                      */
                     swap_end?: string;
                     notes?: null | "" | string;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 };
             };
         };

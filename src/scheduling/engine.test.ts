@@ -465,110 +465,155 @@ describe('schedule links and bounds', () => {
   });
 });
 
-describe('one story over a 28-day period', () => {
-  it('payroll, the schedule, the bank and the segments agree for every user', async () => {
-    // crews A/B/C from Mar 1 2027: A works Mar 1, 4, …, 28; B Mar 2, 5, …; C Mar 3, 6, …
-    const d = await department('2027-03-01');
-    const { org } = d;
-    const regular = await workTypeId(org);
-    const vacation = await timeOffType(org);
-    const sick = await timeOffType(org, 'Sick', { force_include: true });
-    const medic = await createAssignment(org, {
-      name: 'Medic 1',
-      start: '2027-03-01 07:00:00',
-      end: '2027-03-01 19:00:00',
-    });
-    const relief = await org.createUser({ first_name: 'Relief', last_name: 'Firefighter' });
-    const emt = await org.createUser({ first_name: 'Day', last_name: 'Emt' });
-    for (const userId of [d.crew.A, d.crew.C]) {
-      for (const type of [vacation, sick])
-        await org.post(`/users/${userId}/timeoff/accrual/bank`, {
-          time_off_type_id: type,
-          hours: 100,
-          admin_id: d.admin,
-        });
-    }
-    // one-off day shifts with a half-hour break on Medic 1, one held over 2 h
-    for (const [date, holdOver] of [
-      ['2027-03-08', 0],
-      ['2027-03-15', 2],
-      ['2027-03-22', 0],
-    ] as const) {
-      const shift = await org.post('/shifts', {
-        assignment_id: medic,
-        user_id: emt,
-        date,
-        start: `${date} 07:00:00`,
-        end: `${date} 19:00:00`,
-        break_start: `${date} 12:00:00`,
-        break_end: `${date} 12:30:00`,
-        work_type_id: regular,
-        hold_over: holdOver,
+/**
+ * The 28-day department of the scenarios below: crews A/B/C from Mar 1 2027 (A works Mar 1, 4, …, 28; B Mar 2,
+ * 5, …; C Mar 3, 6, …), a day EMT on Medic 1, a trade, vacation over the spring change, sick leave and a callback.
+ */
+async function twentyEightDays() {
+  const d = await department('2027-03-01');
+  const { org } = d;
+  const regular = await workTypeId(org);
+  const vacation = await timeOffType(org);
+  const sick = await timeOffType(org, 'Sick', { force_include: true });
+  const medic = await createAssignment(org, {
+    name: 'Medic 1',
+    start: '2027-03-01 07:00:00',
+    end: '2027-03-01 19:00:00',
+  });
+  const relief = await org.createUser({ first_name: 'Relief', last_name: 'Firefighter', date_of_hire: '1999-01-01' });
+  const emt = await org.createUser({ first_name: 'Day', last_name: 'Emt' });
+  for (const userId of [d.crew.A, d.crew.C]) {
+    for (const type of [vacation, sick])
+      await org.post(`/users/${userId}/timeoff/accrual/bank`, {
+        time_off_type_id: type,
+        hours: 100,
+        admin_id: d.admin,
       });
-      expect(shift.status, shift.text).toBe(201);
-    }
-    // a trade: crew B gives the Mar 5 shift to crew C
-    const trade = await org.post('/trades', {
-      requesting_user: d.crew.B,
-      start: '2027-03-05 07:00:00',
-      end: '2027-03-06 07:00:00',
-      accepting_user_id: d.crew.C,
-      approving_user_id: d.admin,
+  }
+  // one-off day shifts with a half-hour break on Medic 1, one held over 2 h
+  for (const [date, holdOver] of [
+    ['2027-03-08', 0],
+    ['2027-03-15', 2],
+    ['2027-03-22', 0],
+  ] as const) {
+    const shift = await org.post('/shifts', {
+      assignment_id: medic,
+      user_id: emt,
+      date,
+      start: `${date} 07:00:00`,
+      end: `${date} 19:00:00`,
+      break_start: `${date} 12:00:00`,
+      break_end: `${date} 12:30:00`,
+      work_type_id: regular,
+      hold_over: holdOver,
     });
-    expect(trade.status, trade.text).toBe(201);
-    expect((await org.patch(`/trades/${trade.body.id}`, { action: 'approve' })).body.trade_status).toBe('filled');
-    // vacation over the spring change: crew A's Mar 13 shift is 23 h
-    await timeOff(d, d.crew.A, vacation, '2027-03-13 07:00:00', '2027-03-14 07:00:00');
-    // crew C goes home sick at 19:00 on Mar 9: 12 h of the shift
-    await timeOff(d, d.crew.C, sick, '2027-03-09 19:00:00', '2027-03-10 07:00:00');
-    // a callback fills crew A's Mar 13 seat with the relief firefighter
-    const list = await org.post('/lists', { name: 'Overtime' });
-    await org.put(`/users/${relief}/titles`, { ids: [list.body.id] });
-    const callback = await org.post('/callbacks', {
-      list_id: list.body.id,
-      initiated_by: d.admin,
-      assignment_id: d.engine,
-      start: '2027-03-13 07:00:00',
-      end: '2027-03-14 07:00:00',
-      positions_to_fill: 1,
-      deadline: '2027-03-13T06:00:00-06:00',
-    });
-    expect(callback.status, callback.text).toBe(201);
-    expect(callback.body.vacancy).toMatchObject({ date: '2027-03-13', open: 1 });
-    expect(
-      (await org.post(`/callbacks/${callback.body.id}/users`, { user_id: relief, status: 'accepted' })).status,
-    ).toBe(200);
+    expect(shift.status, shift.text).toBe(201);
+  }
+  // a trade: crew B gives the Mar 5 shift to crew C
+  const trade = await org.post('/trades', {
+    requesting_user: d.crew.B,
+    start: '2027-03-05 07:00:00',
+    end: '2027-03-06 07:00:00',
+    accepting_user_id: d.crew.C,
+    approving_user_id: d.admin,
+  });
+  expect(trade.status, trade.text).toBe(201);
+  expect((await org.patch(`/trades/${trade.body.id}`, { action: 'approve' })).body.trade_status).toBe('filled');
+  // vacation over the spring change: crew A's Mar 13 shift is 23 h
+  await timeOff(d, d.crew.A, vacation, '2027-03-13 07:00:00', '2027-03-14 07:00:00');
+  // crew C goes home sick at 19:00 on Mar 9: 12 h of the shift
+  await timeOff(d, d.crew.C, sick, '2027-03-09 19:00:00', '2027-03-10 07:00:00');
+  // a callback fills crew A's Mar 13 seat with the relief firefighter
+  const list = await org.post('/lists', { name: 'Overtime' });
+  await org.put(`/users/${relief}/titles`, { ids: [list.body.id] });
+  const callback = await org.post('/callbacks', {
+    list_id: list.body.id,
+    initiated_by: d.admin,
+    assignment_id: d.engine,
+    start: '2027-03-13 07:00:00',
+    end: '2027-03-14 07:00:00',
+    positions_to_fill: 1,
+    deadline: '2027-03-13T06:00:00-06:00',
+  });
+  expect(callback.status, callback.text).toBe(201);
+  expect(callback.body.vacancy).toMatchObject({ date: '2027-03-13', open: 1 });
+  expect((await org.post(`/callbacks/${callback.body.id}/users`, { user_id: relief, status: 'accepted' })).status).toBe(
+    200,
+  );
+  const period = { start: '2027-03-01 07:00:00', end: '2027-03-29 07:00:00' };
+  return {
+    d,
+    org,
+    regular,
+    vacation,
+    medic,
+    relief,
+    emt,
+    period,
+    listId: list.body.id as number,
+    callbackId: callback.body.id as number,
+  };
+}
 
-    const period = { start: '2027-03-01 07:00:00', end: '2027-03-29 07:00:00' };
-    const rows = (await org.get('/payroll', { query: period })).body as Array<{
-      type: string;
-      user_id: string;
-      total_hours: number;
-      worked_by?: { user_id: string };
-    }>;
-    const { days } = await schedule(org, '2027-03-01 00:00:00', '2027-03-28 23:59:59');
-    const shifts = days.flatMap((day) => day.assignments.flatMap((a: any) => a.shifts));
-    const segments = (await org.get('/time_offs', { query: { ...period, limit: 1000 } })).body.items as Array<{
-      user: { id: number };
-      length: number;
-      status: number;
-    }>;
-    const ledger = async (userId: number) =>
-      ((await org.get(`/users/${userId}/timeoff/accrual/transactions`)).body as Array<{ kind: string; hours: number }>)
+/**
+ * The period's story as each reader tells it: payroll's rows (paid to the scheduled person, FLSA §7(p)(3), naming
+ * who worked them), the schedule's shifts, the segments, the bank's ledger and the engine's overtime report over one
+ * 28-day work period of 212 h aligned at shift change.
+ */
+async function story(org: TestOrg, period: { start: string; end: string }) {
+  const rows = (await org.get('/payroll', { query: period })).body as Array<{
+    type: string;
+    user_id: string;
+    total_hours: number;
+    worked_by?: { user_id: string };
+  }>;
+  const { days } = await schedule(org, '2027-03-01 00:00:00', '2027-03-28 23:59:59');
+  const shifts = days.flatMap((day) => day.assignments.flatMap((a: any) => a.shifts));
+  const segments = (await org.get('/time_offs', { query: { ...period, limit: 1000 } })).body.items as Array<{
+    user: { id: number };
+    length: number;
+    status: number;
+  }>;
+  expect((await org.patch('/work_period', { days: 28, threshold_hours: 212, start: period.start })).status).toBe(200);
+  const overtime = (await org.get('/overtime', { query: period })).body as Array<{
+    user: { id: number };
+    worked_hours: number;
+    time_off_hours: number;
+    overtime_hours: number;
+  }>;
+  const paid = (userId: number, type: string) =>
+    sum(rows.filter((r) => r.user_id === String(userId) && r.type === type).map((r) => r.total_hours));
+  const workedBy = (userId: number) =>
+    sum(
+      rows
+        .filter((r) => r.type === 'work shift' && (r.worked_by?.user_id ?? r.user_id) === String(userId))
+        .map((r) => r.total_hours),
+    );
+  const engine = (userId: number) => overtime.find((row) => row.user.id === userId);
+  /** Schedule hours = payroll = segments = bank debits = the overtime report, to the hour, for each user. */
+  const agrees = async (userIds: number[]) => {
+    for (const userId of userIds) {
+      const shown = sum(shifts.filter((s: any) => s.user.id === userId).map((s: any) => s.length - s.break_length));
+      const ledger = (
+        (await org.get(`/users/${userId}/timeoff/accrual/transactions`)).body as Array<{ kind: string; hours: number }>
+      )
         .filter((t) => t.kind === 'time_off')
         .map((t) => -t.hours);
-    const paid = (userId: number, type: string) =>
-      sum(rows.filter((r) => r.user_id === String(userId) && r.type === type).map((r) => r.total_hours));
-    // who worked the hours (a trade's are paid to the scheduled person, FLSA §7(p)(3), naming the worker)
-    const workedBy = (userId: number) =>
-      sum(
-        rows
-          .filter((r) => r.type === 'work shift' && (r.worked_by?.user_id ?? r.user_id) === String(userId))
-          .map((r) => r.total_hours),
-      );
-    const shown = (userId: number) =>
-      sum(shifts.filter((s: any) => s.user.id === userId).map((s: any) => s.length - s.break_length));
+      expect(engine(userId)?.worked_hours ?? 0, `engine hours of user ${userId}`).toBe(paid(userId, 'work shift'));
+      expect(engine(userId)?.time_off_hours ?? 0, `engine time off of user ${userId}`).toBe(paid(userId, 'time off'));
+      expect(shown, `schedule hours of user ${userId}`).toBe(workedBy(userId));
+      const userSegments = segments.filter((s) => s.user.id === userId && s.status === 1);
+      expect(sum(userSegments.map((s) => s.length)), `segments of user ${userId}`).toBe(paid(userId, 'time off'));
+      expect(sum(ledger), `bank debits of user ${userId}`).toBe(paid(userId, 'time off'));
+    }
+  };
+  return { days, paid, workedBy, engine, agrees };
+}
 
+describe('one story over a 28-day period', () => {
+  it('payroll, the schedule, the bank and the segments agree for every user', async () => {
+    const { d, org, relief, emt, period } = await twentyEightDays();
+    const { paid, workedBy, agrees } = await story(org, period);
     // by hand: A works Mar 1, 4, 7, 10, 16, 19, 22, 25, 28 = 9 × 24 = 216 (Mar 13 on vacation)
     expect(paid(d.crew.A, 'work shift')).toBe(216);
     // B works Mar 2, 8, 11, 14, 17, 20, 23, 26 = 8 × 24 = 192 (Mar 5 traded away), and is paid the
@@ -585,21 +630,179 @@ describe('one story over a 28-day period', () => {
     expect(paid(emt, 'work shift')).toBe(36.5);
     expect(paid(d.crew.A, 'time off')).toBe(23);
     expect(paid(d.crew.C, 'time off')).toBe(12);
-    // the engine's own count: one 28-day work period aligned at shift change
-    expect((await org.patch('/work_period', { days: 28, threshold_hours: 212, start: period.start })).status).toBe(200);
-    const overtime = (await org.get('/overtime', { query: period })).body as Array<{
-      user: { id: number };
-      worked_hours: number;
-      time_off_hours: number;
-    }>;
-    const engine = (userId: number) => overtime.find((row) => row.user.id === userId);
-    for (const userId of [d.crew.A, d.crew.B, d.crew.C, relief, emt]) {
-      expect(engine(userId)?.worked_hours, `engine hours of user ${userId}`).toBe(paid(userId, 'work shift'));
-      expect(engine(userId)?.time_off_hours, `engine time off of user ${userId}`).toBe(paid(userId, 'time off'));
-      expect(shown(userId), `schedule hours of user ${userId}`).toBe(workedBy(userId));
-      const userSegments = segments.filter((s) => s.user.id === userId && s.status === 1);
-      expect(sum(userSegments.map((s) => s.length)), `segments of user ${userId}`).toBe(paid(userId, 'time off'));
-      expect(sum(await ledger(userId)), `bank debits of user ${userId}`).toBe(paid(userId, 'time off'));
+    await agrees([d.crew.A, d.crew.B, d.crew.C, relief, emt]);
+  });
+
+  it('still tells one story with a limit on medics off, a forced hire and a fatigue refusal overridden', async () => {
+    const { d, org, vacation, medic, relief, emt, period } = await twentyEightDays();
+    const regular = await workTypeId(org);
+    const pm = await createQualifier(org, 'Paramedic', 'PM');
+    const baker = await org.createUser({ first_name: 'Medic', last_name: 'Baker' });
+    for (const userId of [d.crew.A, relief, baker])
+      expect((await org.post(`/users/${userId}/qualifiers`, { id: pm })).status).toBe(201);
+    for (const userId of [relief, baker])
+      await org.post(`/users/${userId}/timeoff/accrual/bank`, {
+        time_off_type_id: vacation,
+        hours: 100,
+        admin_id: d.admin,
+      });
+    // Mar 22: crew A's tour, and relief and Baker on Medic 1 from 07:00 to 19:00 beside the EMT
+    for (const userId of [relief, baker]) {
+      const shift = await org.post('/shifts', {
+        assignment_id: medic,
+        user_id: userId,
+        date: '2027-03-22',
+        start: '2027-03-22 07:00:00',
+        end: '2027-03-22 19:00:00',
+        work_type_id: regular,
+      });
+      expect(shift.status, shift.text).toBe(201);
     }
+    // the contract: at most 2 paramedics off a day; nobody works more than 48 h in a row
+    const rule = await org.post('/off_limits', { name: 'Paramedics', max_off: 2, action: 'refuse', qualifier_id: pm });
+    expect(rule.status, rule.text).toBe(201);
+    expect((await org.patch('/fatigue_rules', { max_consecutive_hours: 48 })).status).toBe(200);
+
+    // two medics off on Mar 22 are approved; the third is refused, naming the rule and who is off
+    await timeOff(d, d.crew.A, vacation, '2027-03-22 07:00:00', '2027-03-23 07:00:00');
+    await timeOff(d, relief, vacation, '2027-03-22 07:00:00', '2027-03-22 19:00:00');
+    const third = await org.post('/time_offs', {
+      user_id: baker,
+      admin_ids: [d.admin],
+      start_date: '2027-03-22 07:00:00',
+      end_date: '2027-03-22 19:00:00',
+      time_off_type_id: vacation,
+      status: 1,
+    });
+    expect(third.status, third.text).toBe(422);
+    expect(third.body.off_limits).toHaveLength(1);
+    expect(third.body.off_limits[0]).toMatchObject({
+      off_limit: { name: 'Paramedics', max_off: 2 },
+      date: '2027-03-22',
+    });
+    expect(third.body.off_limits[0].others_off.map((o: any) => o.id).sort()).toEqual([d.crew.A, relief].sort());
+
+    // Engine 1 is open on Mar 22: nobody volunteers, so the chief forces a member of Station 1's list. Relief is
+    // senior but on leave; C's tour ended at the start (long-tour buffer); B is forced.
+    const station = await org.post('/groups', { name: 'Station 1' });
+    for (const [userId, hired] of [
+      [d.crew.C, '2000-01-01'],
+      [d.crew.B, '2001-01-01'],
+    ] as const)
+      expect((await org.patch(`/users/${userId}`, { date_of_hire: hired })).status).toBeLessThan(300);
+    for (const userId of [relief, d.crew.C, d.crew.B])
+      expect((await org.put(`/users/${userId}/groups`, { ids: [station.body.id] })).status).toBe(200);
+    const list = await org.put(`/groups/${station.body.id}/forced_list`, {
+      enabled: false,
+      start_within_hours: 12,
+      time_off_buffer_hours: 0,
+      long_tour_hours: 24,
+      long_tour_buffer_hours: 12,
+      initiated_by: d.admin,
+      assignment_ids: [d.engine],
+    });
+    expect(list.status, list.text).toBe(200);
+    const forced = await org.post('/forced_hires', {
+      assignment_id: d.engine,
+      start: '2027-03-22 07:00:00',
+      end: '2027-03-23 07:00:00',
+      ordered_by: d.admin,
+    });
+    expect(forced.status, forced.text).toBe(201);
+    expect(forced.body).toMatchObject({ status: 'forced', user_id: d.crew.B });
+    expect(forced.body.order.map((m: any) => [m.user_id, m.verdict])).toEqual([
+      [relief, 'skipped'],
+      [d.crew.C, 'skipped'],
+      [d.crew.B, 'forced'],
+    ]);
+    expect(forced.body.order[0].reason).toBe('on approved Vacation 2027-03-22 07:00–19:00');
+    expect(forced.body.order[1].reason).toMatch(/^inside the long-tour buffer: worked 24 hours \(2027-03-21 07:00/);
+
+    // B now works Mar 22 07:00 to Mar 24 07:00 (48 h): holding him over on Medic 1 breaks the rule
+    const holdOver = {
+      assignment_id: medic,
+      user_id: d.crew.B,
+      date: '2027-03-24',
+      start: '2027-03-24 07:00:00',
+      end: '2027-03-24 19:00:00',
+      work_type_id: regular,
+    };
+    const refused = await org.post('/shifts', holdOver);
+    expect(refused.status).toBe(422);
+    expect(refused.body.error_message).toEqual([
+      "CrewB Member cannot take this shift: would work 60 h in a row; the department's limit is 48 h.",
+    ]);
+    const overridden = await org.post('/shifts', { ...holdOver, override_reason: 'No other medic on the day' });
+    expect(overridden.status, overridden.text).toBe(201);
+
+    const { days, paid, workedBy, engine, agrees } = await story(org, period);
+    const engineOn = days.find((day) => day.date === '2027-03-22').assignments.find((a: any) => a.id === d.engine);
+    expect(engineOn.staffing).toMatchObject({ scheduled: 1, open: 0 });
+    expect(engineOn.shifts.map((s: any) => s.user.id)).toEqual([d.crew.B]);
+    // A: 216 less the Mar 22 tour on vacation = 192; off 23 + 24 = 47
+    expect([paid(d.crew.A, 'work shift'), paid(d.crew.A, 'time off')]).toEqual([192, 47]);
+    // B: 192 worked + the forced Mar 22 (24) + Medic 1 on Mar 24 (12) = 228, paid 216 + 36 = 252: 40 h over 212
+    expect([workedBy(d.crew.B), paid(d.crew.B, 'work shift'), engine(d.crew.B)?.overtime_hours]).toEqual([
+      228, 252, 40,
+    ]);
+    // C as before; relief: Mar 13 (23) worked, the Mar 22 day shift (12) off; Baker works the day shift
+    expect([workedBy(d.crew.C), paid(d.crew.C, 'work shift')]).toEqual([228, 204]);
+    expect([paid(relief, 'work shift'), paid(relief, 'time off')]).toEqual([23, 12]);
+    expect([paid(baker, 'work shift'), paid(baker, 'time off')]).toEqual([12, 0]);
+    await agrees([d.crew.A, d.crew.B, d.crew.C, relief, emt, baker]);
+  });
+
+  it('replays every callback of the period to its stored order; reports hours edited in the database', async () => {
+    const { d, org, relief, emt, listId, callbackId } = await twentyEightDays();
+    for (const userId of [d.crew.B, d.crew.C, emt])
+      expect((await org.put(`/users/${userId}/titles`, { ids: [listId] })).status).toBe(200);
+    // extra staff on Engine 1 on Mar 25 (crew A's day), ordered each way; nobody answers
+    const ids = [callbackId];
+    for (const ordering of ['rotating', 'hours', 'seniority']) {
+      const started = await org.post('/callbacks', {
+        list_id: listId,
+        initiated_by: d.admin,
+        assignment_id: d.engine,
+        start: '2027-03-25 07:00:00',
+        end: '2027-03-26 07:00:00',
+        positions_to_fill: 1,
+        deadline: '2027-03-25T06:00:00-05:00',
+        ordering,
+      });
+      expect(started.status, started.text).toBe(201);
+      ids.push(started.body.id as number);
+    }
+    for (const id of ids) {
+      const replay = await org.get(`/callbacks/${id}/replay`);
+      expect(replay.status, replay.text).toBe(200);
+      expect(replay.body, `replay of callback ${id}`).toMatchObject({
+        recorded: true,
+        identical: true,
+        differences: [],
+      });
+      expect(replay.body.replayed_order).toEqual(replay.body.stored_order);
+      expect(replay.body.current_order).toEqual(replay.body.stored_order);
+    }
+    // the members added to the list after the Mar 13 callback are a note on its replay, not a difference
+    const first = (await org.get(`/callbacks/${callbackId}/replay`)).body;
+    expect(first.notes).toContain(`user #${emt} joined the list after the callback started`);
+    // the hours-based callback put relief (23 h taken on Mar 13) last
+    const hours = (await org.get(`/callbacks/${ids[2]}/replay`)).body;
+    expect(hours.stored_order.at(-1)).toBe(relief);
+
+    // someone shortens relief's Mar 13 callback hours in the database: replay says so
+    await server.app.db
+      .updateTable('callback_user')
+      .set({ end_time: '2027-03-13 19:00:00' })
+      .where('callback_id', '=', callbackId)
+      .where('user_id', '=', relief)
+      .execute();
+    const edited = await org.get(`/callbacks/${ids[2]}/replay`);
+    expect(edited.body.identical).toBe(false);
+    expect(edited.body.input_changes).toEqual([{ user_id: relief, field: 'hours_charged', stored: 23, current: 12 }]);
+    expect(edited.body.differences[0]).toBe(`user #${relief}: hours charged was 23, is 12 now`);
+    expect(edited.body.replayed_order).toEqual(edited.body.stored_order);
+    // the other orderings do not read hours: still identical
+    for (const id of [ids[1], ids[3]]) expect((await org.get(`/callbacks/${id}/replay`)).body.identical).toBe(true);
   });
 });

@@ -216,6 +216,55 @@ describe('the bank follows the charge', () => {
   });
 });
 
+describe('edits of an assignment or a type move the bank too', () => {
+  it("an assignment's times edited to 07:00-19:00 under vacation: 12 hours charged, paid and banked", async () => {
+    const s = await scene('B');
+    const entry = await approve(s, '2027-01-05 07:00:00', '2027-01-06 07:00:00');
+    expect(await story(s, entry, '2027-01-01 07:00:00')).toMatchObject({ charged: 24, balance: 76 });
+    const edited = await s.org.patch(`/assignments/${s.engine}`, {
+      start: '2027-01-01 07:00:00',
+      end: '2027-01-01 19:00:00',
+    });
+    expect(edited.status, edited.text).toBe(200);
+    const after = await story(s, entry, '2027-01-01 07:00:00');
+    expect(after).toMatchObject({ charged: 12, balance: 88 });
+    expect(adjustments(after.rows, entry)).toEqual([
+      expect.objectContaining({
+        hours: 12,
+        cause: { action: 'assignment.updated', log_id: await logIdOf(s, /updated assignment Engine 1/) },
+      }),
+    ]);
+    // a change that leaves the times alone writes nothing
+    expect((await s.org.patch(`/assignments/${s.engine}`, { name: 'Engine One' })).status).toBe(200);
+    expect(adjustments((await story(s, entry, '2027-01-01 07:00:00')).rows, entry)).toHaveLength(1);
+  });
+
+  it("a type's default day edited from 8 to 10 hours charges a clerk's three days 30 hours", async () => {
+    const s = await scene('B');
+    const personal = await s.org.post('/time_off_types', { label: 'Personal', work_code: 'PER', default_day_hours: 8 });
+    expect(personal.status, personal.text).toBe(201);
+    const clerk = await s.org.createUser({ first_name: 'Office', last_name: 'Clerk' });
+    const office: Scene = { ...s, member: clerk, vacation: personal.body.id };
+    await s.org.post(`/users/${clerk}/timeoff/accrual/bank`, {
+      time_off_type_id: office.vacation,
+      hours: 40,
+      admin_id: s.admin,
+    });
+    // Monday to Wednesday, midnight to midnight, in the work period from Mon Jan 11 07:00 (7 days)
+    const entry = await approve(office, '2027-01-11 00:00:00', '2027-01-14 00:00:00');
+    expect(await story(office, entry, '2027-01-08 07:00:00')).toMatchObject({ charged: 24, balance: 16 });
+    const edited = await s.org.patch(`/time_off_types/${office.vacation}`, { default_day_hours: 10 });
+    expect(edited.status, edited.text).toBe(200);
+    const after = await story(office, entry, '2027-01-08 07:00:00');
+    expect(after).toMatchObject({ charged: 30, balance: 10 });
+    expect(adjustments(after.rows, entry)).toEqual([
+      expect.objectContaining({ hours: -6, cause: expect.objectContaining({ action: 'time_off_type.updated' }) }),
+    ]);
+    // the member on the rotation keeps no Personal entries: nothing written for them
+    expect(adjustments(await ledger(s), entry)).toEqual([]);
+  });
+});
+
 describe('recall over leave', () => {
   it('recalled onto the own vacation tour: 24 hours worked and paid once, no vacation, 24 credited back', async () => {
     const s = await scene('B');

@@ -13,6 +13,8 @@ import {
   insertTransactions,
   latestLogId,
   ledgerOfEntries,
+  usersWithApprovedEntriesOf,
+  usersWorkingOn,
 } from './repository.js';
 
 /** A change that may move what approved time off charges: the work it touched and its log entry. */
@@ -25,6 +27,8 @@ export interface ChargeChange {
   end: string | null;
   /** the assignments whose work the change touched: a finalized day of one of them flags the adjustment */
   assignmentIds: number[];
+  /** only entries of these types (a type's edit); every type when absent */
+  timeOffTypeIds?: number[];
 }
 
 /** Charged hours per entry: the sum of its segments' lengths (what chargedHours answers for one). */
@@ -53,7 +57,12 @@ export async function reconcileBank(trx: Db, auth: AuthContext, change: ChargeCh
   // work dated in the span may start a day before it or end a day after (a tour across midnight)
   const start = `${addDays(change.start.slice(0, 10), -1)} 00:00:00`;
   const end = change.end === null ? null : `${addDays(change.end.slice(0, 10), 2)} 00:00:00`;
-  const entries = await approvedEntriesOverlapping(trx, auth.orgId, { userIds, start, end });
+  const entries = await approvedEntriesOverlapping(trx, auth.orgId, {
+    userIds,
+    start,
+    end,
+    timeOffTypeIds: change.timeOffTypeIds,
+  });
   if (entries.length === 0) return 0;
   const [charges, ledger] = await Promise.all([
     chargesOf(trx, auth.orgId, entries, auth.timezone),
@@ -112,6 +121,41 @@ export async function reconcileBank(trx: Db, auth: AuthContext, change: ChargeCh
   }
   await insertTransactions(trx, rows);
   return rows.length;
+}
+
+/** The earliest local datetime the engine schedules: a change "from the beginning". */
+const BEGINNING = '1900-01-01 00:00:00';
+
+/**
+ * An assignment's times, recurrence or kind edited (`assignment.updated`, logged first): the approved
+ * entries of everyone who works on it, from the earlier of its old and new first dates on, charge again.
+ */
+export async function reconcileAssignment(trx: Db, auth: AuthContext, assignmentId: number, from: string) {
+  const userIds = await usersWorkingOn(trx, auth.orgId, assignmentId);
+  return reconcileBank(trx, auth, {
+    action: 'assignment.updated',
+    userIds,
+    start: from,
+    end: null,
+    assignmentIds: [assignmentId],
+  });
+}
+
+/**
+ * A type's `default_day_hours` edited (`time_off_type.updated`, logged first): every approved entry of
+ * the type charges again. Default days are charged where no work is scheduled: no assignment's
+ * finalized day flags them.
+ */
+export async function reconcileTimeOffType(trx: Db, auth: AuthContext, timeOffTypeId: number) {
+  const userIds = await usersWithApprovedEntriesOf(trx, auth.orgId, timeOffTypeId);
+  return reconcileBank(trx, auth, {
+    action: 'time_off_type.updated',
+    userIds,
+    start: BEGINNING,
+    end: null,
+    assignmentIds: [],
+    timeOffTypeIds: [timeOffTypeId],
+  });
 }
 
 const later = (a: string, b: string) => (a > b ? a : b);

@@ -221,10 +221,11 @@ export async function accrualPeriodKeys(db: Db, orgId: number, userId: number): 
 export function approvedEntriesOverlapping(
   db: Db,
   orgId: number,
-  filter: { userIds: number[]; start: string; end: string | null },
+  filter: { userIds: number[]; start: string; end: string | null; timeOffTypeIds?: number[] },
 ): Promise<TimeOffRow[]> {
   return orgRows(db, 'time_off', orgId)
     .where('user_id', 'in', filter.userIds)
+    .$if(filter.timeOffTypeIds !== undefined, (qb) => qb.where('time_off_type_id', 'in', filter.timeOffTypeIds!))
     .where('status', '=', 1) // APPROVED (time-offs/table.ts; a value import would make a folder cycle)
     .where('deleted_at', 'is', null)
     .where('rrule', 'is', null)
@@ -232,6 +233,41 @@ export function approvedEntriesOverlapping(
     .$if(filter.end !== null, (qb) => qb.where('start', '<', filter.end!))
     .orderBy('id')
     .execute();
+}
+
+/** The users with approved one-time entries of a time off type (whose charge its default day may move). */
+export async function usersWithApprovedEntriesOf(db: Db, orgId: number, timeOffTypeId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('time_off')
+    .select('user_id')
+    .distinct()
+    .where('organization_id', '=', orgId)
+    .where('time_off_type_id', '=', timeOffTypeId)
+    .where('status', '=', 1)
+    .where('deleted_at', 'is', null)
+    .where('rrule', 'is', null)
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
+/** The users whose work an assignment's times shape: members of series on it and its one-off shifts' people. */
+export async function usersWorkingOn(db: Db, orgId: number, assignmentId: number): Promise<number[]> {
+  const [series, shifts] = await Promise.all([
+    db
+      .selectFrom('recurring_shift')
+      .select(['user_id', 'assignment_ids'])
+      .where('organization_id', '=', orgId)
+      .execute(),
+    db
+      .selectFrom('shift')
+      .select('user_id')
+      .distinct()
+      .where('organization_id', '=', orgId)
+      .where('assignment_id', '=', assignmentId)
+      .execute(),
+  ]);
+  const onIt = series.filter((s) => (JSON.parse(s.assignment_ids) as number[]).includes(assignmentId));
+  return [...new Set([...onIt, ...shifts].map((r) => r.user_id))];
 }
 
 /** What the ledger holds for each entry, per time off type (negative while a debit stands). */

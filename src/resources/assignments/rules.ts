@@ -8,6 +8,7 @@ import { checkRule, ruleBody } from '../../core/recurrence.js';
 import { assertPeriod, formatDate, normalizeLocalDateTime, nowLocal, nowUtc, todayIn } from '../../core/time.js';
 import { findUser, findUsersByIds } from '../users/repository.js';
 import { DEFAULT_RRULE } from '../../scheduling/recurrence.js';
+import { reconcileAssignment } from '../accruals/reconcile.js';
 import {
   adminIdsOf,
   assertGroupLabelsExist,
@@ -165,7 +166,14 @@ export async function changeAssignment(
     before,
     after: body,
   });
+  // the bank follows the charge (docs/time-off.md): the work of the assignment's people moved or changed kind
+  const after = await findAssignmentOrThrow(trx, auth.orgId, id);
+  if (WORK_SHAPING.some((column) => after[column] !== before[column]))
+    await reconcileAssignment(trx, auth, id, `${[before.date, after.date].sort()[0]} 00:00:00`);
 }
+
+/** The columns that decide when and whether an assignment's occurrences are work. */
+const WORK_SHAPING = ['start', 'end', 'rrule', 'until_date', 'is_work_shift'] as const;
 
 export async function deleteAssignment(trx: Db, auth: AuthContext, id: number): Promise<void> {
   const before = await findAssignmentOrThrow(trx, auth.orgId, id);

@@ -47,7 +47,7 @@ export function turnState(round: BidRoundRow, nowMs: number): TurnState {
   return { turn, fromMs, untilMs: round.status === 'paused' ? null : fromMs + window, lapsed };
 }
 
-const memberOf = (round: BidRoundRow, turn: number) => {
+export const memberOf = (round: BidRoundRow, turn: number) => {
   const members = JSON.parse(round.member_ids) as number[];
   return members[turn % members.length]!;
 };

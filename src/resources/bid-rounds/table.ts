@@ -25,6 +25,8 @@ export interface BidRoundTable {
   turn_started_at: string | null;
   /** UTC instant of the pause (status paused) */
   paused_at: string | null;
+  /** the last turn whose member was told it began (migration 1791; null: none yet) */
+  notified_turn: number | null;
   created_at: string;
 }
 

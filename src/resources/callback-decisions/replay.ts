@@ -120,9 +120,10 @@ export async function replayCallback(db: Db, orgId: number, timeZone: string, ca
       );
     }
   }
+  // a member added since is a list edit: not in the stored order, so not a difference of it
   for (const now of current)
     if (!storedBy.has(now.user_id))
-      result.differences.push(`user #${now.user_id} joined the list after the callback started`);
+      result.notes.push(`user #${now.user_id} joined the list after the callback started`);
   result.current_order = orderCandidates(
     ordering,
     current.filter((i) => isCandidate.has(i.user_id)),

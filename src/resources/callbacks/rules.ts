@@ -16,11 +16,12 @@ import {
   parseInstantInput,
 } from '../../core/time.js';
 import { hoursBetween } from '../../core/time.js';
-import { occurrenceStaffing } from '../../scheduling/index.js';
+import { occurrenceStaffing, type Reason } from '../../scheduling/index.js';
+import { overrideFatigue } from '../fatigue-rules/repository.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
-import { ineligibilityOf, selectCandidates, type SkippedCandidate } from './ordering/candidates.js';
+import { allIneligibilityReasons, selectCandidates, type SkippedCandidate } from './ordering/candidates.js';
 import { insertShift } from './contracts.js';
 import { recordAnswer, recordStart } from './decisions/records.js';
 import {
@@ -243,9 +244,10 @@ async function assertStillEligible(
   callback: CallbackRow,
   user: UserRow,
   span: { from: string; to: string },
+  override: string | undefined,
 ) {
   const list = await findCallbackList(trx, auth.orgId, callback.list_id);
-  const reasons = await ineligibilityOf(
+  const all = await allIneligibilityReasons(
     trx,
     auth.orgId,
     list,
@@ -254,8 +256,19 @@ async function assertStillEligible(
     auth.timezone,
     requiredOf(callback),
   );
-  const reason = reasons.get(user.id);
-  if (reason) throw invalidParams(`${fullName(user)} can no longer take callback #${callback.id}: ${reason}.`);
+  const reasons = all.get(user.id) ?? [];
+  const refusal = (reason: Reason) =>
+    invalidParams(`${fullName(user)} can no longer take callback #${callback.id}: ${reason.text}.`);
+  // an admin's override_reason goes over the fatigue rules only (logged); every other reason still refuses
+  const [reason] = override?.trim() ? reasons.filter((r) => r.kind !== 'fatigue') : reasons;
+  if (reason) throw refusal(reason);
+  await overrideFatigue(trx, auth, reasons, {
+    override,
+    refusal,
+    who: `${fullName(user)} (callback #${callback.id}, ${span.from} to ${span.to})`,
+    entity: { type: 'callback', id: callback.id },
+    actorUserId: callback.initiated_by,
+  });
 }
 
 /**
@@ -291,7 +304,7 @@ export async function recordResponse(
       if (accepted) {
         // the user's schedule stays as checked until the shift is placed
         await lockUsers(trx, [user.id]);
-        await assertStillEligible(trx, auth, callback, user, span);
+        await assertStillEligible(trx, auth, callback, user, span, body.override_reason);
         await beforeAccept?.(callback);
       }
       const shiftId = accepted ? await placeShift(trx, auth, callback, user.id, span) : null;

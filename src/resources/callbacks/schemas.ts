@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { OverrideReason } from '../fatigue-rules/schemas.js';
 import {
   Id,
   IdName,
@@ -88,6 +89,7 @@ export const RecordResponseBody = Type.Object({
   end_time: Type.Optional(NullableInput(LocalDateTime)),
   do_not_disturb: Type.Optional(Type.Boolean()),
   auto_accepted: Type.Optional(Type.Boolean()),
+  override_reason: OverrideReason,
 });
 export type RecordResponseBody = Static<typeof RecordResponseBody>;
 

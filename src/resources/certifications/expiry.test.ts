@@ -133,3 +133,38 @@ describe('expiry notices', () => {
     ).toContain(`Your certification Paramedic licence expires on ${expires}, in 5 days`);
   });
 });
+
+describe('expiry notice thresholds per organization', () => {
+  it('sends notices at the days the organization sets, once each', async () => {
+    const station = await server.newOrg({ name: 'Thresholds' });
+    expect((await station.get('/certifications/expiry_notices')).body).toEqual({ days: [60, 30, 7] });
+    expect((await station.patch('/certifications/expiry_notices', { days: [0, 3] })).status).toBe(422);
+    expect((await station.patch('/certifications/expiry_notices', { days: [3, 3] })).status).toBe(422);
+    const changed = await station.patch('/certifications/expiry_notices', { days: [3, 14] });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.expiry_notices).toEqual({ days: [14, 3] });
+    // a medic whose licence expires in 20 days: not told at 20 (the default would tell at 30), told at 14 and 3
+    const holder = await station.createUser({
+      first_name: 'Tess',
+      last_name: 'Threshold',
+      emails: ['tess@crewplan.test'],
+    });
+    const cert = await station.post('/certifications', { name: 'EMT card', cert_id: 'emt', created_by: holder });
+    expect(cert.status, cert.text).toBe(201);
+    const held = await station.post(`/users/${holder}/certifications`, {
+      id: cert.body.id,
+      expires_on: addDays(today, 20),
+    });
+    expect(held.status, held.text).toBe(201);
+    const notifier = server.app.workers.expiryNotices;
+    const address = (await station.get(`/users/${holder}`)).body.emails[0] as string;
+    const subjects = () => mail.mails.filter((m) => m.to[0] === address).length;
+    await notifier.runOnce();
+    expect(subjects()).toBe(0);
+    expect(await notifier.runOnce(() => addDays(today, 6))).toBe(1);
+    expect(await notifier.runOnce(() => addDays(today, 6))).toBe(0);
+    expect(subjects()).toBe(1);
+    await notifier.runOnce(() => addDays(today, 17));
+    expect(subjects()).toBe(2);
+  });
+});

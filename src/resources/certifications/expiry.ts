@@ -2,19 +2,22 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isAdminRole } from '../../core/auth/sessions.js';
 import { sameOrg } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
+import { updateOrganizationSettings } from '../../core/org-settings.js';
 import { addDays, epochDayOfText, formatDate, nowUtc, todayIn } from '../../core/time.js';
 import { expiryCosts, type ExpiryCost } from '../../scheduling/index.js';
 import type { Channel, Message } from '../callbacks/channels/channel.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
+import type { ChangeExpiryNoticesBody, ExpiryNoticesResponse } from './schemas.js';
+import './table.js';
 
 /*
  * Certification expiry (docs/contract-rules.md, "Certification expiry"): who loses which
  * certification when, what staffing that costs, and the notices sent before.
  */
 
-/** Days before the expiry a notice goes out; each once per held certification and expiry date. */
-export const NOTICE_DAYS = [60, 30, 7] as const;
+/** Days before the expiry a notice goes out unless the organization sets its own; each once per certification. */
+export const NOTICE_DAYS: readonly number[] = [60, 30, 7];
 /** How far after the expiry the staffing cost looks: the person's work in these days. */
 export const COST_HORIZON_DAYS = 28;
 
@@ -92,9 +95,27 @@ export async function expiringCertifications(
   }));
 }
 
+/** An organization's notice thresholds, largest first, from its `expiry_notice_days` (null: NOTICE_DAYS). */
+export const noticeDaysOf = (stored: string | null): number[] =>
+  (stored === null ? [...NOTICE_DAYS] : (JSON.parse(stored) as number[])).sort((a, b) => b - a);
+
+export async function findExpiryNotices(db: Db, orgId: number): Promise<ExpiryNoticesResponse> {
+  const org = await db
+    .selectFrom('organization')
+    .select('expiry_notice_days')
+    .where('id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  return { days: noticeDaysOf(org.expiry_notice_days) };
+}
+
+export async function updateExpiryNotices(db: Db, orgId: number, values: ChangeExpiryNoticesBody): Promise<void> {
+  const days = values.days && JSON.stringify(noticeDaysOf(JSON.stringify(values.days)));
+  await updateOrganizationSettings(db, orgId, { expiry_notice_days: days });
+}
+
 /** The threshold a certification `daysLeft` from expiry is due a notice for: the smallest one reached. */
-export function thresholdOf(daysLeft: number): number | undefined {
-  return [...NOTICE_DAYS].sort((a, b) => a - b).find((days) => daysLeft <= days);
+export function thresholdOf(daysLeft: number, thresholds: readonly number[] = NOTICE_DAYS): number | undefined {
+  return [...thresholds].sort((a, b) => a - b).find((days) => daysLeft <= days);
 }
 
 /**
@@ -152,7 +173,7 @@ export function noticeMessage(item: ExpiringCertification, holder: UserRow, toHo
 
 /**
  * One pass of the expiry notices over every organization: each certification reaching a threshold
- * (NOTICE_DAYS) is told once to its holder and the organization's admins, on each channel that
+ * (the organization's, else NOTICE_DAYS) is told once to its holder and the organization's admins, on each channel that
  * reaches them (e-mail, push). Answers how many notices (certification and threshold) went out.
  */
 export async function sendExpiryNotices(
@@ -161,11 +182,12 @@ export async function sendExpiryNotices(
   log: FastifyBaseLogger,
   today?: (timeZone: string) => string,
 ): Promise<number> {
-  const orgs = await db.selectFrom('organization').select(['id', 'timezone']).execute();
+  const orgs = await db.selectFrom('organization').select(['id', 'timezone', 'expiry_notice_days']).execute();
   let sent = 0;
   for (const org of orgs) {
+    const thresholds = noticeDaysOf(org.expiry_notice_days);
     const day = today?.(org.timezone) ?? formatDate(todayIn(org.timezone));
-    const due = await expiringCertifications(db, org.id, org.timezone, Math.max(...NOTICE_DAYS), day);
+    const due = await expiringCertifications(db, org.id, org.timezone, thresholds[0]!, day);
     if (due.length === 0) continue;
     const users = await db
       .selectFrom('user_account')
@@ -176,7 +198,7 @@ export async function sendExpiryNotices(
     const byId = new Map(users.map((u) => [u.id, u as UserRow]));
     const admins = users.filter((u) => isAdminRole(u.role)) as UserRow[];
     for (const item of due) {
-      const threshold = thresholdOf(item.days_left);
+      const threshold = thresholdOf(item.days_left, thresholds);
       const holder = byId.get(item.user_id);
       if (threshold === undefined || !holder || !(await claimNotice(db, org.id, item, threshold))) continue;
       sent += 1;

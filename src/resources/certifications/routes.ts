@@ -4,14 +4,19 @@ import { Type } from '@sinclair/typebox';
 import type { Db } from '../../core/db/transaction.js';
 import { withTransaction } from '../../core/db/transaction.js';
 import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
+import { sentFields } from '../../core/fields.js';
+import { changeOrganizationSettings } from '../../core/org-settings.js';
 import { formatDate, todayIn } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRef, userRefOrNull } from '../users/serialize.js';
-import { expiringCertifications } from './expiry.js';
+import { expiringCertifications, findExpiryNotices, updateExpiryNotices } from './expiry.js';
 import { findCertificationOrThrow, listCertifications } from './repository.js';
 import { changeCertification, createCertification, deleteCertification } from './rules.js';
 import {
   CertificationResponse,
+  ChangeExpiryNoticesBody,
+  ExpiryNoticesResponse,
+  ExpiryNoticesWriteResponse,
   ChangeCertificationBody,
   CreateCertificationBody,
   ExpiringQuery,
@@ -72,6 +77,36 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         days,
         data: items.map(({ user_id: userId, ...item }) => ({ user: userRef(request, users.get(userId)!), ...item })),
       };
+    },
+  );
+
+  app.get(
+    '/certifications/expiry_notices',
+    route('getExpiryNotices', 'When certification expiry notices go out: days before the expiry (extension)', {
+      ...EXTENSION,
+      description: 'See docs/contract-rules.md#certification-expiry. Default 60, 30 and 7.',
+      response: { 200: ExpiryNoticesResponse },
+    }),
+    async (request) => findExpiryNotices(app.db, request.auth.orgId),
+  );
+
+  app.patch(
+    '/certifications/expiry_notices',
+    route('changeExpiryNotices', 'Sets the days before an expiry that notices go out (extension)', {
+      ...EXTENSION,
+      description: 'See docs/contract-rules.md#certification-expiry. Admins only.',
+      body: ChangeExpiryNoticesBody,
+      response: { 200: ExpiryNoticesWriteResponse },
+    }),
+    async (request) => {
+      const changes = sentFields(request.body, ['days'] as const);
+      const notices = await changeOrganizationSettings(app.db, request.auth, changes, {
+        action: 'expiry_notices.updated',
+        describe: (fields) => `the certification expiry notices (${fields}).`,
+        find: findExpiryNotices,
+        update: updateExpiryNotices,
+      });
+      return { ...ok('Expiry notices updated successfully.'), expiry_notices: notices };
     },
   );
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Id, ShortText, UserRef } from '../../core/schemas.js';
+import { Id, ShortText, SuccessWith, UserRef } from '../../core/schemas.js';
 
 export const CertificationResponse = Type.Object({
   id: Type.Integer(),
@@ -60,3 +60,16 @@ export const ExpiringResponse = Type.Object({
   ),
 });
 export type ExpiringResponse = Static<typeof ExpiringResponse>;
+
+const NoticeDays = Type.Array(Type.Integer({ minimum: 1, maximum: 366 }), {
+  minItems: 1,
+  maxItems: 10,
+  uniqueItems: true,
+  description: 'days before an expiry a notice goes out, each once per certification (default 60, 30, 7)',
+});
+
+export const ExpiryNoticesResponse = Type.Object({ days: NoticeDays });
+export type ExpiryNoticesResponse = Static<typeof ExpiryNoticesResponse>;
+export const ChangeExpiryNoticesBody = Type.Object({ days: Type.Optional(NoticeDays) });
+export type ChangeExpiryNoticesBody = Static<typeof ChangeExpiryNoticesBody>;
+export const ExpiryNoticesWriteResponse = SuccessWith({ expiry_notices: ExpiryNoticesResponse });

@@ -51,3 +51,10 @@ declare module '../../core/db/types.js' {
     certification_notice: CertificationNoticeTable;
   }
 }
+
+/** The organization's expiry notice thresholds (migration 1790): a JSON array of days; null = NOTICE_DAYS. */
+declare module '../../core/db/types.js' {
+  interface OrganizationTable {
+    expiry_notice_days: string | null;
+  }
+}

@@ -178,6 +178,33 @@ describe('callbacks', () => {
     ]);
     await setRules({});
   });
+
+  it('refuse an answer that breaks the rule since the start, unless an admin overrides it (logged)', async () => {
+    const [tired] = await crew(1, 'Answer');
+    await tour(tired!, '2032-05-07');
+    await tour(tired!, '2032-05-08');
+    await tour(tired!, '2032-05-09');
+    const listId = await makeList('Answer list', [tired!]);
+    const started = await startCallback(listId, { start: '2032-05-10 07:00:00', end: '2032-05-10 19:00:00' });
+    expect(started.candidates.map((c) => c.user_id)).toEqual([tired]);
+    await setRules({ max_consecutive_hours: 72 });
+    const answer = { user_id: tired, status: 'accepted' };
+    expect(await org.post(`/callbacks/${started.id}/users`, answer)).toBeInvalid([
+      `Answer Member1 can no longer take callback #${started.id}: would work 84 h in a row; the department's ` +
+        'limit is 72 h.',
+    ]);
+    const overridden = await org.post(`/callbacks/${started.id}/users`, {
+      ...answer,
+      override_reason: 'Only medic who answered',
+    });
+    expect(overridden.status, overridden.text).toBe(200);
+    const log = (await org.get('/logs', { query: { limit: 5 } })).body.data as Array<Record<string, unknown>>;
+    expect(log.map((e) => String(e.event_description))).toContain(
+      `John Doe put Answer Member1 (callback #${started.id}, 2032-05-10 07:00:00 to 2032-05-10 19:00:00) to work ` +
+        "over the fatigue rules (would work 84 h in a row; the department's limit is 72 h): Only medic who answered",
+    );
+    await setRules({});
+  });
 });
 
 describe('sign-ups and moved rotation occurrences', () => {
@@ -243,16 +270,29 @@ describe('sign-ups and moved rotation occurrences', () => {
     await tour(tired!, '2032-11-02');
     await shift(giver!, '2032-11-03 07:00:00', '2032-11-04 07:00:00');
     await setRules({ max_consecutive_hours: 48 });
-    const trade = await org.post('/trades', {
+    const body = {
       requesting_user: giver,
       start: '2032-11-03 07:00:00',
       end: '2032-11-04 07:00:00',
       approving_user_id: scene.adminId,
       accepting_user_id: tired,
       approve: true,
-    });
+    };
+    const trade = await org.post('/trades', body);
     expect(trade).toBeInvalid([
       "Trade Member1 cannot take this trade: would work 72 h in a row; the department's limit is 48 h.",
+    ]);
+    // an admin's override_reason fills it, logged on the trade; other reasons still refuse
+    const overridden = await org.post('/trades', {
+      ...body,
+      override_reason: 'Holiday staffing agreed with the union',
+    });
+    expect(overridden.status, overridden.text).toBe(201);
+    const log = (await org.get('/logs', { query: { limit: 5 } })).body.data as Array<Record<string, unknown>>;
+    const entries = log.filter((e) => String(e.event_description).includes('over the fatigue rules'));
+    expect(entries.map((e) => e.event_description)).toEqual([
+      `John Doe put Trade Member1 (trade #${overridden.body.id}) to work over the fatigue rules (would work 72 h ` +
+        "in a row; the department's limit is 48 h): Holiday staffing agreed with the union",
     ]);
     await setRules({});
   });

@@ -4,6 +4,7 @@ import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
+import { reconcileTimeOffType } from '../accruals/reconcile.js';
 import { findTimeOffTypeOrThrow, insertTimeOffType, setSickLeave, updateTimeOffType } from './repository.js';
 import type { CreateTimeOffTypeBody, UpdateTimeOffTypeBody } from './schemas.js';
 import type { TimeOffTypeTable } from './table.js';
@@ -93,6 +94,9 @@ export async function changeTimeOffType(
     before,
     after: body.sick_leave === undefined ? changes : { ...changes, sick_leave: body.sick_leave },
   });
+  // the bank follows the charge (docs/time-off.md): a new default day moves what approved entries charge
+  if (changes.default_day_hours !== undefined && Number(changes.default_day_hours) !== Number(before.default_day_hours))
+    await reconcileTimeOffType(trx, auth, id);
 }
 
 /** Soft delete: existing time off keeps its type; the type is no longer listed or usable. */

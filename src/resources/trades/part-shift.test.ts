@@ -135,6 +135,37 @@ describe('part-shift trades', () => {
     ]);
   });
 
+  it('trades the second half of a 25 h tour across the fall change: 13 real hours move', async () => {
+    // Chicago falls back on 2031-11-02 at 02:00: crew B's tour of Nov 1 is 25 h, its night half 13 h
+    const owner = await org.createUser({ first_name: 'Fay', last_name: 'Fall' });
+    const sub = await org.createUser({ first_name: 'Sid', last_name: 'Fall' });
+    await placeCrews(
+      org,
+      [
+        [owner, 'B'],
+        [sub, 'A'],
+      ],
+      { rotation_id: rotation, assignment_id: engine, start_date: '2031-10-25', end_date: '2031-11-10' },
+    );
+    const id = await trade(owner, sub, '2031-11-01 19:00:00', '2031-11-02 07:00:00');
+    expect(await engineDay('2031-11-01', [owner, sub])).toEqual({
+      shifts: [
+        [owner, '2031-11-01 07:00:00', '2031-11-01 19:00:00', false],
+        [sub, '2031-11-01 19:00:00', '2031-11-02 07:00:00', false],
+      ],
+      open: 0,
+      shortFrom: null,
+    });
+    const day = { start: '2031-11-01 00:00:00', end: '2031-11-02 00:00:00' };
+    expect(await paid(owner, day.start, day.end)).toEqual([
+      ['2031-11-01 07:00:00', '2031-11-01 19:00:00', 12, null],
+      ['2031-11-01 19:00:00', '2031-11-02 07:00:00', 13, String(sub)],
+    ]);
+    const balance = (await org.get(`/users/${owner}/trade_balance`)).body;
+    expect(balance).toMatchObject([{ user_owes: 13, owes_user: 0 }]);
+    expect(balance[0].trades).toMatchObject([{ id, hours: 13 }]);
+  });
+
   it('refuses bad part-shift input with a 422 naming the field, writing nothing', async () => {
     const { owner, sub } = await pair();
     const ask = (start: string, end: string) =>

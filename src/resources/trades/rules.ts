@@ -4,7 +4,15 @@ import { writeLog, logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { assertPeriod, hoursBetween, normalizeLocalDateTime, nowLocal, nowUtc } from '../../core/time.js';
-import { availabilityOf, expandWork, refusalMessage, timezoneOf, type WorkItem } from '../../scheduling/index.js';
+import {
+  availabilityOf,
+  expandWork,
+  refusalMessage,
+  timezoneOf,
+  type Reason,
+  type WorkItem,
+} from '../../scheduling/index.js';
+import { overrideFatigue } from '../fatigue-rules/repository.js';
 import { assertUsersExist, findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
@@ -114,7 +122,8 @@ async function assertCanTake(
   taker: UserRow,
   span: Span,
   moves: Move[],
-): Promise<void> {
+  override: string | undefined,
+): Promise<FatigueOverride[]> {
   const needs = await requiredQualifiers(
     db,
     orgId,
@@ -122,8 +131,36 @@ async function assertCanTake(
     moves.map((move) => move.item),
   );
   const request = { ...span, userIds: [taker.id], timezone: await timezoneOf(db, orgId), needs };
-  const [reason] = (await availabilityOf(db, orgId, request)).get(taker.id)!.reasons;
+  const { reasons } = (await availabilityOf(db, orgId, request)).get(taker.id)!;
+  // an admin's override_reason goes over the fatigue rules only; every other reason still refuses
+  const [reason] = override?.trim() ? reasons.filter((r) => r.kind !== 'fatigue') : reasons;
   if (reason) throw invalidParams(refusalMessage(fullName(taker), 'this trade', reason));
+  const fatigue = reasons.filter((r) => r.kind === 'fatigue');
+  return fatigue.length ? [{ user: taker, reasons: fatigue }] : [];
+}
+
+/** A taker who goes over the fatigue rules on an admin's override_reason, logged once the trade is known. */
+interface FatigueOverride {
+  user: UserRow;
+  reasons: Reason[];
+}
+
+/** Logs each override (`fatigue.overridden` on the trade, by its approver); a member's session may not override. */
+async function logOverrides(
+  trx: Db,
+  auth: AuthContext,
+  overrides: FatigueOverride[],
+  override: string | undefined,
+  trade: Pick<TradeRow, 'id' | 'approved_by' | 'approving_user_id'>,
+) {
+  for (const { user, reasons } of overrides)
+    await overrideFatigue(trx, auth, reasons, {
+      override,
+      refusal: (reason) => invalidParams(refusalMessage(fullName(user), 'this trade', reason)),
+      who: `${fullName(user)} (trade #${trade.id})`,
+      entity: { type: 'trade', id: trade.id },
+      actorUserId: trade.approved_by ?? trade.approving_user_id,
+    });
 }
 
 /** Checks both directions of the trade (and the swap, when there is one) for this taker. */
@@ -133,17 +170,19 @@ async function checkTrade(
   requester: UserRow,
   taker: UserRow | null,
   trade: { span: Span; swap: Span | null },
-) {
+  override?: string,
+): Promise<FatigueOverride[]> {
   // both users' schedules stay as checked until the work has moved (src/core/db/locks.ts)
   await lockUsers(db, taker ? [requester.id, taker.id] : [requester.id]);
   const work = await workToMove(db, orgId, requester, trade.span);
-  if (!taker) return;
+  if (!taker) return [];
   if (taker.id === requester.id) throw invalidParams('The accepting user must differ from the requesting user.');
-  await assertCanTake(db, orgId, requester, taker, trade.span, work);
+  const overrides = await assertCanTake(db, orgId, requester, taker, trade.span, work, override);
   if (trade.swap) {
     const swapWork = await workToMove(db, orgId, taker, trade.swap, 'swap ');
-    await assertCanTake(db, orgId, taker, requester, trade.swap, swapWork);
+    overrides.push(...(await assertCanTake(db, orgId, taker, requester, trade.swap, swapWork, override)));
   }
+  return overrides;
 }
 
 function swapOf(body: { swap_start?: string | null; swap_end?: string | null }): Span | null {
@@ -189,7 +228,7 @@ export async function createTrade(
   // approved at once, it would read as expired: refused before anything is written
   if (body.approve && span.start <= nowLocal(auth.timezone))
     throw invalidParams(`A trade whose start has passed cannot be approved: it starts ${span.start}.`);
-  await checkTrade(trx, orgId, requester, taker, { span, swap });
+  const overrides = await checkTrade(trx, orgId, requester, taker, { span, swap }, body.override_reason);
 
   const now = nowUtc();
   const status: StoredTradeStatus = taker ? 'accepted' : 'pending';
@@ -213,6 +252,8 @@ export async function createTrade(
     updated_at: now,
   };
   const id = await insertTrade(trx, values);
+  // approved at once, the fill checks and logs them
+  if (!body.approve) await logOverrides(trx, auth, overrides, body.override_reason, { ...values, id });
   // the department's limits, under both users' locks (checkTrade): one winner for the last allowed trade
   const participants = taker ? [requester, taker] : [requester];
   await assertTradeCount(trx, auth, { ...values, id }, participants);
@@ -229,7 +270,14 @@ export async function createTrade(
   });
   // approved in the same transaction: a refusal (or any failure) while the work moves writes nothing
   if (body.approve)
-    return { id, status: await actOnTrade(trx, auth, id, { action: 'approve', admin_id: approver.id }) };
+    return {
+      id,
+      status: await actOnTrade(trx, auth, id, {
+        action: 'approve',
+        admin_id: approver.id,
+        override_reason: body.override_reason,
+      }),
+    };
   return { id, status };
 }
 
@@ -324,9 +372,16 @@ async function unfill(trx: Db, auth: AuthContext, trade: TradeRow, requester: Us
   await undoPlacements(trx, auth.orgId, trade.id);
 }
 
-async function fill(trx: Db, auth: AuthContext, trade: TradeRow, requester: UserRow, taker: UserRow) {
+async function fill(
+  trx: Db,
+  auth: AuthContext,
+  trade: TradeRow,
+  requester: UserRow,
+  taker: UserRow,
+  override: string | undefined,
+) {
   const spans = spansOf(trade);
-  await checkTrade(trx, auth.orgId, requester, taker, spans);
+  await logOverrides(trx, auth, await checkTrade(trx, auth.orgId, requester, taker, spans, override), override, trade);
   await assertOwedHours(trx, auth, trade, [requester, taker]);
   await moveWork(trx, auth, trade, requester, taker, spans.span);
   if (spans.swap) await moveWork(trx, auth, trade, taker, requester, spans.swap);
@@ -359,11 +414,12 @@ async function accept({ trx, auth, trade, requester, body, now }: ActionContext)
   const changes: Partial<TradeRow> = { accepting_user_id: actor.id, accepted_at: now };
   let next: StoredTradeStatus = 'accepted';
   if (trade.status === 'approved') {
-    await fill(trx, auth, { ...trade, accepting_user_id: actor.id }, requester, actor);
+    await fill(trx, auth, { ...trade, accepting_user_id: actor.id }, requester, actor, body.override_reason);
     Object.assign(changes, { filled_at: now });
     next = 'filled';
   } else {
-    await checkTrade(trx, auth.orgId, requester, actor, spansOf(trade));
+    const overrides = await checkTrade(trx, auth.orgId, requester, actor, spansOf(trade), body.override_reason);
+    await logOverrides(trx, auth, overrides, body.override_reason, trade);
     await assertOwedHours(trx, auth, { ...trade, accepting_user_id: actor.id }, [requester, actor]);
   }
   await assertTradeCount(trx, auth, trade, [actor]);
@@ -387,7 +443,7 @@ async function approve({ trx, auth, trade, requester, body, now }: ActionContext
   const changes: Partial<TradeRow> = { approved_by: actor.id, approved_at: now };
   if (trade.status !== 'accepted' || trade.accepting_user_id === null) return { actor, next: 'approved', changes };
   const taker = await findUserOrInvalid(trx, auth.orgId, trade.accepting_user_id, 'accepting user id');
-  await fill(trx, auth, { ...trade, approved_by: actor.id }, requester, taker);
+  await fill(trx, auth, { ...trade, approved_by: actor.id }, requester, taker, body.override_reason);
   return { actor, next: 'filled', changes: { ...changes, filled_at: now } };
 }
 
@@ -423,7 +479,8 @@ async function edit({ trx, auth, trade, requester, body }: ActionContext): Promi
       : await findUserOrInvalid(trx, auth.orgId, trade.accepting_user_id, 'accepting user id');
   // a filled trade's work moves back, then moves again under the new terms (one transaction)
   if (trade.status === 'filled') await unfill(trx, auth, trade, requester);
-  await checkTrade(trx, auth.orgId, requester, taker, { span, swap });
+  const overrides = await checkTrade(trx, auth.orgId, requester, taker, { span, swap }, body.override_reason);
+  await logOverrides(trx, auth, overrides, body.override_reason, trade);
   const changes: Partial<TradeRow> = {
     start: span.start,
     end: span.end,

@@ -11,6 +11,7 @@ import {
   LinkRef,
   NullableString,
 } from '../../core/schemas.js';
+import { OverrideReason } from '../fatigue-rules/schemas.js';
 
 export const TRADE_ACTIONS = ['accept', 'decline', 'approve', 'deny', 'cancel', 'edit'] as const;
 export type TradeAction = (typeof TRADE_ACTIONS)[number];
@@ -34,6 +35,7 @@ export const CreateTradeBody = Type.Object({
         'filled: the work moves); if approving fails, nothing is written, not even the trade',
     }),
   ),
+  override_reason: OverrideReason,
 });
 export type CreateTradeBody = Static<typeof CreateTradeBody>;
 /** One trade, or several as the sample body writes them (an array of trades): all are requested or none. */
@@ -51,6 +53,7 @@ export const TradeActionBody = Type.Object({
   swap_start: Type.Optional(Type.String({ ...LocalDateTime, description: 'edit (extension): the new swap start' })),
   swap_end: Type.Optional(Type.String({ ...LocalDateTime, description: 'edit (extension): the new swap end' })),
   notes: Type.Optional(NullableInput(LongText())),
+  override_reason: OverrideReason,
 });
 export type TradeActionBody = Static<typeof TradeActionBody>;
 

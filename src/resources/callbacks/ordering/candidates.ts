@@ -121,24 +121,7 @@ export interface RequiredQualifiers {
   qualifiers: Array<{ id: number; shortcode: string }>;
 }
 
-/**
- * Why each user may not take the callback span (null when eligible): the first reason of the
- * scheduling engine's availability for an offer of the list's hours (docs/schedule.md, Availability).
- */
-export async function ineligibilityOf(
-  db: Db,
-  orgId: number,
-  list: ListLimitsRow,
-  callback: Span & { assignmentId?: number | null },
-  userIds: number[],
-  timeZone: string,
-  required?: RequiredQualifiers,
-): Promise<Map<number, string | null>> {
-  const reasons = await ineligibilityReasons(db, orgId, list, callback, userIds, timeZone, required);
-  return new Map(userIds.map((id) => [id, reasons.get(id)?.text ?? null]));
-}
-
-/** {@link ineligibilityOf} with the reason's kind (the decision records' reason code). */
+/** Why each user may not take the callback (the first reason, with its kind: the decision records' reason code). */
 export async function ineligibilityReasons(
   db: Db,
   orgId: number,
@@ -148,6 +131,20 @@ export async function ineligibilityReasons(
   timeZone: string,
   required?: RequiredQualifiers,
 ): Promise<Map<number, Reason | null>> {
+  const all = await allIneligibilityReasons(db, orgId, list, callback, userIds, timeZone, required);
+  return new Map(userIds.map((id) => [id, all.get(id)?.[0] ?? null]));
+}
+
+/** Every reason each user may not take the callback, in the engine's order (an override weighs them all). */
+export async function allIneligibilityReasons(
+  db: Db,
+  orgId: number,
+  list: ListLimitsRow,
+  callback: Span & { assignmentId?: number | null },
+  userIds: number[],
+  timeZone: string,
+  required?: RequiredQualifiers,
+): Promise<Map<number, Reason[]>> {
   const needs = required && {
     date: required.date,
     qualifiers: required.qualifiers.map((q) => ({ id: q.id, label: q.shortcode })),
@@ -155,7 +152,7 @@ export async function ineligibilityReasons(
   const { assignmentId, ...span } = callback;
   const request = { ...span, userIds, timezone: timeZone, needs, offer: { limits: list, seat: assignmentId } };
   const availability = await availabilityOf(db, orgId, request);
-  return new Map(userIds.map((id) => [id, availability.get(id)?.reasons[0] ?? null]));
+  return new Map(userIds.map((id) => [id, availability.get(id)?.reasons ?? []]));
 }
 
 /** The list's members who may be offered the callback, in contact order, and those skipped with the reason. */

@@ -398,7 +398,7 @@ export class CallbackRunner {
     return true;
   }
 
-  /** Why each of `users` may not take the callback now (`ineligibilityOf`, one batch); absent: eligible. */
+  /** Why each of `users` may not take the callback now (`ineligibilityReasons`, one batch); absent: eligible. */
   private async ineligibility(
     auth: AuthContext,
     callback: RunnerCallbackRow,
