@@ -1,7 +1,8 @@
 import type { Insertable } from 'kysely';
-import { orgRows } from '../../core/db/org-rows.js';
+import { orgRows, rowsById } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
-import { notFound } from '../../core/errors.js';
+import { invalidParams, notFound } from '../../core/errors.js';
+import type { TimeOffTypeRow } from '../time-off-types/table.js';
 import type { TimeOffRow } from '../time-offs/table.js';
 import type { AccrualRuleRow, AccrualRuleTable, AccrualTrackStepTable, AccrualTransactionTable } from './table.js';
 
@@ -343,4 +344,29 @@ export function flaggedAdjustments(db: Db, orgId: number, range: { fromUtc: stri
     .$if(range.userId !== undefined, (qb) => qb.where('t.user_id', '=', range.userId!))
     .orderBy('t.id')
     .execute();
+}
+
+/*
+ * The time off types a bank names, read here rather than through time-off-types/: a type's edit
+ * reconciles banks (reconcile.ts), so that folder depends on this one and not the other way round.
+ */
+
+/** Types by id, deleted ones included (a ledger keeps naming its type). */
+export function bankTypesByIds(db: Db, orgId: number, ids: Iterable<number>): Promise<Map<number, TimeOffTypeRow>> {
+  return rowsById(ids, (unique) => orgRows(db, 'time_off_type', orgId).where('id', 'in', unique).execute());
+}
+
+/** The organization's live types, by label. */
+export function liveBankTypes(db: Db, orgId: number): Promise<TimeOffTypeRow[]> {
+  return orgRows(db, 'time_off_type', orgId).where('deleted_at', 'is', null).orderBy('label').orderBy('id').execute();
+}
+
+/** A live type named by a request's field, or a 422 naming it. */
+export async function bankTypeOrInvalid(db: Db, orgId: number, id: number): Promise<TimeOffTypeRow> {
+  const row = await orgRows(db, 'time_off_type', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw invalidParams('The selected time off type id is invalid.');
+  return row;
 }

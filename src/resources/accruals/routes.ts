@@ -15,10 +15,19 @@ import {
   routeOptions,
 } from '../../core/schemas.js';
 import { formatIsoOffset } from '../../core/time.js';
-import { findTimeOffTypeOrInvalid, findTimeOffTypesByIds, listTimeOffTypes } from '../time-off-types/repository.js';
 import { findUserOrInvalid, findUserOrThrow } from '../users/repository.js';
 import { accrueDue, adjustBank, describeRule, effectiveRules } from './ledger.js';
-import { balancesOf, listProfiles, listRules, listSteps, listTracks, listTransactions } from './repository.js';
+import {
+  balancesOf,
+  bankTypeOrInvalid,
+  bankTypesByIds,
+  listProfiles,
+  listRules,
+  listSteps,
+  listTracks,
+  listTransactions,
+  liveBankTypes,
+} from './repository.js';
 import { deleteAccrualRecord, saveProfile, saveTrack } from './rules.js';
 import {
   AccrualEntry,
@@ -73,7 +82,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { orgId } = request.auth;
       const rules = (await profilesWithRules(app.db, orgId)).flatMap((profile) => profile.rules);
-      const types = await findTimeOffTypesByIds(
+      const types = await bankTypesByIds(
         app.db,
         orgId,
         rules.map((rule) => rule.time_off_type_id),
@@ -101,7 +110,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const user = await findUserOrThrow(app.db, orgId, request.params.user_id);
       const [rules, types] = await Promise.all([
         effectiveRules(app.db, orgId, user, timezone),
-        listTimeOffTypes(app.db, orgId),
+        liveBankTypes(app.db, orgId),
       ]);
       return [...types]
         .sort((a, b) => a.id - b.id)
@@ -136,7 +145,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         const typeIds = [...new Set([...balances.keys(), ...rules.map((rule) => rule.time_off_type_id)])].sort(
           (a, b) => a - b,
         );
-        const types = await findTimeOffTypesByIds(trx, orgId, typeIds);
+        const types = await bankTypesByIds(trx, orgId, typeIds);
         return typeIds
           .filter((id) => types.has(id))
           .map((id) => ({
@@ -155,7 +164,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const result = await withTransaction(app.db, async (trx) => {
       const user = await findUserOrThrow(trx, orgId, userId);
       const admin = await findUserOrInvalid(trx, orgId, body.admin_id, 'admin id');
-      const type = await findTimeOffTypeOrInvalid(trx, orgId, typeId);
+      const type = await bankTypeOrInvalid(trx, orgId, typeId);
       return adjustBank(trx, request.auth, { user, admin, type, hours: body.hours, notes: body.notes ?? null });
     });
     return created('Accrual bank updated successfully.', result);
@@ -204,7 +213,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const { orgId, timezone } = request.auth;
       await findUserOrThrow(app.db, orgId, request.params.user_id);
       const rows = await listTransactions(app.db, orgId, request.params.user_id);
-      const types = await findTimeOffTypesByIds(
+      const types = await bankTypesByIds(
         app.db,
         orgId,
         rows.map((row) => row.time_off_type_id),

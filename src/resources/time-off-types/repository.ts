@@ -1,8 +1,15 @@
 import type { Insertable, Updateable } from 'kysely';
-import { orgRows, rowsById, updateOrgRow } from '../../core/db/org-rows.js';
+import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import { forUpdate, type Db } from '../../core/db/transaction.js';
-import { invalidParams, orNotFound } from '../../core/errors.js';
+import { orNotFound } from '../../core/errors.js';
 import type { TimeOffTypeRow, TimeOffTypeTable } from './table.js';
+
+// reads the banks need too: kept with them (accruals/repository.ts), whose reconciliation a type's edit calls
+export {
+  bankTypeOrInvalid as findTimeOffTypeOrInvalid,
+  bankTypesByIds as findTimeOffTypesByIds,
+  liveBankTypes as listTimeOffTypes,
+} from '../accruals/repository.js';
 
 export function findTimeOffType(db: Db, orgId: number, id: number): Promise<TimeOffTypeRow | undefined> {
   return orgRows(db, 'time_off_type', orgId).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
@@ -10,26 +17,6 @@ export function findTimeOffType(db: Db, orgId: number, id: number): Promise<Time
 
 export async function findTimeOffTypeOrThrow(db: Db, orgId: number, id: number): Promise<TimeOffTypeRow> {
   return orNotFound(findTimeOffType(db, orgId, id), 'TimeOffType');
-}
-
-/** For a time off type id named in a body: 422 when it names no usable type. */
-export async function findTimeOffTypeOrInvalid(db: Db, orgId: number, id: number): Promise<TimeOffTypeRow> {
-  const row = await findTimeOffType(db, orgId, id);
-  if (!row) throw invalidParams('The selected time off type id is invalid.');
-  return row;
-}
-
-/** Types by id, deleted ones included (old entries keep showing their type). */
-export async function findTimeOffTypesByIds(
-  db: Db,
-  orgId: number,
-  ids: Iterable<number>,
-): Promise<Map<number, TimeOffTypeRow>> {
-  return rowsById(ids, (unique) => orgRows(db, 'time_off_type', orgId).where('id', 'in', unique).execute());
-}
-
-export function listTimeOffTypes(db: Db, orgId: number): Promise<TimeOffTypeRow[]> {
-  return orgRows(db, 'time_off_type', orgId).where('deleted_at', 'is', null).orderBy('label').orderBy('id').execute();
 }
 
 export async function insertTimeOffType(db: Db, values: Insertable<TimeOffTypeTable>): Promise<number> {
