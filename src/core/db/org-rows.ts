@@ -21,7 +21,7 @@ type TenantTable = {
   [T in keyof Database]: Database[T] extends { organization_id: number } ? T : never;
 }[keyof Database];
 
-/** Kysely cannot check a column of a table named by a type parameter: these two build on an untyped handle. */
+/** Kysely cannot check a column of a table named by a type parameter: these build on an untyped handle. */
 const untyped = (db: Db) => db as unknown as Kysely<Record<string, { organization_id: number; id: number }>>;
 
 /** Every column of the organization's rows of `table`: where most repository reads start. */
@@ -53,14 +53,11 @@ export const deleteOrgRows = <T extends TenantTable>(db: Db, table: T, orgId: nu
     .deleteFrom(table as string)
     .where('organization_id', '=', orgId) as unknown as DeleteQueryBuilder<Database, T, DeleteResult>;
 
-/** Whether a delete removed any row. */
-export const deletedAny = (result: DeleteResult) => Number(result.numDeletedRows) > 0;
-
 /**
  * The ids among `ids` that name rows of `table` of the organization; with `live`, rows not deleted
  * (`deleted_at` null). One query; none when no id is asked.
  */
-export async function orgIdsAmong(
+async function orgIdsAmong(
   db: Db,
   table: OrgTable,
   orgId: number,
