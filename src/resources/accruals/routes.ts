@@ -8,7 +8,6 @@ import {
   created,
   errorResponses,
   IdParams,
-  ok,
   SuccessBody,
   SuccessWithId,
   UserIdParams,
@@ -35,6 +34,7 @@ import {
   TrackChangeBody,
   TrackResponse,
 } from './schemas.js';
+import { changedWithId, deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Accruals'];
 const route = routeOptions(tags);
@@ -255,10 +255,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: ProfileChangeBody,
       response: { 200: SuccessWithId },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => saveProfile(trx, request.auth, request.params.id, request.body));
-      return { ...ok('Accrual profile updated successfully.'), id: request.params.id };
-    },
+    changedWithId(app.db, saveProfile, 'Accrual profile updated successfully.'),
   );
 
   app.delete(
@@ -268,12 +265,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) =>
-        deleteAccrualRecord(trx, request.auth, 'accrual_profile', request.params.id),
-      );
-      return ok('Accrual profile removed successfully.');
-    },
+    deletedOk(
+      app.db,
+      (trx, auth, id) => deleteAccrualRecord(trx, auth, 'accrual_profile', id),
+      'Accrual profile removed successfully.',
+    ),
   );
 
   app.get(
@@ -307,10 +303,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: TrackChangeBody,
       response: { 200: SuccessWithId },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => saveTrack(trx, request.auth, request.params.id, request.body));
-      return { ...ok('Accrual track updated successfully.'), id: request.params.id };
-    },
+    changedWithId(app.db, saveTrack, 'Accrual track updated successfully.'),
   );
 
   app.delete(
@@ -320,12 +313,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) =>
-        deleteAccrualRecord(trx, request.auth, 'accrual_track', request.params.id),
-      );
-      return ok('Accrual track removed successfully.');
-    },
+    deletedOk(
+      app.db,
+      (trx, auth, id) => deleteAccrualRecord(trx, auth, 'accrual_track', id),
+      'Accrual track removed successfully.',
+    ),
   );
 };
 
