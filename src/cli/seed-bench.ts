@@ -1,3 +1,4 @@
+import { orgColumns } from '../core/db/org-rows.js';
 import { v7 as timeOrderedUuid } from 'uuid';
 import { Presets, SingleBar } from 'cli-progress';
 import type { Insertable } from 'kysely';
@@ -364,10 +365,7 @@ async function seedShifts(
   months: number,
   lines: LogLine[],
 ) {
-  const overtime = await db
-    .selectFrom('work_type')
-    .select('id')
-    .where('organization_id', '=', auth.orgId)
+  const overtime = await orgColumns(db, 'work_type', auth.orgId, ['id'])
     .where('label', '=', 'Overtime')
     .executeTakeFirstOrThrow();
   const now = nowUtc();

@@ -1,3 +1,4 @@
+import { orgColumns } from './db/org-rows.js';
 import { v7 as timeOrderedUuid } from 'uuid';
 import type { Generated, Insertable } from 'kysely';
 import type { AuthContext } from './auth/context.js';
@@ -113,10 +114,7 @@ async function resolveActor(
   if (actorUserId) {
     const user =
       known ??
-      (await trx
-        .selectFrom('user_account')
-        .select(['first_name', 'last_name'])
-        .where('organization_id', '=', auth.orgId)
+      (await orgColumns(trx, 'user_account', auth.orgId, ['first_name', 'last_name'])
         .where('id', '=', actorUserId)
         .executeTakeFirst());
     if (user) return { userId: actorUserId, name: `${user.first_name} ${user.last_name}`.trim() };

@@ -3,7 +3,7 @@ import { seal, sealingKey, unseal } from './sealed.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Generated } from 'kysely';
-import { orgRows } from './db/org-rows.js';
+import { deleteOrgRows, orgRows } from './db/org-rows.js';
 import { badRequest, conflict, invalidParams, isUniqueViolation } from './errors.js';
 
 /**
@@ -82,9 +82,7 @@ async function idempotencyPlugin(app: FastifyInstance) {
   async function replayOrReserve(request: FastifyRequest, reply: FastifyReply, key: string) {
     const orgId = request.auth.orgId;
     const now = Date.now();
-    await app.db
-      .deleteFrom('idempotency_key')
-      .where('organization_id', '=', orgId)
+    await deleteOrgRows(app.db, 'idempotency_key', orgId)
       .where('created_at', '<', new Date(now - KEY_TTL_MS).toISOString())
       .execute();
     const fingerprint = fingerprintOf(request);

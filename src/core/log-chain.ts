@@ -1,3 +1,4 @@
+import { orgColumns, orgRows } from './db/org-rows.js';
 import { createHash } from 'node:crypto';
 import type { Insertable, Selectable } from 'kysely';
 import { compiledOnce } from './db/compiled-once.js';
@@ -125,10 +126,7 @@ type LogRow = Selectable<SystemLogTable>;
 async function* logBatches(db: Db, organizationId: number, size = 2000): AsyncGenerator<LogRow[]> {
   let after = 0;
   for (;;) {
-    const batch = await db
-      .selectFrom('system_log')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
+    const batch = await orgRows(db, 'system_log', organizationId)
       .where('id', '>', after)
       .orderBy('id')
       .limit(size)
@@ -170,11 +168,7 @@ export async function verifyLogChain(db: Db, organizationId: number): Promise<Ch
       entries++;
     }
   }
-  const head = await db
-    .selectFrom('log_chain_head')
-    .select('last_hash')
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  const head = await orgColumns(db, 'log_chain_head', organizationId, ['last_hash']).executeTakeFirst();
   if ((head?.last_hash ?? GENESIS) !== prev)
     return {
       ok: false,

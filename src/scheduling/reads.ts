@@ -1,7 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import { compiledOnce } from '../core/db/compiled-once.js';
 import { jsonArrayFrom, parseJsonArray } from '../core/db/json.js';
-import { orgRows, rowsById, sameOrg } from '../core/db/org-rows.js';
+import { orgColumns, orgRows, rowsById, sameOrg } from '../core/db/org-rows.js';
 import type { Db } from '../core/db/transaction.js';
 import type { Database } from '../core/db/types.js';
 import type { AssignmentRow } from '../resources/assignments/table.js';
@@ -193,13 +193,7 @@ export async function loadMembers(
 }
 
 const oneOffShiftsOfUsersQuery = compiledOnce((db: Db, orgId: number, start: string, end: string, userIds: number[]) =>
-  db
-    .selectFrom('shift')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('start', '<', end)
-    .where('end', '>', start)
-    .where('user_id', 'in', userIds),
+  orgRows(db, 'shift', orgId).where('start', '<', end).where('end', '>', start).where('user_id', 'in', userIds),
 );
 
 /** One-off shifts overlapping [start, end) (of the users, of the assignments, when named). */
@@ -210,10 +204,7 @@ export function loadOneOffShifts(
 ) {
   if (range.userIds && !range.assignmentIds)
     return oneOffShiftsOfUsersQuery(db, orgId, range.start, range.end, range.userIds.length ? range.userIds : [0]);
-  return db
-    .selectFrom('shift')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'shift', orgId)
     .where('start', '<', range.end)
     .where('end', '>', range.start)
     .$if(range.userIds !== undefined, (qb) => qb.where('user_id', 'in', range.userIds!.length ? range.userIds! : [0]))
@@ -292,10 +283,7 @@ export function approvedTimeOffRows(
 export async function defaultDayHoursOf(db: Db, orgId: number, typeIds: number[]): Promise<Map<number, number>> {
   const unique = [...new Set(typeIds)];
   if (unique.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('time_off_type')
-    .select(['id', 'default_day_hours'])
-    .where('organization_id', '=', orgId)
+  const rows = await orgColumns(db, 'time_off_type', orgId, ['id', 'default_day_hours'])
     .where('id', 'in', unique)
     .execute();
   return new Map(rows.map((row) => [row.id, Number(row.default_day_hours)]));
@@ -303,10 +291,7 @@ export async function defaultDayHoursOf(db: Db, orgId: number, typeIds: number[]
 
 /** Misc hours dated in [startDate, endDate] (of one user, when named): hours worked for overtime. */
 export function miscHoursOf(db: Db, orgId: number, startDate: string, endDate: string, userId?: number) {
-  return db
-    .selectFrom('misc_hour')
-    .select(['user_id', 'date', 'length'])
-    .where('organization_id', '=', orgId)
+  return orgColumns(db, 'misc_hour', orgId, ['user_id', 'date', 'length'])
     .where('date', '>=', startDate)
     .where('date', '<=', endDate)
     .$if(userId !== undefined, (qb) => qb.where('user_id', '=', userId!))
@@ -457,10 +442,7 @@ export function availabilityPeriodsOf(db: Db, orgId: number, userIds: number[], 
 export async function assignmentsByIds(db: Db, orgId: number, ids: number[]) {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map<number, { name: string; is_work_shift: number; deleted: boolean }>();
-  const rows = await db
-    .selectFrom('assignment')
-    .select(['id', 'name', 'is_work_shift', 'deleted_at'])
-    .where('organization_id', '=', orgId)
+  const rows = await orgColumns(db, 'assignment', orgId, ['id', 'name', 'is_work_shift', 'deleted_at'])
     .where('id', 'in', unique)
     .execute();
   return new Map(
@@ -473,12 +455,7 @@ export async function assignmentsByIds(db: Db, orgId: number, ids: number[]) {
 
 /** Work types whose hours do not count toward a callback list's limits (`excludes_from_callback`). */
 export async function workTypesExcludedFromLimits(db: Db, orgId: number): Promise<Set<number>> {
-  const rows = await db
-    .selectFrom('work_type')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('excludes_from_callback', '=', 1)
-    .execute();
+  const rows = await orgColumns(db, 'work_type', orgId, ['id']).where('excludes_from_callback', '=', 1).execute();
   return new Set(rows.map((row) => row.id));
 }
 

@@ -1,3 +1,4 @@
+import { orgColumns } from '../core/db/org-rows.js';
 import type { Db } from '../core/db/transaction.js';
 import { PENDING } from '../resources/time-offs/table.js';
 
@@ -47,10 +48,7 @@ export async function isOwnPendingTimeOff(
   timeOffId: number,
   userId: number,
 ): Promise<boolean> {
-  const row = await db
-    .selectFrom('time_off')
-    .select('id')
-    .where('organization_id', '=', organizationId)
+  const row = await orgColumns(db, 'time_off', organizationId, ['id'])
     .where('id', '=', timeOffId)
     .where('user_id', '=', userId)
     .where('status', '=', PENDING)

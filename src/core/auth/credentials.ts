@@ -1,3 +1,4 @@
+import { deleteOrgRows, orgColumns } from '../db/org-rows.js';
 import { randomBytes } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { DatabaseHandle } from '../db/index.js';
@@ -38,10 +39,7 @@ export async function createCredential(
 }
 
 export async function listCredentials(db: Db, organizationId: number) {
-  return db
-    .selectFrom('api_credential')
-    .select(['client_id', 'name', 'created_at', 'revoked_at'])
-    .where('organization_id', '=', organizationId)
+  return orgColumns(db, 'api_credential', organizationId, ['client_id', 'name', 'created_at', 'revoked_at'])
     .orderBy('id')
     .execute();
 }
@@ -61,9 +59,7 @@ export async function revokeCredential(db: Db, clientId: string): Promise<boolea
       .where('id', '=', credential.id)
       .where('revoked_at', 'is', null)
       .execute();
-    await trx
-      .deleteFrom('access_token')
-      .where('organization_id', '=', credential.organization_id)
+    await deleteOrgRows(trx, 'access_token', credential.organization_id)
       .where('credential_id', '=', credential.id)
       .execute();
     return true;
@@ -103,18 +99,13 @@ export async function issueToken(db: Db, key: Buffer, client: VerifiedClient, tt
   const token = randomSecret('cpt_');
   const now = Math.floor(Date.now() / 1000);
   const expires = now + ttlSeconds;
-  const expired = await db
-    .selectFrom('access_token')
-    .select('id')
-    .where('organization_id', '=', client.organizationId)
+  const expired = await orgColumns(db, 'access_token', client.organizationId, ['id'])
     .where('credential_id', '=', client.credentialId)
     .where('expires_at', '<=', now)
     .limit(1)
     .executeTakeFirst();
   if (expired) {
-    await db
-      .deleteFrom('access_token')
-      .where('organization_id', '=', client.organizationId)
+    await deleteOrgRows(db, 'access_token', client.organizationId)
       .where('credential_id', '=', client.credentialId)
       .where('expires_at', '<=', now)
       .execute();
@@ -137,9 +128,7 @@ export async function issueToken(db: Db, key: Buffer, client: VerifiedClient, tt
  * client, an unknown or an expired one is left alone without saying so (the answer is the same).
  */
 export async function revokeToken(db: Db, key: Buffer, client: VerifiedClient, token: string): Promise<void> {
-  await db
-    .deleteFrom('access_token')
-    .where('organization_id', '=', client.organizationId)
+  await deleteOrgRows(db, 'access_token', client.organizationId)
     .where('credential_id', '=', client.credentialId)
     .where('token_hash', '=', keyedHash(key, token))
     .execute();

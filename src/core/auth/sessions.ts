@@ -1,4 +1,4 @@
-import { sameOrg } from '../db/org-rows.js';
+import { deleteOrgRows, sameOrg } from '../db/org-rows.js';
 import type { FastifyRequest } from 'fastify';
 import { sql, type Generated } from 'kysely';
 import { isPostgres } from '../db/schema.js';
@@ -78,9 +78,7 @@ export async function createSession(
   userId: number,
 ): Promise<{ id: number; token: string; expiresAt: string }> {
   // the user's expired sessions go when a new one starts, so the table does not grow without bound
-  await db
-    .deleteFrom('web_session')
-    .where('organization_id', '=', organizationId)
+  await deleteOrgRows(db, 'web_session', organizationId)
     .where('user_id', '=', userId)
     .where('expires_at', '<=', new Date().toISOString())
     .execute();
@@ -142,18 +140,10 @@ export async function findSession(db: Db, key: Buffer, token: string): Promise<S
 }
 
 export async function deleteSession(db: Db, organizationId: number, sessionId: number): Promise<void> {
-  await db
-    .deleteFrom('web_session')
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', sessionId)
-    .execute();
+  await deleteOrgRows(db, 'web_session', organizationId).where('id', '=', sessionId).execute();
 }
 
 /** Signs a user out everywhere: their password changed, so a session opened with the old one must not outlive it. */
 export async function endUserSessions(db: Db, organizationId: number, userId: number): Promise<void> {
-  await db
-    .deleteFrom('web_session')
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
-    .execute();
+  await deleteOrgRows(db, 'web_session', organizationId).where('user_id', '=', userId).execute();
 }

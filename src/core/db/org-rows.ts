@@ -1,4 +1,13 @@
-import type { JoinBuilder, Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely';
+import type {
+  DeleteQueryBuilder,
+  DeleteResult,
+  JoinBuilder,
+  Kysely,
+  Selectable,
+  SelectQueryBuilder,
+  Updateable,
+} from 'kysely';
+import { invalidParams } from '../errors.js';
 import type { Db } from './transaction.js';
 import type { Database } from './types.js';
 
@@ -7,15 +16,85 @@ type OrgTable = {
   [T in keyof Database]: Database[T] extends { organization_id: number; id: unknown } ? T : never;
 }[keyof Database];
 
-/** Kysely cannot check a column of a table named by a type parameter: these two build on an untyped handle. */
+/** The tables whose rows carry an `organization_id`. */
+type TenantTable = {
+  [T in keyof Database]: Database[T] extends { organization_id: number } ? T : never;
+}[keyof Database];
+
+/** Kysely cannot check a column of a table named by a type parameter: these build on an untyped handle. */
 const untyped = (db: Db) => db as unknown as Kysely<Record<string, { organization_id: number; id: number }>>;
 
 /** Every column of the organization's rows of `table`: where most repository reads start. */
-export const orgRows = <T extends OrgTable>(db: Db, table: T, orgId: number) =>
+export const orgRows = <T extends TenantTable>(db: Db, table: T, orgId: number) =>
   untyped(db)
     .selectFrom(table as string)
     .selectAll()
     .where('organization_id', '=', orgId) as unknown as SelectQueryBuilder<Database, T, Selectable<Database[T]>>;
+
+/** The `columns` of the organization's rows of `table`. */
+export const orgColumns = <T extends TenantTable, C extends keyof Selectable<Database[T]> & string>(
+  db: Db,
+  table: T,
+  orgId: number,
+  columns: readonly C[],
+) =>
+  untyped(db)
+    .selectFrom(table as string)
+    .select(columns as unknown as 'id'[])
+    .where('organization_id', '=', orgId) as unknown as SelectQueryBuilder<
+    Database,
+    T,
+    Pick<Selectable<Database[T]>, C>
+  >;
+
+/** Deletes the organization's rows of `table` that the `where`s added to it name. */
+export const deleteOrgRows = <T extends TenantTable>(db: Db, table: T, orgId: number) =>
+  untyped(db)
+    .deleteFrom(table as string)
+    .where('organization_id', '=', orgId) as unknown as DeleteQueryBuilder<Database, T, DeleteResult>;
+
+/**
+ * The ids among `ids` that name rows of `table` of the organization; with `live`, rows not deleted
+ * (`deleted_at` null). One query; none when no id is asked.
+ */
+async function orgIdsAmong(
+  db: Db,
+  table: OrgTable,
+  orgId: number,
+  ids: Iterable<number>,
+  live = false,
+): Promise<Set<number>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Set();
+  let query = untyped(db).selectFrom(table).select('id').where('organization_id', '=', orgId).where('id', 'in', unique);
+  if (live) query = query.where('deleted_at' as 'id', 'is', null);
+  return new Set((await query.execute()).map((row) => row.id));
+}
+
+/** 422 `The selected <field> is invalid.` unless every id names a row of `table` of the organization (orgIdsAmong). */
+export async function assertOrgIds(
+  db: Db,
+  table: OrgTable,
+  orgId: number,
+  ids: Iterable<number>,
+  field: string,
+  live = false,
+): Promise<void> {
+  const wanted = [...ids];
+  const found = await orgIdsAmong(db, table, orgId, wanted, live);
+  if (wanted.some((id) => !found.has(id))) throw invalidParams(`The selected ${field} is invalid.`);
+}
+
+/** The highest `position` among the organization's live rows of `table`; null when it has none. */
+export async function lastLivePosition(db: Db, table: OrgTable, orgId: number): Promise<number | null> {
+  const row = await untyped(db)
+    .selectFrom(table)
+    .select((eb) => eb.fn.max('position' as 'id').as('last'))
+    .where('organization_id', '=', orgId)
+    .where('deleted_at' as 'id', 'is', null)
+    .executeTakeFirst();
+  return row?.last === null || row?.last === undefined ? null : Number(row.last);
+}
 
 /** Sets `values` on the row `id` of `table`, when it is the organization's. */
 export async function updateOrgRow<T extends OrgTable>(

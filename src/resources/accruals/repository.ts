@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { orgRows, rowsById } from '../../core/db/org-rows.js';
+import { deleteOrgRows, orgColumns, orgRows, rowsById } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { TimeOffTypeRow } from '../time-off-types/table.js';
@@ -7,40 +7,25 @@ import type { TimeOffRow } from '../time-offs/table.js';
 import type { AccrualRuleRow, AccrualRuleTable, AccrualTrackStepTable, AccrualTransactionTable } from './table.js';
 
 export function listProfiles(db: Db, orgId: number) {
-  return db
-    .selectFrom('accrual_profile')
-    .select(['id', 'name'])
-    .where('organization_id', '=', orgId)
+  return orgColumns(db, 'accrual_profile', orgId, ['id', 'name'])
     .where('deleted_at', 'is', null)
     .orderBy('id')
     .execute();
 }
 
 export async function findProfileOrThrow(db: Db, orgId: number, id: number) {
-  return db
-    .selectFrom('accrual_profile')
-    .select(['id', 'name'])
-    .where('organization_id', '=', orgId)
+  return orgColumns(db, 'accrual_profile', orgId, ['id', 'name'])
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow(() => notFound('AccrualProfile'));
 }
 
 export function listTracks(db: Db, orgId: number) {
-  return db
-    .selectFrom('accrual_track')
-    .select(['id', 'name'])
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .execute();
+  return orgColumns(db, 'accrual_track', orgId, ['id', 'name']).where('deleted_at', 'is', null).orderBy('id').execute();
 }
 
 export async function findTrackOrThrow(db: Db, orgId: number, id: number) {
-  return db
-    .selectFrom('accrual_track')
-    .select(['id', 'name'])
-    .where('organization_id', '=', orgId)
+  return orgColumns(db, 'accrual_track', orgId, ['id', 'name'])
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirstOrThrow(() => notFound('AccrualTrack'));
@@ -113,11 +98,7 @@ export async function replaceRules(
   profileId: number,
   rules: Omit<Insertable<AccrualRuleTable>, 'organization_id' | 'profile_id'>[],
 ) {
-  await db
-    .deleteFrom('accrual_rule')
-    .where('organization_id', '=', orgId)
-    .where('profile_id', '=', profileId)
-    .execute();
+  await deleteOrgRows(db, 'accrual_rule', orgId).where('profile_id', '=', profileId).execute();
   if (rules.length) {
     await db
       .insertInto('accrual_rule')
@@ -132,11 +113,7 @@ export async function replaceSteps(
   trackId: number,
   steps: Omit<Insertable<AccrualTrackStepTable>, 'organization_id' | 'track_id'>[],
 ) {
-  await db
-    .deleteFrom('accrual_track_step')
-    .where('organization_id', '=', orgId)
-    .where('track_id', '=', trackId)
-    .execute();
+  await deleteOrgRows(db, 'accrual_track_step', orgId).where('track_id', '=', trackId).execute();
   if (steps.length) {
     await db
       .insertInto('accrual_track_step')
@@ -193,10 +170,7 @@ export async function netHoursOfTimeOff(
   orgId: number,
   timeOffId: number,
 ): Promise<{ hours: number; userId: number; typeId: number } | undefined> {
-  const rows = await db
-    .selectFrom('accrual_transaction')
-    .select(['user_id', 'time_off_type_id', 'hours'])
-    .where('organization_id', '=', orgId)
+  const rows = await orgColumns(db, 'accrual_transaction', orgId, ['user_id', 'time_off_type_id', 'hours'])
     .where('time_off_id', '=', timeOffId)
     .execute();
   if (rows.length === 0) return undefined;
@@ -208,10 +182,7 @@ export async function netHoursOfTimeOff(
 }
 
 export async function accrualPeriodKeys(db: Db, orgId: number, userId: number): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('accrual_transaction')
-    .select('period_key')
-    .where('organization_id', '=', orgId)
+  const rows = await orgColumns(db, 'accrual_transaction', orgId, ['period_key'])
     .where('user_id', '=', userId)
     .where('period_key', 'is not', null)
     .execute();
@@ -303,10 +274,7 @@ export async function firstFinalizedDate(
   endDate: string,
 ): Promise<string | null> {
   if (assignmentIds.length === 0 || endDate < startDate) return null;
-  const row = await db
-    .selectFrom('assignment_finalization')
-    .select('date')
-    .where('organization_id', '=', orgId)
+  const row = await orgColumns(db, 'assignment_finalization', orgId, ['date'])
     .where('assignment_id', 'in', assignmentIds)
     .where('date', '>=', startDate)
     .where('date', '<=', endDate)
@@ -318,10 +286,7 @@ export async function firstFinalizedDate(
 
 /** The id of the organization's latest system-log entry of the action (the change being written). */
 export async function latestLogId(db: Db, orgId: number, action: string): Promise<number | null> {
-  const row = await db
-    .selectFrom('system_log')
-    .select('id')
-    .where('organization_id', '=', orgId)
+  const row = await orgColumns(db, 'system_log', orgId, ['id'])
     .where('action', '=', action)
     .orderBy('id', 'desc')
     .limit(1)

@@ -8,7 +8,6 @@ import {
   created,
   errorResponses,
   IdParams,
-  ok,
   SuccessBody,
   SuccessWithId,
   UserIdParams,
@@ -44,6 +43,7 @@ import {
   TrackChangeBody,
   TrackResponse,
 } from './schemas.js';
+import { changedWithId, deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Accruals'];
 const route = routeOptions(tags);
@@ -264,10 +264,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: ProfileChangeBody,
       response: { 200: SuccessWithId },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => saveProfile(trx, request.auth, request.params.id, request.body));
-      return { ...ok('Accrual profile updated successfully.'), id: request.params.id };
-    },
+    changedWithId(app.db, saveProfile, 'Accrual profile updated successfully.'),
   );
 
   app.delete(
@@ -277,12 +274,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) =>
-        deleteAccrualRecord(trx, request.auth, 'accrual_profile', request.params.id),
-      );
-      return ok('Accrual profile removed successfully.');
-    },
+    deletedOk(
+      app.db,
+      (trx, auth, id) => deleteAccrualRecord(trx, auth, 'accrual_profile', id),
+      'Accrual profile removed successfully.',
+    ),
   );
 
   app.get(
@@ -316,10 +312,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: TrackChangeBody,
       response: { 200: SuccessWithId },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => saveTrack(trx, request.auth, request.params.id, request.body));
-      return { ...ok('Accrual track updated successfully.'), id: request.params.id };
-    },
+    changedWithId(app.db, saveTrack, 'Accrual track updated successfully.'),
   );
 
   app.delete(
@@ -329,12 +322,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) =>
-        deleteAccrualRecord(trx, request.auth, 'accrual_track', request.params.id),
-      );
-      return ok('Accrual track removed successfully.');
-    },
+    deletedOk(
+      app.db,
+      (trx, auth, id) => deleteAccrualRecord(trx, auth, 'accrual_track', id),
+      'Accrual track removed successfully.',
+    ),
   );
 };
 

@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import { orgRows, updateOrgRow, sameOrg } from '../../core/db/org-rows.js';
+import { deleteOrgRows, lastLivePosition, orgColumns, orgRows, sameOrg, updateOrgRow } from '../../core/db/org-rows.js';
 import { findAssignmentsByIds, mayOccurBetween, type QualifierNeeded } from '../../scheduling/reads.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, orNotFound } from '../../core/errors.js';
@@ -47,13 +47,7 @@ export function listCurrentAssignments(
 }
 
 export async function nextAssignmentPosition(db: Db, orgId: number): Promise<number> {
-  const row = await db
-    .selectFrom('assignment')
-    .select((eb) => eb.fn.max('position').as('last'))
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return row?.last === null || row?.last === undefined ? 1 : Number(row.last) + 1;
+  return ((await lastLivePosition(db, 'assignment', orgId)) ?? 0) + 1;
 }
 
 export async function insertAssignment(db: Db, values: Insertable<AssignmentTable>): Promise<number> {
@@ -105,10 +99,7 @@ export async function qualifiersNeededOf(
 
 export async function assertQualifiersExist(db: Db, orgId: number, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  const found = await db
-    .selectFrom('qualifier')
-    .select('id')
-    .where('organization_id', '=', orgId)
+  const found = await orgColumns(db, 'qualifier', orgId, ['id'])
     .where('id', 'in', [...new Set(ids)])
     .where('deleted_at', 'is', null)
     .execute();
@@ -121,11 +112,7 @@ export async function replaceQualifiersNeeded(
   assignmentId: number,
   needed: Array<{ id: number; minimum_staffing: number }>,
 ): Promise<void> {
-  await db
-    .deleteFrom('assignment_qualifier')
-    .where('organization_id', '=', orgId)
-    .where('assignment_id', '=', assignmentId)
-    .execute();
+  await deleteOrgRows(db, 'assignment_qualifier', orgId).where('assignment_id', '=', assignmentId).execute();
   if (needed.length === 0) return;
   await db
     .insertInto('assignment_qualifier')
@@ -166,19 +153,12 @@ export async function softDeleteGroupLabel(db: Db, orgId: number, id: number, de
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
     .execute();
-  await db
-    .deleteFrom('assignment_group_member')
-    .where('organization_id', '=', orgId)
-    .where('group_id', '=', id)
-    .execute();
+  await deleteOrgRows(db, 'assignment_group_member', orgId).where('group_id', '=', id).execute();
 }
 
 export async function assertGroupLabelsExist(db: Db, orgId: number, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  const found = await db
-    .selectFrom('assignment_group')
-    .select('id')
-    .where('organization_id', '=', orgId)
+  const found = await orgColumns(db, 'assignment_group', orgId, ['id'])
     .where('id', 'in', [...new Set(ids)])
     .where('deleted_at', 'is', null)
     .execute();
@@ -219,9 +199,7 @@ export async function removeGroupLabels(
   assignmentId: number,
   groupId?: number,
 ): Promise<number> {
-  const result = await db
-    .deleteFrom('assignment_group_member')
-    .where('organization_id', '=', orgId)
+  const result = await deleteOrgRows(db, 'assignment_group_member', orgId)
     .where('assignment_id', '=', assignmentId)
     .$if(groupId !== undefined, (qb) => qb.where('group_id', '=', groupId!))
     .executeTakeFirst();
@@ -231,10 +209,7 @@ export async function removeGroupLabels(
 // Admins ------------------------------------------------------------------------------------------
 
 export async function adminIdsOf(db: Db, orgId: number, assignmentId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('assignment_admin')
-    .select('user_id')
-    .where('organization_id', '=', orgId)
+  const rows = await orgColumns(db, 'assignment_admin', orgId, ['user_id'])
     .where('assignment_id', '=', assignmentId)
     .orderBy('id')
     .execute();
@@ -242,11 +217,7 @@ export async function adminIdsOf(db: Db, orgId: number, assignmentId: number): P
 }
 
 export async function replaceAdmins(db: Db, orgId: number, assignmentId: number, userIds: number[]): Promise<void> {
-  await db
-    .deleteFrom('assignment_admin')
-    .where('organization_id', '=', orgId)
-    .where('assignment_id', '=', assignmentId)
-    .execute();
+  await deleteOrgRows(db, 'assignment_admin', orgId).where('assignment_id', '=', assignmentId).execute();
   const unique = [...new Set(userIds)];
   if (unique.length === 0) return;
   await db
@@ -283,9 +254,7 @@ export async function insertFinalization(
 
 /** Removes the finalization of the assignment on the date; false when there was none. */
 export async function deleteFinalization(db: Db, orgId: number, assignmentId: number, date: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('assignment_finalization')
-    .where('organization_id', '=', orgId)
+  const result = await deleteOrgRows(db, 'assignment_finalization', orgId)
     .where('assignment_id', '=', assignmentId)
     .where('date', '=', date)
     .executeTakeFirst();
@@ -294,10 +263,7 @@ export async function deleteFinalization(db: Db, orgId: number, assignmentId: nu
 
 /** Every finalized assignment date in [startDate, endDate], as `${assignmentId}|${date}`. */
 export async function finalizedDates(db: Db, orgId: number, startDate: string, endDate: string): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('assignment_finalization')
-    .select(['assignment_id', 'date'])
-    .where('organization_id', '=', orgId)
+  const rows = await orgColumns(db, 'assignment_finalization', orgId, ['assignment_id', 'date'])
     .where('date', '>=', startDate)
     .where('date', '<=', endDate)
     .execute();

@@ -48,6 +48,7 @@ import {
   UpdateAssignmentBody,
 } from './schemas.js';
 import { serializeGroupLabel } from './serialize.js';
+import { deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Assignments'];
 const route = routeOptions(tags);
@@ -159,10 +160,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => removeAssignmentGroupLabels(trx, request.auth, request.params.id));
-      return ok('Group labels removed successfully.');
-    },
+    deletedOk(app.db, removeAssignmentGroupLabels, 'Group labels removed successfully.'),
   );
 
   app.delete(

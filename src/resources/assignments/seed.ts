@@ -1,3 +1,4 @@
+import { orgColumns } from '../../core/db/org-rows.js';
 import type { DemoSeedContext } from '../../core/seed.js';
 import { writeLog } from '../../core/audit.js';
 import { nowUtc, todayIn } from '../../core/time.js';
@@ -75,10 +76,7 @@ const ASSIGNMENTS: DemoAssignment[] = [
 ];
 
 async function qualifierIdsByShortcode(ctx: DemoSeedContext): Promise<Map<string, number>> {
-  const rows = await ctx.db
-    .selectFrom('qualifier')
-    .select(['id', 'shortcode'])
-    .where('organization_id', '=', ctx.auth.orgId)
+  const rows = await orgColumns(ctx.db, 'qualifier', ctx.auth.orgId, ['id', 'shortcode'])
     .where('deleted_at', 'is', null)
     .execute();
   return new Map(rows.flatMap((row) => (row.shortcode ? [[row.shortcode.toUpperCase(), row.id] as const] : [])));
@@ -159,10 +157,7 @@ async function seedDayRecords(ctx: DemoSeedContext, assignmentIds: number[]): Pr
 }
 
 async function seedOvertimeSubtypes(ctx: DemoSeedContext): Promise<void> {
-  const overtime = await ctx.db
-    .selectFrom('work_type')
-    .select('id')
-    .where('organization_id', '=', ctx.auth.orgId)
+  const overtime = await orgColumns(ctx.db, 'work_type', ctx.auth.orgId, ['id'])
     .where('label', '=', 'Overtime')
     .where('deleted_at', 'is', null)
     .executeTakeFirst();

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { assertPeriod, normalizeLocalDateTime } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRef } from '../users/serialize.js';
@@ -15,6 +15,7 @@ import {
   ReasonPatchBody,
   ReasonResponse,
 } from './schemas.js';
+import { changedWithId, createdWithId, deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Availability'];
 const route = routeOptions(tags);
@@ -72,11 +73,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 201: SuccessWithId },
       }),
     },
-    async (request, reply) => {
-      const id = await withTransaction(app.db, (trx) => createPeriod(trx, request.auth, request.body));
-      reply.status(201);
-      return created('Availability period created successfully.', { id });
-    },
+    createdWithId(app.db, createPeriod, 'Availability period created successfully.'),
   );
 
   app.delete(
@@ -86,10 +83,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => deletePeriod(trx, request.auth, request.params.id));
-      return ok('Availability period removed successfully.');
-    },
+    deletedOk(app.db, deletePeriod, 'Availability period removed successfully.'),
   );
 
   app.get(
@@ -124,10 +118,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: ReasonPatchBody,
       response: { 200: SuccessWithId },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => renameReason(trx, request.auth, request.params.id, request.body));
-      return { ...ok('Unavailability reason updated successfully.'), id: request.params.id };
-    },
+    changedWithId(app.db, renameReason, 'Unavailability reason updated successfully.'),
   );
 
   app.delete(
@@ -137,10 +128,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => deleteReason(trx, request.auth, request.params.id));
-      return ok('Unavailability reason removed successfully.');
-    },
+    deletedOk(app.db, deleteReason, 'Unavailability reason removed successfully.'),
   );
 };
 

@@ -4,6 +4,7 @@ import { withTransaction } from '../../core/db/transaction.js';
 import { created, EXTENSION, IdParams, routeOptions, SuccessWith, SuccessWithId } from '../../core/schemas.js';
 import { createBidRound, listBidRoundRows, moveBidRound, pickInRound, readBidRound } from './rules.js';
 import { BidPickBody, BidRoundResponse, CreateBidRoundBody } from './schemas.js';
+import { createdWithId } from '../../core/write-handlers.js';
 
 const tags = ['Vacation bidding'];
 const route = routeOptions(tags);
@@ -17,11 +18,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateBidRoundBody,
       response: { 201: SuccessWithId },
     }),
-    async (request, reply) => {
-      const id = await withTransaction(app.db, (trx) => createBidRound(trx, request.auth, request.body));
-      reply.status(201);
-      return created('Bid round created successfully.', { id });
-    },
+    createdWithId(app.db, createBidRound, 'Bid round created successfully.'),
   );
 
   app.get(

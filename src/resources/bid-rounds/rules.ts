@@ -1,3 +1,4 @@
+import { orgRows } from '../../core/db/org-rows.js';
 import type { AuthContext } from '../../core/auth/context.js';
 import { logAction } from '../../core/audit.js';
 import { lockRowOrThrow } from '../../core/db/locks.js';
@@ -246,17 +247,13 @@ export async function listBidRoundRows(db: Db, orgId: number): Promise<BidRoundR
 
 /** A round as its members see it: seniority order, each one's turns, whose turn it is and until when. */
 export async function readBidRound(db: Db, auth: AuthContext, id: number): Promise<BidRoundResponse> {
-  const round = await db
-    .selectFrom('bid_round')
-    .selectAll()
-    .where('organization_id', '=', auth.orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const round = await orgRows(db, 'bid_round', auth.orgId).where('id', '=', id).executeTakeFirst();
   if (!round) throw notFound('BidRound');
-  const turns: Array<Pick<BidTurnRow, 'turn' | 'user_id' | 'kind'> & Partial<BidTurnRow>> = await db
-    .selectFrom('bid_turn')
-    .selectAll()
-    .where('organization_id', '=', auth.orgId)
+  const turns: Array<Pick<BidTurnRow, 'turn' | 'user_id' | 'kind'> & Partial<BidTurnRow>> = await orgRows(
+    db,
+    'bid_turn',
+    auth.orgId,
+  )
     .where('round_id', '=', id)
     .orderBy('turn')
     .execute();

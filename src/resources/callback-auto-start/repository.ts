@@ -1,3 +1,4 @@
+import { orgColumns } from '../../core/db/org-rows.js';
 import type { Insertable } from 'kysely';
 import { leaseFree } from '../../core/db/lease.js';
 import type { Db } from '../../core/db/transaction.js';
@@ -8,10 +9,7 @@ export function findAutoStart(db: Db, orgId: number): Promise<CallbackAutoStartR
 }
 
 export function autoStartLists(db: Db, orgId: number): Promise<Array<{ assignment_id: number; list_id: number }>> {
-  return db
-    .selectFrom('callback_auto_start_list')
-    .select(['assignment_id', 'list_id'])
-    .where('organization_id', '=', orgId)
+  return orgColumns(db, 'callback_auto_start_list', orgId, ['assignment_id', 'list_id'])
     .orderBy('assignment_id')
     .execute();
 }
@@ -52,10 +50,7 @@ export function autoStartsDue(db: Db, now: string, limit: number): Promise<Callb
 /** The vacancies (assignment, date) of the organization that already have their callback. */
 export async function startedVacancies(db: Db, orgId: number, dates: string[]): Promise<Set<string>> {
   if (dates.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('callback_auto_started')
-    .select(['assignment_id', 'date'])
-    .where('organization_id', '=', orgId)
+  const rows = await orgColumns(db, 'callback_auto_started', orgId, ['assignment_id', 'date'])
     .where('date', 'in', dates)
     .execute();
   return new Set(rows.map((r) => `${r.assignment_id}@${r.date}`));

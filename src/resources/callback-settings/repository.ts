@@ -1,3 +1,4 @@
+import { orgColumns } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import type { UserCallbackSettingRow } from './table.js';
 
@@ -14,10 +15,11 @@ export const DEFAULT_SETTINGS: CallbackSettings = {
 
 /** The user's callback contact settings, the defaults when none were saved. */
 export async function findCallbackSettings(db: Db, orgId: number, userId: number): Promise<CallbackSettings> {
-  const row = await db
-    .selectFrom('user_callback_setting')
-    .select(['contact_method', 'do_not_disturb_start', 'do_not_disturb_end'])
-    .where('organization_id', '=', orgId)
+  const row = await orgColumns(db, 'user_callback_setting', orgId, [
+    'contact_method',
+    'do_not_disturb_start',
+    'do_not_disturb_end',
+  ])
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row ?? DEFAULT_SETTINGS;

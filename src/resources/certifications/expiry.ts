@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { isAdminRole } from '../../core/auth/sessions.js';
-import { sameOrg } from '../../core/db/org-rows.js';
+import { orgColumns, orgRows, sameOrg } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { updateOrganizationSettings } from '../../core/org-settings.js';
 import { addDays, epochDayOfText, formatDate, nowUtc, todayIn } from '../../core/time.js';
@@ -123,10 +123,7 @@ export function thresholdOf(daysLeft: number, thresholds: readonly number[] = NO
  * expiry: true when the caller is to send it. The unique index makes one writer win a race.
  */
 async function claimNotice(db: Db, orgId: number, item: ExpiringCertification, threshold: number): Promise<boolean> {
-  const sent = await db
-    .selectFrom('certification_notice')
-    .select('id')
-    .where('organization_id', '=', orgId)
+  const sent = await orgColumns(db, 'certification_notice', orgId, ['id'])
     .where('user_certification_id', '=', item.user_certification_id)
     .where('expires_on', '=', item.expires_on)
     .where('threshold_days', '<=', threshold)
@@ -189,12 +186,7 @@ export async function sendExpiryNotices(
     const day = today?.(org.timezone) ?? formatDate(todayIn(org.timezone));
     const due = await expiringCertifications(db, org.id, org.timezone, thresholds[0]!, day);
     if (due.length === 0) continue;
-    const users = await db
-      .selectFrom('user_account')
-      .selectAll()
-      .where('organization_id', '=', org.id)
-      .where('deleted_at', 'is', null)
-      .execute();
+    const users = await orgRows(db, 'user_account', org.id).where('deleted_at', 'is', null).execute();
     const byId = new Map(users.map((u) => [u.id, u as UserRow]));
     const admins = users.filter((u) => isAdminRole(u.role)) as UserRow[];
     for (const item of due) {

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Db } from '../../core/db/transaction.js';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
+import { EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { sentFields } from '../../core/fields.js';
 import { changeOrganizationSettings } from '../../core/org-settings.js';
 import { formatDate, todayIn } from '../../core/time.js';
@@ -23,6 +23,7 @@ import {
   ExpiringResponse,
 } from './schemas.js';
 import type { CertificationRow } from './table.js';
+import { createdWithId, deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Certifications'];
 const route = routeOptions(tags);
@@ -128,11 +129,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateCertificationBody,
       response: { 201: SuccessWithId },
     }),
-    async (request, reply) => {
-      const id = await withTransaction(app.db, (trx) => createCertification(trx, request.auth, request.body));
-      reply.status(201);
-      return created(`Added new certification ${request.body.name}.`, { id });
-    },
+    createdWithId(app.db, createCertification, (body) => `Added new certification ${body.name}.`),
   );
 
   app.put(
@@ -156,10 +153,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      const name = await withTransaction(app.db, (trx) => deleteCertification(trx, request.auth, request.params.id));
-      return ok(`Deleted certification ${name}.`);
-    },
+    deletedOk(app.db, deleteCertification, (name) => `Deleted certification ${name}.`),
   );
 };
 

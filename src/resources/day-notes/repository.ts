@@ -1,5 +1,5 @@
 import { lockRowOrThrow } from '../../core/db/locks.js';
-import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { deleteOrgRows, orgColumns, orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import type { DayNoteKind, DayNoteRow } from './table.js';
@@ -21,10 +21,7 @@ export async function notesForRange(
 
 /** The statement of {@link notesForRange}, for GET /schedule to read with others in one. */
 export function notesQuery(db: Db, orgId: number, startDate: string, endDate: string) {
-  return db
-    .selectFrom('day_note')
-    .select(['date', 'kind', 'html'])
-    .where('organization_id', '=', orgId)
+  return orgColumns(db, 'day_note', orgId, ['date', 'kind', 'html'])
     .where('date', '>=', startDate)
     .where('date', '<=', endDate)
     .orderBy('date')
@@ -51,12 +48,7 @@ export async function replaceDayNotes(
   kind: DayNoteKind,
   htmls: string[],
 ): Promise<void> {
-  await trx
-    .deleteFrom('day_note')
-    .where('organization_id', '=', orgId)
-    .where('date', '=', date)
-    .where('kind', '=', kind)
-    .execute();
+  await deleteOrgRows(trx, 'day_note', orgId).where('date', '=', date).where('kind', '=', kind).execute();
   if (htmls.length === 0) return;
   await trx
     .insertInto('day_note')

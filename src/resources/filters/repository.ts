@@ -1,6 +1,6 @@
-import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { assertOrgIds, orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams, notFound } from '../../core/errors.js';
+import { notFound } from '../../core/errors.js';
 import type { SpecialtyFilterRow } from './table.js';
 
 export function listActiveFilters(db: Db, orgId: number): Promise<SpecialtyFilterRow[]> {
@@ -31,18 +31,8 @@ export async function updateFilter(db: Db, orgId: number, id: number, values: { 
   await updateOrgRow(db, 'specialty_filter', orgId, id, values);
 }
 
-export async function assertActiveFiltersExist(db: Db, orgId: number, ids: number[]): Promise<void> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return;
-  const rows = await db
-    .selectFrom('specialty_filter')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', unique)
-    .where('deleted_at', 'is', null)
-    .execute();
-  if (rows.length !== unique.length) throw invalidParams('The selected filter id is invalid.');
-}
+export const assertActiveFiltersExist = (db: Db, orgId: number, ids: number[]) =>
+  assertOrgIds(db, 'specialty_filter', orgId, ids, 'filter id', true);
 
 export function listFiltersOfUser(db: Db, orgId: number, userId: number): Promise<SpecialtyFilterRow[]> {
   return db

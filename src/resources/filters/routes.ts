@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { withTransaction } from '../../core/db/transaction.js';
-import { created, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
+import { IdParams, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findFilterOrThrow, listActiveFilters } from './repository.js';
 import { changeFilter, createFilter, deleteFilter } from './rules.js';
 import { FilterBody, FilterResponse, FilterSingleResponse } from './schemas.js';
 import { serializeFilter, serializeFilterSingle } from './serialize.js';
+import { changedWithId, createdWithId, deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Specialty filters'];
 const route = routeOptions(tags);
@@ -47,11 +47,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: FilterBody,
       response: { 201: SuccessWithId },
     }),
-    async (request, reply) => {
-      const id = await withTransaction(app.db, (trx) => createFilter(trx, request.auth, request.body));
-      reply.status(201);
-      return created(`Added new filter ${request.body.label}.`, { id });
-    },
+    createdWithId(app.db, createFilter, (body) => `Added new filter ${body.label}.`),
   );
 
   app.post(
@@ -61,10 +57,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: FilterBody,
       response: { 200: SuccessWithId },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => changeFilter(trx, request.auth, request.params.id, request.body));
-      return { ...ok(`Updated filter ${request.body.label}.`), id: request.params.id };
-    },
+    changedWithId(app.db, changeFilter, (body) => `Updated filter ${body.label}.`),
   );
 
   app.delete(
@@ -73,10 +66,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      const label = await withTransaction(app.db, (trx) => deleteFilter(trx, request.auth, request.params.id));
-      return ok(`Deleted filter ${label}.`);
-    },
+    deletedOk(app.db, deleteFilter, (label) => `Deleted filter ${label}.`),
   );
 };
 

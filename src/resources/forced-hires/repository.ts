@@ -1,22 +1,15 @@
+import { deleteOrgRows, orgColumns, orgRows } from '../../core/db/org-rows.js';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../core/db/transaction.js';
 import type { ForcedHireRow, ForcedHireTable, ForcedListRow, ForcedListTable } from './table.js';
 
 export function findForcedList(db: Db, orgId: number, groupId: number): Promise<ForcedListRow | undefined> {
-  return db
-    .selectFrom('forced_list')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('group_id', '=', groupId)
-    .executeTakeFirst();
+  return orgRows(db, 'forced_list', orgId).where('group_id', '=', groupId).executeTakeFirst();
 }
 
 /** The assignments whose vacancies the group's forced list covers. */
 export async function forcedListAssignments(db: Db, orgId: number, groupId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('forced_list_assignment')
-    .select('assignment_id')
-    .where('organization_id', '=', orgId)
+  const rows = await orgColumns(db, 'forced_list_assignment', orgId, ['assignment_id'])
     .where('group_id', '=', groupId)
     .orderBy('assignment_id')
     .execute();
@@ -26,10 +19,7 @@ export async function forcedListAssignments(db: Db, orgId: number, groupId: numb
 /** The assignments among `ids` another group's forced list covers already, with that group. */
 export function assignmentsCoveredElsewhere(db: Db, orgId: number, groupId: number, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('forced_list_assignment')
-    .select(['assignment_id', 'group_id'])
-    .where('organization_id', '=', orgId)
+  return orgColumns(db, 'forced_list_assignment', orgId, ['assignment_id', 'group_id'])
     .where('group_id', '!=', groupId)
     .where('assignment_id', 'in', ids)
     .execute();
@@ -37,10 +27,7 @@ export function assignmentsCoveredElsewhere(db: Db, orgId: number, groupId: numb
 
 /** The group whose forced list covers the assignment, if any. */
 export async function groupCovering(db: Db, orgId: number, assignmentId: number): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('forced_list_assignment')
-    .select('group_id')
-    .where('organization_id', '=', orgId)
+  const row = await orgColumns(db, 'forced_list_assignment', orgId, ['group_id'])
     .where('assignment_id', '=', assignmentId)
     .executeTakeFirst();
   return row?.group_id;
@@ -60,20 +47,14 @@ export async function replaceForcedList(
   } else {
     await trx.insertInto('forced_list').values(values).execute();
   }
-  await trx
-    .deleteFrom('forced_list_assignment')
-    .where('organization_id', '=', orgId)
-    .where('group_id', '=', groupId)
-    .execute();
+  await deleteOrgRows(trx, 'forced_list_assignment', orgId).where('group_id', '=', groupId).execute();
   if (assignmentIds.length)
     await trx
       .insertInto('forced_list_assignment')
       .values(assignmentIds.map((assignment_id) => ({ organization_id: orgId, group_id: groupId, assignment_id })))
       .execute();
   for (const member of lastForced) {
-    await trx
-      .deleteFrom('forced_member')
-      .where('organization_id', '=', orgId)
+    await deleteOrgRows(trx, 'forced_member', orgId)
       .where('group_id', '=', groupId)
       .where('user_id', '=', member.user_id)
       .execute();
@@ -83,10 +64,7 @@ export async function replaceForcedList(
 
 /** When each member of the group was last forced (local datetimes); a member without an entry never was. */
 export async function lastForcedOf(db: Db, orgId: number, groupId: number): Promise<Map<number, string>> {
-  const rows = await db
-    .selectFrom('forced_member')
-    .select(['user_id', 'last_forced_at'])
-    .where('organization_id', '=', orgId)
+  const rows = await orgColumns(db, 'forced_member', orgId, ['user_id', 'last_forced_at'])
     .where('group_id', '=', groupId)
     .execute();
   return new Map(rows.map((r) => [r.user_id, r.last_forced_at]));
@@ -106,21 +84,11 @@ export async function insertForcedHire(trx: Db, values: Insertable<ForcedHireTab
 }
 
 export function findForcedHire(db: Db, orgId: number, id: number): Promise<ForcedHireRow | undefined> {
-  return db
-    .selectFrom('forced_hire')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return orgRows(db, 'forced_hire', orgId).where('id', '=', id).executeTakeFirst();
 }
 
 export async function autoForcedHireExists(db: Db, orgId: number, key: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('forced_hire')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('auto_key', '=', key)
-    .executeTakeFirst();
+  const row = await orgColumns(db, 'forced_hire', orgId, ['id']).where('auto_key', '=', key).executeTakeFirst();
   return row !== undefined;
 }
 
@@ -130,10 +98,7 @@ export function listForcedHires(
   orgId: number,
   query: { groupId?: number; assignmentId?: number; offset: number; limit: number },
 ): Promise<ForcedHireRow[]> {
-  return db
-    .selectFrom('forced_hire')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'forced_hire', orgId)
     .$if(query.groupId !== undefined, (qb) => qb.where('group_id', '=', query.groupId!))
     .$if(query.assignmentId !== undefined, (qb) => qb.where('assignment_id', '=', query.assignmentId!))
     .orderBy('id', 'desc')
@@ -165,10 +130,7 @@ export function unfilledCallback(
   span: { start: string; end: string },
   now: string,
 ) {
-  return db
-    .selectFrom('callback')
-    .select(['id'])
-    .where('organization_id', '=', orgId)
+  return orgColumns(db, 'callback', orgId, ['id'])
     .where('assignment_id', '=', assignmentId)
     .where('start', '<', span.end)
     .where('end', '>', span.start)

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { formatIsoOffset, utcToLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { userRefStrId } from '../users/serialize.js';
@@ -15,6 +15,7 @@ import {
   SubmitFormBody,
   type SubmissionAnswer,
 } from './schemas.js';
+import { createdWithId, deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Forms'];
 const route = routeOptions(tags);
@@ -96,11 +97,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateFormBody,
       response: { 201: SuccessWithId },
     }),
-    async (request, reply) => {
-      const id = await withTransaction(app.db, (trx) => createForm(trx, request.auth, request.body));
-      reply.status(201);
-      return created('Form created successfully.', { id });
-    },
+    createdWithId(app.db, createForm, 'Form created successfully.'),
   );
 
   app.delete(
@@ -110,10 +107,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => deleteForm(trx, request.auth, request.params.id));
-      return ok('Form deleted successfully.');
-    },
+    deletedOk(app.db, deleteForm, 'Form deleted successfully.'),
   );
 
   app.post(

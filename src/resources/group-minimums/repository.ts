@@ -1,4 +1,4 @@
-import { orgRows } from '../../core/db/org-rows.js';
+import { deleteOrgRows, orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import type { GroupMinimumRow } from './table.js';
 
@@ -31,9 +31,7 @@ export async function upsertGroupMinimum(
 }
 
 export async function deleteGroupMinimumRow(db: Db, orgId: number, groupId: number): Promise<number> {
-  const result = await db
-    .deleteFrom('group_minimum')
-    .where('organization_id', '=', orgId)
+  const result = await deleteOrgRows(db, 'group_minimum', orgId)
     .where('assignment_group_id', '=', groupId)
     .executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -1,6 +1,5 @@
-import { orgRows, sameOrg } from '../../core/db/org-rows.js';
+import { assertOrgIds, orgColumns, orgRows, sameOrg } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
-import { invalidParams } from '../../core/errors.js';
 import type { UserGroupRow } from './table.js';
 
 export function listGroups(db: Db, orgId: number): Promise<UserGroupRow[]> {
@@ -17,17 +16,8 @@ export async function insertGroup(db: Db, orgId: number, name: string, createdAt
 }
 
 /** Checks in one query that every id names a group of the organization; 422 otherwise. */
-export async function assertGroupsExist(db: Db, orgId: number, ids: number[]): Promise<void> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return;
-  const rows = await db
-    .selectFrom('user_group')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', unique)
-    .execute();
-  if (rows.length !== unique.length) throw invalidParams('The selected group id is invalid.');
-}
+export const assertGroupsExist = (db: Db, orgId: number, ids: number[]) =>
+  assertOrgIds(db, 'user_group', orgId, ids, 'group id');
 
 export function listGroupsOfUser(db: Db, orgId: number, userId: number) {
   return db
@@ -55,12 +45,7 @@ export async function replaceGroupsOfUser(db: Db, orgId: number, userId: number,
 /** The organization's groups among the ids (missing ones left out). */
 export function findGroupsByIds(db: Db, orgId: number, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('user_group')
-    .select(['id', 'name'])
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', ids)
-    .execute();
+  return orgColumns(db, 'user_group', orgId, ['id', 'name']).where('id', 'in', ids).execute();
 }
 
 /** Active members of a group (the notice group of a callback list). */

@@ -1,4 +1,4 @@
-import { orgRows, rowsById, updateOrgRow } from '../../core/db/org-rows.js';
+import { lastLivePosition, orgRows, rowsById, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { LabelRow } from './table.js';
@@ -24,13 +24,7 @@ export async function findLabelsOrInvalid(db: Db, orgId: number, ids: number[]):
 }
 
 export async function nextLabelPosition(db: Db, orgId: number): Promise<number> {
-  const row = await db
-    .selectFrom('label')
-    .select((eb) => eb.fn.max('position').as('max'))
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(row?.max ?? 0) + 1;
+  return ((await lastLivePosition(db, 'label', orgId)) ?? 0) + 1;
 }
 
 export async function insertLabel(

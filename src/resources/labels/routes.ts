@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { withTransaction } from '../../core/db/transaction.js';
-import { created, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
+import { IdParams, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { findLabelOrThrow, listLabels } from './repository.js';
 import { changeLabel, createLabel, deleteLabel } from './rules.js';
 import { LabelBody, LabelResponse } from './schemas.js';
 import { serializeLabel } from './serialize.js';
+import { changedWithId, createdWithId, deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Labels'];
 const route = routeOptions(tags);
@@ -31,11 +31,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: LabelBody,
       response: { 201: SuccessWithId },
     }),
-    async (request, reply) => {
-      const id = await withTransaction(app.db, (trx) => createLabel(trx, request.auth, request.body));
-      reply.status(201);
-      return created(`Added new label ${request.body.label}.`, { id });
-    },
+    createdWithId(app.db, createLabel, (body) => `Added new label ${body.label}.`),
   );
 
   app.post(
@@ -45,19 +41,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: LabelBody,
       response: { 200: SuccessWithId },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => changeLabel(trx, request.auth, request.params.id, request.body));
-      return { ...ok(`Updated label ${request.body.label}.`), id: request.params.id };
-    },
+    changedWithId(app.db, changeLabel, (body) => `Updated label ${body.label}.`),
   );
 
   app.delete(
     '/labels/:id',
     route('deleteLabel', 'Deletes a label', { params: IdParams, response: { 200: SuccessBody } }),
-    async (request) => {
-      const name = await withTransaction(app.db, (trx) => deleteLabel(trx, request.auth, request.params.id));
-      return ok(`Deleted label ${name}.`);
-    },
+    deletedOk(app.db, deleteLabel, (name) => `Deleted label ${name}.`),
   );
 };
 

@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import { orgRows, updateOrgRow, sameOrg } from '../../core/db/org-rows.js';
+import { assertOrgIds, lastLivePosition, orgColumns, orgRows, sameOrg, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import type { CallbackListRow, CallbackListTable } from './table.js';
@@ -20,13 +20,7 @@ export async function findListOrThrow(db: Db, orgId: number, id: number): Promis
 }
 
 export async function nextListPosition(db: Db, orgId: number): Promise<number> {
-  const row = await db
-    .selectFrom('callback_list')
-    .select((eb) => eb.fn.max('position').as('max'))
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Number(row?.max ?? 0) + 1;
+  return ((await lastLivePosition(db, 'callback_list', orgId)) ?? 0) + 1;
 }
 
 export async function insertList(db: Db, values: Insertable<CallbackListTable>): Promise<number> {
@@ -43,18 +37,8 @@ export async function updateList(
   await updateOrgRow(db, 'callback_list', orgId, id, values);
 }
 
-export async function assertActiveListsExist(db: Db, orgId: number, ids: number[]): Promise<void> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return;
-  const rows = await db
-    .selectFrom('callback_list')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', unique)
-    .where('deleted_at', 'is', null)
-    .execute();
-  if (rows.length !== unique.length) throw invalidParams('The selected title id is invalid.');
-}
+export const assertActiveListsExist = (db: Db, orgId: number, ids: number[]) =>
+  assertOrgIds(db, 'callback_list', orgId, ids, 'title id', true);
 
 export function listListsOfUser(db: Db, orgId: number, userId: number): Promise<CallbackListRow[]> {
   return db
@@ -76,10 +60,7 @@ export function listListsOfUser(db: Db, orgId: number, userId: number): Promise<
  */
 export async function replaceListsOfUser(db: Db, orgId: number, userId: number, listIds: number[]): Promise<void> {
   const wanted = [...new Set(listIds)];
-  const current = await db
-    .selectFrom('user_callback_list')
-    .select(['id', 'list_id'])
-    .where('organization_id', '=', orgId)
+  const current = await orgColumns(db, 'user_callback_list', orgId, ['id', 'list_id'])
     .where('user_id', '=', userId)
     .execute();
   const dropped = current.filter((row) => !wanted.includes(row.list_id)).map((row) => row.id);
@@ -142,10 +123,7 @@ export function findCallbackList(db: Db, orgId: number, listId: number): Promise
 /** The names of the lists among the ids (deleted ones too; missing ones left out). */
 export function listNames(db: Db, orgId: number, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('callback_list')
-    .select(['id', 'name'])
-    .where('organization_id', '=', orgId)
+  return orgColumns(db, 'callback_list', orgId, ['id', 'name'])
     .where('id', 'in', [...new Set(ids)])
     .execute();
 }

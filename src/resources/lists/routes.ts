@@ -12,6 +12,7 @@ import {
   ListWriteResponse,
 } from './schemas.js';
 import { serializeList, serializeListSingle } from './serialize.js';
+import { deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Callback lists'];
 const route = routeOptions(tags);
@@ -95,10 +96,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      const name = await withTransaction(app.db, (trx) => deleteList(trx, request.auth, request.params.id));
-      return ok(`Deleted callback list ${name}.`);
-    },
+    deletedOk(app.db, deleteList, (name) => `Deleted callback list ${name}.`),
   );
 };
 

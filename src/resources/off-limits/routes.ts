@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, IdParams, ok, routeOptions, SuccessBody, SuccessWithId } from '../../core/schemas.js';
+import { EXTENSION, IdParams, routeOptions, SuccessBody, SuccessWithId } from '../../core/schemas.js';
 import { findOffLimitOrThrow, listOffLimits } from './repository.js';
 import { changeOffLimit, createOffLimit, deleteOffLimit, serializeOffLimit } from './rules.js';
 import { ChangeOffLimitBody, CreateOffLimitBody, OffLimitResponse } from './schemas.js';
+import { changedWithId, createdWithId, deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Time off'];
 const route = routeOptions(tags);
@@ -40,11 +40,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateOffLimitBody,
       response: { 201: SuccessWithId },
     }),
-    async (request, reply) => {
-      const id = await withTransaction(app.db, (trx) => createOffLimit(trx, request.auth, request.body));
-      reply.status(201);
-      return created('Off limit created successfully.', { id });
-    },
+    createdWithId(app.db, createOffLimit, 'Off limit created successfully.'),
   );
 
   app.patch(
@@ -55,10 +51,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: ChangeOffLimitBody,
       response: { 200: SuccessWithId },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => changeOffLimit(trx, request.auth, request.params.id, request.body));
-      return { ...ok('Off limit updated successfully.'), id: request.params.id };
-    },
+    changedWithId(app.db, changeOffLimit, 'Off limit updated successfully.'),
   );
 
   app.delete(
@@ -68,10 +61,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => deleteOffLimit(trx, request.auth, request.params.id));
-      return ok('Off limit removed successfully.');
-    },
+    deletedOk(app.db, deleteOffLimit, 'Off limit removed successfully.'),
   );
 };
 

@@ -1,3 +1,4 @@
+import { deleteOrgRows, orgColumns } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { orNotFound } from '../../core/errors.js';
 
@@ -39,10 +40,7 @@ export async function mappingTaken(
   value: number,
   exceptPartnerId?: number,
 ) {
-  const row = await db
-    .selectFrom('partner_user')
-    .select('id')
-    .where('organization_id', '=', orgId)
+  const row = await orgColumns(db, 'partner_user', orgId, ['id'])
     .where(column, '=', value)
     .$if(exceptPartnerId !== undefined, (qb) => qb.where('partner_user_id', '!=', exceptPartnerId!))
     .executeTakeFirst();
@@ -77,9 +75,5 @@ export async function updatePartnerUser(
 }
 
 export async function deletePartnerUser(db: Db, orgId: number, partnerUserId: number) {
-  await db
-    .deleteFrom('partner_user')
-    .where('organization_id', '=', orgId)
-    .where('partner_user_id', '=', partnerUserId)
-    .execute();
+  await deleteOrgRows(db, 'partner_user', orgId).where('partner_user_id', '=', partnerUserId).execute();
 }

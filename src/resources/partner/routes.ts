@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, IdParams, ok, SuccessBody, routeOptions } from '../../core/schemas.js';
+import { created, EXTENSION, IdParams, SuccessBody, routeOptions } from '../../core/schemas.js';
 import { findPartnerUserOrThrow, listPartnerUsers, type PartnerMapping } from './repository.js';
 import { changePartnerUser, mapPartnerUser, unmapPartnerUser } from './rules.js';
 import {
@@ -10,6 +10,7 @@ import {
   PartnerUserResponse,
   PartnerUserWriteResponse,
 } from './schemas.js';
+import { changedWithId, deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Partner'];
 const route = routeOptions(tags);
@@ -66,10 +67,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: ChangePartnerUserBody,
       response: { 200: PartnerUserWriteResponse },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => changePartnerUser(trx, request.auth, request.params.id, request.body));
-      return { ...ok(`Updated partner user ${request.params.id}.`), id: request.params.id };
-    },
+    changedWithId(app.db, changePartnerUser, (_body, id) => `Updated partner user ${id}.`),
   );
 
   app.delete(
@@ -79,10 +77,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => unmapPartnerUser(trx, request.auth, request.params.id));
-      return ok(`Removed partner user ${request.params.id}.`);
-    },
+    deletedOk(app.db, unmapPartnerUser, (_removed, id) => `Removed partner user ${id}.`),
   );
 };
 

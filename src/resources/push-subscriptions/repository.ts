@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { orgRows } from '../../core/db/org-rows.js';
+import { deleteOrgRows, orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import type { PushSubscriptionRow, PushSubscriptionTable } from './table.js';
@@ -45,9 +45,7 @@ export async function deletePushSubscription(db: Db, orgId: number, id: number):
 
 /** Removes a subscription the push service reports gone (404/410). */
 export async function deletePushEndpoint(db: Db, orgId: number, endpoint: string): Promise<number> {
-  const result = await db
-    .deleteFrom('push_subscription')
-    .where('organization_id', '=', orgId)
+  const result = await deleteOrgRows(db, 'push_subscription', orgId)
     .where('endpoint', '=', endpoint)
     .executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -58,14 +58,3 @@ export function listQualifierUsers(db: Db, orgId: number, qualifierId: number) {
     .orderBy('user_account.first_name')
     .execute();
 }
-
-export async function callbackListExists(db: Db, orgId: number, id: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('callback_list')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return row !== undefined;
-}

@@ -5,10 +5,11 @@ import { checkAll, conflict, invalidParams } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
 import { nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
-import { callbackListExists, findQualifierOrThrow, insertQualifier, updateQualifier } from './repository.js';
+import { findQualifierOrThrow, insertQualifier, updateQualifier } from './repository.js';
 import type { ChangeQualifierBody, CreateQualifierBody } from './schemas.js';
 import { qualifierTitle } from './serialize.js';
 import type { QualifierRow } from './table.js';
+import { assertActiveListsExist } from '../lists/repository.js';
 
 /** The columns a PATCH may change. */
 const QUALIFIER_FIELDS = ['name', 'shortcode', 'color', 'text_color', 'title_id', 'partner_credential_id'] as const;
@@ -17,10 +18,7 @@ async function checkReferences(trx: Db, orgId: number, body: { title_id?: number
   // one 422 naming every failing field
   await checkAll([
     () => (body.admin_id !== undefined ? findUserOrInvalid(trx, orgId, body.admin_id, 'admin id') : undefined),
-    async () => {
-      if (body.title_id && !(await callbackListExists(trx, orgId, body.title_id)))
-        throw invalidParams('The selected title id is invalid.');
-    },
+    () => (body.title_id ? assertActiveListsExist(trx, orgId, [body.title_id]) : undefined),
   ] as const);
 }
 

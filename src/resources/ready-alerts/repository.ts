@@ -72,27 +72,6 @@ export function usersInGroups(db: Db, orgId: number, groupIds: number[]): Promis
     .execute();
 }
 
-export async function existingListIds(db: Db, orgId: number, ids: number[]): Promise<Set<number>> {
-  const rows = await db
-    .selectFrom('callback_list')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', ids)
-    .where('deleted_at', 'is', null)
-    .execute();
-  return new Set(rows.map((row) => row.id));
-}
-
-export async function existingGroupIds(db: Db, orgId: number, ids: number[]): Promise<Set<number>> {
-  const rows = await db
-    .selectFrom('user_group')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', ids)
-    .execute();
-  return new Set(rows.map((row) => row.id));
-}
-
 export async function insertAlert(db: Db, values: Insertable<ReadyAlertTable>): Promise<number> {
   const { id } = await db.insertInto('ready_alert').values(values).returning('id').executeTakeFirstOrThrow();
   return id;

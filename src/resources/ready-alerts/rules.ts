@@ -7,8 +7,6 @@ import { nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import {
   allUsers,
-  existingGroupIds,
-  existingListIds,
   insertAlert,
   insertDeliveries,
   usersByIds,
@@ -20,6 +18,8 @@ import {
 import type { ReadyAlertBody } from './schemas.js';
 import type { ReadyAlertDeliveryTable } from './table.js';
 import type { Insertable } from 'kysely';
+import { assertGroupsExist } from '../groups/repository.js';
+import { assertActiveListsExist } from '../lists/repository.js';
 
 const FIELD_BY_TYPE = { title: 'title id', group: 'group id', user: 'user id' } as const;
 
@@ -48,11 +48,11 @@ export async function resolveRecipients(
   const field = FIELD_BY_TYPE[type];
   const ids = [...new Set(integerIds(rawIds, field))];
   if (type === 'title') {
-    assertAllFound(ids, await existingListIds(db, orgId, ids), field);
+    await assertActiveListsExist(db, orgId, ids);
     return usersOnLists(db, orgId, ids);
   }
   if (type === 'group') {
-    assertAllFound(ids, await existingGroupIds(db, orgId, ids), field);
+    await assertGroupsExist(db, orgId, ids);
     return usersInGroups(db, orgId, ids);
   }
   const users = await usersByIds(db, orgId, ids);

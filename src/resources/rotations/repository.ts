@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { deleteOrgRows, orgColumns, orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound, orNotFound } from '../../core/errors.js';
 import { nowUtc, Temporal } from '../../core/time.js';
@@ -51,10 +51,7 @@ export async function updateRotation(
 
 /** Members of the rotation still scheduled on or after the date. */
 export async function countActiveMembers(db: Db, orgId: number, rotationId: number, fromDate: string): Promise<number> {
-  const rows = await db
-    .selectFrom('recurring_shift')
-    .select('id')
-    .where('organization_id', '=', orgId)
+  const rows = await orgColumns(db, 'recurring_shift', orgId, ['id'])
     .where('rotation_id', '=', rotationId)
     .where((eb) => eb.or([eb('end_date', 'is', null), eb('end_date', '>=', fromDate)]))
     .execute();
@@ -96,11 +93,7 @@ export async function updateRecurringShift(
 
 /** Removes a series and its exceptions (only for a series that has not started). */
 export async function deleteRecurringShift(db: Db, orgId: number, id: number): Promise<void> {
-  await db
-    .deleteFrom('recurring_shift_exception')
-    .where('organization_id', '=', orgId)
-    .where('recurring_shift_id', '=', id)
-    .execute();
+  await deleteOrgRows(db, 'recurring_shift_exception', orgId).where('recurring_shift_id', '=', id).execute();
   await db.deleteFrom('recurring_shift').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
@@ -146,9 +139,7 @@ export async function upsertException(db: Db, orgId: number, values: ExceptionVa
 }
 
 export async function deleteException(db: Db, orgId: number, recurringShiftId: number, date: string): Promise<number> {
-  const result = await db
-    .deleteFrom('recurring_shift_exception')
-    .where('organization_id', '=', orgId)
+  const result = await deleteOrgRows(db, 'recurring_shift_exception', orgId)
     .where('recurring_shift_id', '=', recurringShiftId)
     .where('date', '=', date)
     .executeTakeFirst();

@@ -35,6 +35,7 @@ import {
 } from './schemas.js';
 import { serializeRecurringShift, serializeRotation } from './serialize.js';
 import type { RecurringShiftRow } from './table.js';
+import { deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Rotations'];
 const route = routeOptions(tags);
@@ -125,10 +126,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => deleteRotation(trx, request.auth, request.params.id));
-      return ok('Rotation deleted successfully.');
-    },
+    deletedOk(app.db, deleteRotation, 'Rotation deleted successfully.'),
   );
 
   app.get(

@@ -1,3 +1,4 @@
+import { orgColumns } from '../../core/db/org-rows.js';
 import type { DemoSeedContext } from '../../core/seed.js';
 import { writeLog } from '../../core/audit.js';
 import { nowUtc, Temporal, todayIn } from '../../core/time.js';
@@ -88,10 +89,7 @@ async function coverPastVacancies(
   from: Temporal.PlainDate,
   today: Temporal.PlainDate,
 ): Promise<number> {
-  const overtime = await ctx.db
-    .selectFrom('work_type')
-    .select('id')
-    .where('organization_id', '=', ctx.auth.orgId)
+  const overtime = await orgColumns(ctx.db, 'work_type', ctx.auth.orgId, ['id'])
     .where('label', '=', 'Overtime')
     .executeTakeFirstOrThrow();
   const span = { start: `${from} 00:00:00`, end: `${today.subtract({ days: 1 })} 00:00:00` };

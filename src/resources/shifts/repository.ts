@@ -1,4 +1,4 @@
-import { sameOrg } from '../../core/db/org-rows.js';
+import { assertOrgIds, deleteOrgRows, orgColumns, orgRows, sameOrg } from '../../core/db/org-rows.js';
 import type { Insertable, Updateable } from 'kysely';
 import { compiledOnce } from '../../core/db/compiled-once.js';
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
@@ -79,12 +79,7 @@ export async function deleteShift(trx: Db, orgId: number, id: number): Promise<v
 }
 
 export async function findShiftOrThrow(db: Db, orgId: number, id: number): Promise<ShiftRow> {
-  const row = await db
-    .selectFrom('shift')
-    .selectAll()
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await orgRows(db, 'shift', orgId).where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Shift');
   return row;
 }
@@ -95,10 +90,7 @@ export function listShiftsOfUser(
   userId: number,
   range: { start?: string; end?: string },
 ): Promise<ShiftRow[]> {
-  return db
-    .selectFrom('shift')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  return orgRows(db, 'shift', orgId)
     .where('user_id', '=', userId)
     .$if(range.end !== undefined, (qb) => qb.where('start', '<', range.end!))
     .$if(range.start !== undefined, (qb) => qb.where('end', '>', range.start!))
@@ -161,29 +153,10 @@ export function qualifiersOfShifts(db: Db, orgId: number, shiftIds: number[]): P
     .execute();
 }
 
-async function assertCatalogIds(
-  db: Db,
-  orgId: number,
-  table: 'label' | 'qualifier',
-  ids: number[],
-  field: string,
-): Promise<void> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return;
-  const rows = await db
-    .selectFrom(table)
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('id', 'in', unique)
-    .where('deleted_at', 'is', null)
-    .execute();
-  if (rows.length !== unique.length) throw invalidParams(`The selected ${field} is invalid.`);
-}
-
 export const assertLabelsExist = (db: Db, orgId: number, ids: number[]) =>
-  assertCatalogIds(db, orgId, 'label', ids, 'label id');
+  assertOrgIds(db, 'label', orgId, ids, 'label id', true);
 export const assertQualifiersExist = (db: Db, orgId: number, ids: number[]) =>
-  assertCatalogIds(db, orgId, 'qualifier', ids, 'qualifier id');
+  assertOrgIds(db, 'qualifier', orgId, ids, 'qualifier id', true);
 
 export async function replaceShiftLabels(trx: Db, orgId: number, shiftId: number, labelIds: number[]): Promise<void> {
   await trx.deleteFrom('shift_label').where('organization_id', '=', orgId).where('shift_id', '=', shiftId).execute();
@@ -201,11 +174,7 @@ export async function replaceShiftQualifiers(
   shiftId: number,
   qualifierIds: number[],
 ): Promise<void> {
-  await trx
-    .deleteFrom('shift_qualifier')
-    .where('organization_id', '=', orgId)
-    .where('shift_id', '=', shiftId)
-    .execute();
+  await deleteOrgRows(trx, 'shift_qualifier', orgId).where('shift_id', '=', shiftId).execute();
   const unique = [...new Set(qualifierIds)];
   if (unique.length) {
     await trx
@@ -217,9 +186,7 @@ export async function replaceShiftQualifiers(
 
 /** Removes one label from a shift; false when the shift did not carry it. */
 export async function removeShiftLabel(trx: Db, orgId: number, shiftId: number, labelId: number): Promise<boolean> {
-  const result = await trx
-    .deleteFrom('shift_label')
-    .where('organization_id', '=', orgId)
+  const result = await deleteOrgRows(trx, 'shift_label', orgId)
     .where('shift_id', '=', shiftId)
     .where('label_id', '=', labelId)
     .executeTakeFirst();
@@ -232,9 +199,7 @@ export async function removeShiftQualifier(
   shiftId: number,
   qualifierId: number,
 ): Promise<boolean> {
-  const result = await trx
-    .deleteFrom('shift_qualifier')
-    .where('organization_id', '=', orgId)
+  const result = await deleteOrgRows(trx, 'shift_qualifier', orgId)
     .where('shift_id', '=', shiftId)
     .where('qualifier_id', '=', qualifierId)
     .executeTakeFirst();
@@ -242,12 +207,7 @@ export async function removeShiftQualifier(
 }
 
 export async function assertCallbackExists(db: Db, orgId: number, id: number): Promise<void> {
-  const row = await db
-    .selectFrom('callback')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await orgColumns(db, 'callback', orgId, ['id']).where('id', '=', id).executeTakeFirst();
   if (!row) throw invalidParams('The selected from callback is invalid.');
 }
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AuthContext } from '../../core/auth/context.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
-import { errorResponses, IdParams, ok, SuccessBody } from '../../core/schemas.js';
+import { errorResponses, IdParams, SuccessBody } from '../../core/schemas.js';
 import { findUsersByIds } from '../users/repository.js';
 import {
   findShiftOrThrow,
@@ -26,6 +26,7 @@ import {
 } from './schemas.js';
 import { labelItem, qualifierItem, serializeShift } from './serialize.js';
 import type { ShiftRow } from './table.js';
+import { deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Shifts'];
 
@@ -151,10 +152,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SuccessBody, ...errorResponses },
       },
     },
-    async (request) => {
-      await withTransaction(app.db, (trx) => removeShift(trx, request.auth, request.params.id));
-      return ok('Shift deleted successfully.');
-    },
+    deletedOk(app.db, removeShift, 'Shift deleted successfully.'),
   );
 
   const catalogs = [

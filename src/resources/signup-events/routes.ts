@@ -24,6 +24,7 @@ import {
   SignupUserBody,
 } from './schemas.js';
 import { serializeEventUser, serializeSignupEvent, serializeSignupEventDetail } from './serialize.js';
+import { createdWithId } from '../../core/write-handlers.js';
 
 const tags = ['Signup events'];
 const route = routeOptions(tags);
@@ -76,11 +77,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 201: SuccessWithId },
       }),
     },
-    async (request, reply) => {
-      const id = await withTransaction(app.db, (trx) => createSignupEvent(trx, request.auth, request.body));
-      reply.status(201);
-      return created(`Added signup event ${request.body.title.trim()}`, { id });
-    },
+    createdWithId(app.db, createSignupEvent, (body) => `Added signup event ${body.title.trim()}`),
   );
 
   app.put(

@@ -1,3 +1,4 @@
+import { orgColumns } from '../../core/db/org-rows.js';
 import type { DemoSeedContext } from '../../core/seed.js';
 import { ApiError } from '../../core/errors.js';
 import { formatLocalDateTime, Temporal, todayIn } from '../../core/time.js';
@@ -23,12 +24,7 @@ async function optional<T>(step: () => Promise<T>): Promise<T | undefined> {
 
 async function seedSignupEvents(ctx: DemoSeedContext, today: Temporal.PlainDate): Promise<number> {
   const { db, auth, adminId, userIds } = ctx;
-  const workType = await db
-    .selectFrom('work_type')
-    .select('id')
-    .where('organization_id', '=', auth.orgId)
-    .orderBy('position')
-    .executeTakeFirstOrThrow();
+  const workType = await orgColumns(db, 'work_type', auth.orgId, ['id']).orderBy('position').executeTakeFirstOrThrow();
   const events = [
     {
       title: 'Station open house',

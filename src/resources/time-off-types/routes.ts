@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { withTransaction } from '../../core/db/transaction.js';
-import { created, EXTENSION, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
+import { EXTENSION, IdParams, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { findTimeOffTypeOrThrow, listTimeOffTypes } from './repository.js';
 import { changeTimeOffType, createTimeOffType, deleteTimeOffType } from './rules.js';
 import {
@@ -11,6 +10,7 @@ import {
   UpdateTimeOffTypeBody,
 } from './schemas.js';
 import { serializeTimeOffType, serializeTimeOffTypeDetail } from './serialize.js';
+import { changedWithId, createdWithId, deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Time off types'];
 const route = routeOptions(tags);
@@ -32,11 +32,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateTimeOffTypeBody,
       response: { 201: SuccessWithId },
     }),
-    async (request, reply) => {
-      const id = await withTransaction(app.db, (trx) => createTimeOffType(trx, request.auth, request.body));
-      reply.status(201);
-      return created('Time off type created successfully.', { id });
-    },
+    createdWithId(app.db, createTimeOffType, 'Time off type created successfully.'),
   );
 
   app.get(
@@ -58,10 +54,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: UpdateTimeOffTypeBody,
       response: { 200: SuccessWithId },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => changeTimeOffType(trx, request.auth, request.params.id, request.body));
-      return { ...ok('Time off type updated successfully.'), id: request.params.id };
-    },
+    changedWithId(app.db, changeTimeOffType, 'Time off type updated successfully.'),
   );
 
   app.delete(
@@ -71,10 +64,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => deleteTimeOffType(trx, request.auth, request.params.id));
-      return ok('Time off type removed successfully.');
-    },
+    deletedOk(app.db, deleteTimeOffType, 'Time off type removed successfully.'),
   );
 };
 

@@ -27,6 +27,7 @@ import {
   TimeOffPage,
 } from './schemas.js';
 import { PENDING } from './table.js';
+import { deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Time off'];
 /** The spec's answer, with the off limits the entry goes past (extension, absent when none). */
@@ -123,10 +124,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => deleteTimeOff(trx, request.auth, request.params.id));
-      return ok('Time Off removed successfully.');
-    },
+    deletedOk(app.db, deleteTimeOff, 'Time Off removed successfully.'),
   );
 
   app.post(

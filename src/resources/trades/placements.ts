@@ -1,3 +1,4 @@
+import { deleteOrgRows, orgColumns, orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { nowUtc } from '../../core/time.js';
 import type { WorkItem } from '../../scheduling/index.js';
@@ -107,12 +108,7 @@ export async function removePlacedOccurrence(trx: Db, orgId: number, tradeId: nu
 
 /** The one-off shifts the trade placed or changed (they are the trade's own work, not a clash). */
 export async function placedShiftIds(db: Db, orgId: number, tradeId: number): Promise<Set<number>> {
-  const rows = await db
-    .selectFrom('trade_placement')
-    .select('shift_id')
-    .where('organization_id', '=', orgId)
-    .where('trade_id', '=', tradeId)
-    .execute();
+  const rows = await orgColumns(db, 'trade_placement', orgId, ['shift_id']).where('trade_id', '=', tradeId).execute();
   return new Set(rows.flatMap((row) => (row.shift_id === null ? [] : [row.shift_id])));
 }
 
@@ -121,10 +117,7 @@ export async function placedShiftIds(db: Db, orgId: number, tradeId: number): Pr
  * before the trade filled. A shift since deleted is left deleted.
  */
 export async function undoPlacements(trx: Db, orgId: number, tradeId: number): Promise<void> {
-  const rows = await trx
-    .selectFrom('trade_placement')
-    .selectAll()
-    .where('organization_id', '=', orgId)
+  const rows = await orgRows(trx, 'trade_placement', orgId)
     .where('trade_id', '=', tradeId)
     .orderBy('id', 'desc')
     .execute();
@@ -144,9 +137,5 @@ export async function undoPlacements(trx: Db, orgId: number, tradeId: number): P
         reason: before.reason,
       });
   }
-  await trx
-    .deleteFrom('trade_placement')
-    .where('organization_id', '=', orgId)
-    .where('trade_id', '=', tradeId)
-    .execute();
+  await deleteOrgRows(trx, 'trade_placement', orgId).where('trade_id', '=', tradeId).execute();
 }

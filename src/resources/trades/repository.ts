@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { orgRows } from '../../core/db/org-rows.js';
+import { orgColumns, orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { orNotFound } from '../../core/errors.js';
 import type { TradeRow, TradeTable, TradeUserRow, TradeUserStatus } from './table.js';
@@ -85,10 +85,7 @@ export async function upsertTradeUser(
   status: TradeUserStatus,
   at: string,
 ): Promise<void> {
-  const existing = await db
-    .selectFrom('trade_user')
-    .select('id')
-    .where('organization_id', '=', orgId)
+  const existing = await orgColumns(db, 'trade_user', orgId, ['id'])
     .where('trade_id', '=', tradeId)
     .where('user_id', '=', userId)
     .executeTakeFirst();

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { orgRows, sameOrg } from '../../core/db/org-rows.js';
+import { deleteOrgRows, orgRows, sameOrg } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import type { CallbackAutoAcceptRow, CallbackAutoAcceptTable } from './table.js';
 
@@ -8,9 +8,7 @@ export function findAutoAccept(db: Db, orgId: number, userId: number): Promise<C
 }
 
 export async function replaceAutoAccept(db: Db, values: Insertable<CallbackAutoAcceptTable>): Promise<void> {
-  await db
-    .deleteFrom('callback_auto_accept')
-    .where('organization_id', '=', values.organization_id)
+  await deleteOrgRows(db, 'callback_auto_accept', values.organization_id)
     .where('user_id', '=', values.user_id)
     .execute();
   await db.insertInto('callback_auto_accept').values(values).execute();

@@ -1,5 +1,5 @@
 import type { Updateable } from 'kysely';
-import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { deleteOrgRows, orgColumns, orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import type { UserCertificationRow, UserCertificationTable } from '../certifications/table.js';
 
@@ -57,17 +57,12 @@ export async function deleteUserCertifications(
   userId: number,
   certificationId?: number,
 ): Promise<string[]> {
-  const rows = await db
-    .selectFrom('user_certification')
-    .select(['id', 'file_storage_name'])
-    .where('organization_id', '=', orgId)
+  const rows = await orgColumns(db, 'user_certification', orgId, ['id', 'file_storage_name'])
     .where('user_id', '=', userId)
     .$if(certificationId !== undefined, (qb) => qb.where('certification_id', '=', certificationId!))
     .execute();
   if (rows.length === 0) return [];
-  await db
-    .deleteFrom('user_certification')
-    .where('organization_id', '=', orgId)
+  await deleteOrgRows(db, 'user_certification', orgId)
     .where(
       'id',
       'in',

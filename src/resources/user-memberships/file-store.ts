@@ -1,3 +1,4 @@
+import { orgColumns } from '../../core/db/org-rows.js';
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -51,10 +52,7 @@ async function insertChunks(db: Db, orgId: number, name: string, data: Buffer, m
 }
 
 async function chunk(db: Db, orgId: number, name: string, seq: number): Promise<Buffer | undefined> {
-  const row = await db
-    .selectFrom('stored_file_chunk')
-    .select('data')
-    .where('organization_id', '=', orgId)
+  const row = await orgColumns(db, 'stored_file_chunk', orgId, ['data'])
     .where('name', '=', name)
     .where('seq', '=', seq)
     .executeTakeFirst();
@@ -81,10 +79,7 @@ export async function streamStoredFile(db: Db, orgId: number, name: string): Pro
 
 /** The stored file's bytes at once (an export); undefined when it is missing. */
 export async function readStoredFile(db: Db, orgId: number, name: string): Promise<Buffer | undefined> {
-  const rows = await db
-    .selectFrom('stored_file_chunk')
-    .select('data')
-    .where('organization_id', '=', orgId)
+  const rows = await orgColumns(db, 'stored_file_chunk', orgId, ['data'])
     .where('name', '=', name)
     .orderBy('seq')
     .execute();

@@ -1,4 +1,4 @@
-import { orgRows } from '../../core/db/org-rows.js';
+import { deleteOrgRows, orgRows } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 
 /** The user's active qualifiers in ranking order. */
@@ -41,9 +41,7 @@ export async function insertUserQualifier(db: Db, orgId: number, userId: number,
 }
 
 export async function deleteUserQualifier(db: Db, orgId: number, userId: number, qualifierId: number) {
-  await db
-    .deleteFrom('user_qualifier')
-    .where('organization_id', '=', orgId)
+  await deleteOrgRows(db, 'user_qualifier', orgId)
     .where('user_id', '=', userId)
     .where('qualifier_id', '=', qualifierId)
     .execute();

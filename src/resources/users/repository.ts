@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
-import { orgRows, rowsById, updateOrgRow } from '../../core/db/org-rows.js';
+import { orgColumns, orgRows, rowsById, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, orNotFound } from '../../core/errors.js';
 import type { UserAccountTable, UserRow } from './table.js';
@@ -56,10 +56,7 @@ export function listUsers(db: Db, orgId: number, filter: { employeeId?: string }
 }
 
 export async function usernameTaken(db: Db, orgId: number, username: string, exceptId?: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('user_account')
-    .select('id')
-    .where('organization_id', '=', orgId)
+  const row = await orgColumns(db, 'user_account', orgId, ['id'])
     .where('username', '=', username)
     .$if(exceptId !== undefined, (qb) => qb.where('id', '!=', exceptId!))
     .executeTakeFirst();
@@ -123,10 +120,7 @@ export async function accrualRefExists(db: Db, orgId: number, table: 'accrual_tr
 }
 
 export function listUserFields(db: Db, orgId: number) {
-  return db
-    .selectFrom('user_field')
-    .select(['id', 'label', 'position'])
-    .where('organization_id', '=', orgId)
+  return orgColumns(db, 'user_field', orgId, ['id', 'label', 'position'])
     .where('deleted_at', 'is', null)
     .orderBy('position')
     .orderBy('id')
@@ -205,10 +199,7 @@ export async function findUserDetails(db: Db, orgId: number, id: number): Promis
 }
 
 export async function setFieldValue(db: Db, orgId: number, userId: number, fieldId: number, value: string | null) {
-  const existing = await db
-    .selectFrom('user_field_value')
-    .select('id')
-    .where('organization_id', '=', orgId)
+  const existing = await orgColumns(db, 'user_field_value', orgId, ['id'])
     .where('user_id', '=', userId)
     .where('field_id', '=', fieldId)
     .executeTakeFirst();

@@ -1,3 +1,4 @@
+import { orgColumns } from '../../core/db/org-rows.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
@@ -69,10 +70,7 @@ function serializeGroup(request: FastifyRequest, item: GroupDayStaffing, users: 
 
 /** Every active user of the organization: the candidates of a vacancy filled without a list. */
 async function everyoneAsList(db: Db, orgId: number) {
-  const rows = await db
-    .selectFrom('user_account')
-    .select(['id', 'first_name', 'last_name', 'date_of_hire'])
-    .where('organization_id', '=', orgId)
+  const rows = await orgColumns(db, 'user_account', orgId, ['id', 'first_name', 'last_name', 'date_of_hire'])
     .where('deleted_at', 'is', null)
     .where('active', '=', 1)
     .orderBy('last_name')

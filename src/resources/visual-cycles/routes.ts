@@ -2,7 +2,7 @@ import { assertPeriod } from '../../core/time.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
+import { IdParams, ok, SuccessBody, SuccessWithId, routeOptions } from '../../core/schemas.js';
 import { findVisualCycleOrThrow, listVisualCycles } from './repository.js';
 import { changeVisualCycle, createVisualCycle, deleteVisualCycle } from './rules.js';
 import {
@@ -13,6 +13,7 @@ import {
   VisualCycleResponse,
 } from './schemas.js';
 import { serializeVisualCycle } from './serialize.js';
+import { createdWithId } from '../../core/write-handlers.js';
 
 const tags = ['Visual cycles'];
 const route = routeOptions(tags);
@@ -51,11 +52,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       body: CreateVisualCycleBody,
       response: { 201: SuccessWithId },
     }),
-    async (request, reply) => {
-      const id = await withTransaction(app.db, (trx) => createVisualCycle(trx, request.auth, request.body));
-      reply.status(201);
-      return created(`Added new visual cycle ${request.body.name}.`, { id });
-    },
+    createdWithId(app.db, createVisualCycle, (body) => `Added new visual cycle ${body.name}.`),
   );
 
   app.put(

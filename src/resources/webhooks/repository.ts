@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Insertable, sql, type Updateable } from 'kysely';
-import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { orgColumns, orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Database } from '../../core/db/types.js';
 import { claimLease, leaseFree, leaseHeld } from '../../core/db/lease.js';
 import { isPostgres } from '../../core/db/schema.js';
@@ -59,10 +59,7 @@ export async function saveProgress(
 
 /** The newest outbox event of the organization, in the outbox's order: a new endpoint starts after it. */
 export async function latestEvent(db: Db, orgId: number): Promise<OutboxCursor> {
-  const row = await db
-    .selectFrom('outbox_event')
-    .select(['tx_id', 'id'])
-    .where('organization_id', '=', orgId)
+  const row = await orgColumns(db, 'outbox_event', orgId, ['tx_id', 'id'])
     .orderBy('tx_id', 'desc')
     .orderBy('id', 'desc')
     .limit(1)
@@ -144,10 +141,7 @@ export function claimEndpoint(
  * committed later has a larger tx_id, so the cursor never passes an event not yet visible.
  */
 export function pendingEvents(db: Db, orgId: number, after: OutboxCursor, limit: number) {
-  return db
-    .selectFrom('outbox_event')
-    .select(['id', 'tx_id', 'event_id', 'type', 'payload'])
-    .where('organization_id', '=', orgId)
+  return orgColumns(db, 'outbox_event', orgId, ['id', 'tx_id', 'event_id', 'type', 'payload'])
     .where((eb) => eb(eb.refTuple('tx_id', 'id'), '>', eb.tuple(after.txId, after.id)))
     .$if(isPostgres(db), (qb) =>
       qb.where('tx_id', '<', sql<number>`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`),
@@ -199,10 +193,5 @@ export async function outboxDepth(db: Db): Promise<number> {
 
 /** The organization's endpoints and the event types each takes (the callback runner's webhook channel). */
 export function activeEndpointEventTypes(db: Db, orgId: number) {
-  return db
-    .selectFrom('webhook_endpoint')
-    .select(['id', 'event_types'])
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .execute();
+  return orgColumns(db, 'webhook_endpoint', orgId, ['id', 'event_types']).where('deleted_at', 'is', null).execute();
 }

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../../core/db/transaction.js';
 import { withTransaction } from '../../core/db/transaction.js';
-import { EXTENSION, IdParams, ok, SuccessBody, routeOptions } from '../../core/schemas.js';
+import { EXTENSION, IdParams, SuccessBody, routeOptions } from '../../core/schemas.js';
 import { findEndpointOrThrow, listDeliveries, listEndpoints, outboxDepth } from './repository.js';
 import { checkWebhookUrl, createWebhook, deleteWebhook } from './rules.js';
 import {
@@ -15,6 +15,7 @@ import {
 } from './schemas.js';
 import { serializeDelivery, serializeWebhook } from './serialize.js';
 import { WebhookTargets } from './targets.js';
+import { deletedOk } from '../../core/write-handlers.js';
 
 const tags = ['Webhooks'];
 const route = routeOptions(tags);
@@ -85,10 +86,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: SuccessBody },
     }),
-    async (request) => {
-      await withTransaction(app.db, (trx) => deleteWebhook(trx, request.auth, request.params.id));
-      return ok('Webhook removed successfully.');
-    },
+    deletedOk(app.db, deleteWebhook, 'Webhook removed successfully.'),
   );
 
   app.get(

@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
+import { lastLivePosition, orgColumns, orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import { compiledOnce } from '../../core/db/compiled-once.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, orNotFound } from '../../core/errors.js';
@@ -53,10 +53,7 @@ export async function defaultWorkTypeId(
   orgId: number,
   label: (typeof DEFAULT_WORK_TYPES)[number]['label'],
 ): Promise<number> {
-  const types = await db
-    .selectFrom('work_type')
-    .select(['id', 'label'])
-    .where('organization_id', '=', orgId)
+  const types = await orgColumns(db, 'work_type', orgId, ['id', 'label'])
     .where('deleted_at', 'is', null)
     .orderBy('position')
     .orderBy('id')
@@ -86,13 +83,8 @@ export async function findWorkTypeOrInvalid(db: Db, orgId: number, id: number): 
 }
 
 export async function nextWorkTypePosition(db: Db, orgId: number): Promise<number> {
-  const row = await db
-    .selectFrom('work_type')
-    .select((eb) => eb.fn.max('position').as('last'))
-    .where('organization_id', '=', orgId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+  const last = await lastLivePosition(db, 'work_type', orgId);
+  return last === null ? 0 : last + 1;
 }
 
 export async function insertWorkType(db: Db, values: Insertable<WorkTypeTable>): Promise<number> {
@@ -155,10 +147,7 @@ export async function assertWorkType(
   const [type] = await liveWorkTypeQuery(db, orgId, workTypeId);
   if (!type) throw invalidParams('The selected work type id is invalid.');
   if (subtypeId === null) return type;
-  const subtype = await db
-    .selectFrom('work_subtype')
-    .select('id')
-    .where('organization_id', '=', orgId)
+  const subtype = await orgColumns(db, 'work_subtype', orgId, ['id'])
     .where('id', '=', subtypeId)
     .where('work_type_id', '=', workTypeId)
     .where('deleted_at', 'is', null)
