@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../test/helpers/server.js';
 import { createAssignment, createQualifier, createRotation } from '../resources/rotations/test-fixtures.js';
+import { createShift } from '../resources/shifts/test-fixtures.js';
 import { countsAsWork, limitPeriods, limitReason, refusalMessage, spanText } from './availability.js';
+import { createTimeOff } from '../resources/time-offs/test-fixtures.js';
 
 /*
  * One definition of availability (docs/schedule.md, Availability): the same situation gives the
@@ -84,15 +86,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function shift(userId: number, assignmentId: number, start = START, end = END) {
-  const response = await org.post('/shifts', {
-    assignment_id: assignmentId,
-    user_id: userId,
-    date: start.slice(0, 10),
-    start,
-    end,
+  const response = await createShift(org, assignmentId, userId, start, end, {
     work_type_id: (await org.get('/work_types')).body[0].id,
   });
-  expect(response.status, response.text).toBe(201);
   return response;
 }
 
@@ -171,15 +167,14 @@ describe('the same situation gives the same reason on every path', () => {
     const date = '2032-03-16';
     const away = await member('Ben', 'Away');
     await shift(giver, ladder, `${date} 07:00:00`, `${nextDay(date)} 07:00:00`);
-    const timeOff = await org.post('/time_offs', {
-      user_id: away,
-      admin_ids: [admin],
-      start_date: `${date} 07:00:00`,
-      end_date: `${nextDay(date)} 07:00:00`,
-      time_off_type_id: vacation,
+    await createTimeOff(org, {
+      userId: away,
+      adminId: admin,
+      start: `${date} 07:00:00`,
+      end: `${nextDay(date)} 07:00:00`,
+      typeId: vacation,
       status: 1,
     });
-    expect(timeOff.status, timeOff.text).toBe(201);
     const reason = `on approved Vacation ${date} 07:00–07:00`;
     expect(await everyPath(away, date)).toEqual({
       shift: [422, [`Ben Away cannot take this shift: ${reason}.`]],

@@ -8,6 +8,7 @@ import {
   placeOnRotation,
   workTypeId,
 } from '../resources/rotations/test-fixtures.js';
+import { createShift } from '../resources/shifts/test-fixtures.js';
 import { WATCHED_TABLES } from './cache.js';
 
 /*
@@ -136,15 +137,7 @@ beforeAll(async () => {
     await placeOnRotation(org, { user_id: userId, rotation_id: rotationId, assignment_id: stationId, crew });
     await approvedTimeOff(org, userId, admin, '2027-03-05 07:00:00', '2027-03-06 07:00:00');
   }
-  const shift = await org.post('/shifts', {
-    assignment_id: stationId,
-    user_id: admin,
-    date: '2027-03-01',
-    start: '2027-03-01 09:00:00',
-    end: '2027-03-01 17:00:00',
-    work_type_id: regular,
-  });
-  expect(shift.status, shift.text).toBe(201);
+  await createShift(org, stationId, admin, '2027-03-01 09:00:00', '2027-03-01 17:00:00', { work_type_id: regular });
 });
 afterAll(() => server.close());
 

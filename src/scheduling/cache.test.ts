@@ -12,6 +12,8 @@ import {
   placeOnRotation,
   workTypeId,
 } from '../resources/rotations/test-fixtures.js';
+import { createShift } from '../resources/shifts/test-fixtures.js';
+import { postTimeOff } from '../resources/time-offs/test-fixtures.js';
 
 /*
  * GET /schedule keeps what the engine computed for a period while nothing the engine reads changes
@@ -67,15 +69,9 @@ function fullStatements(): Promise<number> {
 }
 
 async function oneOffShift(userId: number, date = '2027-03-01'): Promise<number> {
-  const response = await org.post('/shifts', {
-    assignment_id: stationId,
-    user_id: userId,
-    date,
-    start: `${date} 09:00:00`,
-    end: `${date} 17:00:00`,
+  const response = await createShift(org, stationId, userId, `${date} 09:00:00`, `${date} 17:00:00`, {
     work_type_id: regular,
   });
-  expect(response.status, response.text).toBe(201);
   return response.body.id as number;
 }
 
@@ -132,12 +128,12 @@ describe('GET /schedule right after a write', () => {
       secondary_color: '#FFFFFF',
     });
     expect([200, 201]).toContain(type.status);
-    const pending = await org.post('/time_offs', {
-      user_id: memberId,
-      admin_ids: [admin],
-      start_date: '2027-03-01 07:00:00',
-      end_date: '2027-03-02 07:00:00',
-      time_off_type_id: type.body.id ?? type.body.time_off_type?.id,
+    const pending = await postTimeOff(org, {
+      userId: memberId,
+      adminId: admin,
+      start: '2027-03-01 07:00:00',
+      end: '2027-03-02 07:00:00',
+      typeId: type.body.id ?? type.body.time_off_type?.id,
       status: 0,
     });
     expect([200, 201], pending.text).toContain(pending.status);

@@ -7,6 +7,8 @@ import {
   placeOnRotation,
   workTypeId,
 } from '../resources/rotations/test-fixtures.js';
+import { createShift } from '../resources/shifts/test-fixtures.js';
+import { createTimeOff, postTimeOff } from '../resources/time-offs/test-fixtures.js';
 
 /*
  * The scheduling engine through HTTP: the schedule, time off, the bank, payroll, staffing,
@@ -72,15 +74,7 @@ async function timeOff(
   end: string,
   status = 1,
 ): Promise<number> {
-  const response = await d.org.post('/time_offs', {
-    user_id: userId,
-    admin_ids: [d.admin],
-    start_date: start,
-    end_date: end,
-    time_off_type_id: typeId,
-    status,
-  });
-  expect(response.status, response.text).toBe(201);
+  const response = await createTimeOff(d.org, { userId, adminId: d.admin, start, end, typeId, status });
   return response.body.id as number;
 }
 
@@ -173,12 +167,12 @@ describe('time off on the schedule', () => {
     const d = await department('2026-12-01');
     const vacation = await timeOffType(d.org);
     const first = await timeOff(d, d.crew.C, vacation, '2026-12-20 07:00:00', '2026-12-22 07:00:00', 0);
-    const clash = await d.org.post('/time_offs', {
-      user_id: d.crew.C,
-      admin_ids: [d.admin],
-      start_date: '2026-12-21 07:00:00',
-      end_date: '2026-12-23 07:00:00',
-      time_off_type_id: vacation,
+    const clash = await postTimeOff(d.org, {
+      userId: d.crew.C,
+      adminId: d.admin,
+      start: '2026-12-21 07:00:00',
+      end: '2026-12-23 07:00:00',
+      typeId: vacation,
       status: 1,
     });
     expect(clash.status).toBe(422);
@@ -276,16 +270,10 @@ describe('hold-over', () => {
     const d = await department('2027-01-01');
     const regular = await workTypeId(d.org);
     const extra = await d.org.createUser({ first_name: 'Held', last_name: 'Over' });
-    const shift = await d.org.post('/shifts', {
-      assignment_id: d.engine,
-      user_id: extra,
-      date: '2027-01-05',
-      start: '2027-01-05 07:00:00',
-      end: '2027-01-06 07:00:00',
+    await createShift(d.org, d.engine, extra, '2027-01-05 07:00:00', '2027-01-06 07:00:00', {
       work_type_id: regular,
       hold_over: 2,
     });
-    expect(shift.status, shift.text).toBe(201);
     const { days } = await schedule(d.org, '2027-01-05 00:00:00', '2027-01-06 00:00:00');
     const item = days[0].assignments[0].shifts.find((s: any) => s.user.id === extra);
     expect([item.length, item.hold_over]).toEqual([26, 2]);

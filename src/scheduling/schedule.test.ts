@@ -14,6 +14,7 @@ import {
   putUserInGroup,
   workTypeId,
 } from '../resources/rotations/test-fixtures.js';
+import { createShift } from '../resources/shifts/test-fixtures.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -140,18 +141,12 @@ describe('GET /schedule', () => {
     const labelId = await createLabel(detail, 'ENG');
     const qualifierId = await createQualifier(detail, 'Captains', 'CPT');
     const overtime = await workTypeId(detail, 'Overtime');
-    const oneOff = await detail.post('/shifts', {
-      assignment_id: assignmentId,
-      user_id: admin,
-      date: '2027-02-01',
-      start: '2027-02-01 08:00:00',
-      end: '2027-02-01 20:00:00',
+    const oneOff = await createShift(detail, assignmentId, admin, '2027-02-01 08:00:00', '2027-02-01 20:00:00', {
       work_type_id: overtime,
       labels: [labelId],
       qualifiers: [qualifierId],
       admin_id: admin,
     });
-    expect(oneOff.status, oneOff.text).toBe(201);
     const regular = await workTypeId(detail);
     const misc = await detail.post('/misc_hours', {
       user_id: jane,
@@ -480,21 +475,11 @@ describe('GET /schedule', () => {
 
   it('requires start and end, and the end after the start', async () => {
     const missing = await org.get('/schedule', { query: { start: '2027-01-01 00:00:00' } });
-    expect(missing.status).toBe(422);
-    expect(missing.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The end parameter is required.'],
-    });
+    expect(missing).toBeInvalid(['The end parameter is required.']);
     const reversed = await org.get('/schedule', {
       query: { start: '2027-01-02 00:00:00', end: '2027-01-01 00:00:00' },
     });
-    expect(reversed.status).toBe(422);
-    expect(reversed.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The end must be after the start.'],
-    });
+    expect(reversed).toBeInvalid(['The end must be after the start.']);
   });
 
   it('runs the same number of SQL statements for 1 day and for 31 days', async () => {
@@ -513,15 +498,14 @@ describe('GET /schedule', () => {
       }
     }
     const extra = await busy.createUser();
-    const oneOff = await busy.post('/shifts', {
-      assignment_id: await createAssignment(busy, { name: 'Rescue 1' }),
-      user_id: extra,
-      date: '2027-01-01',
-      start: '2027-01-01 09:00:00',
-      end: '2027-01-01 17:00:00',
-      work_type_id: await workTypeId(busy),
-    });
-    expect(oneOff.status, oneOff.text).toBe(201);
+    await createShift(
+      busy,
+      await createAssignment(busy, { name: 'Rescue 1' }),
+      extra,
+      '2027-01-01 09:00:00',
+      '2027-01-01 17:00:00',
+      { work_type_id: await workTypeId(busy) },
+    );
     const count = async (end: string) => {
       const before = server.queryCount();
       const response = await busy.get('/schedule', { query: { start: '2027-01-01 00:00:00', end } });

@@ -24,14 +24,12 @@ export function createTenantTable(db: Kysely<any>, name: string) {
 /** A column type for fractional numbers (hours) that is double precision on both engines. */
 export const DOUBLE = sql`double precision`;
 
-/** Creates the index `name` of `table` on `columns`, unique if asked. */
-export function createIndexOn(
-  db: Kysely<any>,
-  name: string,
-  table: string,
-  columns: string[],
-  options: { unique?: boolean } = {},
-): Promise<void> {
-  const index = db.schema.createIndex(name).on(table).columns(columns);
-  return (options.unique ? index.unique() : index).execute();
+/** Creates the index `name` of `table` on `columns`. */
+export function createIndexOn(db: Kysely<any>, name: string, table: string, columns: string[]): Promise<void> {
+  return db.schema.createIndex(name).on(table).columns(columns).execute();
+}
+
+/** Creates the unique index `name` of `table` on `columns`. */
+export function createUniqueIndexOn(db: Kysely<any>, name: string, table: string, columns: string[]): Promise<void> {
+  return db.schema.createIndex(name).on(table).columns(columns).unique().execute();
 }

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
-import { startServer, type TestOrg, type TestServer, testDatabaseUrl } from '../../../test/helpers/server.js';
+import { testDatabaseUrl, useOrgs } from '../../../test/helpers/server.js';
 
 /**
  * SQLite statements are kept by their text (withStatementCache in src/core/db/index.ts): a kept
  * statement must read what better-sqlite3 reads and follow schema changes, whoever makes them.
  */
-let server: TestServer;
-let org: TestOrg;
+const { server, org } = await useOrgs();
 const onPostgres = Boolean(testDatabaseUrl);
-
-beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-});
-afterAll(() => server.close());
 
 /** The same statement read by better-sqlite3's own row objects, on a connection of its own. */
 function asBetterSqlite3Reads(text: string, parameters: unknown[]): unknown[] {

@@ -1,18 +1,11 @@
 import SQLite from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestOrg, type TestServer, testDatabaseUrl } from '../../../test/helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { type TestOrg, testDatabaseUrl, useOrgs } from '../../../test/helpers/server.js';
 import { sql } from 'kysely';
 import { groupCommits, withTransaction } from './transaction.js';
 
-let server: TestServer;
-let org: TestOrg;
+const { server, org } = await useOrgs();
 const onPostgres = Boolean(testDatabaseUrl);
-
-beforeAll(async () => {
-  server = await startServer();
-  org = await server.newOrg();
-});
-afterAll(() => server.close());
 
 /** A transaction that writes two labels named after it, and fails between them when told to. */
 function twoLabels(name: string, failBetween: boolean) {

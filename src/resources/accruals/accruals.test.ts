@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
+import { postTimeOff } from '../time-offs/test-fixtures.js';
 
 const { server, org, other } = await useOrgs();
 const adminId = await org.createUser({ first_name: 'Joe', last_name: 'Boss' });
@@ -217,14 +218,11 @@ describe('POST /users/{user_id}/timeoff/accrual/bank', () => {
 
 describe('time off and the bank', () => {
   const timeOff = (user: number, extra: Record<string, unknown> = {}) =>
-    org.post('/time_offs', {
-      user_id: user,
-      admin_ids: [adminId],
-      start_date: '2030-03-02 07:00:00',
-      end_date: '2030-03-03 07:00:00',
-      time_off_type_id: vacationId,
-      ...extra,
-    });
+    postTimeOff(
+      org,
+      { userId: user, adminId, start: '2030-03-02 07:00:00', end: '2030-03-03 07:00:00', typeId: vacationId },
+      extra,
+    );
   const balance = async (user: number) =>
     (await org.get(`/users/${user}/timeoff/accrual/bank`)).body.find(
       (b: { time_off_type: { id: string } }) => b.time_off_type.id === String(vacationId),

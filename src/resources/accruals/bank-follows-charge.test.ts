@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
 import { createAssignment, createRotation, placeOnRotation, workTypeId } from '../rotations/test-fixtures.js';
+import { createShift } from '../shifts/test-fixtures.js';
+import { createTimeOff } from '../time-offs/test-fixtures.js';
 
 /*
  * The bank follows the charge and recall over leave (docs/time-off.md), through the API: after each
@@ -61,15 +63,14 @@ async function scene(
 }
 
 async function approve(s: Scene, start: string, end: string): Promise<number> {
-  const response = await s.org.post('/time_offs', {
-    user_id: s.member,
-    admin_ids: [s.admin],
-    start_date: start,
-    end_date: end,
-    time_off_type_id: s.vacation,
+  const response = await createTimeOff(s.org, {
+    userId: s.member,
+    adminId: s.admin,
+    start,
+    end,
+    typeId: s.vacation,
     status: 1,
   });
-  expect(response.status, response.text).toBe(201);
   return (response.body.id ?? response.body.items?.[0]?.id) as number;
 }
 
@@ -272,17 +273,11 @@ describe('recall over leave', () => {
     const before = await story(s, entry, '2027-01-01 07:00:00');
     expect(before).toMatchObject({ charged: 24, balance: 76 });
 
-    const recall = await s.org.post('/shifts', {
-      assignment_id: s.engine,
-      user_id: s.member,
-      date: '2027-01-05',
-      start: '2027-01-05 07:00:00',
-      end: '2027-01-06 07:00:00',
+    const recall = await createShift(s.org, s.engine, s.member, '2027-01-05 07:00:00', '2027-01-06 07:00:00', {
       work_type_id: await workTypeId(s.org),
       admin_id: s.admin,
       force: true,
     });
-    expect(recall.status, recall.text).toBe(201);
     const after = await story(s, entry, '2027-01-01 07:00:00');
     expect(after).toMatchObject({ charged: 0, balance: 100, worked: before.worked + 24 });
     expect(adjustments(after.rows, entry)).toEqual([
@@ -331,16 +326,10 @@ describe('recall over leave', () => {
     const s = await scene('C', { timezone: 'America/New_York' });
     const entry = await approve(s, '2027-03-13 07:00:00', '2027-03-14 07:00:00');
     expect(await story(s, entry, '2027-03-12 07:00:00')).toMatchObject({ charged: 23, balance: 77 });
-    const recall = await s.org.post('/shifts', {
-      assignment_id: s.engine,
-      user_id: s.member,
-      date: '2027-03-13',
-      start: '2027-03-13 19:00:00',
-      end: '2027-03-14 07:00:00',
+    await createShift(s.org, s.engine, s.member, '2027-03-13 19:00:00', '2027-03-14 07:00:00', {
       work_type_id: await workTypeId(s.org),
       force: true,
     });
-    expect(recall.status, recall.text).toBe(201);
     const after = await story(s, entry, '2027-03-12 07:00:00');
     expect(after).toMatchObject({ charged: 12, balance: 88 });
     expect(adjustments(after.rows, entry).map((r) => r.hours)).toEqual([11]);
@@ -360,16 +349,10 @@ describe('recall over leave', () => {
     });
     expect(finalized.status, finalized.text).toBe(200);
 
-    const recall = await s.org.post('/shifts', {
-      assignment_id: s.engine,
-      user_id: s.member,
-      date: day,
-      start: `${day} 07:00:00`,
-      end: `${next} 07:00:00`,
+    await createShift(s.org, s.engine, s.member, `${day} 07:00:00`, `${next} 07:00:00`, {
       work_type_id: await workTypeId(s.org),
       force: true,
     });
-    expect(recall.status, recall.text).toBe(201);
     const rows = adjustments(await ledger(s), entry);
     expect(rows).toEqual([expect.objectContaining({ hours: 24, flagged_date: day })]);
     expect(await balance(s)).toBe(100);

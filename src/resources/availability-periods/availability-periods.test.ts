@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { useOrgs } from '../../../test/helpers/server.js';
+import { type TestOrg, useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
 const userId = await org.createUser({ first_name: 'Boss', last_name: 'Doe' });
 const adminId = await org.createUser({ first_name: 'Oliver', last_name: 'Nagy' });
 const reasonId: number = (await org.post('/unavailability_reasons', { name: 'Default' })).body.id;
+
+/** GET /availability_periods from `start` to `end`: the periods listed. */
+const periodsOver = async (as: TestOrg, start: string, end: string) =>
+  (await as.get('/availability_periods', { query: { start, end } })).body;
 
 const ref = (id: number, name: string) => ({ id, name, href: `${server.url}/v1/users/${id}` });
 
@@ -22,10 +26,7 @@ describe('POST /availability_periods', () => {
     expect(response).toSucceed(201, 'Availability period created successfully.', {
       id: expect.any(Number),
     });
-    const listed = await org.get('/availability_periods', {
-      query: { start: '2030-09-01 00:00:00', end: '2030-10-01 00:00:00' },
-    });
-    expect(listed.body).toEqual([
+    expect(await periodsOver(org, '2030-09-01 00:00:00', '2030-10-01 00:00:00')).toEqual([
       {
         id: response.body.id,
         user: ref(userId, 'Boss Doe'),
@@ -49,10 +50,7 @@ describe('POST /availability_periods', () => {
       end: '2031-01-02 08:00:00',
     });
     expect(response.status).toBe(201);
-    const listed = await org.get('/availability_periods', {
-      query: { start: '2031-01-01 00:00:00', end: '2031-01-03 00:00:00' },
-    });
-    expect(listed.body).toEqual([
+    expect(await periodsOver(org, '2031-01-01 00:00:00', '2031-01-03 00:00:00')).toEqual([
       {
         id: response.body.id,
         user: ref(userId, 'Boss Doe'),
@@ -105,17 +103,9 @@ describe('GET /availability_periods', () => {
     ]) {
       ids.push((await org.post('/availability_periods', { user_id: userId, start, end, admin_id: adminId })).body.id);
     }
-    const response = await org.get('/availability_periods', {
-      query: { start: '2032-05-01 00:00:00', end: '2032-06-01 00:00:00' },
-    });
-    expect(response.body.map((p: { id: number }) => p.id)).toEqual([ids[1], ids[0], ids[2]]);
-    expect(
-      (
-        await other.get('/availability_periods', {
-          query: { start: '2032-05-01 00:00:00', end: '2032-06-01 00:00:00' },
-        })
-      ).body,
-    ).toEqual([]);
+    const listed = await periodsOver(org, '2032-05-01 00:00:00', '2032-06-01 00:00:00');
+    expect(listed.map((p: { id: number }) => p.id)).toEqual([ids[1], ids[0], ids[2]]);
+    expect(await periodsOver(other, '2032-05-01 00:00:00', '2032-06-01 00:00:00')).toEqual([]);
   });
 
   it('requires start and end', async () => {
@@ -140,10 +130,7 @@ describe('DELETE /availability_periods/{id} (extension)', () => {
     await expectNotFoundForOtherOrg(other, 'DELETE', `/availability_periods/${id}`);
     const response = await org.del(`/availability_periods/${id}`);
     expect(response).toSucceed(200, 'Availability period removed successfully.');
-    expect(
-      (await org.get('/availability_periods', { query: { start: '2033-01-01 00:00:00', end: '2033-01-03 00:00:00' } }))
-        .body,
-    ).toEqual([]);
+    expect(await periodsOver(org, '2033-01-01 00:00:00', '2033-01-03 00:00:00')).toEqual([]);
     const again = await org.del(`/availability_periods/${id}`);
     expect(again).toBeNotFound('AvailabilityPeriod');
   });

@@ -3,6 +3,7 @@ import { expectAuthRequired } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
 import { createAssignment, createRotation, placeOnRotation } from '../rotations/test-fixtures.js';
+import { postTimeOff } from '../time-offs/test-fixtures.js';
 
 /*
  * Vacation bidding (docs/contract-rules.md): five members of Station 4 bid in seniority order,
@@ -187,16 +188,11 @@ describe('the last slot of a day', () => {
     const date = '2027-03-16';
     const answers = await Promise.all([
       ...Array.from({ length: 25 }, () => pick(round, bySeniority()[0]!, date)),
-      ...crew.slice(5, 30).map((id) =>
-        org.post('/time_offs', {
-          user_id: id,
-          admin_ids: [admin],
-          start_date: date,
-          end_date: date,
-          time_off_type_id: vacation,
-          status: 1,
-        }),
-      ),
+      ...crew
+        .slice(5, 30)
+        .map((id) =>
+          postTimeOff(org, { userId: id, adminId: admin, start: date, end: date, typeId: vacation, status: 1 }),
+        ),
     ]);
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 422)).toHaveLength(49);

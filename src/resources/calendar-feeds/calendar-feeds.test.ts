@@ -10,6 +10,7 @@ import {
   placeOnRotation,
   workTypeId,
 } from '../rotations/test-fixtures.js';
+import { createShift } from '../shifts/test-fixtures.js';
 
 /**
  * The feed is computed for "today - 30 days .. today + 180 days", so the test picks a zone with a
@@ -63,15 +64,9 @@ beforeAll(async () => {
       start_date: day(-3),
     });
   // crew A works day -1 (07:00 to 07:00 across the change), day +2, +5, …; a one-off shift on its day off
-  const shift = await org.post('/shifts', {
-    assignment_id: stationId,
-    user_id: crewA,
-    date: day(1),
-    start: `${day(1)} 10:00:00`,
-    end: `${day(1)} 14:00:00`,
+  await createShift(org, stationId, crewA, `${day(1)} 10:00:00`, `${day(1)} 14:00:00`, {
     work_type_id: await workTypeId(org, 'Overtime'),
   });
-  expect(shift.status, shift.text).toBe(201);
   // approved time off takes crew A off the day +2 occurrence
   timeOffId = await approvedTimeOff(org, crewA, admin, `${day(2)} 07:00:00`, `${day(3)} 07:00:00`);
 });

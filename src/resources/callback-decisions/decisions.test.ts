@@ -6,9 +6,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment, createQualifier, workTypeId } from '../rotations/test-fixtures.js';
+import { createShift } from '../shifts/test-fixtures.js';
 import { createCallbackRunner, type CallbackRunner } from '../callbacks/runner/runner.js';
 import { at } from '../callbacks/test-fixtures.js';
 import { CLI_ENTRY } from '../../../test/helpers/entries.js';
+import { createTimeOff } from '../time-offs/test-fixtures.js';
 
 /**
  * Decision records, a member's own lines and replay (docs/workflows.md): three callbacks on one
@@ -32,15 +34,7 @@ const runners: CallbackRunner[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'crewplan-replay-'));
 
 async function shift(userId: number, assignmentId: number, start: string, end: string) {
-  const created = await org.post('/shifts', {
-    assignment_id: assignmentId,
-    user_id: userId,
-    date: start.slice(0, 10),
-    start,
-    end,
-    work_type_id: await workTypeId(org),
-  });
-  expect(created.status, created.text).toBe(201);
+  await createShift(org, assignmentId, userId, start, end, { work_type_id: await workTypeId(org) });
 }
 
 async function startCallback(ordering: string, overrides: Record<string, unknown> = {}) {
@@ -89,15 +83,14 @@ beforeAll(async () => {
   await shift(people.ann, station, START, END);
   await shift(people.dee, station, `${DATE.slice(0, 8)}09 19:00:00`, START);
   const sick = (await org.post('/time_off_types', { label: 'Sick', work_code: 'SL' })).body.id;
-  const leave = await org.post('/time_offs', {
-    user_id: people.ben,
-    admin_ids: [adminId],
-    start_date: START,
-    end_date: END,
-    time_off_type_id: sick,
+  await createTimeOff(org, {
+    userId: people.ben,
+    adminId,
+    start: START,
+    end: END,
+    typeId: sick,
     status: 1,
   });
-  expect(leave.status, leave.text).toBe(201);
   const list = await org.post('/lists', { name: 'Overtime', weekly_limit: 20, contact_window_minutes: 30 });
   expect(list.status, list.text).toBe(201);
   listId = list.body.id;

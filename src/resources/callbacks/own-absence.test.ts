@@ -3,6 +3,7 @@ import { startServer, type TestOrg, type TestServer } from '../../../test/helper
 import { createAssignment, workTypeId } from '../rotations/test-fixtures.js';
 import { createCallbackRunner, type CallbackRunner } from './runner/runner.js';
 import { listOf, usersOf } from './test-fixtures.js';
+import { createTimeOff } from '../time-offs/test-fixtures.js';
 
 /**
  * Never offer someone their own absence (docs/workflows.md): the person whose approved time off
@@ -54,15 +55,7 @@ async function work(userId: number, assignmentId: number): Promise<void> {
 }
 
 async function off(userId: number, typeId: number): Promise<void> {
-  const created = await org.post('/time_offs', {
-    user_id: userId,
-    admin_ids: [adminId],
-    start_date: START,
-    end_date: END,
-    time_off_type_id: typeId,
-    status: 1,
-  });
-  expect(created.status, created.text).toBe(201);
+  await createTimeOff(org, { userId, adminId, start: START, end: END, typeId, status: 1 });
 }
 
 type Candidates = {

@@ -23,18 +23,31 @@ export interface RunnerSuite {
   runner(without?: 'smtp' | 'push'): CallbackRunner;
   /** Stops `runner` after the suite, with the others; `runner`. */
   track(runner: CallbackRunner): CallbackRunner;
+  /** With `mail`: every message the suite's servers sent so far ({@link catchMail}). */
+  mails: CaughtMail[];
+  /** With `mail`: the messages sent to `address`. */
+  mailsTo(address: string): CaughtMail[];
 }
 
 /**
  * Starts the suite's server before its tests (`start`, by default a plain test server) and, after them, stops
  * the runners it started, closes the server, then runs `after`. `pushAgent`: how runners reach push services.
+ * `mail`: the suite catches the mail its servers send ({@link catchMail}, begun before `start`, closed last).
  */
 export function runnerSuite(
-  options: { start?: () => Promise<TestServer>; after?: () => Promise<void>; pushAgent?: () => AgentOptions } = {},
+  options: {
+    start?: () => Promise<TestServer>;
+    after?: () => Promise<void>;
+    pushAgent?: () => AgentOptions;
+    mail?: boolean;
+  } = {},
 ): RunnerSuite {
   const runners: CallbackRunner[] = [];
+  let mail: Awaited<ReturnType<typeof catchMail>> | undefined;
   const suite: RunnerSuite = {
     server: undefined as unknown as TestServer,
+    mails: [],
+    mailsTo: (address) => suite.mails.filter((m) => m.to.includes(address)),
     runner(without) {
       const { db, log, config } = suite.server.app;
       const app =
@@ -51,12 +64,17 @@ export function runnerSuite(
     },
   };
   beforeAll(async () => {
+    if (options.mail) {
+      mail = await catchMail();
+      suite.mails = mail.mails;
+    }
     suite.server = await (options.start ?? (() => startServer()))();
   });
   afterAll(async () => {
     for (const runner of runners) await runner.stop();
     await suite.server.close();
     await options.after?.();
+    await mail?.close();
   });
   return suite;
 }

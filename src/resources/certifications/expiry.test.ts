@@ -3,6 +3,7 @@ import { startServer, type TestOrg, type TestServer } from '../../../test/helper
 import { addDays, formatDate, todayIn } from '../../core/time.js';
 import { catchMail, type CaughtMail } from '../callbacks/test-fixtures.js';
 import { createQualifier, workTypeId } from '../rotations/test-fixtures.js';
+import { createShift } from '../shifts/test-fixtures.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -46,15 +47,7 @@ beforeAll(async () => {
   expect(held.status, held.text).toBe(201);
   const regular = await workTypeId(org);
   for (const date of [addDays(today, 10), addDays(today, 21)]) {
-    const shift = await org.post('/shifts', {
-      assignment_id: medicUnit,
-      user_id: medic,
-      date,
-      start: `${date} 07:00:00`,
-      end: `${date} 19:00:00`,
-      work_type_id: regular,
-    });
-    expect(shift.status, shift.text).toBe(201);
+    await createShift(org, medicUnit, medic, `${date} 07:00:00`, `${date} 19:00:00`, { work_type_id: regular });
   }
 });
 afterAll(async () => {

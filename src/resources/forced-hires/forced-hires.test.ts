@@ -1,21 +1,14 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestOrg } from '../../../test/helpers/server.js';
-import { startServer } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
 import { createAssignment, workTypeId } from '../rotations/test-fixtures.js';
-import { catchMail, type CaughtMail, listWithMembers, runnerSuite } from '../callbacks/test-fixtures.js';
+import { createShift } from '../shifts/test-fixtures.js';
+import { listWithMembers, runnerSuite } from '../callbacks/test-fixtures.js';
 import { createForcedHireNotifier } from './notify.js';
 import { ForcedHireWorker } from './worker.js';
+import { createTimeOff } from '../time-offs/test-fixtures.js';
 
-let mails: CaughtMail[];
-let closeMail: () => Promise<void>;
-const suite = runnerSuite({
-  start: async () => {
-    ({ mails, close: closeMail } = await catchMail());
-    return startServer();
-  },
-  after: () => closeMail(),
-});
+const suite = runnerSuite({ mail: true });
 
 type Explained = { user_id: number; name: string; verdict: string; reason: string | null; last_forced: string | null };
 
@@ -31,15 +24,7 @@ async function member(org: TestOrg, groupId: number, first: string, hired: strin
 }
 
 async function timeOff(org: TestOrg, userId: number, adminId: number, typeId: number, start: string, end: string) {
-  const created = await org.post('/time_offs', {
-    user_id: userId,
-    admin_ids: [adminId],
-    start_date: start,
-    end_date: end,
-    time_off_type_id: typeId,
-    status: 1,
-  });
-  expect(created.status, created.text).toBe(201);
+  await createTimeOff(org, { userId, adminId, start, end, typeId, status: 1 });
 }
 
 const settings = (adminId: number, assignmentIds: number[], extra: Record<string, unknown> = {}) => ({
@@ -88,15 +73,9 @@ describe('forced hire ordered by an admin', () => {
     crew.B = await member(org, groupId, 'Bo', '2010-01-01');
     const vacation = (await org.post('/time_off_types', { label: 'Vacation', work_code: 'VAC' })).body.id;
     // D worked a 24-hour tour ending at the vacancy's start: inside the long-tour buffer
-    const shift = await org.post('/shifts', {
-      assignment_id: engine8,
-      user_id: crew.D,
-      date: '2032-04-09',
-      start: '2032-04-09 07:00:00',
-      end: '2032-04-10 07:00:00',
+    await createShift(org, engine8, crew.D, '2032-04-09 07:00:00', '2032-04-10 07:00:00', {
       work_type_id: await workTypeId(org),
     });
-    expect(shift.status, shift.text).toBe(201);
     // E is on leave during the vacancy: availability says so
     await timeOff(org, crew.E, adminId, vacation, '2032-04-10 00:00:00', '2032-04-12 00:00:00');
     // B was never forced but their leave ended 4 hours before the start (buffer 12 hours)
@@ -216,10 +195,10 @@ describe('forced hire ordered by an admin', () => {
     expect(list.members[4].last_forced).toBe('2032-04-10 07:00:00');
 
     // told on their channel, with the reason
-    await vi.waitFor(() => expect(mails.filter((m) => m.to.includes('Cam@ff.test'))).toHaveLength(1), {
+    await vi.waitFor(() => expect(suite.mailsTo('Cam@ff.test')).toHaveLength(1), {
       timeout: 5000,
     });
-    const mail = mails.find((m) => m.to.includes('Cam@ff.test'))!;
+    const mail = suite.mailsTo('Cam@ff.test')[0]!;
     // (the subject header is folded after the end date)
     expect(mail.subject).toMatch(/^Forced hire: you work Engine 7 2032-04-10 07:00 to 2032-04-11/);
     expect(mail.text).toContain('Why: Forced hire on Engine 7');

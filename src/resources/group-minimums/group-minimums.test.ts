@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 import { createAssignment, workTypeId } from '../rotations/test-fixtures.js';
+import { createShift } from '../shifts/test-fixtures.js';
 
 /*
  * Minimum staffing of a group of assignments (docs/contract-rules.md): "Station 1 needs 8 on duty,
@@ -19,15 +20,7 @@ let regular: number;
 const crew: number[] = [];
 
 async function shift(assignmentId: number, userId: number) {
-  const response = await org.post('/shifts', {
-    assignment_id: assignmentId,
-    user_id: userId,
-    date: DATE,
-    start: `${DATE} 07:00:00`,
-    end: '2027-05-11 07:00:00',
-    work_type_id: regular,
-  });
-  expect(response.status, response.text).toBe(201);
+  await createShift(org, assignmentId, userId, `${DATE} 07:00:00`, '2027-05-11 07:00:00', { work_type_id: regular });
 }
 
 const period = { start: `${DATE} 00:00:00`, end: `${DATE} 23:59:59` };

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 import { createAssignment, createRotation, placeOnRotation } from '../rotations/test-fixtures.js';
+import { postTimeOff } from '../time-offs/test-fixtures.js';
 
 /*
  * Limits on who may be off (docs/contract-rules.md), as a department meets them: four A-platoon
@@ -47,14 +48,7 @@ const request = (userId: number, date: string, type = vacation) =>
 
 /** An admin's entry, approved at once. */
 const approved = (userId: number, date: string, type = vacation) =>
-  org.post('/time_offs', {
-    user_id: userId,
-    admin_ids: [admin],
-    start_date: date,
-    end_date: date,
-    time_off_type_id: type,
-    status: 1,
-  });
+  postTimeOff(org, { userId, adminId: admin, start: date, end: date, typeId: type, status: 1 });
 
 const aDay = (n: number) => `2027-03-${String(1 + 3 * n).padStart(2, '0')}`;
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired } from '../../../test/helpers/common.js';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment, createRotation, placeOnRotation, workTypeId } from '../rotations/test-fixtures.js';
+import { createTimeOff } from '../time-offs/test-fixtures.js';
 
 /*
  * Work periods and overtime (docs/schedule.md). Every expected number is worked out by hand in
@@ -159,15 +160,14 @@ describe('GET /overtime (extension): a 24/48 department on a 28-day, 212-hour pe
     const type = await fire.post('/time_off_types', { label: 'Vacation', work_code: 'VAC' });
     expect(type.status, type.text).toBe(201);
     const typeId = type.body.id as number;
-    const leave = await fire.post('/time_offs', {
-      user_id: carl,
-      admin_ids: [admin],
-      start_date: '2027-01-06 07:00:00',
-      end_date: '2027-01-07 07:00:00',
-      time_off_type_id: typeId,
+    await createTimeOff(fire, {
+      userId: carl,
+      adminId: admin,
+      start: '2027-01-06 07:00:00',
+      end: '2027-01-07 07:00:00',
+      typeId,
       status: 1,
     });
-    expect(leave.status, leave.text).toBe(201);
     // Carl: 10 shifts − the Jan 6 one = 9 × 24 = 216 worked; 24 h of time off, not counted → 216 → 4 overtime
     expect(await overtime(fire, P1.start, P1.end, carl)).toEqual([
       row(fire, carl, P1, hours(216, 24, 216, 212, 212, 4)),

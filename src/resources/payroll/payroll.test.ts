@@ -9,6 +9,7 @@ import {
   placeOnRotation,
   workTypeId,
 } from '../rotations/test-fixtures.js';
+import { createShift } from '../shifts/test-fixtures.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -54,27 +55,13 @@ beforeAll(async () => {
   const labelId = await createLabel(org, 'CPT');
   const regular = await workTypeId(org);
   const overtime = await workTypeId(org, 'Overtime');
-  const shift = await org.post('/shifts', {
-    assignment_id: engineId,
-    user_id: crewB,
-    date: '2027-01-03',
-    start: '2027-01-03 08:00:00',
-    end: '2027-01-03 18:00:00',
+  const shift = await createShift(org, engineId, crewB, '2027-01-03 08:00:00', '2027-01-03 18:00:00', {
     work_type_id: overtime,
     labels: [labelId],
     notes: 'Worked as captain',
   });
-  expect(shift.status, shift.text).toBe(201);
   labelShiftId = shift.body.id;
-  const training = await org.post('/shifts', {
-    assignment_id: trainingId,
-    user_id: crewB,
-    date: '2027-01-05',
-    start: '2027-01-05 08:00:00',
-    end: '2027-01-05 12:00:00',
-    work_type_id: regular,
-  });
-  expect(training.status, training.text).toBe(201);
+  await createShift(org, trainingId, crewB, '2027-01-05 08:00:00', '2027-01-05 12:00:00', { work_type_id: regular });
   const misc = await org.post('/misc_hours', {
     user_id: crewA,
     date: '2027-01-06',

@@ -117,6 +117,13 @@ async function alertRecipients(target: TestOrg, id: number): Promise<number[]> {
     .map((d: { user: { id: number } }) => d.user.id);
 }
 
+/** POST /ready_alerts from the sender to the `ids` of `type`, expecting 201: the users it reached. */
+async function alertedBySender(type: string, ids: unknown[], body: string) {
+  const response = await org.post('/ready_alerts', { type, ids, body, user_id: senderId });
+  expect(response.status).toBe(201);
+  return alertRecipients(org, response.body.id);
+}
+
 describe('POST /ready_alerts', () => {
   it('alerts every active user for type all, as the sample sends it, and records the deliveries', async () => {
     const fresh = await server.newOrg();
@@ -188,28 +195,14 @@ describe('POST /ready_alerts', () => {
     const b = await org.createUser();
     await org.createUser();
     const groupId = await addToGroup(org, [a, b]);
-    const response = await org.post('/ready_alerts', {
-      type: 'group',
-      ids: [groupId],
-      body: 'Engine 9 needed',
-      user_id: senderId,
-    });
-    expect(response.status).toBe(201);
-    expect(await alertRecipients(org, response.body.id)).toEqual([a, b]);
+    expect(await alertedBySender('group', [groupId], 'Engine 9 needed')).toEqual([a, b]);
   });
 
   it('alerts the users on callback lists for type title', async () => {
     const a = await org.createUser();
     const b = await org.createUser();
     const listId = await addToList(org, [b, a]);
-    const response = await org.post('/ready_alerts', {
-      type: 'title',
-      ids: [String(listId)],
-      body: 'Medics needed',
-      user_id: senderId,
-    });
-    expect(response.status).toBe(201);
-    expect(await alertRecipients(org, response.body.id)).toEqual([a, b]);
+    expect(await alertedBySender('title', [String(listId)], 'Medics needed')).toEqual([a, b]);
   });
 
   it('rejects ids that name nothing of the organization', async () => {

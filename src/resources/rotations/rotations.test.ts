@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 import { createAssignment, createRotation, placeOnRotation, workTypeId } from './test-fixtures.js';
+import { createShift } from '../shifts/test-fixtures.js';
 
 const { server, org, other } = await useOrgs();
 const stationId: number = await createAssignment(org, { name: 'Station 1' });
@@ -347,15 +348,9 @@ describe('double booking (POST/PATCH /recurring_shifts, moved occurrences)', () 
   it("refuses a series over one of the user's one-off shifts, months after its start", async () => {
     const rotationId = await createRotation(org);
     const member = await org.createUser({ first_name: 'Shift', last_name: 'Holder' });
-    const shift = await org.post('/shifts', {
-      assignment_id: station2Id,
-      user_id: member,
-      date: '2027-06-02',
-      start: '2027-06-02 10:00:00',
-      end: '2027-06-02 18:00:00',
+    await createShift(org, station2Id, member, '2027-06-02 10:00:00', '2027-06-02 18:00:00', {
       work_type_id: regularTime,
     });
-    expect(shift.status, shift.text).toBe(201);
     // 2027-06-02 is day 152 after the anchor 2027-01-01, and 152 mod 3 = 2: crew C works 07:00 to 07:00 that day
     const onC = await org.post('/recurring_shifts', {
       user_id: member,
@@ -398,15 +393,9 @@ describe('double booking (POST/PATCH /recurring_shifts, moved occurrences)', () 
 
   it('refuses moving an occurrence onto other work of the user', async () => {
     const { member, firstId } = await crewAMember();
-    const shift = await org.post('/shifts', {
-      assignment_id: station2Id,
-      user_id: member,
-      date: '2027-01-08',
-      start: '2027-01-08 08:00:00',
-      end: '2027-01-08 12:00:00',
+    await createShift(org, station2Id, member, '2027-01-08 08:00:00', '2027-01-08 12:00:00', {
       work_type_id: regularTime,
     });
-    expect(shift.status, shift.text).toBe(201);
     const response = await org.post(`/recurring_shifts/${firstId}/exceptions`, {
       date: '2027-01-07',
       action: 'move',

@@ -1,4 +1,5 @@
 import type { TestOrg } from '../../../test/helpers/server.js';
+import { postTimeOff } from '../time-offs/test-fixtures.js';
 
 /** Test setup over HTTP shared by the rotation, shift, schedule and payroll suites. */
 
@@ -61,21 +62,6 @@ export async function approvedTimeOff(
   const response = await postTimeOff(org, { userId, adminId, typeId, start, end, status: 1 });
   if (response.status !== 201 && response.status !== 200) throw new Error(`time off creation failed: ${response.text}`);
   return (response.body.id ?? response.body.items?.[0]?.id) as number;
-}
-
-/** POST /time_offs: the user's time off of the type from `start` to `end`, approved or not by `status`. */
-export function postTimeOff(
-  org: TestOrg,
-  entry: { userId: number; adminId: number; typeId: number; start: string; end: string; status: number },
-) {
-  return org.post('/time_offs', {
-    user_id: entry.userId,
-    admin_ids: [entry.adminId],
-    start_date: entry.start,
-    end_date: entry.end,
-    time_off_type_id: entry.typeId,
-    status: entry.status,
-  });
 }
 
 export async function createLabel(

@@ -175,12 +175,7 @@ describe('POST /shifts', () => {
   it('requires the end after the start', async () => {
     const date = nextDate();
     const response = await org.post('/shifts', shiftBody(date, { end: `${date} 06:00:00` }));
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The end must be after the start.'],
-    });
+    expect(response).toBeInvalid(['The end must be after the start.']);
   });
 
   it('rejects ids that do not exist in the organization', async () => {
@@ -286,12 +281,7 @@ describe('GET /shifts', () => {
 
   it('requires user_id', async () => {
     const response = await org.get('/shifts');
-    expect(response.status).toBe(422);
-    expect(response.body).toEqual({
-      status: 422,
-      error: 'invalid_params',
-      error_message: ['The user id parameter is required.'],
-    });
+    expect(response).toBeInvalid(['The user id parameter is required.']);
   });
 
   it("answers nothing for another organization's user", async () => {
@@ -308,12 +298,7 @@ describe('GET /shifts/{id}', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id, date, user: ref(userId, 'Boss Doe') });
     const missing = await org.get('/shifts/999999');
-    expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({
-      status: 404,
-      error: 'not found',
-      error_message: 'No query results for model [Shift].',
-    });
+    expect(missing).toBeNotFound('Shift');
     await expectNotFoundForOtherOrg(other, 'GET', `/shifts/${id}`);
   });
 });

@@ -1,7 +1,9 @@
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ApiResponse, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { createAssignment, postTimeOff, workTypeId } from '../rotations/test-fixtures.js';
+import { createAssignment, workTypeId } from '../rotations/test-fixtures.js';
+import { postTimeOff } from '../time-offs/test-fixtures.js';
+import { createShift } from '../shifts/test-fixtures.js';
 
 /**
  * Masked time off types (issue 37, docs/time-off.md#masked-types): sick leave shows as "Off" (or
@@ -51,15 +53,9 @@ beforeAll(async () => {
   familyId = await type({ label: 'Family leave', work_code: 'FL', masked: true, public_name: 'Away' });
   vacationId = await type({ label: 'Vacation', work_code: 'VAC' });
   stationId = await createAssignment(org, { name: 'Engine 2', start: `${date} 07:00:00`, end: `${next} 07:00:00` });
-  const shift = await org.post('/shifts', {
-    assignment_id: stationId,
-    user_id: ill,
-    date,
-    start: `${date} 07:00:00`,
-    end: `${date} 19:00:00`,
+  await createShift(org, stationId, ill, `${date} 07:00:00`, `${date} 19:00:00`, {
     work_type_id: await workTypeId(org),
   });
-  expect(shift.status, shift.text).toBe(201);
   await approved(ill, sickId, `${date} 07:00:00`, `${date} 19:00:00`);
   await approved(coworker, familyId, `${date} 08:00:00`, `${date} 12:00:00`);
   await approved(coworker, vacationId, `${date} 13:00:00`, `${date} 17:00:00`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useOrgs } from '../../../test/helpers/server.js';
+import { postTimeOff } from '../time-offs/test-fixtures.js';
 
 /** Overdraft rules per time off type (docs/time-off.md#overdraft-rules), through HTTP. */
 const { org } = await useOrgs();
@@ -28,12 +29,12 @@ const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_
 
 /** A 24-hour day off from 07:00 on `date` (the user has no rotation: a day of 24 hours is charged). */
 const request = (user: number, type: number, date: string, status = 0) =>
-  org.post('/time_offs', {
-    user_id: user,
-    admin_ids: [adminId],
-    start_date: `${date} 07:00:00`,
-    end_date: `${nextDay(date)} 07:00:00`,
-    time_off_type_id: type,
+  postTimeOff(org, {
+    userId: user,
+    adminId,
+    start: `${date} 07:00:00`,
+    end: `${nextDay(date)} 07:00:00`,
+    typeId: type,
     status,
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
+import { postTimeOff } from '../time-offs/test-fixtures.js';
 
 const { server, org, other } = await useOrgs();
 
@@ -196,12 +197,12 @@ describe('DELETE /time_off_types/{id} (extension)', () => {
     expect(response).toSucceed(200, 'Time off type removed successfully.');
     expect((await org.get('/time_off_types')).body.map((t: { id: string }) => t.id)).not.toContain(String(id));
     const user = await org.createUser();
-    const create = await org.post('/time_offs', {
-      user_id: user,
-      admin_ids: [user],
-      start_date: '2030-01-01 08:00:00',
-      end_date: '2030-01-02 08:00:00',
-      time_off_type_id: id,
+    const create = await postTimeOff(org, {
+      userId: user,
+      adminId: user,
+      start: '2030-01-01 08:00:00',
+      end: '2030-01-02 08:00:00',
+      typeId: id,
     });
     expect(create).toBeInvalid(['The selected time off type id is invalid.']);
     expect((await org.del(`/time_off_types/${id}`)).status).toBe(404);

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../../test/helpers/server.js';
-import { createAssignment, createRotation, placeOnRotation, postTimeOff } from '../rotations/test-fixtures.js';
+import { createAssignment, createRotation, placeOnRotation } from '../rotations/test-fixtures.js';
+import { postTimeOff } from './test-fixtures.js';
 
 /**
  * Date-only leave (docs/time-off.md#date-only-leave) on a 24/48 department: Engine 1 07:00 to 07:00,
@@ -90,12 +91,12 @@ describe('leave entered as dates', () => {
   it('keeps reading a date beside a datetime from midnight, and refuses a last date before the first', async () => {
     const { id } = await leave(crew.B, '2027-04-20', '2027-04-21 00:00:00', 0);
     expect(await spanOf(crew.B, id)).toEqual(['2027-04-20 00:00:00', '2027-04-21 00:00:00']);
-    const backwards = await org.post('/time_offs', {
-      user_id: crew.B,
-      admin_ids: [admin],
-      start_date: '2027-05-12',
-      end_date: '2027-05-05',
-      time_off_type_id: vacation,
+    const backwards = await postTimeOff(org, {
+      userId: crew.B,
+      adminId: admin,
+      start: '2027-05-12',
+      end: '2027-05-05',
+      typeId: vacation,
     });
     expect(backwards.status).toBe(422);
   });

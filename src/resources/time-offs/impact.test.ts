@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { postTimeOff } from '../rotations/test-fixtures.js';
+import { postTimeOff } from './test-fixtures.js';
 
 /**
  * GET /time_offs/{id}/impact (extension): what approving an entry would do to staffing, as the

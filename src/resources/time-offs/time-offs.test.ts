@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs, type TestOrg } from '../../../test/helpers/server.js';
 import { approvedTimeOffs } from '../../scheduling/index.js';
+import { createTimeOff, postTimeOff } from './test-fixtures.js';
 
 const { server, org, other } = await useOrgs();
 const userId = await org.createUser({ first_name: 'Brycen', last_name: 'Doe' });
@@ -18,19 +19,16 @@ const pagedList = () => `${server.url}/v1/time_offs?start=2035-01-01+00%3A00%3A0
 /** Each default entry gets days of its own: a user's pending and approved entries may not overlap. */
 let defaultSlot = 0;
 
-async function createTimeOff(overrides: Record<string, unknown> = {}, as: TestOrg = org) {
+async function timeOffInSlot(overrides: Record<string, unknown> = {}, as: TestOrg = org) {
   defaultSlot += 1;
   const month = String(7 + Math.floor(defaultSlot / 9)).padStart(2, '0');
   const day = (offset: number) =>
     `2030-${month}-${String((defaultSlot % 9) * 3 + 1 + offset).padStart(2, '0')} 07:00:00`;
-  const response = await as.post('/time_offs', {
-    user_id: userId,
-    admin_ids: [adminId],
-    start_date: day(0),
-    end_date: day(2),
-    time_off_type_id: vacationId,
-    ...overrides,
-  });
+  const response = await postTimeOff(
+    as,
+    { userId, adminId, start: day(0), end: day(2), typeId: vacationId },
+    overrides,
+  );
   if (response.status !== 201) throw new Error(`time off creation failed: ${response.text}`);
   return response.body.id as number;
 }
@@ -55,14 +53,11 @@ const segment = (id: number, start: string, end: string, length: number, extra: 
 
 describe('POST /time_offs', () => {
   it('creates a pending entry by default and answers 201 with its id', async () => {
-    const response = await org.post('/time_offs', {
-      user_id: userId,
-      admin_ids: [adminId],
-      start_date: '2030-01-05 08:00:00',
-      end_date: '2030-01-06 08:00:00',
-      time_off_type_id: vacationId,
-      user_note: 'I would like to go to Hawaii',
-    });
+    const response = await postTimeOff(
+      org,
+      { userId, adminId, start: '2030-01-05 08:00:00', end: '2030-01-06 08:00:00', typeId: vacationId },
+      { user_note: 'I would like to go to Hawaii' },
+    );
     expect(response).toSucceed(201, 'Time off created successfully.', {
       id: expect.any(Number),
     });
@@ -78,7 +73,7 @@ describe('POST /time_offs', () => {
   });
 
   it('creates an approved entry with status 1, dated approval', async () => {
-    const id = await createTimeOff({ status: 1, start_date: '2030-01-08 08:00:00', end_date: '2030-01-09 08:00:00' });
+    const id = await timeOffInSlot({ status: 1, start_date: '2030-01-08 08:00:00', end_date: '2030-01-09 08:00:00' });
     const read = await org.get(`/time_offs/${id}`);
     expect(read.body.items).toEqual([
       segment(id, '2030-01-08 08:00:00', '2030-01-09 08:00:00', 24, { status: 1, approval_date: ISO }),
@@ -86,19 +81,16 @@ describe('POST /time_offs', () => {
   });
 
   it('accepts a user note of 1000 characters and rejects a longer one', async () => {
-    await createTimeOff({
+    await timeOffInSlot({
       user_note: 'x'.repeat(1000),
       start_date: '2030-01-10 08:00:00',
       end_date: '2030-01-10 18:00:00',
     });
-    const response = await org.post('/time_offs', {
-      user_id: userId,
-      admin_ids: [adminId],
-      start_date: '2030-01-10 08:00:00',
-      end_date: '2030-01-10 18:00:00',
-      time_off_type_id: vacationId,
-      user_note: 'x'.repeat(1001),
-    });
+    const response = await postTimeOff(
+      org,
+      { userId, adminId, start: '2030-01-10 08:00:00', end: '2030-01-10 18:00:00', typeId: vacationId },
+      { user_note: 'x'.repeat(1001) },
+    );
     expect(response).toBeInvalid(['The user note may not be greater than 1000 characters.']);
   });
 
@@ -120,12 +112,12 @@ describe('POST /time_offs', () => {
   });
 
   it('rejects a status other than 0 or 1', async () => {
-    const response = await org.post('/time_offs', {
-      user_id: userId,
-      admin_ids: [adminId],
-      start_date: '2030-01-10 08:00:00',
-      end_date: '2030-01-11 08:00:00',
-      time_off_type_id: vacationId,
+    const response = await postTimeOff(org, {
+      userId,
+      adminId,
+      start: '2030-01-10 08:00:00',
+      end: '2030-01-11 08:00:00',
+      typeId: vacationId,
       status: 2,
     });
     expect(response.status).toBe(422);
@@ -154,12 +146,12 @@ describe('POST /time_offs', () => {
   });
 
   it('rejects an end that is not after the start', async () => {
-    const response = await org.post('/time_offs', {
-      user_id: userId,
-      admin_ids: [adminId],
-      start_date: '2030-01-11 08:00:00',
-      end_date: '2030-01-11 08:00:00',
-      time_off_type_id: vacationId,
+    const response = await postTimeOff(org, {
+      userId,
+      adminId,
+      start: '2030-01-11 08:00:00',
+      end: '2030-01-11 08:00:00',
+      typeId: vacationId,
     });
     expect(response).toBeInvalid(['The end date must be after the start date.']);
   });
@@ -185,33 +177,33 @@ describe('POST /time_offs', () => {
 
   it('enforces instance_limit per user and calendar year; denied entries do not count', async () => {
     const typeId = (await org.post('/time_off_types', { label: 'Sick', instance_limit: 1 })).body.id;
-    const first = await createTimeOff({
+    const first = await timeOffInSlot({
       time_off_type_id: typeId,
       start_date: '2032-03-01 08:00:00',
       end_date: '2032-03-02 08:00:00',
     });
-    const again = await org.post('/time_offs', {
-      user_id: userId,
-      admin_ids: [adminId],
-      start_date: '2032-05-01 08:00:00',
-      end_date: '2032-05-02 08:00:00',
-      time_off_type_id: typeId,
+    const again = await postTimeOff(org, {
+      userId,
+      adminId,
+      start: '2032-05-01 08:00:00',
+      end: '2032-05-02 08:00:00',
+      typeId,
     });
     expect(again).toBeInvalid(['The Sick time off type allows at most 1 per year; the limit for 2032 is reached.']);
-    await createTimeOff({
+    await timeOffInSlot({
       time_off_type_id: typeId,
       start_date: '2033-03-01 08:00:00',
       end_date: '2033-03-02 08:00:00',
     });
     const otherUser = await org.createUser();
-    await createTimeOff({
+    await timeOffInSlot({
       user_id: otherUser,
       time_off_type_id: typeId,
       start_date: '2032-03-01 08:00:00',
       end_date: '2032-03-02 08:00:00',
     });
     await org.post(`/time_offs/${first}/deny`);
-    await createTimeOff({
+    await timeOffInSlot({
       time_off_type_id: typeId,
       start_date: '2032-06-01 08:00:00',
       end_date: '2032-06-02 08:00:00',
@@ -219,7 +211,7 @@ describe('POST /time_offs', () => {
   });
 
   it('writes a system log line naming the admin', async () => {
-    await createTimeOff({ status: 1, start_date: '2030-02-02 07:00:00', end_date: '2030-02-03 07:00:00' });
+    await timeOffInSlot({ status: 1, start_date: '2030-02-02 07:00:00', end_date: '2030-02-03 07:00:00' });
     const logs = await org.get('/logs');
     expect(logs.body.data[0].event_description).toBe(
       'Oliver Service created approved time off (Vacation) for Brycen Doe, 2030-02-02 07:00 to 2030-02-03 07:00.',
@@ -243,20 +235,12 @@ describe('GET /time_offs', () => {
   });
 
   const add = async (start: string, end: string, extra: Record<string, unknown> = {}) => {
-    const response = await listOrg.post('/time_offs', {
-      user_id: person,
-      admin_ids: [person],
-      start_date: start,
-      end_date: end,
-      time_off_type_id: typeId,
-      ...extra,
-    });
-    expect(response.status).toBe(201);
+    const response = await createTimeOff(listOrg, { userId: person, adminId: person, start, end, typeId }, extra);
     return response.body.id as number;
   };
 
   it('splits an entry without rotation into one 24-hour segment per day', async () => {
-    const id = await createTimeOff({ status: 1, start_date: '2034-07-10 07:00:00', end_date: '2034-07-12 07:00:00' });
+    const id = await timeOffInSlot({ status: 1, start_date: '2034-07-10 07:00:00', end_date: '2034-07-12 07:00:00' });
     const response = await org.get('/time_offs', {
       query: { start: '2034-07-01 00:00:00', end: '2034-08-01 00:00:00' },
     });
@@ -416,15 +400,14 @@ describe('GET /time_offs on a rotation', () => {
       break_length: 0.5,
     });
     expect(member.status).toBe(201);
-    const leave = await crewOrg.post('/time_offs', {
-      user_id: firefighter,
-      admin_ids: [firefighter],
-      start_date: '2026-03-02 07:00:00',
-      end_date: '2026-03-16 07:00:00',
-      time_off_type_id: type,
+    const leave = await createTimeOff(crewOrg, {
+      userId: firefighter,
+      adminId: firefighter,
+      start: '2026-03-02 07:00:00',
+      end: '2026-03-16 07:00:00',
+      typeId: type,
       status: 1,
     });
-    expect(leave.status).toBe(201);
 
     const page = await crewOrg.get('/time_offs', {
       query: { start: '2026-03-01 00:00:00', end: '2026-04-01 00:00:00' },
@@ -458,7 +441,7 @@ describe('GET /time_offs on a rotation', () => {
 
 describe('GET /time_offs/{id}', () => {
   it('returns every segment of the entry with empty metadata', async () => {
-    const id = await createTimeOff({ start_date: '2038-03-01 07:00:00', end_date: '2038-03-03 07:00:00' });
+    const id = await timeOffInSlot({ start_date: '2038-03-01 07:00:00', end_date: '2038-03-03 07:00:00' });
     const response = await org.get(`/time_offs/${id}`);
     expect(response).toAnswer(200, {
       items: [
@@ -472,14 +455,14 @@ describe('GET /time_offs/{id}', () => {
   it('answers 404 for an unknown id and for another organization', async () => {
     const response = await org.get('/time_offs/999999');
     expect(response).toBeNotFound('TimeOff');
-    const id = await createTimeOff();
+    const id = await timeOffInSlot();
     await expectNotFoundForOtherOrg(other, 'GET', `/time_offs/${id}`);
   });
 });
 
 describe('DELETE /time_offs/{id}', () => {
   it('removes the entry', async () => {
-    const id = await createTimeOff({ status: 1 });
+    const id = await timeOffInSlot({ status: 1 });
     const response = await org.del(`/time_offs/${id}`);
     expect(response).toSucceed(200, 'Time Off removed successfully.');
     expect((await org.get(`/time_offs/${id}`)).status).toBe(404);
@@ -488,7 +471,7 @@ describe('DELETE /time_offs/{id}', () => {
   it('answers 404 naming TimeOff when unknown, already removed or of another organization', async () => {
     const response = await org.del('/time_offs/999999');
     expect(response).toBeNotFound('TimeOff');
-    const id = await createTimeOff();
+    const id = await timeOffInSlot();
     await expectNotFoundForOtherOrg(other, 'DELETE', `/time_offs/${id}`);
     expect((await org.del(`/time_offs/${id}`)).status).toBe(200);
     expect((await org.del(`/time_offs/${id}`)).status).toBe(404);
@@ -497,7 +480,7 @@ describe('DELETE /time_offs/{id}', () => {
 
 describe('POST /time_offs/{id}/approve', () => {
   it('approves pending time off, recording the approving admin', async () => {
-    const id = await createTimeOff({ start_date: '2039-01-01 08:00:00', end_date: '2039-01-02 08:00:00' });
+    const id = await timeOffInSlot({ start_date: '2039-01-01 08:00:00', end_date: '2039-01-02 08:00:00' });
     const boss = await org.createUser({ first_name: 'Joe', last_name: 'Boss' });
     const response = await org.post(`/time_offs/${id}/approve`, { admin_id: boss });
     expect(response).toSucceed(200, 'Time off approved successfully.', {
@@ -518,7 +501,7 @@ describe('POST /time_offs/{id}/approve', () => {
   });
 
   it('approves without a body, keeping the addressed admin', async () => {
-    const id = await createTimeOff();
+    const id = await timeOffInSlot();
     expect((await org.post(`/time_offs/${id}/approve`)).status).toBe(200);
     expect((await org.get(`/time_offs/${id}`)).body.items[0]).toMatchObject({
       status: 1,
@@ -527,13 +510,13 @@ describe('POST /time_offs/{id}/approve', () => {
   });
 
   it('answers 422 unless the entry is pending', async () => {
-    const id = await createTimeOff({ status: 1 });
+    const id = await timeOffInSlot({ status: 1 });
     const response = await org.post(`/time_offs/${id}/approve`);
     expect(response).toBeInvalid(['Only pending time off can be approved; this time off is approved.']);
   });
 
   it('answers 422 for an unknown admin, 404 for an unknown or foreign entry', async () => {
-    const id = await createTimeOff();
+    const id = await timeOffInSlot();
     const badAdmin = await org.post(`/time_offs/${id}/approve`, { admin_id: 999999 });
     expect(badAdmin).toBeInvalid(['The selected admin id is invalid.']);
     expect((await org.post('/time_offs/999999/approve')).status).toBe(404);
@@ -543,7 +526,7 @@ describe('POST /time_offs/{id}/approve', () => {
 
 describe('POST /time_offs/{id}/deny', () => {
   it('denies pending time off: kept with status 2, readable by id', async () => {
-    const id = await createTimeOff({ start_date: '2040-01-01 08:00:00', end_date: '2040-01-02 08:00:00' });
+    const id = await timeOffInSlot({ start_date: '2040-01-01 08:00:00', end_date: '2040-01-02 08:00:00' });
     const response = await org.post(`/time_offs/${id}/deny`, { admin_id: adminId });
     expect(response).toSucceed(200, 'Time off denied successfully.', {
       id,
@@ -554,7 +537,7 @@ describe('POST /time_offs/{id}/deny', () => {
   });
 
   it('answers 422 for denied or approved entries', async () => {
-    const id = await createTimeOff();
+    const id = await timeOffInSlot();
     await org.post(`/time_offs/${id}/deny`);
     const again = await org.post(`/time_offs/${id}/deny`);
     expect(again).toBeInvalid(['Only pending time off can be denied; this time off is denied.']);
@@ -566,7 +549,7 @@ describe('POST /time_offs/{id}/deny', () => {
 
 describe('recurring leave (rrule extension)', () => {
   it('repeats the first occurrence by the rule', async () => {
-    const id = await createTimeOff({
+    const id = await timeOffInSlot({
       start_date: '2041-01-07 08:00:00',
       end_date: '2041-01-07 18:00:00',
       rrule: 'RRULE:FREQ=WEEKLY;COUNT=3',
@@ -592,35 +575,26 @@ describe('recurring leave (rrule extension)', () => {
   });
 
   it('rejects a rule that is not RFC 5545 or too fine-grained', async () => {
-    const bad = await org.post('/time_offs', {
-      user_id: userId,
-      admin_ids: [adminId],
-      start_date: '2041-01-07 08:00:00',
-      end_date: '2041-01-07 18:00:00',
-      time_off_type_id: vacationId,
-      rrule: 'EVERY MONDAY',
-    });
+    const bad = await postTimeOff(
+      org,
+      { userId, adminId, start: '2041-01-07 08:00:00', end: '2041-01-07 18:00:00', typeId: vacationId },
+      { rrule: 'EVERY MONDAY' },
+    );
     expect(bad.status).toBe(422);
-    const hourly = await org.post('/time_offs', {
-      user_id: userId,
-      admin_ids: [adminId],
-      start_date: '2041-01-07 08:00:00',
-      end_date: '2041-01-07 09:00:00',
-      time_off_type_id: vacationId,
-      rrule: 'FREQ=HOURLY',
-    });
+    const hourly = await postTimeOff(
+      org,
+      { userId, adminId, start: '2041-01-07 08:00:00', end: '2041-01-07 09:00:00', typeId: vacationId },
+      { rrule: 'FREQ=HOURLY' },
+    );
     expect(hourly).toBeInvalid(['The rrule must have a FREQ of DAILY, WEEKLY, MONTHLY or YEARLY.']);
   });
 
   it('refuses the rule parts assignments refuse: each occurrence keeps the start time of day', async () => {
-    const byHour = await org.post('/time_offs', {
-      user_id: userId,
-      admin_ids: [adminId],
-      start_date: '2041-01-07 08:00:00',
-      end_date: '2041-01-07 09:00:00',
-      time_off_type_id: vacationId,
-      rrule: 'FREQ=DAILY;BYHOUR=7,19',
-    });
+    const byHour = await postTimeOff(
+      org,
+      { userId, adminId, start: '2041-01-07 08:00:00', end: '2041-01-07 09:00:00', typeId: vacationId },
+      { rrule: 'FREQ=DAILY;BYHOUR=7,19' },
+    );
     expect(byHour).toBeInvalid(["The rrule may not carry BYHOUR: every occurrence keeps the start's time of day."]);
   });
 });

@@ -35,6 +35,14 @@ async function giveShift(userId: number, span: { start: string; end: string }, a
   return response.body.id as number;
 }
 
+/** POST /trades approved in the same request (`approve: true` unless `fields` say otherwise) by `admin`. */
+const requestApproved = (
+  requester: number,
+  span: { start: string; end: string },
+  fields: Record<string, unknown> = {},
+  as = org,
+  admin = adminId,
+) => as.post('/trades', { requesting_user: requester, ...span, approving_user_id: admin, approve: true, ...fields });
 const ownerOf = async (shiftId: number, as = org) => (await as.get(`/shifts/${shiftId}`)).body.user.id as number;
 const latestLogId = async (as = org) => (await as.get('/logs')).body.data[0]?.id as string | undefined;
 const tradesOf = async (userId: number, as = org) =>
@@ -58,13 +66,7 @@ describe('POST /trades with approve (extension)', () => {
     const taker = await org.createUser({ first_name: 'Jack', last_name: 'Smith' });
     const span = nextSpan();
     const shiftId = await giveShift(requester, span);
-    const response = await org.post('/trades', {
-      requesting_user: requester,
-      ...span,
-      approving_user_id: adminId,
-      accepting_user_id: taker,
-      approve: true,
-    });
+    const response = await requestApproved(requester, span, { accepting_user_id: taker });
     expect(response).toSucceed(201, `Trade #${response.body.id} is filled`, {
       id: expect.any(Number),
       trade_status: 'filled',
@@ -88,12 +90,7 @@ describe('POST /trades with approve (extension)', () => {
     const requester = await org.createUser();
     const span = nextSpan();
     await giveShift(requester, span);
-    const response = await org.post('/trades', {
-      requesting_user: requester,
-      ...span,
-      approving_user_id: adminId,
-      approve: true,
-    });
+    const response = await requestApproved(requester, span);
     expect(response.status, response.text).toBe(201);
     expect(response.body.trade_status).toBe('approved');
   });
@@ -114,13 +111,7 @@ describe('POST /trades with approve (extension)', () => {
     for (const type of (await bare.get('/work_types')).body as Array<{ id: number }>)
       expect((await bare.del(`/work_types/${type.id}`)).status).toBe(200);
     const logBefore = await latestLogId(bare);
-    const response = await bare.post('/trades', {
-      requesting_user: requester,
-      ...span,
-      approving_user_id: admin,
-      accepting_user_id: taker,
-      approve: true,
-    });
+    const response = await requestApproved(requester, span, { accepting_user_id: taker }, bare, admin);
     expect(response).toBeInvalid(['The organization has no work types: add one first (POST /work_types).']);
     expect(await tradesOf(requester, bare)).toBe(0);
     expect(await ownerOf(shiftId, bare)).toBe(requester);
@@ -171,13 +162,7 @@ describe('POST /trades with approve (extension)', () => {
     const requester = await org.createUser();
     const taker = await org.createUser();
     const span = { start: '2020-03-02 07:00:00', end: '2020-03-03 07:00:00' };
-    const response = await org.post('/trades', {
-      requesting_user: requester,
-      ...span,
-      approving_user_id: adminId,
-      accepting_user_id: taker,
-      approve: true,
-    });
+    const response = await requestApproved(requester, span, { accepting_user_id: taker });
     expect(response).toBeInvalid(['A trade whose start has passed cannot be approved: it starts 2020-03-02 07:00:00.']);
     expect(await tradesOf(requester)).toBe(0);
   });
@@ -185,12 +170,7 @@ describe('POST /trades with approve (extension)', () => {
   it('refuses a non-boolean approve in words', async () => {
     const requester = await org.createUser();
     const span = nextSpan();
-    const response = await org.post('/trades', {
-      requesting_user: requester,
-      ...span,
-      approving_user_id: adminId,
-      approve: 'soon',
-    });
+    const response = await requestApproved(requester, span, { approve: 'soon' });
     expect(response.status).toBe(422);
     expect(JSON.stringify(response.body.error_message)).toMatch(/approve/);
     expect(await tradesOf(requester)).toBe(0);

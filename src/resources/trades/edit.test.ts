@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useOrgs } from '../../../test/helpers/server.js';
 import { createAssignment, workTypeId } from '../rotations/test-fixtures.js';
+import { createShift } from '../shifts/test-fixtures.js';
 
 /** Editing an open trade before it starts (PATCH /trades/{id} with action "edit", extension), through HTTP. */
 const { org } = await useOrgs();
@@ -13,15 +14,7 @@ const assignment = await createAssignment(org, {
 const regular = await workTypeId(org);
 
 async function shift(userId: number, start: string, end: string) {
-  const response = await org.post('/shifts', {
-    assignment_id: assignment,
-    user_id: userId,
-    date: start.slice(0, 10),
-    start,
-    end,
-    work_type_id: regular,
-  });
-  expect(response.status, response.text).toBe(201);
+  await createShift(org, assignment, userId, start, end, { work_type_id: regular });
 }
 
 async function requestTrade(requester: number, start: string, end: string, extra = {}) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useOrgs } from '../../../test/helpers/server.js';
 import { createAssignment, createRotation, placeCrews, workTypeId } from '../rotations/test-fixtures.js';
+import { createShift } from '../shifts/test-fixtures.js';
 import { filledTrade } from './test-fixtures.js';
 
 /*
@@ -246,15 +247,7 @@ describe('cancelling or editing a filled trade before it starts', () => {
     const local = (at: number) => new Date(at).toLocaleString('sv-SE', { timeZone: org.timezone }).replace('T', ' ');
     const startsAt = Date.now() + 8_000;
     const [start, end] = [local(startsAt), local(startsAt + 3_600_000)];
-    const shift = await org.post('/shifts', {
-      assignment_id: engine,
-      user_id: owner,
-      date: start.slice(0, 10),
-      start,
-      end,
-      work_type_id: await workTypeId(org),
-    });
-    expect(shift.status, shift.text).toBe(201);
+    const shift = await createShift(org, engine, owner, start, end, { work_type_id: await workTypeId(org) });
     const id = await trade(owner, sub, start, end);
     await new Promise((resolve) => setTimeout(resolve, startsAt + 1_000 - Date.now()));
     const message =

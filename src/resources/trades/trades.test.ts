@@ -7,6 +7,7 @@ import {
   placeOnRotation,
   workTypeId as firstWorkTypeId,
 } from '../rotations/test-fixtures.js';
+import { createTimeOff } from '../time-offs/test-fixtures.js';
 
 let server: TestServer;
 let org: TestOrg;
@@ -193,15 +194,14 @@ describe('POST /trades', () => {
     const span = nextSpan();
     await giveShift(requester, span.start, span.end);
     const type = await org.post('/time_off_types', { label: 'Vacation', work_code: 'VAC' });
-    const timeOff = await org.post('/time_offs', {
-      user_id: taker,
-      admin_ids: [adminId],
-      start_date: span.start,
-      end_date: span.end,
-      time_off_type_id: type.body.id,
+    await createTimeOff(org, {
+      userId: taker,
+      adminId,
+      start: span.start,
+      end: span.end,
+      typeId: type.body.id,
       status: 1,
     });
-    expect(timeOff.status, timeOff.text).toBe(201);
     const response = await org.post('/trades', {
       requesting_user: requester,
       ...span,

@@ -231,6 +231,18 @@ describe('POST /users/{user_id}/certifications', () => {
     expectNotFoundForOtherOrg(other, 'POST', `/users/${userId}/certifications`, { id: ids.cpr }));
 });
 
+/** The Hazmat record as the user holds it before the PUT below: nothing but the certification. */
+const hazmatAsHeld = () => ({
+  id: ids.hazmat,
+  name: 'Hazmat',
+  cert_id: 'HZ',
+  number: null,
+  issued_on: null,
+  expires_on: null,
+  notes: null,
+  file: null,
+});
+
 describe('GET /users/{user_id}/certifications', () => {
   it('lists the user certifications', async () => {
     const response = await org.get(`/users/${userId}/certifications`);
@@ -245,16 +257,7 @@ describe('GET /users/{user_id}/certifications', () => {
         notes: 'Renewed',
         file: null,
       },
-      {
-        id: ids.hazmat,
-        name: 'Hazmat',
-        cert_id: 'HZ',
-        number: null,
-        issued_on: null,
-        expires_on: null,
-        notes: null,
-        file: null,
-      },
+      hazmatAsHeld(),
     ]);
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/certifications`);
   });
@@ -262,16 +265,7 @@ describe('GET /users/{user_id}/certifications', () => {
 
 describe('GET /users/{user_id}/certifications/{id}', () => {
   it('returns one record by certification id; 404 when the user does not hold it', async () => {
-    expect((await org.get(`/users/${userId}/certifications/${ids.hazmat}`)).body).toEqual({
-      id: ids.hazmat,
-      name: 'Hazmat',
-      cert_id: 'HZ',
-      number: null,
-      issued_on: null,
-      expires_on: null,
-      notes: null,
-      file: null,
-    });
+    expect((await org.get(`/users/${userId}/certifications/${ids.hazmat}`)).body).toEqual(hazmatAsHeld());
     expect(await org.get(`/users/${userId}/certifications/999999`)).toBeNotFound('UserCertification');
     await expectNotFoundForOtherOrg(other, 'GET', `/users/${userId}/certifications/${ids.hazmat}`);
   });

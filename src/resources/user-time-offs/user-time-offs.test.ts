@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
 import { useOrgs } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
+import { createTimeOff } from '../time-offs/test-fixtures.js';
 
 const { server, org, other } = await useOrgs();
 const userId = await org.createUser({ first_name: 'Brycen', last_name: 'Doe' });
@@ -14,15 +15,7 @@ const daysFromToday = (days: number) => Temporal.Now.plainDateISO('America/Chica
 const strRef = (id: number, name: string) => ({ id: String(id), name, href: `${server.url}/v1/users/${id}` });
 
 async function adminEntry(start: string, end: string, extra: Record<string, unknown> = {}) {
-  const response = await org.post('/time_offs', {
-    user_id: userId,
-    admin_ids: [adminId],
-    start_date: start,
-    end_date: end,
-    time_off_type_id: typeId,
-    ...extra,
-  });
-  expect(response.status).toBe(201);
+  const response = await createTimeOff(org, { userId, adminId, start, end, typeId }, extra);
   return response.body.id as number;
 }
 

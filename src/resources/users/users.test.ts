@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectAuthRequired, expectNotFoundForOtherOrg } from '../../../test/helpers/common.js';
-import { useOrgs } from '../../../test/helpers/server.js';
+import { type TestOrg, useOrgs } from '../../../test/helpers/server.js';
 
 const { server, org, other } = await useOrgs();
 
@@ -177,13 +177,17 @@ describe('GET /users/{user_id}', () => {
   });
 });
 
+/** An accrual profile of `owner` named `name`, written straight to the database. */
+const insertAccrualProfile = (owner: TestOrg, name: string) =>
+  server.app.db
+    .insertInto('accrual_profile')
+    .values({ organization_id: owner.orgId, name, deleted_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+
 describe('PATCH /users/{user_id}', () => {
   it('changes any subset of the user, accrual references included', async () => {
-    const profile = await server.app.db
-      .insertInto('accrual_profile')
-      .values({ organization_id: org.orgId, name: 'Firefighter 5-10 years', deleted_at: null })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const profile = await insertAccrualProfile(org, 'Firefighter 5-10 years');
     const response = await org.patch(`/users/${userId}`, {
       first_name: 'Oli',
       accrual_profile: { id: profile.id },
@@ -207,11 +211,7 @@ describe('PATCH /users/{user_id}', () => {
   });
 
   it('rejects an accrual profile of another organization', async () => {
-    const foreign = await server.app.db
-      .insertInto('accrual_profile')
-      .values({ organization_id: other.orgId, name: 'Foreign', deleted_at: null })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const foreign = await insertAccrualProfile(other, 'Foreign');
     const response = await org.patch(`/users/${userId}`, { accrual_profile: { id: foreign.id } });
     expect(response).toBeInvalid(['The selected accrual profile id is invalid.']);
   });

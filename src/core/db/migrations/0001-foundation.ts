@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable, withId, createIndexOn } from '../schema.js';
+import { createTenantTable, withId, createIndexOn, createUniqueIndexOn } from '../schema.js';
+import { notNull, notNullDefault, nullable } from '../columns.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await withId(db, db.schema.createTable('organization'))
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('timezone', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .$call(notNull('text', 'name', 'timezone', 'created_at'))
     .execute();
 
   await createTenantTable(db, 'api_credential')
@@ -26,15 +25,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await createIndexOn(db, 'access_token_credential', 'access_token', ['credential_id']);
 
   await createTenantTable(db, 'system_log')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('action', 'text', (c) => c.notNull())
-    .addColumn('entity_type', 'text')
-    .addColumn('entity_id', 'text')
+    .$call(notNull('text', 'created_at', 'action'))
+    .$call(nullable('text', 'entity_type', 'entity_id'))
     .addColumn('description', 'text', (c) => c.notNull())
     .addColumn('actor_user_id', 'integer')
     .addColumn('actor_name', 'text', (c) => c.notNull())
-    .addColumn('client_id', 'text')
-    .addColumn('changes', 'text')
+    .$call(nullable('text', 'client_id', 'changes'))
     .execute();
   await createIndexOn(db, 'system_log_org_id', 'system_log', ['organization_id', 'id']);
   await createIndexOn(db, 'system_log_org_created', 'system_log', ['organization_id', 'created_at']);
@@ -50,27 +46,16 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await createTenantTable(db, 'user_account')
     .addColumn('username', 'text', (c) => c.notNull())
-    .addColumn('password_hash', 'text')
-    .addColumn('employee_id', 'text')
-    .addColumn('first_name', 'text', (c) => c.notNull())
-    .addColumn('last_name', 'text', (c) => c.notNull())
-    .addColumn('role', 'text')
-    .addColumn('avatar_url', 'text')
-    .addColumn('date_of_hire', 'text')
-    .addColumn('date_of_birth', 'text')
-    .addColumn('accrual_start_date', 'text')
-    .addColumn('emails', 'text', (c) => c.notNull().defaultTo('[]'))
-    .addColumn('phone_numbers', 'text', (c) => c.notNull().defaultTo('[]'))
-    .addColumn('accrual_track_id', 'integer')
-    .addColumn('accrual_profile_id', 'integer')
+    .$call(nullable('text', 'password_hash', 'employee_id'))
+    .$call(notNull('text', 'first_name', 'last_name'))
+    .$call(nullable('text', 'role', 'avatar_url', 'date_of_hire', 'date_of_birth', 'accrual_start_date'))
+    .$call(notNullDefault('text', '[]', 'emails', 'phone_numbers'))
+    .$call(nullable('integer', 'accrual_track_id', 'accrual_profile_id'))
     .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('deleted_at', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .$call(notNull('text', 'created_at', 'updated_at'))
     .execute();
-  await createIndexOn(db, 'user_account_org_username', 'user_account', ['organization_id', 'username'], {
-    unique: true,
-  });
+  await createUniqueIndexOn(db, 'user_account_org_username', 'user_account', ['organization_id', 'username']);
   await createIndexOn(db, 'user_account_org_employee', 'user_account', ['organization_id', 'employee_id']);
 
   await createTenantTable(db, 'user_field')
@@ -79,33 +64,27 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('deleted_at', 'text')
     .execute();
   await createTenantTable(db, 'user_field_value')
-    .addColumn('user_id', 'integer', (c) => c.notNull())
-    .addColumn('field_id', 'integer', (c) => c.notNull())
+    .$call(notNull('integer', 'user_id', 'field_id'))
     .addColumn('value', 'text')
     .execute();
-  await createIndexOn(
-    db,
-    'user_field_value_user_field',
-    'user_field_value',
-    ['organization_id', 'user_id', 'field_id'],
-    { unique: true },
-  );
+  await createUniqueIndexOn(db, 'user_field_value_user_field', 'user_field_value', [
+    'organization_id',
+    'user_id',
+    'field_id',
+  ]);
 
   await createTenantTable(db, 'work_type')
     .addColumn('label', 'text', (c) => c.notNull())
     .addColumn('work_code', 'text')
-    .addColumn('primary_color', 'text', (c) => c.notNull())
-    .addColumn('secondary_color', 'text', (c) => c.notNull())
-    .addColumn('excludes_from_callback', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(notNull('text', 'primary_color', 'secondary_color'))
+    .$call(notNullDefault('integer', 0, 'excludes_from_callback', 'position'))
     .addColumn('deleted_at', 'text')
     .execute();
   await createIndexOn(db, 'work_type_org', 'work_type', ['organization_id']);
   await createTenantTable(db, 'work_subtype')
     .addColumn('work_type_id', 'integer', (c) => c.notNull())
     .addColumn('label', 'text', (c) => c.notNull())
-    .addColumn('work_code', 'text')
-    .addColumn('deleted_at', 'text')
+    .$call(nullable('text', 'work_code', 'deleted_at'))
     .execute();
   await createIndexOn(db, 'work_subtype_org_type', 'work_subtype', ['organization_id', 'work_type_id']);
 }

@@ -1,26 +1,22 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable, DOUBLE, createIndexOn } from '../schema.js';
+import { createTenantTable, DOUBLE, createIndexOn, createUniqueIndexOn } from '../schema.js';
+import { notNull, notNullDefault, nullable } from '../columns.js';
 
 /** Rotations, recurring shifts (rotation memberships) with their per-date exceptions, one-off shifts. */
 export async function up(db: Kysely<any>): Promise<void> {
   await createTenantTable(db, 'rotation')
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('anchor_date', 'text', (c) => c.notNull())
-    .addColumn('pattern', 'text', (c) => c.notNull())
+    .$call(notNull('text', 'name', 'anchor_date', 'pattern'))
     .addColumn('crews', 'text', (c) => c.notNull().defaultTo('{}'))
     .addColumn('kelly_every', 'integer')
     .addColumn('deleted_at', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .$call(notNull('text', 'created_at', 'updated_at'))
     .execute();
   await createIndexOn(db, 'rotation_org', 'rotation', ['organization_id']);
 
   await createTenantTable(db, 'recurring_shift')
-    .addColumn('rotation_id', 'integer', (c) => c.notNull())
-    .addColumn('user_id', 'integer', (c) => c.notNull())
+    .$call(notNull('integer', 'rotation_id', 'user_id'))
     .addColumn('assignment_ids', 'text', (c) => c.notNull())
-    .addColumn('crew_offset', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('kelly_offset', 'integer', (c) => c.notNull().defaultTo(0))
+    .$call(notNullDefault('integer', 0, 'crew_offset', 'kelly_offset'))
     .addColumn('start_date', 'text', (c) => c.notNull())
     .addColumn('end_date', 'text')
     .addColumn('work_type_id', 'integer', (c) => c.notNull())
@@ -28,10 +24,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('break_start', 'text')
     .addColumn('break_length', DOUBLE, (c) => c.notNull().defaultTo(0))
     .addColumn('notes', 'text')
-    .addColumn('scheduled_by', 'integer')
-    .addColumn('previous_id', 'integer')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .$call(nullable('integer', 'scheduled_by', 'previous_id'))
+    .$call(notNull('text', 'created_at', 'updated_at'))
     .execute();
   await createIndexOn(db, 'recurring_shift_org_dates', 'recurring_shift', [
     'organization_id',
@@ -42,39 +36,27 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await createTenantTable(db, 'recurring_shift_exception')
     .addColumn('recurring_shift_id', 'integer', (c) => c.notNull())
-    .addColumn('date', 'text', (c) => c.notNull())
-    .addColumn('kind', 'text', (c) => c.notNull())
+    .$call(notNull('text', 'date', 'kind'))
     .addColumn('assignment_id', 'integer')
-    .addColumn('start', 'text')
-    .addColumn('end', 'text')
-    .addColumn('reason', 'text')
+    .$call(nullable('text', 'start', 'end', 'reason'))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await createIndexOn(
-    db,
-    'recurring_shift_exception_org_shift_date',
-    'recurring_shift_exception',
-    ['organization_id', 'recurring_shift_id', 'date'],
-    { unique: true },
-  );
+  await createUniqueIndexOn(db, 'recurring_shift_exception_org_shift_date', 'recurring_shift_exception', [
+    'organization_id',
+    'recurring_shift_id',
+    'date',
+  ]);
 
   await createTenantTable(db, 'shift')
-    .addColumn('assignment_id', 'integer', (c) => c.notNull())
-    .addColumn('user_id', 'integer', (c) => c.notNull())
-    .addColumn('date', 'text', (c) => c.notNull())
-    .addColumn('start', 'text', (c) => c.notNull())
-    .addColumn('end', 'text', (c) => c.notNull())
+    .$call(notNull('integer', 'assignment_id', 'user_id'))
+    .$call(notNull('text', 'date', 'start', 'end'))
     .addColumn('work_type_id', 'integer', (c) => c.notNull())
     .addColumn('work_subtype_id', 'integer')
-    .addColumn('break_start', 'text')
-    .addColumn('break_end', 'text')
+    .$call(nullable('text', 'break_start', 'break_end'))
     .addColumn('hold_over', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('notes', 'text')
-    .addColumn('from_callback', 'integer')
-    .addColumn('traded_with', 'integer')
-    .addColumn('scheduled_by', 'integer')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .$call(nullable('integer', 'from_callback', 'traded_with', 'scheduled_by'))
+    .$call(notNull('text', 'created_at', 'updated_at'))
     .execute();
   await createIndexOn(db, 'shift_org_start', 'shift', ['organization_id', 'start']);
   await createIndexOn(db, 'shift_org_user', 'shift', ['organization_id', 'user_id', 'start']);

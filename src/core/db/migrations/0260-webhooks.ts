@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { createTenantTable, createIndexOn } from '../schema.js';
+import { notNull, nullable } from '../columns.js';
 
 /**
  * The transactional outbox (one event per system-log row, written in the same transaction),
@@ -8,31 +9,24 @@ import { createTenantTable, createIndexOn } from '../schema.js';
 export async function up(db: Kysely<any>): Promise<void> {
   await createTenantTable(db, 'outbox_event')
     .addColumn('event_id', 'text', (c) => c.notNull().unique())
-    .addColumn('type', 'text', (c) => c.notNull())
-    .addColumn('payload', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .$call(notNull('text', 'type', 'payload', 'created_at'))
     .execute();
   await createIndexOn(db, 'outbox_event_org_id', 'outbox_event', ['organization_id', 'id']);
 
   await createTenantTable(db, 'webhook_endpoint')
-    .addColumn('url', 'text', (c) => c.notNull())
-    .addColumn('secret', 'text', (c) => c.notNull())
-    .addColumn('event_types', 'text', (c) => c.notNull())
+    .$call(notNull('text', 'url', 'secret', 'event_types'))
     .addColumn('description', 'text')
     .addColumn('cursor_event_id', 'integer', (c) => c.notNull())
     .addColumn('failed_attempts', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('next_attempt_at', 'text')
-    .addColumn('lease_until', 'text')
+    .$call(nullable('text', 'next_attempt_at', 'lease_until'))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
   await createIndexOn(db, 'webhook_endpoint_org', 'webhook_endpoint', ['organization_id', 'id']);
 
   await createTenantTable(db, 'webhook_delivery')
-    .addColumn('endpoint_id', 'integer', (c) => c.notNull())
-    .addColumn('outbox_event_id', 'integer', (c) => c.notNull())
-    .addColumn('event_id', 'text', (c) => c.notNull())
-    .addColumn('event_type', 'text', (c) => c.notNull())
+    .$call(notNull('integer', 'endpoint_id', 'outbox_event_id'))
+    .$call(notNull('text', 'event_id', 'event_type'))
     .addColumn('attempt', 'integer', (c) => c.notNull())
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('response_status', 'integer')

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable, createIndexOn } from '../schema.js';
+import { createTenantTable, createIndexOn, createUniqueIndexOn } from '../schema.js';
+import { notNull, nullable } from '../columns.js';
 
 /** Trades (a user's hours taken over by another user) and the users offered each trade. */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -8,31 +9,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('accepting_user_id', 'integer')
     .addColumn('approving_user_id', 'integer', (c) => c.notNull())
     .addColumn('approved_by', 'integer')
-    .addColumn('start', 'text', (c) => c.notNull())
-    .addColumn('end', 'text', (c) => c.notNull())
-    .addColumn('swap_start', 'text')
-    .addColumn('swap_end', 'text')
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('request_date', 'text', (c) => c.notNull())
-    .addColumn('accepted_at', 'text')
-    .addColumn('approved_at', 'text')
-    .addColumn('filled_at', 'text')
-    .addColumn('notes', 'text')
-    .addColumn('deleted_at', 'text')
+    .$call(notNull('text', 'start', 'end'))
+    .$call(nullable('text', 'swap_start', 'swap_end'))
+    .$call(notNull('text', 'status', 'request_date'))
+    .$call(nullable('text', 'accepted_at', 'approved_at', 'filled_at', 'notes', 'deleted_at'))
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   await createIndexOn(db, 'trade_org_start', 'trade', ['organization_id', 'start']);
 
   await createTenantTable(db, 'trade_user')
-    .addColumn('trade_id', 'integer', (c) => c.notNull())
-    .addColumn('user_id', 'integer', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('offered_at', 'text', (c) => c.notNull())
+    .$call(notNull('integer', 'trade_id', 'user_id'))
+    .$call(notNull('text', 'status', 'offered_at'))
     .addColumn('responded_at', 'text')
     .execute();
-  await createIndexOn(db, 'trade_user_trade_user', 'trade_user', ['organization_id', 'trade_id', 'user_id'], {
-    unique: true,
-  });
+  await createUniqueIndexOn(db, 'trade_user_trade_user', 'trade_user', ['organization_id', 'trade_id', 'user_id']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

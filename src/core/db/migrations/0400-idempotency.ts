@@ -1,19 +1,16 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable, createIndexOn } from '../schema.js';
+import { createTenantTable, createIndexOn, createUniqueIndexOn } from '../schema.js';
+import { notNull, nullable } from '../columns.js';
 
 /** Idempotency-Key records: the first response to a keyed POST/PUT, replayed to retries for 24 h. */
 export async function up(db: Kysely<any>): Promise<void> {
   await createTenantTable(db, 'idempotency_key')
-    .addColumn('idempotency_key', 'text', (c) => c.notNull())
-    .addColumn('fingerprint', 'text', (c) => c.notNull())
+    .$call(notNull('text', 'idempotency_key', 'fingerprint'))
     .addColumn('status_code', 'integer')
-    .addColumn('content_type', 'text')
-    .addColumn('response_body', 'text')
+    .$call(nullable('text', 'content_type', 'response_body'))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await createIndexOn(db, 'idempotency_key_org_key', 'idempotency_key', ['organization_id', 'idempotency_key'], {
-    unique: true,
-  });
+  await createUniqueIndexOn(db, 'idempotency_key_org_key', 'idempotency_key', ['organization_id', 'idempotency_key']);
   await createIndexOn(db, 'idempotency_key_org_created', 'idempotency_key', ['organization_id', 'created_at']);
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { createTenantTable, createIndexOn } from '../schema.js';
+import { nullable } from '../columns.js';
 
 /**
  * Calendar feeds (issue 8): per-user or per-assignment iCalendar feeds at a secret URL. Only the
@@ -8,8 +9,7 @@ import { createTenantTable, createIndexOn } from '../schema.js';
 export async function up(db: Kysely<any>): Promise<void> {
   await createTenantTable(db, 'calendar_feed')
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('user_id', 'integer')
-    .addColumn('assignment_id', 'integer')
+    .$call(nullable('integer', 'user_id', 'assignment_id'))
     .addColumn('name', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('revoked_at', 'text')

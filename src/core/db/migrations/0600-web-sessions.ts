@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { createTenantTable, createIndexOn } from '../schema.js';
+import { notNull } from '../columns.js';
 
 /**
  * Web app sessions (issue 10): a signed-in user's browser session. Only the keyed hash of the
@@ -9,8 +10,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await createTenantTable(db, 'web_session')
     .addColumn('user_id', 'integer', (c) => c.notNull())
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .$call(notNull('text', 'created_at', 'expires_at'))
     .execute();
   await createIndexOn(db, 'web_session_user', 'web_session', ['organization_id', 'user_id']);
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndexOn } from '../schema.js';
 
 /**
  * Sign-in attempts per key (an account or a client address) in the current window, shared by
@@ -11,7 +12,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('attempts', 'integer', (c) => c.notNull())
     .addColumn('window_ends_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('sign_in_attempt_window').on('sign_in_attempt').column('window_ends_at').execute();
+  await createIndexOn(db, 'sign_in_attempt_window', 'sign_in_attempt', ['window_ends_at']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable, createIndexOn } from '../schema.js';
+import { createTenantTable, createIndexOn, createUniqueIndexOn } from '../schema.js';
+import { notNull, nullable } from '../columns.js';
 
 /**
  * The callback runner (docs/workflows.md, "The callback runner"):
@@ -22,16 +23,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('callback_user').addColumn('confirmed_at', 'text').execute();
 
   await createTenantTable(db, 'callback_offer')
-    .addColumn('callback_id', 'integer', (c) => c.notNull())
-    .addColumn('callback_user_id', 'integer', (c) => c.notNull())
-    .addColumn('user_id', 'integer', (c) => c.notNull())
-    .addColumn('token_hash', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'text', (c) => c.notNull())
-    .addColumn('used_at', 'text')
-    .addColumn('revoked_at', 'text')
+    .$call(notNull('integer', 'callback_id', 'callback_user_id', 'user_id'))
+    .$call(notNull('text', 'token_hash', 'expires_at'))
+    .$call(nullable('text', 'used_at', 'revoked_at'))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('callback_offer_token_hash').on('callback_offer').column('token_hash').unique().execute();
+  await createUniqueIndexOn(db, 'callback_offer_token_hash', 'callback_offer', ['token_hash']);
   await createIndexOn(db, 'callback_offer_org_callback', 'callback_offer', ['organization_id', 'callback_id']);
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable, DOUBLE, createIndexOn } from '../schema.js';
+import { createTenantTable, DOUBLE, createIndexOn, createUniqueIndexOn } from '../schema.js';
+import { notNull, nullable } from '../columns.js';
 
 /**
  * Callbacks that reach further (docs/workflows.md):
@@ -14,75 +15,53 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('installation_secret')
     .addColumn('name', 'varchar(100)', (c) => c.primaryKey())
-    .addColumn('value', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .$call(notNull('text', 'value', 'created_at'))
     .execute();
 
   await createTenantTable(db, 'push_subscription')
     .addColumn('user_id', 'integer', (c) => c.notNull())
     .addColumn('endpoint', 'varchar(2000)', (c) => c.notNull())
-    .addColumn('p256dh', 'text', (c) => c.notNull())
-    .addColumn('auth', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .$call(notNull('text', 'p256dh', 'auth', 'created_at'))
     .execute();
-  await db.schema
-    .createIndex('push_subscription_endpoint')
-    .on('push_subscription')
-    .column('endpoint')
-    .unique()
-    .execute();
+  await createUniqueIndexOn(db, 'push_subscription_endpoint', 'push_subscription', ['endpoint']);
   await createIndexOn(db, 'push_subscription_org_user', 'push_subscription', ['organization_id', 'user_id']);
 
   await createTenantTable(db, 'callback_auto_accept')
-    .addColumn('user_id', 'integer', (c) => c.notNull())
-    .addColumn('enabled', 'integer', (c) => c.notNull())
+    .$call(notNull('integer', 'user_id', 'enabled'))
     .addColumn('max_hours', DOUBLE, (c) => c.notNull())
     .addColumn('period', 'varchar(10)', (c) => c.notNull())
-    .addColumn('assignment_ids', 'text')
-    .addColumn('weekdays', 'text')
+    .$call(nullable('text', 'assignment_ids', 'weekdays'))
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await createIndexOn(db, 'callback_auto_accept_org_user', 'callback_auto_accept', ['organization_id', 'user_id'], {
-    unique: true,
-  });
+  await createUniqueIndexOn(db, 'callback_auto_accept_org_user', 'callback_auto_accept', [
+    'organization_id',
+    'user_id',
+  ]);
 
   await createTenantTable(db, 'callback_auto_start')
-    .addColumn('enabled', 'integer', (c) => c.notNull())
-    .addColumn('within_days', 'integer', (c) => c.notNull())
-    .addColumn('initiated_by', 'integer', (c) => c.notNull())
+    .$call(notNull('integer', 'enabled', 'within_days', 'initiated_by'))
     .addColumn('lease_until', 'text')
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('callback_auto_start_org')
-    .on('callback_auto_start')
-    .column('organization_id')
-    .unique()
-    .execute();
+  await createUniqueIndexOn(db, 'callback_auto_start_org', 'callback_auto_start', ['organization_id']);
   await createTenantTable(db, 'callback_auto_start_list')
-    .addColumn('assignment_id', 'integer', (c) => c.notNull())
-    .addColumn('list_id', 'integer', (c) => c.notNull())
+    .$call(notNull('integer', 'assignment_id', 'list_id'))
     .execute();
-  await createIndexOn(
-    db,
-    'callback_auto_start_list_assignment',
-    'callback_auto_start_list',
-    ['organization_id', 'assignment_id'],
-    { unique: true },
-  );
+  await createUniqueIndexOn(db, 'callback_auto_start_list_assignment', 'callback_auto_start_list', [
+    'organization_id',
+    'assignment_id',
+  ]);
   await createTenantTable(db, 'callback_auto_started')
     .addColumn('assignment_id', 'integer', (c) => c.notNull())
     .addColumn('date', 'varchar(10)', (c) => c.notNull())
     .addColumn('callback_id', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await createIndexOn(
-    db,
-    'callback_auto_started_vacancy',
-    'callback_auto_started',
-    ['organization_id', 'assignment_id', 'date'],
-    { unique: true },
-  );
+  await createUniqueIndexOn(db, 'callback_auto_started_vacancy', 'callback_auto_started', [
+    'organization_id',
+    'assignment_id',
+    'date',
+  ]);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

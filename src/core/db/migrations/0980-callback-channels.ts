@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable, DOUBLE, createIndexOn } from '../schema.js';
+import { createTenantTable, DOUBLE, createIndexOn, createUniqueIndexOn } from '../schema.js';
+import { nullable } from '../columns.js';
 
 /**
  * Callback channels (docs/workflows.md, "Channels"):
@@ -13,14 +14,13 @@ import { createTenantTable, DOUBLE, createIndexOn } from '../schema.js';
 export async function up(db: Kysely<any>): Promise<void> {
   await createTenantTable(db, 'user_callback_setting')
     .addColumn('user_id', 'integer', (c) => c.notNull())
-    .addColumn('contact_method', 'text')
-    .addColumn('do_not_disturb_start', 'text')
-    .addColumn('do_not_disturb_end', 'text')
+    .$call(nullable('text', 'contact_method', 'do_not_disturb_start', 'do_not_disturb_end'))
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await createIndexOn(db, 'user_callback_setting_org_user', 'user_callback_setting', ['organization_id', 'user_id'], {
-    unique: true,
-  });
+  await createUniqueIndexOn(db, 'user_callback_setting_org_user', 'user_callback_setting', [
+    'organization_id',
+    'user_id',
+  ]);
   await db.schema
     .alterTable('time_off_type')
     .addColumn('callback_exclusion_hours', DOUBLE, (c) => c.notNull().defaultTo(0))
@@ -29,7 +29,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('callback').addColumn('list_ended_at', 'text').execute();
   await db.schema.alterTable('callback_offer').addColumn('reply_address', 'text').execute();
   await db.schema.alterTable('callback_offer').addColumn('revoked_by', 'integer').execute();
-  await db.schema.createIndex('callback_offer_reply_address').on('callback_offer').column('reply_address').execute();
+  await createIndexOn(db, 'callback_offer_reply_address', 'callback_offer', ['reply_address']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../schema.js';
+import { notNull } from '../columns.js';
 
 /**
  * A write to a user's shifts or time off names the user, so that the schedule's computed days are
@@ -92,8 +93,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('seq', 'integer', (col) =>
       isPostgres(db) ? col.primaryKey().generatedAlwaysAsIdentity() : col.primaryKey().autoIncrement(),
     )
-    .addColumn('organization_id', 'integer', (col) => col.notNull())
-    .addColumn('user_id', 'integer', (col) => col.notNull())
+    .$call(notNull('integer', 'organization_id', 'user_id'))
     .execute();
   if (isPostgres(db)) await sql.raw(notifyFunction(true)).execute(db);
   else await replaceSqliteTriggers(db, true);

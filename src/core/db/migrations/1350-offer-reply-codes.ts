@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndexOn } from '../schema.js';
 
 /**
  * An SMS reply answers only the offer it was sent for (issue 41, F1; docs/workflows.md, "SMS"):
@@ -14,7 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('message_key', 'varchar(200)', (c) => c.primaryKey())
     .addColumn('received_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('sms_inbound_message_received').on('sms_inbound_message').column('received_at').execute();
+  await createIndexOn(db, 'sms_inbound_message_received', 'sms_inbound_message', ['received_at']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

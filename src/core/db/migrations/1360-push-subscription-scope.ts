@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createIndexOn } from '../schema.js';
+import { createIndexOn, createUniqueIndexOn } from '../schema.js';
 
 /**
  * A Web Push subscription belongs to one user of one organization (issue 41, F9): the endpoint is
@@ -8,16 +8,14 @@ import { createIndexOn } from '../schema.js';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('push_subscription_endpoint').execute();
-  await createIndexOn(
-    db,
-    'push_subscription_org_user_endpoint',
-    'push_subscription',
-    ['organization_id', 'user_id', 'endpoint'],
-    { unique: true },
-  );
+  await createUniqueIndexOn(db, 'push_subscription_org_user_endpoint', 'push_subscription', [
+    'organization_id',
+    'user_id',
+    'endpoint',
+  ]);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('push_subscription_org_user_endpoint').execute();
-  await db.schema.createIndex('push_subscription_endpoint').on('push_subscription').column('endpoint').execute();
+  await createIndexOn(db, 'push_subscription_endpoint', 'push_subscription', ['endpoint']);
 }

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { createIndexOn } from '../schema.js';
+import { notNull } from '../columns.js';
 
 /**
  * Progressive sign-in delays per account and known device (core/auth/sign-in-delay.ts), shared by
@@ -9,10 +11,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('sign_in_delay')
     .addColumn('attempt_key', 'text', (c) => c.primaryKey())
     .addColumn('failures', 'integer', (c) => c.notNull())
-    .addColumn('blocked_until', 'bigint', (c) => c.notNull())
-    .addColumn('forget_at', 'bigint', (c) => c.notNull())
+    .$call(notNull('bigint', 'blocked_until', 'forget_at'))
     .execute();
-  await db.schema.createIndex('sign_in_delay_forget_at').on('sign_in_delay').column('forget_at').execute();
+  await createIndexOn(db, 'sign_in_delay_forget_at', 'sign_in_delay', ['forget_at']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

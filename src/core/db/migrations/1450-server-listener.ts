@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { notNull } from '../columns.js';
 
 /**
  * The address each server process serves the database at, written when it starts listening: the CLI reads it
@@ -9,9 +10,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('server_listener')
     .addColumn('url', 'text', (col) => col.primaryKey())
-    .addColumn('data_dir', 'text', (col) => col.notNull())
-    .addColumn('version', 'text', (col) => col.notNull())
-    .addColumn('started_at', 'text', (col) => col.notNull())
+    .$call(notNull('text', 'data_dir', 'version', 'started_at'))
     .execute();
 }
 

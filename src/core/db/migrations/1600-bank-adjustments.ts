@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndexOn } from '../schema.js';
 
 /**
  * The bank follows the charge (docs/time-off.md): a ledger row that adjusts an approved entry's debit
@@ -9,11 +10,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('accrual_transaction').addColumn('cause_action', 'text').execute();
   await db.schema.alterTable('accrual_transaction').addColumn('cause_log_id', 'integer').execute();
   await db.schema.alterTable('accrual_transaction').addColumn('flagged_date', 'text').execute();
-  await db.schema
-    .createIndex('accrual_transaction_time_off')
-    .on('accrual_transaction')
-    .columns(['organization_id', 'time_off_id'])
-    .execute();
+  await createIndexOn(db, 'accrual_transaction_time_off', 'accrual_transaction', ['organization_id', 'time_off_id']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

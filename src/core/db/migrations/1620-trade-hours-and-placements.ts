@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable } from '../schema.js';
+import { createTenantTable, createIndexOn } from '../schema.js';
+import { nullable } from '../columns.js';
 
 /**
  * Trades that departments can run on (docs/workflows.md, "Trades"): `trade_hours_count_for` says
@@ -16,18 +17,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('trade_id', 'integer', (c) => c.notNull())
     /** `inserted` (a shift the trade made), `reassigned` (a shift handed over), `removed` (an occurrence taken off) */
     .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('shift_id', 'integer')
-    .addColumn('recurring_shift_id', 'integer')
+    .$call(nullable('integer', 'shift_id', 'recurring_shift_id'))
     .addColumn('date', 'text')
     /** JSON: what the row was before (the shift's user, or the occurrence's earlier exception) */
     .addColumn('before', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('trade_placement_trade')
-    .on('trade_placement')
-    .columns(['organization_id', 'trade_id'])
-    .execute();
+  await createIndexOn(db, 'trade_placement_trade', 'trade_placement', ['organization_id', 'trade_id']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { createTenantTable, isPostgres } from '../schema.js';
+import { createTenantTable, isPostgres, createIndexOn, createUniqueIndexOn } from '../schema.js';
+import { nullable, notNull } from '../columns.js';
 
 /**
  * The contract's staffing rules (docs/contract-rules.md):
@@ -31,38 +32,28 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('max_off', 'integer', (col) => col.notNull())
     .addColumn('action', 'text', (col) => col.notNull())
     .addColumn('platoon', 'text')
-    .addColumn('assignment_group_id', 'integer')
-    .addColumn('qualifier_id', 'integer')
+    .$call(nullable('integer', 'assignment_group_id', 'qualifier_id'))
     .addColumn('time_off_type_ids', 'text', (col) => col.notNull().defaultTo('[]'))
-    .addColumn('created_at', 'text', (col) => col.notNull())
-    .addColumn('updated_at', 'text', (col) => col.notNull())
+    .$call(notNull('text', 'created_at', 'updated_at'))
     .execute();
-  await db.schema.createIndex('off_limit_org').on('off_limit').column('organization_id').execute();
+  await createIndexOn(db, 'off_limit_org', 'off_limit', ['organization_id']);
   await createTenantTable(db, 'time_off_blackout')
     .addColumn('time_off_type_id', 'integer', (col) => col.notNull())
-    .addColumn('start_date', 'text', (col) => col.notNull())
-    .addColumn('end_date', 'text', (col) => col.notNull())
+    .$call(notNull('text', 'start_date', 'end_date'))
     .addColumn('reason', 'text')
     .addColumn('created_at', 'text', (col) => col.notNull())
     .execute();
-  await db.schema
-    .createIndex('time_off_blackout_type')
-    .on('time_off_blackout')
-    .columns(['organization_id', 'time_off_type_id', 'start_date'])
-    .execute();
+  await createIndexOn(db, 'time_off_blackout_type', 'time_off_blackout', [
+    'organization_id',
+    'time_off_type_id',
+    'start_date',
+  ]);
   await createTenantTable(db, 'group_minimum')
-    .addColumn('assignment_group_id', 'integer', (col) => col.notNull())
-    .addColumn('min_on_duty', 'integer', (col) => col.notNull())
+    .$call(notNull('integer', 'assignment_group_id', 'min_on_duty'))
     .addColumn('min_qualified', 'text', (col) => col.notNull().defaultTo('[]'))
-    .addColumn('created_at', 'text', (col) => col.notNull())
-    .addColumn('updated_at', 'text', (col) => col.notNull())
+    .$call(notNull('text', 'created_at', 'updated_at'))
     .execute();
-  await db.schema
-    .createIndex('group_minimum_group')
-    .on('group_minimum')
-    .columns(['organization_id', 'assignment_group_id'])
-    .unique()
-    .execute();
+  await createUniqueIndexOn(db, 'group_minimum_group', 'group_minimum', ['organization_id', 'assignment_group_id']);
   for (const table of GROUP_STAFFING_TABLES) {
     if (isPostgres(db)) {
       await sql

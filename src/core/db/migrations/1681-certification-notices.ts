@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable } from '../schema.js';
+import { createTenantTable, createUniqueIndexOn } from '../schema.js';
+import { notNull } from '../columns.js';
 
 /**
  * The certification expiry notices sent (docs/contract-rules.md, "Certification expiry"): one row per
@@ -8,18 +9,16 @@ import { createTenantTable } from '../schema.js';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await createTenantTable(db, 'certification_notice')
-    .addColumn('user_certification_id', 'integer', (c) => c.notNull())
-    .addColumn('user_id', 'integer', (c) => c.notNull())
+    .$call(notNull('integer', 'user_certification_id', 'user_id'))
     .addColumn('expires_on', 'text', (c) => c.notNull())
     .addColumn('threshold_days', 'integer', (c) => c.notNull())
     .addColumn('sent_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('certification_notice_once')
-    .on('certification_notice')
-    .columns(['user_certification_id', 'expires_on', 'threshold_days'])
-    .unique()
-    .execute();
+  await createUniqueIndexOn(db, 'certification_notice_once', 'certification_notice', [
+    'user_certification_id',
+    'expires_on',
+    'threshold_days',
+  ]);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable } from '../schema.js';
+import { createTenantTable, createIndexOn, createUniqueIndexOn } from '../schema.js';
+import { notNull, nullable } from '../columns.js';
 
 /**
  * Forced hire, mandatory overtime (docs/contract-rules.md, "Forced hire"):
@@ -13,73 +14,41 @@ export async function up(db: Kysely<any>): Promise<void> {
   await createTenantTable(db, 'forced_list')
     .addColumn('group_id', 'integer', (c) => c.notNull())
     .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('start_within_hours', 'integer', (c) => c.notNull())
-    .addColumn('time_off_buffer_hours', 'integer', (c) => c.notNull())
-    .addColumn('long_tour_hours', 'integer', (c) => c.notNull())
+    .$call(notNull('integer', 'start_within_hours', 'time_off_buffer_hours', 'long_tour_hours'))
     .addColumn('long_tour_buffer_hours', 'integer', (c) => c.notNull())
-    .addColumn('initiated_by', 'integer')
-    .addColumn('work_type_id', 'integer')
+    .$call(nullable('integer', 'initiated_by', 'work_type_id'))
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('forced_list_group')
-    .on('forced_list')
-    .columns(['organization_id', 'group_id'])
-    .unique()
-    .execute();
+  await createUniqueIndexOn(db, 'forced_list_group', 'forced_list', ['organization_id', 'group_id']);
 
   await createTenantTable(db, 'forced_list_assignment')
-    .addColumn('group_id', 'integer', (c) => c.notNull())
-    .addColumn('assignment_id', 'integer', (c) => c.notNull())
+    .$call(notNull('integer', 'group_id', 'assignment_id'))
     .execute();
-  await db.schema
-    .createIndex('forced_list_assignment_unique')
-    .on('forced_list_assignment')
-    .columns(['organization_id', 'assignment_id'])
-    .unique()
-    .execute();
+  await createUniqueIndexOn(db, 'forced_list_assignment_unique', 'forced_list_assignment', [
+    'organization_id',
+    'assignment_id',
+  ]);
 
   await createTenantTable(db, 'forced_member')
-    .addColumn('group_id', 'integer', (c) => c.notNull())
-    .addColumn('user_id', 'integer', (c) => c.notNull())
+    .$call(notNull('integer', 'group_id', 'user_id'))
     .addColumn('last_forced_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('forced_member_unique')
-    .on('forced_member')
-    .columns(['organization_id', 'group_id', 'user_id'])
-    .unique()
-    .execute();
+  await createUniqueIndexOn(db, 'forced_member_unique', 'forced_member', ['organization_id', 'group_id', 'user_id']);
 
   await createTenantTable(db, 'forced_hire')
-    .addColumn('group_id', 'integer', (c) => c.notNull())
-    .addColumn('assignment_id', 'integer', (c) => c.notNull())
-    .addColumn('date', 'text', (c) => c.notNull())
-    .addColumn('start', 'text', (c) => c.notNull())
-    .addColumn('end', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('user_id', 'integer')
-    .addColumn('shift_id', 'integer')
+    .$call(notNull('integer', 'group_id', 'assignment_id'))
+    .$call(notNull('text', 'date', 'start', 'end', 'status'))
+    .$call(nullable('integer', 'user_id', 'shift_id'))
     .addColumn('trigger', 'text', (c) => c.notNull())
-    .addColumn('ordered_by', 'integer')
-    .addColumn('callback_id', 'integer')
+    .$call(nullable('integer', 'ordered_by', 'callback_id'))
     .addColumn('reason', 'text', (c) => c.notNull())
     .addColumn('notes', 'text')
     .addColumn('explained', 'text', (c) => c.notNull())
     .addColumn('auto_key', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('forced_hire_auto')
-    .on('forced_hire')
-    .columns(['organization_id', 'auto_key'])
-    .unique()
-    .execute();
-  await db.schema
-    .createIndex('forced_hire_org_start')
-    .on('forced_hire')
-    .columns(['organization_id', 'start'])
-    .execute();
+  await createUniqueIndexOn(db, 'forced_hire_auto', 'forced_hire', ['organization_id', 'auto_key']);
+  await createIndexOn(db, 'forced_hire_org_start', 'forced_hire', ['organization_id', 'start']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable } from '../schema.js';
+import { createTenantTable, createIndexOn } from '../schema.js';
+import { notNull, nullable } from '../columns.js';
 
 /**
  * Callback decision records (docs/workflows.md, "Decision records"), append-only:
@@ -17,49 +18,31 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('kind', 'varchar(16)', (c) => c.notNull())
     .addColumn('at', 'text', (c) => c.notNull())
     .addColumn('ordering', 'varchar(16)')
-    .addColumn('inputs', 'text')
-    .addColumn('rules', 'text')
+    .$call(nullable('text', 'inputs', 'rules'))
     .addColumn('rules_hash', 'varchar(64)')
     .execute();
-  await db.schema
-    .createIndex('callback_decision_org_callback')
-    .on('callback_decision')
-    .columns(['organization_id', 'callback_id'])
-    .execute();
+  await createIndexOn(db, 'callback_decision_org_callback', 'callback_decision', ['organization_id', 'callback_id']);
   await createTenantTable(db, 'callback_decision_line')
-    .addColumn('decision_id', 'integer', (c) => c.notNull())
-    .addColumn('callback_id', 'integer', (c) => c.notNull())
-    .addColumn('user_id', 'integer', (c) => c.notNull())
+    .$call(notNull('integer', 'decision_id', 'callback_id', 'user_id'))
     .addColumn('verdict', 'varchar(24)', (c) => c.notNull())
     .addColumn('position', 'integer')
     .addColumn('reason_code', 'varchar(32)')
     .addColumn('reason', 'text')
     .execute();
-  await db.schema
-    .createIndex('callback_decision_line_org_callback')
-    .on('callback_decision_line')
-    .columns(['organization_id', 'callback_id'])
-    .execute();
-  await db.schema
-    .createIndex('callback_decision_line_org_user')
-    .on('callback_decision_line')
-    .columns(['organization_id', 'user_id'])
-    .execute();
+  await createIndexOn(db, 'callback_decision_line_org_callback', 'callback_decision_line', [
+    'organization_id',
+    'callback_id',
+  ]);
+  await createIndexOn(db, 'callback_decision_line_org_user', 'callback_decision_line', ['organization_id', 'user_id']);
   await createTenantTable(db, 'callback_contact')
-    .addColumn('callback_id', 'integer', (c) => c.notNull())
-    .addColumn('user_id', 'integer', (c) => c.notNull())
+    .$call(notNull('integer', 'callback_id', 'user_id'))
     .addColumn('purpose', 'varchar(16)', (c) => c.notNull())
     .addColumn('channel', 'varchar(32)', (c) => c.notNull())
     .addColumn('at', 'text', (c) => c.notNull())
     .addColumn('result', 'varchar(16)', (c) => c.notNull())
-    .addColumn('receipt', 'text')
-    .addColumn('detail', 'text')
+    .$call(nullable('text', 'receipt', 'detail'))
     .execute();
-  await db.schema
-    .createIndex('callback_contact_org_callback')
-    .on('callback_contact')
-    .columns(['organization_id', 'callback_id'])
-    .execute();
+  await createIndexOn(db, 'callback_contact_org_callback', 'callback_contact', ['organization_id', 'callback_id']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { createTenantTable } from '../schema.js';
+import { createTenantTable, createUniqueIndexOn } from '../schema.js';
+import { notNull, nullable } from '../columns.js';
 
 /**
  * Vacation bidding (docs/contract-rules.md, "Vacation bidding"):
@@ -15,32 +16,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('time_off_type_ids', 'text', (c) => c.notNull())
     .addColumn('group_id', 'integer')
     .addColumn('member_ids', 'text', (c) => c.notNull())
-    .addColumn('turn_minutes', 'integer', (c) => c.notNull())
-    .addColumn('turns_per_member', 'integer', (c) => c.notNull())
-    .addColumn('opens_at', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull())
+    .$call(notNull('integer', 'turn_minutes', 'turns_per_member'))
+    .$call(notNull('text', 'opens_at', 'status'))
     .addColumn('turn_index', 'integer', (c) => c.notNull())
-    .addColumn('turn_started_at', 'text')
-    .addColumn('paused_at', 'text')
+    .$call(nullable('text', 'turn_started_at', 'paused_at'))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await createTenantTable(db, 'bid_turn')
-    .addColumn('round_id', 'integer', (c) => c.notNull())
-    .addColumn('turn', 'integer', (c) => c.notNull())
-    .addColumn('user_id', 'integer', (c) => c.notNull())
+    .$call(notNull('integer', 'round_id', 'turn', 'user_id'))
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('time_off_id', 'integer')
-    .addColumn('start_date', 'text')
-    .addColumn('end_date', 'text')
+    .$call(nullable('text', 'start_date', 'end_date'))
     .addColumn('time_off_type_id', 'integer')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('bid_turn_unique')
-    .on('bid_turn')
-    .columns(['organization_id', 'round_id', 'turn'])
-    .unique()
-    .execute();
+  await createUniqueIndexOn(db, 'bid_turn_unique', 'bid_turn', ['organization_id', 'round_id', 'turn']);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -8,16 +8,8 @@ import { buildApp } from '../../../app.js';
 import { signPayload } from '../../webhooks/signature.js';
 import { twilioSignature } from './sms.js';
 import { createCallbackRunner } from '../runner/runner.js';
-import {
-  at,
-  listOf,
-  logText,
-  runnerSuite,
-  startCallbackOn,
-  usersOf,
-  type CaughtMail,
-  catchMail,
-} from '../test-fixtures.js';
+import { at, listOf, logText, runnerSuite, startCallbackOn, usersOf } from '../test-fixtures.js';
+import { createTimeOff } from '../../time-offs/test-fixtures.js';
 
 /** One request the fake SMS provider received. */
 interface Sent {
@@ -30,8 +22,6 @@ const TWILIO_SID = 'ACfake0000000000000000000000000001';
 const TWILIO_TOKEN = 'twilio-auth-token';
 const SENDER = '+15005550006';
 
-let mails: CaughtMail[];
-let closeMail: () => Promise<void>;
 let provider: Server;
 const sent: Sent[] = [];
 /** The fake provider's answer status (tests flip it to see a failure). */
@@ -63,8 +53,8 @@ function fakeProvider(): Promise<Server> {
 }
 
 const suite = runnerSuite({
+  mail: true,
   start: async () => {
-    ({ mails, close: closeMail } = await catchMail());
     provider = await fakeProvider();
     const providerPort = (provider.address() as AddressInfo).port;
     vi.stubEnv('SMS_PROVIDER', 'twilio');
@@ -74,10 +64,7 @@ const suite = runnerSuite({
     vi.stubEnv('SMS_FROM', SENDER);
     return startServer();
   },
-  after: async () => {
-    await new Promise<void>((resolve) => provider.close(() => resolve()));
-    await closeMail();
-  },
+  after: () => new Promise<void>((resolve) => provider.close(() => resolve())),
 });
 
 beforeAll(async () => {
@@ -127,7 +114,7 @@ const callbackOn = (listId: number, date: string, extra: Record<string, unknown>
   startCallbackOn({ org, adminId, stationId }, listId, date, extra);
 
 const textsTo = (number: string) => sent.filter((s) => s.fields.To === number);
-const mailsTo = (address: string) => mails.filter((m) => m.to.includes(address));
+const mailsTo = suite.mailsTo;
 const linkIn = (text: string) => /\/offers\/(cpo_[A-Za-z0-9_-]+)/.exec(text)![1];
 /** The reply code of the offer a text carries (`Reply YES 0042 to accept`). */
 const codeIn = (text: string) => /Reply YES (\d{4}) to accept/.exec(text)![1]!;
@@ -553,15 +540,14 @@ describe('exclusion window and availability', () => {
     expect(tooWide.status).toBe(422);
     expect(JSON.stringify(tooWide.body.error_message)).toMatch(/callback exclusion hours/i);
     // starts 5 hours after the callback ends
-    const timeOff = await org.post('/time_offs', {
-      user_id: late,
-      admin_ids: [adminId],
-      start_date: '2032-06-11 12:00:00',
-      end_date: '2032-06-12 12:00:00',
-      time_off_type_id: type.body.id,
+    await createTimeOff(org, {
+      userId: late,
+      adminId,
+      start: '2032-06-11 12:00:00',
+      end: '2032-06-12 12:00:00',
+      typeId: type.body.id,
       status: 1,
     });
-    expect(timeOff.status, timeOff.text).toBe(201);
     const period = await org.post('/availability_periods', {
       user_id: away,
       start: '2032-06-10 10:00:00',

@@ -1,26 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { startServer } from '../../../../test/helpers/server.js';
-import {
-  callbackScene,
-  catchMail,
-  type CaughtMail,
-  listOf,
-  logText,
-  runnerSuite,
-  startCallbackOn,
-  usersOf,
-} from '../test-fixtures.js';
+import { callbackScene, listOf, logText, runnerSuite, startCallbackOn, usersOf } from '../test-fixtures.js';
 
 /** POST /callbacks/{id}/users/{user_id}/resend (extension, docs/workflows.md "Re-sending an offer"). */
-let mails: CaughtMail[];
-let closeMail: () => Promise<void>;
-const suite = runnerSuite({
-  start: async () => {
-    ({ mails, close: closeMail } = await catchMail());
-    return startServer();
-  },
-  after: () => closeMail(),
-});
+const suite = runnerSuite({ mail: true });
 const linkIn = (text: string) => /\/offers\/(cpo_[A-Za-z0-9_-]+)/.exec(text)![1];
 
 describe('POST /callbacks/{id}/users/{user_id}/resend', () => {
@@ -40,10 +22,9 @@ describe('POST /callbacks/{id}/users/{user_id}/resend', () => {
     const list = await listOf(org, 'Resend list', [ann, ben]);
     const { id } = await startCallbackOn(scene, list, '2032-06-01');
     const runner = suite.runner();
-    const to = (address: string) => mails.filter((m) => m.to.includes(address));
     await runner.runOnce(new Date().toISOString());
-    await vi.waitFor(() => expect(to('ann.rs@example.com')).toHaveLength(1));
-    const first = linkIn(to('ann.rs@example.com')[0].text);
+    await vi.waitFor(() => expect(suite.mailsTo('ann.rs@example.com')).toHaveLength(1));
+    const first = linkIn(suite.mailsTo('ann.rs@example.com')[0].text);
 
     // Ben was never offered; a bad admin id; nobody on the list
     const notYet = await org.post(`/callbacks/${id}/users/${ben}/resend`, { admin_id: adminId });
@@ -69,10 +50,10 @@ describe('POST /callbacks/{id}/users/{user_id}/resend', () => {
 
     // the runner offers again: a second mail with a new link that works
     await runner.runOnce(new Date().toISOString());
-    await vi.waitFor(() => expect(to('ann.rs@example.com')).toHaveLength(2));
-    const second = linkIn(to('ann.rs@example.com')[1].text);
+    await vi.waitFor(() => expect(suite.mailsTo('ann.rs@example.com')).toHaveLength(2));
+    const second = linkIn(suite.mailsTo('ann.rs@example.com')[1].text);
     expect(second).not.toBe(first);
-    expect(to('ben.rs@example.com')).toHaveLength(0);
+    expect(suite.mailsTo('ben.rs@example.com')).toHaveLength(0);
     const page = await suite.server.request('GET', `${suite.server.url}/offers/${second}`, { token: null });
     expect(page.status).toBe(200);
     expect(await logText(org)).toContain(`re-sent the callback #${id} offer to user #${ann}.`);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWithOrgs, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
 import { createAssignment, workTypeId as firstWorkTypeId } from '../../rotations/test-fixtures.js';
 import { sceneSteps, startingScene, type StartingScene } from '../test-fixtures.js';
+import { createTimeOff } from '../../time-offs/test-fixtures.js';
 
 /**
  * Lists and ordering: who a callback offers, in which order (list order, seniority, rotating,
@@ -31,15 +32,14 @@ describe('POST /callbacks: contact order and who is skipped', () => {
       [away, vacation],
       [forced, kelly],
     ] as const) {
-      const created = await org.post('/time_offs', {
-        user_id: userId,
-        admin_ids: [scene.adminId],
-        start_date: '2032-03-10 00:00:00',
-        end_date: '2032-03-11 00:00:00',
-        time_off_type_id: typeId,
+      await createTimeOff(org, {
+        userId,
+        adminId: scene.adminId,
+        start: '2032-03-10 00:00:00',
+        end: '2032-03-11 00:00:00',
+        typeId,
         status: 1,
       });
-      expect(created.status, created.text).toBe(201);
     }
     const started = await startCallback(listId);
     expect(started.candidates.map((c) => c.user_id)).toEqual([forced, free]);

@@ -1,31 +1,15 @@
 import type { KyselyPlugin } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { startServer, type TestOrg, type TestServer } from '../../../../test/helpers/server.js';
+import type { TestOrg, TestServer } from '../../../../test/helpers/server.js';
 import { createDatabase } from '../../../core/db/index.js';
 import { workTypeId } from '../../rotations/test-fixtures.js';
+import { createShift } from '../../shifts/test-fixtures.js';
 import { createCallbackRunner } from './runner.js';
-import {
-  at,
-  callbackScene,
-  type CaughtMail,
-  catchMail,
-  listOf,
-  runnerSuite,
-  startCallbackOn,
-  usersOf,
-} from '../test-fixtures.js';
+import { at, callbackScene, type CaughtMail, listOf, runnerSuite, startCallbackOn, usersOf } from '../test-fixtures.js';
 
 type Mail = CaughtMail;
 
-let mails: Mail[];
-let closeMail: () => Promise<void>;
-const suite = runnerSuite({
-  start: async () => {
-    ({ mails, close: closeMail } = await catchMail());
-    return startServer();
-  },
-  after: () => closeMail(),
-});
+const suite = runnerSuite({ mail: true });
 let server: TestServer;
 let org: TestOrg;
 let adminId: number;
@@ -55,7 +39,7 @@ async function crew(prefix: string, count: number): Promise<number[]> {
 const callbackOn = async (listId: number, date: string, extra: Record<string, unknown> = {}) =>
   (await startCallbackOn({ org, adminId, stationId }, listId, date, extra)).id;
 
-const mailsTo = (address: string) => mails.filter((m) => m.to.includes(address));
+const mailsTo = suite.mailsTo;
 const linkIn = (mail: Mail) => /\/offers\/(cpo_[A-Za-z0-9_-]+)/.exec(mail.text)![1];
 const offerLink = (address: string) => linkIn(mailsTo(address).find((m) => m.subject.startsWith('Callback offer'))!);
 const answer = (token: string, value: 'accept' | 'decline') =>
@@ -197,7 +181,7 @@ describe('the callback runner', () => {
     await Promise.all([a.runOnce(clock), b.runOnce(clock), a.runOnce(clock), b.runOnce(clock)]);
     expect(await contacted(id)).toEqual([true, true, false, false]);
     await Promise.all([a.runOnce(at(clock, 5)), b.runOnce(at(clock, 5))]);
-    await vi.waitFor(() => expect(mails.filter((m) => m.to[0].startsWith('pair'))).toHaveLength(2));
+    await vi.waitFor(() => expect(suite.mails.filter((m) => m.to[0].startsWith('pair'))).toHaveLength(2));
     expect(mailsTo('pair1@example.com')).toHaveLength(1);
     expect(mailsTo('pair2@example.com')).toHaveLength(1);
     expect(mailsTo('pair3@example.com')).toEqual([]);
@@ -267,15 +251,9 @@ describe('the callback runner', () => {
     const [busy, free] = await crew('Skip', 2);
     const listId = await listOf(org, 'Skip list', [busy, free]);
     const id = await callbackOn(listId, '2032-03-20');
-    const shift = await org.post('/shifts', {
-      assignment_id: stationId,
-      user_id: busy,
-      date: '2032-03-20',
-      start: '2032-03-20 07:00:00',
-      end: '2032-03-20 19:00:00',
+    await createShift(org, stationId, busy, '2032-03-20 07:00:00', '2032-03-20 19:00:00', {
       work_type_id: await workTypeId(org),
     });
-    expect(shift.status, shift.text).toBe(201);
     await runner().runOnce(new Date().toISOString());
     expect(await contacted(id)).toEqual([false, true]);
     await vi.waitFor(() => expect(mailsTo('skip2@example.com')).toHaveLength(1));

@@ -1,20 +1,12 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { startServer, type TestOrg } from '../../../../test/helpers/server.js';
-import { type CaughtMail, callbackScene, catchMail, listOf, runnerSuite, startCallbackOn } from '../test-fixtures.js';
+import { callbackScene, listOf, runnerSuite, startCallbackOn } from '../test-fixtures.js';
 
 /**
  * The server's own runner polls every 15 s (the default CALLBACK_RUNNER_POLL_MS) and is woken by the changes it
  * acts on: a new callback is offered, and a declined offer passed on, within a second.
  */
-let mails: CaughtMail[];
-let closeMail: () => Promise<void>;
-const suite = runnerSuite({
-  start: async () => {
-    ({ mails, close: closeMail } = await catchMail());
-    return startServer({ callbackRunnerPollMs: 15_000 });
-  },
-  after: () => closeMail(),
-});
+const suite = runnerSuite({ mail: true, start: () => startServer({ callbackRunnerPollMs: 15_000 }) });
 let org: TestOrg;
 let adminId: number;
 let stationId: number;
@@ -35,7 +27,7 @@ async function crew(prefix: string, count: number): Promise<number[]> {
 }
 
 const offersTo = (prefix: string) =>
-  mails.filter((m) => m.subject.startsWith('Callback offer') && m.to.some((to) => to.startsWith(prefix)));
+  suite.mails.filter((m) => m.subject.startsWith('Callback offer') && m.to.some((to) => to.startsWith(prefix)));
 
 describe('the runner is woken', () => {
   it('by a new callback: its offers go out within a second, all at once', async () => {
