@@ -374,6 +374,47 @@ describe('recall over leave', () => {
   });
 });
 
+describe('closed payroll periods', () => {
+  it('a change reaching into a closed period lands in the open one, flagged; reopened, it is not', async () => {
+    const today = Temporal.Now.plainDateISO('America/Chicago');
+    const s = await scene('A', { anchor: today.subtract({ days: 30 }).toString() });
+    const day = today.subtract({ days: 9 }).toString(); // 21 days after the anchor: crew A works it
+    const next = Temporal.PlainDate.from(day).add({ days: 1 }).toString();
+    const entry = await approve(s, `${day} 07:00:00`, `${next} 07:00:00`);
+    const closed = await s.org.patch('/payroll_close', { closed_through: today.subtract({ days: 2 }).toString() });
+    expect(closed.status, closed.text).toBe(200);
+    expect(closed.body.payroll_close).toEqual({ closed_through: today.subtract({ days: 2 }).toString() });
+
+    await createShift(s.org, s.engine, s.member, `${day} 07:00:00`, `${day} 19:00:00`, {
+      work_type_id: await workTypeId(s.org),
+      force: true,
+    });
+    expect(adjustments(await ledger(s), entry)).toEqual([
+      expect.objectContaining({ hours: 12, flagged_date: day, notes: expect.stringContaining(`${day}, closed`) }),
+    ]);
+    const open = await s.org.get('/payroll', {
+      query: { start: `${today} 00:00:00`, end: `${today.add({ days: 1 })} 00:00:00`, user_id: s.member },
+    });
+    expect(open.body.filter((r: { type: string }) => r.type === 'adjustment')).toEqual([
+      expect.objectContaining({ total_hours: -12, flagged_date: day }),
+    ]);
+
+    // reopened: the next change into that day is an ordinary adjustment
+    expect((await s.org.patch('/payroll_close', { closed_through: null })).body.payroll_close).toEqual({
+      closed_through: null,
+    });
+    await createShift(s.org, s.engine, s.member, `${day} 19:00:00`, `${next} 07:00:00`, {
+      work_type_id: await workTypeId(s.org),
+      force: true,
+    });
+    expect(adjustments(await ledger(s), entry).map((r) => [r.hours, r.flagged_date])).toEqual([
+      [12, day],
+      [12, null],
+    ]);
+    expect(await balance(s)).toBe(100);
+  });
+});
+
 describe('races', () => {
   it('50 parallel recalls over one vacation leave the ledger equal to the final charge', async () => {
     const s = await scene('B', { opening: 200 });

@@ -9,13 +9,14 @@ import { keepsBank } from './ledger.js';
 import {
   approvedEntriesOverlapping,
   balancesOf,
-  firstFinalizedDate,
+  firstSettledDate,
   insertTransactions,
   latestLogId,
   ledgerOfEntries,
   usersWithApprovedEntriesOf,
   usersWorkingOn,
 } from './repository.js';
+import { findPayrollClose } from '../payroll-close/repository.js';
 
 /** A change that may move what approved time off charges: the work it touched and its log entry. */
 export interface ChargeChange {
@@ -46,8 +47,8 @@ async function chargesOf(trx: Db, orgId: number, entries: TimeOffRow[], timeZone
  * the users overlapping the changed work has its charge computed again, and the difference from what
  * the ledger holds for it is appended as a `time_off_adjustment` row naming the change (its action
  * and log entry). Nothing written is edited: the adjustment is dated now, in the open period; when
- * the change reached into a day finalized on one of the touched assignments, the row carries that
- * date (`flagged_date`) and payroll flags it. Runs in the change's transaction, under the users'
+ * the change reached into a closed payroll period or a day finalized on one of the touched
+ * assignments, the row carries that date (`flagged_date`) and payroll flags it. Runs in the change's transaction, under the users'
  * locks. Adjustments are never refused by a type's overdraft rule: they follow a change already made.
  */
 export async function reconcileBank(trx: Db, auth: AuthContext, change: ChargeChange): Promise<number> {
@@ -73,6 +74,7 @@ export async function reconcileBank(trx: Db, auth: AuthContext, change: ChargeCh
     ),
   ]);
   const users = await findUsersByIds(trx, auth.orgId, userIds);
+  const { closed_through: closedThrough } = await findPayrollClose(trx, auth.orgId);
   const causeLogId = await latestLogId(trx, auth.orgId, change.action);
   const now = nowUtc();
   const rows = [];
@@ -89,13 +91,12 @@ export async function reconcileBank(trx: Db, auth: AuthContext, change: ChargeCh
     }
     const target = new Map([...held.keys()].map((typeId) => [typeId, 0]));
     target.set(entry.time_off_type_id, -round(charges.get(entry.id) ?? 0));
-    const flagged = await firstFinalizedDate(
-      trx,
-      auth.orgId,
-      change.assignmentIds,
-      later(entry.start, change.start).slice(0, 10),
-      lastDateOf(earlier(closeMinute(entry.end), change.end)),
-    );
+    const flagged = await firstSettledDate(trx, auth.orgId, change.assignmentIds, {
+      startDate: later(entry.start, change.start).slice(0, 10),
+      endDate: lastDateOf(earlier(closeMinute(entry.end), change.end)),
+      closedThrough,
+    });
+    const settled = closedThrough !== null && flagged !== null && flagged <= closedThrough ? 'closed' : 'finalized';
     for (const [typeId, hours] of target) {
       const difference = round(hours - (held.get(typeId) ?? 0));
       if (difference === 0) continue;
@@ -109,7 +110,7 @@ export async function reconcileBank(trx: Db, auth: AuthContext, change: ChargeCh
         notes:
           `time off #${entry.id}: ${difference > 0 ? 'credited' : 'debited'} ${Math.abs(difference)} hours ` +
           `after ${change.action}${causeLogId === null ? '' : ` (log entry #${causeLogId})`}` +
-          (flagged ? `, reaching into ${flagged}, finalized` : ''),
+          (flagged ? `, reaching into ${flagged}, ${settled}` : ''),
         time_off_id: entry.id,
         period_key: null,
         created_at: now,
@@ -144,7 +145,7 @@ export async function reconcileAssignment(trx: Db, auth: AuthContext, assignment
 /**
  * A type's `default_day_hours` edited (`time_off_type.updated`, logged first): every approved entry of
  * the type charges again. Default days are charged where no work is scheduled: no assignment's
- * finalized day flags them.
+ * finalized day flags them, a closed payroll period does.
  */
 export async function reconcileTimeOffType(trx: Db, auth: AuthContext, timeOffTypeId: number) {
   const userIds = await usersWithApprovedEntriesOf(trx, auth.orgId, timeOffTypeId);

@@ -265,16 +265,24 @@ export async function ledgerOfEntries(
   return result;
 }
 
-/** The first date in [startDate, endDate] on which one of the assignments is finalized, or null. */
-export async function firstFinalizedDate(
+/**
+ * The first date in [startDate, endDate] that payroll has settled, or null: a date of the closed
+ * payroll periods (through `closedThrough`), or one on which one of the assignments is finalized.
+ */
+export async function firstSettledDate(
   db: Db,
   orgId: number,
   assignmentIds: number[],
-  startDate: string,
-  endDate: string,
+  span: { startDate: string; endDate: string; closedThrough: string | null },
 ): Promise<string | null> {
-  if (assignmentIds.length === 0 || endDate < startDate) return null;
-  const row = await orgColumns(db, 'assignment_finalization', orgId, ['date'])
+  const { startDate, endDate, closedThrough } = span;
+  if (endDate < startDate) return null;
+  if (closedThrough !== null && startDate <= closedThrough) return startDate;
+  if (assignmentIds.length === 0) return null;
+  const row = await db
+    .selectFrom('assignment_finalization')
+    .select('date')
+    .where('organization_id', '=', orgId)
     .where('assignment_id', 'in', assignmentIds)
     .where('date', '>=', startDate)
     .where('date', '<=', endDate)
