@@ -8,7 +8,7 @@ import type { Period } from './period.js';
 import { assignmentsForSchedule, groupMinimums, peopleByIds, type Person, type QualifierNeeded } from './reads.js';
 import { assignmentOccurrences, type AssignmentOccurrence } from './recurrence.js';
 import { assignmentStaffing, type GroupNeed, type Staffing } from './staffing.js';
-import { LOOKBACK_DAYS, type KellyDay } from './work.js';
+import { LOOKBACK_DAYS, type KellyDay, type WorkItem } from './work.js';
 import type { WorkedPiece } from './worked.js';
 
 /*
@@ -19,9 +19,32 @@ import type { WorkedPiece } from './worked.js';
  * for everyone.
  */
 
-/** Approved time off meeting the period, with the period's dates it is listed on. */
+/** Approved time off meeting the period, with the period's dates it is listed on and the seats it takes. */
 export interface ListedTimeOff extends TimeOffCover {
   dates: string[];
+  /** the scheduled work it covers (by the covered work's start), on the period's dates */
+  seats: TimeOffSeat[];
+}
+
+/** A seat a time off takes: the assignment of the work a segment covers, on the segment's date. */
+export interface TimeOffSeat {
+  date: string;
+  assignment_id: number;
+  start: string;
+  end: string;
+}
+
+/** The seats of a time off's segments: each covers the user's scheduled work that starts at its anchor. */
+function seatsOf(cover: TimeOffCover, work: WorkItem[], days: Set<string>): TimeOffSeat[] {
+  return cover.segments.flatMap((segment) => {
+    if (!days.has(segment.date)) return [];
+    const item = work.find(
+      (w) => w.user_id === cover.timeOff.user_id && w.start === segment.anchor && w.date === segment.date,
+    );
+    return item
+      ? [{ date: segment.date, assignment_id: item.assignment_id, start: segment.start, end: segment.end }]
+      : [];
+  });
 }
 
 /** The pieces, time off and Kelly days that belong to the period's days (of some users, in a patch). */
@@ -70,6 +93,7 @@ function inPeriod(facts: ScheduleFacts, period: Period): DayFacts {
     timeOff: facts.timeOff.map((cover) => ({
       ...cover,
       dates: [...new Set(cover.segments.map((s) => s.date))].filter((d) => days.has(d)),
+      seats: seatsOf(cover, facts.work, days),
     })),
     kellyDays: facts.kellyDays.filter((k) => days.has(k.date)),
   };
