@@ -201,4 +201,35 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, seat by seat', () => {
     expect(scroll).toBeLessThanOrEqual(width);
     expect(await axeViolations(board.page)).toEqual([]);
   }, 120_000);
+
+  it('lets a member request a trade on their phone, with the payback balance of the API', async () => {
+    const page = board.page;
+    await page.getByRole('link', { name: 'Trades' }).click();
+    await page.getByRole('heading', { name: 'Request a trade' }).waitFor();
+    const users = (await api<Array<{ user_id: number; username: string }>>('/v1/users')).body;
+    const me = users.find((u) => u.username === member)!.user_id;
+    type Balance = { user: { id: number; name: string }; user_owes: number; owes_user: number };
+    const balance = (await api<Balance[]>(`/v1/users/${me}/trade_balance`)).body;
+    const words = (b: Balance) => `You owe ${b.user.name} ${b.user_owes} h · ${b.user.name} owes you ${b.owes_user} h`;
+    expect(await page.locator('[data-counterpart]').allInnerTexts()).toEqual(balance.map(words));
+    await page.getByLabel('My shift').selectOption({ index: 1 });
+    const taker = balance[0]?.user ?? { id: users.find((u) => u.user_id !== me)!.user_id };
+    await page.getByLabel('Worked by').selectOption(String(taker.id));
+    const hint = await page.locator(`[data-balance-with="${taker.id}"]`).innerText();
+    expect(hint).toBe(balance[0] ? words(balance[0]) : expect.stringMatching(/^No trades with /));
+    await page.getByRole('button', { name: 'Request trade' }).click();
+    const done = await page.getByRole('status').filter({ hasText: 'requested' }).innerText();
+    const id = Number(/Trade #(\d+)/.exec(done)?.[1]);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await signInAs(admin);
+    const trade = await api<{ status: string; requesting_user: { id: string }; accepting_user: { id: string } }>(
+      `/v1/trades/${id}`,
+    );
+    expect(trade.body).toMatchObject({
+      status: 'accepted',
+      requesting_user: { id: String(me) },
+      accepting_user: { id: String(taker.id) },
+    });
+  }, 120_000);
 });
