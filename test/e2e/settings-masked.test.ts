@@ -120,4 +120,84 @@ describe.skipIf(!HAS_CHROMIUM)('settings: a time off type made masked', () => {
     expect(await titlesOf(member!.user_id)).not.toContain(list.id);
     expect(await axeViolations(board.page)).toEqual([]);
   }, 240_000);
+
+  it("sets the contract's rules on the board, flags a list that contacts nobody, shows equalization", async () => {
+    const page = board.page;
+    await signInAs(admin);
+    const lists = (await api<Array<{ id: number; name: string }>>('/v1/lists')).body;
+    const silent = lists[lists.length - 1]!;
+    expect((await api(`/v1/lists/${silent.id}`, 'PATCH', { contact_window_minutes: null })).status).toBe(200);
+    await page.goto(`${board.server.url}/app/#/day`);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const listForm = page.locator('form.settings-list', { has: page.getByRole('heading', { name: silent.name }) });
+    expect(await listForm.locator('[data-no-window]').innerText()).toBe(
+      'This list contacts nobody: set a contact window.',
+    );
+    const saidIn = async (form: ReturnType<typeof page.locator>, words: string) =>
+      expect.poll(() => page.locator('section', { has: form }).getByRole('status').textContent()).toContain(words);
+
+    const limits = page.locator('form.settings-off-limits');
+    await limits.getByLabel('Name', { exact: true }).fill('Two medics off at most');
+    await limits.getByLabel('At most off').fill('2');
+    await limits.getByLabel('Action').selectOption('refuse');
+    await limits.getByRole('button', { name: 'Add off limit' }).click();
+    await saidIn(limits, 'Added the off limit Two medics off at most');
+    const limit = (await api<Array<{ name: string; max_off: number; action: string }>>('/v1/off_limits')).body;
+    expect(limit).toContainEqual(
+      expect.objectContaining({ name: 'Two medics off at most', max_off: 2, action: 'refuse' }),
+    );
+    await limits.locator('li', { hasText: 'Two medics off at most' }).waitFor();
+
+    const blackouts = page.locator('form.settings-blackouts');
+    await blackouts.getByLabel('Time off type').selectOption({ label: 'Vacation' });
+    await blackouts.getByLabel('From', { exact: true }).fill(date);
+    await blackouts.getByLabel('To', { exact: true }).fill(date);
+    await blackouts.getByLabel('Reason').fill('Parade');
+    await blackouts.getByRole('button', { name: 'Add blackout' }).click();
+    await saidIn(blackouts, `Blacked out ${date}`);
+    const dark = (await api<Array<{ start_date: string; reason: string }>>('/v1/time_off_blackouts')).body;
+    expect(dark).toContainEqual(expect.objectContaining({ start_date: date, reason: 'Parade' }));
+
+    const minimums = page.locator('form.settings-group-minimums');
+    const station = await minimums.getByLabel('Station').locator('option').first();
+    const groupId = Number(await station.getAttribute('value'));
+    await minimums.getByLabel('On duty at least').fill('3');
+    await minimums.getByRole('button', { name: 'Set minimum' }).click();
+    await saidIn(minimums, 'needs 3 on duty');
+    const set = (await api<Array<{ assignment_group_id: number; min_on_duty: number }>>('/v1/group_minimums')).body;
+    expect(set).toContainEqual(expect.objectContaining({ assignment_group_id: groupId, min_on_duty: 3 }));
+
+    const fatigue = page.locator('form.settings-fatigue');
+    await fatigue.getByLabel('Most hours worked in a row').fill('72');
+    await fatigue.getByRole('button', { name: 'Save fatigue rules' }).click();
+    await saidIn(fatigue, 'Saved the fatigue rules.');
+    expect((await api<{ max_consecutive_hours: number }>('/v1/fatigue_rules')).body.max_consecutive_hours).toBe(72);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // the overtime equalization report of each list, as the API computes it
+    await page.getByRole('link', { name: 'Callbacks' }).click();
+    const table = page.locator(`table.equalization[data-list="${lists[0]!.id}"]`);
+    await table.waitFor();
+    const end = orgToday();
+    const query = `start=${addDays(end, -90)}%2000:00:00&end=${end}%2023:59:59`;
+    type Row = { user: { id: number }; offered: number; worked: number };
+    const report = (await api<{ people: Row[] }>(`/v1/lists/${lists[0]!.id}/equalization?${query}`)).body;
+    const rows = await table
+      .locator('tbody tr[data-user]')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [
+          Number(tr.getAttribute('data-user')),
+          ...[...tr.querySelectorAll('td')].map((td) => td.textContent),
+        ]),
+      );
+    expect(rows.map((r) => r[0])).toEqual(report.people.map((p) => p.user.id));
+    for (const person of report.people) {
+      const row = rows.find((r) => r[0] === person.user.id)!;
+      expect([Number(row[1]), Number(row[5])]).toEqual([
+        Math.round(person.offered * 10) / 10,
+        Math.round(person.worked * 10) / 10,
+      ]);
+    }
+    expect(await axeViolations(page)).toEqual([]);
+  }, 240_000);
 });
