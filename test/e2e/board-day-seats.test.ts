@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../src/resources/users/seed.js';
 import {
@@ -51,6 +52,9 @@ interface Vacancy {
 }
 type Seats = Record<'person' | 'absent' | 'kelly' | 'traded' | 'open', number[]>;
 
+/** `UPDATE_SCREENSHOTS=1` rewrites docs/screenshots/day.png (admin, 1280 px) and phone-trades.png (member, 390 px). */
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1';
+const SCREENSHOT_DIR = join('docs', 'screenshots');
 const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
 const [admin, member] = [DEMO_USERS[0]!.username, DEMO_USERS[1]!.username];
 
@@ -186,6 +190,7 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, seat by seat', () => {
     expect(await tradeLine.innerText()).toMatch(/traded: worked by .+, owes /);
     expect(await page.locator('[data-trade]').first().innerText()).toMatch(/^trade: works for /);
     expect(await page.locator('li[data-seat="kelly"]').first().innerText()).toContain('Kelly day');
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'day.png') });
     expect(await axeViolations(page)).toEqual([]);
   }, 120_000);
 
@@ -220,6 +225,9 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, seat by seat', () => {
     await page.getByRole('button', { name: 'Request trade' }).click();
     const done = await page.getByRole('status').filter({ hasText: 'requested' }).innerText();
     const id = Number(/Trade #(\d+)/.exec(done)?.[1]);
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, 'phone-trades.png'), fullPage: true });
+    const [scroll, width] = await pageWidths(page);
+    expect(scroll, 'no sideways scrolling at phone width').toBeLessThanOrEqual(width);
     expect(await axeViolations(page)).toEqual([]);
 
     await signInAs(admin);

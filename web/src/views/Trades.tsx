@@ -126,7 +126,10 @@ export function Trades({ session }: { session: Session }) {
                   )}
                   <label>
                     Approved by{' '}
-                    <select value={approver} onChange={(e) => setApprover(e.currentTarget.value)}>
+                    <select
+                      value={approver || String(approvers[0]?.user_id ?? '')}
+                      onChange={(e) => setApprover(e.currentTarget.value)}
+                    >
                       {approvers.map((u) => (
                         <option key={u.user_id} value={String(u.user_id)}>
                           {u.full_name}
