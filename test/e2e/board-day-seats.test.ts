@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ResponseOf } from '../../client/src/index.js';
 import { DEMO_USERS } from '../../src/resources/users/seed.js';
 import {
   addDays,
@@ -26,30 +27,10 @@ import { DEMO_PASSWORD, seedDemoOrganization } from './demo-org.js';
  */
 if (!HAS_CHROMIUM) console.warn(`test/e2e/board-day-seats.test.ts skipped: ${CHROMIUM} is missing`);
 
-interface Shift {
-  start: string;
-  end: string;
-  user: { id: number; name: string };
-  qualifiers: Array<{ id: number }>;
-}
-interface Post {
-  id: number;
-  name: string;
-  shifts: Shift[];
-  staffing: { needed: number; open: number };
-}
-interface Day {
-  date: string;
-  assignments: Post[];
-  time_off: Array<{ user: { id: number }; time_off_type: { name: string }; seats?: Array<{ assignment_id: number }> }>;
-  kelly_days?: Array<{ user: { id: number }; assignment_id: number }>;
-  trades: Array<{ start: string; end: string; requesting_user: { id: number }; accepting_user: { id: number } }>;
-}
-interface Vacancy {
-  assignment: { id: number };
-  date: string;
-  open: number;
-}
+/** The API's shapes, from the typed client. */
+type Day = ResponseOf<'getSchedule'>['days'][number];
+type Shift = Day['assignments'][number]['shifts'][number];
+type Vacancy = { assignment: { id: number }; date: string; open: number };
 type Seats = Record<'person' | 'absent' | 'kelly' | 'traded' | 'open', number[]>;
 
 /** `UPDATE_SCREENSHOTS=1` rewrites docs/screenshots/day.png (admin, 1280 px) and phone-trades.png (member, 390 px). */

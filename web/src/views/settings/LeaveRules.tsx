@@ -19,6 +19,25 @@ async function loadLeaveRules() {
   return { limits, blackouts, types };
 }
 
+type Types = Awaited<ReturnType<typeof loadLeaveRules>>['types'];
+
+/** "Time off type": one of the types, or (`every`) every type. */
+function TypeSelect({ types, every = false }: { types: Types; every?: boolean }) {
+  return (
+    <label>
+      Time off type
+      <select name="type" required={!every}>
+        {every && <option value="">Every type</option>}
+        {types.map((t) => (
+          <option key={t.id} value={String(t.id)}>
+            {t.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 const text = (form: FormData, name: string) => String(form.get(name) ?? '').trim();
 
 /**
@@ -125,17 +144,7 @@ export function LeaveRules() {
                 <label>
                   Platoon (visual cycle name; empty: every day) <input type="text" name="platoon" maxLength={255} />
                 </label>
-                <label>
-                  Time off type
-                  <select name="type">
-                    <option value="">Every type</option>
-                    {types.map((t) => (
-                      <option key={t.id} value={String(t.id)}>
-                        {t.label}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                <TypeSelect types={types} every />
                 <button type="submit" class="primary" aria-disabled={action.busy}>
                   Add off limit
                 </button>
@@ -163,16 +172,7 @@ export function LeaveRules() {
                     </li>
                   ))}
                 </ul>
-                <label>
-                  Time off type
-                  <select name="type" required>
-                    {types.map((t) => (
-                      <option key={t.id} value={String(t.id)}>
-                        {t.label}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                <TypeSelect types={types} />
                 <label>
                   From <input type="date" name="start" required />
                 </label>
