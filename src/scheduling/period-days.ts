@@ -34,13 +34,15 @@ export interface TimeOffSeat {
   end: string;
 }
 
-/** The seats of a time off's segments: each covers the user's scheduled work that starts at its anchor. */
-function seatsOf(cover: TimeOffCover, work: WorkItem[], days: Set<string>): TimeOffSeat[] {
+/** The key of scheduled work by its user and start: a segment covers the work that starts at its anchor. */
+const workKey = (userId: number, start: string, date: string) => `${userId}|${start}|${date}`;
+
+/** The seats of a time off's segments on the period's days (`work` keyed by workKey). */
+function seatsOf(cover: TimeOffCover, work: Map<string, WorkItem>, days: Set<string>): TimeOffSeat[] {
   return cover.segments.flatMap((segment) => {
-    if (!days.has(segment.date)) return [];
-    const item = work.find(
-      (w) => w.user_id === cover.timeOff.user_id && w.start === segment.anchor && w.date === segment.date,
-    );
+    const item = days.has(segment.date)
+      ? work.get(workKey(cover.timeOff.user_id, segment.anchor, segment.date))
+      : undefined;
     return item
       ? [{ date: segment.date, assignment_id: item.assignment_id, start: segment.start, end: segment.end }]
       : [];
@@ -85,6 +87,8 @@ export const dayKey = (assignmentId: number, date: string) => `${assignmentId}|$
 /** The engine's facts that belong to the period's days. */
 function inPeriod(facts: ScheduleFacts, period: Period): DayFacts {
   const days = new Set(period.days);
+  // read only when some time off is to place
+  const work = new Map(facts.timeOff.length ? facts.work.map((w) => [workKey(w.user_id, w.start, w.date), w]) : []);
   return {
     // work dated in the period, as worked (time off cuts it), for every item that meets the period
     pieces: facts.worked.filter(
@@ -93,7 +97,7 @@ function inPeriod(facts: ScheduleFacts, period: Period): DayFacts {
     timeOff: facts.timeOff.map((cover) => ({
       ...cover,
       dates: [...new Set(cover.segments.map((s) => s.date))].filter((d) => days.has(d)),
-      seats: seatsOf(cover, facts.work, days),
+      seats: seatsOf(cover, work, days),
     })),
     kellyDays: facts.kellyDays.filter((k) => days.has(k.date)),
   };
