@@ -27560,6 +27560,12 @@ export interface operations {
                                     /** @description extension: on a masked type, what those who may not see the type see ("Off"); they get it as `name`, with id 0 and no work code (docs/time-off.md#masked-types) */
                                     public_name?: string;
                                 };
+                                /** @description extension: the scheduled work of the user this day that the time off covers (its assignment, the hours covered); absent when it covers none (docs/schedule.md) */
+                                seats?: {
+                                    assignment_id: number;
+                                    start: string;
+                                    end: string;
+                                }[];
                             }[];
                             callbacks: {
                                 id: number;

@@ -129,6 +129,14 @@ describe('time off on the schedule', () => {
       '2026-12-14',
     ]);
     expect(days.find((day) => day.date === '2026-12-14').time_off[0].end).toBe('2026-12-14 23:59:59');
+    // the seat it takes each day: the assignment of the covered shift, the hours covered
+    const seatsOn = (date: string) => days.find((day) => day.date === date).time_off[0].seats;
+    expect(seatsOn('2026-12-08')).toEqual([
+      { assignment_id: d.engine, start: '2026-12-08 07:00:00', end: '2026-12-09 07:00:00' },
+    ]);
+    expect(seatsOn('2026-12-14')).toEqual([
+      { assignment_id: d.engine, start: '2026-12-14 07:00:00', end: '2026-12-15 00:00:00' },
+    ]);
     expect(shiftsOf(days, '2026-12-08', d.crew.B)).toEqual([]);
     expect(shiftsOf(days, '2026-12-11', d.crew.B)).toEqual([]);
     // what the leave leaves of the Dec 14 shift: midnight to 07:00
@@ -161,6 +169,17 @@ describe('time off on the schedule', () => {
     expect(await segmentsOf(d.org, id)).toEqual([['2026-12-02 07:00:00', '2026-12-03 07:00:00', 24]]);
     const { days } = await schedule(d.org, '2026-12-01 00:00:00', '2026-12-03 23:59:59');
     expect(days.filter((day) => day.time_off.length > 0).map((day) => day.date)).toEqual(['2026-12-02']);
+  });
+
+  it('gives no seat to leave that covers no scheduled work', async () => {
+    const d = await department('2026-12-01');
+    const office = await d.org.createUser({ first_name: 'Office', last_name: 'Clerk' });
+    const vacation = await timeOffType(d.org);
+    const id = await timeOff(d, office, vacation, '2026-12-02 00:00:00', '2026-12-02 23:59:59');
+    const { days } = await schedule(d.org, '2026-12-02 00:00:00', '2026-12-02 23:59:59');
+    const entry = days[0].time_off.find((t: any) => t.id === id);
+    expect(entry.user.id).toBe(office);
+    expect(entry).not.toHaveProperty('seats');
   });
 
   it("refuses a user's overlapping pending or approved entries, naming the other one", async () => {

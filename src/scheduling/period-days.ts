@@ -8,7 +8,7 @@ import type { Period } from './period.js';
 import { assignmentsForSchedule, groupMinimums, peopleByIds, type Person, type QualifierNeeded } from './reads.js';
 import { assignmentOccurrences, type AssignmentOccurrence } from './recurrence.js';
 import { assignmentStaffing, type GroupNeed, type Staffing } from './staffing.js';
-import { LOOKBACK_DAYS, type KellyDay } from './work.js';
+import { LOOKBACK_DAYS, type KellyDay, type WorkItem } from './work.js';
 import type { WorkedPiece } from './worked.js';
 
 /*
@@ -19,9 +19,34 @@ import type { WorkedPiece } from './worked.js';
  * for everyone.
  */
 
-/** Approved time off meeting the period, with the period's dates it is listed on. */
+/** Approved time off meeting the period, with the period's dates it is listed on and the seats it takes. */
 export interface ListedTimeOff extends TimeOffCover {
   dates: string[];
+  /** the scheduled work it covers (by the covered work's start), on the period's dates */
+  seats: TimeOffSeat[];
+}
+
+/** A seat a time off takes: the assignment of the work a segment covers, on the segment's date. */
+export interface TimeOffSeat {
+  date: string;
+  assignment_id: number;
+  start: string;
+  end: string;
+}
+
+/** The key of scheduled work by its user and start: a segment covers the work that starts at its anchor. */
+const workKey = (userId: number, start: string, date: string) => `${userId}|${start}|${date}`;
+
+/** The seats of a time off's segments on the period's days (`work` keyed by workKey). */
+function seatsOf(cover: TimeOffCover, work: Map<string, WorkItem>, days: Set<string>): TimeOffSeat[] {
+  return cover.segments.flatMap((segment) => {
+    const item = days.has(segment.date)
+      ? work.get(workKey(cover.timeOff.user_id, segment.anchor, segment.date))
+      : undefined;
+    return item
+      ? [{ date: segment.date, assignment_id: item.assignment_id, start: segment.start, end: segment.end }]
+      : [];
+  });
 }
 
 /** The pieces, time off and Kelly days that belong to the period's days (of some users, in a patch). */
@@ -62,6 +87,8 @@ export const dayKey = (assignmentId: number, date: string) => `${assignmentId}|$
 /** The engine's facts that belong to the period's days. */
 function inPeriod(facts: ScheduleFacts, period: Period): DayFacts {
   const days = new Set(period.days);
+  // read only when some time off is to place
+  const work = new Map(facts.timeOff.length ? facts.work.map((w) => [workKey(w.user_id, w.start, w.date), w]) : []);
   return {
     // work dated in the period, as worked (time off cuts it), for every item that meets the period
     pieces: facts.worked.filter(
@@ -70,6 +97,7 @@ function inPeriod(facts: ScheduleFacts, period: Period): DayFacts {
     timeOff: facts.timeOff.map((cover) => ({
       ...cover,
       dates: [...new Set(cover.segments.map((s) => s.date))].filter((d) => days.has(d)),
+      seats: seatsOf(cover, work, days),
     })),
     kellyDays: facts.kellyDays.filter((k) => days.has(k.date)),
   };

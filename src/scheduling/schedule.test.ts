@@ -273,6 +273,8 @@ describe('GET /schedule', () => {
               text_color: '#FFFFFF',
               subtypes: [],
             },
+            // extension: the seat it takes (Jane's rotation occurrence on the assignment)
+            seats: [{ assignment_id: assignmentId, start: '2027-02-01 08:00:00', end: '2027-02-02 08:00:00' }],
           },
         ],
         callbacks: [],

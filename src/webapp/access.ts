@@ -14,6 +14,11 @@ const anyone: Check = () => true;
 const selfInPath: Check = (request, user) => Number((request.params as { user_id?: unknown }).user_id) === user.userId;
 const selfInBody: Check = (request, user) =>
   Number((request.body as { user_id?: unknown } | undefined)?.user_id) === user.userId;
+/** A trade the member requests for their own work, left for the taker and an admin (not approved in the request). */
+const ownTradeRequest: Check = (request, user) => {
+  const body = request.body as { requesting_user?: unknown; approve?: unknown } | undefined;
+  return !Array.isArray(body) && Number(body?.requesting_user) === user.userId && body?.approve !== true;
+};
 const ownPendingTimeOff: Check = (request, user) => {
   // the path is not validated yet: an id that is no whole number names no time off of theirs
   const id = Number((request.params as { id: unknown }).id);
@@ -49,6 +54,7 @@ export const MEMBER_RULES: Record<string, Check> = {
   'POST /v1/users/:user_id/time_offs': selfInPath,
   'GET /v1/users/:user_id/timeoff/accrual/bank': selfInPath,
   'GET /v1/users/:user_id/trade_balance': selfInPath,
+  'POST /v1/trades': ownTradeRequest,
   'DELETE /v1/time_offs/:id': ownPendingTimeOff,
   'POST /v1/signup_events/:id/users': selfInBody,
   'DELETE /v1/signup_events/:id/users/:user_id': selfInPath,

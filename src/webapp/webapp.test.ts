@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
+import { createAssignment } from '../resources/rotations/test-fixtures.js';
 import { startServer, type ApiResponse, type TestOrg, type TestServer } from '../../test/helpers/server.js';
 
 let server: TestServer;
@@ -371,6 +372,31 @@ describe('what a member (not an admin) may do', () => {
     const approvedId = await requestTimeOff(memberId, '2030-11-01 07:00:00', '2030-11-02 07:00:00');
     await org.post(`/time_offs/${approvedId}/approve`, { admin_id: adminId });
     expect((await member.del(`/time_offs/${approvedId}`)).status).toBe(403);
+  });
+
+  it("requests a trade of their own shift for an admin's approval, not for others nor approved at once", async () => {
+    const assignmentId = await createAssignment(org, {
+      name: 'Engine 9',
+      start: '2030-11-01 07:00:00',
+      end: '2030-11-02 07:00:00',
+    });
+    const workTypeId = (await org.get('/work_types')).body[0].id;
+    const shift = { assignment_id: assignmentId, work_type_id: workTypeId, date: '2030-11-03' };
+    const span = { start: '2030-11-03 07:00:00', end: '2030-11-04 07:00:00' };
+    const placed = await org.post('/shifts', { ...shift, ...span, user_id: memberId });
+    expect(placed.status, placed.text).toBe(201);
+    const request = { requesting_user: memberId, ...span, approving_user_id: adminId, accepting_user_id: colleagueId };
+    for (const refused of [
+      { ...request, approve: true },
+      { ...request, requesting_user: colleagueId, accepting_user_id: memberId },
+      [request],
+    ])
+      expect((await member.post('/trades', refused)).status).toBe(403);
+    const requested = await member.post('/trades', request);
+    expect(requested.status, requested.text).toBe(201);
+    const trade = (await org.get(`/trades/${requested.body.id}`)).body;
+    expect(trade).toMatchObject({ status: 'accepted', requesting_user: { id: String(memberId) } });
+    expect((await member.get(`/users/${memberId}/trade_balance`)).status).toBe(200);
   });
 
   it('signs up for an event and withdraws', async () => {

@@ -24,6 +24,7 @@ const VIEWS = [
   '#/roster',
   '#/mine',
   '#/time-off',
+  '#/trades',
   '#/events',
   '#/callbacks',
   '#/offers',

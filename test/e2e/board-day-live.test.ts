@@ -4,7 +4,18 @@ import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { axeViolations, CHROMIUM, CHROMIUM_FLAGS, HAS_CHROMIUM, fillSignIn } from './browser.js';
+import {
+  addDays,
+  axeViolations,
+  CHROMIUM,
+  CHROMIUM_FLAGS,
+  DEMO_ZONE,
+  fillSignIn,
+  HAS_CHROMIUM,
+  orgToday,
+  pageApi,
+  period,
+} from './browser.js';
 import { DEMO_PASSWORD, seedDemoOrganization } from './demo-org.js';
 
 /**
@@ -39,14 +50,6 @@ interface Vacancy {
   people: Array<{ id: number }>;
 }
 
-const TIMEZONE = 'America/Chicago';
-const orgToday = () =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: TIMEZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(),
-  );
-const addDays = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-const period = (start: string, end: string) => `start=${start}%2000:00:00&end=${end}%2023:59:59`;
 /** Within 2 s: the board must show a change this soon after it is made, without navigation. */
 const LIVE = { timeout: 2000, interval: 50 };
 
@@ -58,18 +61,8 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, live', () => {
   let two: Page;
   let date: string;
 
-  const api = <T>(page: Page, path: string, method = 'GET', body?: unknown): Promise<T> =>
-    page.evaluate(
-      async ([url, verb, payload]) => {
-        const response = await fetch(url as string, {
-          method: verb as string,
-          headers: { 'X-Crewplan-Session': '1', 'Content-Type': 'application/json' },
-          body: payload === undefined ? undefined : JSON.stringify(payload),
-        });
-        return { status: response.status, body: await response.json() };
-      },
-      [path, method, body] as const,
-    ) as Promise<T>;
+  const api = <T>(page: Page, path: string, method = 'GET', body?: unknown) =>
+    pageApi(page)(path, method, body) as Promise<T>;
   const get = async <T>(path: string) => (await api<{ body: T }>(one, path)).body;
   const dayOf = async (day: string) => (await get<{ days: Day[] }>(`/v1/schedule?${period(day, day)}`)).days[0];
 
@@ -99,7 +92,7 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, live', () => {
     if (!existsSync(join('web', 'dist', 'index.html')))
       execFileSync('npm', ['run', '--silent', 'build:web'], { stdio: 'inherit' });
     server = await startServer();
-    orgId = (await seedDemoOrganization(server, TIMEZONE)).orgId;
+    orgId = (await seedDemoOrganization(server, DEMO_ZONE)).orgId;
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
     one = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     two = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();

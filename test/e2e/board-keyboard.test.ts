@@ -5,7 +5,17 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { CHROMIUM, CHROMIUM_FLAGS, focusRing, HAS_CHROMIUM, tabTo } from './browser.js';
+import {
+  addDays,
+  CHROMIUM,
+  CHROMIUM_FLAGS,
+  DEMO_ZONE,
+  focusRing,
+  HAS_CHROMIUM,
+  orgToday,
+  period,
+  tabTo,
+} from './browser.js';
 import { DEMO_PASSWORD, seedDemoOrganization } from './demo-org.js';
 
 /**
@@ -17,8 +27,6 @@ import { DEMO_PASSWORD, seedDemoOrganization } from './demo-org.js';
  */
 if (!HAS_CHROMIUM)
   console.warn(`test/e2e/board-keyboard.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
-
-const TIMEZONE = 'America/Chicago';
 
 interface Shift {
   id: number;
@@ -41,13 +49,6 @@ interface Day {
 }
 type Logs = { data: Array<{ event_description: string }> };
 
-const orgToday = () =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: TIMEZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(),
-  );
-const addDays = (date: string, days: number) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-const period = (start: string, end: string) => `start=${start}%2000:00:00&end=${end}%2023:59:59`;
 const short = (a: Post) => a.staffing.open > 0 || a.staffing.qualifier_shortfalls.length > 0;
 
 describe.skipIf(!HAS_CHROMIUM)('every board action by keyboard, and a focus ring that reads', () => {
@@ -86,7 +87,7 @@ describe.skipIf(!HAS_CHROMIUM)('every board action by keyboard, and a focus ring
     if (!existsSync(join('web', 'dist', 'index.html')))
       execFileSync('npm', ['run', '--silent', 'build:web'], { stdio: 'inherit' });
     server = await startServer();
-    orgId = (await seedDemoOrganization(server, TIMEZONE)).orgId;
+    orgId = (await seedDemoOrganization(server, DEMO_ZONE)).orgId;
     profile = mkdtempSync(join(tmpdir(), 'crewplan-chromium-'));
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,

@@ -1,6 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { startServer, type TestServer } from '../helpers/server.js';
 
 /** Debian's Chromium, driven through playwright-core (never a browser download). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -121,4 +124,69 @@ export async function tabTo(page: Page, done: (label: string) => boolean, limit 
     if (done(label)) return label;
   }
   throw new Error(`Tab did not reach the control after ${limit} presses`);
+}
+
+/** The demo organization's zone in the browser tests. */
+export const DEMO_ZONE = 'America/Chicago';
+
+/** The organization's date today (YYYY-MM-DD) in `zone`. */
+export const orgToday = (zone = DEMO_ZONE) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(),
+  );
+export const addDays = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+/** The query of whole days from `start` to `end` (GET /schedule, /vacancies). */
+export const period = (start: string, end: string) => `start=${start}%2000:00:00&end=${end}%2023:59:59`;
+
+/** A `/v1` request from the page, as the app sends it (the session cookie and its header). */
+export function pageApi(page: Page) {
+  return <T>(path: string, method = 'GET', body?: unknown) =>
+    page.evaluate(
+      async ([url, verb, payload]) => {
+        const response = await fetch(url as string, {
+          method: verb as string,
+          headers: { 'X-Crewplan-Session': '1', 'Content-Type': 'application/json' },
+          body: payload === undefined ? undefined : JSON.stringify(payload),
+        });
+        return { status: response.status, body: await response.json() };
+      },
+      [path, method, body] as const,
+    ) as Promise<{ status: number; body: T }>;
+}
+
+/** A test server with the built app, one Chromium (a persistent context in a temporary profile) and its page. */
+export interface BoardBrowser {
+  server: TestServer;
+  context: BrowserContext;
+  page: Page;
+  close: () => Promise<void>;
+}
+
+/**
+ * Builds the app when `web/dist` is missing, starts a test server, and opens one Chromium page at
+ * `viewport` (one browser per test file keeps the suite fast). `seed` prepares the server's data.
+ */
+export async function startBoardBrowser(viewport = { width: 1280, height: 900 }): Promise<BoardBrowser> {
+  if (!existsSync(join('web', 'dist', 'index.html')))
+    execFileSync('npm', ['run', '--silent', 'build:web'], { stdio: 'inherit' });
+  const server = await startServer();
+  const profile = mkdtempSync(join(tmpdir(), 'crewplan-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    server,
+    context,
+    page,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+      await server.close();
+    },
+  };
 }

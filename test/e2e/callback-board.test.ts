@@ -1,13 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssignment } from '../../src/resources/rotations/test-fixtures.js';
 import { createCallbackRunner } from '../../src/resources/callbacks/runner/runner.js';
-import { startServer, type TestOrg, type TestServer } from '../helpers/server.js';
-import { CHROMIUM, CHROMIUM_FLAGS as FLAGS, signIn } from './browser.js';
+import type { TestOrg, TestServer } from '../helpers/server.js';
+import { CHROMIUM, signIn, type BoardBrowser, startBoardBrowser } from './browser.js';
 
 /** The board acts on callbacks (issue 39): an admin cancels and records a phoned answer; a member's banner. */
 const PASSWORD = 'secret-password';
@@ -19,16 +16,14 @@ if (!existsSync(CHROMIUM)) console.warn(`test/e2e/callback-board.test.ts skipped
 describe.skipIf(!existsSync(CHROMIUM))('callback actions and the offer banner in Chromium', () => {
   let server: TestServer;
   let org: TestOrg;
-  let context: BrowserContext;
   let page: Page;
-  let profile: string;
+  let board: BoardBrowser;
   const ids = { admin: 0, ann: 0, ben: 0, sam: 0, board: 0, offered: 0 };
   const names = new Map<number, string>();
 
   beforeAll(async () => {
-    if (!existsSync(join('web', 'dist', 'index.html')))
-      execFileSync('npm', ['run', '--silent', 'build:web'], { stdio: 'inherit' });
-    server = await startServer();
+    board = await startBoardBrowser();
+    ({ server, page } = board);
     org = await server.newOrg({ name: 'Station Board Callbacks' });
     ids.admin = await org.createUser({ first_name: 'Dana', last_name: 'Chief', role: 'Admin' });
     ids.ann = await org.createUser({ first_name: 'Ann', last_name: 'Phone', role: 'Firefighter' });
@@ -66,21 +61,11 @@ describe.skipIf(!existsSync(CHROMIUM))('callback actions and the offer banner in
     expect(await runner.runOnce(new Date().toISOString())).toEqual({ contacted: 2 });
     await runner.stop();
 
-    profile = mkdtempSync(join(tmpdir(), 'crewplan-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-      viewport: { width: 1280, height: 900 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
     page.setDefaultTimeout(8000);
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
-    await server?.close();
+    await board?.close();
   });
 
   it('an admin records a phoned-in answer and cancels the callback from the board', async () => {

@@ -1,13 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssignment } from '../../src/resources/rotations/test-fixtures.js';
 import { createCallbackRunner } from '../../src/resources/callbacks/runner/runner.js';
-import { startServer, type TestOrg, type TestServer } from '../helpers/server.js';
-import { axeViolations, CHROMIUM, CHROMIUM_FLAGS as FLAGS, signIn } from './browser.js';
+import type { TestOrg, TestServer } from '../helpers/server.js';
+import { axeViolations, CHROMIUM, signIn, type BoardBrowser, startBoardBrowser } from './browser.js';
 
 /** "My offers" in a real browser: a member answers a callback offer from the board (docs/webapp.md). */
 const PASSWORD = 'secret-password';
@@ -17,17 +14,15 @@ if (!existsSync(CHROMIUM)) console.warn(`test/e2e/offers.test.ts skipped: ${CHRO
 describe.skipIf(!existsSync(CHROMIUM))('my offers in Chromium', () => {
   let server: TestServer;
   let org: TestOrg;
-  let context: BrowserContext;
   let page: Page;
-  let profile: string;
+  let board: BoardBrowser;
   let memberId: number;
   let callbackId: number;
   let username: string;
 
   beforeAll(async () => {
-    if (!existsSync(join('web', 'dist', 'index.html')))
-      execFileSync('npm', ['run', '--silent', 'build:web'], { stdio: 'inherit' });
-    server = await startServer();
+    board = await startBoardBrowser();
+    ({ server, page } = board);
     org = await server.newOrg({ name: 'Station Offers' });
     const adminId = await org.createUser({ first_name: 'Dana', last_name: 'Chief', role: 'Admin' });
     memberId = await org.createUser({ first_name: 'Sam', last_name: 'Able', role: 'Firefighter' });
@@ -54,21 +49,10 @@ describe.skipIf(!existsSync(CHROMIUM))('my offers in Chromium', () => {
     const runner = createCallbackRunner(server.app, { baseUrl: server.url });
     expect(await runner.runOnce(new Date().toISOString())).toEqual({ contacted: 1 });
     await runner.stop();
-
-    profile = mkdtempSync(join(tmpdir(), 'crewplan-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-      viewport: { width: 1280, height: 900 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
-    await server?.close();
+    await board?.close();
   });
 
   it('shows the member their open offer, accepts it (the shift is placed), with no serious axe violation', async () => {

@@ -1,11 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
-import { axeViolations, CHROMIUM, CHROMIUM_FLAGS, HAS_CHROMIUM, signIn as openBoard } from './browser.js';
+import type { TestServer } from '../helpers/server.js';
+import {
+  axeViolations,
+  CHROMIUM,
+  HAS_CHROMIUM,
+  signIn as openBoard,
+  type BoardBrowser,
+  startBoardBrowser,
+} from './browser.js';
 import { DEMO_PASSWORD, seedDemoOrganization } from './demo-org.js';
 
 /**
@@ -27,9 +30,8 @@ interface Impact {
 describe.skipIf(!HAS_CHROMIUM)('time off queue and platoons in Chromium', () => {
   let server: TestServer;
   let orgId: number;
-  let context: BrowserContext;
   let page: Page;
-  let profile: string;
+  let board: BoardBrowser;
 
   const apiGet = <T>(path: string): Promise<T> =>
     page.evaluate(async (url) => {
@@ -48,24 +50,13 @@ describe.skipIf(!HAS_CHROMIUM)('time off queue and platoons in Chromium', () => 
   }
 
   beforeAll(async () => {
-    if (!existsSync(join('web', 'dist', 'index.html')))
-      execFileSync('npm', ['run', '--silent', 'build:web'], { stdio: 'inherit' });
-    server = await startServer();
+    board = await startBoardBrowser({ width: 1400, height: 900 });
+    ({ server, page } = board);
     orgId = (await seedDemoOrganization(server)).orgId;
-    profile = mkdtempSync(join(tmpdir(), 'crewplan-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-      viewport: { width: 1400, height: 900 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
-    await server?.close();
+    await board?.close();
   });
 
   it('colours each day header by the platoon on duty (its visual cycle) and names the platoons in a legend', async () => {

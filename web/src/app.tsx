@@ -12,6 +12,7 @@ import { Settings } from './views/Settings';
 import { SkipLinks } from './skip';
 import { SignIn } from './views/SignIn';
 import { TimeOff } from './views/TimeOff';
+import { Trades } from './views/Trades';
 
 type SessionState =
   | { state: 'checking' }
@@ -49,6 +50,7 @@ const NAV = [
   ['#/roster', 'Roster'],
   ['#/mine', 'My schedule'],
   ['#/time-off', 'Time off'],
+  ['#/trades', 'Trades'],
   ['#/events', 'Sign-ups'],
   ['#/callbacks', 'Callbacks'],
   ['#/offers', 'My offers'],
@@ -72,6 +74,8 @@ function Page({ hash, session, navigate }: { hash: string; session: Session; nav
       return <MySchedule session={session} />;
     case 'time-off':
       return <TimeOff session={session} />;
+    case 'trades':
+      return <Trades session={session} />;
     case 'events':
       return <Events session={session} />;
     case 'offers':

@@ -180,11 +180,17 @@ function renderLists(request: Request, json: ScheduleJson, facts: PeriodDays, da
   // one item as the array's serializer writes it
   const itemJson = (item: ScheduleTimeOff) => json.timeOff([item]).slice(1, -1);
   return {
-    timeOff: timeOff.map(({ timeOff: t }) => ({
-      userId: t.user_id,
-      json: itemJson(scheduleTimeOffItem(request, t, ref, EVERY_TYPE)),
-      publicJson: t.time_off_type.masked ? itemJson(scheduleTimeOffItem(request, t, ref, PUBLIC_VIEWER)) : undefined,
-    })),
+    timeOff: timeOff.map(({ timeOff: t, seats }) => {
+      const taken = seats
+        .filter((s) => s.date === date)
+        .map(({ assignment_id, start, end }) => ({ assignment_id, start, end }));
+      const withSeats = (item: ScheduleTimeOff) => itemJson(taken.length ? { ...item, seats: taken } : item);
+      return {
+        userId: t.user_id,
+        json: withSeats(scheduleTimeOffItem(request, t, ref, EVERY_TYPE)),
+        publicJson: t.time_off_type.masked ? withSeats(scheduleTimeOffItem(request, t, ref, PUBLIC_VIEWER)) : undefined,
+      };
+    }),
     kellyDays: kelly.length ? Buffer.from(json.kellyDays(kelly.map((k) => scheduleKellyDay(k, ref)))) : undefined,
   };
 }

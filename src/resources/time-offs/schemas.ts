@@ -172,5 +172,12 @@ export const ScheduleTimeOff = Type.Object({
       }),
     ),
   }),
+  seats: Type.Optional(
+    Type.Array(Type.Object({ assignment_id: Type.Integer(), start: Type.String(), end: Type.String() }), {
+      description:
+        'extension: the scheduled work of the user this day that the time off covers (its assignment, ' +
+        'the hours covered); absent when it covers none (docs/schedule.md)',
+    }),
+  ),
 });
 export type ScheduleTimeOff = Static<typeof ScheduleTimeOff>;

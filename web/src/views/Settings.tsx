@@ -1,8 +1,13 @@
 import type { Session } from '../api';
+import { LeaveRules } from './settings/LeaveRules';
 import { ListSettings } from './settings/ListSettings';
+import { StaffingRules } from './settings/StaffingRules';
 import { TypeSettings } from './settings/TypeSettings';
 
-/** Settings a chief changes weekly (admins): time off types and callback lists, through the API's own routes. */
+/**
+ * Settings a chief changes weekly (admins), through the API's own routes: time off types, callback
+ * lists, and the contract's rules (who may be off, station minimums, fatigue rules).
+ */
 export function Settings({ session }: { session: Session }) {
   if (!session.user.is_admin)
     return (
@@ -16,6 +21,8 @@ export function Settings({ session }: { session: Session }) {
       <h1>Settings</h1>
       <TypeSettings />
       <ListSettings />
+      <LeaveRules />
+      <StaffingRules />
     </div>
   );
 }

@@ -1,7 +1,6 @@
 import { useRef } from 'preact/hooks';
 import type { Session } from '../../api';
-import { Chip } from '../../components';
-import { span, timeOf, today } from '../../dates';
+import { span, today } from '../../dates';
 import type { AssignmentDay, ScheduleDay, Shift, Vacancy } from '../../types';
 import { Outcome, useAction } from '../panel/action';
 import { markSick } from '../panel/sick';
@@ -9,11 +8,7 @@ import { type Act, type BoardData, rollUp, shown } from './model';
 import { TypeName } from './TypeName';
 import { GroupShortfalls } from './DayParts';
 import { useRovingTabindex } from './roving';
-
-/** Chip colours for a qualifier that has none. */
-const NEUTRAL = { color: '#E5E7EB', text: '#111111' };
-
-type KellyDay = NonNullable<ScheduleDay['kelly_days']>[number];
+import { absencesOn, OffSeats, SeatOfShift, tradeOf } from './Seats';
 
 /** Why a seat is open, from the engine's staffing: "needs a PM" when a qualifier is short. */
 function openReasons(assignment: AssignmentDay): string[] {
@@ -28,74 +23,10 @@ function openReasons(assignment: AssignmentDay): string[] {
   return reasons;
 }
 
-function SeatOfShift({
-  shift,
-  assignment,
-  date,
-  act,
-  onSick,
-  busy,
-}: {
-  shift: Shift;
-  assignment: AssignmentDay;
-  date: string;
-  act?: Act;
-  onSick?: (shift: Shift) => void;
-  busy: boolean;
-}) {
-  return (
-    <li class="seat filled" data-seat="person" data-user={shift.user.id}>
-      <span class="seat-who">
-        {act ? (
-          <button
-            type="button"
-            class="link"
-            onClick={() =>
-              act.open({ kind: 'person', shift, assignment: { id: assignment.id, name: assignment.name }, date })
-            }
-          >
-            {shift.user.name}
-          </button>
-        ) : (
-          shift.user.name
-        )}
-      </span>
-      <span class="seat-badges">
-        {shift.qualifiers.map((q) => (
-          <Chip
-            key={q.id}
-            color={q.color ?? NEUTRAL.color}
-            textColor={q.text_color ?? NEUTRAL.text}
-            class="badge"
-            title={q.name}
-          >
-            {q.shortcode ?? q.name}
-          </Chip>
-        ))}
-        {shift.hold_over > 0 && <span class="badge-text">held over</span>}
-        {!shift.recurring && <span class="badge-text">one-off</span>}
-      </span>
-      <span class="seat-time">
-        {timeOf(shift.start)}–{timeOf(shift.end)} · {shift.work_type.name}
-      </span>
-      {onSick && (
-        <button
-          type="button"
-          aria-disabled={busy}
-          onClick={() => onSick(shift)}
-          aria-label={`Mark ${shift.user.name} sick`}
-        >
-          Mark sick
-        </button>
-      )}
-    </li>
-  );
-}
-
 function Apparatus({
   assignment,
   vacancy,
-  kellyDays,
+  day,
   date,
   act,
   onSick,
@@ -103,7 +34,7 @@ function Apparatus({
 }: {
   assignment: AssignmentDay;
   vacancy: Vacancy | undefined;
-  kellyDays: KellyDay[];
+  day: ScheduleDay | undefined;
   date: string;
   act?: Act;
   onSick?: (shift: Shift, assignment: AssignmentDay) => void;
@@ -132,20 +63,14 @@ function Apparatus({
             key={`${shift.recurring ? 'r' : 's'}${shift.id}-${shift.start}`}
             shift={shift}
             assignment={assignment}
+            trade={tradeOf(shift, day?.trades ?? [])}
             date={date}
             act={act}
             onSick={onSick && ((s) => onSick(s, assignment))}
             busy={busy}
           />
         ))}
-        {kellyDays.map((kelly) => (
-          <li key={`k${kelly.user.id}`} class="seat off" data-seat="off">
-            <span class="seat-who">{kelly.user.name}</span>
-            <span class="seat-badges">
-              <span class="badge-text">Off · {kelly.name}</span>
-            </span>
-          </li>
-        ))}
+        <OffSeats absences={absencesOn(day, assignment)} assignmentId={assignment.id} />
         {Array.from({ length: open }, (_, i) => (
           <li key={`open${i}`} class="seat open" data-seat="open">
             <span class="seat-who">Open seat</span>
@@ -208,6 +133,9 @@ export function DayView({
   const assignments = (day?.assignments ?? []).filter(shown);
   const { onDuty, minimum, open } = rollUp(day);
   const vacancies = data.vacancies.filter((v) => v.date === date);
+  // time off that takes no seat shown here (office staff, a seat of an assignment not shown)
+  const onSeats = new Set(assignments.map((a) => a.id));
+  const offElsewhere = (day?.time_off ?? []).filter((t) => !t.seats?.some((s) => onSeats.has(s.assignment_id)));
   const onSick = act
     ? (shift: Shift, assignment: AssignmentDay) =>
         action.run(async () => {
@@ -232,7 +160,7 @@ export function DayView({
             key={assignment.id}
             assignment={assignment}
             vacancy={vacancies.find((v) => v.assignment.id === assignment.id)}
-            kellyDays={(day?.kelly_days ?? []).filter((k) => k.assignment_id === assignment.id)}
+            day={day}
             date={date}
             act={act}
             onSick={onSick}
@@ -240,11 +168,11 @@ export function DayView({
           />
         ))}
       </div>
-      {(day?.time_off ?? []).length > 0 && (
+      {offElsewhere.length > 0 && (
         <section aria-labelledby="day-off-title" class="day-off">
-          <h2 id="day-off-title">Off today</h2>
+          <h2 id="day-off-title">Also off today</h2>
           <ul>
-            {(day?.time_off ?? []).map((entry) => (
+            {offElsewhere.map((entry) => (
               <li key={`${entry.id}-${entry.start}`} data-seat="time-off">
                 {entry.user.name}: <TypeName type={entry.time_off_type} /> ({span(entry.start, entry.end)})
               </li>

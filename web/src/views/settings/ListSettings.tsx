@@ -70,6 +70,11 @@ function ListForm({ list, data, saved }: { list: CallbackListDetail; data: Lists
   return (
     <form class="card form settings-list" onSubmit={submit} data-list={list.id} aria-labelledby={`${prefix}-title`}>
       <h3 id={`${prefix}-title`}>{list.name}</h3>
+      {list.contact_window_minutes === null && (
+        <p class="warning" data-no-window>
+          This list contacts nobody: set a contact window.
+        </p>
+      )}
       <label>
         Contact order
         <select name="ordering" defaultValue="">
