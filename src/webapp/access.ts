@@ -14,10 +14,20 @@ const anyone: Check = () => true;
 const selfInPath: Check = (request, user) => Number((request.params as { user_id?: unknown }).user_id) === user.userId;
 const selfInBody: Check = (request, user) =>
   Number((request.body as { user_id?: unknown } | undefined)?.user_id) === user.userId;
-/** A trade the member requests for their own work, left for the taker and an admin (not approved in the request). */
+/**
+ * A trade the member requests for their own work, offered to people (`offered_user_ids`) who answer it
+ * themselves, then an admin: never accepted for someone else (`accepting_user_id`) nor approved in the request.
+ */
 const ownTradeRequest: Check = (request, user) => {
-  const body = request.body as { requesting_user?: unknown; approve?: unknown } | undefined;
-  return !Array.isArray(body) && Number(body?.requesting_user) === user.userId && body?.approve !== true;
+  const body = request.body as
+    | { requesting_user?: unknown; approve?: unknown; accepting_user_id?: unknown }
+    | undefined;
+  return (
+    !Array.isArray(body) &&
+    Number(body?.requesting_user) === user.userId &&
+    body?.approve !== true &&
+    (body?.accepting_user_id ?? null) === null
+  );
 };
 const ownPendingTimeOff: Check = (request, user) => {
   // the path is not validated yet: an id that is no whole number names no time off of theirs

@@ -374,7 +374,7 @@ describe('what a member (not an admin) may do', () => {
     expect((await member.del(`/time_offs/${approvedId}`)).status).toBe(403);
   });
 
-  it("requests a trade of their own shift for an admin's approval, not for others nor approved at once", async () => {
+  it('requests a trade of their own shift offered to a colleague: none for others, none accepted or approved', async () => {
     const assignmentId = await createAssignment(org, {
       name: 'Engine 9',
       start: '2030-11-01 07:00:00',
@@ -385,17 +385,20 @@ describe('what a member (not an admin) may do', () => {
     const span = { start: '2030-11-03 07:00:00', end: '2030-11-04 07:00:00' };
     const placed = await org.post('/shifts', { ...shift, ...span, user_id: memberId });
     expect(placed.status, placed.text).toBe(201);
-    const request = { requesting_user: memberId, ...span, approving_user_id: adminId, accepting_user_id: colleagueId };
+    const request = { requesting_user: memberId, ...span, approving_user_id: adminId, offered_user_ids: [colleagueId] };
     for (const refused of [
       { ...request, approve: true },
-      { ...request, requesting_user: colleagueId, accepting_user_id: memberId },
+      { ...request, accepting_user_id: colleagueId },
+      { ...request, requesting_user: colleagueId, offered_user_ids: [memberId] },
       [request],
     ])
       expect((await member.post('/trades', refused)).status).toBe(403);
     const requested = await member.post('/trades', request);
     expect(requested.status, requested.text).toBe(201);
     const trade = (await org.get(`/trades/${requested.body.id}`)).body;
-    expect(trade).toMatchObject({ status: 'accepted', requesting_user: { id: String(memberId) } });
+    expect(trade).toMatchObject({ status: 'pending', requesting_user: { id: String(memberId) }, accepting_user: null });
+    const offered = (await org.get(`/trades/${requested.body.id}/users`)).body;
+    expect(offered).toEqual([expect.objectContaining({ id: String(colleagueId), status: 'offered' })]);
     expect((await member.get(`/users/${memberId}/trade_balance`)).status).toBe(200);
   });
 

@@ -212,13 +212,11 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, seat by seat', () => {
     expect(await axeViolations(page)).toEqual([]);
 
     await signInAs(admin);
-    const trade = await api<{ status: string; requesting_user: { id: string }; accepting_user: { id: string } }>(
+    const trade = await api<{ status: string; requesting_user: { id: string }; accepting_user: null }>(
       `/v1/trades/${id}`,
     );
-    expect(trade.body).toMatchObject({
-      status: 'accepted',
-      requesting_user: { id: String(me) },
-      accepting_user: { id: String(taker.id) },
-    });
+    expect(trade.body).toMatchObject({ status: 'pending', requesting_user: { id: String(me) }, accepting_user: null });
+    const offered = await api<Array<{ id: string; status: string }>>(`/v1/trades/${id}/users`);
+    expect(offered.body.map((u) => [u.id, u.status])).toEqual([[String(taker.id), 'offered']]);
   }, 120_000);
 });

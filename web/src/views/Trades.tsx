@@ -65,14 +65,14 @@ export function Trades({ session }: { session: Session }) {
                     requesting_user: me,
                     start: chosen.start,
                     end: chosen.end,
-                    accepting_user_id: Number(taker),
+                    offered_user_ids: [Number(taker)],
                     approving_user_id: Number(approver || approvers[0]?.user_id),
                     notes: 'Requested from the trades view',
                   },
                 }),
               );
               reload();
-              return `Trade #${trade.id} requested: ${takerName} works ${span(chosen.start, chosen.end)}; an admin approves it.`;
+              return `Trade #${trade.id} requested: offered to ${takerName} for ${span(chosen.start, chosen.end)}; once they accept, an admin approves it.`;
             });
           };
           return (
