@@ -449,6 +449,31 @@ async function shiftChangeWrite(
     .select(['user_id', 'assignment_ids', 'work_type_id'])
     .where('organization_id', '=', seed.organization_id)
     .where('crew_offset', '!=', (dayOfCycle + 3) % 3)
+    // free that day: none of the seeded one-off shifts or time off near it
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('shift')
+            .select('shift.id')
+            .whereRef('shift.user_id', '=', 'recurring_shift.user_id')
+            .where('shift.start', '<', `${date.add({ days: 2 })} 00:00:00`)
+            .where('shift.end', '>', `${date.subtract({ days: 1 })} 00:00:00`),
+        ),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('time_off')
+            .select('time_off.id')
+            .whereRef('time_off.user_id', '=', 'recurring_shift.user_id')
+            .where('time_off.start', '<', `${date.add({ days: 2 })} 00:00:00`)
+            .where('time_off.end', '>', `${date.subtract({ days: 1 })} 00:00:00`),
+        ),
+      ),
+    )
     .orderBy('user_id')
     .executeTakeFirstOrThrow();
   await handle.close();
