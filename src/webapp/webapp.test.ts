@@ -374,7 +374,7 @@ describe('what a member (not an admin) may do', () => {
     expect((await member.del(`/time_offs/${approvedId}`)).status).toBe(403);
   });
 
-  it('requests a trade of their own shift offered to a colleague: none for others, none accepted or approved', async () => {
+  it('requests a trade of their own shift, offered to a colleague: none for others, none accepted', async () => {
     const assignmentId = await createAssignment(org, {
       name: 'Engine 9',
       start: '2030-11-01 07:00:00',
@@ -385,7 +385,8 @@ describe('what a member (not an admin) may do', () => {
     const span = { start: '2030-11-03 07:00:00', end: '2030-11-04 07:00:00' };
     const placed = await org.post('/shifts', { ...shift, ...span, user_id: memberId });
     expect(placed.status, placed.text).toBe(201);
-    const request = { requesting_user: memberId, ...span, approving_user_id: adminId, offered_user_ids: [colleagueId] };
+    const colleagues = [colleagueId];
+    const request = { requesting_user: memberId, ...span, approving_user_id: adminId, offered_user_ids: colleagues };
     for (const refused of [
       { ...request, approve: true },
       { ...request, accepting_user_id: colleagueId },

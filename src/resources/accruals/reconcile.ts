@@ -49,7 +49,8 @@ async function chargesOf(trx: Db, orgId: number, entries: TimeOffRow[], timeZone
  * and log entry). Nothing written is edited: the adjustment is dated now, in the open period; when
  * the change reached into a closed payroll period or a day finalized on one of the touched
  * assignments, the row carries that date (`flagged_date`) and payroll flags it. Runs in the change's
- * transaction, under the users' locks. Adjustments are never refused by a type's overdraft rule: they follow a change already made.
+ * transaction, under the users' locks. Adjustments are never refused by a type's overdraft rule:
+ * they follow a change already made.
  */
 export async function reconcileBank(trx: Db, auth: AuthContext, change: ChargeChange): Promise<number> {
   const userIds = [...new Set(change.userIds)].sort((a, b) => a - b);

@@ -69,7 +69,7 @@ function ContactTables({ callback, names, session, reload }: TablesProps) {
       {contacted.length === 0 ? (
         <p>Nobody contacted yet.</p>
       ) : (
-        <table class="contacts">
+        <table class="contacts callback-users">
           <caption>Contacted</caption>
           <thead>
             <tr>
@@ -92,7 +92,7 @@ function ContactTables({ callback, names, session, reload }: TablesProps) {
         </table>
       )}
       {others.length > 0 && (
-        <table class="contacts">
+        <table class="contacts callback-users">
           <caption>Not contacted</caption>
           <thead>
             <tr>
