@@ -102,8 +102,11 @@ interface CachePluginOptions {
  */
 async function responseCachePlugin(app: FastifyInstance, { maxBytes, handle }: CachePluginOptions) {
   const cache = maxBytes > 0 ? new ResponseCache(maxBytes) : undefined;
+  // the zone too: another process may change it without raising the revision, and bodies write times in it
   const stampOf = (request: FastifyRequest) =>
-    request.auth.orgRevision === undefined ? undefined : `${request.auth.orgRevision}:${handle.stats.writes}`;
+    request.auth.orgRevision === undefined
+      ? undefined
+      : `${request.auth.orgRevision}:${request.auth.timezone}:${handle.stats.writes}`;
   if (handle.dialect === 'postgres') {
     app.addHook('onSend', async (request, reply, payload) => {
       await raiseRevision(app, request, reply);

@@ -52,13 +52,9 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const q = request.query;
       const createdAfter = q.after === undefined ? undefined : parseInstantInput(q.after, request.auth.timezone);
       if (q.after !== undefined && !createdAfter) throw notADateTime('after parameter');
-      // Entries are only ever appended: a page is the same while the newest entry is, whichever process wrote
-      // it, and the zone its times are written in (another process may change it without raising the revision).
-      const { orgId, timezone } = request.auth;
-      const newest = await newestLogId(app.db, orgId);
-      return reply.sendCached(`logs|${newest}|${timezone}|${JSON.stringify(q)}`, () =>
-        logPage(request, q, createdAfter),
-      );
+      // Entries are only ever appended: a page is the same while the newest entry is, whichever process wrote it.
+      const newest = await newestLogId(app.db, request.auth.orgId);
+      return reply.sendCached(`logs|${newest}|${JSON.stringify(q)}`, () => logPage(request, q, createdAfter));
     },
   );
 
