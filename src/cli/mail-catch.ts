@@ -16,30 +16,35 @@ const addressText = (a: { name?: string; address?: string }) =>
 
 /**
  * A mail server for trying crewplan out on one machine: it accepts whatever the server sends (no
- * TLS, no login) and hands each message, parsed, to `caught`. Nothing is delivered anywhere.
+ * TLS, no login) and hands each message, parsed, to `caught` with the bare addresses it was sent to
+ * and its source. Nothing is delivered anywhere.
  */
 export async function startMailCatcher(
   host: string,
   port: number,
-  caught: (mail: CaughtMail) => void,
+  caught: (mail: CaughtMail, envelope: { to: string[]; source: Buffer }) => void,
 ): Promise<{ port: number; close: () => Promise<void> }> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
-    onData(stream, _session, done) {
+    onData(stream, session, done) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        PostalMime.parse(Buffer.concat(chunks)).then(
+        const source = Buffer.concat(chunks);
+        PostalMime.parse(source).then(
           (email) => {
-            caught({
-              received_at: new Date().toISOString(),
-              from: email.from ? addressText(email.from) : '',
-              to: (email.to ?? []).map(addressText),
-              subject: email.subject ?? '',
-              text: (email.text ?? '').trim(),
-            });
+            caught(
+              {
+                received_at: new Date().toISOString(),
+                from: email.from ? addressText(email.from) : '',
+                to: (email.to ?? []).map(addressText),
+                subject: email.subject ?? '',
+                text: (email.text ?? '').trim(),
+              },
+              { to: session.envelope.rcptTo.map((r) => r.address), source },
+            );
             done();
           },
           (error: Error) => done(error),

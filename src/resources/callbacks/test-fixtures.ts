@@ -1,8 +1,7 @@
 import type { AgentOptions } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
+import { startMailCatcher } from '../../cli/mail-catch.js';
 import { Temporal } from '../../core/time.js';
 import { createAssignment, workTypeId } from '../rotations/test-fixtures.js';
 import { createCallbackRunner, type CallbackRunner } from './runner/runner.js';
@@ -259,52 +258,37 @@ export async function startCallbackFor(
   };
 }
 
-/** A message the local SMTP server received: quoted-printable soft breaks and `=3D` undone. */
+/** A message the local mail catcher received (`mail catch`), with the bare addresses it was sent to. */
 export interface CaughtMail {
   to: string[];
   subject: string;
-  /** headers and body */
-  raw: string;
-  /** the body after the headers */
+  /** the plain text part, decoded */
   text: string;
+  /** the source, quoted-printable soft breaks and `=3D` undone (to read attachments) */
+  raw: string;
 }
 
 /**
- * An SMTP server on loopback that keeps every message in `mails`, with SMTP_HOST, SMTP_PORT and
- * SMTP_FROM stubbed for the servers the suite starts next; `close()` stops it and unstubs them.
+ * The mail catcher (`mail catch`) on loopback, keeping every message in `mails`, with SMTP_HOST,
+ * SMTP_PORT and SMTP_FROM stubbed for the servers the suite starts next; `close()` stops it and
+ * unstubs them.
  */
 export async function catchMail(): Promise<{ mails: CaughtMail[]; close(): Promise<void> }> {
   const mails: CaughtMail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let received = '';
-      stream.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
-      stream.on('end', () => {
-        const raw = received.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          subject: /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
-          raw,
-          text: raw
-            .split(/\r?\n\r?\n/)
-            .slice(1)
-            .join('\n\n'),
-        });
-        callback();
-      });
-    },
+  const catcher = await startMailCatcher('127.0.0.1', 0, (mail, { to, source }) => {
+    const raw = source
+      .toString('utf8')
+      .replace(/=\r?\n/g, '')
+      .replace(/=3D/g, '=');
+    mails.push({ to, subject: mail.subject, text: mail.text, raw });
   });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   vi.stubEnv('SMTP_HOST', '127.0.0.1');
-  vi.stubEnv('SMTP_PORT', String((smtp.server.address() as AddressInfo).port));
+  vi.stubEnv('SMTP_PORT', String(catcher.port));
   vi.stubEnv('SMTP_FROM', 'Dispatch <callbacks@crewplan.test>');
   return {
     mails,
     close: async () => {
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await catcher.close();
       vi.unstubAllEnvs();
     },
   };

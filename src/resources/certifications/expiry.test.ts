@@ -99,21 +99,17 @@ describe('expiry notices', () => {
     expect(await notifier.runOnce()).toBe(0);
     const expires = addDays(today, 20);
     const emailOf = async (id: number) => (await org.get(`/users/${id}`)).body.emails[0] as string;
-    /** each mail's recipient and its subject (a long header is folded over lines) */
-    const sent = () =>
-      mail.mails.map((m) => [
-        m.to[0],
-        /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(m.raw)![1]!.replace(/\r?\n[ \t]+/g, ' '),
-      ]);
+    /** each mail's recipient and its subject */
+    const sent = () => mail.mails.map((m) => [m.to[0], m.subject]);
     expect(sent().sort()).toEqual(
       [
         [await emailOf(chief), `Mia Medic's certification Paramedic licence expires on ${expires}, in 20 days`],
         [await emailOf(medic), `Your certification Paramedic licence expires on ${expires}, in 20 days`],
       ].sort(),
     );
-    const unfolded = mail.mails[0]!.text.replace(/\r?\n[ \t]+/g, ' ');
-    expect(unfolded).toContain(`Medic 1 ${addDays(today, 21)} 07:00`);
-    expect(unfolded).toContain('0 of 1 PM without it');
+    const text = mail.mails[0]!.text;
+    expect(text).toContain(`Medic 1 ${addDays(today, 21)} 07:00`);
+    expect(text).toContain('0 of 1 PM without it');
     // 15 days on, the 7-day threshold is reached: told again, once
     const later = () => addDays(today, 15);
     expect(await notifier.runOnce(later)).toBe(1);

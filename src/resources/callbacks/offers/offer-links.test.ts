@@ -51,7 +51,7 @@ describe('a refused offer link', () => {
     const { id } = await startCallbackOn({ org, adminId, stationId }, listId, '2032-09-03');
     await runner.runOnce(new Date().toISOString());
     await vi.waitFor(() => expect(mail.mails.filter((m) => m.to.includes('used@example.com'))).toHaveLength(1));
-    const token = /\/offers\/(cpo_[A-Za-z0-9_-]+)/.exec(mail.mails[0]!.raw)![1];
+    const token = /\/offers\/(cpo_[A-Za-z0-9_-]+)/.exec(mail.mails[0]!.text)![1];
     const link = `${server.url}/offers/${token}`;
     const answer = (value: string) =>
       server.request('POST', link, { body: { answer: value }, form: true, token: null });
