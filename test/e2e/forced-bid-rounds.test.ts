@@ -8,6 +8,7 @@ import {
   HAS_CHROMIUM,
   orgToday,
   pageApi,
+  pageWidths,
   signIn as openBoard,
   startBoardBrowser,
 } from './browser.js';
@@ -113,6 +114,15 @@ describe.skipIf(!HAS_CHROMIUM)('forced list and bid rounds on the board', () => 
     expect(rows[2]![2]).toBe(`${orgToday()} 00:00`);
     expect(rows[2]![4]).toBe('Can be forced');
     expect(await axeViolations(board.page)).toEqual([]);
+    // on a phone the order's table scrolls in its own box: the page does not scroll sideways
+    await board.page.setViewportSize({ width: 375, height: 800 });
+    try {
+      const [width, viewport] = await pageWidths(board.page);
+      expect(width).toBeLessThanOrEqual(viewport);
+      expect(await axeViolations(board.page)).toEqual([]);
+    } finally {
+      await board.page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 
   it('opens, pauses, resumes and closes a bid round; whose turn it is follows', async () => {
