@@ -101,9 +101,8 @@ describe.skipIf(!HAS_CHROMIUM)('forced list and bid rounds on the board', () => 
     const card = board.page.locator('.forced-list');
     await card.waitFor();
     expect(await card.locator('.next-forced').innerText()).toBe(`Next to be forced: ${user(grace).full_name}`);
-    const rows = await card.locator('tbody tr').evaluateAll((trs) =>
-      trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => (td.textContent ?? '').trim())),
-    );
+    const rows: string[][] = [];
+    for (const tr of await card.locator('tbody tr').all()) rows.push(await tr.locator('td').allInnerTexts());
     expect(rows.map((r) => [r[0], r[1]])).toEqual([
       ['1', user(jamal).full_name],
       ['2', user(grace).full_name],
@@ -149,8 +148,14 @@ describe.skipIf(!HAS_CHROMIUM)('forced list and bid rounds on the board', () => 
 
     const press = async (button: string, shown: string) => {
       await card.getByRole('button', { name: button }).click();
-      await card.getByRole('status').filter({ hasText: `Vacation bid ${year} ${shown}.` }).waitFor();
-      await card.locator('.round-status').filter({ hasText: shown.replace('is ', '') }).waitFor();
+      await card
+        .getByRole('status')
+        .filter({ hasText: `Vacation bid ${year} ${shown}.` })
+        .waitFor();
+      await card
+        .locator('.round-status')
+        .filter({ hasText: shown.replace('is ', '') })
+        .waitFor();
     };
     await press('Open', 'is open');
     expect(await status()).toBe('open');

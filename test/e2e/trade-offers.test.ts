@@ -93,11 +93,17 @@ describe.skipIf(!HAS_CHROMIUM)('trades offered to a member, on a phone', () => {
     expect(await axeViolations(board.page)).toEqual([]);
 
     await board.page.locator(`li[data-trade="${accepted}"]`).getByRole('button', { name: 'Accept' }).click();
-    await board.page.getByRole('status').filter({ hasText: `You accepted trade #${accepted}` }).waitFor();
+    await board.page
+      .getByRole('status')
+      .filter({ hasText: `You accepted trade #${accepted}` })
+      .waitFor();
     const acceptedCard = board.page.locator(`li[data-trade="${accepted}"]`);
     await acceptedCard.getByText('You accepted it; an admin approves it.').waitFor();
     await board.page.locator(`li[data-trade="${declined}"]`).getByRole('button', { name: 'Decline' }).click();
-    await board.page.getByRole('status').filter({ hasText: `You declined trade #${declined}.` }).waitFor();
+    await board.page
+      .getByRole('status')
+      .filter({ hasText: `You declined trade #${declined}.` })
+      .waitFor();
     await board.page.locator(`li[data-trade="${declined}"]`).waitFor({ state: 'detached' });
     expect(await axeViolations(board.page)).toEqual([]);
 

@@ -55,7 +55,14 @@ export async function forcedListOf(
   const members = forcedOrder([...(await findUsersByIds(db, orgId, memberIds)).values()], lastForced);
   const now = nowLocal(timezone);
   const buffers = row
-    ? await bufferReasons(db, orgId, row, members.map((m) => m.id), { start: now, end: now }, timezone)
+    ? await bufferReasons(
+        db,
+        orgId,
+        row,
+        members.map((m) => m.id),
+        { start: now, end: now },
+        timezone,
+      )
     : new Map<number, string>();
   return {
     group_id: groupId,

@@ -46,6 +46,7 @@ function turnWords(round: BidRound): string {
 /** One round's card: its status, whose turn it is, and the moves an admin may make. */
 function RoundCard({ round, reload }: { round: BidRound; reload: () => void }) {
   const action = useAction();
+  const facts = `${round.members.length} members · ${round.turn_minutes} min a turn`;
   const move = (to: Move) => {
     if (to === 'close' && !confirm(`Close ${round.name}? Members can no longer pick.`)) return;
     void action.run(async () => {
@@ -63,8 +64,7 @@ function RoundCard({ round, reload }: { round: BidRound; reload: () => void }) {
         {round.name} ({round.year})
       </p>
       <p>
-        Status: <span class="round-status">{round.status}</span> · {round.members.length} members ·{' '}
-        {round.turn_minutes} min a turn
+        Status: <span class="round-status">{round.status}</span> · {facts}
       </p>
       <p class="round-turn">{turnWords(round)}</p>
       {(MOVES[round.status] ?? []).length > 0 && (

@@ -44,7 +44,8 @@ export function ForcedList() {
                     <p class="next-forced">
                       {next ? `Next to be forced: ${next.name}` : 'Nobody can be forced now: everyone is in a buffer.'}
                     </p>
-                    <div class="table-scroll" tabIndex={0} aria-label={`${list.label}: the forced order`}>
+                    {/* biome-ignore lint/a11y/noNoninteractiveTabindex: focused to scroll it on a phone */}
+                    <section class="table-scroll" tabIndex={0} aria-label={`${list.label}: the forced order`}>
                       <table class="contacts">
                         <caption>{list.label}: who is forced first</caption>
                         <thead>
@@ -74,7 +75,7 @@ export function ForcedList() {
                           ))}
                         </tbody>
                       </table>
-                    </div>
+                    </section>
                   </li>
                 );
               })}
