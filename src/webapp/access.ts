@@ -65,6 +65,9 @@ export const MEMBER_RULES: Record<string, Check> = {
   'GET /v1/users/:user_id/timeoff/accrual/bank': selfInPath,
   'GET /v1/users/:user_id/trade_balance': selfInPath,
   'POST /v1/trades': ownTradeRequest,
+  // a trade offered to them: 404 unless its offered_user_ids name this member (user-trade-offers/)
+  'GET /v1/users/:user_id/trade_offers': selfInPath,
+  'POST /v1/users/:user_id/trade_offers/:id': selfInPath,
   'DELETE /v1/time_offs/:id': ownPendingTimeOff,
   'POST /v1/signup_events/:id/users': selfInBody,
   'DELETE /v1/signup_events/:id/users/:user_id': selfInPath,

@@ -31,3 +31,6 @@ export type TimeOffTypeDetail = ResponseOf<'getTimeOffType'>;
 export type CallbackListDetail = ResponseOf<'getList'>;
 export type CallbackDecisionRecord = ResponseOf<'listCallbackDecisions'>;
 export type UserCallbackDecisions = ResponseOf<'listUserCallbackDecisions'>;
+export type TradeOffer = ResponseOf<'listUserTradeOffers'>[number];
+export type ForcedList = ResponseOf<'getForcedList'>;
+export type BidRound = ResponseOf<'listBidRounds'>[number];

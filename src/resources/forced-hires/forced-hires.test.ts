@@ -337,3 +337,26 @@ describe('forced hire starting by itself', () => {
     await a.stop();
   });
 });
+
+describe('the forced list read now', () => {
+  it('names the buffer each member is inside now; the next to be forced is the first outside one', async () => {
+    const org = await suite.server.newOrg({ name: 'Forced Now' });
+    const adminId = await org.createUser({ first_name: 'Chief', last_name: 'Now' });
+    const groupId = (await org.post('/groups', { name: 'Station 2' })).body.id;
+    const rested = await member(org, groupId, 'Rae', '2004-01-01');
+    const back = await member(org, groupId, 'Bix', '2001-01-01');
+    const vacation = (await org.post('/time_off_types', { label: 'Vacation', work_code: 'VAC' })).body.id;
+    // Bix (the most senior, never forced: first in the order) came back from leave 3 hours ago
+    const now = Temporal.Now.plainDateTimeISO(org.timezone).round({ smallestUnit: 'minute', roundingMode: 'floor' });
+    const local = (t: Temporal.PlainDateTime) => t.toString().replace('T', ' ').slice(0, 16) + ':00';
+    await timeOff(org, back, adminId, vacation, local(now.subtract({ hours: 27 })), local(now.subtract({ hours: 3 })));
+    const saved = await org.put(`/groups/${groupId}/forced_list`, settings(adminId, []));
+    expect(saved.status, saved.text).toBe(200);
+    const list = (await org.get(`/groups/${groupId}/forced_list`)).body;
+    expect(list.members.map((m: { user_id: number }) => m.user_id)).toEqual([back, rested]);
+    expect(list.members[0].buffer).toMatch(
+      /^inside the time-off buffer: approved Vacation time off ended .*, less than 12 hours before the start$/,
+    );
+    expect(list.members[1].buffer).toBeNull();
+  });
+});

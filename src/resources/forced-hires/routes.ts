@@ -29,7 +29,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       params: IdParams,
       response: { 200: ForcedListResponse },
     }),
-    async (request) => forcedListOf(app.db, request.auth.orgId, request.params.id),
+    async (request) => forcedListOf(app.db, request.auth.orgId, request.params.id, request.auth.timezone),
   );
 
   app.put(
@@ -43,7 +43,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) =>
       withTransaction(app.db, async (trx) => {
         await replaceForcedListSettings(trx, request.auth, request.params.id, request.body);
-        return forcedListOf(trx, request.auth.orgId, request.params.id);
+        return forcedListOf(trx, request.auth.orgId, request.params.id, request.auth.timezone);
       }),
   );
 

@@ -29,6 +29,9 @@ export const ForcedListMember = Type.Object({
   name: Type.String(),
   last_forced: Nullable(Type.String()),
   date_of_hire: Nullable(Type.String()),
+  buffer: Nullable(
+    Type.String({ description: 'the buffer the member is inside now, in the words a forced hire gives; null: none' }),
+  ),
 });
 
 export const ForcedListResponse = Type.Object({

@@ -2,13 +2,13 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams, notFound } from '../../core/errors.js';
-import { normalizeLocalDateTime, nowUtc } from '../../core/time.js';
+import { normalizeLocalDateTime, nowLocal, nowUtc } from '../../core/time.js';
 import { assertAssignmentsExist } from '../assignments/repository.js';
 import { findGroupsByIds, groupMemberIds } from '../groups/repository.js';
 import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import { findWorkTypeOrInvalid } from '../work-types/repository.js';
-import { forcedOrder } from './order.js';
+import { bufferReasons, forcedOrder } from './order.js';
 import {
   assignmentsCoveredElsewhere,
   findForcedList,
@@ -35,8 +35,16 @@ async function groupOrThrow(db: Db, orgId: number, groupId: number) {
   return group;
 }
 
-/** The group's forced list: its settings and its members in forced order. 404 for an unknown group. */
-export async function forcedListOf(db: Db, orgId: number, groupId: number): Promise<ForcedListResponse> {
+/**
+ * The group's forced list: its settings and its members in forced order, each with the buffer they
+ * are inside now (null: none), as a forced hire starting now would find it. 404 for an unknown group.
+ */
+export async function forcedListOf(
+  db: Db,
+  orgId: number,
+  groupId: number,
+  timezone: string,
+): Promise<ForcedListResponse> {
   await groupOrThrow(db, orgId, groupId);
   const [row, assignmentIds, memberIds, lastForced] = await Promise.all([
     findForcedList(db, orgId, groupId),
@@ -45,6 +53,17 @@ export async function forcedListOf(db: Db, orgId: number, groupId: number): Prom
     lastForcedOf(db, orgId, groupId),
   ]);
   const members = forcedOrder([...(await findUsersByIds(db, orgId, memberIds)).values()], lastForced);
+  const now = nowLocal(timezone);
+  const buffers = row
+    ? await bufferReasons(
+        db,
+        orgId,
+        row,
+        members.map((m) => m.id),
+        { start: now, end: now },
+        timezone,
+      )
+    : new Map<number, string>();
   return {
     group_id: groupId,
     ...(row
@@ -65,6 +84,7 @@ export async function forcedListOf(db: Db, orgId: number, groupId: number): Prom
       name: fullName(m),
       last_forced: lastForced.get(m.id) ?? null,
       date_of_hire: m.date_of_hire,
+      buffer: buffers.get(m.id) ?? null,
     })),
   };
 }

@@ -111,3 +111,27 @@ export async function upsertTradeUser(
       .execute();
   }
 }
+
+/**
+ * The open trades (pending, accepted or approved, start not passed) offered to the user that the
+ * user can still answer or has accepted: not declined, and not accepted by someone else. Soonest first.
+ */
+export function listOpenTradeOffersOf(db: Db, orgId: number, userId: number, localNow: string) {
+  return db
+    .selectFrom('trade_user as tu')
+    .innerJoin('trade as t', (join) =>
+      join.onRef('t.id', '=', 'tu.trade_id').onRef('t.organization_id', '=', 'tu.organization_id'),
+    )
+    .selectAll('t')
+    .select('tu.status as answer')
+    .where('tu.organization_id', '=', orgId)
+    .where('tu.user_id', '=', userId)
+    .where('tu.status', 'in', ['offered', 'accepted'])
+    .where('t.deleted_at', 'is', null)
+    .where('t.status', 'in', ['pending', 'accepted', 'approved'])
+    .where('t.start', '>', localNow)
+    .where((eb) => eb.or([eb('t.accepting_user_id', 'is', null), eb('t.accepting_user_id', '=', userId)]))
+    .orderBy('t.start')
+    .orderBy('t.id')
+    .execute();
+}

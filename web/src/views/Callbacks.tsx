@@ -5,6 +5,7 @@ import { useLoad } from '../hooks';
 import type { Callback, CallbackUser } from '../types';
 import { Equalization } from './Equalization';
 import { ForcedHires } from './ForcedHires';
+import { ForcedList } from './ForcedList';
 import { CallbackDecisions } from './CallbackDecisions';
 import { CancelCallback, ContactActions } from './CallbackActions';
 
@@ -153,6 +154,7 @@ export function Callbacks({ session }: { session: Session }) {
           )
         }
       </Loaded>
+      {session.user.is_admin ? <ForcedList /> : null}
       {session.user.is_admin ? <ForcedHires /> : null}
       {session.user.is_admin ? <Equalization /> : null}
     </section>

@@ -34,6 +34,11 @@ function useCountdown(expiresAt: string, timeZone: string): string {
   return left === 0 ? 'time is up' : `${minutes} min ${left % 60} s left`;
 }
 
+/** The time left to answer an offer, ticking each second ("12 min 5 s left"). */
+export function Countdown({ expiresAt, timeZone }: { expiresAt: string; timeZone: string }) {
+  return <span class="countdown">{useCountdown(expiresAt, timeZone)}</span>;
+}
+
 /** The banner of the soonest open offer, with its countdown and Accept / Decline. */
 export function OfferBanner({
   session,

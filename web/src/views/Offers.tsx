@@ -5,6 +5,7 @@ import { span } from '../dates';
 import { useLoad } from '../hooks';
 import { pushState, subscribePush, unsubscribePush, type PushState } from '../push';
 import type { CallbackOffer } from '../types';
+import { Countdown } from './OfferBanner';
 
 type Offer = CallbackOffer;
 
@@ -97,7 +98,10 @@ export function Offers({ session }: { session: Session }) {
                     {offer.assignment ? `, ${offer.assignment.name}` : ''}: {span(offer.start, offer.end)}
                   </p>
                   {offer.notes && <p>{offer.notes}</p>}
-                  <p>Answer by {offer.expires_at.slice(0, 16)}</p>
+                  <p>
+                    Answer by {offer.expires_at.slice(0, 16)} (
+                    <Countdown expiresAt={offer.expires_at} timeZone={session.organization.timezone} />)
+                  </p>
                   <p>
                     <button
                       type="button"

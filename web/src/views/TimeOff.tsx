@@ -1,4 +1,5 @@
 import type { Session } from '../api';
+import { BidRounds } from './BidRounds';
 import { AdminQueue } from './time-off/AdminQueue';
 import { MyBalances, OwnRequests } from './time-off/OwnRequests';
 
@@ -9,6 +10,7 @@ export function TimeOff({ session }: { session: Session }) {
       {session.user.is_admin && <AdminQueue session={session} />}
       <MyBalances session={session} />
       <OwnRequests session={session} />
+      {session.user.is_admin && <BidRounds />}
     </div>
   );
 }

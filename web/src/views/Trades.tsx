@@ -5,6 +5,7 @@ import { addDays, span, today } from '../dates';
 import { useLoad } from '../hooks';
 import { Outcome, useAction } from './panel/action';
 import { hours } from './time-off/shared';
+import { TradeOffers } from './TradeOffers';
 
 const DAYS_AHEAD = 28;
 /** The roles the server takes for admins (src/core/auth/sessions.ts): who may approve a trade. */
@@ -50,6 +51,7 @@ export function Trades({ session }: { session: Session }) {
   return (
     <section aria-labelledby="trades-title">
       <h1 id="trades-title">Trades</h1>
+      <TradeOffers userId={me} changed={reload} />
       <Loaded value={value} what="your trades" retry={reload}>
         {({ balance, shifts, users }) => {
           const approvers = users.filter((u) => APPROVERS.has((u.role ?? '').trim().toLowerCase()));

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCallbackRunner } from '../../src/resources/callbacks/runner/runner.js';
+import { DEMO_USERS } from '../../src/resources/users/seed.js';
+import {
+  addDays,
+  axeViolations,
+  type BoardBrowser,
+  CHROMIUM,
+  DEMO_ZONE,
+  HAS_CHROMIUM,
+  orgToday,
+  pageApi,
+  pageWidths,
+  period,
+  signIn as openBoard,
+  startBoardBrowser,
+} from './browser.js';
+import { DEMO_PASSWORD, seedDemoOrganization } from './demo-org.js';
+
+/**
+ * A member on a phone (375 px) answers the trades offered to them from the Trades view (issue 37,
+ * docs/workflows.md#trades-offered-to-me), and the callback offer's banner and My offers fit the
+ * phone's width (issue 40). The demo's own shifts of the coming days are traded: any date works.
+ */
+if (!HAS_CHROMIUM) console.warn(`test/e2e/trade-offers.test.ts skipped: ${CHROMIUM} is missing`);
+
+type User = { user_id: number; username: string; full_name: string };
+type Shift = { user: { id: number }; start: string; end: string };
+type Day = { date: string; assignments: Array<{ id: number; shifts: Shift[] }> };
+
+describe.skipIf(!HAS_CHROMIUM)('trades offered to a member, on a phone', () => {
+  let board: BoardBrowser;
+  let orgId: number;
+  let users: User[];
+  const [admin, owner, taker, other, notOffered] = [0, 4, 5, 6, 7].map((i) => DEMO_USERS[i]!.username);
+  const api = <T>(path: string, method = 'GET', body?: unknown) => pageApi(board.page)<T>(path, method, body);
+  const idOf = (username: string) => users.find((u) => u.username === username)!.user_id;
+
+  async function signInAs(username: string, view = 'trades'): Promise<void> {
+    await board.context.clearCookies();
+    await openBoard(board.page, board.server.url, orgId, username, DEMO_PASSWORD);
+    await board.page.getByRole('navigation', { name: 'Views' }).waitFor();
+    await board.page.goto(`${board.server.url}/app/#/${view}`);
+  }
+
+  /** The owner's shifts from tomorrow on, as GET /schedule gives them (the demo's rotation). */
+  async function shiftsOfOwner(): Promise<Array<{ start: string; end: string }>> {
+    const from = addDays(orgToday(), 1);
+    const schedule = await api<{ days: Day[] }>(`/v1/schedule?${period(from, addDays(from, 20))}`);
+    return schedule.body.days.flatMap((day) =>
+      day.assignments.flatMap((a) => a.shifts.filter((s) => s.user.id === idOf(owner))),
+    );
+  }
+
+  beforeAll(async () => {
+    board = await startBoardBrowser({ width: 375, height: 800 });
+    orgId = (await seedDemoOrganization(board.server, DEMO_ZONE)).orgId;
+  }, 60_000);
+
+  afterAll(async () => {
+    await board?.close();
+  });
+
+  it('the offered member accepts one trade and declines another; others never see them', async () => {
+    await signInAs(owner);
+    users = (await api<User[]>('/v1/users')).body;
+    const [first, second] = await shiftsOfOwner();
+    expect(first && second, 'the demo owner has two shifts in the coming three weeks').toBeTruthy();
+    const request = async (shift: { start: string; end: string }) => {
+      const trade = await api<{ id: number }>('/v1/trades', 'POST', {
+        requesting_user: idOf(owner),
+        start: shift.start,
+        end: shift.end,
+        offered_user_ids: [idOf(taker), idOf(other)],
+        approving_user_id: idOf(admin),
+      });
+      expect(trade.status, JSON.stringify(trade.body)).toBe(201);
+      return trade.body.id;
+    };
+    const [accepted, declined] = [await request(first!), await request(second!)];
+
+    await signInAs(notOffered);
+    await board.page.getByText('No trade is offered to you.').waitFor();
+
+    await signInAs(taker);
+    const cards = board.page.locator('.trade-offers li.card');
+    await cards.first().waitFor();
+    expect(await cards.count()).toBe(2);
+    const ownerName = users.find((u) => u.username === owner)!.full_name;
+    expect(await cards.first().locator('.card-title').innerText()).toContain(ownerName);
+    const [width, viewport] = await pageWidths(board.page);
+    expect(width).toBeLessThanOrEqual(viewport);
+    expect(await axeViolations(board.page)).toEqual([]);
+
+    await board.page.locator(`li[data-trade="${accepted}"]`).getByRole('button', { name: 'Accept' }).click();
+    await board.page
+      .getByRole('status')
+      .filter({ hasText: `You accepted trade #${accepted}` })
+      .waitFor();
+    const acceptedCard = board.page.locator(`li[data-trade="${accepted}"]`);
+    await acceptedCard.getByText('You accepted it; an admin approves it.').waitFor();
+    await board.page.locator(`li[data-trade="${declined}"]`).getByRole('button', { name: 'Decline' }).click();
+    await board.page
+      .getByRole('status')
+      .filter({ hasText: `You declined trade #${declined}.` })
+      .waitFor();
+    await board.page.locator(`li[data-trade="${declined}"]`).waitFor({ state: 'detached' });
+    expect(await axeViolations(board.page)).toEqual([]);
+
+    const trade = await api<{ status: string; accepting_user: { id: string } }>(`/v1/trades/${accepted}`);
+    expect(trade.status).toBe(403); // a member reads no trade by id: checked as the admin below
+    await signInAs(admin);
+    const read = await api<{ status: string; accepting_user: { id: string } }>(`/v1/trades/${accepted}`);
+    expect([read.body.status, read.body.accepting_user.id]).toEqual(['accepted', String(idOf(taker))]);
+
+    // the other offered member no longer sees the trade someone accepted; the declined one is theirs to answer
+    await signInAs(other);
+    await cards.first().waitFor();
+    const listed = await cards.evaluateAll((li) => li.map((l) => l.getAttribute('data-trade')));
+    expect(listed).toEqual([String(declined)]);
+  });
+
+  it("the callback offer's banner and My offers fit 375 px", async () => {
+    await signInAs(admin);
+    const member = idOf(notOffered);
+    const assignments = (await api<Array<{ id: number; name: string }>>('/v1/assignments')).body;
+    const list = await api<{ id: number }>('/v1/lists', 'POST', {
+      name: 'Phone overtime list with a long name',
+      contact_window_minutes: 60,
+    });
+    expect((await api(`/v1/users/${member}/titles`, 'PUT', { ids: [list.body.id] })).status).toBe(200);
+    const day = addDays(orgToday(), 9);
+    const started = await api<{ id: number }>('/v1/callbacks', 'POST', {
+      list_id: list.body.id,
+      initiated_by: idOf(admin),
+      assignment_id: assignments.find((a) => a.name === 'Ladder 1')!.id,
+      start: `${day} 07:00:00`,
+      end: `${addDays(day, 1)} 07:00:00`,
+      positions_to_fill: 1,
+      deadline: `${addDays(day, -1)}T00:00:00+00:00`,
+      notes: 'Bring your own gear and report to the battalion chief at the station on arrival',
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const runner = createCallbackRunner(board.server.app, { baseUrl: board.server.url });
+    expect((await runner.runOnce(new Date().toISOString())).contacted).toBeGreaterThanOrEqual(1);
+    await runner.stop();
+
+    await signInAs(notOffered, 'agenda');
+    const banner = board.page.locator('section.offer-banner');
+    await banner.locator('.countdown').waitFor();
+    const fits = () =>
+      board.page.evaluate(`(() => {
+        const banner = document.querySelector('section.offer-banner');
+        const box = banner ? banner.getBoundingClientRect() : { right: 0 };
+        return [document.documentElement.scrollWidth, window.innerWidth, Math.ceil(box.right)];
+      })()`) as Promise<[number, number, number]>;
+    const [width, viewport, right] = await fits();
+    expect(width).toBeLessThanOrEqual(viewport);
+    expect(right).toBeLessThanOrEqual(viewport);
+    expect(await axeViolations(board.page)).toEqual([]);
+
+    await board.page.goto(`${board.server.url}/app/#/offers`);
+    const card = board.page.locator('#offers-title ~ .cards li.card').first();
+    expect(await card.locator('.countdown').innerText()).toMatch(/^\d+ min \d+ s left$/);
+    const [offersWidth, offersViewport] = await pageWidths(board.page);
+    expect(offersWidth).toBeLessThanOrEqual(offersViewport);
+    expect(await axeViolations(board.page)).toEqual([]);
+  });
+});
