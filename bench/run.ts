@@ -6,7 +6,8 @@
  *
  *   npm run bench [-- --duration 4 --connections 10 --engines sqlite,postgres --out bench/results.json]
  *   npm run bench -- --only auth_cost,users_id   (a subset of cases, written to bench/.tmp-results.json)
- *   BENCH_CPU_PROF=dir writes the server's CPU profiles; BENCH_NODE_FLAGS adds node flags to the server's.
+ *   BENCH_CPU_PROF=dir writes the server's CPU profiles; BENCH_NODE_FLAGS adds node flags to the server's;
+ *   BENCH_LOG_SQL=1 prints each statement the server runs on stderr.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,9 +60,11 @@ interface Target {
   env: Record<string, string>;
 }
 
-/** The environment without the BENCH_ database settings: each target sets its own. */
+/** The environment without the BENCH_ settings (each target sets its own) but BENCH_LOG_SQL. */
 function inheritedEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^BENCH_|^DATABASE_/.test(name)));
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^BENCH_(?!LOG_SQL$)|^DATABASE_/.test(name)),
+  );
 }
 
 function startServer(
@@ -800,6 +803,7 @@ async function callbackOffersCase(target: Target, seed: BenchSeedResult): Promis
     SMTP_HOST: '127.0.0.1',
     SMTP_PORT: smtpPort,
     SMTP_FROM: 'Bench <bench@crewplan.test>',
+    BENCH_WORKERS: '1',
   });
   try {
     const token = await getToken(ports, seed);

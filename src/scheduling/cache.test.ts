@@ -36,6 +36,7 @@ interface Shift {
   recurring: boolean;
   length: number;
   user: { id: number; name: string };
+  labels: Array<{ label: string }>;
 }
 interface Day {
   date: string;
@@ -397,6 +398,22 @@ describe("GET /schedule patched after a user's shifts or time off change", () =>
             return org.del(`/shifts/${await lastShift(memberId)}`);
           },
         ],
+        [
+          'a shift with a label moved (its tags read beside the engine, not after it)',
+          async () => {
+            const shiftId = await lastShift(memberId);
+            const label = await org.post('/labels', { label: 'PATCH', color: '#CCCCCC', text_color: '#333333' });
+            expect((await org.post(`/shifts/${shiftId}/labels`, [label.body.id])).status).toBe(200);
+            // labels are not a user's change: the period is computed anew, then patched for the move
+            await read(week);
+            return org.patch(`/shifts/${shiftId}`, {
+              date: '2027-03-06',
+              start: '2027-03-06 09:00:00',
+              end: '2027-03-06 21:00:00',
+              force: true,
+            });
+          },
+        ],
       ];
       for (const [what, write] of steps) {
         const done = await write();
@@ -411,6 +428,7 @@ describe("GET /schedule patched after a user's shifts or time off change", () =>
         expect(statements, `${what}: statements of the patched read`).toBeLessThan(full);
       }
       const shown = shiftsOf(await read(week));
+      expect(shown.filter((s) => s.labels.some((l) => l.label === 'PATCH'))).toHaveLength(1);
       expect(shown.filter((s) => s.user.name === 'Ada Member' && !s.recurring).length).toBeGreaterThan(0);
       expect((await read(week)).some((d) => d.time_off.some((t) => t.user.id === memberId))).toBe(true);
 

@@ -260,6 +260,11 @@ export function assignmentDay(days: PeriodDays, assignment: AssignmentRow, date:
 export interface PeriodRendering<L, D> {
   /** what the pieces name besides users, over the previous lookups (read beside the engine's people) */
   lookups(pieces: WorkedPiece[], previous?: L): Promise<L>;
+  /**
+   * For a patch: starts reading what the users' pieces will name beside the engine's reads of the
+   * users, and answers their lookups once the pieces are known (else `lookups` runs after the reads).
+   */
+  lookupsOfUsers?(userIds: number[], previous: L): (pieces: WorkedPiece[]) => Promise<L>;
   /** each date's rendering; with `previous`, only what the users changed touched is rendered again */
   render(facts: PeriodDays, lookups: L, previous?: { days: D[]; touched: Touched }): D[];
   /** the rendered days' size in bytes, roughly */
@@ -293,9 +298,10 @@ export async function keptPeriodDays<L, D>(
   let computed: KeptPeriod<L, D>;
   if (held?.changedUsers) {
     const previous = held.value;
-    const patch = await patchPeriodDays(db, orgId, period, timezone, previous.facts, held.changedUsers, (pieces) =>
-      rendering.lookups(pieces, previous.lookups),
-    );
+    const lookups =
+      rendering.lookupsOfUsers?.(held.changedUsers, previous.lookups) ??
+      ((pieces: WorkedPiece[]) => rendering.lookups(pieces, previous.lookups));
+    const patch = await patchPeriodDays(db, orgId, period, timezone, previous.facts, held.changedUsers, lookups);
     const days = rendering.render(patch.days, patch.alongside, { ...patch, days: previous.days });
     computed = { facts: patch.days, lookups: patch.alongside, days };
   } else {

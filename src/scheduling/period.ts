@@ -43,12 +43,26 @@ type Bounds = [Temporal.PlainDateTime, Temporal.PlainDateTime];
 
 const isLastDayOfMonth = (date: Temporal.PlainDate) => date.add({ days: 1 }).day === 1;
 
+/** adjacentPeriods' answers by period (Temporal's arithmetic costs about 0.2 ms of CPU a read). */
+const adjacent = new Map<string, { prev: Bounds; next: Bounds }>();
+
 /**
  * The periods before and after. A whole-day period (00:00:00 to 23:59:59, or to 00:00:00) steps by
  * whole days, or by calendar months when it is whole months, and is written the way it was asked;
  * any other period steps by its own wall-clock length.
  */
 export function adjacentPeriods(period: Period): { prev: Bounds; next: Bounds } {
+  const key = `${period.start}|${period.end}`;
+  let found = adjacent.get(key);
+  if (!found) {
+    if (adjacent.size >= 1000) adjacent.clear();
+    found = periodsAround(period);
+    adjacent.set(key, found);
+  }
+  return found;
+}
+
+function periodsAround(period: Period): { prev: Bounds; next: Bounds } {
   const { start, end, days } = period;
   const closedEnd = end.endsWith(' 23:59:59');
   if (start.endsWith(' 00:00:00') && (closedEnd || end.endsWith(' 00:00:00'))) {

@@ -51,6 +51,15 @@ const LONGEST_KEPT_LIST = 16;
  * Runs through `db.executeQuery`, so statements are counted and logged like any other.
  */
 export function compiledOnce<A extends Argument[], R>(build: (db: Db, ...args: A) => Compilable<R>) {
+  const compile = compiledOnceQuery(build);
+  return async (db: Db, ...args: A): Promise<R[]> => (await db.executeQuery<R>(compile(db, ...args))).rows;
+}
+
+/**
+ * As {@link compiledOnce}, but answers the compiled query with the call's arguments bound, for the
+ * caller to run (GET /schedule's day items run it as a named statement: core/db/prepared.ts).
+ */
+export function compiledOnceQuery<A extends Argument[], R>(build: (db: Db, ...args: A) => Compilable<R>) {
   const templates = new Map<string, Template>();
 
   function templateFor(db: Db, args: A): Template {
@@ -80,13 +89,13 @@ export function compiledOnce<A extends Argument[], R>(build: (db: Db, ...args: A
     return template;
   }
 
-  return async (db: Db, ...args: A): Promise<R[]> => {
+  return (db: Db, ...args: A): CompiledQuery<R> => {
     const { compiled, slots } = templateFor(db, args);
     const parameters = slots.map((slot, index) => {
       if (!slot) return compiled.parameters[index];
       const arg = args[slot.argument] as Argument;
       return slot.element === null ? arg : (arg as Record<string | number, Value>)[slot.element];
     });
-    return (await db.executeQuery<R>({ ...compiled, parameters })).rows;
+    return { ...compiled, parameters } as CompiledQuery<R>;
   };
 }

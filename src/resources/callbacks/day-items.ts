@@ -37,9 +37,11 @@ export async function callbacksForSchedule(
   );
 }
 
-/** The statement of {@link callbacksForSchedule}, for GET /schedule to read with others in one. */
-export function scheduleCallbacksQuery(db: Db, orgId: number, startLocal: string, endLocal: string) {
-  const now = nowUtc();
+/**
+ * The statement of {@link callbacksForSchedule}, for GET /schedule to read with others in one;
+ * `now` (UTC) tells which active callbacks' deadline passed.
+ */
+export function scheduleCallbacksQuery(db: Db, orgId: number, startLocal: string, endLocal: string, now = nowUtc()) {
   return (
     db
       .selectFrom('callback')

@@ -7,7 +7,15 @@ import type { EngineCache } from '../../scheduling/cache.js';
 import { adjacentPeriods, groupDaysOf, keptPeriodDays, periodOf } from '../../scheduling/index.js';
 import { findUsersByIds } from '../users/repository.js';
 import { timeOffViewer } from '../../core/masked-types.js';
-import { lookupsOf, renderDays, timeOffJson, userRefOf, type ComputedDay, type ComputedPeriod } from './render.js';
+import {
+  lookupsOf,
+  lookupsOfUsers,
+  renderDays,
+  timeOffJson,
+  userRefOf,
+  type ComputedDay,
+  type ComputedPeriod,
+} from './render.js';
 import { scheduleDayItems } from './repository.js';
 import type { ScheduleJson } from './schemas.js';
 
@@ -63,6 +71,7 @@ export async function buildScheduleJson(
     async () => (await others).misc.map((m) => m.user_id),
     {
       lookups: (pieces, previous) => lookupsOf(handle.db, orgId, pieces, previous),
+      lookupsOfUsers: (userIds, previous) => lookupsOfUsers(handle.db, orgId, userIds, period, previous),
       render: (facts, lookups, previous) => renderDays(request, period.days, json, { facts, lookups }, previous),
       bytes: (days) => days.reduce((sum, day) => sum + bytesOf(day), 0),
     },

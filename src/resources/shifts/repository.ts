@@ -260,11 +260,9 @@ export interface ShiftTags {
   qualifiers: Map<number, QualifierOfShift[]>;
 }
 
-/** Labels and qualifiers of one-off shifts, in one statement. */
-export async function tagsOfShifts(db: Db, orgId: number, shiftIds: number[]): Promise<ShiftTags> {
-  const tags: ShiftTags = { labels: new Map(), qualifiers: new Map() };
-  // no early return when there is none: GET /schedule runs the same statements whatever it holds
-  const rows = await db
+/** One-off shifts' ids with their labels and qualifiers, as JSON array columns. */
+function tagsQuery(db: Db, orgId: number) {
+  return db
     .selectFrom('shift')
     .select('shift.id')
     .select((eb) => [
@@ -293,9 +291,11 @@ export async function tagsOfShifts(db: Db, orgId: number, shiftIds: number[]): P
           .orderBy('q.id'),
       ).as('qualifiers'),
     ])
-    .where('shift.organization_id', '=', orgId)
-    .where('shift.id', 'in', shiftIds.length ? [...new Set(shiftIds)] : [0])
-    .execute();
+    .where('shift.organization_id', '=', orgId);
+}
+
+function tagsOfRows(rows: Array<{ id: number; labels: unknown; qualifiers: unknown }>): ShiftTags {
+  const tags: ShiftTags = { labels: new Map(), qualifiers: new Map() };
   for (const row of rows) {
     const labels = parseJsonArray<LabelOfShift>(row.labels);
     const qualifiers = parseJsonArray<QualifierOfShift>(row.qualifiers);
@@ -303,4 +303,32 @@ export async function tagsOfShifts(db: Db, orgId: number, shiftIds: number[]): P
     if (qualifiers.length > 0) tags.qualifiers.set(row.id, qualifiers);
   }
   return tags;
+}
+
+/** Labels and qualifiers of one-off shifts, in one statement. */
+export async function tagsOfShifts(db: Db, orgId: number, shiftIds: number[]): Promise<ShiftTags> {
+  // no early return when there is none: GET /schedule runs the same statements whatever it holds
+  const ids = shiftIds.length ? [...new Set(shiftIds)] : [0];
+  return tagsOfRows(await tagsQuery(db, orgId).where('shift.id', 'in', ids).execute());
+}
+
+const tagsOfUsersQuery = compiledOnce((db: Db, orgId: number, start: string, end: string, userIds: number[]) =>
+  tagsQuery(db, orgId)
+    .where('shift.start', '<', end)
+    .where('shift.end', '>', start)
+    .where('shift.user_id', 'in', userIds),
+);
+
+/**
+ * Labels and qualifiers of the users' one-off shifts overlapping [start, end), with the ids of
+ * every such shift (tagged or not), in one statement: read without waiting for the shifts' ids.
+ */
+export async function tagsOfUsersShifts(
+  db: Db,
+  orgId: number,
+  userIds: number[],
+  span: { start: string; end: string },
+): Promise<ShiftTags & { shiftIds: Set<number> }> {
+  const rows = await tagsOfUsersQuery(db, orgId, span.start, span.end, userIds.length ? userIds : [0]);
+  return { ...tagsOfRows(rows), shiftIds: new Set(rows.map((row) => row.id)) };
 }
