@@ -13,7 +13,9 @@ import type { SystemLogTable } from './db/types.js';
  *
  * A writer takes the head row first, in its transaction (an upsert, so the row lock is held until
  * commit on PostgreSQL; SQLite runs one transaction at a time): two writers of one organization
- * never read the same head, and the ids they insert follow the chain's order.
+ * never read the same head, and the ids they insert follow the chain's order. A writer that knows
+ * the head's hash already (the one this process wrote last) takes and moves it in one conditional
+ * update instead, which locks the row the same way.
  */
 export interface LogChainHeadTable {
   organization_id: number;
@@ -68,6 +70,29 @@ const moveHeadQuery = compiledOnce((db: Db, organizationId: number, hash: string
 const insertLogQuery = compiledOnce((db: Db, row: Insertable<SystemLogTable>) =>
   db.insertInto('system_log').values(row),
 );
+/** Moves the head from `from` to `to` only if it still holds `from`; a row back when it did (and locks it). */
+const advanceHeadQuery = compiledOnce((db: Db, organizationId: number, from: string, to: string) =>
+  db
+    .updateTable('log_chain_head')
+    .set({ last_hash: to })
+    .where('organization_id', '=', organizationId)
+    .where('last_hash', '=', from)
+    .returning('organization_id'),
+);
+
+/**
+ * The newest hash this process put at (or read from) each organization's head: only a guess, since
+ * another process, a rolled-back transaction or an import may have moved the head since. A guess is
+ * taken only when the head still holds it (advanceHeadQuery), and an entry linked to the hash the head
+ * holds is the entry the head's own read would have given: one statement instead of two.
+ */
+const lastHeads = new Map<number, string>();
+const LAST_HEADS_KEPT = 10_000;
+
+function rememberHead(organizationId: number, hash: string): void {
+  if (lastHeads.size >= LAST_HEADS_KEPT && !lastHeads.has(organizationId)) lastHeads.clear();
+  lastHeads.set(organizationId, hash);
+}
 
 /** Rows of one multi-row insert when many are appended (bulk seeds): under every engine's parameter limit. */
 const BATCH = 500;
@@ -75,8 +100,15 @@ const BATCH = 500;
 /** Appends entries to the organization's chain, in order; `trx` must be a transaction. */
 export async function appendToLogChain(trx: Db, organizationId: number, rows: ChainedFields[]): Promise<void> {
   if (rows.length === 0) return;
-  const [head] = await takeHeadQuery(trx, organizationId);
-  const chained = chainRows(rows, head!.last_hash);
+  const guess = rows.length === 1 ? lastHeads.get(organizationId) : undefined;
+  let chained = guess === undefined ? undefined : chainRows(rows, guess);
+  if (chained && (await advanceHeadQuery(trx, organizationId, guess!, chained[0]!.hash)).length === 0)
+    chained = undefined;
+  if (!chained) {
+    const [head] = await takeHeadQuery(trx, organizationId);
+    chained = chainRows(rows, head!.last_hash);
+    await moveHeadQuery(trx, organizationId, chained[chained.length - 1]!.hash);
+  }
   if (chained.length === 1) await insertLogQuery(trx, chained[0]!);
   else
     for (let i = 0; i < chained.length; i += BATCH)
@@ -84,7 +116,7 @@ export async function appendToLogChain(trx: Db, organizationId: number, rows: Ch
         .insertInto('system_log')
         .values(chained.slice(i, i + BATCH))
         .execute();
-  await moveHeadQuery(trx, organizationId, chained[chained.length - 1]!.hash);
+  rememberHead(organizationId, chained[chained.length - 1]!.hash);
 }
 
 /** The chained columns of rows already inserted, in id order, from GENESIS: for bulk writers and imports. */

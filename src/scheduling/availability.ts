@@ -1,4 +1,5 @@
 import type { Db } from '../core/db/transaction.js';
+import type { AssignmentRow } from '../resources/assignments/table.js';
 import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../core/time.js';
 import { callbackBlocks } from './callback-blocks.js';
 import { scheduleFacts } from './engine.js';
@@ -55,6 +56,8 @@ export interface AvailabilityRequest extends Span {
   timezone: string;
   /** the person's own work being changed (a shift being edited): never a clash */
   except?: (item: WorkItem) => boolean;
+  /** non-deleted assignments the caller read in this transaction, by id: not read again */
+  knownAssignments?: ReadonlyMap<number, AssignmentRow>;
   /** qualifiers the work needs, held (user qualifier or current certification) on `date` */
   needs?: { date: string; qualifiers: Array<{ id: number; label: string }> };
   /**
@@ -245,7 +248,7 @@ export async function availabilityOf(
   const range = fatigueSpan ? widest([loadRange(span, offer?.limits), fatigueSpan]) : loadRange(span, offer?.limits);
   const allWork = offer !== undefined || fatigueSpan !== null;
   const [facts, callbacks, excludedTypes, qualifications, blocks] = await Promise.all([
-    scheduleFacts(db, orgId, { ...range, userIds, timezone: timeZone }),
+    scheduleFacts(db, orgId, { ...range, userIds, timezone: timeZone, knownAssignments: request.knownAssignments }),
     allWork ? acceptedCallbacks(db, orgId, userIds, range, { unplacedOnly: true }) : [],
     offer ? workTypesExcludedFromLimits(db, orgId) : new Set<number>(),
     needs?.qualifiers.length ? loadQualifications(db, orgId, userIds) : undefined,
@@ -258,6 +261,7 @@ export async function availabilityOf(
     db,
     orgId,
     weighed.map((item) => item.assignment_id),
+    request.knownAssignments,
   );
   // an assignment deleted since counts (its work is still there)
   const isWork = (item: WorkItem) => {

@@ -439,18 +439,29 @@ export function availabilityPeriodsOf(db: Db, orgId: number, userIds: number[], 
 // availability (availability.ts)
 
 /** Names of the assignments (deleted ones too, flagged), and whether their work counts as work. */
-export async function assignmentsByIds(db: Db, orgId: number, ids: number[]) {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map<number, { name: string; is_work_shift: number; deleted: boolean }>();
-  const rows = await orgColumns(db, 'assignment', orgId, ['id', 'name', 'is_work_shift', 'deleted_at'])
-    .where('id', 'in', unique)
-    .execute();
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      { name: row.name, is_work_shift: Number(row.is_work_shift), deleted: row.deleted_at !== null },
-    ]),
-  );
+export async function assignmentsByIds(
+  db: Db,
+  orgId: number,
+  ids: number[],
+  known?: ReadonlyMap<number, AssignmentRow>,
+): Promise<Map<number, { name: string; is_work_shift: number; deleted: boolean }>> {
+  const unique = [...new Set(ids)].filter((id) => !known?.has(id));
+  const rows =
+    unique.length === 0
+      ? []
+      : await orgColumns(db, 'assignment', orgId, ['id', 'name', 'is_work_shift', 'deleted_at'])
+          .where('id', 'in', unique)
+          .execute();
+  type Named = { name: string; is_work_shift: number; deleted: boolean };
+  const byId = new Map<number, Named>();
+  // the known rows: non-deleted assignments read in the same transaction
+  for (const id of new Set(ids)) {
+    const row = known?.get(id);
+    if (row) byId.set(id, { name: row.name, is_work_shift: Number(row.is_work_shift), deleted: false });
+  }
+  for (const row of rows)
+    byId.set(row.id, { name: row.name, is_work_shift: Number(row.is_work_shift), deleted: row.deleted_at !== null });
+  return byId;
 }
 
 /** Work types whose hours do not count toward a callback list's limits (`excludes_from_callback`). */
@@ -621,8 +632,8 @@ export async function tradeSubstitutesOf(
 }
 
 /** The organization's fatigue rules, work period and zone (fatigue.ts; null columns = rules off). */
-export async function fatigueSettingOf(db: Db, orgId: number): Promise<FatigueSetting> {
-  const row = await db
+const fatigueSettingQuery = compiledOnce((db: Db, orgId: number) =>
+  db
     .selectFrom('organization')
     .select([
       'timezone',
@@ -636,8 +647,12 @@ export async function fatigueSettingOf(db: Db, orgId: number): Promise<FatigueSe
       'fatigue_rest_within_hours',
       'fatigue_max_period_hours',
     ])
-    .where('id', '=', orgId)
-    .executeTakeFirstOrThrow();
+    .where('id', '=', orgId),
+);
+
+export async function fatigueSettingOf(db: Db, orgId: number): Promise<FatigueSetting> {
+  const [row] = await fatigueSettingQuery(db, orgId);
+  if (!row) throw new Error(`organization ${orgId} not found`);
   const hours = (value: number | string | null) => (value === null ? null : Number(value));
   return {
     timezone: row.timezone,

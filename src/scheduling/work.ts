@@ -63,6 +63,8 @@ export interface WorkRange {
    * assignment with occurrences from LOOKBACK_DAYS before the start's date to the end's date.
    */
   assignments?: AssignmentRow[];
+  /** Non-deleted assignments the caller read in this transaction, by id: only the others are read (saves a query). */
+  knownAssignments?: ReadonlyMap<number, AssignmentRow>;
 }
 
 /** The longest single occurrence the expansion looks back for (a shift started days before the range). */
@@ -98,17 +100,35 @@ async function loadAssignmentOccurrences(
   db: Db,
   orgId: number,
   ids: number[],
-  range: { fromDate: string; toDate: string; timeZone: string; loaded?: AssignmentRow[] },
+  range: {
+    fromDate: string;
+    toDate: string;
+    timeZone: string;
+    loaded?: AssignmentRow[];
+    known?: ReadonlyMap<number, AssignmentRow>;
+  },
 ) {
   if (ids.length === 0) return new Map<string, AssignmentOccurrence>();
   const wanted = new Set(ids);
   const assignments = range.loaded
     ? range.loaded.filter((assignment) => wanted.has(assignment.id))
-    : [...(await findAssignmentsByIds(db, orgId, ids)).values()];
+    : await assignmentsKnownOrRead(db, orgId, ids, range.known);
   const occurrences = assignments.flatMap((assignment) =>
     assignmentOccurrences(assignment, range.fromDate, range.toDate, range.timeZone),
   );
   return new Map(occurrences.map((o) => [`${o.assignment_id}|${o.date}`, o]));
+}
+
+/** The non-deleted assignments of the ids: those in `known` as given, the others read. */
+async function assignmentsKnownOrRead(
+  db: Db,
+  orgId: number,
+  ids: number[],
+  known: ReadonlyMap<number, AssignmentRow> | undefined,
+): Promise<AssignmentRow[]> {
+  const missing = known ? ids.filter((id) => !known.has(id)) : ids;
+  const read = missing.length > 0 ? await findAssignmentsByIds(db, orgId, missing) : undefined;
+  return ids.flatMap((id) => known?.get(id) ?? read?.get(id) ?? []);
 }
 
 /** The break of an occurrence: the first time the wall-clock break time comes at or after the start. */
@@ -238,6 +258,7 @@ export async function expandSchedule(db: Db, orgId: number, requested: WorkRange
     toDate,
     timeZone,
     loaded: range.assignments,
+    known: range.knownAssignments,
   });
   const dates = datesFromTo(fromDate, toDate);
   const allKellyDays: KellyDay[] = [];

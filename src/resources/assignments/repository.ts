@@ -283,9 +283,10 @@ export async function assertAssignmentsExist(
   orgId: number,
   ids: number[],
   field = 'assignment id',
-): Promise<void> {
+): Promise<Map<number, AssignmentRow>> {
   const unique = [...new Set(ids)];
-  if (unique.length === 0) return;
+  if (unique.length === 0) return new Map();
   const found = await findAssignmentsByIds(db, orgId, unique);
   if (found.size !== unique.length) throw invalidParams(`The selected ${field} is invalid.`);
+  return found;
 }

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { verifyLogChain } from '../../core/log-chain.js';
+import { appendToLogChain, entryHash, verifyLogChain } from '../../core/log-chain.js';
+import { nowUtc } from '../../core/time.js';
 import { CLI_ENTRY } from '../../../test/helpers/entries.js';
 
 /** The system log's hash chain (src/core/log-chain.ts), through the API's writes and `log verify`. */
@@ -112,6 +113,67 @@ describe('the system log as a hash chain', () => {
     expect(cli.code).toBe(0);
     expect(cli.stdout).toContain(`intact: ${rows.length} entries`);
     expect(cli.json).toMatchObject({ organization_id: org.orgId, ok: true, entries: rows.length });
+  });
+
+  it('moves the head in one statement while it holds the hash this process wrote, else reads it', async () => {
+    /** The statements on log_chain_head of one write through the API. */
+    const headStatements = async () => {
+      const texts: string[] = [];
+      const listener = (text: string) => texts.push(text);
+      server.app.dbHandle.queryLog.add(listener);
+      try {
+        await org.createUser({ first_name: 'Head' });
+      } finally {
+        server.app.dbHandle.queryLog.delete(listener);
+      }
+      return texts.filter((text) => text.includes('log_chain_head')).map((text) => text.split(' ')[0]);
+    };
+    await org.createUser({ first_name: 'Before' });
+    expect(await headStatements()).toEqual(['update']);
+
+    // another process appends (by hand here): this process's hash is no longer the head
+    const head = await db()
+      .selectFrom('log_chain_head')
+      .select('last_hash')
+      .where('organization_id', '=', org.orgId)
+      .executeTakeFirstOrThrow();
+    const row = {
+      organization_id: org.orgId,
+      created_at: nowUtc(),
+      action: 'test.outside',
+      entity_type: null,
+      entity_id: null,
+      description: 'Another process wrote this.',
+      actor_user_id: null,
+      actor_name: 'Test',
+      client_id: null,
+      changes: null,
+    };
+    const hash = entryHash(head.last_hash, row);
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        await trx.insertInto('system_log').values({ ...row, prev_hash: head.last_hash, hash }).execute();
+        await trx
+          .updateTable('log_chain_head')
+          .set({ last_hash: hash })
+          .where('organization_id', '=', org.orgId)
+          .execute();
+      });
+    expect(await headStatements()).toEqual(['update', 'insert', 'update']);
+    expect(await headStatements()).toEqual(['update']);
+
+    // an entry of this process rolled back: the hash it remembers was never committed
+    await expect(
+      db()
+        .transaction()
+        .execute(async (trx) => {
+          await appendToLogChain(trx, org.orgId, [{ ...row, description: 'Rolled back.' }]);
+          throw new Error('rolled back');
+        }),
+    ).rejects.toThrow('rolled back');
+    expect(await headStatements()).toEqual(['update', 'insert', 'update']);
+    expect(await verifyLogChain(db(), org.orgId)).toMatchObject({ ok: true });
   });
 
   it('names the first entry that was edited, deleted or cut off', async () => {

@@ -12,6 +12,7 @@ import { overrideFatigue } from '../fatigue-rules/repository.js';
 import { findUserOrInvalid, findUsersByIds, liveUserIn } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
+import type { AssignmentRow } from '../assignments/table.js';
 import type { WorkTypeRow } from '../work-types/table.js';
 import type { ShiftContext } from './serialize.js';
 import {
@@ -55,6 +56,8 @@ interface References {
   /** the shift's user, the admin and the user traded with, when named */
   users: Map<number, UserRow>;
   workType: WorkTypeRow;
+  /** the shift's assignment, when named */
+  assignments: Map<number, AssignmentRow>;
 }
 
 /** What validateReferences checks; an id left undefined (refused by the schema) is not checked. */
@@ -76,7 +79,7 @@ async function validateReferences(
     (id): id is number => typeof id === 'number',
   );
   const users = await findUsersByIds(trx, auth.orgId, named);
-  const [checkedTimes, , user, workType] = await checkAll([
+  const [checkedTimes, assignments, user, workType] = await checkAll([
     times,
     () =>
       values.assignment_id !== undefined ? assertAssignmentsExist(trx, auth.orgId, [values.assignment_id]) : undefined,
@@ -91,7 +94,7 @@ async function validateReferences(
     () => (body.labels ? assertLabelsExist(trx, auth.orgId, body.labels) : undefined),
     () => (body.qualifiers ? assertQualifiersExist(trx, auth.orgId, body.qualifiers) : undefined),
   ] as const);
-  return { user, users, workType, times: checkedTimes };
+  return { user, users, workType, assignments, times: checkedTimes };
 }
 
 /**
@@ -132,7 +135,7 @@ async function assertUserIsFree(
   user: UserRow,
   values: ShiftValues,
   body: { force?: boolean; override_reason?: string; admin_id?: number },
-  exceptShiftId?: number,
+  known: { assignments?: Map<number, AssignmentRow>; exceptShiftId?: number },
 ): Promise<boolean> {
   const force = body.force === true;
   // under the user's lock until the transaction ends: the check and the write it allows are one step
@@ -143,7 +146,8 @@ async function assertUserIsFree(
       end: values.end,
       userIds: [values.user_id],
       timezone: auth.timezone,
-      except: (item) => item.kind === 'one_off' && item.id === exceptShiftId,
+      except: (item) => item.kind === 'one_off' && item.id === known.exceptShiftId,
+      knownAssignments: known.assignments,
     })
   ).get(values.user_id)!;
   const refusal = (reason: Reason) => invalidParams(refusalMessage(fullName(user), 'this shift', reason));
@@ -188,7 +192,7 @@ export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftB
   const checked = await validateReferences(trx, auth, references, body, () => timesOf(body));
   const [user, users, workType] = [checked.user!, checked.users!, checked.workType!];
   const values: ShiftValues = { ...references, ...checked.times! };
-  const overTimeOff = await assertUserIsFree(trx, auth, user, values, body);
+  const overTimeOff = await assertUserIsFree(trx, auth, user, values, body, { assignments: checked.assignments });
   const row = await insertShiftRow(trx, auth.orgId, { ...values, overrides_time_off: overTimeOff });
   const tagged = Boolean(body.labels?.length || body.qualifiers?.length);
   if (body.labels) await replaceShiftLabels(trx, auth.orgId, row.id, body.labels);
@@ -233,7 +237,7 @@ export async function changeShift(trx: Db, auth: AuthContext, id: number, body: 
     traded_with: pick(body.traded_with, current.traded_with),
     scheduled_by: pick(body.admin_id, current.scheduled_by),
   };
-  const { user, times } = await validateReferences(trx, auth, references, body, () =>
+  const { user, times, assignments } = await validateReferences(trx, auth, references, body, () =>
     timesOf({
       start: body.start,
       end: body.end,
@@ -242,7 +246,7 @@ export async function changeShift(trx: Db, auth: AuthContext, id: number, body: 
     }),
   );
   const values: ShiftValues = { ...references, ...times! };
-  const overTimeOff = await assertUserIsFree(trx, auth, user!, values, body, id);
+  const overTimeOff = await assertUserIsFree(trx, auth, user!, values, body, { assignments, exceptShiftId: id });
   await updateShift(trx, auth.orgId, id, { ...values, overrides_time_off: overTimeOff ? 1 : 0 });
   if (body.labels !== undefined) await replaceShiftLabels(trx, auth.orgId, id, body.labels ?? []);
   if (body.qualifiers !== undefined) await replaceShiftQualifiers(trx, auth.orgId, id, body.qualifiers ?? []);
