@@ -1,7 +1,7 @@
 import type { AgentOptions } from 'node:https';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
-import { startMailCatcher } from '../../cli/mail-catch.js';
+import { startMailCatcher } from '../../core/mail-catcher.js';
 import { Temporal } from '../../core/time.js';
 import { createAssignment, workTypeId } from '../rotations/test-fixtures.js';
 import { createCallbackRunner, type CallbackRunner } from './runner/runner.js';
