@@ -120,6 +120,40 @@ describe.skipIf(!HAS_CHROMIUM)('trades offered to a member, on a phone', () => {
     expect(listed).toEqual([String(declined)]);
   });
 
+  it('a trade offered meanwhile (through the API) shows in the open Trades view within 2 s, without navigation', async () => {
+    await signInAs(admin);
+    const [, , third] = await shiftsOfOwner();
+    expect(third, 'the demo owner has a third shift in the coming three weeks').toBeTruthy();
+    await signInAs(notOffered, 'agenda');
+    // the Trades view listens to GET /v1/changes once it is open
+    const streamed = board.page.waitForResponse((r) => r.url().endsWith('/v1/changes'));
+    await board.page.goto(`${board.server.url}/app/#/trades`);
+    await board.page.getByText('No trade is offered to you.').waitFor();
+    expect((await streamed).status()).toBe(200);
+    // the owner asks through the API, in a session of their own (not the browser's)
+    const signedIn = await board.server.request('POST', '/app/session', {
+      body: { organization_id: orgId, username: owner, password: DEMO_PASSWORD },
+      headers: { 'x-crewplan-session': '1' },
+    });
+    expect(signedIn.status, signedIn.text).toBe(200);
+    const trade = await board.server.request<{ id: number }>('POST', '/v1/trades', {
+      headers: { cookie: (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!, 'x-crewplan-session': '1' },
+      body: {
+        requesting_user: idOf(owner),
+        start: third!.start,
+        end: third!.end,
+        offered_user_ids: [idOf(notOffered)],
+        approving_user_id: idOf(admin),
+      },
+    });
+    expect(trade.status, trade.text).toBe(201);
+    const made = Date.now();
+    await board.page.locator(`li[data-trade="${trade.body.id}"]`).waitFor({ timeout: 2000 });
+    console.log(`trades offered to me: the new trade showed ${Date.now() - made} ms after it was made`);
+    expect(await board.page.getByText('No trade is offered to you.').count()).toBe(0);
+    expect(await axeViolations(board.page)).toEqual([]);
+  });
+
   it("the callback offer's banner and My offers fit 375 px", async () => {
     await signInAs(admin);
     const member = idOf(notOffered);
