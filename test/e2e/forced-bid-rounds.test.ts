@@ -172,4 +172,71 @@ describe.skipIf(!HAS_CHROMIUM)('forced list and bid rounds on the board', () => 
     expect(await card.getByRole('button').count()).toBe(0);
     expect(await axeViolations(board.page)).toEqual([]);
   });
+
+  it('makes a bid round from the Time off view: each field the API refuses shows its message', async () => {
+    const year = Number(orgToday().slice(0, 4)) + 2;
+    await board.page.goto(`${board.server.url}/app/#/time-off`);
+    await board.page.getByText('New bid round', { exact: true }).first().click();
+    const form = board.page.locator('form', { has: board.page.getByRole('heading', { name: 'New bid round' }) });
+    await form.getByLabel('Name').fill(`Station bid ${year}`);
+    await form.getByLabel(/^Year/).fill('1999');
+    await form.getByLabel('Minutes a turn').fill('0');
+    await form.getByLabel(/^Members: the group/).selectOption({ label: 'Forced crew' });
+    const refused = board.page.waitForResponse(
+      (r) => r.url().endsWith('/v1/bid_rounds') && r.request().method() === 'POST',
+    );
+    await form.getByRole('button', { name: 'Make the bid round' }).click();
+    expect((await refused).status()).toBe(422);
+    const yearField = form.getByLabel(/^Year/);
+    await form.locator('#bid-round-year-error').waitFor();
+    expect(await form.locator('#bid-round-year-error').innerText()).toMatch(/^The year must be at least 2000\.?/);
+    expect(await form.locator('#bid-round-turn_minutes-error').innerText()).toMatch(
+      /^The turn minutes must be at least 1/,
+    );
+    expect(await yearField.getAttribute('aria-invalid')).toBe('true');
+    expect(await form.getByLabel('Name').getAttribute('aria-invalid')).toBeNull();
+    // the first field refused has the focus; each error is read with its field
+    expect(await board.page.evaluate('document.activeElement.name')).toBe('year');
+    expect(await yearField.getAttribute('aria-describedby')).toBe('bid-round-year-error');
+    expect(await axeViolations(board.page)).toEqual([]);
+    expect((await api<Array<{ name: string }>>('/v1/bid_rounds')).body.map((r) => r.name)).not.toContain(
+      `Station bid ${year}`,
+    );
+
+    await yearField.fill(String(year));
+    await form.getByLabel('Minutes a turn').fill('90');
+    await form.getByLabel('Turns per member').fill('2');
+    await form.getByRole('button', { name: 'Make the bid round' }).click();
+    await form
+      .getByRole('status')
+      .filter({ hasText: `Station bid ${year} is made, in draft` })
+      .waitFor();
+    expect(await form.locator('.field-error').count()).toBe(0);
+    const rounds =
+      await api<
+        Array<{
+          id: number;
+          name: string;
+          year: number;
+          turn_minutes: number;
+          turns_per_member: number;
+          status: string;
+          members: Array<{ name: string }>;
+          time_off_type_ids: number[];
+        }>
+      >('/v1/bid_rounds');
+    const round = rounds.body.find((r) => r.name === `Station bid ${year}`)!;
+    expect(round).toBeTruthy();
+    const types = (await api<Array<{ id: number; label: string }>>('/v1/time_off_types')).body;
+    expect([round.year, round.turn_minutes, round.turns_per_member, round.status]).toEqual([year, 90, 2, 'draft']);
+    expect(round.time_off_type_ids).toEqual([Number(types.find((t) => t.label === 'Vacation')!.id)]);
+    // the group's members in seniority order
+    expect(round.members.map((m) => m.name)).toEqual([jamal, grace, diego].map((n) => user(n).full_name));
+    // the list shows the new round at once, in draft
+    await board.page
+      .locator(`li.bid-round[data-round="${round.id}"] .round-status`)
+      .filter({ hasText: 'draft' })
+      .waitFor();
+    expect(await axeViolations(board.page)).toEqual([]);
+  });
 });
