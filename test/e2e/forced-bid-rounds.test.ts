@@ -239,4 +239,62 @@ describe.skipIf(!HAS_CHROMIUM)('forced list and bid rounds on the board', () => 
       .waitFor();
     expect(await axeViolations(board.page)).toEqual([]);
   });
+
+  it("edits a group's forced-hire settings under its order: field errors as the API gives them, then the order moves", async () => {
+    await board.page.goto(`${board.server.url}/app/#/callbacks`);
+    const card = board.page.locator('.forced-list');
+    await card.locator('.next-forced').waitFor();
+    await card.getByText('Forced-hire settings', { exact: true }).click();
+    const form = card.getByRole('form', { name: 'Forced-hire settings of Forced crew' });
+    const save = form.getByRole('button', { name: 'Save the settings of Forced crew' });
+    const refused = () =>
+      board.page.waitForResponse((r) => r.url().endsWith('/forced_list') && r.request().method() === 'PUT');
+    // forcing by itself in nobody's name, and a negative tour: the schema refuses the tour first
+    await form.getByLabel(/Force by itself/).check();
+    await form.getByLabel('Forced hires are made in the name of').selectOption({ label: 'Nobody (only by hand)' });
+    await form.getByLabel(/^Long tour \(hours\)/).fill('-1');
+    let answer = refused();
+    await save.click();
+    expect((await answer).status()).toBe(422);
+    const tourError = form.locator(`[id$="-long_tour_hours-error"]`);
+    await tourError.waitFor();
+    expect(await tourError.innerText()).toMatch(/^The long tour hours must be at least 0/);
+    expect(await board.page.evaluate('document.activeElement.name')).toBe('long_tour_hours');
+    expect(await axeViolations(board.page)).toEqual([]);
+    // then the rule: forcing by itself needs someone to force in the name of
+    await form.getByLabel(/^Long tour \(hours\)/).fill('24');
+    answer = refused();
+    await save.click();
+    expect((await answer).status()).toBe(422);
+    const byError = form.locator(`[id$="-initiated_by-error"]`);
+    await byError.waitFor();
+    expect(await byError.innerText()).toMatch(
+      /^The initiated by field is required when the forced list starts by itself/,
+    );
+    expect(await tourError.count()).toBe(0);
+    expect(await board.page.evaluate('document.activeElement.name')).toBe('initiated_by');
+    expect(await axeViolations(board.page)).toEqual([]);
+    // saved: no time-off buffer any more, so Jamal (never forced, most senior) is next
+    await form.getByLabel('Forced hires are made in the name of').selectOption({ label: user(admin).full_name });
+    await form.getByLabel(/^Time-off buffer \(hours\)/).fill('0');
+    await save.click();
+    await form.getByRole('status').filter({ hasText: 'Saved the forced list of Forced crew.' }).waitFor();
+    expect(await form.locator('.field-error').count()).toBe(0);
+    await card
+      .locator('.next-forced')
+      .filter({ hasText: `Next to be forced: ${user(jamal).full_name}` })
+      .waitFor();
+    const groupId = Number(await card.getAttribute('data-group'));
+    const stored = await api<Record<string, unknown>>(`/v1/groups/${groupId}/forced_list`);
+    expect(stored.body).toMatchObject({
+      enabled: true,
+      initiated_by: user(admin).user_id,
+      time_off_buffer_hours: 0,
+      long_tour_hours: 24,
+      long_tour_buffer_hours: 0,
+      start_within_hours: 12,
+    });
+    expect((stored.body.assignment_ids as number[]).length).toBe(1);
+    expect(await axeViolations(board.page)).toEqual([]);
+  });
 });

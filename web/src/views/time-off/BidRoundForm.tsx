@@ -109,7 +109,7 @@ export function BidRoundForm({ created }: { created: () => void }) {
             {error('time_off_type_ids')}
             <label>
               Members: the group <small>its members bid, most senior first</small>
-              <select name="group_id" defaultValue="" {...invalid('group_id')}>
+              <select name="group_id" {...invalid('group_id')}>
                 <option value="">Choose a group</option>
                 {groups.map((group) => (
                   <option key={group.id} value={group.id}>
