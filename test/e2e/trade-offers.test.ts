@@ -200,4 +200,43 @@ describe.skipIf(!HAS_CHROMIUM)('trades offered to a member, on a phone', () => {
     expect(offersWidth).toBeLessThanOrEqual(offersViewport);
     expect(await axeViolations(board.page)).toEqual([]);
   });
+
+  it('lays the request forms out for a phone: fields stacked, "Whole days" beside its checkbox', async () => {
+    await signInAs(owner);
+    const trade = board.page.locator('form.request-form');
+    await trade.waitFor();
+    const box = async (label: string) => (await trade.getByLabel(label).boundingBox())!;
+    const [worked, approved] = [await box('Worked by'), await box('Approved by')];
+    // stacked: "Approved by" below "Worked by", both as wide as the form, inside the phone's width
+    expect(approved.y).toBeGreaterThanOrEqual(worked.y + worked.height);
+    expect(Math.abs(approved.x - worked.x)).toBeLessThanOrEqual(1);
+    expect(worked.x + worked.width).toBeLessThanOrEqual(375);
+    await board.page.screenshot({ path: '/tmp/trades-request-375.png', fullPage: true });
+    const [width, viewport] = await pageWidths(board.page);
+    expect(width).toBeLessThanOrEqual(viewport);
+
+    await board.page.goto(`${board.server.url}/app/#/time-off`);
+    const form = board.page.locator('form', { has: board.page.locator('#request-title') });
+    const whole = form.getByLabel('Whole days');
+    await whole.waitFor();
+    const check = (await whole.boundingBox())!;
+    // the box of the label's words (its text node), as the checkbox's box is the input's
+    const words = (await board.page.evaluate(`(() => {
+      const label = document.querySelector('form label.check');
+      const text = [...label.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim());
+      const range = document.createRange();
+      range.selectNode(text[text.length - 1]);
+      const r = range.getBoundingClientRect();
+      return { x: r.x, y: r.y, height: r.height };
+    })()`)) as { x: number; y: number; height: number };
+    const type = (await form.getByLabel('Type').boundingBox())!;
+    // one line: the checkbox left of its words, their middles level; the checkbox at the fields' left edge
+    expect(words.x).toBeGreaterThan(check.x + check.width - 1);
+    expect(Math.abs(words.y + words.height / 2 - (check.y + check.height / 2))).toBeLessThanOrEqual(4);
+    expect(Math.abs(check.x - type.x)).toBeLessThanOrEqual(2);
+    await form.screenshot({ path: '/tmp/time-off-request-375.png' });
+    const [timeOffWidth, timeOffViewport] = await pageWidths(board.page);
+    expect(timeOffWidth).toBeLessThanOrEqual(timeOffViewport);
+    expect(await axeViolations(board.page)).toEqual([]);
+  });
 });

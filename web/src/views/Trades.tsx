@@ -98,7 +98,7 @@ export function Trades({ session }: { session: Session }) {
               {shifts.length === 0 ? (
                 <p>You have no shift in the next four weeks to trade.</p>
               ) : (
-                <form class="request-form" aria-labelledby="request-title" onSubmit={send}>
+                <form class="form request-form" aria-labelledby="request-title" onSubmit={send}>
                   <label>
                     My shift{' '}
                     <select required value={shift} onChange={(e) => setShift(e.currentTarget.value)}>
