@@ -122,6 +122,7 @@ describe.skipIf(!HAS_CHROMIUM)('trades offered to a member, on a phone', () => {
 
   it('a trade offered meanwhile (through the API) shows in the open Trades view within 2 s, without navigation', async () => {
     await signInAs(admin);
+    users = (await api<User[]>('/v1/users')).body;
     const [, , third] = await shiftsOfOwner();
     expect(third, 'the demo owner has a third shift in the coming three weeks').toBeTruthy();
     await signInAs(notOffered, 'agenda');
