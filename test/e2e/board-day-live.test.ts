@@ -1,20 +1,18 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server.js';
+import type { TestServer } from '../helpers/server.js';
 import {
   addDays,
   axeViolations,
+  type BoardBrowser,
   CHROMIUM,
-  CHROMIUM_FLAGS,
   DEMO_ZONE,
   fillSignIn,
   HAS_CHROMIUM,
   orgToday,
   pageApi,
   period,
+  startBoardBrowser,
 } from './browser.js';
 import { DEMO_PASSWORD, seedDemoOrganization } from './demo-org.js';
 
@@ -54,9 +52,9 @@ interface Vacancy {
 const LIVE = { timeout: 2000, interval: 50 };
 
 describe.skipIf(!HAS_CHROMIUM)('the day view, live', () => {
+  let board: BoardBrowser;
   let server: TestServer;
   let orgId: number;
-  let browser: Browser;
   let one: Page;
   let two: Page;
   let date: string;
@@ -89,13 +87,12 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, live', () => {
   }
 
   beforeAll(async () => {
-    if (!existsSync(join('web', 'dist', 'index.html')))
-      execFileSync('npm', ['run', '--silent', 'build:web'], { stdio: 'inherit' });
-    server = await startServer();
+    // two people on the same board: two contexts of one Chromium, each with its own cookies
+    board = await startBoardBrowser({ width: 1280, height: 900 }, { isolated: true });
+    server = board.server;
     orgId = (await seedDemoOrganization(server, DEMO_ZONE)).orgId;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
-    one = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    two = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    one = board.page;
+    two = await board.newPage();
     await open(one);
     await open(two);
     const vacancies = await get<Vacancy[]>(`/v1/vacancies?${period(addDays(orgToday(), 1), addDays(orgToday(), 10))}`);
@@ -105,8 +102,7 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, live', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await board?.close();
   }, 60_000);
 
   it("opens an admin on today's day view, in the organization's zone", async () => {
@@ -264,7 +260,7 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, live', () => {
   });
 
   it('has no serious or critical axe findings on the day view of a member at phone width', async () => {
-    const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    const phone = await board.newPage({ width: 390, height: 844 });
     try {
       await phone.goto(`${server.url}/app/#/day/${date}`);
       await fillSignIn(phone, orgId, 'sam.oconnell', DEMO_PASSWORD);

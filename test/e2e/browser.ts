@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 /** Debian's Chromium, driven through playwright-core (never a browser download). */
@@ -155,22 +155,48 @@ export function pageApi(page: Page) {
     ) as Promise<{ status: number; body: T }>;
 }
 
-/** A test server with the built app, one Chromium (a persistent context in a temporary profile) and its page. */
+/** A test server with the built app, one Chromium and its first page. */
 export interface BoardBrowser {
   server: TestServer;
   context: BrowserContext;
   page: Page;
+  /**
+   * A page in a context of its own (its own cookies: another person signed in), in the same Chromium;
+   * only with `{ isolated: true }`. Closed with the rest.
+   */
+  newPage: (viewport?: { width: number; height: number }) => Promise<Page>;
   close: () => Promise<void>;
 }
 
 /**
  * Builds the app when `web/dist` is missing, starts a test server, and opens one Chromium page at
- * `viewport` (one browser per test file keeps the suite fast). `seed` prepares the server's data.
+ * `viewport` (one browser per test file keeps the suite fast). By default the page is a persistent
+ * context in a temporary profile (Web Push needs one: an incognito context has no push service);
+ * `isolated: true` opens incognito contexts instead, so that {@link BoardBrowser.newPage} can open
+ * others beside it (two people live on the same board).
  */
-export async function startBoardBrowser(viewport = { width: 1280, height: 900 }): Promise<BoardBrowser> {
+export async function startBoardBrowser(
+  viewport = { width: 1280, height: 900 },
+  options: { isolated?: boolean } = {},
+): Promise<BoardBrowser> {
   if (!existsSync(join('web', 'dist', 'index.html')))
     execFileSync('npm', ['run', '--silent', 'build:web'], { stdio: 'inherit' });
   const server = await startServer();
+  if (options.isolated) {
+    const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+    const newPage = async (size = viewport) => (await browser.newContext({ viewport: size })).newPage();
+    const page = await newPage();
+    return {
+      server,
+      context: page.context(),
+      page,
+      newPage,
+      close: async () => {
+        await browser.close();
+        await server.close();
+      },
+    };
+  }
   const profile = mkdtempSync(join(tmpdir(), 'crewplan-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -183,6 +209,7 @@ export async function startBoardBrowser(viewport = { width: 1280, height: 900 })
     server,
     context,
     page,
+    newPage: () => Promise.reject(new Error('startBoardBrowser: newPage needs { isolated: true }')),
     close: async () => {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

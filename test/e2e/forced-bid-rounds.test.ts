@@ -172,4 +172,129 @@ describe.skipIf(!HAS_CHROMIUM)('forced list and bid rounds on the board', () => 
     expect(await card.getByRole('button').count()).toBe(0);
     expect(await axeViolations(board.page)).toEqual([]);
   });
+
+  it('makes a bid round from the Time off view: each field the API refuses shows its message', async () => {
+    const year = Number(orgToday().slice(0, 4)) + 2;
+    await board.page.goto(`${board.server.url}/app/#/time-off`);
+    await board.page.getByText('New bid round', { exact: true }).first().click();
+    const form = board.page.locator('form', { has: board.page.getByRole('heading', { name: 'New bid round' }) });
+    await form.getByLabel('Name').fill(`Station bid ${year}`);
+    await form.getByLabel(/^Year/).fill('1999');
+    await form.getByLabel('Minutes a turn').fill('0');
+    await form.getByLabel(/^Members: the group/).selectOption({ label: 'Forced crew' });
+    const refused = board.page.waitForResponse(
+      (r) => r.url().endsWith('/v1/bid_rounds') && r.request().method() === 'POST',
+    );
+    await form.getByRole('button', { name: 'Make the bid round' }).click();
+    expect((await refused).status()).toBe(422);
+    const yearField = form.getByLabel(/^Year/);
+    await form.locator('#bid-round-year-error').waitFor();
+    expect(await form.locator('#bid-round-year-error').innerText()).toMatch(/^The year must be at least 2000\.?/);
+    expect(await form.locator('#bid-round-turn_minutes-error').innerText()).toMatch(
+      /^The turn minutes must be at least 1/,
+    );
+    expect(await yearField.getAttribute('aria-invalid')).toBe('true');
+    expect(await form.getByLabel('Name').getAttribute('aria-invalid')).toBeNull();
+    // the first field refused has the focus; each error is read with its field
+    expect(await board.page.evaluate('document.activeElement.name')).toBe('year');
+    expect(await yearField.getAttribute('aria-describedby')).toBe('bid-round-year-error');
+    expect(await axeViolations(board.page)).toEqual([]);
+    expect((await api<Array<{ name: string }>>('/v1/bid_rounds')).body.map((r) => r.name)).not.toContain(
+      `Station bid ${year}`,
+    );
+
+    await yearField.fill(String(year));
+    await form.getByLabel('Minutes a turn').fill('90');
+    await form.getByLabel('Turns per member').fill('2');
+    await form.getByRole('button', { name: 'Make the bid round' }).click();
+    await form
+      .getByRole('status')
+      .filter({ hasText: `Station bid ${year} is made, in draft` })
+      .waitFor();
+    expect(await form.locator('.field-error').count()).toBe(0);
+    const rounds =
+      await api<
+        Array<{
+          id: number;
+          name: string;
+          year: number;
+          turn_minutes: number;
+          turns_per_member: number;
+          status: string;
+          members: Array<{ name: string }>;
+          time_off_type_ids: number[];
+        }>
+      >('/v1/bid_rounds');
+    const round = rounds.body.find((r) => r.name === `Station bid ${year}`)!;
+    expect(round).toBeTruthy();
+    const types = (await api<Array<{ id: number; label: string }>>('/v1/time_off_types')).body;
+    expect([round.year, round.turn_minutes, round.turns_per_member, round.status]).toEqual([year, 90, 2, 'draft']);
+    expect(round.time_off_type_ids).toEqual([Number(types.find((t) => t.label === 'Vacation')!.id)]);
+    // the group's members in seniority order
+    expect(round.members.map((m) => m.name)).toEqual([jamal, grace, diego].map((n) => user(n).full_name));
+    // the list shows the new round at once, in draft
+    await board.page
+      .locator(`li.bid-round[data-round="${round.id}"] .round-status`)
+      .filter({ hasText: 'draft' })
+      .waitFor();
+    expect(await axeViolations(board.page)).toEqual([]);
+  });
+
+  it("edits a group's forced-hire settings under its order: field errors as the API gives them, then the order moves", async () => {
+    await board.page.goto(`${board.server.url}/app/#/callbacks`);
+    const card = board.page.locator('.forced-list');
+    await card.locator('.next-forced').waitFor();
+    await card.getByText('Forced-hire settings', { exact: true }).click();
+    const form = card.getByRole('form', { name: 'Forced-hire settings of Forced crew' });
+    const save = form.getByRole('button', { name: 'Save the settings of Forced crew' });
+    const refused = () =>
+      board.page.waitForResponse((r) => r.url().endsWith('/forced_list') && r.request().method() === 'PUT');
+    // forcing by itself in nobody's name, and a negative tour: the schema refuses the tour first
+    await form.getByLabel(/Force by itself/).check();
+    await form.getByLabel('Forced hires are made in the name of').selectOption({ label: 'Nobody (only by hand)' });
+    await form.getByLabel(/^Long tour \(hours\)/).fill('-1');
+    let answer = refused();
+    await save.click();
+    expect((await answer).status()).toBe(422);
+    const tourError = form.locator(`[id$="-long_tour_hours-error"]`);
+    await tourError.waitFor();
+    expect(await tourError.innerText()).toMatch(/^The long tour hours must be at least 0/);
+    expect(await board.page.evaluate('document.activeElement.name')).toBe('long_tour_hours');
+    expect(await axeViolations(board.page)).toEqual([]);
+    // then the rule: forcing by itself needs someone to force in the name of
+    await form.getByLabel(/^Long tour \(hours\)/).fill('24');
+    answer = refused();
+    await save.click();
+    expect((await answer).status()).toBe(422);
+    const byError = form.locator(`[id$="-initiated_by-error"]`);
+    await byError.waitFor();
+    expect(await byError.innerText()).toMatch(
+      /^The initiated by field is required when the forced list starts by itself/,
+    );
+    expect(await tourError.count()).toBe(0);
+    expect(await board.page.evaluate('document.activeElement.name')).toBe('initiated_by');
+    expect(await axeViolations(board.page)).toEqual([]);
+    // saved: no time-off buffer any more, so Jamal (never forced, most senior) is next
+    await form.getByLabel('Forced hires are made in the name of').selectOption({ label: user(admin).full_name });
+    await form.getByLabel(/^Time-off buffer \(hours\)/).fill('0');
+    await save.click();
+    await form.getByRole('status').filter({ hasText: 'Saved the forced list of Forced crew.' }).waitFor();
+    expect(await form.locator('.field-error').count()).toBe(0);
+    await card
+      .locator('.next-forced')
+      .filter({ hasText: `Next to be forced: ${user(jamal).full_name}` })
+      .waitFor();
+    const groupId = Number(await card.getAttribute('data-group'));
+    const stored = await api<Record<string, unknown>>(`/v1/groups/${groupId}/forced_list`);
+    expect(stored.body).toMatchObject({
+      enabled: true,
+      initiated_by: user(admin).user_id,
+      time_off_buffer_hours: 0,
+      long_tour_hours: 24,
+      long_tour_buffer_hours: 0,
+      start_within_hours: 12,
+    });
+    expect((stored.body.assignment_ids as number[]).length).toBe(1);
+    expect(await axeViolations(board.page)).toEqual([]);
+  });
 });

@@ -107,16 +107,24 @@ describe.skipIf(!HAS_CHROMIUM)('settings: a time off type made masked', () => {
     let member: { user_id: number; full_name: string } | undefined;
     for (const user of users) if (!member && (await titlesOf(user.user_id)).includes(list.id)) member = user;
     expect(member, 'someone on the first list').toBeDefined();
+    // the list's notice group (set through the API) shows chosen, and saving keeps it
+    const group = (await api<Array<{ id: string; label: string }>>('/v1/groups')).body.at(-1)!;
+    const noticed = await api(`/v1/lists/${list.id}`, 'PATCH', { notify_group_id: Number(group.id) });
+    expect(noticed.status, JSON.stringify(noticed.body)).toBe(200);
     await board.page.getByRole('link', { name: 'Settings' }).click();
     const form = board.page.locator('form.settings-list', {
       has: board.page.getByRole('heading', { name: list.name }),
     });
+    expect(await form.getByLabel('Notice group').inputValue()).toBe(String(group.id));
     await form.getByLabel(/^Contact window/).fill('15');
     await form.getByRole('checkbox', { name: member!.full_name, exact: true }).uncheck();
     await form.getByRole('button', { name: `Save ${list.name}` }).click();
     await expect.poll(() => form.getByRole('status').textContent()).toBe(`Saved ${list.name}: 1 member change(s).`);
-    const saved = await api<{ contact_window_minutes: number | null }>(`/v1/lists/${list.id}`);
+    const saved = await api<{ contact_window_minutes: number | null; notify_group_id: number | null }>(
+      `/v1/lists/${list.id}`,
+    );
     expect(saved.body.contact_window_minutes).toBe(15);
+    expect(saved.body.notify_group_id).toBe(Number(group.id));
     expect(await titlesOf(member!.user_id)).not.toContain(list.id);
     expect(await axeViolations(board.page)).toEqual([]);
   }, 240_000);

@@ -120,6 +120,41 @@ describe.skipIf(!HAS_CHROMIUM)('trades offered to a member, on a phone', () => {
     expect(listed).toEqual([String(declined)]);
   });
 
+  it('a trade offered meanwhile (through the API) shows in the open Trades view within 2 s, without navigation', async () => {
+    await signInAs(admin);
+    users = (await api<User[]>('/v1/users')).body;
+    const [, , third] = await shiftsOfOwner();
+    expect(third, 'the demo owner has a third shift in the coming three weeks').toBeTruthy();
+    await signInAs(notOffered, 'agenda');
+    // the Trades view listens to GET /v1/changes once it is open
+    const streamed = board.page.waitForResponse((r) => r.url().endsWith('/v1/changes'));
+    await board.page.goto(`${board.server.url}/app/#/trades`);
+    await board.page.getByText('No trade is offered to you.').waitFor();
+    expect((await streamed).status()).toBe(200);
+    // the owner asks through the API, in a session of their own (not the browser's)
+    const signedIn = await board.server.request('POST', '/app/session', {
+      body: { organization_id: orgId, username: owner, password: DEMO_PASSWORD },
+      headers: { 'x-crewplan-session': '1' },
+    });
+    expect(signedIn.status, signedIn.text).toBe(200);
+    const trade = await board.server.request<{ id: number }>('POST', '/v1/trades', {
+      headers: { cookie: (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!, 'x-crewplan-session': '1' },
+      body: {
+        requesting_user: idOf(owner),
+        start: third!.start,
+        end: third!.end,
+        offered_user_ids: [idOf(notOffered)],
+        approving_user_id: idOf(admin),
+      },
+    });
+    expect(trade.status, trade.text).toBe(201);
+    const made = Date.now();
+    await board.page.locator(`li[data-trade="${trade.body.id}"]`).waitFor({ timeout: 2000 });
+    console.log(`trades offered to me: the new trade showed ${Date.now() - made} ms after it was made`);
+    expect(await board.page.getByText('No trade is offered to you.').count()).toBe(0);
+    expect(await axeViolations(board.page)).toEqual([]);
+  });
+
   it("the callback offer's banner and My offers fit 375 px", async () => {
     await signInAs(admin);
     const member = idOf(notOffered);
@@ -164,6 +199,45 @@ describe.skipIf(!HAS_CHROMIUM)('trades offered to a member, on a phone', () => {
     expect(await card.locator('.countdown').innerText()).toMatch(/^\d+ min \d+ s left$/);
     const [offersWidth, offersViewport] = await pageWidths(board.page);
     expect(offersWidth).toBeLessThanOrEqual(offersViewport);
+    expect(await axeViolations(board.page)).toEqual([]);
+  });
+
+  it('lays the request forms out for a phone: fields stacked, "Whole days" beside its checkbox', async () => {
+    await signInAs(owner);
+    const trade = board.page.locator('form.request-form');
+    await trade.waitFor();
+    const box = async (label: string) => (await trade.getByLabel(label).boundingBox())!;
+    const [worked, approved] = [await box('Worked by'), await box('Approved by')];
+    // stacked: "Approved by" below "Worked by", both as wide as the form, inside the phone's width
+    expect(approved.y).toBeGreaterThanOrEqual(worked.y + worked.height);
+    expect(Math.abs(approved.x - worked.x)).toBeLessThanOrEqual(1);
+    expect(worked.x + worked.width).toBeLessThanOrEqual(375);
+    await board.page.screenshot({ path: '/tmp/trades-request-375.png', fullPage: true });
+    const [width, viewport] = await pageWidths(board.page);
+    expect(width).toBeLessThanOrEqual(viewport);
+
+    await board.page.goto(`${board.server.url}/app/#/time-off`);
+    const form = board.page.locator('form', { has: board.page.locator('#request-title') });
+    const whole = form.getByLabel('Whole days');
+    await whole.waitFor();
+    const check = (await whole.boundingBox())!;
+    // the box of the label's words (its text node), as the checkbox's box is the input's
+    const words = (await board.page.evaluate(`(() => {
+      const label = document.querySelector('form label.check');
+      const text = [...label.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim());
+      const range = document.createRange();
+      range.selectNode(text[text.length - 1]);
+      const r = range.getBoundingClientRect();
+      return { x: r.x, y: r.y, height: r.height };
+    })()`)) as { x: number; y: number; height: number };
+    const type = (await form.getByLabel('Type').boundingBox())!;
+    // one line: the checkbox left of its words, their middles level; the checkbox at the fields' left edge
+    expect(words.x).toBeGreaterThan(check.x + check.width - 1);
+    expect(Math.abs(words.y + words.height / 2 - (check.y + check.height / 2))).toBeLessThanOrEqual(4);
+    expect(Math.abs(check.x - type.x)).toBeLessThanOrEqual(2);
+    await form.screenshot({ path: '/tmp/time-off-request-375.png' });
+    const [timeOffWidth, timeOffViewport] = await pageWidths(board.page);
+    expect(timeOffWidth).toBeLessThanOrEqual(timeOffViewport);
     expect(await axeViolations(board.page)).toEqual([]);
   });
 });

@@ -10,6 +10,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** the API's `error_message` sentence by sentence (a 422 names one field in each, see field-errors.ts) */
+    readonly messages: string[] = [message],
   ) {
     super(message);
   }
@@ -45,10 +47,8 @@ export async function call<R extends { response: Response; error?: unknown }>(pe
   const message = (result.error as { error_message?: string | string[] } | undefined)?.error_message;
   if (response.status === 401 && new URL(response.url, location.href).pathname.startsWith('/v1/'))
     window.dispatchEvent(new Event(SIGNED_OUT_EVENT));
-  throw new ApiError(
-    response.status,
-    Array.isArray(message) ? message.join(' ') : (message ?? `The server answered ${response.status}.`),
-  );
+  const messages = Array.isArray(message) ? message : [message ?? `The server answered ${response.status}.`];
+  throw new ApiError(response.status, messages.join(' '), messages);
 }
 
 /** The query of a `next` link the API wrote (an absolute URL), to ask for that page through the client. */

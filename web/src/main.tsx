@@ -6,6 +6,7 @@ import './styles/base.css';
 import './styles/board.css';
 import './styles/calendar.css';
 import './styles/panel.css';
+import './styles/forms.css';
 import './styles/agenda.css';
 import './styles/day.css';
 import './styles/print.css';

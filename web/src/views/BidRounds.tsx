@@ -4,6 +4,7 @@ import { span } from '../dates';
 import { useLoad } from '../hooks';
 import type { BidRound } from '../types';
 import { Outcome, useAction } from './panel/action';
+import { BidRoundForm } from './time-off/BidRoundForm';
 
 type Move = 'open' | 'pause' | 'close';
 
@@ -87,12 +88,16 @@ function RoundCard({ round, reload }: { round: BidRound; reload: () => void }) {
   );
 }
 
-/** Vacation bid rounds (admins): whose turn it is, and open / pause / resume / close (POST /bid_rounds/{id}/…). */
+/**
+ * Vacation bid rounds (admins): whose turn it is, open / pause / resume / close (POST
+ * /bid_rounds/{id}/…), and a new round (POST /bid_rounds, BidRoundForm).
+ */
 export function BidRounds() {
   const [value, reload] = useLoad(() => call(client.GET('/v1/bid_rounds')), []);
   return (
     <section aria-labelledby="bid-rounds-title">
       <h2 id="bid-rounds-title">Vacation bid rounds</h2>
+      <BidRoundForm created={reload} />
       <Loaded value={value} what="the bid rounds" retry={reload}>
         {(rounds) =>
           rounds.length === 0 ? (

@@ -2,19 +2,24 @@ import { call, client } from '../api';
 import { Loaded } from '../components';
 import { useLoad } from '../hooks';
 import type { ForcedList as ForcedListData } from '../types';
+import { ForcedListForm } from './ForcedListForm';
 
 type Named = ForcedListData & { label: string };
 
-/** Every group's forced list that covers assignments (GET /groups, then GET /groups/{id}/forced_list). */
-async function loadForcedLists(): Promise<Named[]> {
-  const groups = await call(client.GET('/v1/groups'));
+/**
+ * Every group's forced list that covers assignments (GET /groups, then GET /groups/{id}/forced_list),
+ * and the people a forced hire may be made in the name of (GET /users).
+ */
+async function loadForcedLists(): Promise<{ lists: Named[]; people: Array<{ id: number; name: string }> }> {
+  const [groups, users] = await Promise.all([call(client.GET('/v1/groups')), call(client.GET('/v1/users'))]);
   const lists = await Promise.all(
     groups.map(async (group) => ({
       ...(await call(client.GET('/v1/groups/{id}/forced_list', { params: { path: { id: Number(group.id) } } }))),
       label: group.label,
     })),
   );
-  return lists.filter((list) => list.assignment_ids.length > 0);
+  const people = users.map((u) => ({ id: Number(u.user_id), name: u.full_name }));
+  return { lists: lists.filter((list) => list.assignment_ids.length > 0), people };
 }
 
 /** The one forced next: the first member of the order outside every buffer now. */
@@ -23,7 +28,8 @@ const nextForced = (list: ForcedListData) => list.members.find((m) => m.buffer =
 /**
  * The forced lists' order now (admins, docs/contract-rules.md "Forced hire"): never forced first,
  * then least recently forced, then seniority; a member inside a buffer is set apart with its
- * reason, and the first outside every buffer is named as the next to be forced.
+ * reason, and the first outside every buffer is named as the next to be forced. Each list's
+ * settings (buffers, forcing by itself) are edited under it (ForcedListForm).
  */
 export function ForcedList() {
   const [value, reload] = useLoad(loadForcedLists, []);
@@ -31,7 +37,7 @@ export function ForcedList() {
     <section aria-labelledby="forced-list-title">
       <h2 id="forced-list-title">Forced list order</h2>
       <Loaded value={value} what="the forced lists" retry={reload}>
-        {(lists) =>
+        {({ lists, people }) =>
           lists.length === 0 ? (
             <p>No forced list covers an assignment yet.</p>
           ) : (
@@ -76,6 +82,7 @@ export function ForcedList() {
                         </tbody>
                       </table>
                     </section>
+                    <ForcedListForm list={list} label={list.label} people={people} saved={reload} />
                   </li>
                 );
               })}

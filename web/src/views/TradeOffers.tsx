@@ -14,12 +14,15 @@ function offerWords(offer: TradeOffer): string {
 /**
  * Trades offered to me (members, made for a phone): the open trades whose offered people name the
  * user (GET /users/{me}/trade_offers), each with Accept and Decline (POST
- * /users/{me}/trade_offers/{id}); one the user accepted waits for an admin's approval.
+ * /users/{me}/trade_offers/{id}); one the user accepted waits for an admin's approval. Live: it
+ * reads again at each `refresh` (a change heard on GET /v1/changes), so a trade offered meanwhile
+ * shows without navigation.
  */
-export function TradeOffers({ userId, changed }: { userId: number; changed: () => void }) {
+export function TradeOffers({ userId, changed, refresh }: { userId: number; changed: () => void; refresh: number }) {
   const [value, reload] = useLoad(
     () => call(client.GET('/v1/users/{user_id}/trade_offers', { params: { path: { user_id: userId } } })),
     [userId],
+    refresh,
   );
   const action = useAction();
   const answer = (offer: TradeOffer, choice: 'accept' | 'decline') =>

@@ -3,6 +3,7 @@ import { call, client, type Session } from '../api';
 import { Loaded } from '../components';
 import { addDays, span, today } from '../dates';
 import { useLoad } from '../hooks';
+import { useChangeCount } from '../live';
 import { Outcome, useAction } from './panel/action';
 import { hours } from './time-off/shared';
 import { TradeOffers } from './TradeOffers';
@@ -43,7 +44,9 @@ function balanceWords(name: string, balance: Balance | undefined): string {
  */
 export function Trades({ session }: { session: Session }) {
   const me = session.user.id;
-  const [value, reload] = useLoad(() => loadTrades(me), [me]);
+  // read again whenever anything of the organization changes (GET /v1/changes): a trade offered to me shows at once
+  const [changes] = useChangeCount();
+  const [value, reload] = useLoad(() => loadTrades(me), [me], changes);
   const action = useAction();
   const [shift, setShift] = useState('');
   const [taker, setTaker] = useState('');
@@ -51,7 +54,7 @@ export function Trades({ session }: { session: Session }) {
   return (
     <section aria-labelledby="trades-title">
       <h1 id="trades-title">Trades</h1>
-      <TradeOffers userId={me} changed={reload} />
+      <TradeOffers userId={me} changed={reload} refresh={changes} />
       <Loaded value={value} what="your trades" retry={reload}>
         {({ balance, shifts, users }) => {
           const approvers = users.filter((u) => APPROVERS.has((u.role ?? '').trim().toLowerCase()));
@@ -95,7 +98,7 @@ export function Trades({ session }: { session: Session }) {
               {shifts.length === 0 ? (
                 <p>You have no shift in the next four weeks to trade.</p>
               ) : (
-                <form class="request-form" aria-labelledby="request-title" onSubmit={send}>
+                <form class="form request-form" aria-labelledby="request-title" onSubmit={send}>
                   <label>
                     My shift{' '}
                     <select required value={shift} onChange={(e) => setShift(e.currentTarget.value)}>

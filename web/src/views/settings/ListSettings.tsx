@@ -77,7 +77,7 @@ function ListForm({ list, data, saved }: { list: CallbackListDetail; data: Lists
       )}
       <label>
         Contact order
-        <select name="ordering" defaultValue="">
+        <select name="ordering">
           <option value="">As it is</option>
           <option value="rotating">Rotating (contacted move to the bottom)</option>
           <option value="hours">Fewest hours first</option>
@@ -90,10 +90,13 @@ function ListForm({ list, data, saved }: { list: CallbackListDetail; data: Lists
       </label>
       <label>
         Notice group
-        <select name="group" defaultValue={list.notify_group_id === null ? '' : String(list.notify_group_id)}>
-          <option value="">None</option>
+        {/* `selected` on the option: Preact writes a select's defaultValue as an attribute, which it ignores */}
+        <select name="group">
+          <option value="" selected={list.notify_group_id === null}>
+            None
+          </option>
           {data.groups.map((g) => (
-            <option key={g.id} value={g.id}>
+            <option key={g.id} value={g.id} selected={String(g.id) === String(list.notify_group_id)}>
               {g.label}
             </option>
           ))}

@@ -63,10 +63,17 @@ function TypeForm({ type, saved }: { type: TimeOffTypeDetail; saved: () => void 
       </label>
       <label>
         Overdraft
-        <select name="overdraft" defaultValue={type.overdraft}>
-          <option value="refuse">Refuse</option>
-          <option value="limit">Allow down to − hours</option>
-          <option value="allow">Allow any</option>
+        {/* `selected` on the option: Preact writes a select's defaultValue as an attribute, which it ignores */}
+        <select name="overdraft">
+          <option value="refuse" selected={type.overdraft === 'refuse'}>
+            Refuse
+          </option>
+          <option value="limit" selected={type.overdraft === 'limit'}>
+            Allow down to − hours
+          </option>
+          <option value="allow" selected={type.overdraft === 'allow'}>
+            Allow any
+          </option>
         </select>
       </label>
       <label>

@@ -56,7 +56,7 @@ function RequestForm({ session, onDone }: { session: Session; onDone: () => void
             ))}
         </select>
       </label>
-      <label>
+      <label class="check">
         <input type="checkbox" checked={wholeDays} onChange={(e) => setWholeDays(e.currentTarget.checked)} /> Whole days
       </label>
       {wholeDays && (
