@@ -85,7 +85,8 @@ export class ChangeFeed {
     if (this.handle.dialect === 'postgres') {
       this.subscription ??= subscribeToChanges(this.handle, {
         onNotice: (notice) => {
-          if (notice.kind !== 'auth') this.announce(notice.organizationId);
+          // a log entry alone is no change a watcher reloads for (as on SQLite, whose feed counts schedule changes)
+          if (notice.kind !== 'auth' && notice.kind !== 'log') this.announce(notice.organizationId);
         },
         onListening: (listening) => {
           if (listening && this.heardBefore) for (const id of this.watchers.keys()) this.announce(id);

@@ -18,14 +18,21 @@ import type { Database } from './db/types.js';
  *   {@link dataRevisionSql}): on SQLite the connection's `data_version`, which moves when another
  *   connection (the CLI, another server process) commits; on PostgreSQL the organization's
  *   `revision`, raised after every successful change request by any process, so servers sharing a
- *   database never serve each other's stale schedule. A process that dies between a commit and
- *   the raise would leave entries stale: they also expire after ENTRY_TTL_MS.
+ *   database never serve each other's stale schedule, plus its log's `log_chain_head.revision`,
+ *   raised by every log entry in the entry's own transaction, written in a request or not (the
+ *   callback runner, workers): GET /logs needs no check of its own. A process that dies between a
+ *   commit and the organization's raise would leave entries stale: they also expire after ENTRY_TTL_MS.
  */
 const ENTRY_TTL_MS = 5 * 60_000;
 
-/** The SQL expression of the data revision, selected beside the organization `o` by the credential lookups. */
+/**
+ * The SQL expression of the data revision, selected beside the organization `o` by the credential
+ * lookups. On PostgreSQL a sum of two counters that only rise: it changes whenever either does.
+ */
 export function dataRevisionSql(dialect: Dialect): string {
-  return dialect === 'sqlite' ? '(select data_version from pragma_data_version)' : 'o.revision';
+  return dialect === 'sqlite'
+    ? '(select data_version from pragma_data_version)'
+    : 'o.revision + coalesce((select h.revision from log_chain_head h where h.organization_id = o.id), 0)';
 }
 
 interface Entry {
