@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { Kysely } from 'kysely';
 import type { DatabaseHandle, Dialect } from './db/index.js';
 import type { Database } from './db/types.js';
+import { addRouteHook, CHANGE_METHODS, takesAnyOf } from './route-hooks.js';
 
 /**
  * Computed responses kept in memory while nothing has changed: GET /schedule for 2,000 users is
@@ -72,8 +73,6 @@ export class ResponseCache {
   }
 }
 
-const CHANGE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
 /**
  * Raises an organization's revision: responses computed before it no longer hold (PostgreSQL's
  * sign; SQLite's is data_version). Change requests call it, and so do CLI commands that change
@@ -115,9 +114,8 @@ async function responseCachePlugin(app: FastifyInstance, { maxBytes, handle }: C
       ? undefined
       : `${request.auth.orgRevision}:${request.auth.timezone}:${handle.stats.writes}`;
   if (handle.dialect === 'postgres') {
-    app.addHook('onSend', async (request, reply, payload) => {
+    addRouteHook(app, 'onSend', takesAnyOf(CHANGE_METHODS), async (request: FastifyRequest, reply: FastifyReply) => {
       await raiseRevision(app, request, reply);
-      return payload;
     });
   }
   async function sendBody(reply: FastifyReply, key: string, build: () => Promise<Buffer>) {
