@@ -124,7 +124,6 @@ export class ChangeFeed {
   }
 }
 
-
 /**
  * `app.changeFeed`, and every successful change request (on /v1, where `request.auth` is set)
  * announces its organization. Streams still open when the server closes are ended first (see GET
