@@ -292,6 +292,8 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
     }
   });
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // Before the routes: its hook of the callback routes (a change wakes the runner) reaches routes added after it.
+  await app.register(workersPlugin);
   // Calendar feeds are read by calendar clients without a bearer token: the URL's token is the credential.
   await app.register(publicFeedRoutes);
   // The callback runner's accept/decline links: the link's token is the credential.
@@ -299,7 +301,6 @@ export async function buildApp(config: Readonly<Config>, options: BuildOptions =
   // Inbound SMS replies to callback offers: the provider's request signature is the credential.
   await app.register(smsRoutes);
   await app.register(webappPlugin, { distDir: options.webDistDir });
-  await app.register(workersPlugin);
 
   const resources = await loadResourcePlugins();
   await app.register(

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { addRouteHook, CHANGE_METHODS, takesAnyOf } from './core/route-hooks.js';
 import fp from 'fastify-plugin';
 import { type CallbackRunner, createCallbackRunner } from './resources/callbacks/runner/runner.js';
 import { createForcedHireNotifier } from './resources/forced-hires/notify.js';
@@ -63,14 +64,9 @@ async function workersPlugin(app: FastifyInstance): Promise<void> {
   app.decorate('workers', workers);
   // a callback started, answered or cancelled in this process: the runner acts now, not at its next poll
   // (other processes' changes reach it through the database's announcements on PostgreSQL)
-  app.addHook('onResponse', async (request, reply) => {
-    if (
-      request.method !== 'GET' &&
-      request.method !== 'HEAD' &&
-      reply.statusCode < 400 &&
-      RUNNER_ROUTE.test(request.routeOptions.url ?? '')
-    )
-      workers.callbacks.wake();
+  const runnerRoute = (route: RouteOptions) => RUNNER_ROUTE.test(route.url) && takesAnyOf(CHANGE_METHODS)(route);
+  addRouteHook(app, 'onResponse', runnerRoute, async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) workers.callbacks.wake();
   });
   app.addHook('onReady', async () => {
     await workers.webhooks.start();

@@ -1,8 +1,9 @@
 import type { Statement } from 'better-sqlite3';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { subscribeToChanges, type ChangeSubscription } from './db/change-listener.js';
 import type { DatabaseHandle } from './db/index.js';
+import { addRouteHook, CHANGE_METHODS, takesAnyOf } from './route-hooks.js';
 
 /**
  * Tells whoever watches an organization that something of it changed (GET /v1/changes, the web
@@ -85,7 +86,8 @@ export class ChangeFeed {
     if (this.handle.dialect === 'postgres') {
       this.subscription ??= subscribeToChanges(this.handle, {
         onNotice: (notice) => {
-          if (notice.kind !== 'auth') this.announce(notice.organizationId);
+          // a log entry alone is no change a watcher reloads for (as on SQLite, whose feed counts schedule changes)
+          if (notice.kind !== 'auth' && notice.kind !== 'log') this.announce(notice.organizationId);
         },
         onListening: (listening) => {
           if (listening && this.heardBefore) for (const id of this.watchers.keys()) this.announce(id);
@@ -122,8 +124,6 @@ export class ChangeFeed {
   }
 }
 
-const CHANGE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
 /**
  * `app.changeFeed`, and every successful change request (on /v1, where `request.auth` is set)
  * announces its organization. Streams still open when the server closes are ended first (see GET
@@ -132,7 +132,7 @@ const CHANGE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 async function changeFeedPlugin(app: FastifyInstance, { handle }: { handle: DatabaseHandle }) {
   const feed = new ChangeFeed(handle);
   app.decorate('changeFeed', feed);
-  app.addHook('onResponse', async (request, reply) => {
+  addRouteHook(app, 'onResponse', takesAnyOf(CHANGE_METHODS), async (request: FastifyRequest, reply: FastifyReply) => {
     if (CHANGE_METHODS.has(request.method) && request.auth && reply.statusCode < 400) feed.announce(request.auth.orgId);
   });
   app.addHook('preClose', async () => feed.close());

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { Generated } from 'kysely';
 import { deleteOrgRows, orgRows } from './db/org-rows.js';
 import { badRequest, conflict, invalidParams, isUniqueViolation } from './errors.js';
+import { addRouteHook, takesAnyOf } from './route-hooks.js';
 
 /**
  * `Idempotency-Key` on POST and PUT (a crewplan extension): the first response to a key is stored
@@ -130,7 +131,8 @@ async function idempotencyPlugin(app: FastifyInstance) {
     return undefined;
   }
 
-  app.addHook('preHandler', async (request, reply) => {
+  const keyedRoute = takesAnyOf(KEYED_METHODS);
+  addRouteHook(app, 'preHandler', keyedRoute, async (request: FastifyRequest, reply: FastifyReply) => {
     if (!KEYED_METHODS.has(request.method) || !request.auth) return undefined;
     const key = request.headers[IDEMPOTENCY_HEADER];
     if (key === undefined) return undefined;
@@ -141,7 +143,7 @@ async function idempotencyPlugin(app: FastifyInstance) {
   });
 
   /** Keeps a successful response for retries; any other outcome frees the key for a corrected retry. */
-  app.addHook('onSend', async (request, reply, payload) => {
+  addRouteHook(app, 'onSend', keyedRoute, async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const rowId = pendingRows.get(request);
     if (rowId === undefined) return payload;
     pendingRows.delete(request);

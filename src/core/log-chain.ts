@@ -1,6 +1,6 @@
 import { orgColumns, orgRows } from './db/org-rows.js';
 import { createHash } from 'node:crypto';
-import type { Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 import { compiledOnce } from './db/compiled-once.js';
 import type { Db } from './db/transaction.js';
 import type { SystemLogTable } from './db/types.js';
@@ -8,7 +8,8 @@ import type { SystemLogTable } from './db/types.js';
 /**
  * The system log as a hash chain, one per organization: each entry carries the hash of the entry
  * before it (`prev_hash`) and its own (`hash`, over `prev_hash` and every stored field but the id),
- * and `log_chain_head` holds the newest hash. Editing, deleting or reordering any entry, or
+ * and `log_chain_head` holds the newest hash and a revision raised by every append (a part of the
+ * organization's data revision, see src/core/response-cache.ts). Editing, deleting or reordering any entry, or
  * deleting the newest, breaks the chain where it happened (`verifyLogChain`).
  *
  * A writer takes the head row first, in its transaction (an upsert, so the row lock is held until
@@ -20,6 +21,8 @@ import type { SystemLogTable } from './db/types.js';
 export interface LogChainHeadTable {
   organization_id: number;
   last_hash: string;
+  /** Raised by every append and re-chaining (migration 1801). */
+  revision: Generated<number>;
 }
 
 declare module './db/types.js' {
@@ -65,7 +68,10 @@ const takeHeadQuery = compiledOnce((db: Db, organizationId: number) =>
     .returning('last_hash'),
 );
 const moveHeadQuery = compiledOnce((db: Db, organizationId: number, hash: string) =>
-  db.updateTable('log_chain_head').set({ last_hash: hash }).where('organization_id', '=', organizationId),
+  db
+    .updateTable('log_chain_head')
+    .set((eb) => ({ last_hash: hash, revision: eb('revision', '+', 1) }))
+    .where('organization_id', '=', organizationId),
 );
 const insertLogQuery = compiledOnce((db: Db, row: Insertable<SystemLogTable>) =>
   db.insertInto('system_log').values(row),
@@ -74,7 +80,7 @@ const insertLogQuery = compiledOnce((db: Db, row: Insertable<SystemLogTable>) =>
 const advanceHeadQuery = compiledOnce((db: Db, organizationId: number, from: string, to: string) =>
   db
     .updateTable('log_chain_head')
-    .set({ last_hash: to })
+    .set((eb) => ({ last_hash: to, revision: eb('revision', '+', 1) }))
     .where('organization_id', '=', organizationId)
     .where('last_hash', '=', from)
     .returning('organization_id'),
@@ -147,8 +153,12 @@ export async function rechainLog(trx: Db, organizationId: number): Promise<numbe
   }
   await trx
     .insertInto('log_chain_head')
-    .values({ organization_id: organizationId, last_hash: prev })
-    .onConflict((oc) => oc.column('organization_id').doUpdateSet({ last_hash: prev }))
+    .values({ organization_id: organizationId, last_hash: prev, revision: 1 })
+    .onConflict((oc) =>
+      oc
+        .column('organization_id')
+        .doUpdateSet((eb) => ({ last_hash: prev, revision: eb('log_chain_head.revision', '+', 1) })),
+    )
     .execute();
   return count;
 }

@@ -76,7 +76,10 @@ export function productionLogger(level: string, fd = 1): pino.LoggerOptions {
  * `TRUST_PROXY`, the forwarded one), status and time in milliseconds.
  */
 export function logCompleted(request: FastifyRequest, reply: FastifyReply): void {
-  request.log.info(
+  // no line is built for a logger that would drop it: none (`logger: false`) or a level above info
+  const log = request.log as FastifyRequest['log'] & { isLevelEnabled?: (level: string) => boolean };
+  if (!log.isLevelEnabled?.('info')) return;
+  log.info(
     {
       method: request.method,
       url: maskUrl(request.url),

@@ -1,10 +1,11 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { addressBucket, countAttempt } from './auth/attempts.js';
 import type { Db } from './db/transaction.js';
 import { tooManyRequests } from './errors.js';
+import { addRouteHook } from './route-hooks.js';
 
 /**
  * Requests per minute per credential on /v1, and per client address on every route without a
@@ -38,7 +39,8 @@ async function rateLimitPlugin(app: FastifyInstance, { config }: RateLimitOption
       feeds: limitRequestsByAddress(app.db, 'feeds', publicRateLimitPerMinute),
       sms: limitRequestsByAddress(app.db, 'sms', publicRateLimitPerMinute),
     };
-    app.addHook('preHandler', async (request, reply) => {
+    const publicRoute = (route: RouteOptions) => route.config?.publicRateLimit !== undefined;
+    addRouteHook(app, 'preHandler', publicRoute, async (request: FastifyRequest, reply: FastifyReply) => {
       const name = request.routeOptions.config?.publicRateLimit;
       if (name) await limits[name](request, reply);
     });

@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { Kysely } from 'kysely';
 import type { DatabaseHandle, Dialect } from './db/index.js';
 import type { Database } from './db/types.js';
+import { addRouteHook, CHANGE_METHODS, takesAnyOf } from './route-hooks.js';
 
 /**
  * Computed responses kept in memory while nothing has changed: GET /schedule for 2,000 users is
@@ -18,14 +19,21 @@ import type { Database } from './db/types.js';
  *   {@link dataRevisionSql}): on SQLite the connection's `data_version`, which moves when another
  *   connection (the CLI, another server process) commits; on PostgreSQL the organization's
  *   `revision`, raised after every successful change request by any process, so servers sharing a
- *   database never serve each other's stale schedule. A process that dies between a commit and
- *   the raise would leave entries stale: they also expire after ENTRY_TTL_MS.
+ *   database never serve each other's stale schedule, plus its log's `log_chain_head.revision`,
+ *   raised by every log entry in the entry's own transaction, written in a request or not (the
+ *   callback runner, workers): GET /logs needs no check of its own. A process that dies between a
+ *   commit and the organization's raise would leave entries stale: they also expire after ENTRY_TTL_MS.
  */
 const ENTRY_TTL_MS = 5 * 60_000;
 
-/** The SQL expression of the data revision, selected beside the organization `o` by the credential lookups. */
+/**
+ * The SQL expression of the data revision, selected beside the organization `o` by the credential
+ * lookups. On PostgreSQL a sum of two counters that only rise: it changes whenever either does.
+ */
 export function dataRevisionSql(dialect: Dialect): string {
-  return dialect === 'sqlite' ? '(select data_version from pragma_data_version)' : 'o.revision';
+  return dialect === 'sqlite'
+    ? '(select data_version from pragma_data_version)'
+    : 'o.revision + coalesce((select h.revision from log_chain_head h where h.organization_id = o.id), 0)';
 }
 
 interface Entry {
@@ -64,8 +72,6 @@ export class ResponseCache {
     }
   }
 }
-
-const CHANGE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Raises an organization's revision: responses computed before it no longer hold (PostgreSQL's
@@ -108,9 +114,8 @@ async function responseCachePlugin(app: FastifyInstance, { maxBytes, handle }: C
       ? undefined
       : `${request.auth.orgRevision}:${request.auth.timezone}:${handle.stats.writes}`;
   if (handle.dialect === 'postgres') {
-    app.addHook('onSend', async (request, reply, payload) => {
+    addRouteHook(app, 'onSend', takesAnyOf(CHANGE_METHODS), async (request: FastifyRequest, reply: FastifyReply) => {
       await raiseRevision(app, request, reply);
-      return payload;
     });
   }
   async function sendBody(reply: FastifyReply, key: string, build: () => Promise<Buffer>) {

@@ -29,11 +29,12 @@ const MAX_TOKENS = 10_000;
  * trip to the database. Kept only while the change listener hears the database's announcements
  * (migration 0800): a revoked credential or a deleted token drops every token kept, a change of an
  * organization (its revision, raised after every change request by any process; its name or zone)
- * drops that organization's entry. Any write by this process drops them too, without waiting for
- * the announcement. A lookup that was on its way while an announcement came is not kept: it may
- * have read what the announcement replaced. While the listener is down nothing is kept or served.
- * An announcement may still be on its way when the next request comes: the lookup serves a kept
- * entry only after {@link TokenCache.sync}, a round trip that brings in all committed before it.
+ * or an entry appended to its log (migration 1801) drops that organization's entry. Any write by
+ * this process drops them too, without waiting for the announcement. A lookup that was on its way
+ * while an announcement came is not kept: it may have read what the announcement replaced. While
+ * the listener is down nothing is kept or served. An announcement may still be on its way when the
+ * next request comes: the lookup serves a kept entry only after {@link TokenCache.sync}, a round
+ * trip that brings in all committed before it.
  *
  * SQLite keeps its lookups with a simpler check, the connection's `data_version` (sqliteOwners in
  * src/core/auth/credentials.ts).
@@ -57,7 +58,7 @@ export class TokenCache {
         if (notice.kind === 'auth') {
           this.authEpoch += 1;
           this.tokens.clear();
-        } else if (notice.kind === 'organization') {
+        } else if (notice.kind === 'organization' || notice.kind === 'log') {
           this.organizationEpoch += 1;
           this.organizations.delete(notice.organizationId);
         }

@@ -3,11 +3,12 @@ import pg from 'pg';
 /**
  * What the triggers announce: tokens may have ended, or one organization changed (migration 0800);
  * a table the schedule's engine reads changed for one organization (migration 1000), naming the
- * user when it was a user's shifts or time off (migration 1120).
+ * user when it was a user's shifts or time off (migration 1120); an entry was appended to one
+ * organization's log, which raises its data revision (migration 1801).
  */
 export type ChangeNotice =
   | { kind: 'auth' }
-  | { kind: 'organization'; organizationId: number }
+  | { kind: 'organization' | 'log'; organizationId: number }
   | { kind: 'schedule'; organizationId: number; userId?: number };
 
 export interface ChangeListenerEvents {
@@ -143,7 +144,7 @@ class ChangeListener {
     if (schema !== this.schema) return;
     let notice: ChangeNotice | undefined;
     if (kind === 'auth') notice = { kind: 'auth' };
-    else if (kind === 'organization' && id) notice = { kind: 'organization', organizationId: Number(id) };
+    else if ((kind === 'organization' || kind === 'log') && id) notice = { kind, organizationId: Number(id) };
     else if (kind === 'schedule' && id)
       notice = { kind: 'schedule', organizationId: Number(id), ...(userId ? { userId: Number(userId) } : {}) };
     if (notice) for (const subscriber of this.subscribers) subscriber.onNotice(notice);

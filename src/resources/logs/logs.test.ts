@@ -24,6 +24,22 @@ const entryShape = {
   user: { id: null, name: expect.stringMatching(/^API client /), href: null },
 };
 
+/**
+ * Reads a page until it comes from memory, token and body (no statement, no token read: on
+ * PostgreSQL the change listener connects on its own time), so that what follows tests the cache.
+ */
+async function untilCached(path: string): Promise<ApiResponse> {
+  const { stats } = server.app.dbHandle;
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const [queries, tokenReads] = [stats.queries, stats.tokenReads];
+    const response = await org.get(path);
+    expect(response.status).toBe(200);
+    if (stats.queries === queries && stats.tokenReads === tokenReads) return response;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${path} was never served from memory`);
+}
+
 describe('GET /logs', () => {
   it('returns 50 entries, newest first, in the spec shape', async () => {
     const response = await org.get('/logs');
@@ -59,12 +75,12 @@ describe('GET /logs', () => {
     expect(new URL(last.pagination.prev).searchParams.get('limit')).toBe('50');
     const before = server.queryCount();
     const back = await org.get(last.pagination.prev);
-    // the newest entry's id (the cache's key), then a keyset page and both of its links in one statement
-    expect(server.queryCount() - before).toBe(2);
+    // a keyset page and both of its links in one statement
+    expect(server.queryCount() - before).toBe(1);
     expect(back.body.data).toHaveLength(50);
     const again = server.queryCount();
     expect((await org.get(last.pagination.prev)).body).toEqual(back.body);
-    expect(server.queryCount() - again).toBe(1); // read again with nothing new: the newest id only
+    expect(server.queryCount() - again).toBe(0); // read again with nothing new: from the response cache
     expect(Number(back.body.data[49].log_id)).toBe(Number(last.data[0].log_id) + 1);
     // the middle page, reached backwards, links both ways; the first page, reached backwards, has no prev
     expect(back.body.pagination.prev).not.toBeNull();
@@ -103,8 +119,7 @@ describe('GET /logs', () => {
   });
 
   it('shows at once an entry another server process wrote, with no request of its own', async () => {
-    const first = await org.get('/logs');
-    expect(first.status).toBe(200);
+    const first = await untilCached('/logs');
     // a second server on the same database, as in a deployment of several processes; its callback runner
     // writes entries outside any request (no revision raised, no write counted by this process)
     const second = await startServer({
@@ -126,6 +141,15 @@ describe('GET /logs', () => {
     }
     const after = await org.get('/logs');
     expect(after.body.data[0].event_description).toMatch(/wrote from elsewhere$/);
+    expect(after.body.data[1]).toEqual(first.body.data[0]);
+  });
+
+  it('shows at once an entry this process wrote outside any request (a background task)', async () => {
+    const first = await untilCached('/logs?limit=5');
+    const auth = { orgId: org.orgId, orgName: 'Log test', timezone: org.timezone, clientId: 'worker', credentialId: 0 };
+    await writeLog(server.app.db, auth, { action: 'test.background', description: 'wrote in the background' });
+    const after = await org.get('/logs?limit=5');
+    expect(after.body.data[0].event_description).toMatch(/wrote in the background$/);
     expect(after.body.data[1]).toEqual(first.body.data[0]);
   });
 

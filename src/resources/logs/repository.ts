@@ -13,8 +13,7 @@ export interface LogPageQuery {
 
 /**
  * One page of the log, newest first, by keyset on the id: a page 2,000 deep costs what the first
- * does. One statement (the route adds one, the newest id, for its cache): it fetches one row more
- * than asked (another page follows) and, for a page
+ * does. One statement: it fetches one row more than asked (another page follows) and, for a page
  * after a `before_id` or `since_id`, whether entries lie beyond that id on the other side (the
  * page's other link): nothing lies between the key and the page, so that is the same question as
  * "beyond the page's edge".
@@ -36,18 +35,6 @@ export async function listLogPage(db: Db, q: LogPageQuery) {
   if (q.sinceId !== undefined) page.reverse();
   const beyondKey = rows.length > 0 && Boolean(rows[0]!.beyond_key);
   return { rows: page, more, beyondKey };
-}
-
-/** The id of the organization's newest log entry (0 for none): one index lookup. */
-export async function newestLogId(db: Db, orgId: number): Promise<number> {
-  const row = await db
-    .selectFrom('system_log')
-    .select('id')
-    .where('organization_id', '=', orgId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.id ?? 0;
 }
 
 type Direction = 'none' | 'before' | 'since';
