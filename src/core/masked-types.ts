@@ -65,6 +65,26 @@ export function seesTimeOffType(viewer: TimeOffViewer, ownerId: number, type: { 
 }
 
 /**
+ * A time off item as JSON: as those who see its type see it and, on a masked type, as everyone
+ * else does (`publicJson`); maskedJsonArray picks per viewer (GET /schedule keeps both, rendered once).
+ */
+export interface MaskedJson {
+  userId: number;
+  json: string;
+  publicJson: string | undefined;
+}
+
+/** The items as a JSON array, each as the viewer may see it. */
+export function maskedJsonArray(items: MaskedJson[], viewer: TimeOffViewer): string {
+  const shown = items.map((item) =>
+    item.publicJson === undefined || seesTimeOffType(viewer, item.userId, { masked: true })
+      ? item.json
+      : item.publicJson,
+  );
+  return `[${shown.join(',')}]`;
+}
+
+/**
  * THE rule: the type of a user's time off as the viewer may see it. A type that is not masked, or
  * a viewer who may see it, gets the type (with `public_name` when masked); anyone else gets the
  * public name, no work code, no id and the masked colours.

@@ -113,6 +113,15 @@ describe('the scheduling engine is the one place for who works when', () => {
     expect(files.filter((file) => file !== stamp && querying.test(readFileSync(file, 'utf8')))).toEqual([]);
   });
 
+  it('resources/schedule keeps routing and rendering only: its files stay under 500 lines', () => {
+    // the reads, the rules and the keeping of periods are the engine's (lookups.ts, period-days.ts, reads.ts)
+    const dir = join('src', 'resources', 'schedule');
+    const files = readdirSync(dir).filter((name) => name.endsWith('.ts'));
+    const lines = files.reduce((sum, name) => sum + readFileSync(join(dir, name), 'utf8').split('\n').length - 1, 0);
+    expect(files.length).toBeGreaterThan(0);
+    expect(lines).toBeLessThan(500);
+  });
+
   it('no import cycle between the folders of src/ (src/<top>, src/resources/<name>)', () => {
     const graph = new Map<string, Set<string>>();
     const why = new Map<string, string>();

@@ -26,6 +26,7 @@ export {
   type PeriodRendering,
   type Touched,
 } from './period-days.js';
+export type { Lookups } from './lookups.js';
 export {
   approvalImpact,
   expiryCosts,
@@ -72,3 +73,13 @@ export {
 export { groupDaysOf, groupShortfalls, groupStaffingOf, type GroupDayStaffing } from './group-staffing.js';
 export type { GroupNeed } from './staffing.js';
 export { fatigueSettingOf, groupMinimums } from './reads.js';
+
+// what shifts name besides users: the reads GET /schedule's lookups (lookups.ts) share with the shifts resource
+export {
+  tagsOfShifts,
+  workTypesByIds,
+  type LabelOfShift,
+  type QualifierOfShift,
+  type ShiftTags,
+  type SubtypeOfType,
+} from './reads.js';

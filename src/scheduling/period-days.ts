@@ -4,6 +4,7 @@ import { addDays } from '../core/time.js';
 import type { EngineCache } from './cache.js';
 import type { AssignmentRow } from '../resources/assignments/table.js';
 import { scheduleFacts, workedOrder, type ScheduleFacts, type TimeOffCover } from './engine.js';
+import { lookupsOf, lookupsOfUsers, type Lookups } from './lookups.js';
 import type { Period } from './period.js';
 import { assignmentsForSchedule, groupMinimums, peopleByIds, type Person, type QualifierNeeded } from './reads.js';
 import { assignmentOccurrences, type AssignmentOccurrence } from './recurrence.js';
@@ -256,24 +257,20 @@ export function assignmentDay(days: PeriodDays, assignment: AssignmentRow, date:
   };
 }
 
-/** How a consumer renders the period's days, kept beside the engine's facts (GET /schedule's JSON). */
-export interface PeriodRendering<L, D> {
-  /** what the pieces name besides users, over the previous lookups (read beside the engine's people) */
-  lookups(pieces: WorkedPiece[], previous?: L): Promise<L>;
-  /**
-   * For a patch: starts reading what the users' pieces will name beside the engine's reads of the
-   * users, and answers their lookups once the pieces are known (else `lookups` runs after the reads).
-   */
-  lookupsOfUsers?(userIds: number[], previous: L): (pieces: WorkedPiece[]) => Promise<L>;
+/**
+ * How a consumer renders the period's days, kept beside the engine's facts and what the pieces
+ * name besides users (lookups.ts), read by the engine (GET /schedule's JSON).
+ */
+export interface PeriodRendering<D> {
   /** each date's rendering; with `previous`, only what the users changed touched is rendered again */
-  render(facts: PeriodDays, lookups: L, previous?: { days: D[]; touched: Touched }): D[];
+  render(facts: PeriodDays, lookups: Lookups, previous?: { days: D[]; touched: Touched }): D[];
   /** the rendered days' size in bytes, roughly */
   bytes(days: D[]): number;
 }
 
-export interface KeptPeriod<L, D> {
+export interface KeptPeriod<D> {
   facts: PeriodDays;
-  lookups: L;
+  lookups: Lookups;
   days: D[];
 }
 
@@ -282,30 +279,29 @@ export interface KeptPeriod<L, D> {
  * patched for the users whose shifts or time off changed, else computed. `key` names the
  * rendering (its base URL, its zone); `extraUserIds` as computePeriodDays.
  */
-export async function keptPeriodDays<L, D>(
+export async function keptPeriodDays<D>(
   kept: { cache: EngineCache; dataRevision: number | undefined },
   db: Db,
   orgId: number,
   period: Period & { timezone: string; key: string },
   extraUserIds: () => Promise<number[]>,
-  rendering: PeriodRendering<L, D>,
-): Promise<KeptPeriod<L, D>> {
+  rendering: PeriodRendering<D>,
+): Promise<KeptPeriod<D>> {
   const { timezone } = period;
   const key = `schedule|${orgId}|${period.key}|${timezone}|${period.start}|${period.end}`;
   const stamp = await kept.cache.stamp(orgId, kept.dataRevision);
-  const held = await kept.cache.get<KeptPeriod<L, D>>(orgId, key, stamp);
+  const held = await kept.cache.get<KeptPeriod<D>>(orgId, key, stamp);
   if (held && !held.changedUsers) return held.value;
-  let computed: KeptPeriod<L, D>;
+  let computed: KeptPeriod<D>;
   if (held?.changedUsers) {
     const previous = held.value;
-    const lookups =
-      rendering.lookupsOfUsers?.(held.changedUsers, previous.lookups) ??
-      ((pieces: WorkedPiece[]) => rendering.lookups(pieces, previous.lookups));
+    // the tags of the users' shifts are read beside the engine's reads of the users
+    const lookups = lookupsOfUsers(db, orgId, held.changedUsers, period, previous.lookups);
     const patch = await patchPeriodDays(db, orgId, period, timezone, previous.facts, held.changedUsers, lookups);
     const days = rendering.render(patch.days, patch.alongside, { ...patch, days: previous.days });
     computed = { facts: patch.days, lookups: patch.alongside, days };
   } else {
-    const whole = await computePeriodDays(db, orgId, period, timezone, extraUserIds, (p) => rendering.lookups(p));
+    const whole = await computePeriodDays(db, orgId, period, timezone, extraUserIds, (p) => lookupsOf(db, orgId, p));
     computed = { facts: whole.days, lookups: whole.alongside, days: rendering.render(whole.days, whole.alongside) };
   }
   // a user row about 600 bytes, a worked piece 500, and the rendered days

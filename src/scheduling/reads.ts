@@ -7,6 +7,7 @@ import type { Database } from '../core/db/types.js';
 import type { AssignmentRow } from '../resources/assignments/table.js';
 import type { RecurringShiftExceptionRow, RecurringShiftRow } from '../resources/rotations/table.js';
 import type { UserRow } from '../resources/users/table.js';
+import type { WorkTypeRow } from '../resources/work-types/table.js';
 import type { FatigueSetting } from './fatigue.js';
 import type { Qualification, Qualifications } from './staffing.js';
 
@@ -670,4 +671,148 @@ export async function fatigueSettingOf(db: Db, orgId: number): Promise<FatigueSe
       max_period_hours: hours(row.fatigue_max_period_hours),
     },
   };
+}
+
+/*
+ * What the schedule's shifts name besides users (lookups.ts): work types with their subtypes, and
+ * the labels and qualifiers of one-off shifts. The shifts resource reads them the same way.
+ */
+
+export interface LabelOfShift {
+  shift_id: number;
+  id: number;
+  label: string;
+  color: string;
+  text_color: string;
+}
+
+export interface QualifierOfShift {
+  shift_id: number;
+  id: number;
+  name: string;
+  shortcode: string | null;
+  color: string | null;
+  text_color: string | null;
+}
+
+export interface SubtypeOfType {
+  id: number;
+  work_type_id: number;
+  label: string;
+  work_code: string | null;
+}
+
+/** Work types keyed by id, and their live subtypes, in one query. */
+export async function workTypesByIds(
+  db: Db,
+  orgId: number,
+  ids: number[],
+): Promise<{ types: Map<number, WorkTypeRow>; subtypes: SubtypeOfType[] }> {
+  const unique = [...new Set(ids)];
+  // no early return when there is none: GET /schedule runs the same statements whatever it holds
+  const rows = await db
+    .selectFrom('work_type')
+    .leftJoin('work_subtype', (join) =>
+      join
+        .onRef('work_subtype.work_type_id', '=', 'work_type.id')
+        .onRef('work_subtype.organization_id', '=', 'work_type.organization_id')
+        .on('work_subtype.deleted_at', 'is', null),
+    )
+    .selectAll('work_type')
+    .select([
+      'work_subtype.id as subtype_id',
+      'work_subtype.label as subtype_label',
+      'work_subtype.work_code as subtype_work_code',
+    ])
+    .where('work_type.organization_id', '=', orgId)
+    .where('work_type.id', 'in', unique.length ? unique : [0])
+    .orderBy('work_subtype.id')
+    .execute();
+  const types = new Map<number, WorkTypeRow>();
+  const subtypes: SubtypeOfType[] = [];
+  for (const { subtype_id, subtype_label, subtype_work_code, ...type } of rows) {
+    types.set(type.id, type);
+    if (subtype_id !== null && subtype_label !== null) {
+      subtypes.push({ id: subtype_id, work_type_id: type.id, label: subtype_label, work_code: subtype_work_code });
+    }
+  }
+  return { types, subtypes };
+}
+
+export interface ShiftTags {
+  labels: Map<number, LabelOfShift[]>;
+  qualifiers: Map<number, QualifierOfShift[]>;
+}
+
+/** One-off shifts' ids with their labels and qualifiers, as JSON array columns. */
+function tagsQuery(db: Db, orgId: number) {
+  return db
+    .selectFrom('shift')
+    .select('shift.id')
+    .select((eb) => [
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('shift_label as sl')
+          .innerJoin('label as l', sameOrg('l.id', 'sl.label_id'))
+          .select(['sl.shift_id', 'l.id', 'l.label', 'l.color', 'l.text_color'])
+          .where('sl.organization_id', '=', orgId)
+          .whereRef('sl.shift_id', '=', 'shift.id')
+          .where('l.deleted_at', 'is', null)
+          .orderBy('l.position')
+          .orderBy('l.id'),
+      ).as('labels'),
+      jsonArrayFrom(
+        db,
+        eb
+          .selectFrom('shift_qualifier as sq')
+          .innerJoin('qualifier as q', sameOrg('q.id', 'sq.qualifier_id'))
+          .select(['sq.shift_id', 'q.id', 'q.name', 'q.shortcode', 'q.color', 'q.text_color'])
+          .where('sq.organization_id', '=', orgId)
+          .whereRef('sq.shift_id', '=', 'shift.id')
+          .where('q.deleted_at', 'is', null)
+          .orderBy('q.name')
+          .orderBy('q.id'),
+      ).as('qualifiers'),
+    ])
+    .where('shift.organization_id', '=', orgId);
+}
+
+function tagsOfRows(rows: Array<{ id: number; labels: unknown; qualifiers: unknown }>): ShiftTags {
+  const tags: ShiftTags = { labels: new Map(), qualifiers: new Map() };
+  for (const row of rows) {
+    const labels = parseJsonArray<LabelOfShift>(row.labels);
+    const qualifiers = parseJsonArray<QualifierOfShift>(row.qualifiers);
+    if (labels.length > 0) tags.labels.set(row.id, labels);
+    if (qualifiers.length > 0) tags.qualifiers.set(row.id, qualifiers);
+  }
+  return tags;
+}
+
+/** Labels and qualifiers of one-off shifts, in one statement. */
+export async function tagsOfShifts(db: Db, orgId: number, shiftIds: number[]): Promise<ShiftTags> {
+  // no early return when there is none: GET /schedule runs the same statements whatever it holds
+  const ids = shiftIds.length ? [...new Set(shiftIds)] : [0];
+  return tagsOfRows(await tagsQuery(db, orgId).where('shift.id', 'in', ids).execute());
+}
+
+const tagsOfUsersQuery = compiledOnce((db: Db, orgId: number, start: string, end: string, userIds: number[]) =>
+  tagsQuery(db, orgId)
+    .where('shift.start', '<', end)
+    .where('shift.end', '>', start)
+    .where('shift.user_id', 'in', userIds),
+);
+
+/**
+ * Labels and qualifiers of the users' one-off shifts overlapping [start, end), with the ids of
+ * every such shift (tagged or not), in one statement: read without waiting for the shifts' ids.
+ */
+export async function tagsOfUsersShifts(
+  db: Db,
+  orgId: number,
+  userIds: number[],
+  span: { start: string; end: string },
+): Promise<ShiftTags & { shiftIds: Set<number> }> {
+  const rows = await tagsOfUsersQuery(db, orgId, span.start, span.end, userIds.length ? userIds : [0]);
+  return { ...tagsOfRows(rows), shiftIds: new Set(rows.map((row) => row.id)) };
 }

@@ -19,3 +19,11 @@ export function parseJsonArray<T>(value: unknown): T[] {
   if (value === null || value === undefined) return [];
   return (typeof value === 'string' ? JSON.parse(value) : value) as T[];
 }
+
+/**
+ * The row type of what a query function builds: what {@link parseJsonArray} reads back of a
+ * {@link jsonArrayFrom} column of that query.
+ */
+export type RowOf<F extends (...args: never[]) => { execute(): Promise<unknown[]> }> = Awaited<
+  ReturnType<ReturnType<F>['execute']>
+>[number];

@@ -1,6 +1,6 @@
 import { sameOrg } from '../../core/db/org-rows.js';
 import type { FastifyRequest } from 'fastify';
-import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
+import { jsonArrayFrom, parseJsonArray, type RowOf } from '../../core/db/json.js';
 import type { Db } from '../../core/db/transaction.js';
 import { href } from '../../core/pagination.js';
 import { nowUtc } from '../../core/time.js';
@@ -84,7 +84,7 @@ export function scheduleCallbacksQuery(db: Db, orgId: number, startLocal: string
   );
 }
 
-type ScheduleCallbackRow = Awaited<ReturnType<ReturnType<typeof scheduleCallbacksQuery>['execute']>>[number];
+type ScheduleCallbackRow = RowOf<typeof scheduleCallbacksQuery>;
 
 /** day.callbacks items of the rows {@link scheduleCallbacksQuery} read. */
 export function scheduleCallbackItems(request: Request, callbacks: ScheduleCallbackRow[]): ScheduleCallbackItem[] {

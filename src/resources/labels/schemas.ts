@@ -18,3 +18,12 @@ export const LabelBody = Type.Object({
   position: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
 });
 export type LabelBody = Static<typeof LabelBody>;
+
+/** A shift's label as GET /schedule shows it (day.assignments[].shifts[].labels). */
+export const ScheduleLabel = Type.Object({
+  id: Type.Integer(),
+  href: Type.String(),
+  label: Type.String(),
+  color: Type.String(),
+  text_color: Type.String(),
+});

@@ -69,3 +69,13 @@ export const RestoreResponse = SuccessWith({
 export const InsertedResponse = Type.Object({ inserted: Type.Integer() });
 
 export const AdminQuery = Type.Object({ admin_id: Type.Optional(Id) });
+
+/** A shift's qualifier as GET /schedule shows it (day.assignments[].shifts[].qualifiers). */
+export const ScheduleQualifier = Type.Object({
+  id: Type.Integer(),
+  href: Type.String(),
+  shortcode: Nullable(Type.String()),
+  name: Type.String(),
+  color: Nullable(Type.String()),
+  text_color: Nullable(Type.String()),
+});

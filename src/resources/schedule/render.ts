@@ -1,28 +1,18 @@
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../core/db/transaction.js';
-import { groupBy, withEntries } from '../../core/maps.js';
-import { PUBLIC_VIEWER, seesTimeOffType, type TimeOffViewer } from '../../core/masked-types.js';
+import { PUBLIC_VIEWER, type MaskedJson, type TimeOffViewer } from '../../core/masked-types.js';
 import { href } from '../../core/pagination.js';
 import {
   assignmentDay,
   type Touched,
   type KeptPeriod,
+  type Lookups,
   type PeriodDays,
   type WorkedPiece,
 } from '../../scheduling/index.js';
 import { scheduleKellyDay } from '../rotations/serialize.js';
-import {
-  tagsOfShifts,
-  tagsOfUsersShifts,
-  workTypesByIds,
-  type LabelOfShift,
-  type QualifierOfShift,
-  type ShiftTags,
-} from '../shifts/repository.js';
 import { scheduleTimeOffItem } from '../time-offs/serialize.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
-import type { WorkTypeRow } from '../work-types/table.js';
 import type { ScheduleAssignment, ScheduleJson, ScheduleShift, ScheduleTimeOff, ScheduleUserRef } from './schemas.js';
 
 /** Who sees every type: the JSON of an item kept for them. */
@@ -35,97 +25,17 @@ const EVERY_TYPE: TimeOffViewer = { seesEveryType: true, userId: null };
 
 type Request = FastifyRequest;
 
-/** What the shifts name besides users: work types with their subtypes, each shift's labels and qualifiers. */
-export interface Lookups {
-  workTypes: Map<number, WorkTypeRow>;
-  subtypesByType: Map<number, Array<{ id: number; label: string }>>;
-  labelsByShift: Map<number, LabelOfShift[]>;
-  qualifiersByShift: Map<number, QualifierOfShift[]>;
-}
-
 /** One day of a period as JSON arrays, encoded. */
 export interface ComputedDay {
   /** each assignment's entry of the day, by its place in the period's assignments (undefined: not on the day) */
   assignments: Array<Buffer | undefined>;
-  timeOff: TimeOffJson[];
+  timeOff: MaskedJson[];
   /** absent on a day without Kelly days */
   kellyDays: Buffer | undefined;
 }
 
-/**
- * One time off item of a day as JSON: as those who see its type see it and, on a masked type, as
- * everyone else does (core/masked-types.ts); timeOffJson picks per viewer.
- */
-export interface TimeOffJson {
-  userId: number;
-  json: string;
-  publicJson: string | undefined;
-}
-
-/** A day's `time_off` array as the viewer may see it. */
-export function timeOffJson(items: TimeOffJson[], viewer: TimeOffViewer): string {
-  const shown = items.map((item) =>
-    item.publicJson === undefined || seesTimeOffType(viewer, item.userId, { masked: true })
-      ? item.json
-      : item.publicJson,
-  );
-  return `[${shown.join(',')}]`;
-}
-
 /** What the engine cache keeps of a period: the engine's days, the lookups, and the days' JSON. */
-export type ComputedPeriod = KeptPeriod<Lookups, ComputedDay>;
-
-/** Labels and qualifiers of shifts read ahead, with the ids of every shift they cover. */
-type EarlyTags = Promise<ShiftTags & { shiftIds: Set<number> }>;
-
-/**
- * The lookups of the pieces, over `previous` (only what it lacks is read; without it, always two
- * statements). `early`: the tags read ahead for these pieces; read again only if it lacks a shift.
- */
-export async function lookupsOf(
-  db: Db,
-  orgId: number,
-  pieces: WorkedPiece[],
-  previous?: Lookups,
-  early?: EarlyTags,
-): Promise<Lookups> {
-  const shiftIds = pieces.flatMap((p) => (p.shift_id === null ? [] : [p.shift_id]));
-  const typeIds = pieces.map((p) => p.work_type_id).filter((id) => !previous?.workTypes.has(id));
-  const tagsOf = async () => {
-    const read = await early;
-    if (!read || !shiftIds.every((id) => read.shiftIds.has(id))) return tagsOfShifts(db, orgId, shiftIds);
-    const wanted = <T>(map: Map<number, T>) => [...map].filter(([id]) => shiftIds.includes(id));
-    return { labels: wanted(read.labels), qualifiers: wanted(read.qualifiers) };
-  };
-  const [types, tags] = await Promise.all([
-    previous && !typeIds.length ? undefined : workTypesByIds(db, orgId, typeIds),
-    previous && !shiftIds.length ? undefined : tagsOf(),
-  ]);
-  const subtypes = groupBy(types?.subtypes ?? [], (t) => [t.work_type_id]);
-  return {
-    workTypes: withEntries(previous?.workTypes ?? new Map(), types?.types ?? []),
-    subtypesByType: withEntries(previous?.subtypesByType ?? new Map(), subtypes),
-    labelsByShift: withEntries(previous?.labelsByShift ?? new Map(), tags?.labels ?? [], shiftIds),
-    qualifiersByShift: withEntries(previous?.qualifiersByShift ?? new Map(), tags?.qualifiers ?? [], shiftIds),
-  };
-}
-
-/**
- * The lookups of the users' pieces over `previous`, for a patch of their days: the tags of the
- * users' shifts in the span are read at once, beside the engine's reads of the users (one round
- * trip less on PostgreSQL), rather than once the pieces are known.
- */
-export function lookupsOfUsers(
-  db: Db,
-  orgId: number,
-  userIds: number[],
-  span: { start: string; end: string },
-  previous: Lookups,
-): (pieces: WorkedPiece[]) => Promise<Lookups> {
-  const early = tagsOfUsersShifts(db, orgId, userIds, span);
-  early.catch(() => undefined); // awaited by the lookups; a failure of the engine's reads comes first
-  return (pieces) => lookupsOf(db, orgId, pieces, previous, early);
-}
+export type ComputedPeriod = KeptPeriod<ComputedDay>;
 
 /** `{id, href, name}` of a user: of the period's people, else of `others`. */
 export function userRefOf(request: Request, facts: PeriodDays, id: number, others?: Map<number, UserRow>) {

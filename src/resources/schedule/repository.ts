@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { DatabaseHandle } from '../../core/db/index.js';
-import { jsonArrayFrom, parseJsonArray } from '../../core/db/json.js';
+import { jsonArrayFrom, parseJsonArray, type RowOf } from '../../core/db/json.js';
 import { compiledOnceQuery } from '../../core/db/compiled-once.js';
 import { selectPrepared } from '../../core/db/prepared.js';
 import type { Db } from '../../core/db/transaction.js';
@@ -26,11 +26,6 @@ const dayItemsQuery = compiledOnceQuery(
       jsonArrayFrom(db, notesQuery(db, orgId, firstDay, lastDay)).as('notes'),
     ]),
 );
-
-/** The row type of what a query function builds. */
-type RowOf<F extends (...args: never[]) => { execute(): Promise<unknown[]> }> = Awaited<
-  ReturnType<ReturnType<F>['execute']>
->[number];
 
 export async function scheduleDayItems(
   handle: DatabaseHandle,

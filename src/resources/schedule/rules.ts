@@ -6,16 +6,8 @@ import { addDays, datesFromTo, formatLocalDateTime, type Temporal } from '../../
 import type { EngineCache } from '../../scheduling/cache.js';
 import { adjacentPeriods, groupDaysOf, keptPeriodDays, periodOf } from '../../scheduling/index.js';
 import { findUsersByIds } from '../users/repository.js';
-import { timeOffViewer } from '../../core/masked-types.js';
-import {
-  lookupsOf,
-  lookupsOfUsers,
-  renderDays,
-  timeOffJson,
-  userRefOf,
-  type ComputedDay,
-  type ComputedPeriod,
-} from './render.js';
+import { maskedJsonArray, timeOffViewer } from '../../core/masked-types.js';
+import { renderDays, userRefOf, type ComputedDay, type ComputedPeriod } from './render.js';
 import { scheduleDayItems } from './repository.js';
 import type { ScheduleJson } from './schemas.js';
 
@@ -70,8 +62,6 @@ export async function buildScheduleJson(
     { ...period, timezone, key: request.baseUrl },
     async () => (await others).misc.map((m) => m.user_id),
     {
-      lookups: (pieces, previous) => lookupsOf(handle.db, orgId, pieces, previous),
-      lookupsOfUsers: (userIds, previous) => lookupsOfUsers(handle.db, orgId, userIds, period, previous),
       render: (facts, lookups, previous) => renderDays(request, period.days, json, { facts, lookups }, previous),
       bytes: (days) => days.reduce((sum, day) => sum + bytesOf(day), 0),
     },
@@ -103,7 +93,7 @@ export async function buildScheduleJson(
     return [
       Buffer.from(`${i === 0 ? '' : ','}{"date":${JSON.stringify(date)},"assignments":[`),
       ...entries.flatMap((entry, at) => (at === 0 ? [entry] : [COMMA, entry])),
-      Buffer.from(`],"time_off":${timeOffJson(day.timeOff, viewer)}`),
+      Buffer.from(`],"time_off":${maskedJsonArray(day.timeOff, viewer)}`),
       Buffer.from(
         `,"callbacks":${json.callbacks(callbacksByDate.get(date) ?? [])}` +
           `,"trades":${json.trades(tradesByDate.get(date) ?? [])}` +

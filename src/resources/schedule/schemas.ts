@@ -3,7 +3,9 @@ import { Hours, LocalDateTime, Nullable, LinkRef, Staffing } from '../../core/sc
 import { QualifierNeededResponse } from '../assignments/schemas.js';
 import { ScheduleCallback } from '../callbacks/schemas.js';
 import { ScheduleTrade } from '../trades/schemas.js';
+import { ScheduleLabel } from '../labels/schemas.js';
 import { ScheduleMisc } from '../misc-hours/schemas.js';
+import { ScheduleQualifier } from '../qualifiers/schemas.js';
 import { ScheduleKellyDay } from '../rotations/schemas.js';
 import { ScheduleTimeOff } from '../time-offs/schemas.js';
 import { ScheduleWorkType } from '../work-types/schemas.js';
@@ -29,25 +31,8 @@ export const ScheduleShift = Type.Object({
   user: ScheduleUserRef,
   scheduled_by: Nullable(ScheduleUserRef),
   work_type: ScheduleWorkType,
-  labels: Type.Array(
-    Type.Object({
-      id: Type.Integer(),
-      href: Type.String(),
-      label: Type.String(),
-      color: Type.String(),
-      text_color: Type.String(),
-    }),
-  ),
-  qualifiers: Type.Array(
-    Type.Object({
-      id: Type.Integer(),
-      href: Type.String(),
-      shortcode: Nullable(Type.String()),
-      name: Type.String(),
-      color: Nullable(Type.String()),
-      text_color: Nullable(Type.String()),
-    }),
-  ),
+  labels: Type.Array(ScheduleLabel),
+  qualifiers: Type.Array(ScheduleQualifier),
   groups: Type.Array(Type.Object({ id: Type.Integer(), label: Type.String() })),
 });
 export type ScheduleShift = Static<typeof ScheduleShift>;

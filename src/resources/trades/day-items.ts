@@ -1,5 +1,6 @@
 import { sameOrg } from '../../core/db/org-rows.js';
 import type { FastifyRequest } from 'fastify';
+import type { RowOf } from '../../core/db/json.js';
 import type { Db } from '../../core/db/transaction.js';
 import { href } from '../../core/pagination.js';
 import { fullName } from '../users/serialize.js';
@@ -59,7 +60,7 @@ export function scheduleTradesQuery(db: Db, orgId: number, startLocal: string, e
     .orderBy('t.id');
 }
 
-type ScheduleTradeRow = Awaited<ReturnType<ReturnType<typeof scheduleTradesQuery>['execute']>>[number];
+type ScheduleTradeRow = RowOf<typeof scheduleTradesQuery>;
 
 /** day.trades items of the rows {@link scheduleTradesQuery} read. */
 export function scheduleTradeItems(request: Request, trades: ScheduleTradeRow[]): ScheduleTradeItem[] {
