@@ -3,7 +3,7 @@ import { isPostgres } from '../schema.js';
 
 /**
  * Every write to a table the scheduling engine reads for GET /schedule is announced, so that the
- * schedule's computed days (src/resources/schedule/engine-cache.ts) are dropped by any process,
+ * schedule's computed days (src/scheduling/cache.ts) are dropped by any process,
  * whoever wrote (an API request, the CLI, the callback runner, a raw statement). Tables outside
  * the engine's reach (day notes, misc hours, callbacks, trades, logs, tokens…) are not: a write
  * there leaves the computed days standing. The organization row counts when anything but its

@@ -8,7 +8,7 @@ import { ENGINE_TABLES } from './1000-schedule-changes.js';
  * not write to the tables the schedule's engine reads. Its triggers are replaced by plain SQL: each
  * write counts one more change of the organization in `schedule_change`, which any connection can
  * do and the app reads before it trusts the schedule's computed days
- * (src/resources/schedule/engine-cache.ts).
+ * (src/scheduling/cache.ts).
  *
  * PostgreSQL keeps migration 1000's announcements (NOTIFY at commit): a counter row written by
  * every transaction that touches the engine's tables would make concurrent writers of one

@@ -4,7 +4,7 @@ import { notNull } from '../columns.js';
 
 /**
  * A write to a user's shifts or time off names the user, so that the schedule's computed days are
- * patched for that user instead of computed anew for everyone (src/resources/schedule/engine-cache.ts).
+ * patched for that user instead of computed anew for everyone (src/scheduling/cache.ts).
  * Writes to the other tables the engine reads still drop the organization's computed days.
  *
  * - SQLite: the triggers of `shift` and `time_off` append (organization, user) to
