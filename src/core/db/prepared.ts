@@ -23,10 +23,7 @@ function nameOf(sql: string): string {
  * old name. SQLite runs it as Kysely does (its statements are kept prepared already). Counted, and
  * logged, like any statement run through Kysely.
  */
-export async function selectPrepared<O>(
-  handle: DatabaseHandle,
-  query: Compilable<O> | CompiledQuery<O>,
-): Promise<O[]> {
+export async function selectPrepared<O>(handle: DatabaseHandle, query: Compilable<O> | CompiledQuery<O>): Promise<O[]> {
   const compiled = 'compile' in query ? query.compile() : query;
   if (!handle.pool) return (await handle.db.executeQuery(compiled)).rows;
   const name = nameOf(compiled.sql);

@@ -153,7 +153,10 @@ describe('the system log as a hash chain', () => {
     await db()
       .transaction()
       .execute(async (trx) => {
-        await trx.insertInto('system_log').values({ ...row, prev_hash: head.last_hash, hash }).execute();
+        await trx
+          .insertInto('system_log')
+          .values({ ...row, prev_hash: head.last_hash, hash })
+          .execute();
         await trx
           .updateTable('log_chain_head')
           .set({ last_hash: hash })
