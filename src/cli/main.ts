@@ -21,7 +21,7 @@ import { registerLogCommands } from './log.js';
 import { registerCallbackCommands } from './callbacks.js';
 import { registerMailCommands } from './mail-catch.js';
 import { registerSetPasswordCommand } from './user-password.js';
-import { checkCliUser, createCliUser, describeUser, promptPassword, signInUrl, type CliUser } from './users.js';
+import { checkCliUser, createCliUser, describeUser, promptPassword, type CliUser } from './users.js';
 
 /** The server's settings, read as the server reads them; a folder is created only as the server would. */
 function cliConfig(): Readonly<Config> {

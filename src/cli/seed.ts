@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AuthContext } from '../core/auth/context.js';
 import { createCredential } from '../core/auth/credentials.js';
 import { type Db, withTransaction } from '../core/db/transaction.js';
-import type { DemoSeedContext, DemoSeedModule } from '../core/seed.js';
+import type { DemoSeedModule } from '../core/seed.js';
 import { createOrganization } from '../resources/organizations/repository.js';
 import { createDemoUsers } from '../resources/users/seed.js';
 

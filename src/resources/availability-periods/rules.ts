@@ -3,7 +3,7 @@ import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll } from '../../core/errors.js';
 import { hasChanges, sentFields } from '../../core/fields.js';
-import { assertGivenPeriod, assertPeriod, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
+import { assertGivenPeriod, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { errorResponses, routeOptions } from '../../core/schemas.js';
+import { routeOptions } from '../../core/schemas.js';
 import { processBatch } from './rules.js';
 import { BatchBody, BatchResult } from './schemas.js';
 

@@ -3,7 +3,7 @@ import { orgRows, updateOrgRow } from '../../core/db/org-rows.js';
 import type { Db } from '../../core/db/transaction.js';
 import { lockRowOrThrow } from '../../core/db/locks.js';
 import type { Database } from '../../core/db/types.js';
-import { invalidParams, orNotFound } from '../../core/errors.js';
+import { orNotFound } from '../../core/errors.js';
 import type { OpenStatus } from './schemas.js';
 import type { SignupEventRow, SignupEventTable, SignupEventUserRow } from './table.js';
 

@@ -4,7 +4,7 @@ import { logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { sanitize } from '../../core/html.js';
-import { assertGivenPeriod, assertPeriod, hoursBetween, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
+import { assertGivenPeriod, hoursBetween, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
 import { lockUsers } from '../../core/db/locks.js';
 import { availabilityOf, refusalMessage } from '../../scheduling/index.js';
 import { overrideFatigue } from '../fatigue-rules/repository.js';
