@@ -95,6 +95,21 @@ export const FACTORIES: Record<string, Factory> = {
     const accepting = await ctx.org.createUser();
     return createWithSample(ctx, '/v1/trades', { requesting_user: ctx.ids.shiftUserId, accepting_user_id: accepting });
   },
+  /** A shift of a user of its own (as the sample's), its trade offered to the path's user (who approves too). */
+  '/v1/users/{user_id}/trade_offers': async (ctx) => {
+    const owner = await ctx.org.createUser();
+    const shiftId = await createWithSample(ctx, '/v1/shifts', { user_id: owner });
+    if (!shiftId) return undefined;
+    const shift = (await ctx.org.get(`/shifts/${shiftId}`)).body as { start: string; end: string };
+    const response = await ctx.org.post('/trades', {
+      requesting_user: owner,
+      start: shift.start,
+      end: shift.end,
+      offered_user_ids: [ctx.ids.userId],
+      approving_user_id: ctx.ids.userId,
+    });
+    return response.status === 201 ? createdId(response.body) : undefined;
+  },
   /** `id` names the catalog entry: the sample's 1 is the first organization's. */
   '/v1/users/{user_id}/qualifiers': (ctx, collection) =>
     ctx.ids.qualifier_id ? createWithSample(ctx, collection, { id: ctx.ids.qualifier_id }) : Promise.resolve(undefined),
