@@ -56,6 +56,18 @@ export interface TestOrg {
   request<T = any>(method: string, path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
   /** Creates a user through PUT /users and returns its id. */
   createUser(overrides?: Record<string, unknown>): Promise<number>;
+  /** Signs a user (id or username) in to the web app: their calls the way the board makes them. */
+  signIn(user: number | string, password?: string): Promise<MemberSession>;
+}
+
+/** A web app user's calls: the session cookie and the session header, no bearer token. */
+export interface MemberSession {
+  headers: Record<string, string>;
+  get<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  post<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+  put<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+  del<T = any>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+  request<T = any>(method: string, path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
 }
 
 let userCounter = 0;
@@ -189,6 +201,33 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
         });
         if (response.status !== 201) throw new Error(`user creation failed: ${response.text}`);
         return response.body.user_id as number;
+      },
+      async signIn(user, password = 'secret-password') {
+        const username = typeof user === 'string' ? user : (await org.get(`/users/${user}`)).body.username;
+        const signedIn = await request('POST', '/app/session', {
+          body: { organization_id: orgId, username, password },
+          headers: { 'x-crewplan-session': '1' },
+        });
+        if (signedIn.status !== 200) throw new Error(`sign-in of ${username} failed: ${signedIn.text}`);
+        const headers = {
+          cookie: (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!,
+          'x-crewplan-session': '1',
+        };
+        const as = <T = any>(method: string, path: string, body?: unknown, opts: RequestOptions = {}) =>
+          request<T>(method, path, {
+            ...opts,
+            token: null,
+            headers: { ...headers, ...opts.headers },
+            body: body ?? opts.body,
+          });
+        return {
+          headers,
+          get: (path, opts) => as('GET', path, undefined, opts),
+          post: (path, body, opts) => as('POST', path, body, opts),
+          put: (path, body, opts) => as('PUT', path, body, opts),
+          del: (path, body, opts) => as('DELETE', path, body, opts),
+          request: as,
+        };
       },
     };
     return org;

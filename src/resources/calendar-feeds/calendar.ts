@@ -6,7 +6,7 @@ import { localToZoned, todayIn, type Temporal } from '../../core/time.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
 import type { AssignmentRow } from '../assignments/table.js';
 import { scheduleFacts, type ApprovedTimeOff, type WorkedPiece } from '../../scheduling/index.js';
-import { workTypesByIds } from '../shifts/repository.js';
+import { workTypesByIds } from '../../scheduling/index.js';
 import { findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';

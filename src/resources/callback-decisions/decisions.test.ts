@@ -18,7 +18,6 @@ import { createTimeOff } from '../time-offs/test-fixtures.js';
  * skipped for each reason (working, on leave, lacks the qualifier, over the weekly limit) and,
  * on the runner's second pass, the person offered first listed as already offered.
  */
-const PASSWORD = 'secret-password';
 const DATE = '2032-06-10'; // a Thursday
 const START = `${DATE} 07:00:00`;
 const END = `${DATE} 19:00:00`;
@@ -195,16 +194,10 @@ describe('decision records', () => {
   });
 });
 
+/** A member's GET the way the board makes it. */
 async function sessionOf(userId: number) {
-  const users = (await org.get('/users')).body as Array<{ user_id: number; username: string }>;
-  const username = users.find((u) => u.user_id === userId)!.username;
-  const signIn = await server.request('POST', '/app/session', {
-    body: { organization_id: org.orgId, username, password: PASSWORD },
-    headers: { 'x-crewplan-session': '1' },
-  });
-  expect(signIn.status, signIn.text).toBe(200);
-  const headers = { cookie: (signIn.headers.get('set-cookie') ?? '').split(';')[0]!, 'x-crewplan-session': '1' };
-  return (path: string) => server.request('GET', `/v1${path}`, { headers });
+  const session = await org.signIn(userId);
+  return (path: string) => session.get(path);
 }
 
 describe("a member's own lines", () => {

@@ -10,7 +10,6 @@ import { createCallbackRunner } from './runner/runner.js';
  * user's path, 404 for another user's row under their own path); an admin of the web app acts
  * for anyone, as docs/workflows.md says.
  */
-const PASSWORD = 'secret-password';
 let server: TestServer;
 let org: TestOrg;
 let adminId: number;
@@ -21,22 +20,7 @@ let admin: Session;
 
 type Session = Awaited<ReturnType<typeof sessionOf>>;
 
-async function sessionOf(userId: number) {
-  const users = (await org.get('/users')).body as Array<{ user_id: number; username: string }>;
-  const username = users.find((u) => u.user_id === userId)!.username;
-  const signIn = await server.request('POST', '/app/session', {
-    body: { organization_id: org.orgId, username, password: PASSWORD },
-    headers: { 'x-crewplan-session': '1' },
-  });
-  expect(signIn.status, signIn.text).toBe(200);
-  const headers = { cookie: (signIn.headers.get('set-cookie') ?? '').split(';')[0], 'x-crewplan-session': '1' };
-  return {
-    get: (path: string) => server.request('GET', `/v1${path}`, { headers }),
-    post: (path: string, body: unknown) => server.request('POST', `/v1${path}`, { headers, body }),
-    put: (path: string, body: unknown) => server.request('PUT', `/v1${path}`, { headers, body }),
-    del: (path: string) => server.request('DELETE', `/v1${path}`, { headers }),
-  };
-}
+const sessionOf = (userId: number) => org.signIn(userId);
 
 /** A device's subscription as a browser's `PushSubscription.toJSON()` gives it (never sent to). */
 function device(name: string) {

@@ -72,5 +72,3 @@ function buildPageQuery(
     .orderBy('id', direction === 'since' ? 'asc' : 'desc')
     .limit(limit);
 }
-
-type LogRow = { id: number; created_at: string; description: string; actor_user_id: number | null; actor_name: string };

@@ -44,13 +44,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function usersAs(userId: number): Promise<ApiResponse> {
-  const signIn = await server.request('POST', '/app/session', {
-    body: { organization_id: org.orgId, username: usernames.get(userId), password: PASSWORD },
-    headers: { 'x-crewplan-session': '1' },
-  });
-  expect(signIn.status, signIn.text).toBe(200);
-  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
-  return server.request('GET', '/users', { headers: { cookie, 'x-crewplan-session': '1' } });
+  return (await org.signIn(userId, PASSWORD)).get('/users');
 }
 
 const byId = (response: ApiResponse) =>

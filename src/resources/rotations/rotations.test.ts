@@ -538,7 +538,7 @@ describe('POST /recurring_shifts/{id}/exceptions', () => {
   });
 
   it('rejects a date without an occurrence', async () => {
-    const { member, id } = await memberOnNewRotation();
+    const { id } = await memberOnNewRotation();
     const response = await org.post(`/recurring_shifts/${id}/exceptions`, { date: '2027-01-02', action: 'remove' });
     expect(response.status).toBe(422);
     expect(response.body.error_message).toEqual(['The recurring shift has no occurrence on that date.']);

@@ -7,16 +7,6 @@ import { nowUtc } from '../../core/time.js';
 import type { LabelOfShift, QualifierOfShift } from '../../scheduling/index.js';
 import type { ShiftRow, ShiftTable } from './table.js';
 
-// the reads of what shifts name, shared with GET /schedule's lookups: the engine's (scheduling/reads.ts)
-export {
-  tagsOfShifts,
-  workTypesByIds,
-  type LabelOfShift,
-  type QualifierOfShift,
-  type ShiftTags,
-  type SubtypeOfType,
-} from '../../scheduling/index.js';
-
 /** What callbacks, trades and POST /shifts write (callers write their own log line). */
 export type NewShift = Pick<
   ShiftRow,

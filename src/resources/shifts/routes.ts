@@ -4,14 +4,8 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { errorResponses, IdParams, SuccessBody } from '../../core/schemas.js';
 import { findUsersByIds } from '../users/repository.js';
-import {
-  findShiftOrThrow,
-  labelsOfShifts,
-  listShiftsOfUser,
-  qualifiersOfShifts,
-  tagsOfShifts,
-  workTypesByIds,
-} from './repository.js';
+import { findShiftOrThrow, labelsOfShifts, listShiftsOfUser, qualifiersOfShifts } from './repository.js';
+import { tagsOfShifts, workTypesByIds } from '../../scheduling/index.js';
 import { changeShift, checkShiftFields, createShift, removeFromCatalog, removeShift, replaceCatalog } from './rules.js';
 import {
   CreateShiftBody,

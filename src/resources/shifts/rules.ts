@@ -26,9 +26,9 @@ import {
   removeShiftQualifier,
   replaceShiftLabels,
   replaceShiftQualifiers,
-  tagsOfShifts,
   updateShift,
 } from './repository.js';
+import { tagsOfShifts } from '../../scheduling/index.js';
 import type { CreateShiftBody, UpdateShiftBody } from './schemas.js';
 import type { ShiftRow } from './table.js';
 

@@ -4,7 +4,7 @@ import { formatIsoOffset } from '../../core/time.js';
 import type { UserRow } from '../users/table.js';
 import { userRef, userRefOrNull } from '../users/serialize.js';
 import type { WorkTypeRow } from '../work-types/table.js';
-import type { LabelOfShift, QualifierOfShift } from './repository.js';
+import type { LabelOfShift, QualifierOfShift } from '../../scheduling/index.js';
 import type { ShiftResponse } from './schemas.js';
 import type { ShiftRow } from './table.js';
 

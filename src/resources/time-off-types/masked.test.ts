@@ -19,18 +19,13 @@ let vacationId: number;
 let ill: number;
 let coworker: number;
 let stationId: number;
-const usernames = new Map<number, string>();
 
 // a day inside the calendar feed's window (today - 30 .. today + 180 days)
 const date = Temporal.Now.plainDateISO('UTC').add({ days: 20 }).toString();
 const next = Temporal.PlainDate.from(date).add({ days: 1 }).toString();
 const day = { start: `${date} 00:00:00`, end: `${next} 00:00:00` };
 
-async function user(overrides: Record<string, unknown>): Promise<number> {
-  const id = await org.createUser(overrides);
-  usernames.set(id, (await org.get(`/users/${id}`)).body.username);
-  return id;
-}
+const user = (overrides: Record<string, unknown>) => org.createUser(overrides);
 
 async function type(body: Record<string, unknown>): Promise<number> {
   const response = await org.post('/time_off_types', body);
@@ -64,13 +59,7 @@ afterAll(() => server.close());
 
 /** A /v1 GET the way the web app makes it: the user's session cookie and the session header. */
 async function getAs(userId: number, path: string, query?: Record<string, string>): Promise<ApiResponse> {
-  const signIn = await server.request('POST', '/app/session', {
-    body: { organization_id: org.orgId, username: usernames.get(userId), password: 'secret-password' },
-    headers: { 'x-crewplan-session': '1' },
-  });
-  expect(signIn.status, signIn.text).toBe(200);
-  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
-  return server.request('GET', path, { headers: { cookie, 'x-crewplan-session': '1' }, query });
+  return (await org.signIn(userId)).get(path, { query });
 }
 
 interface TypeShown {

@@ -92,16 +92,11 @@ describe('GET /users/{user_id}/trade_balance', () => {
     const member = await org.createUser({ first_name: 'Sam', last_name: 'Crew', username: 'sam_payback' });
     const colleague = await org.createUser({ first_name: 'Lee', last_name: 'Crew' });
     await tradeFilled(member, colleague, '2031-06-01 07:00:00', '2031-06-02 07:00:00');
-    const signIn = await server.request('POST', '/app/session', {
-      body: { organization_id: org.orgId, username: 'sam_payback', password: 'secret-password' },
-      headers: { 'x-crewplan-session': '1' },
-    });
-    expect(signIn.status, signIn.text).toBe(200);
-    const headers = { cookie: (signIn.headers.get('set-cookie') ?? '').split(';')[0]!, 'x-crewplan-session': '1' };
-    const own = await server.request('GET', `/v1/users/${member}/trade_balance`, { headers });
+    const session = await org.signIn('sam_payback');
+    const own = await session.get(`/v1/users/${member}/trade_balance`);
     expect(own.status, own.text).toBe(200);
     expect(own.body).toMatchObject([{ user: ref(colleague, 'Lee Crew'), user_owes: 24 }]);
-    const theirs = await server.request('GET', `/v1/users/${colleague}/trade_balance`, { headers });
+    const theirs = await session.get(`/v1/users/${colleague}/trade_balance`);
     expect(theirs.status).toBe(403);
   });
 });

@@ -3,12 +3,10 @@ import { startServer, type TestOrg, type TestServer } from '../../../test/helper
 import { createAssignment } from '../rotations/test-fixtures.js';
 import { createCallbackRunner } from '../callbacks/runner/runner.js';
 
-const PASSWORD = 'secret-password';
 let server: TestServer;
 let org: TestOrg;
 let adminId: number;
 let stationId: number;
-let usernames: Record<string, string>;
 
 beforeAll(async () => {
   server = await startServer();
@@ -22,19 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** A member's /v1 calls the way the board makes them: the session cookie and the session header. */
-async function sessionOf(userId: number) {
-  const signIn = await server.request('POST', '/app/session', {
-    body: { organization_id: org.orgId, username: usernames[String(userId)], password: PASSWORD },
-    headers: { 'x-crewplan-session': '1' },
-  });
-  expect(signIn.status, signIn.text).toBe(200);
-  const headers = { cookie: (signIn.headers.get('set-cookie') ?? '').split(';')[0], 'x-crewplan-session': '1' };
-  return {
-    get: (path: string) => server.request('GET', path, { headers }),
-    post: (path: string, body: unknown) => server.request('POST', path, { headers, body }),
-  };
-}
+/** A member's /v1 calls the way the board makes them. */
+const sessionOf = (userId: number) => org.signIn(userId);
 
 describe('my offers', () => {
   it("lists a member's own open offers; of two members accepting, one wins and gets the shift", async () => {
@@ -43,8 +30,6 @@ describe('my offers', () => {
       await org.createUser({ first_name: 'Lee', last_name: 'Baker', role: 'Firefighter' }),
       await org.createUser({ first_name: 'Kim', last_name: 'Carter', role: 'Firefighter' }),
     ];
-    const users = (await org.get('/users')).body as Array<{ user_id: number; username: string }>;
-    usernames = Object.fromEntries(users.map((u) => [String(u.user_id), u.username]));
     const list = await org.post('/lists', { name: 'Board list', contact_window_minutes: 30, contact_at_once: 2 });
     for (const id of members) {
       expect((await org.put(`/users/${id}/titles`, { ids: [list.body.id] })).status).toBe(200);

@@ -2,13 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestOrg, type TestServer } from '../../../test/helpers/server.js';
 import { createAssignment, workTypeId } from '../rotations/test-fixtures.js';
 
-const PASSWORD = 'secret-password';
 let server: TestServer;
 let org: TestOrg;
 let adminId: number;
 let assignmentId: number;
 let regular: number;
-let usernames: Record<string, string>;
 const people: Record<'owner' | 'bea' | 'cal' | 'dee', number> = { owner: 0, bea: 0, cal: 0, dee: 0 };
 
 beforeAll(async () => {
@@ -19,8 +17,6 @@ beforeAll(async () => {
   people.bea = await org.createUser({ first_name: 'Bea', last_name: 'Baker', role: 'Firefighter' });
   people.cal = await org.createUser({ first_name: 'Cal', last_name: 'Cole', role: 'Firefighter' });
   people.dee = await org.createUser({ first_name: 'Dee', last_name: 'Dunn', role: 'Firefighter' });
-  const users = (await org.get('/users')).body as Array<{ user_id: number; username: string }>;
-  usernames = Object.fromEntries(users.map((u) => [String(u.user_id), u.username]));
   assignmentId = await createAssignment(org, {
     name: 'Engine 4',
     start: '2035-05-01 07:00:00',
@@ -30,19 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** A member's /v1 calls the way the board makes them: the session cookie and the session header. */
-async function sessionOf(userId: number) {
-  const signIn = await server.request('POST', '/app/session', {
-    body: { organization_id: org.orgId, username: usernames[String(userId)], password: PASSWORD },
-    headers: { 'x-crewplan-session': '1' },
-  });
-  expect(signIn.status, signIn.text).toBe(200);
-  const headers = { cookie: (signIn.headers.get('set-cookie') ?? '').split(';')[0], 'x-crewplan-session': '1' };
-  return {
-    get: (path: string) => server.request('GET', path, { headers }),
-    post: (path: string, body: unknown) => server.request('POST', path, { headers, body }),
-  };
-}
+/** A member's /v1 calls the way the board makes them. */
+const sessionOf = (userId: number) => org.signIn(userId);
 
 /** The owner's 24 h shift on `day`, and the owner's own trade request of it offered to `offered`. */
 async function offeredTrade(day: string, next: string, offered: number[]): Promise<number> {
