@@ -160,8 +160,7 @@ export interface TokenLookup {
  * can have changed since, checked after the request came, so a revocation by another process (the
  * CLI) holds from the very next request. The lookups asked for in one event-loop turn are answered
  * together once the turn's callbacks have run (DataLoader, its batch scheduled with `setImmediate`,
- * no cache of its own; on PostgreSQL with two, so that the next turn's lookups join the batch and its
- * round trip), so one check after all of them came serves them all
+ * no cache of its own), so one check after all of them came serves them all
  * (docs/decisions/0019-token-lookup-on-sqlite.md). SQLite: the connection's `data_version` and this
  * process's write count (see sqliteOwners). PostgreSQL: the database's announcements
  * (src/core/auth/token-cache.ts), once a round trip on the listening connection has brought in
@@ -171,8 +170,7 @@ export function createTokenLookup(handle: DatabaseHandle, key: Buffer): TokenLoo
   const cache = handle.pgClientConfig ? new TokenCache(handle) : undefined;
   const loader = new DataLoader(cache ? postgresOwners(handle, cache) : sqliteOwners(handle), {
     cache: false,
-    // PostgreSQL: the batch waits one more turn, so that one sync round trip serves two turns' requests
-    batchScheduleFn: cache ? (callback) => setImmediate(() => setImmediate(callback)) : setImmediate,
+    batchScheduleFn: (callback) => setImmediate(callback),
   });
   const hashes = new LRUCache<string, string>({
     max: HASH_CACHE_ENTRIES,
