@@ -78,7 +78,7 @@ const metricsPlugin: FastifyPluginAsync<MetricsOptions> = async (app: FastifyIns
   });
   app.decorate('metrics', { registry });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // The route template keeps the label set small; unknown paths share one label.
     const labels = {
       method: request.method,
@@ -88,6 +88,7 @@ const metricsPlugin: FastifyPluginAsync<MetricsOptions> = async (app: FastifyIns
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
     if (reply.statusCode >= 500) errors.inc(labels);
+    done();
   });
 
   const token = options.token;

@@ -72,9 +72,11 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
   // signed cookies (the web app's device cookie) use a key of their own derived from the server key
   await app.register(cookie, { secret: keyedHash(config.secretKey, 'crewplan signed cookies') });
   app.decorateRequest('auth', null as never);
-  app.decorateRequest('baseUrl', '');
-  app.addHook('onRequest', async (request) => {
-    request.baseUrl = config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+  // a getter rather than an onRequest hook: only the routes that build links read it
+  app.decorateRequest('baseUrl', {
+    getter(this: FastifyRequest) {
+      return config.publicBaseUrl ?? `${this.protocol}://${this.host}`;
+    },
   });
 
   /**
