@@ -32,9 +32,14 @@ afterAll(async () => {
   await mail.close();
 });
 
+/** A year always ahead of today: its days can still be picked. */
+const YEAR = new Date().getUTCFullYear() + 2;
+
 /** Who was told, in order, by the mails' subjects. */
 const told = () =>
-  mail.mails.filter((m) => m.subject.startsWith('Your turn to bid: Vacation 2027')).map((m) => addresses.get(m.to[0]!));
+  mail.mails
+    .filter((m) => m.subject.startsWith(`Your turn to bid: Vacation ${YEAR}`))
+    .map((m) => addresses.get(m.to[0]!));
 
 describe('bid turn notices', () => {
   it('tell each member once when their turn begins, by a pick or a lapsed window', async () => {
@@ -46,8 +51,8 @@ describe('bid turn notices', () => {
       .toString()
       .replace('T', ' ');
     const round = await org.post('/bid_rounds', {
-      name: 'Vacation 2027',
-      year: 2027,
+      name: `Vacation ${YEAR}`,
+      year: YEAR,
       time_off_type_ids: [vacation.body.id],
       user_ids: [members[2], members[0], members[1]],
       turn_minutes: 60,
@@ -64,14 +69,16 @@ describe('bid turn notices', () => {
     // Ada picks: Ben's turn begins at once
     const picked = await org.post(`/bid_rounds/${round.body.id}/picks`, {
       user_id: members[0],
-      start_date: '2027-07-05',
-      end_date: '2027-07-05',
+      start_date: `${YEAR}-07-05`,
+      end_date: `${YEAR}-07-05`,
       time_off_type_id: vacation.body.id,
     });
     expect(picked.status, picked.text).toBe(201);
     expect(await notifier.runOnce()).toBe(1);
     expect(told()).toEqual([members[0], members[1]]);
-    expect(mail.mails.at(-1)!.text).toContain('It is your turn to pick your days off in Vacation 2027 (2027), until');
+    expect(mail.mails.at(-1)!.text).toContain(
+      `It is your turn to pick your days off in Vacation ${YEAR} (${YEAR}), until`,
+    );
     // Ben lets his window lapse: Cy is told an hour on, once
     const later = Date.now() + 61 * 60_000;
     expect(await notifier.runOnce(later)).toBe(1);
