@@ -24,5 +24,7 @@ declare module 'fastify' {
     auth: AuthContext;
     /** `https://host` (or PUBLIC_BASE_URL): hrefs and pagination links are built on it. */
     baseUrl: string;
+    /** baseUrl once worked out ('' until then) */
+    keptBaseUrl: string;
   }
 }

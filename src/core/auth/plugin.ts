@@ -72,10 +72,13 @@ async function authPlugin(app: FastifyInstance, { config, handle }: AuthPluginOp
   // signed cookies (the web app's device cookie) use a key of their own derived from the server key
   await app.register(cookie, { secret: keyedHash(config.secretKey, 'crewplan signed cookies') });
   app.decorateRequest('auth', null as never);
-  // a getter rather than an onRequest hook: only the routes that build links read it
+  // a getter rather than an onRequest hook: only the routes that build links read it, once worked out
+  // (a schedule's links read it per person)
+  app.decorateRequest('keptBaseUrl', '');
   app.decorateRequest('baseUrl', {
     getter(this: FastifyRequest) {
-      return config.publicBaseUrl ?? `${this.protocol}://${this.host}`;
+      this.keptBaseUrl ||= config.publicBaseUrl ?? `${this.protocol}://${this.host}`;
+      return this.keptBaseUrl;
     },
   });
 
