@@ -82,7 +82,10 @@ export function evaluateTargets(engines: EngineResult[]): TargetResult[] {
         });
     };
     ratio('auth_cost', 0.85, 'authenticated trivial route vs unauthenticated');
-    ratio('users_id', 0.5, 'GET /users/{id} vs floor');
+    // PostgreSQL: against a floor making the bearer check's round trip on the listening connection, which
+    // the bare floor does not (docs/decisions/0035); the bare floor's ratio is still in the case's line
+    if (e.engine === 'postgres') ratio('users_id_synced', 0.5, 'GET /users/{id} vs floor with the listener round trip');
+    else ratio('users_id', 0.5, 'GET /users/{id} vs floor');
     ratio('schedule_day', 0.3, 'GET /schedule 1 day vs floor');
     ratio('schedule_week', 0.3, 'GET /schedule 1 week vs floor');
     for (const name of ['schedule_day', 'schedule_week', 'schedule_month']) {

@@ -215,8 +215,17 @@ const READ_ROUNDS = ROUNDS * 2;
 const cpuRatio = (a: Measure, b: Measure) =>
   a.cpu_us_per_request && b.cpu_us_per_request ? round(a.cpu_us_per_request / b.cpu_us_per_request) : undefined;
 
-/** A read measured beside its floor; statements counted over one request. */
-async function readCase(ports: ServerPorts, token: string, name: string, path: string): Promise<CaseResult> {
+/**
+ * A read measured beside its floor; statements counted over one request. `floorRoute`
+ * `floor-synced` (PostgreSQL): a floor that makes the listening connection's round trip too.
+ */
+async function readCase(
+  ports: ServerPorts,
+  token: string,
+  name: string,
+  path: string,
+  floorRoute: 'floor' | 'floor-synced' = 'floor',
+): Promise<CaseResult> {
   const auth = { authorization: `Bearer ${token}` };
   await drain(ports);
   const before = await control<{ queries: number }>(ports, 'GET', '/control/stats');
@@ -255,7 +264,7 @@ async function readCase(ports: ServerPorts, token: string, name: string, path: s
       }),
     (warmUp) =>
       withCpu(ports, {
-        url: `http://127.0.0.1:${ports.floorPort}/floor/${name}`,
+        url: `http://127.0.0.1:${ports.floorPort}/${floorRoute}/${name}`,
         ...shape,
         ...(warmUp ? { duration: warmUp } : {}),
       }),
@@ -729,6 +738,9 @@ async function runEngine(engine: 'sqlite' | 'postgres'): Promise<EngineResult> {
         ['logs_deep', `/v1/logs?before_id=${deepPage}`],
       ];
       for (const [name, path] of reads) if (wanted(name)) cases.push(await readCase(ports, token, name, path));
+      // PostgreSQL: GET /users/{id} beside a floor that pays the bearer check's round trip (decision 0035)
+      if (engine === 'postgres' && wanted('users_id_synced'))
+        cases.push(await readCase(ports, token, 'users_id_synced', `/v1/users/${userId}`, 'floor-synced'));
       const writes = {
         note: dayNoteWrite(ports, token, today.toString()),
         shift:

@@ -1,7 +1,8 @@
 /**
  * One benchmark server process (started by bench/run.ts): the real crewplan app (buildApp) on the
  * seeded database, plus two bare Fastify instances that serve captured response bytes (the floor):
- * one without a logger and one with the production pino logger writing to /dev/null.
+ * one without a logger and one with the production pino logger writing to /dev/null. On PostgreSQL
+ * the plain one also serves them after the listening connection's round trip (`/floor-synced/`).
  * Prints `{"port", "floorPort", "loggedFloorPort"}` on stdout once listening.
  *
  * Environment: BENCH_SQLITE_PATH or BENCH_DATABASE_URL (+ BENCH_PG_SCHEMA), BENCH_SECRET_KEY,
@@ -17,6 +18,7 @@ import { openSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { subscribeToChanges } from '../src/core/db/change-listener.js';
 import { createDatabase } from '../src/core/db/index.js';
 import { loggerOptions, productionLogger, requestLog } from '../src/core/logging.js';
 
@@ -90,6 +92,17 @@ if (env.BENCH_API_ONLY) {
     return bare;
   };
   const plain = await floor(false);
+  // PostgreSQL: the floor with the round trip every bearer request makes on the listening connection
+  // (docs/decisions/0020, 0035), shared as the app shares it by the requests that come while one is
+  // on its way. The app's own listener: subscribeToChanges keeps one per database handle.
+  if (handle.pgClientConfig) {
+    const listener = subscribeToChanges(handle, { onNotice: () => undefined, onListening: () => undefined });
+    plain.get<{ Params: { name: string } }>('/floor-synced/:name', async (request, reply) => {
+      const payload = payloads.get(request.params.name);
+      if (!payload || !(await listener.sync())) return reply.code(404).send();
+      return reply.header('content-type', payload.contentType).send(payload.body);
+    });
+  }
   // Control routes (the orchestrator's side channel) live on the plain floor instance.
   plain.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) =>
     done(null, body),
