@@ -1,11 +1,10 @@
 import type { Db } from '../../core/db/transaction.js';
 import { localToUtc, utcToLocal } from '../../core/time.js';
 import { flaggedAdjustments } from '../accruals/repository.js';
-import { countsAsWork, paidFacts, periodOf } from '../../scheduling/index.js';
+import { countsAsWork, paidFacts, periodOf, tagsOfShifts } from '../../scheduling/index.js';
 import { findAssignmentsByIds } from '../assignments/repository.js';
 import { miscForRange, type MiscHourWithType } from '../misc-hours/repository.js';
 import { workTypesByIds } from '../../scheduling/index.js';
-import { labelsOfShifts } from '../shifts/repository.js';
 import { findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
@@ -48,7 +47,7 @@ export async function payrollRows(
   ]);
   const miscRows = misc.filter((m) => !userIds || userIds.includes(m.user_id));
   const assignmentIds = [...new Set(paid.worked.map((i) => i.assignment_id))];
-  const [users, workTypes, labels, assignments] = await Promise.all([
+  const [users, workTypes, tags, assignments] = await Promise.all([
     findUsersByIds(db, orgId, [
       ...flagged.map((a) => a.user_id),
       ...paid.worked.flatMap((i) => [i.user_id, i.worked_by]),
@@ -56,7 +55,7 @@ export async function payrollRows(
       ...miscRows.map((m) => m.user_id),
     ]),
     workTypesByIds(db, orgId, [...paid.worked.map((i) => i.work_type_id), ...miscRows.map((m) => m.work_type_id)]),
-    labelsOfShifts(
+    tagsOfShifts(
       db,
       orgId,
       paid.worked.flatMap((i) => (i.shift_id === null ? [] : [i.shift_id])),
@@ -70,7 +69,7 @@ export async function payrollRows(
     if (!assignment || !countsAsWork(assignment)) return [];
     const type = workTypes.types.get(item.work_type_id);
     const subtype = item.work_subtype_id === null ? undefined : subtypeById.get(item.work_subtype_id);
-    const labelText = labels.filter((l) => l.shift_id !== null && l.shift_id === item.shift_id).map((l) => l.label);
+    const labelText = (item.shift_id === null ? [] : (tags.labels.get(item.shift_id) ?? [])).map((l) => l.label);
     return [
       {
         type: 'work shift',

@@ -1,10 +1,9 @@
-import { assertOrgIds, deleteOrgRows, orgColumns, orgRows, sameOrg } from '../../core/db/org-rows.js';
+import { assertOrgIds, deleteOrgRows, orgColumns, orgRows } from '../../core/db/org-rows.js';
 import type { Insertable, Updateable } from 'kysely';
 import { compiledOnce } from '../../core/db/compiled-once.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams, notFound } from '../../core/errors.js';
 import { nowUtc } from '../../core/time.js';
-import type { LabelOfShift, QualifierOfShift } from '../../scheduling/index.js';
 import type { ShiftRow, ShiftTable } from './table.js';
 
 /** What callbacks, trades and POST /shifts write (callers write their own log line). */
@@ -95,43 +94,6 @@ export function listShiftsOfUser(
     .$if(range.start !== undefined, (qb) => qb.where('end', '>', range.start!))
     .orderBy('start')
     .orderBy('id')
-    .execute();
-}
-
-/** Labels of several shifts in one query, in label order. */
-export function labelsOfShifts(db: Db, orgId: number, shiftIds: number[]): Promise<LabelOfShift[]> {
-  if (shiftIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('shift_label')
-    .innerJoin('label', sameOrg('label.id', 'shift_label.label_id'))
-    .select(['shift_label.shift_id', 'label.id', 'label.label', 'label.color', 'label.text_color'])
-    .where('shift_label.organization_id', '=', orgId)
-    .where('shift_label.shift_id', 'in', shiftIds)
-    .where('label.deleted_at', 'is', null)
-    .orderBy('label.position')
-    .orderBy('label.id')
-    .execute();
-}
-
-/** Qualifiers of several shifts in one query. */
-export function qualifiersOfShifts(db: Db, orgId: number, shiftIds: number[]): Promise<QualifierOfShift[]> {
-  if (shiftIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('shift_qualifier')
-    .innerJoin('qualifier', sameOrg('qualifier.id', 'shift_qualifier.qualifier_id'))
-    .select([
-      'shift_qualifier.shift_id',
-      'qualifier.id',
-      'qualifier.name',
-      'qualifier.shortcode',
-      'qualifier.color',
-      'qualifier.text_color',
-    ])
-    .where('shift_qualifier.organization_id', '=', orgId)
-    .where('shift_qualifier.shift_id', 'in', shiftIds)
-    .where('qualifier.deleted_at', 'is', null)
-    .orderBy('qualifier.name')
-    .orderBy('qualifier.id')
     .execute();
 }
 

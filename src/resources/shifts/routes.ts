@@ -4,7 +4,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
 import { errorResponses, IdParams, SuccessBody } from '../../core/schemas.js';
 import { findUsersByIds } from '../users/repository.js';
-import { findShiftOrThrow, labelsOfShifts, listShiftsOfUser, qualifiersOfShifts } from './repository.js';
+import { findShiftOrThrow, listShiftsOfUser } from './repository.js';
 import { tagsOfShifts, workTypesByIds } from '../../scheduling/index.js';
 import { changeShift, checkShiftFields, createShift, removeFromCatalog, removeShift, replaceCatalog } from './rules.js';
 import {
@@ -158,9 +158,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     const title = catalog.name === 'labels' ? 'Labels' : 'Qualifiers';
     const current = async (db: Db, request: Caller, shiftId: number) => {
       await findShiftOrThrow(db, request.auth.orgId, shiftId);
+      const tags = await tagsOfShifts(db, request.auth.orgId, [shiftId]);
       return catalog.name === 'labels'
-        ? (await labelsOfShifts(db, request.auth.orgId, [shiftId])).map((l) => labelItem(request, l))
-        : (await qualifiersOfShifts(db, request.auth.orgId, [shiftId])).map((q) => qualifierItem(request, q));
+        ? (tags.labels.get(shiftId) ?? []).map((l) => labelItem(request, l))
+        : (tags.qualifiers.get(shiftId) ?? []).map((q) => qualifierItem(request, q));
     };
     const response = { 200: Type.Array(catalog.item), ...errorResponses };
 
