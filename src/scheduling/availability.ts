@@ -9,6 +9,7 @@ import {
   assignmentsByIds,
   fatigueSettingOf,
   loadQualifications,
+  timedMiscHours,
   workTypesExcludedFromLimits,
 } from './reads.js';
 import { countsAsWork, holds } from './staffing.js';
@@ -247,9 +248,10 @@ export async function availabilityOf(
   const fatigueSpan = fatigueRange(span, fatigue);
   const range = fatigueSpan ? widest([loadRange(span, offer?.limits), fatigueSpan]) : loadRange(span, offer?.limits);
   const allWork = offer !== undefined || fatigueSpan !== null;
-  const [facts, callbacks, excludedTypes, qualifications, blocks] = await Promise.all([
+  const [facts, callbacks, misc, excludedTypes, qualifications, blocks] = await Promise.all([
     scheduleFacts(db, orgId, { ...range, userIds, timezone: timeZone, knownAssignments: request.knownAssignments }),
     allWork ? acceptedCallbacks(db, orgId, userIds, range, { unplacedOnly: true }) : [],
+    fatigueSpan ? timedMiscHours(db, orgId, userIds, fatigueSpan) : [],
     offer ? workTypesExcludedFromLimits(db, orgId) : new Set<number>(),
     needs?.qualifiers.length ? loadQualifications(db, orgId, userIds) : undefined,
     offer ? callbackBlocks(db, orgId, userIds, span) : new Map<number, string>(),
@@ -279,6 +281,11 @@ export async function availabilityOf(
     const where = `callback #${c.callback_id}`;
     // without an offer, accepted callbacks are weighed by the fatigue rules only (never a clash)
     work.get(c.user_id)?.push({ start: c.start, end: c.end, where, counted: true, work: true, fatigueOnly: !offer });
+  }
+  // timed misc hours (a sign-up's) are worked hours: weighed by the fatigue rules only (never a clash)
+  for (const m of misc) {
+    const where = m.notes ?? 'misc hours';
+    work.get(m.user_id)?.push({ start: m.start, end: m.end, where, counted: false, work: true, fatigueOnly: true });
   }
   const overlapping = facts.timeOff.map((cover) => cover.timeOff).filter((t) => overlaps(t, span));
   const timeOff = overlapping.filter((t) => !(offer && t.time_off_type.force_include));

@@ -234,6 +234,28 @@ describe('sign-ups and moved rotation occurrences', () => {
     await setRules({});
   });
 
+  it("count a sign-up's hours as work: a shift next to a signed-up event is refused", async () => {
+    const [medic] = await crew(1, 'Parade');
+    const event = await org.post('/signup_events', {
+      admin_id: scene.adminId,
+      title: 'Fair',
+      start: '2032-10-11 08:00:00',
+      end: '2032-10-11 20:00:00',
+      employees_needed: 1,
+      work_type_id: scene.workTypeId,
+    });
+    expect(event.status, event.text).toBe(201);
+    expect((await org.post(`/signup_events/${event.body.id}/users`, { user_id: medic })).status).toBe(201);
+    await setRules({ max_consecutive_hours: 24 });
+    const refused = await shift(medic!, '2032-10-10 08:00:00', '2032-10-11 08:00:00');
+    expect(refused).toBeInvalid([
+      "Parade Member1 cannot take this shift: would work 36 h in a row; the department's limit is 24 h.",
+    ]);
+    // the same span on the day after the event is rested enough
+    expect((await shift(medic!, '2032-10-12 08:00:00', '2032-10-13 08:00:00')).status).toBe(201);
+    await setRules({});
+  });
+
   it('refuse moving a rotation occurrence next to another tour, unless an admin overrides it', async () => {
     const [medic] = await crew(1, 'Rotation');
     const rotation = await org.post('/rotations', {
