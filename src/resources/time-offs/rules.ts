@@ -286,6 +286,8 @@ export async function deleteTimeOff(trx: Db, auth: AuthContext, id: number): Pro
 export interface RequestChanges {
   start?: string;
   end?: string;
+  /** both ends sent as dates: the work that starts on them (docs/time-off.md#date-only-leave) */
+  dates?: LeaveDates | null;
   typeId?: number;
   userNote?: string | null;
   rrule?: string | null;
@@ -308,8 +310,8 @@ export async function editRequest(
       if (entry.user_id !== userId) throw notFound('TimeOff');
       if (entry.status !== PENDING)
         throw invalidParams(`Only pending time off can be changed; this time off is ${STATUS_WORD[entry.status]}.`);
-      const start = changes.start ?? entry.start;
-      const end = changes.end ?? entry.end;
+      let start = changes.start ?? entry.start;
+      let end = changes.end ?? entry.end;
       // one 422 naming every failing field; the type's own rules once every field is sound
       const [, , checkedType, rrule] = await checkAll([
         () => assertOrdered(start, end),
@@ -319,7 +321,9 @@ export async function editRequest(
       ] as const);
       type = checkedType;
       await lockUsers(trx, [userId]);
-      await checkRequest(trx, auth, type, { userId, start, end, status: PENDING, rrule }, id);
+      if (changes.dates)
+        ({ start, end } = await workSpanOfDates(trx, auth.orgId, userId, changes.dates, auth.timezone));
+      await checkRequest(trx, auth, type, { userId, start, end, status: PENDING, rrule, dates: changes.dates }, id);
       return {
         start,
         end,

@@ -96,9 +96,13 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body;
       await withTransaction(app.db, async (trx) => {
         await findUserOrThrow(trx, request.auth.orgId, userId);
+        // both ends as dates: date-only leave, as when requested (docs/time-off.md#date-only-leave)
+        const dates =
+          body.start_date !== undefined && body.end_date !== undefined
+            ? leaveInput(body.start_date, body.end_date)
+            : { start: optionalDateTime(body.start_date), end: optionalDateTime(body.end_date), dates: null };
         await editRequest(trx, request.auth, userId, id, {
-          start: optionalDateTime(body.start_date),
-          end: optionalDateTime(body.end_date),
+          ...dates,
           typeId: body.time_off_type_id,
           userNote: body.user_note,
           rrule: body.rrule,
