@@ -21640,6 +21640,8 @@ export interface operations {
                     /** @description hours, may be fractional */
                     length?: number;
                     notes?: null | "" | string;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 };
             };
         };
@@ -26533,6 +26535,8 @@ export interface operations {
                     notes?: null | "" | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number | string;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 };
             };
         };
@@ -26985,6 +26989,8 @@ export interface operations {
                     notes?: null | "" | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number | string;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 };
             };
         };
