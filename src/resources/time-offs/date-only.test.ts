@@ -118,4 +118,22 @@ describe('leave entered as dates', () => {
     });
     expect(backwards.status).toBe(422);
   });
+
+  it('names a last date past the calendar (9999-12-31) as the end date out of range, not before the start', async () => {
+    const far = { userId: crew.B, adminId: admin, typeId: vacation, start: '9999-12-30', end: '9999-12-31' };
+    expect(await postTimeOff(org, far)).toBeInvalid([
+      'The end date is out of range: leave entered as dates may end on 9999-12-30 at the latest.',
+    ]);
+    const own = await org.post(`/users/${crew.B}/time_offs`, {
+      time_off_type_id: vacation,
+      start_date: '2027-05-20',
+      end_date: '9999-12-31',
+    });
+    expect(own).toBeInvalid([
+      'The end date is out of range: leave entered as dates may end on 9999-12-30 at the latest.',
+    ]);
+    // a far date the calendar holds is judged by the length of the leave, as before
+    const long = await postTimeOff(org, { ...far, start: '2027-05-20', end: '2099-12-31' });
+    expect(long).toBeInvalid(['The time off may not be longer than 366 days.']);
+  });
 });

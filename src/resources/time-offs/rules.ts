@@ -38,7 +38,13 @@ const short = (local: string) => local.slice(0, 16);
 const span = (entry: Pick<TimeOffRow, 'start' | 'end'>) => `${short(entry.start)} to ${short(entry.end)}`;
 const STATUS_WORD: Record<number, string> = { [PENDING]: 'pending', [APPROVED]: 'approved', [DENIED]: 'denied' };
 
+/**
+ * The end after the start, within MAX_SPAN_DAYS. Leave entered as dates ends the day after the last
+ * date (leaveInput): after 9999-12-31 that day is past the calendar (an extended year, `+010000-…`).
+ */
 function assertOrdered(start: string, end: string) {
+  if (!/^\d{4}-/.test(end))
+    throw invalidParams('The end date is out of range: leave entered as dates may end on 9999-12-30 at the latest.');
   assertPeriod(start, end, { fields: { start: 'start date', end: 'end date' }, within: 'time off' });
 }
 
