@@ -2812,7 +2812,7 @@ export interface paths {
         head?: never;
         /**
          * Edits the user's pending time off request
-         * @description Any subset of the request fields; only pending requests of this user can change (422 otherwise).
+         * @description Any subset of the request fields; only pending requests of this user can change (422 otherwise). `warnings` (extension) names the off limits the request as changed goes past, as on POST.
          */
         patch: operations["editUserTimeOff"];
         trace?: never;
@@ -37730,6 +37730,22 @@ export interface operations {
                         status: string;
                         message: string;
                         id: number;
+                        /** @description Extension: off limits the entry goes past (warn, require_approval); absent when none. */
+                        warnings?: {
+                            off_limit: {
+                                id: number;
+                                name: string;
+                                max_off: number;
+                                action: string;
+                            };
+                            date: string;
+                            message: string;
+                            others_off: {
+                                id: number;
+                                name: string;
+                                time_off_id: number;
+                            }[];
+                        }[];
                     };
                 };
             };

@@ -300,14 +300,17 @@ export interface RequestChanges {
   adminIds?: number[];
 }
 
-/** A user edits their own pending request; the type's rules are checked again on the result. */
+/**
+ * A user edits their own pending request; the type's rules are checked again on the result. Answers
+ * the off limits the request as changed goes past (warn, require_approval), as createTimeOffWithNotices.
+ */
 export async function editRequest(
   trx: Db,
   auth: AuthContext,
   userId: number,
   id: number,
   changes: RequestChanges,
-): Promise<void> {
+): Promise<OffLimitNotice[]> {
   let type: TimeOffTypeRow | undefined;
   const { before: entry, changes: values } = await transition(
     trx,
@@ -344,8 +347,8 @@ export async function editRequest(
     },
   );
   await assertBankAllows(trx, auth, { ...entry, ...values } as TimeOffRow, type!);
-  // the request as changed against the off limits (a refusal is a 422; notices are not answered here)
-  await enforceOffLimits(trx, auth, { ...entry, ...values } as TimeOffRow, 'request');
+  // the request as changed against the off limits (a refusal is a 422; other breaches are answered as warnings)
+  const warnings = await enforceOffLimits(trx, auth, { ...entry, ...values } as TimeOffRow, 'request');
   const users = await findUsersByIds(trx, auth.orgId, [userId]);
   await logAction(trx, auth, 'time_off.updated', id, {
     description:
@@ -355,4 +358,5 @@ export async function editRequest(
     before: entry,
     after: values,
   });
+  return warnings;
 }
