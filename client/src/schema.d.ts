@@ -30041,6 +30041,8 @@ export interface operations {
                     work_type_id: number | string;
                     work_subtype_id?: null | "" | (number | string);
                     description?: null | "" | string;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 };
             };
         };

@@ -256,6 +256,38 @@ describe('sign-ups and moved rotation occurrences', () => {
     await setRules({});
   });
 
+  it("refuse moving an event's times next to a signed-up person's tour, unless an admin overrides it", async () => {
+    const [medic] = await crew(1, 'Moved event');
+    const body = {
+      admin_id: scene.adminId,
+      title: 'Drill',
+      start: '2032-10-20 08:00:00',
+      end: '2032-10-20 20:00:00',
+      employees_needed: 1,
+      work_type_id: scene.workTypeId,
+    };
+    const event = await org.post('/signup_events', body);
+    expect(event.status, event.text).toBe(201);
+    expect((await org.post(`/signup_events/${event.body.id}/users`, { user_id: medic })).status).toBe(201);
+    expect((await shift(medic!, '2032-10-21 08:00:00', '2032-10-22 08:00:00')).status).toBe(201);
+    await setRules({ max_consecutive_hours: 24 });
+    const later = { ...body, start: '2032-10-20 20:00:00', end: '2032-10-21 08:00:00' };
+    const refused = await org.put(`/signup_events/${event.body.id}`, later);
+    expect(refused).toBeInvalid([
+      "Moved event Member1 cannot take event Drill: would work 36 h in a row; the department's limit is 24 h.",
+    ]);
+    expect((await org.get(`/signup_events/${event.body.id}`)).body.start).toBe('2032-10-20 08:00:00');
+    // a change that keeps the times is not weighed again
+    expect((await org.put(`/signup_events/${event.body.id}`, { ...body, title: 'Drill 2' })).status).toBe(200);
+    const overridden = await org.put(`/signup_events/${event.body.id}`, {
+      ...later,
+      override_reason: 'Night drill ordered by the chief',
+    });
+    expect(overridden.status, overridden.text).toBe(200);
+    expect((await org.get(`/signup_events/${event.body.id}`)).body.start).toBe('2032-10-20 20:00:00');
+    await setRules({});
+  });
+
   it('refuse moving a rotation occurrence next to another tour, unless an admin overrides it', async () => {
     const [medic] = await crew(1, 'Rotation');
     const rotation = await org.post('/rotations', {

@@ -10,17 +10,18 @@ import { availabilityOf, refusalMessage } from '../../scheduling/index.js';
 import { overrideFatigue } from '../fatigue-rules/repository.js';
 import { deleteMiscHour, insertMiscHour, updateMiscHoursOfSource } from '../misc-hours/repository.js';
 import type { UserRow } from '../users/table.js';
-import { findUser, findUserOrInvalid } from '../users/repository.js';
+import { findUser, findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import {
   deleteEventUser,
   findEventUser,
   insertEventUser,
   insertSignupEvent,
+  listEventUsers,
   lockSignupEventOrThrow,
   updateSignupEvent,
 } from './repository.js';
-import type { SignupEventBody, SignupStatus } from './schemas.js';
+import type { ReplaceSignupEventBody, SignupEventBody, SignupStatus } from './schemas.js';
 import type { SignupEventRow } from './table.js';
 
 /**
@@ -108,19 +109,30 @@ function signupMiscValues(
 
 /**
  * PUT replaces every field: an omitted work_subtype_id or description is cleared. The sign-ups'
- * misc hours follow the event's times, title and work type.
+ * misc hours follow the event's times, title and work type; new times keep each signed-up person to
+ * the fatigue rules (assertRested, with the admin's `override_reason`).
  */
 export async function replaceSignupEvent(
   trx: Db,
   auth: AuthContext,
   id: number,
-  body: SignupEventBody,
+  body: ReplaceSignupEventBody,
 ): Promise<string> {
   const before = await lockSignupEventOrThrow(trx, auth.orgId, id);
   if (before.deleted_at) throw invalidParams(`Signup event #${id} is deleted.`);
   const fields = await checkedFields(trx, auth.orgId, body);
   await updateSignupEvent(trx, auth.orgId, id, { ...fields, modified_by: body.admin_id, modified_at: nowUtc() });
   await updateMiscHoursOfSource(trx, auth.orgId, { source: 'signup_event', id }, signupMiscValues(auth, fields));
+  if (fields.start !== before.start || fields.end !== before.end) {
+    const signups = await listEventUsers(trx, auth.orgId, id);
+    const users = await findUsersByIds(
+      trx,
+      auth.orgId,
+      signups.map((signup) => signup.user_id),
+    );
+    for (const user of users.values())
+      await assertRested(trx, auth, { ...before, ...fields }, user, body.override_reason);
+  }
   await logAction(trx, auth, 'signup_event.updated', id, {
     description:
       `updated signup event ${fields.title} (${fields.start} to ${fields.end}, ` +
