@@ -2812,7 +2812,7 @@ export interface paths {
         head?: never;
         /**
          * Edits the user's pending time off request
-         * @description Any subset of the request fields; only pending requests of this user can change (422 otherwise).
+         * @description Any subset of the request fields; only pending requests of this user can change (422 otherwise). `warnings` (extension) names the off limits the request as changed goes past, as on POST.
          */
         patch: operations["editUserTimeOff"];
         trace?: never;
@@ -21640,6 +21640,8 @@ export interface operations {
                     /** @description hours, may be fractional */
                     length?: number;
                     notes?: null | "" | string;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 };
             };
         };
@@ -26533,6 +26535,8 @@ export interface operations {
                     notes?: null | "" | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number | string;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 };
             };
         };
@@ -26985,6 +26989,8 @@ export interface operations {
                     notes?: null | "" | string;
                     /** @description integer id (a digit string is accepted) */
                     admin_id?: number | string;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 };
             };
         };
@@ -30035,6 +30041,8 @@ export interface operations {
                     work_type_id: number | string;
                     work_subtype_id?: null | "" | (number | string);
                     description?: null | "" | string;
+                    /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
+                    override_reason?: string;
                 };
             };
         };
@@ -37724,6 +37732,22 @@ export interface operations {
                         status: string;
                         message: string;
                         id: number;
+                        /** @description Extension: off limits the entry goes past (warn, require_approval); absent when none. */
+                        warnings?: {
+                            off_limit: {
+                                id: number;
+                                name: string;
+                                max_off: number;
+                                action: string;
+                            };
+                            date: string;
+                            message: string;
+                            others_off: {
+                                id: number;
+                                name: string;
+                                time_off_id: number;
+                            }[];
+                        }[];
                     };
                 };
             };

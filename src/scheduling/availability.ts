@@ -9,6 +9,7 @@ import {
   assignmentsByIds,
   fatigueSettingOf,
   loadQualifications,
+  timedMiscHours,
   workTypesExcludedFromLimits,
 } from './reads.js';
 import { countsAsWork, holds } from './staffing.js';
@@ -194,6 +195,8 @@ interface Held extends Span {
   work: boolean;
   /** an accepted callback read for the fatigue rules only (no offer): never a clash */
   fatigueOnly?: boolean;
+  /** the scheduled work this piece is worked of */
+  of?: WorkItem;
 }
 
 /** The widest of the spans. */
@@ -229,6 +232,58 @@ function limitReasons(span: Span, limits: HourLimits, work: Held[], timeZone: st
 }
 
 /**
+ * The people's work in `range` as availability weighs it (worked pieces after time off, less
+ * `except`; with an offer or a fatigue rule on, also accepted callbacks off assignments, and timed
+ * misc hours for the fatigue rules), with the schedule's facts it came from.
+ */
+async function heldWork(
+  db: Db,
+  orgId: number,
+  request: Omit<AvailabilityRequest, 'start' | 'end' | 'needs'> & { span: Span; range: Span; fatigueSpan: Span | null },
+): Promise<{ facts: Awaited<ReturnType<typeof scheduleFacts>>; work: Map<number, Held[]> }> {
+  const { userIds, timezone: timeZone, offer, range, fatigueSpan } = request;
+  const allWork = offer !== undefined || fatigueSpan !== null;
+  const [facts, callbacks, misc, excludedTypes] = await Promise.all([
+    scheduleFacts(db, orgId, { ...range, userIds, timezone: timeZone, knownAssignments: request.knownAssignments }),
+    allWork ? acceptedCallbacks(db, orgId, userIds, range, { unplacedOnly: true }) : [],
+    fatigueSpan ? timedMiscHours(db, orgId, userIds, fatigueSpan) : [],
+    offer ? workTypesExcludedFromLimits(db, orgId) : new Set<number>(),
+  ]);
+  const worked = facts.worked.filter((item) => !request.except?.(item));
+  // the assignments of the work weighed: all of it for an offer's limits or fatigue, else those that clash (named)
+  const weighed = allWork ? worked : worked.filter((item) => overlaps(item, request.span));
+  const assignments = await assignmentsByIds(
+    db,
+    orgId,
+    weighed.map((item) => item.assignment_id),
+    request.knownAssignments,
+  );
+  // an assignment deleted since counts (its work is still there)
+  const isWork = (item: WorkItem) => {
+    const assignment = assignments.get(item.assignment_id);
+    return !assignment || assignment.deleted || countsAsWork(assignment);
+  };
+  const counts = (item: WorkItem) => !excludedTypes.has(item.work_type_id) && isWork(item);
+  const work = new Map<number, Held[]>(userIds.map((id) => [id, []]));
+  for (const item of worked) {
+    const where = assignments.get(item.assignment_id)?.name ?? `assignment #${item.assignment_id}`;
+    const held = { start: item.start, end: item.end, where, counted: counts(item), work: isWork(item), of: item };
+    work.get(item.user_id)?.push(held);
+  }
+  for (const c of callbacks) {
+    const where = `callback #${c.callback_id}`;
+    // without an offer, accepted callbacks are weighed by the fatigue rules only (never a clash)
+    work.get(c.user_id)?.push({ start: c.start, end: c.end, where, counted: true, work: true, fatigueOnly: !offer });
+  }
+  // timed misc hours (a sign-up's) are worked hours: weighed by the fatigue rules only (never a clash)
+  for (const m of misc) {
+    const where = m.notes ?? 'misc hours';
+    work.get(m.user_id)?.push({ start: m.start, end: m.end, where, counted: false, work: true, fatigueOnly: true });
+  }
+  return { facts, work };
+}
+
+/**
  * May each person work [start, end)? Available when nothing below applies; otherwise every reason,
  * in this order: already working (worked pieces after time off, less `except`; with an offer, also
  * accepted callbacks off assignments), on approved time off (with an offer, not of a
@@ -246,40 +301,11 @@ export async function availabilityOf(
   const fatigue = await fatigueSettingOf(db, orgId);
   const fatigueSpan = fatigueRange(span, fatigue);
   const range = fatigueSpan ? widest([loadRange(span, offer?.limits), fatigueSpan]) : loadRange(span, offer?.limits);
-  const allWork = offer !== undefined || fatigueSpan !== null;
-  const [facts, callbacks, excludedTypes, qualifications, blocks] = await Promise.all([
-    scheduleFacts(db, orgId, { ...range, userIds, timezone: timeZone, knownAssignments: request.knownAssignments }),
-    allWork ? acceptedCallbacks(db, orgId, userIds, range, { unplacedOnly: true }) : [],
-    offer ? workTypesExcludedFromLimits(db, orgId) : new Set<number>(),
+  const [{ facts, work }, qualifications, blocks] = await Promise.all([
+    heldWork(db, orgId, { ...request, span, range, fatigueSpan }),
     needs?.qualifiers.length ? loadQualifications(db, orgId, userIds) : undefined,
     offer ? callbackBlocks(db, orgId, userIds, span) : new Map<number, string>(),
   ]);
-  const worked = facts.worked.filter((item) => !request.except?.(item));
-  // the assignments of the work weighed: all of it for an offer's limits or fatigue, else those that clash (named)
-  const weighed = allWork ? worked : worked.filter((item) => overlaps(item, span));
-  const assignments = await assignmentsByIds(
-    db,
-    orgId,
-    weighed.map((item) => item.assignment_id),
-    request.knownAssignments,
-  );
-  // an assignment deleted since counts (its work is still there)
-  const isWork = (item: WorkItem) => {
-    const assignment = assignments.get(item.assignment_id);
-    return !assignment || assignment.deleted || countsAsWork(assignment);
-  };
-  const counts = (item: WorkItem) => !excludedTypes.has(item.work_type_id) && isWork(item);
-  const work = new Map<number, Held[]>(userIds.map((id) => [id, []]));
-  for (const item of worked) {
-    const where = assignments.get(item.assignment_id)?.name ?? `assignment #${item.assignment_id}`;
-    const held = { start: item.start, end: item.end, where, counted: counts(item), work: isWork(item) };
-    work.get(item.user_id)?.push(held);
-  }
-  for (const c of callbacks) {
-    const where = `callback #${c.callback_id}`;
-    // without an offer, accepted callbacks are weighed by the fatigue rules only (never a clash)
-    work.get(c.user_id)?.push({ start: c.start, end: c.end, where, counted: true, work: true, fatigueOnly: !offer });
-  }
   const overlapping = facts.timeOff.map((cover) => cover.timeOff).filter((t) => overlaps(t, span));
   const timeOff = overlapping.filter((t) => !(offer && t.time_off_type.force_include));
   const seat = offer?.seat ?? null;
@@ -336,6 +362,32 @@ export async function seriesClash(
     if (!clash) continue;
     const names = await assignmentsByIds(db, orgId, [clash.assignment_id]);
     return workingReason(clash, names.get(clash.assignment_id)?.name ?? `assignment #${clash.assignment_id}`);
+  }
+  return null;
+}
+
+/**
+ * The department's fatigue rules over a series' occurrences in [start, end) (the series as stored,
+ * against the person's other work as availabilityOf weighs it): the first occurrence, by date, that
+ * would break a rule, with every rule's words; null when none does or no rule is on.
+ */
+export async function seriesFatigue(
+  db: Db,
+  orgId: number,
+  series: Span & { id: number; userId: number; timezone: string },
+): Promise<{ date: string; reasons: Reason[] } | null> {
+  const span = { start: series.start, end: series.end };
+  const fatigue = await fatigueSettingOf(db, orgId);
+  const range = fatigueRange(span, fatigue);
+  if (!range) return null;
+  const userIds = [series.userId];
+  const { work } = await heldWork(db, orgId, { userIds, timezone: series.timezone, span, range, fatigueSpan: range });
+  const held = work.get(series.userId)!.filter((item) => item.work);
+  const isOwn = (item: Held) => item.of?.kind === 'recurring' && item.of.id === series.id && overlaps(item, span);
+  const own = held.filter(isOwn);
+  for (const piece of own) {
+    const reasons = fatigueReasons(piece, held, fatigue).map((text): Reason => ({ kind: 'fatigue', text }));
+    if (reasons.length > 0) return { date: piece.of!.date, reasons };
   }
   return null;
 }

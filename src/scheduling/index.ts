@@ -49,6 +49,7 @@ export {
   limitReason,
   refusalMessage,
   seriesClash,
+  seriesFatigue,
   type Availability,
   type HourLimits,
   type Reason,

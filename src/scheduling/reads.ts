@@ -301,6 +301,22 @@ export function miscHoursOf(db: Db, orgId: number, startDate: string, endDate: s
     .execute();
 }
 
+/**
+ * The timed misc hours (a sign-up's, or entered with a start and an end) of the users overlapping
+ * [start, end): worked hours the fatigue rules weigh. Entries of a date and a length only have no
+ * place in time and are left out.
+ */
+export function timedMiscHours(db: Db, orgId: number, userIds: number[], range: { start: string; end: string }) {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return orgColumns(db, 'misc_hour', orgId, ['user_id', 'start', 'end', 'notes'])
+    .where('user_id', 'in', userIds)
+    .where('start', 'is not', null)
+    .where('end', 'is not', null)
+    .where('start', '<', range.end)
+    .where('end', '>', range.start)
+    .execute() as Promise<Array<{ user_id: number; start: string; end: string; notes: string | null }>>;
+}
+
 /*
  * What a person is qualified for: their user qualifiers, and each current certification whose
  * `cert_id` is a qualifier's shortcode (case ignored) grants that qualifier from `issued_on` to

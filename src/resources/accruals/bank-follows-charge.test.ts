@@ -4,6 +4,7 @@ import { Temporal } from '../../core/time.js';
 import { createAssignment, createRotation, placeOnRotation, workTypeId } from '../rotations/test-fixtures.js';
 import { createShift } from '../shifts/test-fixtures.js';
 import { createTimeOff } from '../time-offs/test-fixtures.js';
+import { filledTrade } from '../trades/test-fixtures.js';
 
 /*
  * The bank follows the charge and recall over leave (docs/time-off.md), through the API: after each
@@ -263,6 +264,85 @@ describe('edits of an assignment or a type move the bank too', () => {
     ]);
     // the member on the rotation keeps no Personal entries: nothing written for them
     expect(adjustments(await ledger(s), entry)).toEqual([]);
+  });
+});
+
+describe('work that leaves the vacation moves the bank too', () => {
+  // crew B works Jan 2, 5, 8, …: Jan 6 and 7 are days off, where a one-off shift is the only work
+  async function extraShift(s: Scene) {
+    const shift = await createShift(s.org, s.engine, s.member, '2027-01-06 08:00:00', '2027-01-06 20:00:00', {
+      work_type_id: await workTypeId(s.org),
+    });
+    const entry = await approve(s, '2027-01-06 07:00:00', '2027-01-07 07:00:00');
+    expect(await story(s, entry, '2027-01-01 07:00:00')).toMatchObject({ charged: 12, balance: 88 });
+    return { shift: shift.body.id as number, entry };
+  }
+
+  it('a one-off shift under vacation deleted: the 12 hours are credited back, naming the deletion', async () => {
+    const s = await scene('B');
+    const { shift, entry } = await extraShift(s);
+    const removed = await s.org.del(`/shifts/${shift}`);
+    expect(removed.status, removed.text).toBeLessThan(300);
+    const after = await story(s, entry, '2027-01-01 07:00:00');
+    expect(after).toMatchObject({ charged: 0, balance: 100 });
+    expect(adjustments(after.rows, entry)).toEqual([
+      expect.objectContaining({
+        hours: 12,
+        cause: { action: 'shift.deleted', log_id: await logIdOf(s, /deleted the shift of Ray Smoke/) },
+      }),
+    ]);
+  });
+
+  it('a one-off shift under vacation moved to a free day: credited back, and debited when moved back', async () => {
+    const s = await scene('B');
+    const { shift, entry } = await extraShift(s);
+    const moved = await s.org.patch(`/shifts/${shift}`, {
+      date: '2027-01-07',
+      start: '2027-01-07 08:00:00',
+      end: '2027-01-07 20:00:00',
+    });
+    expect(moved.status, moved.text).toBe(200);
+    expect(await story(s, entry, '2027-01-01 07:00:00')).toMatchObject({ charged: 0, balance: 100 });
+    const back = await s.org.patch(`/shifts/${shift}`, {
+      date: '2027-01-06',
+      start: '2027-01-06 08:00:00',
+      end: '2027-01-06 14:00:00',
+      force: true,
+    });
+    expect(back.status, back.text).toBe(200);
+    const after = await story(s, entry, '2027-01-01 07:00:00');
+    // moved back with force, the shift is worked over the vacation: nothing charged
+    expect(after).toMatchObject({ charged: 0, balance: 100 });
+    expect(adjustments(after.rows, entry).map((r) => [r.hours, r.cause?.action])).toEqual([[12, 'shift.updated']]);
+  });
+
+  it('a vacation tour traded away is credited back; the trade cancelled debits it again', async () => {
+    // dates ahead of today: a trade is approved and cancelled only before it starts
+    const anchor = Temporal.Now.plainDateISO('America/Chicago').add({ days: 10 });
+    const s = await scene('A', { anchor: anchor.toString() });
+    const tour = anchor.add({ days: 3 }); // crew A works the anchor, +3, +6, …
+    const [start, end] = [`${tour} 07:00:00`, `${tour.add({ days: 1 })} 07:00:00`];
+    const entry = await approve(s, start, end);
+    const period = `${anchor} 07:00:00`;
+    expect(await story(s, entry, period)).toMatchObject({ charged: 24, balance: 76 });
+    const sub = await s.org.createUser({ first_name: 'Sam', last_name: 'Swap' });
+    const trade = await filledTrade(s.org, { requester: s.member, taker: sub, admin: s.admin }, start, end);
+    const traded = await story(s, entry, period);
+    expect(traded).toMatchObject({ charged: 0, balance: 100 });
+    expect(adjustments(traded.rows, entry)).toEqual([
+      expect.objectContaining({
+        hours: 24,
+        cause: { action: 'trade.approve', log_id: await logIdOf(s, new RegExp(`approved trade #${trade} `)) },
+      }),
+    ]);
+    const cancelled = await s.org.patch(`/trades/${trade}`, { action: 'cancel' });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    const back = await story(s, entry, period);
+    expect(back).toMatchObject({ charged: 24, balance: 76 });
+    expect(adjustments(back.rows, entry).map((r) => [r.hours, r.cause?.action])).toEqual([
+      [24, 'trade.approve'],
+      [-24, 'trade.cancel'],
+    ]);
   });
 });
 

@@ -220,3 +220,73 @@ describe('the last slot of a day', () => {
     expect(bad.text).toContain('group id or user ids');
   });
 });
+
+describe("an off limit that requires an admin's approval", () => {
+  it("refuses a member's own pick past it (no admin approved it); an admin's pick for them goes over it", async () => {
+    const other = await server.newOrg();
+    const year = Temporal.Now.plainDateISO(other.timezone).year + 1;
+    const type = (await other.post('/time_off_types', { label: 'Vacation', work_code: 'VAC' })).body.id as number;
+    const group = (await other.post('/groups', { name: 'Station 9' })).body.id as number;
+    const engine = await createAssignment(other, {
+      name: 'Engine 9',
+      start: `${year}-03-01 07:00:00`,
+      end: `${year}-03-02 07:00:00`,
+      positions_to_fill: 5,
+    });
+    const rotation = await createRotation(other, { anchor_date: `${year}-03-01`, preset: '24/48' });
+    const chief = await other.createUser({ first_name: 'Chief', last_name: 'Nine', role: 'Admin' });
+    const [off, bidder] = [
+      await other.createUser({ first_name: 'Olga', last_name: 'Off' }),
+      await other.createUser({ first_name: 'Ben', last_name: 'Bidder', date_of_hire: '2001-01-01' }),
+    ];
+    for (const id of [off, bidder])
+      await placeOnRotation(other, { user_id: id, rotation_id: rotation, assignment_id: engine, crew: 'A' });
+    expect((await other.put(`/users/${bidder}/groups`, { ids: [group] })).status).toBe(200);
+    const limit = await other.post('/off_limits', { name: 'One off', max_off: 1, action: 'require_approval' });
+    expect(limit.status, limit.text).toBe(201);
+    const taken = await postTimeOff(other, {
+      userId: off,
+      adminId: chief,
+      start: `${year}-03-04`,
+      end: `${year}-03-04`,
+      typeId: type,
+      status: 1,
+    });
+    expect(taken.status, taken.text).toBe(201);
+    const made = await other.post('/bid_rounds', {
+      name: 'Nine',
+      year,
+      time_off_type_ids: [type],
+      group_id: group,
+      turn_minutes: 60,
+      opens_at: Temporal.Now.plainDateTimeISO(other.timezone)
+        .round({ smallestUnit: 'second', roundingMode: 'floor' })
+        .toString()
+        .replace('T', ' '),
+    });
+    expect(made.status, made.text).toBe(201);
+    expect((await other.post(`/bid_rounds/${made.body.id}/open`)).status).toBe(200);
+    const body = (date: string) => ({
+      user_id: bidder,
+      start_date: date,
+      end_date: date,
+      time_off_type_id: type,
+    });
+
+    const session = await other.signIn(bidder);
+    const refused = await session.post(`/bid_rounds/${made.body.id}/picks`, body(`${year}-03-04`));
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.body.error_message).toEqual([
+      `The off limit One off allows at most 1 off on ${year}-03-04; already off: Olga Off; ` +
+        "a pick past it needs an admin's approval: an admin may pick it for you.",
+    ]);
+    expect(refused.body.off_limits[0].off_limit).toMatchObject({ id: limit.body.id, action: 'require_approval' });
+    const listed = await other.get(`/users/${bidder}/time_offs`, {
+      query: { start: `${year}-03-01 00:00:00`, end: `${year}-04-01 00:00:00` },
+    });
+    expect(listed.body).toEqual([]);
+    // the turn stays; an admin's pick for the member is the admin's approval over the limit
+    const approved = await other.post(`/bid_rounds/${made.body.id}/picks`, body(`${year}-03-04`));
+    expect(approved.status, approved.text).toBe(201);
+  });
+});

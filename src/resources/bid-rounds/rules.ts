@@ -9,7 +9,8 @@ import { forcedOrder } from '../forced-hires/order.js';
 import { assertGroupsExist, groupMemberIds } from '../groups/repository.js';
 import { findTimeOffTypeOrInvalid } from '../time-off-types/repository.js';
 import { leaveInput } from '../time-offs/dates.js';
-import { createTimeOff } from '../time-offs/rules.js';
+import type { OffLimitNotice } from '../time-offs/limits.js';
+import { createTimeOffWithNotices } from '../time-offs/rules.js';
 import { APPROVED } from '../time-offs/table.js';
 import { assertUsersExist, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
@@ -171,6 +172,26 @@ export async function moveBidRound(trx: Db, auth: AuthContext, id: number, move:
 
 const localOf = (ms: number, timezone: string) => utcToLocal(iso(ms), timezone);
 
+/** An admin's session or the API credential: their pick is an admin's approval. */
+const pickedByAdmin = (auth: AuthContext) => !auth.sessionUser || auth.sessionUser.isAdmin;
+
+/**
+ * A member's own pick is approved time off no admin approved: past an off limit that requires an
+ * admin's approval it is refused like a full slot (422 naming the limit; the write rolls back), and
+ * the turn stays. An admin may pick it for them.
+ */
+function assertNoApprovalNeeded(notices: OffLimitNotice[]) {
+  const needing = notices.filter((n) => n.off_limit.action === 'require_approval');
+  if (needing.length === 0) return;
+  const messages = needing.map(
+    (n) =>
+      `The off limit ${n.off_limit.name} allows at most ${n.off_limit.max_off} off on ${n.date}; already off: ` +
+      `${n.others_off.map((o) => o.name).join(', ') || 'nobody'}; a pick past it needs an admin's approval: ` +
+      'an admin may pick it for you.',
+  );
+  throw invalidParams(messages, { off_limits: needing });
+}
+
 /**
  * The member whose turn it is picks a date range (an admin may pick for them): the pick becomes
  * approved time off through createTimeOff (bank charged, off limits enforced), and the next turn
@@ -206,7 +227,7 @@ export async function pickInRound(trx: Db, auth: AuthContext, id: number, body: 
         throw invalidParams(`The start date and end date must fall in ${year}, the bid round's year.`);
     },
   ]);
-  const timeOffId = await createTimeOff(trx, auth, {
+  const { id: timeOffId, warnings } = await createTimeOffWithNotices(trx, auth, {
     userId: member.id,
     adminIds: auth.sessionUser?.isAdmin ? [auth.sessionUser.userId] : [],
     ...leaveInput(body.start_date, body.end_date),
@@ -216,6 +237,7 @@ export async function pickInRound(trx: Db, auth: AuthContext, id: number, body: 
     rrule: null,
     requestedByUser: false,
   });
+  if (!pickedByAdmin(auth)) assertNoApprovalNeeded(warnings);
   const now = nowUtc();
   await trx
     .insertInto('bid_turn')

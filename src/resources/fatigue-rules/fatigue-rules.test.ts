@@ -234,6 +234,60 @@ describe('sign-ups and moved rotation occurrences', () => {
     await setRules({});
   });
 
+  it("count a sign-up's hours as work: a shift next to a signed-up event is refused", async () => {
+    const [medic] = await crew(1, 'Parade');
+    const event = await org.post('/signup_events', {
+      admin_id: scene.adminId,
+      title: 'Fair',
+      start: '2032-10-11 08:00:00',
+      end: '2032-10-11 20:00:00',
+      employees_needed: 1,
+      work_type_id: scene.workTypeId,
+    });
+    expect(event.status, event.text).toBe(201);
+    expect((await org.post(`/signup_events/${event.body.id}/users`, { user_id: medic })).status).toBe(201);
+    await setRules({ max_consecutive_hours: 24 });
+    const refused = await shift(medic!, '2032-10-10 08:00:00', '2032-10-11 08:00:00');
+    expect(refused).toBeInvalid([
+      "Parade Member1 cannot take this shift: would work 36 h in a row; the department's limit is 24 h.",
+    ]);
+    // the same span on the day after the event is rested enough
+    expect((await shift(medic!, '2032-10-12 08:00:00', '2032-10-13 08:00:00')).status).toBe(201);
+    await setRules({});
+  });
+
+  it("refuse moving an event's times next to a signed-up person's tour, unless an admin overrides it", async () => {
+    const [medic] = await crew(1, 'Moved event');
+    const body = {
+      admin_id: scene.adminId,
+      title: 'Drill',
+      start: '2032-10-20 08:00:00',
+      end: '2032-10-20 20:00:00',
+      employees_needed: 1,
+      work_type_id: scene.workTypeId,
+    };
+    const event = await org.post('/signup_events', body);
+    expect(event.status, event.text).toBe(201);
+    expect((await org.post(`/signup_events/${event.body.id}/users`, { user_id: medic })).status).toBe(201);
+    expect((await shift(medic!, '2032-10-21 08:00:00', '2032-10-22 08:00:00')).status).toBe(201);
+    await setRules({ max_consecutive_hours: 24 });
+    const later = { ...body, start: '2032-10-20 20:00:00', end: '2032-10-21 08:00:00' };
+    const refused = await org.put(`/signup_events/${event.body.id}`, later);
+    expect(refused).toBeInvalid([
+      "Moved event Member1 cannot take event Drill: would work 36 h in a row; the department's limit is 24 h.",
+    ]);
+    expect((await org.get(`/signup_events/${event.body.id}`)).body.start).toBe('2032-10-20 08:00:00');
+    // a change that keeps the times is not weighed again
+    expect((await org.put(`/signup_events/${event.body.id}`, { ...body, title: 'Drill 2' })).status).toBe(200);
+    const overridden = await org.put(`/signup_events/${event.body.id}`, {
+      ...later,
+      override_reason: 'Night drill ordered by the chief',
+    });
+    expect(overridden.status, overridden.text).toBe(200);
+    expect((await org.get(`/signup_events/${event.body.id}`)).body.start).toBe('2032-10-20 20:00:00');
+    await setRules({});
+  });
+
   it('refuse moving a rotation occurrence next to another tour, unless an admin overrides it', async () => {
     const [medic] = await crew(1, 'Rotation');
     const rotation = await org.post('/rotations', {
@@ -294,6 +348,115 @@ describe('sign-ups and moved rotation occurrences', () => {
       `John Doe put Trade Member1 (trade #${overridden.body.id}) to work over the fatigue rules (would work 72 h ` +
         "in a row; the department's limit is 48 h): Holiday staffing agreed with the union",
     ]);
+    await setRules({});
+  });
+});
+
+describe('rotation placements and misc hours', () => {
+  const rotationOf = async (name: string, anchor: string) => {
+    const rotation = await org.post('/rotations', { name, anchor_date: anchor, preset: '24/48' });
+    expect(rotation.status, rotation.text).toBe(201);
+    return rotation.body.id as number;
+  };
+  const place = (userId: number, rotationId: number, crewName: string, extra: Record<string, unknown> = {}) =>
+    org.post('/recurring_shifts', {
+      user_id: userId,
+      rotation_id: rotationId,
+      assignment_id: scene.stationId,
+      crew: crewName,
+      start_date: '2032-12-01',
+      ...extra,
+    });
+  const lastOverride = async () => {
+    const log = (await org.get('/logs', { query: { limit: 5 } })).body.data as Array<Record<string, unknown>>;
+    return log.find((e) => String(e.event_description).includes('over the fatigue rules'))?.event_description;
+  };
+
+  it('refuse placing a person on a rotation next to their other tour, unless an admin overrides it', async () => {
+    const rotationId = await rotationOf('Placement 24/48', '2032-12-01');
+    const [medic] = await crew(1, 'Placed');
+    // crew A works from 08:00 on 2032-12-01; the tour after it makes 48 h in a row
+    expect((await shift(medic!, '2032-12-02 08:00:00', '2032-12-03 08:00:00')).status).toBe(201);
+    await setRules({ max_consecutive_hours: 36 });
+    const refused = await place(medic!, rotationId, 'A');
+    expect(refused).toBeInvalid([
+      'Placed Member1 cannot take the 2032-12-01 occurrence of this series: would work 48 h in a row; ' +
+        "the department's limit is 36 h.",
+    ]);
+    expect((await org.get('/recurring_shifts', { query: { user_id: medic } })).body).toEqual([]);
+    // from a tour a day after the shift, rested, it is placed as before
+    const rested = await place(medic!, rotationId, 'A', { start_date: '2032-12-04' });
+    expect(rested.status, rested.text).toBe(201);
+    const ended = await org.del(`/recurring_shifts/${rested.body.id}`, undefined, {
+      query: { effective_date: '2032-12-04' },
+    });
+    expect(ended.status, ended.text).toBe(200);
+    const overridden = await place(medic!, rotationId, 'A', {
+      override_reason: 'Only paramedic for A platoon',
+      admin_id: scene.adminId,
+    });
+    expect(overridden.status, overridden.text).toBe(201);
+    expect(await lastOverride()).toBe(
+      `John Doe put Placed Member1 (the 2032-12-01 occurrence of this series, recurring shift ${overridden.body.id}) ` +
+        "to work over the fatigue rules (would work 48 h in a row; the department's limit is 36 h): " +
+        'Only paramedic for A platoon',
+    );
+    await setRules({});
+  });
+
+  it('refuse moving a person to another platoon next to their other work, unless an admin overrides it', async () => {
+    const rotationId = await rotationOf('Platoon move 24/48', '2032-12-01');
+    const [medic] = await crew(1, 'Moved');
+    const series = await place(medic!, rotationId, 'B');
+    expect(series.status, series.text).toBe(201);
+    // 12 h off after crew B's 2032-12-02 tour; ends as crew A's 2032-12-04 tour starts
+    expect((await shift(medic!, '2032-12-03 20:00:00', '2032-12-04 08:00:00')).status).toBe(201);
+    await setRules({ max_consecutive_hours: 30 });
+    const move = { crew: 'A', effective_date: '2032-12-01' };
+    const refused = await org.patch(`/recurring_shifts/${series.body.id}`, move);
+    expect(refused).toBeInvalid([
+      'Moved Member1 cannot take the 2032-12-04 occurrence of this series: would work 36 h in a row; ' +
+        "the department's limit is 30 h.",
+    ]);
+    expect((await org.get(`/recurring_shifts/${series.body.id}`)).body.crew_offset).toBe(series.body.crew_offset);
+    // a change of anything but when or where they work is not weighed again
+    expect((await org.patch(`/recurring_shifts/${series.body.id}`, { notes: 'Medic' })).status).toBe(200);
+    const overridden = await org.patch(`/recurring_shifts/${series.body.id}`, {
+      ...move,
+      override_reason: 'Platoon swap agreed by the chief',
+    });
+    expect(overridden.status, overridden.text).toBe(200);
+    expect(overridden.body.crew_offset).not.toBe(series.body.crew_offset);
+    await setRules({});
+  });
+
+  it('refuse misc hours with times that break the rule, unless an admin overrides it', async () => {
+    const [medic] = await crew(1, 'Misc');
+    expect((await shift(medic!, '2032-12-10 08:00:00', '2032-12-11 08:00:00')).status).toBe(201);
+    await setRules({ max_consecutive_hours: 30 });
+    const training = {
+      user_id: medic,
+      date: '2032-12-11',
+      start: '2032-12-11 08:00:00',
+      end: '2032-12-11 20:00:00',
+      work_type_id: scene.workTypeId,
+      notes: 'Training',
+    };
+    const refused = await org.post('/misc_hours', training);
+    expect(refused).toBeInvalid([
+      "Misc Member1 cannot take these misc hours: would work 36 h in a row; the department's limit is 30 h.",
+    ]);
+    const listed = await org.get('/misc_hours', { query: { start: '2032-12-11', user_id: medic } });
+    expect(listed.body).toEqual([]);
+    // hours without times are not placed in the day: taken as before
+    const { start: _s, end: _e, ...lengthOnly } = training;
+    expect((await org.post('/misc_hours', { ...lengthOnly, length: 12 })).status).toBe(201);
+    const overridden = await org.post('/misc_hours', { ...training, override_reason: 'Recertification deadline' });
+    expect(overridden.status, overridden.text).toBe(201);
+    expect(await lastOverride()).toContain(
+      ' put Misc Member1 (misc hours 2032-12-11 08:00 to 2032-12-11 20:00) to work over the fatigue rules ' +
+        "(would work 36 h in a row; the department's limit is 30 h): Recertification deadline",
+    );
     await setRules({});
   });
 });

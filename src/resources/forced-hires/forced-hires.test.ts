@@ -360,3 +360,44 @@ describe('the forced list read now', () => {
     expect(list.members[1].buffer).toBeNull();
   });
 });
+
+describe('forced hire and the fatigue rules', () => {
+  it("skips a member the fatigue rules keep off, with the rule's words, and forces the next", async () => {
+    const org = await suite.server.newOrg({ name: 'Forced Fatigue' });
+    const adminId = await org.createUser({ first_name: 'Chief', last_name: 'Tired' });
+    const engine = await createAssignment(org, {
+      name: 'Engine 3',
+      start: '2032-08-01 07:00:00',
+      end: '2032-08-02 07:00:00',
+    });
+    const groupId = (await org.post('/groups', { name: 'Station 3' })).body.id;
+    const tired = await member(org, groupId, 'Tia', '1999-01-01');
+    const fresh = await member(org, groupId, 'Fay', '2004-01-01');
+    // Tia (the most senior, never forced) has worked the three tours before the vacancy
+    for (const date of ['2032-08-07', '2032-08-08', '2032-08-09']) {
+      const next = Temporal.PlainDate.from(date).add({ days: 1 });
+      await createShift(org, engine, tired, `${date} 07:00:00`, `${next} 07:00:00`, {
+        work_type_id: await workTypeId(org),
+      });
+    }
+    const saved = await org.put(
+      `/groups/${groupId}/forced_list`,
+      settings(adminId, [engine], { long_tour_hours: 0, time_off_buffer_hours: 0 }),
+    );
+    expect(saved.status, saved.text).toBe(200);
+    expect((await org.patch('/fatigue_rules', { max_consecutive_hours: 72 })).status).toBe(200);
+
+    const response = await org.post('/forced_hires', {
+      assignment_id: engine,
+      start: '2032-08-10 07:00:00',
+      end: '2032-08-11 07:00:00',
+      ordered_by: adminId,
+    });
+    expect(response.status, response.text).toBe(201);
+    expect(response.body).toMatchObject({ status: 'forced', user_id: fresh });
+    expect((response.body.order as Explained[]).map((m) => [m.user_id, m.verdict, m.reason])).toEqual([
+      [tired, 'skipped', "would work 96 h in a row; the department's limit is 72 h"],
+      [fresh, 'forced', 'the first available outside the buffers (never forced)'],
+    ]);
+  });
+});

@@ -17,6 +17,22 @@ export async function insertMiscHour(trx: Db, orgId: number, values: MiscHourVal
   return id;
 }
 
+/** Changes the entries a source wrote (a sign-up event's): they follow it (callers write their own log line). */
+export async function updateMiscHoursOfSource(
+  trx: Db,
+  orgId: number,
+  source: { source: string; id: number },
+  values: Partial<MiscHourValues>,
+): Promise<void> {
+  await trx
+    .updateTable('misc_hour')
+    .set(values)
+    .where('organization_id', '=', orgId)
+    .where('source', '=', source.source)
+    .where('source_id', '=', source.id)
+    .execute();
+}
+
 export async function deleteMiscHour(trx: Db, orgId: number, id: number): Promise<void> {
   await trx.deleteFrom('misc_hour').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }

@@ -5,7 +5,11 @@ import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { href } from '../../core/pagination.js';
 import { assertPeriod, formatDate, hoursBetween, normalizeLocalDateTime, todayIn } from '../../core/time.js';
+import { lockUsers } from '../../core/db/locks.js';
+import { availabilityOf, refusalMessage } from '../../scheduling/index.js';
+import { overrideFatigue } from '../fatigue-rules/repository.js';
 import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
+import type { UserRow } from '../users/table.js';
 import { fullName } from '../users/serialize.js';
 import { findWorkSubtype, findWorkTypeOrInvalid } from '../work-types/repository.js';
 import {
@@ -95,12 +99,37 @@ export async function createMiscHour(trx: Db, auth: AuthContext, body: CreateMis
     source: null,
     source_id: null,
   };
+  if (period.start && period.end) await lockUsers(trx, [user.id]);
   const id = await insertMiscHour(trx, auth.orgId, values);
+  if (period.start && period.end)
+    await assertRested(trx, auth, { id, start: period.start, end: period.end }, user, body);
   await logAction(trx, auth, 'misc_hour.created', id, {
     description: `added ${length} misc hours (${workType.label}) for ${fullName(user)} on ${body.date}.`,
     after: values,
   });
   return id;
+}
+
+/**
+ * Misc hours with times are worked hours: the department's fatigue rules (docs/contract-rules.md#fatigue-rules)
+ * apply, 422 with the rule's words unless an admin gives `override_reason` (logged). Only the fatigue rules, as
+ * for a sign-up. Runs after the write, under the user's lock; the error rolls it back.
+ */
+async function assertRested(
+  trx: Db,
+  auth: AuthContext,
+  misc: { id: number; start: string; end: string },
+  user: UserRow,
+  body: CreateMiscHourBody,
+): Promise<void> {
+  const request = { start: misc.start, end: misc.end, userIds: [user.id], timezone: auth.timezone };
+  const { reasons } = (await availabilityOf(trx, auth.orgId, request)).get(user.id)!;
+  await overrideFatigue(trx, auth, reasons, {
+    override: body.override_reason,
+    refusal: (reason) => invalidParams(refusalMessage(fullName(user), 'these misc hours', reason)),
+    who: `${fullName(user)} (misc hours ${misc.start.slice(0, 16)} to ${misc.end.slice(0, 16)})`,
+    entity: { type: 'misc_hour', id: misc.id },
+  });
 }
 
 export async function removeMiscHour(trx: Db, auth: AuthContext, id: number): Promise<void> {

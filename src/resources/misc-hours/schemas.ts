@@ -1,3 +1,4 @@
+import { OverrideReason } from '../fatigue-rules/schemas.js';
 import { Type, type Static } from '@sinclair/typebox';
 import {
   DateStr,
@@ -36,6 +37,7 @@ export const CreateMiscHourBody = Type.Object({
   end: Type.Optional(LocalDateTime),
   length: Type.Optional({ ...Hours, exclusiveMinimum: 0, maximum: 744 }),
   notes: Type.Optional(NullableInput(LongText())),
+  override_reason: OverrideReason,
 });
 export type CreateMiscHourBody = Static<typeof CreateMiscHourBody>;
 

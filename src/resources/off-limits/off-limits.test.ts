@@ -199,6 +199,28 @@ describe('the third A-platoon paramedic off on one day', () => {
     });
   });
 
+  it("warn: a member's edit of their request onto the full day is answered with the warning too", async () => {
+    const [full, free] = [aDay(7), aDay(8)];
+    await twoOff(full);
+    const asked = await request(medics[3]!, free);
+    expect(asked.status, asked.text).toBe(201);
+    expect(asked.body.warnings).toBeUndefined();
+    const moved = await org.patch(`/users/${medics[3]}/time_offs/${asked.body.id}`, {
+      start_date: full,
+      end_date: full,
+    });
+    expect(moved).toSucceed(200, 'Time off request updated successfully.', {
+      id: asked.body.id,
+      warnings: [notice(full, 'warn', 'allowed, with this warning')],
+    });
+    const back = await org.patch(`/users/${medics[3]}/time_offs/${asked.body.id}`, {
+      start_date: free,
+      end_date: free,
+    });
+    expect(back.status, back.text).toBe(200);
+    expect(back.body.warnings).toBeUndefined();
+  });
+
   it('require_approval: the request stays pending; an admin approves it over the limit', async () => {
     expect((await org.patch(`/off_limits/${ruleId}`, { action: 'require_approval' })).status).toBe(200);
     const date = aDay(3);

@@ -11,7 +11,7 @@ import { hasChanges, sentFields } from '../../core/fields.js';
 import { assertPeriod, formatLocalDateTime, nowUtc, parseLocalDateTime, Temporal, todayIn } from '../../core/time.js';
 import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
-import { availabilityOf, expandWork, refusalMessage, seriesClash } from '../../scheduling/index.js';
+import { availabilityOf, expandWork, refusalMessage, seriesClash, seriesFatigue } from '../../scheduling/index.js';
 import { overrideFatigue } from '../fatigue-rules/repository.js';
 import { PRESETS } from '../../scheduling/rotation-pattern.js';
 import {
@@ -62,6 +62,31 @@ async function assertSeriesIsFree(
   if (!clash) return;
   const user = await findUserOrInvalid(trx, auth.orgId, userId);
   throw invalidParams(refusalMessage(fullName(user), what, clash));
+}
+
+/**
+ * The series' occurrences keep to the department's fatigue rules (docs/contract-rules.md#fatigue-rules):
+ * 422 with the first breaking occurrence and the rule's words, unless an admin gives `override_reason`
+ * (logged). Runs after the write, like assertSeriesIsFree, under the user's lock.
+ */
+async function assertSeriesIsRested(
+  trx: Db,
+  auth: AuthContext,
+  series: { id: number; userId: number; start: string; end: string },
+  body: { override_reason?: string; admin_id?: number },
+): Promise<void> {
+  await lockUsers(trx, [series.userId]);
+  const breach = await seriesFatigue(trx, auth.orgId, { ...series, timezone: auth.timezone });
+  if (!breach) return;
+  const user = await findUserOrInvalid(trx, auth.orgId, series.userId);
+  const what = `the ${breach.date} occurrence of this series`;
+  await overrideFatigue(trx, auth, breach.reasons, {
+    override: body.override_reason,
+    refusal: (reason) => invalidParams(refusalMessage(fullName(user), what, reason)),
+    who: `${fullName(user)} (${what}, recurring shift ${series.id})`,
+    entity: { type: 'recurring_shift', id: series.id },
+    actorUserId: body.admin_id,
+  });
 }
 
 /** The series' occurrences from `fromDate` to its end date, or for a year when it has none. */
@@ -244,6 +269,7 @@ export async function createRecurringShift(trx: Db, auth: AuthContext, body: Rec
   });
   const window = seriesWindow(body.start_date, values.end_date);
   await assertSeriesIsFree(trx, auth, id, body.user_id, window.start, window.end);
+  await assertSeriesIsRested(trx, auth, { id, userId: body.user_id, ...window }, body);
   await logAction(trx, auth, 'recurring_shift.created', id, {
     description:
       `placed ${fullName(user)} on rotation ${rotation.name} from ` +
@@ -308,6 +334,17 @@ const SERIES_FIELDS = [
   'notes',
 ] as const;
 
+/** The fields of a PATCH that change when or where the person works: the fatigue rules are checked again. */
+const PLACEMENT_FIELDS = [
+  'rotation_id',
+  'assignment_id',
+  'assignment_ids',
+  'crew',
+  'crew_offset',
+  'kelly_offset',
+  'end_date',
+] as const;
+
 /**
  * "This and following": the series ends the day before the effective date and a new series with the
  * changes starts on it (exceptions from that date move along). A series that has not started by then
@@ -367,6 +404,8 @@ export async function editRecurringShift(
   }
   const window = seriesWindow(startDate, values.end_date);
   await assertSeriesIsFree(trx, auth, targetId, current.user_id, window.start, window.end);
+  if (hasChanges(sentFields(body, PLACEMENT_FIELDS)))
+    await assertSeriesIsRested(trx, auth, { id: targetId, userId: current.user_id, ...window }, body);
   await logAction(trx, auth, 'recurring_shift.updated', targetId, {
     description: `changed ${await seriesName(trx, auth, current)} from ${startDate} on.`,
     actorUserId: body.admin_id,

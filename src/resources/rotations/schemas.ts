@@ -81,6 +81,7 @@ const memberFields = {
   break_length: Type.Optional(Type.Number({ minimum: 0, maximum: 24 })),
   notes: Type.Optional(NullableInput(LongText())),
   admin_id: Type.Optional(Id),
+  override_reason: OverrideReason,
 };
 
 export const RecurringShiftBody = Type.Object({

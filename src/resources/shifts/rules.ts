@@ -259,13 +259,12 @@ export async function changeShift(trx: Db, auth: AuthContext, id: number, body: 
     before: current,
     after: values,
   });
-  // the time off under the shift as it was and as it is charges again (a recall moved, ended or begun)
-  if (overTimeOff || current.overrides_time_off === 1) {
-    const before = bankChange('shift.updated', current);
-    const after = bankChange('shift.updated', values);
-    await reconcileBank(trx, auth, { ...after, userIds: [...before.userIds, ...after.userIds] });
-    if (before.start !== after.start || before.end !== after.end) await reconcileBank(trx, auth, before);
-  }
+  // the time off under the shift as it was and as it is charges again (a recall moved, ended or begun; work
+  // moved out from under a vacation or into it)
+  const before = bankChange('shift.updated', current);
+  const after = bankChange('shift.updated', values);
+  await reconcileBank(trx, auth, { ...after, userIds: [...before.userIds, ...after.userIds] });
+  if (before.start !== after.start || before.end !== after.end) await reconcileBank(trx, auth, before);
 }
 
 export async function removeShift(trx: Db, auth: AuthContext, id: number): Promise<void> {
@@ -279,7 +278,8 @@ export async function removeShift(trx: Db, auth: AuthContext, id: number): Promi
     entityId: id,
     before: current,
   });
-  if (current.overrides_time_off === 1) await reconcileBank(trx, auth, bankChange('shift.deleted', current));
+  // time off over the shift charges again: a recall's hours go back to it, the work it charged is gone
+  await reconcileBank(trx, auth, bankChange('shift.deleted', current));
 }
 
 /** The work a shift booked over time off touches: its user's time off under it charges again. */

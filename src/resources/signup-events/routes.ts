@@ -16,6 +16,7 @@ import {
 import {
   DeleteSignupEventQuery,
   EventUserParams,
+  ReplaceSignupEventBody,
   SignupEventBody,
   SignupEventDetailResponse,
   SignupEventListQuery,
@@ -89,7 +90,7 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         'Changes a signup event; every field is sent (omitted optional fields are cleared)',
         {
           params: IdParams,
-          body: SignupEventBody,
+          body: ReplaceSignupEventBody,
           response: { 200: SuccessWithId },
         },
       ),

@@ -8,19 +8,20 @@ import { assertGivenPeriod, hoursBetween, normalizeLocalDateTime, nowUtc } from 
 import { lockUsers } from '../../core/db/locks.js';
 import { availabilityOf, refusalMessage } from '../../scheduling/index.js';
 import { overrideFatigue } from '../fatigue-rules/repository.js';
-import { deleteMiscHour, insertMiscHour } from '../misc-hours/repository.js';
+import { deleteMiscHour, insertMiscHour, updateMiscHoursOfSource } from '../misc-hours/repository.js';
 import type { UserRow } from '../users/table.js';
-import { findUser, findUserOrInvalid } from '../users/repository.js';
+import { findUser, findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import {
   deleteEventUser,
   findEventUser,
   insertEventUser,
   insertSignupEvent,
+  listEventUsers,
   lockSignupEventOrThrow,
   updateSignupEvent,
 } from './repository.js';
-import type { SignupEventBody, SignupStatus } from './schemas.js';
+import type { ReplaceSignupEventBody, SignupEventBody, SignupStatus } from './schemas.js';
 import type { SignupEventRow } from './table.js';
 
 /**
@@ -87,17 +88,51 @@ export async function createSignupEvent(trx: Db, auth: AuthContext, body: Signup
   return id;
 }
 
-/** PUT replaces every field: an omitted work_subtype_id or description is cleared. */
+/** The misc-hours entry a sign-up writes for the event (a change of the event rewrites it). */
+function signupMiscValues(
+  auth: AuthContext,
+  event: Pick<SignupEventRow, 'title' | 'start' | 'end'> & {
+    work_type_id: number;
+    work_subtype_id: number | null;
+  },
+) {
+  return {
+    date: event.start.slice(0, 10),
+    start: event.start,
+    end: event.end,
+    length: hoursBetween(event.start, event.end, auth.timezone),
+    work_type_id: event.work_type_id,
+    work_subtype_id: event.work_subtype_id,
+    notes: `Signup event: ${event.title}`,
+  };
+}
+
+/**
+ * PUT replaces every field: an omitted work_subtype_id or description is cleared. The sign-ups'
+ * misc hours follow the event's times, title and work type; new times keep each signed-up person to
+ * the fatigue rules (assertRested, with the admin's `override_reason`).
+ */
 export async function replaceSignupEvent(
   trx: Db,
   auth: AuthContext,
   id: number,
-  body: SignupEventBody,
+  body: ReplaceSignupEventBody,
 ): Promise<string> {
   const before = await lockSignupEventOrThrow(trx, auth.orgId, id);
   if (before.deleted_at) throw invalidParams(`Signup event #${id} is deleted.`);
   const fields = await checkedFields(trx, auth.orgId, body);
   await updateSignupEvent(trx, auth.orgId, id, { ...fields, modified_by: body.admin_id, modified_at: nowUtc() });
+  await updateMiscHoursOfSource(trx, auth.orgId, { source: 'signup_event', id }, signupMiscValues(auth, fields));
+  if (fields.start !== before.start || fields.end !== before.end) {
+    const signups = await listEventUsers(trx, auth.orgId, id);
+    const users = await findUsersByIds(
+      trx,
+      auth.orgId,
+      signups.map((signup) => signup.user_id),
+    );
+    for (const user of users.values())
+      await assertRested(trx, auth, { ...before, ...fields }, user, body.override_reason);
+  }
   await logAction(trx, auth, 'signup_event.updated', id, {
     description:
       `updated signup event ${fields.title} (${fields.start} to ${fields.end}, ` +
@@ -145,13 +180,7 @@ export async function signUpUser(trx: Db, auth: AuthContext, eventId: number, us
 
   const miscHourId = await insertMiscHour(trx, auth.orgId, {
     user_id: userId,
-    date: event.start.slice(0, 10),
-    start: event.start,
-    end: event.end,
-    length: hoursBetween(event.start, event.end, auth.timezone),
-    work_type_id: event.work_type_id,
-    work_subtype_id: event.work_subtype_id,
-    notes: `Signup event: ${event.title}`,
+    ...signupMiscValues(auth, event),
     source: 'signup_event',
     source_id: eventId,
   });

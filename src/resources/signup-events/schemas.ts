@@ -28,6 +28,10 @@ export const SignupEventBody = Type.Object({
 });
 export type SignupEventBody = Static<typeof SignupEventBody>;
 
+/** PUT's body: every field, and an admin's reason to move a signed-up person over a fatigue rule. */
+export const ReplaceSignupEventBody = Type.Object({ ...SignupEventBody.properties, override_reason: OverrideReason });
+export type ReplaceSignupEventBody = Static<typeof ReplaceSignupEventBody>;
+
 const Flag = Type.String({ maxLength: 10, description: 'boolean: 1, true, yes or on (0/false ignore the filter)' });
 export const SignupEventListQuery = Type.Object({
   deleted: Type.Optional(Flag),

@@ -235,6 +235,35 @@ describe('PUT /signup_events/{id}', () => {
     });
   });
 
+  it("moves the sign-ups' misc hours with the event's new times, title and work type", async () => {
+    const id = await createEvent();
+    const user = await org.createUser({ first_name: 'Mona', last_name: 'Mover' });
+    expect((await signUp(id, user)).status).toBe(201);
+    const miscHourId = (await org.get(`/signup_events/${id}/users`)).body[0].misc_hour_id;
+    const body = eventBody({
+      title: 'Moved parade',
+      start: '2030-06-02 10:00:00',
+      end: '2030-06-02 16:00:00',
+      work_subtype_id: subtypeId,
+    });
+    expect((await org.put(`/signup_events/${id}`, body)).status).toBe(200);
+    expect((await org.get(`/misc_hours/${miscHourId}`)).body).toMatchObject({
+      date: '2030-06-02',
+      start: '2030-06-02 10:00:00',
+      end: '2030-06-02 16:00:00',
+      length: 6,
+      work_type_id: workTypeId,
+      work_subtype_id: subtypeId,
+      notes: 'Signup event: Moved parade',
+    });
+    const old = await org.get('/misc_hours', { query: { start: '2030-05-04', user_id: user } });
+    expect(old.body).toEqual([]);
+    // a refused change moves nothing
+    const refused = await org.put(`/signup_events/${id}`, { ...body, start: '2030-06-03 10:00:00' });
+    expect(refused.status).toBe(422);
+    expect((await org.get(`/misc_hours/${miscHourId}`)).body.start).toBe('2030-06-02 10:00:00');
+  });
+
   it('requires all fields', async () => {
     const id = await createEvent();
     const response = await org.put(`/signup_events/${id}`, { title: 'Only a title' });

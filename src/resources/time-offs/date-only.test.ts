@@ -88,6 +88,24 @@ describe('leave entered as dates', () => {
     expect(worked(segments)).toEqual([['2027-04-13 07:00:00', '2027-04-14 07:00:00', 24]]);
   });
 
+  it('is the same when a member edits their request to dates (PATCH /users/{id}/time_offs/{id})', async () => {
+    const requested = await org.post(`/users/${crew.A}/time_offs`, {
+      time_off_type_id: vacation,
+      start_date: '2027-04-19',
+      end_date: '2027-04-19',
+    });
+    expect(requested.status, requested.text).toBe(201);
+    const id = requested.body.id as number;
+    const edited = await org.patch(`/users/${crew.A}/time_offs/${id}`, {
+      start_date: '2027-04-16',
+      end_date: '2027-04-16',
+    });
+    expect(edited.status, edited.text).toBe(200);
+    expect(await spanOf(crew.A, id)).toEqual(['2027-04-16 00:00:00', '2027-04-17 07:00:00']);
+    const segments = (await org.get(`/time_offs/${id}`)).body.items;
+    expect(worked(segments)).toEqual([['2027-04-16 07:00:00', '2027-04-17 07:00:00', 24]]);
+  });
+
   it('keeps reading a date beside a datetime from midnight, and refuses a last date before the first', async () => {
     const { id } = await leave(crew.B, '2027-04-20', '2027-04-21 00:00:00', 0);
     expect(await spanOf(crew.B, id)).toEqual(['2027-04-20 00:00:00', '2027-04-21 00:00:00']);
@@ -99,5 +117,23 @@ describe('leave entered as dates', () => {
       typeId: vacation,
     });
     expect(backwards.status).toBe(422);
+  });
+
+  it('names a last date past the calendar (9999-12-31) as the end date out of range', async () => {
+    const far = { userId: crew.B, adminId: admin, typeId: vacation, start: '9999-12-30', end: '9999-12-31' };
+    expect(await postTimeOff(org, far)).toBeInvalid([
+      'The end date is out of range: leave entered as dates may end on 9999-12-30 at the latest.',
+    ]);
+    const own = await org.post(`/users/${crew.B}/time_offs`, {
+      time_off_type_id: vacation,
+      start_date: '2027-05-20',
+      end_date: '9999-12-31',
+    });
+    expect(own).toBeInvalid([
+      'The end date is out of range: leave entered as dates may end on 9999-12-30 at the latest.',
+    ]);
+    // a far date the calendar holds is judged by the length of the leave, as before
+    const long = await postTimeOff(org, { ...far, start: '2027-05-20', end: '2099-12-31' });
+    expect(long).toBeInvalid(['The time off may not be longer than 366 days.']);
   });
 });

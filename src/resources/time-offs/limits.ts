@@ -31,6 +31,10 @@ export const OffLimitWarnings = Type.Optional(
   }),
 );
 
+/** An answer with the off limits' notices as `warnings` (extension), absent when there are none. */
+export const withWarnings = <T extends object>(body: T, warnings: OffLimitNotice[]) =>
+  warnings.length > 0 ? { ...body, warnings } : body;
+
 /** Which step of an entry's life is judged: a member's pending request, or an admin's approval. */
 export type OffLimitMoment = 'request' | 'approval';
 

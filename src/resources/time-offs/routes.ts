@@ -17,7 +17,7 @@ import { readTimeOffImpact } from './impact.js';
 import { leaveInput } from './dates.js';
 import { readTimeOff, readTimeOffPage } from './listing.js';
 import { approveTimeOff, checkNewTimeOff, createTimeOffWithNotices, deleteTimeOff, denyTimeOff } from './rules.js';
-import { OffLimitWarnings } from './limits.js';
+import { OffLimitWarnings, withWarnings } from './limits.js';
 import {
   CreateTimeOffBody,
   DecisionBody,
@@ -32,8 +32,6 @@ import { deletedOk } from '../../core/write-handlers.js';
 const tags = ['Time off'];
 /** The spec's answer, with the off limits the entry goes past (extension, absent when none). */
 const SuccessWithWarnings = SuccessWith({ id: Type.Integer(), warnings: OffLimitWarnings });
-const withWarnings = <T extends object>(body: T, warnings: unknown[]) =>
-  warnings.length > 0 ? { ...body, warnings } : body;
 const route = routeOptions(tags);
 
 const routes: FastifyPluginAsyncTypebox = async (app) => {

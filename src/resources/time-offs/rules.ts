@@ -38,7 +38,13 @@ const short = (local: string) => local.slice(0, 16);
 const span = (entry: Pick<TimeOffRow, 'start' | 'end'>) => `${short(entry.start)} to ${short(entry.end)}`;
 const STATUS_WORD: Record<number, string> = { [PENDING]: 'pending', [APPROVED]: 'approved', [DENIED]: 'denied' };
 
+/**
+ * The end after the start, within MAX_SPAN_DAYS. Leave entered as dates ends the day after the last
+ * date (leaveInput): after 9999-12-31 that day is past the calendar (an extended year, `+010000-…`).
+ */
 function assertOrdered(start: string, end: string) {
+  if (!/^\d{4}-/.test(end))
+    throw invalidParams('The end date is out of range: leave entered as dates may end on 9999-12-30 at the latest.');
   assertPeriod(start, end, { fields: { start: 'start date', end: 'end date' }, within: 'time off' });
 }
 
@@ -286,20 +292,25 @@ export async function deleteTimeOff(trx: Db, auth: AuthContext, id: number): Pro
 export interface RequestChanges {
   start?: string;
   end?: string;
+  /** both ends sent as dates: the work that starts on them (docs/time-off.md#date-only-leave) */
+  dates?: LeaveDates | null;
   typeId?: number;
   userNote?: string | null;
   rrule?: string | null;
   adminIds?: number[];
 }
 
-/** A user edits their own pending request; the type's rules are checked again on the result. */
+/**
+ * A user edits their own pending request; the type's rules are checked again on the result. Answers
+ * the off limits the request as changed goes past (warn, require_approval), as createTimeOffWithNotices.
+ */
 export async function editRequest(
   trx: Db,
   auth: AuthContext,
   userId: number,
   id: number,
   changes: RequestChanges,
-): Promise<void> {
+): Promise<OffLimitNotice[]> {
   let type: TimeOffTypeRow | undefined;
   const { before: entry, changes: values } = await transition(
     trx,
@@ -308,8 +319,8 @@ export async function editRequest(
       if (entry.user_id !== userId) throw notFound('TimeOff');
       if (entry.status !== PENDING)
         throw invalidParams(`Only pending time off can be changed; this time off is ${STATUS_WORD[entry.status]}.`);
-      const start = changes.start ?? entry.start;
-      const end = changes.end ?? entry.end;
+      let start = changes.start ?? entry.start;
+      let end = changes.end ?? entry.end;
       // one 422 naming every failing field; the type's own rules once every field is sound
       const [, , checkedType, rrule] = await checkAll([
         () => assertOrdered(start, end),
@@ -319,7 +330,9 @@ export async function editRequest(
       ] as const);
       type = checkedType;
       await lockUsers(trx, [userId]);
-      await checkRequest(trx, auth, type, { userId, start, end, status: PENDING, rrule }, id);
+      if (changes.dates)
+        ({ start, end } = await workSpanOfDates(trx, auth.orgId, userId, changes.dates, auth.timezone));
+      await checkRequest(trx, auth, type, { userId, start, end, status: PENDING, rrule, dates: changes.dates }, id);
       return {
         start,
         end,
@@ -334,8 +347,8 @@ export async function editRequest(
     },
   );
   await assertBankAllows(trx, auth, { ...entry, ...values } as TimeOffRow, type!);
-  // the request as changed against the off limits (a refusal is a 422; notices are not answered here)
-  await enforceOffLimits(trx, auth, { ...entry, ...values } as TimeOffRow, 'request');
+  // the request as changed against the off limits (a refusal is a 422; other breaches are answered as warnings)
+  const warnings = await enforceOffLimits(trx, auth, { ...entry, ...values } as TimeOffRow, 'request');
   const users = await findUsersByIds(trx, auth.orgId, [userId]);
   await logAction(trx, auth, 'time_off.updated', id, {
     description:
@@ -345,4 +358,5 @@ export async function editRequest(
     before: entry,
     after: values,
   });
+  return warnings;
 }

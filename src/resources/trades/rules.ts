@@ -12,6 +12,7 @@ import {
   type Reason,
   type WorkItem,
 } from '../../scheduling/index.js';
+import { reconcileBank } from '../accruals/reconcile.js';
 import { overrideFatigue } from '../fatigue-rules/repository.js';
 import { assertUsersExist, findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
@@ -557,7 +558,24 @@ export async function actOnTrade(trx: Db, auth: AuthContext, id: number, body: T
     before: trade,
     after: { ...changes, status: next },
   });
+  if (trade.status === 'filled' || next === 'filled')
+    await reconcileTradeBanks(trx, auth, `trade.${body.action}`, [trade, { ...trade, ...changes }]);
   return next;
+}
+
+/**
+ * The bank follows the charge (docs/time-off.md): work a trade moved (filled, moved back, moved
+ * again) charges both users' approved time off in its hours again, naming the action's log entry.
+ * A trade moves work only before it starts, so no finalized day is reached (no assignment to flag).
+ */
+async function reconcileTradeBanks(trx: Db, auth: AuthContext, action: string, terms: TradeRow[]) {
+  const userIds = terms.flatMap((t) => [t.requesting_user_id, ...(t.accepting_user_id ? [t.accepting_user_id] : [])]);
+  const spans = terms.flatMap((t) => {
+    const { span, swap } = spansOf(t);
+    return swap ? [span, swap] : [span];
+  });
+  const distinct = [...new Map(spans.map((s) => [`${s.start}|${s.end}`, s])).values()];
+  for (const span of distinct) await reconcileBank(trx, auth, { action, userIds, ...span, assignmentIds: [] });
 }
 
 export async function deleteTrade(trx: Db, auth: AuthContext, id: number, adminId: number | undefined): Promise<void> {

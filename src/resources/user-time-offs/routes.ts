@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction } from '../../core/db/transaction.js';
-import { created, ok, SuccessWith, SuccessWithId, UserIdParams, routeOptions } from '../../core/schemas.js';
+import { created, ok, SuccessWith, UserIdParams, routeOptions } from '../../core/schemas.js';
 import { assertPeriod, formatLocalDateTime, normalizeLocalDateTime, todayIn } from '../../core/time.js';
 import { loadRelated } from '../time-offs/listing.js';
 import { occurrencesInRange } from '../../scheduling/recurrence.js';
 import { listTimeOffsOverlapping } from '../time-offs/repository.js';
 import { leaveInput } from '../time-offs/dates.js';
 import { createTimeOffWithNotices, editRequest } from '../time-offs/rules.js';
-import { OffLimitWarnings } from '../time-offs/limits.js';
+import { OffLimitWarnings, withWarnings } from '../time-offs/limits.js';
 import { UserTimeOffItem } from '../time-offs/schemas.js';
 import { serializeUserTimeOff } from '../time-offs/serialize.js';
 import { APPROVED, PENDING } from '../time-offs/table.js';
@@ -78,34 +78,39 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
         });
       });
       reply.status(201);
-      const answer = created('Time off requested successfully.', { id });
-      return warnings.length > 0 ? { ...answer, warnings } : answer;
+      return withWarnings(created('Time off requested successfully.', { id }), warnings);
     },
   );
 
   app.patch(
     '/users/:user_id/time_offs/:id',
     route('editUserTimeOff', "Edits the user's pending time off request", {
-      description: 'Any subset of the request fields; only pending requests of this user can change (422 otherwise).',
+      description:
+        'Any subset of the request fields; only pending requests of this user can change (422 otherwise). ' +
+        '`warnings` (extension) names the off limits the request as changed goes past, as on POST.',
       params: UserTimeOffParams,
       body: EditRequestBody,
-      response: { 200: SuccessWithId },
+      response: { 200: SuccessWith({ id: Type.Integer(), warnings: OffLimitWarnings }) },
     }),
     async (request) => {
       const { user_id: userId, id } = request.params;
       const body = request.body;
-      await withTransaction(app.db, async (trx) => {
+      const warnings = await withTransaction(app.db, async (trx) => {
         await findUserOrThrow(trx, request.auth.orgId, userId);
-        await editRequest(trx, request.auth, userId, id, {
-          start: optionalDateTime(body.start_date),
-          end: optionalDateTime(body.end_date),
+        // both ends as dates: date-only leave, as when requested (docs/time-off.md#date-only-leave)
+        const dates =
+          body.start_date !== undefined && body.end_date !== undefined
+            ? leaveInput(body.start_date, body.end_date)
+            : { start: optionalDateTime(body.start_date), end: optionalDateTime(body.end_date), dates: null };
+        return editRequest(trx, request.auth, userId, id, {
+          ...dates,
           typeId: body.time_off_type_id,
           userNote: body.user_note,
           rrule: body.rrule,
           adminIds: body.admin_ids,
         });
       });
-      return { ...ok('Time off request updated successfully.'), id };
+      return withWarnings({ ...ok('Time off request updated successfully.'), id }, warnings);
     },
   );
 };
