@@ -1,8 +1,8 @@
 import type { Db } from '../../../core/db/transaction.js';
 import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../../../core/time.js';
-import { acceptedCallbacks, availabilityOf, type Reason } from '../../../scheduling/index.js';
+import { acceptedCallbacks, availabilityOf, lastForced, type Reason } from '../../../scheduling/index.js';
 import { listMembers, type ListLimitsRow, type ListMember } from '../../lists/repository.js';
-import { lastContacts, lastForced } from './repository.js';
+import { lastContacts } from './repository.js';
 
 /** The orders a callback may offer its list in (`ordering`). */
 export type CallbackOrdering = 'rotating' | 'hours' | 'seniority';

@@ -39,19 +39,3 @@ export async function lastContacts(
       ]),
   );
 }
-
-/**
- * When each user was last forced (local datetime), the latest over the forced lists of their
- * groups (docs/contract-rules.md, "Forced hire"): a decision record's `last_forced` input.
- */
-export async function lastForced(db: Db, orgId: number, userIds: number[]): Promise<Map<number, string>> {
-  if (userIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('forced_member')
-    .select((eb) => ['user_id', eb.fn.max('last_forced_at').as('last_forced')])
-    .where('organization_id', '=', orgId)
-    .where('user_id', 'in', userIds)
-    .groupBy('user_id')
-    .execute();
-  return new Map(rows.filter((r) => r.last_forced !== null).map((r) => [r.user_id, String(r.last_forced)]));
-}
