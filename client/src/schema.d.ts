@@ -31919,7 +31919,7 @@ export interface operations {
                     user_note?: string | null;
                     /** @description extension: RFC 5545 RRULE repeating the first occurrence, e.g. FREQ=WEEKLY;BYDAY=MO */
                     rrule?: string | null;
-                    /** @description extension: the shift this time off is for, as last read from GET /schedule; 409 when it has moved, is no longer worked by the user, or has ended */
+                    /** @description extension: the shift this request is for, as last read from GET /schedule; 409 when it has moved, is no longer worked by the user, or has ended */
                     for_shift?: {
                         /** @description integer id (a digit string is accepted) */
                         id: number | string;
@@ -32967,6 +32967,22 @@ export interface operations {
                     approve?: boolean;
                     /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
                     override_reason?: string;
+                    /** @description extension: the shift this request is for, as last read from GET /schedule; 409 when it has moved, is no longer worked by the user, or has ended */
+                    for_shift?: {
+                        /** @description integer id (a digit string is accepted) */
+                        id: number | string;
+                        recurring: boolean;
+                        /**
+                         * Format: local-datetime
+                         * @description YYYY-MM-DD hh:mm:ss (organization time zone)
+                         */
+                        start: string;
+                        /**
+                         * Format: local-datetime
+                         * @description YYYY-MM-DD hh:mm:ss (organization time zone)
+                         */
+                        end: string;
+                    };
                 } | {
                     /** @description integer id (a digit string is accepted) */
                     requesting_user: number | string;
@@ -32992,6 +33008,22 @@ export interface operations {
                     approve?: boolean;
                     /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
                     override_reason?: string;
+                    /** @description extension: the shift this request is for, as last read from GET /schedule; 409 when it has moved, is no longer worked by the user, or has ended */
+                    for_shift?: {
+                        /** @description integer id (a digit string is accepted) */
+                        id: number | string;
+                        recurring: boolean;
+                        /**
+                         * Format: local-datetime
+                         * @description YYYY-MM-DD hh:mm:ss (organization time zone)
+                         */
+                        start: string;
+                        /**
+                         * Format: local-datetime
+                         * @description YYYY-MM-DD hh:mm:ss (organization time zone)
+                         */
+                        end: string;
+                    };
                 }[];
             };
         };
