@@ -17548,6 +17548,9 @@ export interface operations {
                                 verdict: "forced" | "skipped" | "not reached";
                                 reason: string | null;
                             }[];
+                            /** @description the rules in force: the forced list's buffers, the zone and fatigue rules (JSON); null before they were kept */
+                            rules: unknown;
+                            rules_hash: string | null;
                             created_at: string;
                         }[];
                         pagination: {
@@ -17713,6 +17716,9 @@ export interface operations {
                             verdict: "forced" | "skipped" | "not reached";
                             reason: string | null;
                         }[];
+                        /** @description the rules in force: the forced list's buffers, the zone and fatigue rules (JSON); null before they were kept */
+                        rules: unknown;
+                        rules_hash: string | null;
                         created_at: string;
                     };
                 };
@@ -17851,6 +17857,9 @@ export interface operations {
                             verdict: "forced" | "skipped" | "not reached";
                             reason: string | null;
                         }[];
+                        /** @description the rules in force: the forced list's buffers, the zone and fatigue rules (JSON); null before they were kept */
+                        rules: unknown;
+                        rules_hash: string | null;
                         created_at: string;
                     };
                 };
