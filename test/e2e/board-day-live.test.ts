@@ -288,6 +288,22 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, live', () => {
     }
   });
 
+  it('prints the day view on one landscape page, every apparatus in it', async () => {
+    const page = await board.newPage();
+    try {
+      await open(page);
+      await page.evaluate(`location.hash = '#/day/${date}'`);
+      await page.locator(`.day-view[data-date="${date}"] section[data-assignment]`).first().waitFor();
+      const sections = await page.locator('.day-view section[data-assignment]').count();
+      expect(sections).toBe((await dayOf(date)).assignments.length);
+      const pdf = await page.pdf({ landscape: true, format: 'A4', printBackground: true });
+      const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+      expect(pages, `the day ${date} printed on ${pages} pages`).toBe(1);
+    } finally {
+      await page.context().close();
+    }
+  });
+
   it('fits a phone 375 px wide: the day view of an admin scrolls only down', async () => {
     const phone = await board.newPage({ width: 375, height: 800 });
     try {
