@@ -113,6 +113,30 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, live', () => {
     expect(await axeViolations(one)).toEqual([]);
   });
 
+  it("takes today from the organization's zone, not the device's: a device a date away opens on the same day", async () => {
+    // of these two zones, one is on another date than the organization at any time of day
+    const dateIn = (zone: string) => orgToday(zone);
+    const zone = ['Pacific/Kiritimati', 'Etc/GMT+12'].find((z) => dateIn(z) !== orgToday())!;
+    const context = await one
+      .context()
+      .browser()!
+      .newContext({ viewport: { width: 1280, height: 900 }, timezoneId: zone });
+    const page = await context.newPage();
+    try {
+      expect(await page.evaluate('new Date().toDateString()')).not.toBe(
+        new Date(`${orgToday()}T12:00:00Z`).toDateString(),
+      );
+      await open(page);
+      expect(await page.locator('.day-view').getAttribute('data-date')).toBe(orgToday());
+      expect(await page.locator('#board-title').textContent()).toMatch(/^Today, /);
+      await page.evaluate(`location.hash = '#/month'`);
+      await page.locator('.calendar li.day').first().waitFor();
+      expect(await page.locator('.calendar li.day[aria-current="date"]').getAttribute('data-date')).toBe(orgToday());
+    } finally {
+      await context.close();
+    }
+  });
+
   it('opens the roster at today and scrolls to it; the Today button scrolls back to it', async () => {
     const inView = () =>
       one.evaluate(`(() => {
