@@ -17548,6 +17548,9 @@ export interface operations {
                                 verdict: "forced" | "skipped" | "not reached";
                                 reason: string | null;
                             }[];
+                            /** @description the rules in force: the forced list's buffers, the zone and fatigue rules (JSON); null before they were kept */
+                            rules: unknown;
+                            rules_hash: string | null;
                             created_at: string;
                         }[];
                         pagination: {
@@ -17713,6 +17716,9 @@ export interface operations {
                             verdict: "forced" | "skipped" | "not reached";
                             reason: string | null;
                         }[];
+                        /** @description the rules in force: the forced list's buffers, the zone and fatigue rules (JSON); null before they were kept */
+                        rules: unknown;
+                        rules_hash: string | null;
                         created_at: string;
                     };
                 };
@@ -17851,6 +17857,9 @@ export interface operations {
                             verdict: "forced" | "skipped" | "not reached";
                             reason: string | null;
                         }[];
+                        /** @description the rules in force: the forced list's buffers, the zone and fatigue rules (JSON); null before they were kept */
+                        rules: unknown;
+                        rules_hash: string | null;
                         created_at: string;
                     };
                 };
@@ -31927,7 +31936,7 @@ export interface operations {
                     user_note?: string | null;
                     /** @description extension: RFC 5545 RRULE repeating the first occurrence, e.g. FREQ=WEEKLY;BYDAY=MO */
                     rrule?: string | null;
-                    /** @description extension: the shift this time off is for, as last read from GET /schedule; 409 when it has moved, is no longer worked by the user, or has ended */
+                    /** @description extension: the shift this request is for, as last read from GET /schedule; 409 when it has moved, is no longer worked by the user, or has ended */
                     for_shift?: {
                         /** @description integer id (a digit string is accepted) */
                         id: number | string;
@@ -32975,6 +32984,22 @@ export interface operations {
                     approve?: boolean;
                     /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
                     override_reason?: string;
+                    /** @description extension: the shift this request is for, as last read from GET /schedule; 409 when it has moved, is no longer worked by the user, or has ended */
+                    for_shift?: {
+                        /** @description integer id (a digit string is accepted) */
+                        id: number | string;
+                        recurring: boolean;
+                        /**
+                         * Format: local-datetime
+                         * @description YYYY-MM-DD hh:mm:ss (organization time zone)
+                         */
+                        start: string;
+                        /**
+                         * Format: local-datetime
+                         * @description YYYY-MM-DD hh:mm:ss (organization time zone)
+                         */
+                        end: string;
+                    };
                 } | {
                     /** @description integer id (a digit string is accepted) */
                     requesting_user: number | string;
@@ -33000,6 +33025,22 @@ export interface operations {
                     approve?: boolean;
                     /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
                     override_reason?: string;
+                    /** @description extension: the shift this request is for, as last read from GET /schedule; 409 when it has moved, is no longer worked by the user, or has ended */
+                    for_shift?: {
+                        /** @description integer id (a digit string is accepted) */
+                        id: number | string;
+                        recurring: boolean;
+                        /**
+                         * Format: local-datetime
+                         * @description YYYY-MM-DD hh:mm:ss (organization time zone)
+                         */
+                        start: string;
+                        /**
+                         * Format: local-datetime
+                         * @description YYYY-MM-DD hh:mm:ss (organization time zone)
+                         */
+                        end: string;
+                    };
                 }[];
             };
         };

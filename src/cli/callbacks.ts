@@ -33,7 +33,7 @@ export function registerCallbackCommands(program: Command, cli: CliContext): voi
         const organization = await findOrganization(db, organizationId);
         if (!organization) throw new Error(`organization ${organizationId} does not exist`);
         const ids = options.callback
-          ? [cli.orgIdFrom(options.callback)]
+          ? [callbackIdFrom(options.callback)]
           : await recordedCallbackIds(db, organizationId);
         const replays: Replay[] = [];
         for (const id of ids) replays.push(await replayCallback(db, organizationId, organization.timezone, id));
@@ -49,4 +49,10 @@ export function registerCallbackCommands(program: Command, cli: CliContext): voi
         if (different.length) process.exitCode = 1;
       });
     });
+}
+
+function callbackIdFrom(raw: string): number {
+  const id = Number(raw);
+  if (!Number.isInteger(id) || id < 1) throw new Error(`--callback must be a callback id, got "${raw}"`);
+  return id;
 }

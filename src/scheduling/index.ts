@@ -56,7 +56,7 @@ export {
 } from './availability.js';
 export { callbackBlocks, MAX_CALLBACK_EXCLUSION_HOURS } from './callback-blocks.js';
 export { holds } from './staffing.js';
-export { acceptedCallbacks, loadQualifications } from './reads.js';
+export { acceptedCallbacks, lastForced, loadQualifications } from './reads.js';
 
 // charges and overtime
 export { overtimeOf, workPeriodsOverlapping, type OvertimeRow, type WorkPeriodSetting } from './overtime.js';

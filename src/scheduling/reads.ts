@@ -488,6 +488,23 @@ export async function workTypesExcludedFromLimits(db: Db, orgId: number): Promis
 }
 
 /**
+ * When each user was last forced (local datetime), the latest over the forced lists of their
+ * groups (docs/contract-rules.md, "Forced hire"): a callback decision record's `last_forced` input
+ * (read afresh by callbacks, never cached).
+ */
+export async function lastForced(db: Db, orgId: number, userIds: number[]): Promise<Map<number, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('forced_member')
+    .select((eb) => ['user_id', eb.fn.max('last_forced_at').as('last_forced')])
+    .where('organization_id', '=', orgId)
+    .where('user_id', 'in', userIds)
+    .groupBy('user_id')
+    .execute();
+  return new Map(rows.filter((r) => r.last_forced !== null).map((r) => [r.user_id, String(r.last_forced)]));
+}
+
+/**
  * Accepted callbacks of the users overlapping the range, with the hours each user accepted (start, end):
  * of one list only with `listId`, and only those not on an assignment (no shift shows the work) with `unplacedOnly`.
  */

@@ -11,6 +11,7 @@ import {
   HAS_CHROMIUM,
   orgToday,
   pageApi,
+  pageWidths,
   period,
   startBoardBrowser,
 } from './browser.js';
@@ -110,6 +111,30 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, live', () => {
     expect(await one.locator('nav a[aria-current="page"]').textContent()).toBe('Day');
     expect(await one.locator('#board-title').textContent()).toMatch(/^Today, /);
     expect(await axeViolations(one)).toEqual([]);
+  });
+
+  it("takes today from the organization's zone, not the device's: a device a date away opens on the same day", async () => {
+    // of these two zones, one is on another date than the organization at any time of day
+    const dateIn = (zone: string) => orgToday(zone);
+    const zone = ['Pacific/Kiritimati', 'Etc/GMT+12'].find((z) => dateIn(z) !== orgToday())!;
+    const context = await one
+      .context()
+      .browser()!
+      .newContext({ viewport: { width: 1280, height: 900 }, timezoneId: zone });
+    const page = await context.newPage();
+    try {
+      expect(await page.evaluate('new Date().toDateString()')).not.toBe(
+        new Date(`${orgToday()}T12:00:00Z`).toDateString(),
+      );
+      await open(page);
+      expect(await page.locator('.day-view').getAttribute('data-date')).toBe(orgToday());
+      expect(await page.locator('#board-title').textContent()).toMatch(/^Today, /);
+      await page.evaluate(`location.hash = '#/month'`);
+      await page.locator('.calendar li.day').first().waitFor();
+      expect(await page.locator('.calendar li.day[aria-current="date"]').getAttribute('data-date')).toBe(orgToday());
+    } finally {
+      await context.close();
+    }
   });
 
   it('opens the roster at today and scrolls to it; the Today button scrolls back to it', async () => {
@@ -257,6 +282,66 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, live', () => {
     // the lost stream was opened again
     expect(streams.length).toBeGreaterThan(0);
     expect(streams.every((status) => status === 200)).toBe(true);
+  });
+
+  it("a board left open overnight on today's view moves to the new day by itself", async () => {
+    const page = await board.newPage();
+    try {
+      // the browser's clock starts at 23:58 of the organization's today, whatever the time is
+      const today = orgToday();
+      const wall = new Intl.DateTimeFormat('sv-SE', { timeZone: DEMO_ZONE, dateStyle: 'short', timeStyle: 'medium' });
+      const now = Date.now();
+      const lateTonight = now + Date.parse(`${today}T23:58:00Z`) - Date.parse(`${wall.format(now).replace(' ', 'T')}Z`);
+      await page.clock.install({ time: lateTonight });
+      await open(page);
+      const view = page.locator('.day-view');
+      expect(await view.getAttribute('data-date')).toBe(today);
+      await page.clock.fastForward('03:00');
+      const tomorrow = addDays(today, 1);
+      await expect.poll(() => view.getAttribute('data-date'), { timeout: 8000, interval: 100 }).toBe(tomorrow);
+      expect(await view.getAttribute('aria-current')).toBe('date');
+      expect(await page.locator('#board-title').textContent()).toMatch(/^Today, /);
+      // and it shows that day's seats as the engine says
+      const day = await dayOf(tomorrow);
+      const post = day.assignments.find((a) => a.staffing.needed > 0)!;
+      await page.locator(`.day-view[data-date="${tomorrow}"] section[data-assignment="${post.id}"]`).waitFor();
+      const said = seatsSaid(day, await get<Vacancy[]>(`/v1/vacancies?${period(tomorrow, tomorrow)}`), post);
+      await expect.poll(() => seatsShown(page, post.id), { timeout: 8000, interval: 100 }).toEqual(said);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('prints the day view on one landscape page, every apparatus in it', async () => {
+    const page = await board.newPage();
+    try {
+      await open(page);
+      await page.evaluate(`location.hash = '#/day/${date}'`);
+      await page.locator(`.day-view[data-date="${date}"] section[data-assignment]`).first().waitFor();
+      const sections = await page.locator('.day-view section[data-assignment]').count();
+      expect(sections).toBe((await dayOf(date)).assignments.length);
+      const pdf = await page.pdf({ landscape: true, format: 'A4', printBackground: true });
+      const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+      expect(pages, `the day ${date} printed on ${pages} pages`).toBe(1);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('fits a phone 375 px wide: the day view of an admin scrolls only down', async () => {
+    const phone = await board.newPage({ width: 375, height: 800 });
+    try {
+      await phone.goto(`${server.url}/app/#/day/${date}`);
+      await fillSignIn(phone, orgId, 'dana.whitfield', DEMO_PASSWORD);
+      await phone.getByLabel('Password').press('Enter');
+      await phone.locator(`.day-view[data-date="${date}"] section[data-assignment]`).first().waitFor();
+      // the seats' actions are there, and nothing sticks out to the side
+      expect(await phone.locator('.day-view button', { hasText: /^Fill$/ }).count()).toBeGreaterThan(0);
+      const [scroll, width] = await pageWidths(phone);
+      expect(scroll).toBeLessThanOrEqual(width);
+    } finally {
+      await phone.context().close();
+    }
   });
 
   it('has no serious or critical axe findings on the day view of a member at phone width', async () => {

@@ -110,4 +110,58 @@ describe.skipIf(!existsSync(CHROMIUM))('callback actions and the offer banner in
     expect((await org.get(`/callbacks/${ids.offered}`)).body.status).toBe('filled');
     await expect(link.locator('.badge').count()).resolves.toBe(0);
   });
+
+  it('live: new offers reach the open banner and My offers, and a phoned answer the Callbacks view, within 2 s', async () => {
+    const listId = (await org.post('/lists', { name: 'Live list', contact_window_minutes: 60, contact_at_once: 1 }))
+      .body.id as number;
+    expect((await org.put(`/users/${ids.sam}/titles`, { ids: [listId] })).status).toBe(200);
+    const stationId = (await org.get(`/callbacks/${ids.offered}`)).body.assignment_id as number;
+    /** A callback of the list on that day, offered to Sam by the runner. */
+    const offerToSam = async (date: string) => {
+      const started = await org.post('/callbacks', {
+        list_id: listId,
+        initiated_by: ids.admin,
+        assignment_id: stationId,
+        start: `${date} 07:00:00`,
+        end: `${date} 19:00:00`,
+        positions_to_fill: 1,
+        deadline: '2036-01-01T00:00:00+00:00',
+      });
+      expect(started.status, started.text).toBe(201);
+      const runner = createCallbackRunner(server.app, { baseUrl: server.url });
+      expect(await runner.runOnce(new Date().toISOString())).toEqual({ contacted: 1 });
+      await runner.stop();
+      return started.body.id as number;
+    };
+    // Sam is still signed in, on the board: the banner comes without navigation
+    const first = await offerToSam(inDays(14));
+    const banner = page.getByRole('region', { name: 'Callback offer' });
+    await banner.waitFor({ timeout: 2000 });
+    expect(await banner.textContent()).toContain('Live list');
+    // and on My offers, the next offer is listed without navigation
+    await page.getByRole('link', { name: /My offers/ }).click();
+    const offers = page.locator('#offers-title ~ ul li.card');
+    await offers.first().waitFor();
+    expect(await offers.count()).toBe(1);
+    await offerToSam(inDays(15));
+    await expect.poll(() => offers.count(), { timeout: 2000, interval: 50 }).toBe(2);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+
+    // the admin watches the Callbacks view while Sam answers by phone (through the API)
+    await signIn(page, server.url, org.orgId, names.get(ids.admin)!, PASSWORD);
+    await page.getByRole('link', { name: 'Callbacks' }).click();
+    // the first one's card: "Dec 12 07:00" as the board writes its start
+    const day = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+      new Date(`${inDays(14)}T00:00:00Z`),
+    );
+    const card = page
+      .locator('#callbacks-title ~ .cards li.card')
+      .filter({ hasText: 'Live list' })
+      .filter({ hasText: `${day} 07:00` });
+    const contacted = card.locator('table', { has: page.locator('caption', { hasText: /^Contacted$/ }) });
+    await contacted.locator('tbody tr', { hasText: 'pending' }).waitFor({ timeout: 20_000 });
+    const answered = await org.post(`/callbacks/${first}/users`, { user_id: ids.sam, status: 'denied' });
+    expect(answered.status, answered.text).toBe(200);
+    await contacted.locator('tbody tr', { hasText: 'denied' }).waitFor({ timeout: 2000 });
+  });
 });

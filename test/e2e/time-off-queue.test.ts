@@ -137,6 +137,34 @@ describe.skipIf(!HAS_CHROMIUM)('time off queue and platoons in Chromium', () => 
     expect(await axeViolations(page)).toEqual([]);
   });
 
+  it('a request made meanwhile (through the API) shows in the open queue within 2 s, without navigation', async () => {
+    const cards = page.locator('ul.queue > li.card');
+    const before = await cards.count();
+    const users = await apiBody<Array<{ user_id: number; username: string }>>('/v1/users');
+    const types = await apiBody<Array<{ id: number; name?: string; label?: string }>>('/v1/time_off_types');
+    const day = new Date(Date.now() + 45 * 86_400_000).toISOString().slice(0, 10);
+    const made = (await page.evaluate(
+      async (body) => {
+        const response = await fetch('/v1/time_offs', {
+          method: 'POST',
+          headers: { 'X-Crewplan-Session': '1', 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return response.status;
+      },
+      {
+        user_id: users.find((u) => u.username === 'grace.liu')!.user_id,
+        admin_ids: [users.find((u) => u.username === 'dana.whitfield')!.user_id],
+        start_date: `${day} 07:00:00`,
+        end_date: `${day} 19:00:00`,
+        time_off_type_id: Number(types[0]!.id),
+        status: 0,
+      },
+    )) as number;
+    expect(made).toBe(201);
+    await expect.poll(() => cards.count(), { timeout: 2000, interval: 50 }).toBe(before + 1);
+  });
+
   it('shows a member their own balances, and no one else’s', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Username').waitFor();

@@ -125,9 +125,9 @@ describe.skipIf(!HAS_CHROMIUM)('trades offered to a member, on a phone', () => {
     users = (await api<User[]>('/v1/users')).body;
     const [, , third] = await shiftsOfOwner();
     expect(third, 'the demo owner has a third shift in the coming three weeks').toBeTruthy();
-    await signInAs(notOffered, 'agenda');
-    // the Trades view listens to GET /v1/changes once it is open
+    // the signed-in app listens to GET /v1/changes (one stream, shared by the open views)
     const streamed = board.page.waitForResponse((r) => r.url().endsWith('/v1/changes'));
+    await signInAs(notOffered, 'agenda');
     await board.page.goto(`${board.server.url}/app/#/trades`);
     await board.page.getByText('No trade is offered to you.').waitFor();
     expect((await streamed).status()).toBe(200);

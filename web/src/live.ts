@@ -97,6 +97,25 @@ async function readEvents(body: ReadableStream<Uint8Array>, heard: (name: string
   }
 }
 
+/** The views listening, and the one stream they share (a browser keeps few connections per server). */
+const listeners = new Set<() => void>();
+let stopStream: (() => void) | undefined;
+
+/** Calls `changed` after each change (one shared stream while anyone listens); answers how to stop. */
+function onChanges(changed: () => void): () => void {
+  listeners.add(changed);
+  stopStream ??= listenToChanges(() => {
+    for (const listener of [...listeners]) listener();
+  });
+  return () => {
+    listeners.delete(changed);
+    if (listeners.size === 0) {
+      stopStream?.();
+      stopStream = undefined;
+    }
+  };
+}
+
 /**
  * A number that grows whenever anything of the organization changes (GET /v1/changes), or when
  * `bump` is called (after one's own action): views read again when it moves. Changes that come
@@ -106,7 +125,7 @@ export function useChangeCount(): [number, () => void] {
   const [count, setCount] = useState(0);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => {
-    const stop = listenToChanges(() => {
+    const stop = onChanges(() => {
       clearTimeout(timer.current);
       timer.current = setTimeout(() => setCount((n) => n + 1), 100);
     });

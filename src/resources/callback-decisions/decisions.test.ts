@@ -223,7 +223,7 @@ describe("a member's own lines", () => {
 });
 
 /** `npm run cli -- callbacks replay` on the test server's database. */
-async function cliReplay(args: string[]): Promise<{ code: number; stdout: string }> {
+async function cliReplay(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = {
     CREWPLAN_DATA_DIR: dataDir,
     CREWPLAN_SECRET_KEY: 'replay-test-key',
@@ -235,8 +235,12 @@ async function cliReplay(args: string[]): Promise<{ code: number; stdout: string
     [CLI_ENTRY, 'callbacks', 'replay', '--org', String(org.orgId), ...args],
     { env, timeout: 60_000 },
   ).then(
-    ({ stdout }) => ({ code: 0, stdout }),
-    (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
 }
 
@@ -286,7 +290,13 @@ describe('replay', () => {
     expect(edited.body.stored_order).toEqual([people.eve, people.gus, people.fay]);
     expect(edited.body.differences.join('\n')).toContain('the stored inputs order');
 
-    const [cli, one] = await Promise.all([cliReplay([]), cliReplay(['--callback', String(callbacks.rotating)])]);
+    const [cli, one, bad] = await Promise.all([
+      cliReplay([]),
+      cliReplay(['--callback', String(callbacks.rotating)]),
+      cliReplay(['--callback', 'x']),
+    ]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--callback must be a callback id, got "x"');
     expect(cli.code).toBe(1);
     expect(cli.stdout).toContain(`callback #${callbacks.hours} (hours)`);
     expect(cli.stdout).toContain('hours charged was 12, is 6 now');

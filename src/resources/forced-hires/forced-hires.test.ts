@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestOrg } from '../../../test/helpers/server.js';
 import { Temporal } from '../../core/time.js';
@@ -172,6 +173,17 @@ describe('forced hire ordered by an admin', () => {
     expect(hire.reason).toContain(
       "an admin ordered a forced hire for the open vacancy; you are the first available on Station 7's",
     );
+    // the rules it went by, kept with their SHA-256 (a record provable later)
+    expect(hire.rules).toEqual({
+      forced_list: {
+        start_within_hours: 12,
+        time_off_buffer_hours: 12,
+        long_tour_hours: 24,
+        long_tour_buffer_hours: 24,
+      },
+      organization: { timezone: org.timezone, fatigue_rules: expect.objectContaining({ max_consecutive_hours: null }) },
+    });
+    expect(hire.rules_hash).toBe(createHash('sha256').update(JSON.stringify(hire.rules)).digest('hex'));
 
     // the shift is placed at once
     const shift = await org.get(`/shifts/${hire.shift_id}`);

@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { AuthContext } from '../../core/auth/context.js';
 import { logAction } from '../../core/audit.js';
 import { lockRowOrThrow, lockUsers } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
 import { assertGivenPeriod, hoursBetween, normalizeLocalDateTime, nowUtc } from '../../core/time.js';
-import { occurrenceStaffing } from '../../scheduling/index.js';
+import { fatigueSettingOf, occurrenceStaffing } from '../../scheduling/index.js';
 import { findAssignmentOrInvalid } from '../assignments/repository.js';
 import { insertShift } from '../callbacks/contracts.js';
 import { findGroupsByIds, groupMemberIds } from '../groups/repository.js';
@@ -76,6 +77,24 @@ async function occurrenceOf(trx: Db, auth: AuthContext, assignmentId: number, sp
 
 const reasonsOf = (explained: ExplainedMember[]) =>
   explained.map((m) => `${m.name}: ${m.reason ?? m.verdict}`).join('; ') || 'the group has no members';
+
+/**
+ * The rules the order went by, as JSON with its SHA-256 (no ids: an organization's transfer keeps
+ * it true): the forced list's settings and the organization's zone and fatigue rules.
+ */
+async function rulesOf(db: Db, orgId: number, list: ForcedListRow, timezone: string) {
+  const { rules: fatigue } = await fatigueSettingOf(db, orgId);
+  const rules = JSON.stringify({
+    forced_list: {
+      start_within_hours: Number(list.start_within_hours),
+      time_off_buffer_hours: Number(list.time_off_buffer_hours),
+      long_tour_hours: Number(list.long_tour_hours),
+      long_tour_buffer_hours: Number(list.long_tour_buffer_hours),
+    },
+    organization: { timezone, fatigue_rules: fatigue },
+  });
+  return { rules, rules_hash: createHash('sha256').update(rules, 'utf8').digest('hex') };
+}
 
 /**
  * Forces one member of the group's forced list into the vacancy (docs/contract-rules.md, "Forced
@@ -150,6 +169,7 @@ export async function forceHire(trx: Db, auth: AuthContext, request: ForceReques
     reason,
     notes: request.notes ?? null,
     explained: JSON.stringify(explained),
+    ...(await rulesOf(trx, orgId, list, timezone)),
     auto_key: request.auto_key ?? null,
     created_at: nowUtc(),
   });

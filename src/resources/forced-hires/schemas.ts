@@ -84,6 +84,11 @@ export const ForcedHireResponse = Type.Object({
   reason: Type.String(),
   notes: Nullable(Type.String()),
   order: Type.Array(ExplainedMemberSchema),
+  rules: Type.Unknown({
+    description:
+      "the rules in force: the forced list's buffers, the zone and fatigue rules (JSON); null before they were kept",
+  }),
+  rules_hash: Nullable(Type.String({ description: 'SHA-256 of the rules as stored' })),
   created_at: Type.String(),
 });
 export type ForcedHireResponse = Static<typeof ForcedHireResponse>;

@@ -19,6 +19,8 @@ export function serializeForcedHire(row: ForcedHireRow): ForcedHireResponse {
     reason: row.reason,
     notes: row.notes,
     order: JSON.parse(row.explained) as ExplainedMember[],
+    rules: row.rules === null ? null : JSON.parse(row.rules),
+    rules_hash: row.rules_hash,
     created_at: row.created_at,
   };
 }

@@ -65,6 +65,9 @@ export interface ForcedHireTable {
   reason: string;
   notes: string | null;
   explained: string;
+  /** the rules in force (JSON: the list's buffers, the zone and fatigue rules) and its SHA-256; null before 1810 */
+  rules: string | null;
+  rules_hash: string | null;
   /** `assignment@date` for automatic forced hires (unique per organization); null for ordered ones */
   auto_key: string | null;
   /** UTC instant */

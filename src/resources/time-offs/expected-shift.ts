@@ -11,7 +11,8 @@ import { scheduleFacts } from '../../scheduling/index.js';
  * read it from GET /schedule (its `id`, `recurring`, `start` and `end`). The request is refused with
  * 409, writing nothing, when that shift has moved, is no longer the user's to work, or has ended:
  * a board that was not read again since does not record leave on a day the person no longer works.
- * Without the field, POST /time_offs behaves as the spec says.
+ * Without the field, POST /time_offs behaves as the spec says. POST /trades takes it too (the board's
+ * move or swap: the requesting user's shift).
  */
 export const ForShift = Type.Object(
   {
@@ -22,7 +23,7 @@ export const ForShift = Type.Object(
   },
   {
     description:
-      'extension: the shift this time off is for, as last read from GET /schedule; 409 when it has moved, ' +
+      'extension: the shift this request is for, as last read from GET /schedule; 409 when it has moved, ' +
       'is no longer worked by the user, or has ended',
   },
 );

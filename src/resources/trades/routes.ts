@@ -17,6 +17,7 @@ import { normalizeLocalDateTime, nowLocal } from '../../core/time.js';
 import { findUsersByIds } from '../users/repository.js';
 import { findTradeOrThrow, listTrades, listTradeUsers } from './repository.js';
 import { findTradeLimits, updateTradeLimits } from './limits.js';
+import { assertShiftCurrent } from '../time-offs/expected-shift.js';
 import { readTradeBalance } from './payback.js';
 import { actOnTrade, checkTradeFields, createTrade, deleteTrade } from './rules.js';
 import {
@@ -160,7 +161,11 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       const bodies = Array.isArray(request.body) ? request.body : [request.body];
       const requested = await withTransaction(app.db, async (trx) => {
         const trades = [];
-        for (const body of bodies) trades.push(await createTrade(trx, request.auth, body));
+        for (const body of bodies) {
+          // the board's move or swap names the shift it read: refused (409) once it has moved or ended
+          if (body.for_shift) await assertShiftCurrent(trx, request.auth, body.requesting_user, body.for_shift);
+          trades.push(await createTrade(trx, request.auth, body));
+        }
         return trades;
       });
       reply.status(201);

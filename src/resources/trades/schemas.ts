@@ -12,6 +12,7 @@ import {
   NullableString,
 } from '../../core/schemas.js';
 import { OverrideReason } from '../fatigue-rules/schemas.js';
+import { ForShift } from '../time-offs/expected-shift.js';
 
 export const TRADE_ACTIONS = ['accept', 'decline', 'approve', 'deny', 'cancel', 'edit'] as const;
 export type TradeAction = (typeof TRADE_ACTIONS)[number];
@@ -36,6 +37,7 @@ export const CreateTradeBody = Type.Object({
     }),
   ),
   override_reason: OverrideReason,
+  for_shift: Type.Optional(ForShift),
 });
 export type CreateTradeBody = Static<typeof CreateTradeBody>;
 /** One trade, or several as the sample body writes them (an array of trades): all are requested or none. */

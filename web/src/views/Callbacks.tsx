@@ -2,6 +2,7 @@ import { call, client, type Session } from '../api';
 import { Loaded } from '../components';
 import { addDays, span, today } from '../dates';
 import { useLoad } from '../hooks';
+import { useChangeCount } from '../live';
 import type { Callback, CallbackUser } from '../types';
 import { Equalization } from './Equalization';
 import { ForcedHires } from './ForcedHires';
@@ -124,7 +125,9 @@ function ContactTables({ callback, names, session, reload }: TablesProps) {
 /** The callbacks from last week on; for admins also the latest forced hires with their order explained. */
 export function Callbacks({ session }: { session: Session }) {
   const admin = session.user.is_admin;
-  const [value, reload] = useLoad(() => loadCallbacks(admin), [admin]);
+  // read again whenever anything of the organization changes (GET /v1/changes): the runner's offers, answers
+  const [changes] = useChangeCount();
+  const [value, reload] = useLoad(() => loadCallbacks(admin), [admin], changes);
   return (
     <section aria-labelledby="callbacks-title">
       <h1 id="callbacks-title">Callbacks</h1>

@@ -2,16 +2,19 @@ import { call, client, type Session } from '../api';
 import { Chip, Loaded } from '../components';
 import { addDays, longDate, span, today } from '../dates';
 import { useLoad } from '../hooks';
+import { useChangeCount } from '../live';
 
 const DAYS_AHEAD = 28;
 
 export function MySchedule({ session }: { session: Session }) {
   const start = today();
   const end = addDays(start, DAYS_AHEAD - 1);
+  const [changes] = useChangeCount();
   const [value, reload] = useLoad(
     () =>
       call(client.GET('/v1/schedule', { params: { query: { start: `${start} 00:00:00`, end: `${end} 23:59:59` } } })),
     [start],
+    changes,
   );
   const mine = (id: number | string) => Number(id) === session.user.id;
   return (

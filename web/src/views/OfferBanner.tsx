@@ -1,9 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, client, type Session } from '../api';
 import { nowIn, span } from '../dates';
+import { useChangeCount } from '../live';
 import type { CallbackOffer } from '../types';
 
-/** The signed-in user's open offers, asked again every 30 seconds and after each answer. */
+/**
+ * The signed-in user's open offers, asked again at each change of the organization (GET /v1/changes),
+ * every 30 seconds and after each answer.
+ */
 export function useOpenOffers(session: Session): [CallbackOffer[], () => void] {
   const me = session.user.id;
   const [offers, setOffers] = useState<CallbackOffer[]>([]);
@@ -12,8 +16,10 @@ export function useOpenOffers(session: Session): [CallbackOffer[], () => void] {
       setOffers,
       () => undefined,
     );
+  // read again whenever anything of the organization changes (GET /v1/changes): a new offer shows at once
+  const [changes] = useChangeCount();
+  useEffect(() => load(), [me, changes]);
   useEffect(() => {
-    load();
     const timer = setInterval(load, 30_000);
     return () => clearInterval(timer);
   }, [me]);

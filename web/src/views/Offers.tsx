@@ -3,6 +3,7 @@ import { call, client, type Session } from '../api';
 import { Loaded } from '../components';
 import { span } from '../dates';
 import { useLoad } from '../hooks';
+import { useChangeCount } from '../live';
 import { pushState, subscribePush, unsubscribePush, type PushState } from '../push';
 import type { CallbackOffer } from '../types';
 import { Countdown } from './OfferBanner';
@@ -59,9 +60,12 @@ function PushCard({ userId }: { userId: number }) {
 /** "My offers": the callback offers the signed-in user can still answer, with the link's Accept and Decline. */
 export function Offers({ session }: { session: Session }) {
   const me = session.user.id;
+  // read again whenever anything of the organization changes (GET /v1/changes): a new offer is listed at once
+  const [changes] = useChangeCount();
   const [value, reload] = useLoad(
     () => call(client.GET('/v1/users/{user_id}/callback_offers', { params: { path: { user_id: me } } })),
     [me],
+    changes,
   );
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState(false);

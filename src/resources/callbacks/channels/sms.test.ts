@@ -166,6 +166,12 @@ describe('SMS offers through the Twilio preset', () => {
     expect(text.headers.authorization).toBe(`Basic ${Buffer.from(`${TWILIO_SID}:${TWILIO_TOKEN}`).toString('base64')}`);
     expect(text.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(Object.keys(text.fields).sort()).toEqual(['Body', 'From', 'To']);
+    // the provider's message id is the contact's delivery receipt in the decision record
+    await vi.waitFor(async () =>
+      expect((await org.get(`/callbacks/${id}/decisions`)).body.contacts).toContainEqual(
+        expect.objectContaining({ channel: 'Text (SMS)', result: 'sent', receipt: expect.stringMatching(/^SM\d+$/) }),
+      ),
+    );
     expect(text.fields.From).toBe(SENDER);
     expect(text.fields.Body).toMatch(
       new RegExp(
@@ -373,6 +379,19 @@ describe('SMS offers through the Twilio preset', () => {
         expect(await logText(org)).toContain(`by Email instead: Text (SMS) failed: the SMS provider answered 503`),
       );
       expect((await usersOf(org, id))[0].contact_method).toBe('Email');
+      // the decision record has both contacts: the failed text, and the e-mail with its Message-ID as receipt
+      await vi.waitFor(async () => {
+        const { contacts } = (await org.get(`/callbacks/${id}/decisions`)).body as {
+          contacts: Array<{ channel: string; result: string; receipt: string | null; detail: string | null }>;
+        };
+        const tried = contacts.filter((c) => c.result !== 'unavailable');
+        expect(tried.map((c) => [c.channel, c.result])).toEqual([
+          ['Text (SMS)', 'failed'],
+          ['Email', 'sent'],
+        ]);
+        expect(tried[0]).toMatchObject({ receipt: null, detail: expect.stringContaining('503') });
+        expect(tried[1]!.receipt).toMatch(/^<.+@.+>$/);
+      });
     } finally {
       providerStatus = 201;
     }

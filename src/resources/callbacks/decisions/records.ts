@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../../core/db/transaction.js';
+import { fatigueSettingOf } from '../../../scheduling/index.js';
 import { findListOrThrow } from '../../lists/repository.js';
 import { findOrganization } from '../../organizations/repository.js';
 import { listTimeOffTypes } from '../../time-off-types/repository.js';
@@ -23,13 +24,14 @@ export interface RulesSnapshot {
 /**
  * The list's settings (limits, ordering, contact window, people at once) and the organization's
  * rules the offer depends on (time zone, work period, time off types' callability and callback
- * exclusion windows), in a fixed key order so that the same rules give the same hash.
+ * exclusion windows, fatigue rules), in a fixed key order so that the same rules give the same hash.
  */
 export async function rulesInForce(db: Db, orgId: number, listId: number): Promise<RulesSnapshot> {
-  const [list, org, types] = await Promise.all([
+  const [list, org, types, fatigue] = await Promise.all([
     findListOrThrow(db, orgId, listId),
     findOrganization(db, orgId),
     listTimeOffTypes(db, orgId),
+    fatigueSettingOf(db, orgId),
   ]);
   const rules = {
     list: {
@@ -57,6 +59,7 @@ export async function rulesInForce(db: Db, orgId: number, listId: number): Promi
           callable: t.force_include === 1,
           callback_exclusion_hours: Number(t.callback_exclusion_hours),
         })),
+      fatigue_rules: fatigue.rules,
     },
   };
   const json = JSON.stringify(rules);

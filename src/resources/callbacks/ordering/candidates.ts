@@ -1,6 +1,6 @@
 import type { Db } from '../../../core/db/transaction.js';
 import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../../../core/time.js';
-import { acceptedCallbacks, availabilityOf, type Reason } from '../../../scheduling/index.js';
+import { acceptedCallbacks, availabilityOf, lastForced, type Reason } from '../../../scheduling/index.js';
 import { listMembers, type ListLimitsRow, type ListMember } from '../../lists/repository.js';
 import { lastContacts } from './repository.js';
 
@@ -45,7 +45,7 @@ export interface OrderingInput {
   /** local datetime of the last contact that used an opportunity on the list */
   last_offered: string | null;
   last_accepted: string | null;
-  /** forced hire (issue 38) has no table here yet: always null */
+  /** local datetime of the last time they were forced (forced hire), on any of their groups' forced lists */
   last_forced: string | null;
 }
 
@@ -88,7 +88,7 @@ export async function orderingInputs(
   asOf?: { before: string; callbackId: number },
 ): Promise<OrderingInput[]> {
   const day = parseLocalDateTime(callback.start)!.toPlainDate();
-  const [spans, contacted] = await Promise.all([
+  const [spans, contacted, forced] = await Promise.all([
     acceptedCallbacks(
       db,
       orgId,
@@ -97,6 +97,11 @@ export async function orderingInputs(
       { listId },
     ),
     lastContacts(db, orgId, listId, asOf),
+    lastForced(
+      db,
+      orgId,
+      members.map((m) => m.id),
+    ),
   ]);
   const hours = new Map<number, number>();
   for (const span of spans) {
@@ -111,7 +116,7 @@ export async function orderingInputs(
     hours_charged: Math.round((hours.get(m.id) ?? 0) * 1000) / 1000,
     last_offered: contacted.get(m.id)?.offered ?? null,
     last_accepted: contacted.get(m.id)?.accepted ?? null,
-    last_forced: null,
+    last_forced: forced.get(m.id) ?? null,
   }));
 }
 

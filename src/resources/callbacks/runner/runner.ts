@@ -693,7 +693,8 @@ export class CallbackRunner {
 
   /**
    * An offer on the person's channel; when that channel fails, on the next one of their contact order that can
-   * reach them, and so on. Each fallback is logged (`callback.channel_fallback`) and the callback user's
+   * reach them, and so on. Each attempt is a contact of the decision record (sent with the provider's receipt, or
+   * failed with the reason); each fallback is logged (`callback.channel_fallback`) and the callback user's
    * `contact_method` becomes the channel that carried it; when every channel failed, the offer is logged as not sent.
    */
   private async deliverPersonal(
@@ -707,11 +708,19 @@ export class CallbackRunner {
     const { db, log } = this.options;
     const failures: string[] = [];
     for (const channel of order) {
+      const contact = {
+        callback_id: callbackId,
+        user_id: recipient.id,
+        purpose: 'offer' as const,
+        channel: channel.method,
+      };
       try {
-        await channel.send(recipient, message);
+        const receipt = (await channel.send(recipient, message)) || null;
+        await recordContact(db, auth.orgId, { ...contact, at: nowUtc(), result: 'sent', receipt });
       } catch (error) {
         const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
         log.warn({ err: error, callbackId }, `callback offer not sent by ${channel.method}`);
+        await recordContact(db, auth.orgId, { ...contact, at: nowUtc(), result: 'failed', detail: reason });
         failures.push(`${channel.method} failed: ${reason}`);
         continue;
       }

@@ -79,6 +79,8 @@ export function TradeForm({
             ...(given ? { swap_start: given.start, swap_end: given.end } : {}),
             notes: 'Arranged from the schedule board',
             approve: true,
+            // the shift as the board read it: refused (409) once it has moved or ended meanwhile
+            for_shift: { id: shift.id, recurring: shift.recurring, start: shift.start, end: shift.end },
           },
         }),
       );

@@ -3,6 +3,7 @@ import { call, client, type Session } from '../../api';
 import { ErrorBox, Loaded } from '../../components';
 import { span } from '../../dates';
 import { useLoad } from '../../hooks';
+import { useChangeCount } from '../../live';
 import type { TimeOffEntry, TimeOffImpact } from '../../types';
 import { loadPendingQueue } from './queue-data';
 import { useAction } from '../../hooks';
@@ -41,7 +42,9 @@ function Impact({ impact }: { impact: TimeOffImpact }) {
 
 /** For admins: the pending requests with what a decision needs, Approve and Deny. */
 export function AdminQueue({ session }: { session: Session }) {
-  const [value, reload] = useLoad(loadPendingQueue, []);
+  // read again whenever anything of the organization changes (GET /v1/changes): a member's new request shows at once
+  const [changes] = useChangeCount();
+  const [value, reload] = useLoad(loadPendingQueue, [], changes);
   const [error, act, busy] = useAction(reload);
   const [decided, setDecided] = useState<string | null>(null);
   // the card decided on leaves the queue: keyboard focus goes on to the card in its place (its
