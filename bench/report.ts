@@ -48,6 +48,8 @@ export interface TargetResult {
   target: string;
   met: boolean;
   measured: string;
+  /** A figure reported beside the targets, not one of them (printed as `note`, whether met or not). */
+  reported?: true;
 }
 
 const pad = (value: string | number, width: number) => String(value).padStart(width);
@@ -170,6 +172,7 @@ export function evaluateTargets(engines: EngineResult[]): TargetResult[] {
         engine: e.engine,
         target: '2 processes vs 1 on one PostgreSQL (reported)',
         met: e.scale.gain > 1,
+        reported: true,
         measured: `×${e.scale.gain}`,
       });
   }
