@@ -318,22 +318,6 @@ function effectiveDateOf(auth: AuthContext, requested: string | undefined): stri
   return date;
 }
 
-/** The fields of a PATCH that change a series; with none of them the PATCH is a no-op (no split). */
-const SERIES_FIELDS = [
-  'rotation_id',
-  'assignment_id',
-  'assignment_ids',
-  'crew',
-  'crew_offset',
-  'kelly_offset',
-  'end_date',
-  'work_type_id',
-  'work_subtype_id',
-  'break_start',
-  'break_length',
-  'notes',
-] as const;
-
 /** The fields of a PATCH that change when or where the person works: the fatigue rules are checked again. */
 const PLACEMENT_FIELDS = [
   'rotation_id',
@@ -343,6 +327,16 @@ const PLACEMENT_FIELDS = [
   'crew_offset',
   'kelly_offset',
   'end_date',
+] as const;
+
+/** The fields of a PATCH that change a series; with none of them the PATCH is a no-op (no split). */
+const SERIES_FIELDS = [
+  ...PLACEMENT_FIELDS,
+  'work_type_id',
+  'work_subtype_id',
+  'break_start',
+  'break_length',
+  'notes',
 ] as const;
 
 /**
