@@ -103,7 +103,7 @@ describe('POST /shifts with for_vacancy (extension)', () => {
     expect(await shiftsOn(assignmentId, users, read)).toBe(2);
   });
 
-  it('refuses a stale fill after the seat was filled; the spec request without the field still over-staffs', async () => {
+  it('refuses a stale fill after the seat was filled; without the field the spec request over-staffs', async () => {
     const assignmentId = await createAssignment(org, {
       name: 'Ladder 2',
       start: '2090-05-01 07:00:00',
