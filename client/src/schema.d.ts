@@ -28035,6 +28035,24 @@ export interface operations {
                     force?: boolean;
                     /** @description extension: an admin's reason to go over the department's fatigue rules (docs/contract-rules.md); logged */
                     override_reason?: string;
+                    /** @description extension: the open seat this shift fills, as last read from GET /vacancies (the occurrence's date, start and end); 409 when it is no longer open */
+                    for_vacancy?: {
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
+                        date: string;
+                        /**
+                         * Format: local-datetime
+                         * @description YYYY-MM-DD hh:mm:ss (organization time zone)
+                         */
+                        start: string;
+                        /**
+                         * Format: local-datetime
+                         * @description YYYY-MM-DD hh:mm:ss (organization time zone)
+                         */
+                        end: string;
+                    };
                 };
             };
         };

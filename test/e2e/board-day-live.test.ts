@@ -46,6 +46,7 @@ interface Vacancy {
   assignment: { id: number };
   date: string;
   open: number;
+  qualifier_shortfalls?: unknown[];
   people: Array<{ id: number }>;
 }
 
@@ -342,6 +343,57 @@ describe.skipIf(!HAS_CHROMIUM)('the day view, live', () => {
     } finally {
       await phone.context().close();
     }
+  });
+
+  it('two admins fill the last open seat at once: one is placed, the other is refused and their board reads again', async () => {
+    const coming = await get<Vacancy[]>(`/v1/vacancies?${period(addDays(orgToday(), 1), addDays(orgToday(), 10))}`);
+    const seat = coming.find((v) => v.open === 1 && v.qualifier_shortfalls?.length === 0);
+    if (!seat) throw new Error('the demo has no vacancy of one open seat in the coming days');
+    const section = `.day-view section[data-assignment="${seat.assignment.id}"]`;
+    const panels = [];
+    for (const page of [one, two]) {
+      await page.keyboard.press('Escape');
+      await page.evaluate(`location.hash = "#/day/${seat.date}"`);
+      await page
+        .locator(`.day-view[data-date="${seat.date}"] section[data-assignment="${seat.assignment.id}"]`)
+        .waitFor();
+      await page
+        .locator(`${section} button`, { hasText: /^Fill$/ })
+        .first()
+        .click();
+      const panel = page.getByRole('complementary', { name: /^Open seat/ });
+      await panel
+        .getByRole('button', { name: /^Fill with / })
+        .nth(1)
+        .waitFor();
+      panels.push(panel);
+    }
+    // each fills the seat with another person, from a panel that read it open
+    const saved = (page: Page) =>
+      page.waitForResponse((r) => r.url().endsWith('/v1/shifts') && r.request().method() === 'POST');
+    const answers = Promise.all([saved(one), saved(two)]);
+    await Promise.all(
+      panels.map((panel, i) =>
+        panel
+          .getByRole('button', { name: /^Fill with / })
+          .nth(i)
+          .click(),
+      ),
+    );
+    const statuses = (await answers).map((r) => r.status());
+    expect([...statuses].sort()).toEqual([201, 409]);
+    const [loser, lost] = statuses[0] === 409 ? [one, panels[0]!] : [two, panels[1]!];
+    await lost
+      .getByRole('alert')
+      .getByText(/has been filled since it was read; nothing was recorded/)
+      .waitFor(LIVE);
+    // the refused admin's panel and board read again: the seat shows filled
+    await lost.getByText('Fully staffed: no open seat.').waitFor(LIVE);
+    await expect.poll(async () => (await seatsShown(loser, seat.assignment.id))?.open, LIVE).toBe(0);
+    const after = await get<Vacancy[]>(`/v1/vacancies?${period(seat.date, seat.date)}`);
+    expect(after.find((v) => v.assignment.id === seat.assignment.id && v.date === seat.date)).toBeUndefined();
+    const post = (await dayOf(seat.date)).assignments.find((a) => a.id === seat.assignment.id)!;
+    expect(post.staffing.open).toBe(0);
   });
 
   it('has no serious or critical axe findings on the day view of a member at phone width', async () => {

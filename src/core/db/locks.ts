@@ -14,6 +14,8 @@ import type { Database } from './types.js';
  *   state read.
  * - `lockUsers`: "check, then insert" about a user's time, where there is no row to lock yet
  *   (no overlapping work, a type's yearly limit, a bank balance).
+ * - `lockRowsThenUsers`: a write that changes rows of people's schedules (shifts) and checks their
+ *   users' time: the rows, then the users, the one order every such write keeps.
  *
  * PostgreSQL: `SELECT … FOR UPDATE` on the row, and a transaction-level advisory lock per user.
  * SQLite: the process's write transactions run one at a time on its one connection
@@ -96,6 +98,48 @@ export async function lockUsers(trx: Db, userIds: Iterable<number>): Promise<voi
   if (!isPostgres(trx)) return;
   for (const id of [...new Set(userIds)].sort((a, b) => a - b)) {
     await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.crewplan_user'), ${id}::int)`.execute(trx);
+  }
+}
+
+/**
+ * The one lock order of a write to people's schedules (PostgreSQL): rows first, in ascending id
+ * order, then the users' locks (lockUsers). Shift edits and deletes (a shift's row, then its users)
+ * and trades moving work (their shifts' rows, then both users) take their locks through it, so
+ * neither waits for the other in a circle. `rowIds` names the rows; once the users are held it is
+ * read again, and when a row came into it meanwhile (placed or moved there by a write committed
+ * since), the locks are given back to a savepoint and taken again with that row: no row is locked
+ * after the users. Answers the rows locked (a missing id is left out). SQLite: reads the rows
+ * (no lock to take, see above).
+ */
+export async function lockRowsThenUsers<TB extends keyof Database & string>(
+  trx: Db,
+  target: { table: TB; orgId: number },
+  rowIds: () => Promise<number[]>,
+  userIds: (rows: Selectable<Database[TB]>[]) => Iterable<number>,
+): Promise<Selectable<Database[TB]>[]> {
+  assertInTransaction(trx, 'lockRowsThenUsers');
+  const db = trx as unknown as Kysely<any>;
+  const postgres = isPostgres(trx);
+  let ids = [...new Set(await rowIds())].sort((a, b) => a - b);
+  for (let attempt = 1; ; attempt += 1) {
+    if (postgres) await sql`savepoint crewplan_row_locks`.execute(trx);
+    const query = db
+      .selectFrom(target.table as string)
+      .selectAll()
+      .where('organization_id', '=', target.orgId)
+      .where('id', 'in', ids.length ? ids : [0])
+      .orderBy('id');
+    const rows = (await forUpdate(trx, query).execute()) as Selectable<Database[TB]>[];
+    await lockUsers(trx, userIds(rows));
+    const came = postgres ? (await rowIds()).filter((id) => !ids.includes(id)) : [];
+    // a row that keeps coming in after a few turns is locked in place rather than wait for ever
+    if (came.length === 0 || attempt >= 5) {
+      if (postgres) await sql`release savepoint crewplan_row_locks`.execute(trx);
+      return rows;
+    }
+    await sql`rollback to savepoint crewplan_row_locks`.execute(trx);
+    await sql`release savepoint crewplan_row_locks`.execute(trx);
+    ids = [...new Set([...ids, ...came])].sort((a, b) => a - b);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog } from '../../core/audit.js';
 import { reconcileBank } from '../accruals/reconcile.js';
-import { lockRowOrThrow, lockUsers } from '../../core/db/locks.js';
+import { lockRowsThenUsers, lockUsers } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams, notFound } from '../../core/errors.js';
 import { assertPeriod, normalizeLocalDateTime } from '../../core/time.js';
@@ -29,6 +29,7 @@ import {
   updateShift,
 } from './repository.js';
 import { tagsOfShifts } from '../../scheduling/index.js';
+import { assertVacancyOpen } from './for-vacancy.js';
 import type { CreateShiftBody, UpdateShiftBody } from './schemas.js';
 import type { ShiftRow } from './table.js';
 
@@ -192,6 +193,8 @@ export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftB
   const checked = await validateReferences(trx, auth, references, body, () => timesOf(body));
   const [user, users, workType] = [checked.user!, checked.users!, checked.workType!];
   const values: ShiftValues = { ...references, ...checked.times! };
+  if (body.for_vacancy)
+    await assertVacancyOpen(trx, auth, checked.assignments!.get(body.assignment_id)!, body.for_vacancy);
   const overTimeOff = await assertUserIsFree(trx, auth, user, values, body, { assignments: checked.assignments });
   const row = await insertShiftRow(trx, auth.orgId, { ...values, overrides_time_off: overTimeOff });
   const tagged = Boolean(body.labels?.length || body.qualifiers?.length);
@@ -219,11 +222,27 @@ export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftB
   };
 }
 
+/**
+ * The shift's row, then its user's lock (and the new user's, when it changes hands): the order of
+ * every write to schedules (lockRowsThenUsers), taken at once since the leave bank is reconciled for both.
+ */
+async function lockShift(trx: Db, auth: AuthContext, id: number, newUserId?: number): Promise<ShiftRow> {
+  const [row] = await lockRowsThenUsers(
+    trx,
+    { table: 'shift', orgId: auth.orgId },
+    async () => [id],
+    (rows) => rows.flatMap((r) => [r.user_id, newUserId ?? r.user_id]),
+  );
+  if (!row) throw notFound('Shift');
+  return row;
+}
+
 const pick = <T>(given: T | undefined, current: T): T => (given === undefined ? current : given);
 
 export async function changeShift(trx: Db, auth: AuthContext, id: number, body: UpdateShiftBody): Promise<void> {
-  // read under the row's lock: an edit racing a deletion finds the shift whole or answers 404
-  const current = await lockRowOrThrow(trx, { table: 'shift', orgId: auth.orgId, id, model: 'Shift' });
+  // read under the row's lock, then its users' (before and after): an edit racing a deletion finds the
+  // shift whole or answers 404; a trade moving it queues on the same locks in the same order
+  const current = await lockShift(trx, auth, id, body.user_id);
   const keepBreak = body.break_start === undefined && body.break_end === undefined;
   const references = {
     assignment_id: pick(body.assignment_id, current.assignment_id),
@@ -268,8 +287,8 @@ export async function changeShift(trx: Db, auth: AuthContext, id: number, body: 
 }
 
 export async function removeShift(trx: Db, auth: AuthContext, id: number): Promise<void> {
-  // read under the row's lock: of concurrent deletions, one finds the shift and the rest a 404
-  const current = await lockRowOrThrow(trx, { table: 'shift', orgId: auth.orgId, id, model: 'Shift' });
+  // read under the row's lock, then its user's: of concurrent deletions, one finds the shift and the rest a 404
+  const current = await lockShift(trx, auth, id);
   await deleteShift(trx, auth.orgId, id);
   await writeLog(trx, auth, {
     action: 'shift.deleted',

@@ -11,6 +11,7 @@ import {
   UserRef,
 } from '../../core/schemas.js';
 import { OverrideReason } from '../fatigue-rules/schemas.js';
+import { ForVacancy } from './for-vacancy.js';
 
 const IdList = Type.Array(Id, { maxItems: 100 });
 
@@ -40,6 +41,7 @@ export const CreateShiftBody = Type.Object({
   end: LocalDateTime,
   work_type_id: Id,
   ...optionalFields,
+  for_vacancy: Type.Optional(ForVacancy),
 });
 export type CreateShiftBody = Static<typeof CreateShiftBody>;
 

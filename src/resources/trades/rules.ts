@@ -1,4 +1,5 @@
-import { lockUsers, transition } from '../../core/db/locks.js';
+import { lockRowsThenUsers, transition } from '../../core/db/locks.js';
+import { orgColumns } from '../../core/db/org-rows.js';
 import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog, logAction } from '../../core/audit.js';
 import type { Db } from '../../core/db/transaction.js';
@@ -164,6 +165,24 @@ async function logOverrides(
     });
 }
 
+/**
+ * Locks what a trade may move, in the one order of writes to schedules (lockRowsThenUsers): the
+ * one-off shifts of its users in its spans and those it placed, then the users. A shift edit or
+ * delete racing the trade queues on the same locks rather than wait for it in a circle.
+ */
+async function lockTradeWork(db: Db, orgId: number, users: UserRow[], spans: Span[], tradeId?: number) {
+  const userIds = users.map((u) => u.id);
+  const shiftIds = async () => {
+    const inSpans = await orgColumns(db, 'shift', orgId, ['id'])
+      .where('user_id', 'in', userIds)
+      .where((eb) => eb.or(spans.map((s) => eb.and([eb('start', '<', s.end), eb('end', '>', s.start)]))))
+      .execute();
+    const placed = tradeId === undefined ? [] : [...(await placedShiftIds(db, orgId, tradeId))];
+    return [...inSpans.map((row) => row.id), ...placed];
+  };
+  await lockRowsThenUsers(db, { table: 'shift', orgId }, shiftIds, () => userIds);
+}
+
 /** Checks both directions of the trade (and the swap, when there is one) for this taker. */
 async function checkTrade(
   db: Db,
@@ -174,7 +193,12 @@ async function checkTrade(
   override?: string,
 ): Promise<FatigueOverride[]> {
   // both users' schedules stay as checked until the work has moved (src/core/db/locks.ts)
-  await lockUsers(db, taker ? [requester.id, taker.id] : [requester.id]);
+  await lockTradeWork(
+    db,
+    orgId,
+    taker ? [requester, taker] : [requester],
+    trade.swap ? [trade.span, trade.swap] : [trade.span],
+  );
   const work = await workToMove(db, orgId, requester, trade.span);
   if (!taker) return [];
   if (taker.id === requester.id) throw invalidParams('The accepting user must differ from the requesting user.');
@@ -366,8 +390,14 @@ async function assertCanTakeBack(trx: Db, auth: AuthContext, trade: TradeRow, us
 /** Moves a filled trade's work back (cancel, or edit before it moves again), under both users' locks. */
 async function unfill(trx: Db, auth: AuthContext, trade: TradeRow, requester: UserRow) {
   const taker = await findUserOrInvalid(trx, auth.orgId, trade.accepting_user_id!, 'accepting user id');
-  await lockUsers(trx, [requester.id, taker.id]);
   const spans = spansOf(trade);
+  await lockTradeWork(
+    trx,
+    auth.orgId,
+    [requester, taker],
+    spans.swap ? [spans.span, spans.swap] : [spans.span],
+    trade.id,
+  );
   await assertCanTakeBack(trx, auth, trade, requester, spans.span);
   if (spans.swap) await assertCanTakeBack(trx, auth, trade, taker, spans.swap);
   await undoPlacements(trx, auth.orgId, trade.id);
@@ -478,7 +508,11 @@ async function edit({ trx, auth, trade, requester, body }: ActionContext): Promi
     trade.accepting_user_id === null
       ? null
       : await findUserOrInvalid(trx, auth.orgId, trade.accepting_user_id, 'accepting user id');
-  // a filled trade's work moves back, then moves again under the new terms (one transaction)
+  // a filled trade's work moves back, then moves again under the new terms (one transaction): what
+  // both may touch is locked first, before any user's lock (lockTradeWork)
+  const old = spansOf(trade);
+  const spans = [old.span, ...(old.swap ? [old.swap] : []), span, ...(swap ? [swap] : [])];
+  await lockTradeWork(trx, auth.orgId, taker ? [requester, taker] : [requester], spans, trade.id);
   if (trade.status === 'filled') await unfill(trx, auth, trade, requester);
   const overrides = await checkTrade(trx, auth.orgId, requester, taker, { span, swap }, body.override_reason);
   await logOverrides(trx, auth, overrides, body.override_reason, trade);

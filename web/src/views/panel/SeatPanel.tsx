@@ -1,5 +1,5 @@
 import { useEffect } from 'preact/hooks';
-import { call, client, type Session } from '../../api';
+import { ApiError, call, client, type Session } from '../../api';
 import { Loaded } from '../../components';
 import { span } from '../../dates';
 import { useLoad } from '../../hooks';
@@ -34,19 +34,30 @@ export function SeatPanel({
   const fill = (vacancy: Vacancy, person: { id: number; name: string }) =>
     action.run(async () => {
       const work_type_id = await workTypeFor(data, assignmentId);
-      await call(
-        client.POST('/v1/shifts', {
-          body: {
-            assignment_id: assignmentId,
-            user_id: person.id,
-            date,
-            start: vacancy.short_from ?? vacancy.start,
-            end: vacancy.short_until ?? vacancy.end,
-            work_type_id,
-            admin_id: session.user.id,
-          },
-        }),
-      );
+      try {
+        await call(
+          client.POST('/v1/shifts', {
+            body: {
+              assignment_id: assignmentId,
+              user_id: person.id,
+              date,
+              start: vacancy.short_from ?? vacancy.start,
+              end: vacancy.short_until ?? vacancy.end,
+              work_type_id,
+              admin_id: session.user.id,
+              // the seat as the panel read it: refused (409) once someone else has filled it meanwhile
+              for_vacancy: { date: vacancy.date, start: vacancy.start, end: vacancy.end },
+            },
+          }),
+        );
+      } catch (failure) {
+        // refused as stale: the board and the panel read again, the refusal stays shown
+        if (failure instanceof ApiError && failure.status === 409) {
+          onChanged();
+          reload();
+        }
+        throw failure;
+      }
       onChanged();
       reload();
       return `${person.name} placed on ${vacancy.assignment.name}.`;
