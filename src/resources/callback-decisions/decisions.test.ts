@@ -306,4 +306,41 @@ describe('replay', () => {
     expect(cli.stdout).toContain('2 of 4 callback(s) differ');
     expect(one.code, one.stdout).toBe(0);
   });
+
+  it('names the record whose line was edited in the database, by the route and the CLI', CLI_TEST, async () => {
+    const before = await org.get(`/callbacks/${callbacks.rotating}/replay`);
+    expect(before.body).toMatchObject({ identical: true, differences: [] });
+    const { decisions } = await decisionsOf(callbacks.rotating!);
+    const pass = (decisions as Array<Record_ & { id: number }>).find((d) => d.kind === 'pass')!;
+    // one word of the offer's reason, where the order and every input stay as they were
+    const edited = await server.app.db
+      .updateTable('callback_decision_line')
+      .set({ reason: 'offered by phone' })
+      .where('decision_id', '=', pass.id)
+      .where('verdict', '=', 'offered')
+      .executeTakeFirst();
+    expect(Number(edited.numUpdatedRows)).toBe(1);
+    const replay = await org.get(`/callbacks/${callbacks.rotating}/replay`);
+    expect(replay.body.identical).toBe(false);
+    expect(replay.body.differences).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^decision record #${pass.id} \\(its head, line #\\d+\\) ` +
+            'no longer matches the SHA-256 sealed by log entry #\\d+',
+        ),
+      ),
+    ]);
+    expect(replay.body.replayed_order).toEqual(replay.body.stored_order);
+    // a contact's result edited is named too
+    await server.app.db
+      .updateTable('callback_contact')
+      .set({ result: 'sent' })
+      .where('callback_id', '=', callbacks.rotating!)
+      .execute();
+    const contacts = await org.get(`/callbacks/${callbacks.rotating}/replay`);
+    expect(contacts.body.differences.join('\n')).toMatch(/the contacts \(contact #\d+\) no longer matches/);
+    const cli = await cliReplay(['--callback', String(callbacks.rotating)]);
+    expect(cli.code).toBe(1);
+    expect(cli.stdout).toContain(`decision record #${pass.id} (its head, line #`);
+  });
 });

@@ -259,7 +259,7 @@ export class CallbackRunner {
       return 0;
     }
     const offeredBefore = users.filter((u) => u.contact_time !== null);
-    const record = new PassRecord(auth.orgId, callback, now, offeredBefore);
+    const record = new PassRecord(auth, callback, now, offeredBefore);
     const lapsed = users.filter(
       (u) => u.status === 'pending' && u.offer_expires_at !== null && u.offer_expires_at <= now,
     );
@@ -501,7 +501,7 @@ export class CallbackRunner {
       ]);
       for (const r of reach.filter((r) => r.off !== null)) {
         const contact = { callback_id: callback.id, user_id: user.user_id, purpose: 'offer' as const, at: now };
-        await recordContact(trx, auth.orgId, {
+        await recordContact(trx, auth, {
           ...contact,
           channel: r.channel.method,
           result: 'unavailable',
@@ -716,11 +716,11 @@ export class CallbackRunner {
       };
       try {
         const receipt = (await channel.send(recipient, message)) || null;
-        await recordContact(db, auth.orgId, { ...contact, at: nowUtc(), result: 'sent', receipt });
+        await recordContact(db, auth, { ...contact, at: nowUtc(), result: 'sent', receipt });
       } catch (error) {
         const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
         log.warn({ err: error, callbackId }, `callback offer not sent by ${channel.method}`);
-        await recordContact(db, auth.orgId, { ...contact, at: nowUtc(), result: 'failed', detail: reason });
+        await recordContact(db, auth, { ...contact, at: nowUtc(), result: 'failed', detail: reason });
         failures.push(`${channel.method} failed: ${reason}`);
         continue;
       }
@@ -750,11 +750,11 @@ export class CallbackRunner {
     const contact = { callback_id: callbackId, user_id: recipient.id, purpose: what, channel: channel.method };
     try {
       const receipt = (await channel.send(recipient, message)) || null;
-      await recordContact(this.options.db, auth.orgId, { ...contact, at: nowUtc(), result: 'sent', receipt });
+      await recordContact(this.options.db, auth, { ...contact, at: nowUtc(), result: 'sent', receipt });
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
       this.options.log.warn({ err: error, callbackId }, `callback ${what} not sent`);
-      await recordContact(this.options.db, auth.orgId, { ...contact, at: nowUtc(), result: 'failed', detail: reason });
+      await recordContact(this.options.db, auth, { ...contact, at: nowUtc(), result: 'failed', detail: reason });
       await this.logNotSent(auth, callbackId, recipient, message.subject, `${channel.method} failed: ${reason}`);
     }
   }
