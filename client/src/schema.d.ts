@@ -11562,7 +11562,7 @@ export interface operations {
                             channel: string;
                             /** @description local datetime */
                             at: string;
-                            /** @description sent, failed or unavailable */
+                            /** @description sent, held (a sent contact follows when it goes out), failed or unavailable */
                             result: string;
                             receipt: string | null;
                             detail: string | null;
@@ -11711,7 +11711,7 @@ export interface operations {
                             channel: string;
                             /** @description local datetime */
                             at: string;
-                            /** @description sent, failed or unavailable */
+                            /** @description sent, held (a sent contact follows when it goes out), failed or unavailable */
                             result: string;
                             receipt: string | null;
                             detail: string | null;

@@ -283,7 +283,8 @@ export function recordContact(
     purpose: 'offer' | 'notice';
     channel: string;
     at: string;
-    result: 'sent' | 'failed' | 'unavailable';
+    /** held: a channel holds the message back (SMS text pacing); a `sent` contact follows when it goes out */
+    result: 'sent' | 'held' | 'failed' | 'unavailable';
     receipt?: string | null;
     detail?: string | null;
   },
