@@ -1,6 +1,12 @@
 import type { Db } from '../../core/db/transaction.js';
 import { sealHash } from '../callbacks/decisions/records.js';
-import { listContacts, listDecisionLines, listDecisions, listSeals } from '../callbacks/decisions/repository.js';
+import {
+  listContacts,
+  listDecisionLines,
+  listDecisions,
+  listSeals,
+  recordedCallbackIds,
+} from '../callbacks/decisions/repository.js';
 
 interface SealPayload {
   decision_id: number | null;
@@ -76,4 +82,17 @@ export async function checkSeals(
   ];
   if (unsealed.length) differences.push(`${unsealed.join(', ')} is in no seal: added after the fact`);
   return { sealed: true, differences };
+}
+
+/** `checkSeals` for every callback of the organization with a decision record (`log verify`). */
+export async function checkOrganizationSeals(
+  db: Db,
+  orgId: number,
+): Promise<{ checked: number; differences: Array<{ callback_id: number; difference: string }> }> {
+  const ids = await recordedCallbackIds(db, orgId);
+  const differences: Array<{ callback_id: number; difference: string }> = [];
+  for (const id of ids)
+    for (const difference of (await checkSeals(db, orgId, id)).differences)
+      differences.push({ callback_id: id, difference });
+  return { checked: ids.length, differences };
 }
