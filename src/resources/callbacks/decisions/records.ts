@@ -65,6 +65,7 @@ export function sealHash(rows: SealedRows): string {
  * carrying their `sealHash`; the log's hash chain (src/core/log-chain.ts) keeps the seal itself from being edited.
  */
 async function seal(trx: Db, auth: AuthContext, callbackId: number, rows: SealedRows): Promise<void> {
+  if (!rows.decision && rows.lines.length === 0 && rows.contacts.length === 0) return;
   const hash = sealHash(rows);
   const decisionId = rows.decision?.id ?? rows.lines[0]?.decision_id ?? null;
   await writeLog(trx, auth, {
