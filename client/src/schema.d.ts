@@ -11562,7 +11562,7 @@ export interface operations {
                             channel: string;
                             /** @description local datetime */
                             at: string;
-                            /** @description sent, failed or unavailable */
+                            /** @description sent, held (a sent contact follows when it goes out), failed or unavailable */
                             result: string;
                             receipt: string | null;
                             detail: string | null;
@@ -11711,7 +11711,7 @@ export interface operations {
                             channel: string;
                             /** @description local datetime */
                             at: string;
-                            /** @description sent, failed or unavailable */
+                            /** @description sent, held (a sent contact follows when it goes out), failed or unavailable */
                             result: string;
                             receipt: string | null;
                             detail: string | null;
@@ -17551,6 +17551,17 @@ export interface operations {
                             /** @description the rules in force: the forced list's buffers, the zone and fatigue rules (JSON); null before they were kept */
                             rules: unknown;
                             rules_hash: string | null;
+                            /** @description every message sent (or not) to tell the person forced, oldest first */
+                            contacts: {
+                                /** @description the channel's method (`Email`, `Text (SMS)` …) */
+                                channel: string;
+                                /** @description UTC instant */
+                                at: string;
+                                /** @description sent, held (SMS text pacing: a sent contact follows when it goes out), failed or unavailable */
+                                result: string;
+                                receipt: string | null;
+                                detail: string | null;
+                            }[];
                             created_at: string;
                         }[];
                         pagination: {
@@ -17719,6 +17730,17 @@ export interface operations {
                         /** @description the rules in force: the forced list's buffers, the zone and fatigue rules (JSON); null before they were kept */
                         rules: unknown;
                         rules_hash: string | null;
+                        /** @description every message sent (or not) to tell the person forced, oldest first */
+                        contacts: {
+                            /** @description the channel's method (`Email`, `Text (SMS)` …) */
+                            channel: string;
+                            /** @description UTC instant */
+                            at: string;
+                            /** @description sent, held (SMS text pacing: a sent contact follows when it goes out), failed or unavailable */
+                            result: string;
+                            receipt: string | null;
+                            detail: string | null;
+                        }[];
                         created_at: string;
                     };
                 };
@@ -17860,6 +17882,17 @@ export interface operations {
                         /** @description the rules in force: the forced list's buffers, the zone and fatigue rules (JSON); null before they were kept */
                         rules: unknown;
                         rules_hash: string | null;
+                        /** @description every message sent (or not) to tell the person forced, oldest first */
+                        contacts: {
+                            /** @description the channel's method (`Email`, `Text (SMS)` …) */
+                            channel: string;
+                            /** @description UTC instant */
+                            at: string;
+                            /** @description sent, held (SMS text pacing: a sent contact follows when it goes out), failed or unavailable */
+                            result: string;
+                            receipt: string | null;
+                            detail: string | null;
+                        }[];
                         created_at: string;
                     };
                 };

@@ -330,6 +330,7 @@ export const EXPORTED: Record<string, TablePolicy> = {
     },
     remap: { explained: forcedOrderUsers, auto_key: forcedAutoKey },
   },
+  forced_hire_contact: { refs: { forced_hire_id: 'forced_hire', user_id: USER } },
   bid_round: {
     refs: { group_id: 'user_group' },
     remap: { time_off_type_ids: idArray('time_off_type'), member_ids: idArray(USER) },

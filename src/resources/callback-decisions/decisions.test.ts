@@ -223,18 +223,18 @@ describe("a member's own lines", () => {
 });
 
 /** `npm run cli -- callbacks replay` on the test server's database. */
-async function cliReplay(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+const cliReplay = (args: string[]) => cli(['callbacks', 'replay', '--org', String(org.orgId), ...args]);
+/** `npm run cli -- log verify` on the test server's database. */
+const cliVerify = () => cli(['log', 'verify', '--org', String(org.orgId)]);
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = {
     CREWPLAN_DATA_DIR: dataDir,
     CREWPLAN_SECRET_KEY: 'replay-test-key',
     DATABASE_URL: server.config.databaseUrl ?? server.config.sqlitePath,
     ...(server.config.pgSchema ? { DATABASE_SCHEMA: server.config.pgSchema } : {}),
   };
-  return promisify(execFile)(
-    process.execPath,
-    [CLI_ENTRY, 'callbacks', 'replay', '--org', String(org.orgId), ...args],
-    { env, timeout: 60_000 },
-  ).then(
+  return promisify(execFile)(process.execPath, [CLI_ENTRY, ...args], { env, timeout: 60_000 }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => ({
       code: error.code,
@@ -256,10 +256,12 @@ describe('replay', () => {
       expect(replay.body.replayed_order).toEqual(replay.body.stored_order);
       expect(replay.body.current_order).toEqual(replay.body.stored_order);
     }
-    const cli = await cliReplay(['--json']);
-    expect(cli.code, cli.stdout).toBe(0);
-    expect(JSON.parse(cli.stdout)).toMatchObject({ identical: true, callbacks: expect.any(Array) });
-    expect(JSON.parse(cli.stdout).callbacks).toHaveLength(4);
+    const [replayed, verified] = await Promise.all([cliReplay(['--json']), cliVerify()]);
+    expect(replayed.code, replayed.stdout).toBe(0);
+    expect(JSON.parse(replayed.stdout)).toMatchObject({ identical: true, callbacks: expect.any(Array) });
+    expect(JSON.parse(replayed.stdout).callbacks).toHaveLength(4);
+    expect(verified.code, verified.stdout).toBe(0);
+    expect(verified.stdout).toContain('the decision records of 4 callback(s) match their seals');
   });
 
   it("reports a person's hours edited in the database, and a stored position edited", CLI_TEST, async () => {
@@ -305,5 +307,51 @@ describe('replay', () => {
     );
     expect(cli.stdout).toContain('2 of 4 callback(s) differ');
     expect(one.code, one.stdout).toBe(0);
+  });
+
+  it('names the record whose line was edited in the database, by the route and the CLI', CLI_TEST, async () => {
+    const before = await org.get(`/callbacks/${callbacks.rotating}/replay`);
+    expect(before.body).toMatchObject({ identical: true, differences: [] });
+    const { decisions } = await decisionsOf(callbacks.rotating!);
+    const pass = (decisions as Array<Record_ & { id: number }>).find((d) => d.kind === 'pass')!;
+    // one word of the offer's reason, where the order and every input stay as they were
+    const edited = await server.app.db
+      .updateTable('callback_decision_line')
+      .set({ reason: 'offered by phone' })
+      .where('decision_id', '=', pass.id)
+      .where('verdict', '=', 'offered')
+      .executeTakeFirst();
+    expect(Number(edited.numUpdatedRows)).toBe(1);
+    const replay = await org.get(`/callbacks/${callbacks.rotating}/replay`);
+    expect(replay.body.identical).toBe(false);
+    expect(replay.body.differences).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^decision record #${pass.id} \\(its head, line #\\d+\\) ` +
+            'no longer matches the SHA-256 sealed by log entry #\\d+',
+        ),
+      ),
+    ]);
+    expect(replay.body.replayed_order).toEqual(replay.body.stored_order);
+    // a contact's result edited is named too
+    await server.app.db
+      .updateTable('callback_contact')
+      .set({ result: 'sent' })
+      .where('callback_id', '=', callbacks.rotating!)
+      .execute();
+    const contacts = await org.get(`/callbacks/${callbacks.rotating}/replay`);
+    expect(contacts.body.differences.join('\n')).toMatch(/the contacts \(contact #\d+\) no longer matches/);
+    const [replayed, verified] = await Promise.all([
+      cliReplay(['--callback', String(callbacks.rotating)]),
+      cliVerify(),
+    ]);
+    expect(replayed.code).toBe(1);
+    expect(replayed.stdout).toContain(`decision record #${pass.id} (its head, line #`);
+    // the log itself is intact; the record is named
+    expect(verified.code).toBe(1);
+    expect(verified.stdout).toContain('is intact');
+    expect(verified.stdout).toContain(
+      `- callback #${callbacks.rotating}: decision record #${pass.id} (its head, line #`,
+    );
   });
 });

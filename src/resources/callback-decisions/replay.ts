@@ -6,6 +6,7 @@ import { rulesInForce, sha256 } from '../callbacks/decisions/records.js';
 import { listDecisionLines, listDecisions } from '../callbacks/decisions/repository.js';
 import { orderCandidates, orderingInputs, type OrderingInput } from '../callbacks/ordering/candidates.js';
 import type { CallbackOrdering } from '../callbacks/table.js';
+import { checkSeals } from './seals.js';
 
 /** An input that ordered a member when the callback started, and what the database says now. */
 export interface InputChange {
@@ -20,7 +21,10 @@ export interface Replay {
   ordering: string | null;
   /** false for callbacks started before decision records were kept: nothing to replay */
   recorded: boolean;
-  /** true when the stored order, its replay and the order from today's inputs agree and nothing was edited */
+  /**
+   * true when the stored order, its replay and the order from today's inputs agree and nothing was edited
+   * (the record's rows match their seals, seals.ts)
+   */
   identical: boolean;
   /** user ids in the order stored at the start (the candidates) */
   stored_order: number[];
@@ -133,6 +137,9 @@ export async function replayCallback(db: Db, orgId: number, timeZone: string, ca
       `the inputs as they are now order ${listText(result.current_order)}, ` +
         `the record says ${listText(result.stored_order)}`,
     );
+  const seals = await checkSeals(db, orgId, callbackId);
+  if (!seals.sealed) result.notes.push('the record has no seals: it was written before records were sealed');
+  result.differences.push(...seals.differences);
   result.identical = result.differences.length === 0;
   return result;
 }

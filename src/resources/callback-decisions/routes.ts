@@ -58,7 +58,7 @@ const Contact = Type.Object({
   purpose: Type.String(),
   channel: Type.String(),
   at: Type.String({ description: 'local datetime' }),
-  result: Type.String({ description: 'sent, failed or unavailable' }),
+  result: Type.String({ description: 'sent, held (a sent contact follows when it goes out), failed or unavailable' }),
   receipt: NullableString(),
   detail: NullableString(),
 });

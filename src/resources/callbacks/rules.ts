@@ -188,7 +188,7 @@ export async function startCallback(trx: Db, auth: AuthContext, body: StartCallb
       updated_at: now,
     })),
   );
-  await recordStart(trx, orgId, { id, list_id: list.id, ordering }, selection, now);
+  await recordStart(trx, auth, { id, list_id: list.id, ordering }, selection, now);
   await logAction(trx, auth, 'callback.started', id, {
     description:
       `started callback #${id} on list ${list.name} for ${start} to ${end}: ${body.positions_to_fill} ` +
@@ -325,7 +325,7 @@ export async function recordResponse(
         shift_id: shiftId,
         updated_at: nowUtc(),
       });
-      await recordAnswer(trx, auth.orgId, callbackId, nowUtc(), {
+      await recordAnswer(trx, auth, callbackId, nowUtc(), {
         user_id: user.id,
         verdict: body.status === 'no answer' ? 'no_answer' : body.status,
         position: candidate.position,

@@ -214,6 +214,18 @@ describe('forced hire ordered by an admin', () => {
     // (the subject header is folded after the end date)
     expect(mail.subject).toMatch(/^Forced hire: you work Engine 7 2032-04-10 07:00 to 2032-04-11/);
     expect(mail.text).toContain('Why: Forced hire on Engine 7');
+    // and the notice is a contact of the forced hire's record: each channel tried, the e-mail with its Message-ID
+    const contacts = hire.contacts as Array<Record<string, unknown>>;
+    expect(contacts.at(-1)).toEqual({
+      channel: 'Email',
+      at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      result: 'sent',
+      receipt: expect.stringMatching(/^<.+@.+>$/),
+      detail: null,
+    });
+    expect(contacts.slice(0, -1).every((c) => c.result === 'unavailable' && typeof c.detail === 'string')).toBe(true);
+    const listed = (await org.get('/forced_hires')).body.data.find((h: { id: number }) => h.id === hire.id);
+    expect(listed.contacts).toEqual(contacts);
 
     // the seat is taken: another order for it finds nothing open
     const again = await org.post('/forced_hires', {

@@ -1,7 +1,14 @@
 import { deleteOrgRows, orgColumns, orgRows } from '../../core/db/org-rows.js';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../core/db/transaction.js';
-import type { ForcedHireRow, ForcedHireTable, ForcedListRow, ForcedListTable } from './table.js';
+import type {
+  ForcedHireContactRow,
+  ForcedHireContactTable,
+  ForcedHireRow,
+  ForcedHireTable,
+  ForcedListRow,
+  ForcedListTable,
+} from './table.js';
 
 export function findForcedList(db: Db, orgId: number, groupId: number): Promise<ForcedListRow | undefined> {
   return orgRows(db, 'forced_list', orgId).where('group_id', '=', groupId).executeTakeFirst();
@@ -139,4 +146,25 @@ export function unfilledCallback(
     .where((eb) => eb.or([eb('list_ended_at', 'is not', null), eb('deadline', '<=', now)]))
     .orderBy('id')
     .executeTakeFirst();
+}
+
+/** A message sent (or not) to the person forced: append-only, nothing updates or deletes it. */
+export async function insertForcedHireContact(db: Db, values: Insertable<ForcedHireContactTable>): Promise<void> {
+  await db.insertInto('forced_hire_contact').values(values).execute();
+}
+
+/** The contacts of the forced hires `ids`, oldest first, by forced hire. */
+export async function contactsOfForcedHires(
+  db: Db,
+  orgId: number,
+  ids: number[],
+): Promise<Map<number, ForcedHireContactRow[]>> {
+  const byHire = new Map<number, ForcedHireContactRow[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return byHire;
+  const rows = await orgRows(db, 'forced_hire_contact', orgId)
+    .where('forced_hire_id', 'in', ids)
+    .orderBy('id')
+    .execute();
+  for (const row of rows) byHire.get(row.forced_hire_id)?.push(row);
+  return byHire;
 }

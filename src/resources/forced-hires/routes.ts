@@ -3,7 +3,7 @@ import { withTransaction } from '../../core/db/transaction.js';
 import { notFound } from '../../core/errors.js';
 import { dataEnvelope, linkTo } from '../../core/pagination.js';
 import { EXTENSION, IdParams, routeOptions } from '../../core/schemas.js';
-import { findForcedHire, listForcedHires } from './repository.js';
+import { contactsOfForcedHires, findForcedHire, listForcedHires } from './repository.js';
 import { forceHire } from './rules.js';
 import {
   ForcedHirePage,
@@ -65,7 +65,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       ))!;
       await app.workers.forcedHires.notifier.tell(auth, hire);
       reply.status(201);
-      return serializeForcedHire(hire.row);
+      const contacts = await contactsOfForcedHires(app.db, auth.orgId, [hire.row.id]);
+      return serializeForcedHire(hire.row, contacts.get(hire.row.id)!);
     },
   );
 
@@ -88,8 +89,14 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       });
       const link = (at: number) =>
         linkTo(request, '/forced_hires', { group_id: q.group_id, assignment_id: q.assignment_id, limit, offset: at });
+      const page = rows.slice(0, limit);
+      const contacts = await contactsOfForcedHires(
+        app.db,
+        request.auth.orgId,
+        page.map((r) => r.id),
+      );
       return dataEnvelope(
-        rows.slice(0, limit).map(serializeForcedHire),
+        page.map((row) => serializeForcedHire(row, contacts.get(row.id)!)),
         offset > 0 ? link(Math.max(0, offset - limit)) : null,
         rows.length > limit ? link(offset + limit) : null,
       );
@@ -106,7 +113,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const row = await findForcedHire(app.db, request.auth.orgId, request.params.id);
       if (!row) throw notFound('ForcedHire');
-      return serializeForcedHire(row);
+      const contacts = await contactsOfForcedHires(app.db, request.auth.orgId, [row.id]);
+      return serializeForcedHire(row, contacts.get(row.id)!);
     },
   );
 };

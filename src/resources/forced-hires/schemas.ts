@@ -89,6 +89,18 @@ export const ForcedHireResponse = Type.Object({
       "the rules in force: the forced list's buffers, the zone and fatigue rules (JSON); null before they were kept",
   }),
   rules_hash: Nullable(Type.String({ description: 'SHA-256 of the rules as stored' })),
+  contacts: Type.Array(
+    Type.Object({
+      channel: Type.String({ description: "the channel's method (`Email`, `Text (SMS)` …)" }),
+      at: Type.String({ description: 'UTC instant' }),
+      result: Type.String({
+        description: 'sent, held (SMS text pacing: a sent contact follows when it goes out), failed or unavailable',
+      }),
+      receipt: Nullable(Type.String({ description: "the provider's message id when it gives one" })),
+      detail: Nullable(Type.String()),
+    }),
+    { description: 'every message sent (or not) to tell the person forced, oldest first' },
+  ),
   created_at: Type.String(),
 });
 export type ForcedHireResponse = Static<typeof ForcedHireResponse>;

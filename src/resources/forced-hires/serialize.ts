@@ -1,8 +1,8 @@
 import type { ExplainedMember } from './order.js';
 import type { ForcedHireResponse } from './schemas.js';
-import type { ForcedHireRow } from './table.js';
+import type { ForcedHireContactRow, ForcedHireRow } from './table.js';
 
-export function serializeForcedHire(row: ForcedHireRow): ForcedHireResponse {
+export function serializeForcedHire(row: ForcedHireRow, contacts: ForcedHireContactRow[]): ForcedHireResponse {
   return {
     id: row.id,
     status: row.status,
@@ -21,6 +21,7 @@ export function serializeForcedHire(row: ForcedHireRow): ForcedHireResponse {
     order: JSON.parse(row.explained) as ExplainedMember[],
     rules: row.rules === null ? null : JSON.parse(row.rules),
     rules_hash: row.rules_hash,
+    contacts: contacts.map(({ channel, at, result, receipt, detail }) => ({ channel, at, result, receipt, detail })),
     created_at: row.created_at,
   };
 }

@@ -74,7 +74,25 @@ export interface ForcedHireTable {
   created_at: string;
 }
 
+/** A message sent (or not) to tell the person forced (migration 1820), append-only. */
+export interface ForcedHireContactTable {
+  id: Generated<number>;
+  organization_id: number;
+  forced_hire_id: number;
+  user_id: number;
+  /** the channel's method (`Email`, `Text (SMS)` …) */
+  channel: string;
+  /** UTC instant */
+  at: string;
+  /** sent, held (SMS text pacing: `sent` follows when it goes out), failed, unavailable */
+  result: string;
+  /** the provider's message id when it gives one */
+  receipt: string | null;
+  detail: string | null;
+}
+
 export type ForcedListRow = Selectable<ForcedListTable>;
+export type ForcedHireContactRow = Selectable<ForcedHireContactTable>;
 export type ForcedHireRow = Selectable<ForcedHireTable>;
 
 declare module '../../core/db/types.js' {
@@ -83,5 +101,6 @@ declare module '../../core/db/types.js' {
     forced_list_assignment: ForcedListAssignmentTable;
     forced_member: ForcedMemberTable;
     forced_hire: ForcedHireTable;
+    forced_hire_contact: ForcedHireContactTable;
   }
 }

@@ -33,6 +33,18 @@ export interface Message {
 }
 
 /**
+ * A message a channel holds back instead of sending it now (SMS text pacing): `until` (UTC instant) it is due;
+ * `receipt` settles when it goes out, with the provider's receipt, or rejects when it cannot.
+ */
+export interface Held {
+  held: true;
+  until: string;
+  receipt: Promise<string | undefined>;
+}
+
+export const isHeld = (sent: string | undefined | Held): sent is Held => typeof sent === 'object';
+
+/**
  * One way of reaching a person; one module per channel in this folder, each created by
  * createCallbackRunner. A personal channel (e-mail, SMS, mobile app) carries an offer when it is
  * the one chosen for the person (their contact method, else the fallback order, docs/workflows.md
@@ -49,7 +61,10 @@ export interface Channel {
    * with the offer so that an inbound reply finds it; undefined for channels without replies.
    */
   replyAddress?(recipient: Recipient): string | undefined;
-  /** Delivers, after the contact committed; answers the provider's receipt (a message id) when it gives one. */
-  send(recipient: Recipient, message: Message): Promise<string | undefined>;
+  /**
+   * Delivers, after the contact committed; answers the provider's receipt (a message id) when it gives one, or
+   * `Held` when the message goes out later.
+   */
+  send(recipient: Recipient, message: Message): Promise<string | undefined | Held>;
   close?(): void;
 }

@@ -6,7 +6,8 @@ import { startServer, type TestOrg, type TestServer } from '../../../../test/hel
 import { createAssignment } from '../../rotations/test-fixtures.js';
 import { buildApp } from '../../../app.js';
 import { signPayload } from '../../webhooks/signature.js';
-import { twilioSignature } from './sms.js';
+import { SmsChannel, twilioSignature } from './sms.js';
+import { TEXT_GAP_MS } from './text-pacing.js';
 import { createCallbackRunner } from '../runner/runner.js';
 import { at, listOf, logText, runnerSuite, startCallbackOn, usersOf } from '../test-fixtures.js';
 import { createTimeOff } from '../../time-offs/test-fixtures.js';
@@ -749,5 +750,51 @@ describe('a generic SMS provider', () => {
     } finally {
       await generic.close();
     }
+  });
+});
+
+describe('text pacing in the decision record', () => {
+  it('a text held by the 5-minute pacing is recorded held, then sent with its receipt when it goes out', async () => {
+    // the pacer's clock: the second offer comes half a second before the person's 5 minutes end
+    let clock = Date.now();
+    const sms = new SmsChannel(
+      server.app.config.sms,
+      () => undefined,
+      () => clock,
+    );
+    const run = suite.track(createCallbackRunner(server.app, { baseUrl: server.url, channels: [sms] }));
+    const [person] = await crew('Paced', 1);
+    expect((await org.put(`/users/${person}/callback_settings`, { contact_method: 'Text (SMS)' })).status).toBe(200);
+    const phone = await e164Of(person!);
+    const listId = await listOf(org, 'Paced list', [person!]);
+    const contactsOf = async (id: number) =>
+      ((await org.get(`/callbacks/${id}/decisions`)).body.contacts as Array<Record<string, unknown>>).map((c) => ({
+        result: c.result,
+        receipt: c.receipt,
+        detail: c.detail,
+      }));
+    const first = await callbackOn(listId, '2032-06-03');
+    expect(await run.runOnce(new Date().toISOString())).toEqual({ contacted: 1 });
+    await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(1));
+    await vi.waitFor(async () => expect((await contactsOf(first.id)).map((c) => c.result)).toEqual(['sent']));
+
+    clock += TEXT_GAP_MS - 500;
+    const second = await callbackOn(listId, '2032-06-04');
+    expect(await run.runOnce(new Date().toISOString())).toEqual({ contacted: 1 });
+    // queued, not sent: the record says held, with no receipt, while the provider has seen nothing
+    expect(await contactsOf(second.id)).toEqual([
+      { result: 'held', receipt: null, detail: `held by text pacing until ${new Date(clock + 500).toISOString()}` },
+    ]);
+    expect(textsTo(phone)).toHaveLength(1);
+    await vi.waitFor(() => expect(textsTo(phone)).toHaveLength(2), { timeout: 5000 });
+    const receipt = `SM${sent.indexOf(textsTo(phone)[1]!) + 1}`;
+    await vi.waitFor(async () =>
+      expect(await contactsOf(second.id)).toEqual([
+        expect.objectContaining({ result: 'held', receipt: null }),
+        { result: 'sent', receipt, detail: null },
+      ]),
+    );
+    // both contacts are sealed: the record replays identical
+    expect((await org.get(`/callbacks/${second.id}/replay`)).body).toMatchObject({ identical: true });
   });
 });

@@ -2,7 +2,7 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import type { SmsSettings } from '../../../config.js';
 import type { Db } from '../../../core/db/transaction.js';
-import type { Channel, Message, Recipient } from './channel.js';
+import type { Channel, Held, Message, Recipient } from './channel.js';
 import { TextPacer } from './text-pacing.js';
 
 export const SMS_OFF =
@@ -102,7 +102,7 @@ export class SmsChannel implements Channel {
   readonly personal = true;
 
   /** At most one non-urgent text per person per 5 minutes (text-pacing.ts). */
-  private readonly pacer: TextPacer;
+  private readonly pacer: TextPacer<string | undefined>;
 
   constructor(
     private readonly settings: SmsSettings,
@@ -121,13 +121,13 @@ export class SmsChannel implements Channel {
     return mobileOf(recipient, this.settings.defaultCountry);
   }
 
-  async send(recipient: Recipient, message: Message): Promise<string | undefined> {
+  /** The provider's message id when sent now; a held text (`Held`) gets it when the pacer sends it. */
+  async send(recipient: Recipient, message: Message): Promise<string | undefined | Held> {
     if (!this.settings.url) throw new Error(SMS_OFF);
     const to = this.replyAddress(recipient);
     if (!to) throw new Error('the user has no phone number');
     const from = senderOf(this.settings, recipient.organization_id);
-    let receipt: string | undefined;
-    const outcome = await this.pacer.send(
+    const paced = await this.pacer.send(
       `${recipient.organization_id} ${recipient.id}`,
       smsText(message),
       message.urgent !== false,
@@ -141,10 +141,11 @@ export class SmsChannel implements Channel {
         // the provider's message id (Twilio `sid`, others `id` or `message_id`) is the delivery receipt
         const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
         const id = body?.sid ?? body?.id ?? body?.message_id;
-        receipt = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+        return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
       },
     );
-    return outcome === 'sent' ? receipt : undefined;
+    if (paced.outcome === 'sent') return paced.result;
+    return { held: true, until: new Date(paced.until).toISOString(), receipt: paced.sent };
   }
 
   close(): void {

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { sha256 } from './records.js';
 
 /** Decision records are append-only (docs/workflows.md, "Decision records"); the behaviour is in callback-decisions. */
-const TABLES = /(?:updateTable|deleteFrom)\('(callback_decision|callback_decision_line|callback_contact)\b/;
+const TABLES =
+  /(?:updateTable|deleteFrom)\('(callback_decision|callback_decision_line|callback_contact|forced_hire_contact)\b/;
 
 function sources(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {

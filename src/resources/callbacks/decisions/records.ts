@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../../../core/db/transaction.js';
+import { writeLog } from '../../../core/audit.js';
+import type { AuthContext } from '../../../core/auth/context.js';
+import { type Db, withTransaction } from '../../../core/db/transaction.js';
 import { fatigueSettingOf } from '../../../scheduling/index.js';
 import { findListOrThrow } from '../../lists/repository.js';
 import { findOrganization } from '../../organizations/repository.js';
 import { listTimeOffTypes } from '../../time-off-types/repository.js';
 import type { CandidateSelection } from '../ordering/candidates.js';
-import { findPassDecision, insertContact, insertDecision, insertDecisionLines } from './repository.js';
-import type { DecisionVerdict } from './table.js';
+import { findPassDecision, insertContact, insertDecision, insertDecisionLines, SEAL_ACTION } from './repository.js';
+import type { CallbackContactRow, CallbackDecisionLineRow, CallbackDecisionRow, DecisionVerdict } from './table.js';
 
 /*
  * Decision records (docs/workflows.md, "Decision records"): written in the transaction of what they
@@ -14,6 +16,73 @@ import type { DecisionVerdict } from './table.js';
  */
 
 export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** Rows written in one transaction, which one seal covers. */
+export interface SealedRows {
+  decision?: CallbackDecisionRow;
+  lines: CallbackDecisionLineRow[];
+  contacts: CallbackContactRow[];
+}
+
+const num = (value: number | string | null) => (value === null ? null : Number(value));
+
+/**
+ * The SHA-256 of the stored fields of decision rows (a record's head, its lines, contacts), in a fixed
+ * order: what a seal carries and `checkSeals` (callback-decisions/seals.ts) computes again from the database.
+ */
+export function sealHash(rows: SealedRows): string {
+  const d = rows.decision;
+  return sha256(
+    JSON.stringify([
+      d ? [num(d.id), num(d.callback_id), d.kind, d.at, d.ordering, d.inputs, d.rules, d.rules_hash] : null,
+      rows.lines.map((l) => [
+        num(l.id),
+        num(l.decision_id),
+        num(l.callback_id),
+        num(l.user_id),
+        l.verdict,
+        num(l.position),
+        l.reason_code,
+        l.reason,
+      ]),
+      rows.contacts.map((c) => [
+        num(c.id),
+        num(c.callback_id),
+        num(c.user_id),
+        c.purpose,
+        c.channel,
+        c.at,
+        c.result,
+        c.receipt,
+        c.detail,
+      ]),
+    ]),
+  );
+}
+
+/**
+ * Seals rows just written: a system-log entry `callback.record_sealed` in their transaction, naming them and
+ * carrying their `sealHash`; the log's hash chain (src/core/log-chain.ts) keeps the seal itself from being edited.
+ */
+async function seal(trx: Db, auth: AuthContext, callbackId: number, rows: SealedRows): Promise<void> {
+  if (!rows.decision && rows.lines.length === 0 && rows.contacts.length === 0) return;
+  const hash = sealHash(rows);
+  const decisionId = rows.decision?.id ?? rows.lines[0]?.decision_id ?? null;
+  await writeLog(trx, auth, {
+    action: SEAL_ACTION,
+    description:
+      `sealed ${rows.lines.length} line(s) and ${rows.contacts.length} contact(s) of callback #${callbackId}'s ` +
+      `decision record${decisionId === null ? '' : ` #${decisionId}`}: SHA-256 ${hash}.`,
+    entityType: 'callback',
+    entityId: callbackId,
+    after: {
+      decision_id: rows.decision?.id ?? null,
+      line_ids: rows.lines.map((l) => l.id),
+      contact_ids: rows.contacts.map((c) => c.id),
+      sha256: hash,
+    },
+  });
+}
 
 /** The rules in force for a callback on the list, as JSON with its SHA-256. */
 export interface RulesSnapshot {
@@ -69,13 +138,14 @@ export async function rulesInForce(db: Db, orgId: number, listId: number): Promi
 /** The start record: every member's verdict (candidate at position N, or skipped) and what ordered them. */
 export async function recordStart(
   trx: Db,
-  orgId: number,
+  auth: AuthContext,
   callback: { id: number; list_id: number; ordering: string },
   selection: CandidateSelection,
   at: string,
 ): Promise<void> {
+  const orgId = auth.orgId;
   const rules = await rulesInForce(trx, orgId, callback.list_id);
-  const decisionId = await insertDecision(trx, {
+  const decision = await insertDecision(trx, {
     organization_id: orgId,
     callback_id: callback.id,
     kind: 'start',
@@ -87,11 +157,11 @@ export async function recordStart(
   });
   const reasons = new Map(selection.skipped.map((s) => [s.user_id, s.reason]));
   const positions = new Map(selection.userIds.map((id, index) => [id, index + 1]));
-  await insertDecisionLines(
+  const lines = await insertDecisionLines(
     trx,
     selection.inputs.map((input) => ({
       organization_id: orgId,
-      decision_id: decisionId,
+      decision_id: decision.id,
       callback_id: callback.id,
       user_id: input.user_id,
       verdict: positions.has(input.user_id) ? ('candidate' as const) : ('skipped' as const),
@@ -100,6 +170,7 @@ export async function recordStart(
       reason: reasons.get(input.user_id) ?? null,
     })),
   );
+  await seal(trx, auth, callback.id, { decision, lines, contacts: [] });
 }
 
 export interface DecisionLine {
@@ -115,20 +186,24 @@ export interface DecisionLine {
  * on earlier passes as `already_offered`), each step adding its lines in its own transaction.
  */
 export class PassRecord {
+  private readonly orgId: number;
+
   constructor(
-    private readonly orgId: number,
+    private readonly auth: AuthContext,
     private readonly callback: { id: number; list_id: number },
     private readonly at: string,
     /** the people contacted before this pass */
     private readonly offeredBefore: Array<{ user_id: number; position: number }>,
-  ) {}
+  ) {
+    this.orgId = auth.orgId;
+  }
 
   async add(trx: Db, lines: DecisionLine[]): Promise<void> {
     const found = await findPassDecision(trx, this.orgId, this.callback.id, this.at);
-    let decisionId = found?.id;
-    if (decisionId === undefined) {
+    let decision: CallbackDecisionRow | undefined;
+    if (found === undefined) {
       const rules = await rulesInForce(trx, this.orgId, this.callback.list_id);
-      decisionId = await insertDecision(trx, {
+      decision = await insertDecision(trx, {
         organization_id: this.orgId,
         callback_id: this.callback.id,
         kind: 'pass',
@@ -149,7 +224,8 @@ export class PassRecord {
         ...lines,
       ];
     }
-    await insertDecisionLines(trx, this.rows(decisionId, lines));
+    const rows = await insertDecisionLines(trx, this.rows((found ?? decision)!.id, lines));
+    await seal(trx, this.auth, this.callback.id, { decision, lines: rows, contacts: [] });
   }
 
   private rows(decisionId: number, lines: DecisionLine[]) {
@@ -169,12 +245,13 @@ export class PassRecord {
 /** An answer (accepted, denied, no answer) as its own record, in the answer's transaction. */
 export async function recordAnswer(
   trx: Db,
-  orgId: number,
+  auth: AuthContext,
   callbackId: number,
   at: string,
   line: DecisionLine,
 ): Promise<void> {
-  const decisionId = await insertDecision(trx, {
+  const orgId = auth.orgId;
+  const decision = await insertDecision(trx, {
     organization_id: orgId,
     callback_id: callbackId,
     kind: 'answer',
@@ -184,37 +261,40 @@ export async function recordAnswer(
     rules: null,
     rules_hash: null,
   });
-  await insertDecisionLines(trx, [
+  const lines = await insertDecisionLines(trx, [
     {
       organization_id: orgId,
-      decision_id: decisionId,
+      decision_id: decision.id,
       callback_id: callbackId,
       ...line,
       reason_code: line.reason_code ?? null,
       reason: line.reason ?? null,
     },
   ]);
+  await seal(trx, auth, callbackId, { decision, lines, contacts: [] });
 }
 
-/** One message sent (or not) for a callback. */
+/** One message sent (or not) for a callback, sealed in its transaction (the caller's, else its own). */
 export function recordContact(
   db: Db,
-  orgId: number,
+  auth: AuthContext,
   contact: {
     callback_id: number;
     user_id: number;
     purpose: 'offer' | 'notice';
     channel: string;
     at: string;
-    result: 'sent' | 'failed' | 'unavailable';
+    /** held: a channel holds the message back (SMS text pacing); a `sent` contact follows when it goes out */
+    result: 'sent' | 'held' | 'failed' | 'unavailable';
     receipt?: string | null;
     detail?: string | null;
   },
 ): Promise<void> {
+  if (!db.isTransaction) return withTransaction(db, (trx) => recordContact(trx, auth, contact));
   return insertContact(db, {
-    organization_id: orgId,
+    organization_id: auth.orgId,
     ...contact,
     receipt: contact.receipt ?? null,
     detail: contact.detail ?? null,
-  });
+  }).then((row) => seal(db, auth, contact.callback_id, { lines: [], contacts: [row] }));
 }

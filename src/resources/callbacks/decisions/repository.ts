@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { orgRows } from '../../../core/db/org-rows.js';
+import { orgColumns, orgRows } from '../../../core/db/org-rows.js';
 import type { Db } from '../../../core/db/transaction.js';
 import type {
   CallbackContactRow,
@@ -12,18 +12,34 @@ import type {
 
 /** Decision records are append-only: this module inserts and reads them, and nothing updates or deletes them. */
 
-export async function insertDecision(db: Db, values: Insertable<CallbackDecisionTable>): Promise<number> {
-  const { id } = await db.insertInto('callback_decision').values(values).returning('id').executeTakeFirstOrThrow();
-  return id;
+export function insertDecision(db: Db, values: Insertable<CallbackDecisionTable>): Promise<CallbackDecisionRow> {
+  return db.insertInto('callback_decision').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function insertDecisionLines(db: Db, rows: Insertable<CallbackDecisionLineTable>[]): Promise<void> {
-  if (rows.length) await db.insertInto('callback_decision_line').values(rows).execute();
+export async function insertDecisionLines(
+  db: Db,
+  rows: Insertable<CallbackDecisionLineTable>[],
+): Promise<CallbackDecisionLineRow[]> {
+  if (rows.length === 0) return [];
+  return db.insertInto('callback_decision_line').values(rows).returningAll().execute();
 }
 
-export async function insertContact(db: Db, values: Insertable<CallbackContactTable>): Promise<void> {
-  await db.insertInto('callback_contact').values(values).execute();
+export function insertContact(db: Db, values: Insertable<CallbackContactTable>): Promise<CallbackContactRow> {
+  return db.insertInto('callback_contact').values(values).returningAll().executeTakeFirstOrThrow();
 }
+
+/** The seals of a callback's records (log entries `callback.record_sealed`), oldest first. */
+export function listSeals(db: Db, orgId: number, callbackId: number) {
+  return orgColumns(db, 'system_log', orgId, ['id', 'changes'])
+    .where('action', '=', SEAL_ACTION)
+    .where('entity_type', '=', 'callback')
+    .where('entity_id', '=', String(callbackId))
+    .orderBy('id')
+    .execute();
+}
+
+/** The log action whose entry carries the SHA-256 of the decision rows written with it (records.ts). */
+export const SEAL_ACTION = 'callback.record_sealed';
 
 /** The record of a runner pass at `at` on the callback, when it has one already. */
 export function findPassDecision(db: Db, orgId: number, callbackId: number, at: string) {

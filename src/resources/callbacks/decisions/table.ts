@@ -59,7 +59,7 @@ export interface CallbackContactTable {
   channel: string;
   /** UTC instant */
   at: string;
-  /** sent, failed, unavailable */
+  /** sent, held (SMS text pacing: `sent` follows when it goes out), failed, unavailable */
   result: string;
   /** the provider's message id when it gives one */
   receipt: string | null;

@@ -25,7 +25,7 @@ import { AutoStarter } from './auto-start.js';
 import { ineligibilityReasons } from '../ordering/candidates.js';
 import type { Reason } from '../../../scheduling/index.js';
 import { PassRecord, recordContact } from '../decisions/records.js';
-import type { Channel, Message, Recipient } from '../channels/channel.js';
+import { type Channel, type Held, isHeld, type Message, type Recipient } from '../channels/channel.js';
 import { EmailChannel } from '../channels/email.js';
 import { PushChannel } from '../channels/push.js';
 import { newReplyCode, SmsChannel } from '../channels/sms.js';
@@ -198,7 +198,11 @@ export class CallbackRunner {
     this.subscription = undefined;
     await this.running;
     for (const channel of new Set([...this.options.channels, this.options.notices])) channel?.close?.();
+    await Promise.all(this.held);
   }
+
+  /** The held messages' contacts still to record when they go out (or are dropped). */
+  private readonly held = new Set<Promise<void>>();
 
   private schedule(delayMs: number): void {
     if (this.stopped) return;
@@ -259,7 +263,7 @@ export class CallbackRunner {
       return 0;
     }
     const offeredBefore = users.filter((u) => u.contact_time !== null);
-    const record = new PassRecord(auth.orgId, callback, now, offeredBefore);
+    const record = new PassRecord(auth, callback, now, offeredBefore);
     const lapsed = users.filter(
       (u) => u.status === 'pending' && u.offer_expires_at !== null && u.offer_expires_at <= now,
     );
@@ -501,7 +505,7 @@ export class CallbackRunner {
       ]);
       for (const r of reach.filter((r) => r.off !== null)) {
         const contact = { callback_id: callback.id, user_id: user.user_id, purpose: 'offer' as const, at: now };
-        await recordContact(trx, auth.orgId, {
+        await recordContact(trx, auth, {
           ...contact,
           channel: r.channel.method,
           result: 'unavailable',
@@ -715,12 +719,11 @@ export class CallbackRunner {
         channel: channel.method,
       };
       try {
-        const receipt = (await channel.send(recipient, message)) || null;
-        await recordContact(db, auth.orgId, { ...contact, at: nowUtc(), result: 'sent', receipt });
+        await this.recordSent(auth, contact, await channel.send(recipient, message), recipient, message.subject);
       } catch (error) {
         const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
         log.warn({ err: error, callbackId }, `callback offer not sent by ${channel.method}`);
-        await recordContact(db, auth.orgId, { ...contact, at: nowUtc(), result: 'failed', detail: reason });
+        await recordContact(db, auth, { ...contact, at: nowUtc(), result: 'failed', detail: reason });
         failures.push(`${channel.method} failed: ${reason}`);
         continue;
       }
@@ -749,14 +752,43 @@ export class CallbackRunner {
   ): Promise<void> {
     const contact = { callback_id: callbackId, user_id: recipient.id, purpose: what, channel: channel.method };
     try {
-      const receipt = (await channel.send(recipient, message)) || null;
-      await recordContact(this.options.db, auth.orgId, { ...contact, at: nowUtc(), result: 'sent', receipt });
+      await this.recordSent(auth, contact, await channel.send(recipient, message), recipient, message.subject);
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
       this.options.log.warn({ err: error, callbackId }, `callback ${what} not sent`);
-      await recordContact(this.options.db, auth.orgId, { ...contact, at: nowUtc(), result: 'failed', detail: reason });
+      await recordContact(this.options.db, auth, { ...contact, at: nowUtc(), result: 'failed', detail: reason });
       await this.logNotSent(auth, callbackId, recipient, message.subject, `${channel.method} failed: ${reason}`);
     }
+  }
+
+  /**
+   * The contact of a message a channel took: `sent` with the provider's receipt; or, held back (SMS text
+   * pacing), `held` now and `sent` with the receipt (or `failed`, logged as not sent) when it goes out.
+   */
+  private async recordSent(
+    auth: AuthContext,
+    contact: { callback_id: number; user_id: number; purpose: 'offer' | 'notice'; channel: string },
+    sent: string | undefined | Held,
+    recipient: Recipient,
+    subject: string,
+  ): Promise<void> {
+    const { db, log } = this.options;
+    if (!isHeld(sent))
+      return recordContact(db, auth, { ...contact, at: nowUtc(), result: 'sent', receipt: sent || null });
+    const detail = `held by text pacing until ${sent.until}`;
+    await recordContact(db, auth, { ...contact, at: nowUtc(), result: 'held', detail });
+    const outcome = sent.receipt
+      .then(
+        (receipt) => recordContact(db, auth, { ...contact, at: nowUtc(), result: 'sent', receipt: receipt || null }),
+        async (error: unknown) => {
+          const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+          await recordContact(db, auth, { ...contact, at: nowUtc(), result: 'failed', detail: reason });
+          await this.logNotSent(auth, contact.callback_id, recipient, subject, `${contact.channel} failed: ${reason}`);
+        },
+      )
+      .catch((error: unknown) => log.warn({ err: error, callbackId: contact.callback_id }, 'held text not recorded'))
+      .finally(() => this.held.delete(outcome));
+    this.held.add(outcome);
   }
 
   private async logNotSent(
