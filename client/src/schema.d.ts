@@ -26410,6 +26410,22 @@ export interface operations {
                             end: string | null;
                             reason: string | null;
                         }[];
+                        /** @description Extension: off limits the entry goes past (warn, require_approval); absent when none. */
+                        warnings?: {
+                            off_limit: {
+                                id: number;
+                                name: string;
+                                max_off: number;
+                                action: string;
+                            };
+                            date: string;
+                            message: string;
+                            others_off: {
+                                id: number;
+                                name: string;
+                                time_off_id: number;
+                            }[];
+                        }[];
                     }[];
                 };
             };
@@ -26593,6 +26609,22 @@ export interface operations {
                             end: string | null;
                             reason: string | null;
                         }[];
+                        /** @description Extension: off limits the entry goes past (warn, require_approval); absent when none. */
+                        warnings?: {
+                            off_limit: {
+                                id: number;
+                                name: string;
+                                max_off: number;
+                                action: string;
+                            };
+                            date: string;
+                            message: string;
+                            others_off: {
+                                id: number;
+                                name: string;
+                                time_off_id: number;
+                            }[];
+                        }[];
                     };
                 };
             };
@@ -26742,6 +26774,22 @@ export interface operations {
                             start: string | null;
                             end: string | null;
                             reason: string | null;
+                        }[];
+                        /** @description Extension: off limits the entry goes past (warn, require_approval); absent when none. */
+                        warnings?: {
+                            off_limit: {
+                                id: number;
+                                name: string;
+                                max_off: number;
+                                action: string;
+                            };
+                            date: string;
+                            message: string;
+                            others_off: {
+                                id: number;
+                                name: string;
+                                time_off_id: number;
+                            }[];
                         }[];
                     };
                 };
@@ -27047,6 +27095,22 @@ export interface operations {
                             end: string | null;
                             reason: string | null;
                         }[];
+                        /** @description Extension: off limits the entry goes past (warn, require_approval); absent when none. */
+                        warnings?: {
+                            off_limit: {
+                                id: number;
+                                name: string;
+                                max_off: number;
+                                action: string;
+                            };
+                            date: string;
+                            message: string;
+                            others_off: {
+                                id: number;
+                                name: string;
+                                time_off_id: number;
+                            }[];
+                        }[];
                     };
                 };
             };
@@ -27222,6 +27286,22 @@ export interface operations {
                             end: string | null;
                             reason: string | null;
                         }[];
+                        /** @description Extension: off limits the entry goes past (warn, require_approval); absent when none. */
+                        warnings?: {
+                            off_limit: {
+                                id: number;
+                                name: string;
+                                max_off: number;
+                                action: string;
+                            };
+                            date: string;
+                            message: string;
+                            others_off: {
+                                id: number;
+                                name: string;
+                                time_off_id: number;
+                            }[];
+                        }[];
                     };
                 };
             };
@@ -27373,6 +27453,22 @@ export interface operations {
                             start: string | null;
                             end: string | null;
                             reason: string | null;
+                        }[];
+                        /** @description Extension: off limits the entry goes past (warn, require_approval); absent when none. */
+                        warnings?: {
+                            off_limit: {
+                                id: number;
+                                name: string;
+                                max_off: number;
+                                action: string;
+                            };
+                            date: string;
+                            message: string;
+                            others_off: {
+                                id: number;
+                                name: string;
+                                time_off_id: number;
+                            }[];
                         }[];
                     };
                 };

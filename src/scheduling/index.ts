@@ -63,6 +63,7 @@ export { overtimeOf, workPeriodsOverlapping, type OvertimeRow, type WorkPeriodSe
 
 // the contract: limits on who may be off (off-limits.ts) and group minimums (group-staffing.ts)
 export {
+  offDaysOfEntries,
   offLimitRuleOf,
   offLimitVerdict,
   whoIsOff,

@@ -147,6 +147,29 @@ function datesOfEntry(entry: Pick<TimeOffRow, 'start' | 'end' | 'rrule'>): strin
 }
 
 /**
+ * The days each entry makes its person off, as `date|entry id` (whoIsOff decides): read before a
+ * change of the person's work, so that the off limits judge only the days the change makes them off
+ * anew (docs/contract-rules.md).
+ */
+export async function offDaysOfEntries(
+  db: Db,
+  orgId: number,
+  userId: number,
+  entries: Array<Pick<TimeOffRow, 'id' | 'start' | 'end' | 'rrule'>>,
+  timeZone: string,
+): Promise<Set<string>> {
+  const days = new Set<string>();
+  if (entries.length === 0) return days;
+  const ids = new Set(entries.map((entry) => entry.id));
+  const dates = [...new Set(entries.flatMap(datesOfEntry))].sort();
+  for (const [date, people] of await whoIsOff(db, orgId, dates, timeZone, [], [userId]))
+    for (const person of people)
+      for (const overlap of person.overlaps)
+        if (ids.has(overlap.time_off_id)) days.add(`${date}|${overlap.time_off_id}`);
+  return days;
+}
+
+/**
  * What the off limits say of an entry (pending or approved) of the organization: each rule it
  * applies to and each date on which it would put more people off than the rule allows, with who
  * else is off (docs/contract-rules.md). The entry is counted as approved. A rule applies on a

@@ -4,6 +4,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog, logAction } from '../../core/audit.js';
 import { parseJsonArray } from '../../core/db/json.js';
 import { reconcileBank } from '../accruals/reconcile.js';
+import { enforceOffLimitsOfChange, offDaysBeforeChange, type OffLimitNotice } from '../time-offs/limits.js';
 import { lockUsers } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
@@ -245,7 +246,13 @@ async function memberValues(trx: Db, auth: AuthContext, input: MemberInput, curr
   };
 }
 
-export async function createRecurringShift(trx: Db, auth: AuthContext, body: RecurringShiftBody): Promise<number> {
+/** A written series and the off limits its tours under approved leave go past (warnings). */
+export interface SeriesWrite {
+  id: number;
+  warnings: OffLimitNotice[];
+}
+
+export async function createRecurringShift(trx: Db, auth: AuthContext, body: RecurringShiftBody): Promise<SeriesWrite> {
   const [user, { rotation, values }] = await checkAll([
     () => findUserOrInvalid(trx, auth.orgId, body.user_id),
     () => memberValues(trx, auth, body),
@@ -257,6 +264,8 @@ export async function createRecurringShift(trx: Db, auth: AuthContext, body: Rec
           })
         : undefined,
   ] as const);
+  const change = seriesChange('recurring_shift.created', body.user_id, body.start_date, values.end_date, [values]);
+  const offBefore = await offDaysBeforeChange(trx, auth, { userId: body.user_id, ...change });
   const now = nowUtc();
   const id = await insertRecurringShift(trx, {
     organization_id: auth.orgId,
@@ -277,12 +286,8 @@ export async function createRecurringShift(trx: Db, auth: AuthContext, body: Rec
     actorUserId: body.admin_id,
     after: { user_id: body.user_id, start_date: body.start_date, ...values },
   });
-  await reconcileBank(
-    trx,
-    auth,
-    seriesChange('recurring_shift.created', body.user_id, body.start_date, values.end_date, [values]),
-  );
-  return id;
+  await reconcileBank(trx, auth, change);
+  return { id, warnings: await enforceOffLimitsOfChange(trx, auth, offBefore) };
 }
 
 /**
@@ -355,14 +360,14 @@ export async function editRecurringShift(
   auth: AuthContext,
   id: number,
   body: RecurringShiftPatchBody,
-): Promise<number> {
+): Promise<SeriesWrite> {
   const current = await findRecurringShiftOrThrow(trx, auth.orgId, id);
   if (!hasChanges(sentFields(body, SERIES_FIELDS))) {
     await logAction(trx, auth, 'recurring_shift.updated', id, {
       description: `changed nothing of ${await seriesName(trx, auth, current)}.`,
       actorUserId: body.admin_id,
     });
-    return id;
+    return { id, warnings: [] };
   }
   const [effective, { values }] = await checkAll([
     () => {
@@ -379,6 +384,10 @@ export async function editRecurringShift(
       allowEqual: true,
       fields: { start: 'effective date', end: 'end date' },
     });
+  const through =
+    current.end_date === null || values.end_date === null ? null : later(current.end_date, values.end_date);
+  const change = seriesChange('recurring_shift.updated', current.user_id, startDate, through, [current, values]);
+  const offBefore = await offDaysBeforeChange(trx, auth, { userId: current.user_id, ...change });
   const now = nowUtc();
   let targetId = id;
   if (effective <= current.start_date) {
@@ -412,14 +421,8 @@ export async function editRecurringShift(
     before: current,
     after: { start_date: startDate, ...values },
   });
-  const through =
-    current.end_date === null || values.end_date === null ? null : later(current.end_date, values.end_date);
-  await reconcileBank(
-    trx,
-    auth,
-    seriesChange('recurring_shift.updated', current.user_id, startDate, through, [current, values]),
-  );
-  return targetId;
+  await reconcileBank(trx, auth, change);
+  return { id: targetId, warnings: await enforceOffLimitsOfChange(trx, auth, offBefore) };
 }
 
 /** Ends the series before the effective date; a series that starts on or after it is removed. */
