@@ -198,6 +198,8 @@ export async function createTimeOffWithNotices(
     denial_date: null,
     acknowledgement_date: null,
     deleted_at: null,
+    first_date: input.dates?.first ?? null,
+    last_date: input.dates?.last ?? null,
   };
   const id = await insertTimeOff(trx, values);
   // who else is off, counted with this entry, under the off-limits lock: a refusal rolls the insert back
@@ -339,6 +341,9 @@ export async function editRequest(
         time_off_type_id: type.id,
         rrule,
         until: lastOccurrenceEnd(rrule, start, end),
+        ...(changes.start !== undefined || changes.end !== undefined || changes.dates
+          ? { first_date: changes.dates?.first ?? null, last_date: changes.dates?.last ?? null }
+          : {}),
         ...(changes.userNote !== undefined ? { user_note: changes.userNote } : {}),
         ...(changes.adminIds
           ? { admin_ids: JSON.stringify(changes.adminIds), admin_id: changes.adminIds[0] ?? null }
