@@ -15,7 +15,7 @@ const { server } = await useOrgs();
 const anchor = Temporal.Now.plainDateISO().add({ days: 60 });
 const day = (n: number) => anchor.add({ days: n }).toString();
 
-async function scene() {
+async function scene(options: { pending?: boolean } = {}) {
   const org = await server.newOrg({ timezone: 'America/Chicago' });
   const admin = await org.createUser({ first_name: 'Pat', last_name: 'Chief', role: 'Admin' });
   const ray = await org.createUser({ first_name: 'Ray', last_name: 'Smoke' });
@@ -47,9 +47,9 @@ async function scene() {
     typeId,
     start: day(5),
     end: day(5),
-    status: 1,
+    status: options.pending ? 0 : 1,
   });
-  return { org, ray, series, typeId, id: entry.body.id as number };
+  return { org, admin, ray, series, typeId, id: entry.body.id as number };
 }
 
 /** The entry's charged segments, its own span and the bank's balance. */
@@ -90,5 +90,14 @@ describe('date-only leave after a platoon move', () => {
     const back = await s.org.patch(`/recurring_shifts/${moved.body.id}`, { crew: 'A', effective_date: day(2) });
     expect(back.status, back.text).toBe(200);
     expect(await story(s)).toEqual({ charged: 0, span: [`${day(5)} 00:00:00`, `${day(6)} 00:00:00`], balance: 100 });
+  });
+
+  it('a request pending over the move is worked out again when approved', async () => {
+    const s = await scene({ pending: true });
+    const moved = await s.org.patch(`/recurring_shifts/${s.series}`, { crew: 'C', effective_date: day(2) });
+    expect(moved.status, moved.text).toBe(200);
+    const approved = await s.org.post(`/time_offs/${s.id}/approve`, { admin_id: s.admin });
+    expect(approved.status, approved.text).toBe(200);
+    expect(await story(s)).toEqual({ charged: 24, span: [`${day(5)} 00:00:00`, `${day(6)} 07:00:00`], balance: 76 });
   });
 });

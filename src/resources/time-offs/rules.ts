@@ -235,12 +235,20 @@ async function decide(
         throw invalidParams(`Only pending time off can be ${verb}; this time off is ${STATUS_WORD[entry.status]}.`);
       }
       if (adminId !== undefined) await assertUsersExist(trx, auth.orgId, [adminId], 'admin id');
+      let respan = {};
       if (outcome === APPROVED) {
         // the entry's row, then its user, then the off limits: the order every path takes them in
         await lockUsers(trx, [entry.user_id]);
-        warnings = await enforceOffLimits(trx, auth, entry, 'approval');
+        // date-only leave covers the work that starts on its dates as the schedule stands now
+        if (entry.first_date !== null && entry.last_date !== null) {
+          const dates = { first: entry.first_date, last: entry.last_date };
+          const { start, end } = await workSpanOfDates(trx, auth.orgId, entry.user_id, dates, auth.timezone);
+          respan = { start, end, until: lastOccurrenceEnd(entry.rrule, start, end) };
+        }
+        warnings = await enforceOffLimits(trx, auth, { ...entry, ...respan }, 'approval');
       }
       return {
+        ...respan,
         status: outcome,
         admin_id: adminId ?? entry.admin_id,
         ...(outcome === APPROVED ? { approval_date: now } : { denial_date: now }),
