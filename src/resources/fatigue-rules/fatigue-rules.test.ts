@@ -162,7 +162,7 @@ describe('most hours per work period', () => {
     await setRules({});
   });
 
-  it('counts misc hours of a date and a length in the period holding their date, as the overtime report does', async () => {
+  it('counts misc hours of a date and a length in the period holding their date, as overtime does', async () => {
     const [medic] = await crew(1, 'Dated');
     expect((await org.patch('/work_period', { days: 7, start: '2032-07-05 00:00:00' })).status).toBe(200);
     await setRules({ max_period_hours: 56, max_consecutive_hours: 30 });
