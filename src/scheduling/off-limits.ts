@@ -37,6 +37,9 @@ export interface OffPerson {
   overlaps: OffOverlap[];
 }
 
+/** How far from its date a moved occurrence is looked for (work is still counted on its own date). */
+const MOVED_REACH_DAYS = 2;
+
 /** The longest recurring leave checked: its occurrences in its first year. */
 const RECURRING_REACH_DAYS = 366;
 
@@ -55,9 +58,10 @@ export async function whoIsOff(
   const result = new Map<string, OffPerson[]>(dates.map((date) => [date, []]));
   if (dates.length === 0) return result;
   const sorted = [...dates].sort();
+  // work dated on the dates may lie beside them (an occurrence moved to the next day keeps its date)
   const facts = await scheduleFacts(db, orgId, {
-    start: `${sorted[0]} 00:00:00`,
-    end: `${addDays(sorted[sorted.length - 1]!, 1)} 00:00:00`,
+    start: `${addDays(sorted[0]!, -MOVED_REACH_DAYS)} 00:00:00`,
+    end: `${addDays(sorted[sorted.length - 1]!, 1 + MOVED_REACH_DAYS)} 00:00:00`,
     timezone: timeZone,
     userIds,
     countedAsApproved,

@@ -113,6 +113,43 @@ describe('a platoon move that puts tours under approved leave meets the off limi
     expect(moved.body.warnings).toEqual([s.notice('changed by an admin over the limit')]);
   });
 
+  it('an occurrence moved under the leave is judged on its date (POST /recurring_shifts/{id}/exceptions)', async () => {
+    const s = await scene('refuse');
+    // a moved occurrence keeps its date (day 4): at most 0 off, so Ray alone goes past the limit
+    const limitId = s.notice('').off_limit.id;
+    expect((await s.org.patch(`/off_limits/${limitId}`, { max_off: 0 })).status).toBe(200);
+    const moved = await s.org.post(`/recurring_shifts/${s.series}/exceptions`, {
+      date: day(4),
+      action: 'move',
+      start: `${D5} 07:00:00`,
+      end: `${day(6)} 07:00:00`,
+    });
+    const message = `The off limit One off allows at most 0 off on ${day(4)}; already off: nobody; this change is refused.`;
+    expect(moved).toAnswer(422, {
+      status: 422,
+      error: 'invalid_params',
+      error_message: [message],
+      off_limits: [
+        {
+          off_limit: { id: limitId, name: 'One off', max_off: 0, action: 'refuse' },
+          date: day(4),
+          message,
+          others_off: [],
+        },
+      ],
+    });
+  });
+
+  it('an occurrence restored under the leave is judged the same way (DELETE …/exceptions/{date})', async () => {
+    // both off on day 5 (approved before the limit was set); Ray's tour of day 5 removed, then restored
+    const s = await scene('refuse', 'C');
+    const removed = await s.org.post(`/recurring_shifts/${s.series}/exceptions`, { date: D5, action: 'remove' });
+    expect(removed.status, removed.text).toBe(201);
+    const restored = await s.org.del(`/recurring_shifts/${s.series}/exceptions/${D5}`);
+    expect(restored.status, restored.text).toBe(422);
+    expect(restored.body.off_limits).toEqual([s.notice('this change is refused')]);
+  });
+
   it('judges only the days the move newly covers: a move that keeps the same days off answers nothing', async () => {
     // both already off on day 5 (approved before the limit was set)
     const s = await scene('refuse', 'C');

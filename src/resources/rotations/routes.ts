@@ -219,8 +219,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     }),
     async (request, reply) => {
       const series = await withTransaction(app.db, async (trx) => {
-        await addException(trx, request.auth, request.params.id, request.body);
-        return loadSeries(trx, request, request.params.id);
+        const warnings = await addException(trx, request.auth, request.params.id, request.body);
+        return withWarnings(await loadSeries(trx, request, request.params.id), warnings);
       });
       reply.status(201);
       return series;
@@ -236,8 +236,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     }),
     async (request) =>
       withTransaction(app.db, async (trx) => {
-        await removeException(trx, request.auth, request.params.id, request.params.date);
-        return loadSeries(trx, request, request.params.id);
+        const warnings = await removeException(trx, request.auth, request.params.id, request.params.date);
+        return withWarnings(await loadSeries(trx, request, request.params.id), warnings);
       }),
   );
 };

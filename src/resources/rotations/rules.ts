@@ -485,7 +485,12 @@ async function assertMoveIsRested(
 }
 
 /** "This occurrence": removes or moves the series' occurrence on one date. */
-export async function addException(trx: Db, auth: AuthContext, id: number, body: ExceptionBody): Promise<void> {
+export async function addException(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  body: ExceptionBody,
+): Promise<OffLimitNotice[]> {
   const series = await findRecurringShiftOrThrow(trx, auth.orgId, id);
   // one 422 naming every failing field; the user's other work once every field is sound
   const [, , moved] = await checkAll([
@@ -505,6 +510,21 @@ export async function addException(trx: Db, auth: AuthContext, id: number, body:
     () => (body.admin_id !== undefined ? findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id') : undefined),
     () => (body.action === 'move' ? movedValues(trx, auth, body) : { assignmentId: null, start: null, end: null }),
   ] as const);
+  // the occurrence dated that day (it may reach into the next) and where it moves to
+  const dated = seriesChange(
+    `recurring_shift.occurrence_${body.action === 'move' ? 'moved' : 'removed'}`,
+    series.user_id,
+    body.date,
+    dayAfter(body.date),
+    [series],
+  );
+  const change = {
+    ...dated,
+    start: moved.start && moved.start < dated.start ? moved.start : dated.start,
+    end: moved.end && moved.end > dated.end! ? moved.end : dated.end,
+    assignmentIds: [...dated.assignmentIds, ...(moved.assignmentId === null ? [] : [moved.assignmentId])],
+  };
+  const offBefore = await offDaysBeforeChange(trx, auth, { userId: series.user_id, ...change });
   await upsertException(trx, auth.orgId, {
     recurringShiftId: id,
     date: body.date,
@@ -526,20 +546,8 @@ export async function addException(trx: Db, auth: AuthContext, id: number, body:
     entityId: id,
     after: body,
   });
-  // the occurrence dated that day (it may reach into the next) and where it moved to
-  const change = seriesChange(
-    `recurring_shift.occurrence_${body.action === 'move' ? 'moved' : 'removed'}`,
-    series.user_id,
-    body.date,
-    dayAfter(body.date),
-    [series],
-  );
-  await reconcileBank(trx, auth, {
-    ...change,
-    start: moved.start && moved.start < change.start ? moved.start : change.start,
-    end: moved.end && moved.end > change.end! ? moved.end : change.end,
-    assignmentIds: [...change.assignmentIds, ...(moved.assignmentId === null ? [] : [moved.assignmentId])],
-  });
+  await reconcileBank(trx, auth, change);
+  return enforceOffLimitsOfChange(trx, auth, offBefore);
 }
 
 async function movedValues(trx: Db, auth: AuthContext, body: ExceptionBody) {
@@ -554,17 +562,18 @@ async function movedValues(trx: Db, auth: AuthContext, body: ExceptionBody) {
   return { assignmentId: body.assignment_id ?? null, start, end };
 }
 
-export async function removeException(trx: Db, auth: AuthContext, id: number, date: string): Promise<void> {
+export async function removeException(trx: Db, auth: AuthContext, id: number, date: string): Promise<OffLimitNotice[]> {
   const series = await findRecurringShiftOrThrow(trx, auth.orgId, id);
+  // a moved occurrence may have been anywhere within a few days of its date
+  const change = seriesChange('recurring_shift.occurrence_restored', series.user_id, dayBefore(date), dayAfter(date), [
+    series,
+  ]);
+  const offBefore = await offDaysBeforeChange(trx, auth, { userId: series.user_id, ...change });
   if ((await deleteException(trx, auth.orgId, id, date)) === 0)
     throw invalidParams('The recurring shift has no exception on that date.');
   await logAction(trx, auth, 'recurring_shift.occurrence_restored', id, {
     description: `restored the ${date} occurrence of ${(await seriesName(trx, auth, series)).replace(/^the /, '')}.`,
   });
-  // a moved occurrence may have been anywhere within a few days of its date
-  await reconcileBank(
-    trx,
-    auth,
-    seriesChange('recurring_shift.occurrence_restored', series.user_id, dayBefore(date), dayAfter(date), [series]),
-  );
+  await reconcileBank(trx, auth, change);
+  return enforceOffLimitsOfChange(trx, auth, offBefore);
 }
