@@ -124,7 +124,8 @@ describe('a platoon move that puts tours under approved leave meets the off limi
       start: `${D5} 07:00:00`,
       end: `${day(6)} 07:00:00`,
     });
-    const message = `The off limit One off allows at most 0 off on ${day(4)}; already off: nobody; this change is refused.`;
+    const message =
+      `The off limit One off allows at most 0 off on ${day(4)}; ` + 'already off: nobody; this change is refused.';
     expect(moved).toAnswer(422, {
       status: 422,
       error: 'invalid_params',
