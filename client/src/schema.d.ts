@@ -26443,6 +26443,22 @@ export interface operations {
                             end: string | null;
                             reason: string | null;
                         }[];
+                        /** @description Extension: off limits the entry goes past (warn, require_approval); absent when none. */
+                        warnings?: {
+                            off_limit: {
+                                id: number;
+                                name: string;
+                                max_off: number;
+                                action: string;
+                            };
+                            date: string;
+                            message: string;
+                            others_off: {
+                                id: number;
+                                name: string;
+                                time_off_id: number;
+                            }[];
+                        }[];
                     }[];
                 };
             };
@@ -26626,6 +26642,22 @@ export interface operations {
                             end: string | null;
                             reason: string | null;
                         }[];
+                        /** @description Extension: off limits the entry goes past (warn, require_approval); absent when none. */
+                        warnings?: {
+                            off_limit: {
+                                id: number;
+                                name: string;
+                                max_off: number;
+                                action: string;
+                            };
+                            date: string;
+                            message: string;
+                            others_off: {
+                                id: number;
+                                name: string;
+                                time_off_id: number;
+                            }[];
+                        }[];
                     };
                 };
             };
@@ -26775,6 +26807,22 @@ export interface operations {
                             start: string | null;
                             end: string | null;
                             reason: string | null;
+                        }[];
+                        /** @description Extension: off limits the entry goes past (warn, require_approval); absent when none. */
+                        warnings?: {
+                            off_limit: {
+                                id: number;
+                                name: string;
+                                max_off: number;
+                                action: string;
+                            };
+                            date: string;
+                            message: string;
+                            others_off: {
+                                id: number;
+                                name: string;
+                                time_off_id: number;
+                            }[];
                         }[];
                     };
                 };
@@ -27080,6 +27128,22 @@ export interface operations {
                             end: string | null;
                             reason: string | null;
                         }[];
+                        /** @description Extension: off limits the entry goes past (warn, require_approval); absent when none. */
+                        warnings?: {
+                            off_limit: {
+                                id: number;
+                                name: string;
+                                max_off: number;
+                                action: string;
+                            };
+                            date: string;
+                            message: string;
+                            others_off: {
+                                id: number;
+                                name: string;
+                                time_off_id: number;
+                            }[];
+                        }[];
                     };
                 };
             };
@@ -27255,6 +27319,22 @@ export interface operations {
                             end: string | null;
                             reason: string | null;
                         }[];
+                        /** @description Extension: off limits the entry goes past (warn, require_approval); absent when none. */
+                        warnings?: {
+                            off_limit: {
+                                id: number;
+                                name: string;
+                                max_off: number;
+                                action: string;
+                            };
+                            date: string;
+                            message: string;
+                            others_off: {
+                                id: number;
+                                name: string;
+                                time_off_id: number;
+                            }[];
+                        }[];
                     };
                 };
             };
@@ -27406,6 +27486,22 @@ export interface operations {
                             start: string | null;
                             end: string | null;
                             reason: string | null;
+                        }[];
+                        /** @description Extension: off limits the entry goes past (warn, require_approval); absent when none. */
+                        warnings?: {
+                            off_limit: {
+                                id: number;
+                                name: string;
+                                max_off: number;
+                                action: string;
+                            };
+                            date: string;
+                            message: string;
+                            others_off: {
+                                id: number;
+                                name: string;
+                                time_off_id: number;
+                            }[];
                         }[];
                     };
                 };

@@ -3,13 +3,14 @@ import type { AssignmentRow } from '../resources/assignments/table.js';
 import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../core/time.js';
 import { callbackBlocks } from './callback-blocks.js';
 import { scheduleFacts } from './engine.js';
-import { fatigueRange, fatigueReasons } from './fatigue.js';
+import { fatigueRange, fatigueReasons, type DatedHours, type FatigueSetting } from './fatigue.js';
 import {
   acceptedCallbacks,
   assignmentsByIds,
   fatigueSettingOf,
   loadQualifications,
   timedMiscHours,
+  datedMiscHours,
   workTypesExcludedFromLimits,
 } from './reads.js';
 import { countsAsWork, holds } from './staffing.js';
@@ -199,6 +200,8 @@ interface Held extends Span {
   of?: WorkItem;
 }
 
+type DatedByUser = Map<number, DatedHours[]>;
+
 /** The widest of the spans. */
 function widest(spans: Span[]): Span {
   return {
@@ -239,16 +242,26 @@ function limitReasons(span: Span, limits: HourLimits, work: Held[], timeZone: st
 async function heldWork(
   db: Db,
   orgId: number,
-  request: Omit<AvailabilityRequest, 'start' | 'end' | 'needs'> & { span: Span; range: Span; fatigueSpan: Span | null },
-): Promise<{ facts: Awaited<ReturnType<typeof scheduleFacts>>; work: Map<number, Held[]> }> {
+  request: Omit<AvailabilityRequest, 'start' | 'end' | 'needs'> & {
+    span: Span;
+    range: Span;
+    fatigueSpan: Span | null;
+    fatigue: FatigueSetting;
+  },
+): Promise<{ facts: Awaited<ReturnType<typeof scheduleFacts>>; work: Map<number, Held[]>; dated: DatedByUser }> {
   const { userIds, timezone: timeZone, offer, range, fatigueSpan } = request;
   const allWork = offer !== undefined || fatigueSpan !== null;
-  const [facts, callbacks, misc, excludedTypes] = await Promise.all([
+  // misc hours of a date and a length only: for the period rule alone (fatigue.ts)
+  const periodRule = fatigueSpan !== null && request.fatigue.rules.max_period_hours !== null;
+  const [facts, callbacks, misc, excludedTypes, datedRows] = await Promise.all([
     scheduleFacts(db, orgId, { ...range, userIds, timezone: timeZone, knownAssignments: request.knownAssignments }),
     allWork ? acceptedCallbacks(db, orgId, userIds, range, { unplacedOnly: true }) : [],
     fatigueSpan ? timedMiscHours(db, orgId, userIds, fatigueSpan) : [],
     offer ? workTypesExcludedFromLimits(db, orgId) : new Set<number>(),
+    periodRule ? datedMiscHours(db, orgId, userIds, fatigueSpan.start.slice(0, 10), fatigueSpan.end.slice(0, 10)) : [],
   ]);
+  const dated: DatedByUser = new Map(userIds.map((id) => [id, []]));
+  for (const row of datedRows) dated.get(row.user_id)?.push(row);
   const worked = facts.worked.filter((item) => !request.except?.(item));
   // the assignments of the work weighed: all of it for an offer's limits or fatigue, else those that clash (named)
   const weighed = allWork ? worked : worked.filter((item) => overlaps(item, request.span));
@@ -280,7 +293,7 @@ async function heldWork(
     const where = m.notes ?? 'misc hours';
     work.get(m.user_id)?.push({ start: m.start, end: m.end, where, counted: false, work: true, fatigueOnly: true });
   }
-  return { facts, work };
+  return { facts, work, dated };
 }
 
 /**
@@ -301,8 +314,8 @@ export async function availabilityOf(
   const fatigue = await fatigueSettingOf(db, orgId);
   const fatigueSpan = fatigueRange(span, fatigue);
   const range = fatigueSpan ? widest([loadRange(span, offer?.limits), fatigueSpan]) : loadRange(span, offer?.limits);
-  const [{ facts, work }, qualifications, blocks] = await Promise.all([
-    heldWork(db, orgId, { ...request, span, range, fatigueSpan }),
+  const [{ facts, work, dated }, qualifications, blocks] = await Promise.all([
+    heldWork(db, orgId, { ...request, span, range, fatigueSpan, fatigue }),
     needs?.qualifiers.length ? loadQualifications(db, orgId, userIds) : undefined,
     offer ? callbackBlocks(db, orgId, userIds, span) : new Map<number, string>(),
   ]);
@@ -333,7 +346,8 @@ export async function availabilityOf(
       if (missing.length > 0) reasons.push(lacksReason(missing.map((q) => q.label)));
       if (offer) reasons.push(...limitReasons(span, offer.limits, held, timeZone));
       const fatigueWork = fatigueSpan ? held.filter((item) => item.work) : [];
-      for (const text of fatigueReasons(span, fatigueWork, fatigue)) reasons.push({ kind: 'fatigue', text });
+      for (const text of fatigueReasons(span, fatigueWork, fatigue, dated.get(id)))
+        reasons.push({ kind: 'fatigue', text });
       if (offer) {
         if (hours <= 0) reasons.push({ kind: 'empty', text: 'empty callback' });
         const block = blocks.get(id);
@@ -381,12 +395,15 @@ export async function seriesFatigue(
   const range = fatigueRange(span, fatigue);
   if (!range) return null;
   const userIds = [series.userId];
-  const { work } = await heldWork(db, orgId, { userIds, timezone: series.timezone, span, range, fatigueSpan: range });
+  const request = { userIds, timezone: series.timezone, span, range, fatigueSpan: range, fatigue };
+  const { work, dated } = await heldWork(db, orgId, request);
   const held = work.get(series.userId)!.filter((item) => item.work);
   const isOwn = (item: Held) => item.of?.kind === 'recurring' && item.of.id === series.id && overlaps(item, span);
   const own = held.filter(isOwn);
   for (const piece of own) {
-    const reasons = fatigueReasons(piece, held, fatigue).map((text): Reason => ({ kind: 'fatigue', text }));
+    const reasons = fatigueReasons(piece, held, fatigue, dated.get(series.userId)).map(
+      (text): Reason => ({ kind: 'fatigue', text }),
+    );
     if (reasons.length > 0) return { date: piece.of!.date, reasons };
   }
   return null;

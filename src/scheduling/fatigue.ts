@@ -1,5 +1,5 @@
 import { formatLocalDateTime, hoursBetween, localToZoned, round } from '../core/time.js';
-import { workPeriodsOverlapping, type WorkPeriodSetting } from './overtime.js';
+import { periodHoldsDate, workPeriodsOverlapping, type WorkPeriodSetting } from './overtime.js';
 
 /*
  * The department's fatigue rules (docs/contract-rules.md, "Fatigue rules"): how long anyone may
@@ -110,12 +110,20 @@ function busiestWindow(stretch: Span[], span: Span, within: number, timeZone: st
   );
 }
 
+/** Misc hours entered with a date and a length only: no place in time, counted per work period only. */
+export interface DatedHours {
+  date: string;
+  length: number;
+}
+
 /**
  * Why working the span breaks a fatigue rule, given the person's other work (worked pieces and
- * accepted callbacks, time off already taken out): the rule's words, in the order of the rules.
- * Hours are real hours on duty (a break inside a shift is not time off).
+ * accepted callbacks, time off already taken out) and their misc hours of a date and a length
+ * (`dated`: counted in the work period holding their date, as the overtime report counts them, and
+ * by no other rule): the rule's words, in the order of the rules. Hours are real hours on duty (a
+ * break inside a shift is not time off).
  */
-export function fatigueReasons(span: Span, work: Span[], setting: FatigueSetting): string[] {
+export function fatigueReasons(span: Span, work: Span[], setting: FatigueSetting, dated: DatedHours[] = []): string[] {
   const { rules, timezone: timeZone } = setting;
   if (!fatigueRulesOn(rules) || span.end <= span.start) return [];
   const intervals = union([...work, span]);
@@ -136,7 +144,8 @@ export function fatigueReasons(span: Span, work: Span[], setting: FatigueSetting
   }
   if (rules.max_period_hours !== null) {
     for (const period of workPeriodsOverlapping(setting.workPeriod, span)) {
-      const hours = hoursWithin(intervals, period, timeZone);
+      const inDate = dated.filter((entry) => periodHoldsDate(period, entry.date));
+      const hours = round(hoursWithin(intervals, period, timeZone) + inDate.reduce((sum, e) => sum + e.length, 0));
       if (hours > rules.max_period_hours)
         reasons.push(
           `would work ${hours} h in the work period ${period.start.slice(0, 16)}–${period.end.slice(0, 16)}; ` +

@@ -10,6 +10,7 @@ export { chargedHours, paidFacts, scheduleFacts, segmentsOfEntries } from './eng
 export type { EntrySegment, ScheduleFacts, TimeOffCover } from './engine.js';
 export { approvedTimeOffs, closeMinute, type ApprovedTimeOff } from './time-off.js';
 export { expandWork, type KellyDay, type WorkItem } from './work.js';
+export { type LeaveDates, workSpanOfDates } from './leave-dates.js';
 export { timezoneOf } from './reads.js';
 export type { Segment } from './segments.js';
 export type { WorkedPiece } from './worked.js';
@@ -63,6 +64,7 @@ export { overtimeOf, workPeriodsOverlapping, type OvertimeRow, type WorkPeriodSe
 
 // the contract: limits on who may be off (off-limits.ts) and group minimums (group-staffing.ts)
 export {
+  offDaysOfEntries,
   offLimitRuleOf,
   offLimitVerdict,
   whoIsOff,

@@ -37,6 +37,9 @@ export interface OffPerson {
   overlaps: OffOverlap[];
 }
 
+/** How far from its date a moved occurrence is looked for (work is still counted on its own date). */
+const MOVED_REACH_DAYS = 2;
+
 /** The longest recurring leave checked: its occurrences in its first year. */
 const RECURRING_REACH_DAYS = 366;
 
@@ -55,9 +58,10 @@ export async function whoIsOff(
   const result = new Map<string, OffPerson[]>(dates.map((date) => [date, []]));
   if (dates.length === 0) return result;
   const sorted = [...dates].sort();
+  // work dated on the dates may lie beside them (an occurrence moved to the next day keeps its date)
   const facts = await scheduleFacts(db, orgId, {
-    start: `${sorted[0]} 00:00:00`,
-    end: `${addDays(sorted[sorted.length - 1]!, 1)} 00:00:00`,
+    start: `${addDays(sorted[0]!, -MOVED_REACH_DAYS)} 00:00:00`,
+    end: `${addDays(sorted[sorted.length - 1]!, 1 + MOVED_REACH_DAYS)} 00:00:00`,
     timezone: timeZone,
     userIds,
     countedAsApproved,
@@ -144,6 +148,29 @@ function datesOfEntry(entry: Pick<TimeOffRow, 'start' | 'end' | 'rrule'>): strin
       }),
     ),
   ].sort();
+}
+
+/**
+ * The days each entry makes its person off, as `date|entry id` (whoIsOff decides): read before a
+ * change of the person's work, so that the off limits judge only the days the change makes them off
+ * anew (docs/contract-rules.md).
+ */
+export async function offDaysOfEntries(
+  db: Db,
+  orgId: number,
+  userId: number,
+  entries: Array<Pick<TimeOffRow, 'id' | 'start' | 'end' | 'rrule'>>,
+  timeZone: string,
+): Promise<Set<string>> {
+  const days = new Set<string>();
+  if (entries.length === 0) return days;
+  const ids = new Set(entries.map((entry) => entry.id));
+  const dates = [...new Set(entries.flatMap(datesOfEntry))].sort();
+  for (const [date, people] of await whoIsOff(db, orgId, dates, timeZone, [], [userId]))
+    for (const person of people)
+      for (const overlap of person.overlaps)
+        if (ids.has(overlap.time_off_id)) days.add(`${date}|${overlap.time_off_id}`);
+  return days;
 }
 
 /**

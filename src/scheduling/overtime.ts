@@ -44,6 +44,14 @@ export function workPeriodsOverlapping(setting: WorkPeriodSetting, range: Interv
 }
 
 /** The index of the first period ending after `at` (periods are in order); periods.length when none does. */
+/**
+ * Whether the work period holds the date of misc hours entered with a date and a length: from the
+ * period's first date to the day before the next period's (the overtime report and the fatigue
+ * rules' period hours both place them so).
+ */
+export const periodHoldsDate = (period: Interval, date: string) =>
+  period.start.slice(0, 10) <= date && period.end.slice(0, 10) > date;
+
 function firstEndingAfter(periods: Interval[], at: string): number {
   let [low, high] = [0, periods.length];
   while (low < high) {
@@ -149,7 +157,7 @@ export async function overtimeOf(
   // misc hours belong to the period holding their date (its first date to the day before the next period's)
   for (const entry of misc) {
     const index = firstEndingAfter(periods, `${entry.date} 24`);
-    if (index === periods.length || entry.date < periods[index]!.start.slice(0, 10)) continue;
+    if (index === periods.length || !periodHoldsDate(periods[index]!, entry.date)) continue;
     const hours = Number(entry.length);
     add(entry.user_id, index, hours, 0, hours);
   }

@@ -317,6 +317,21 @@ export function timedMiscHours(db: Db, orgId: number, userIds: number[], range: 
     .execute() as Promise<Array<{ user_id: number; start: string; end: string; notes: string | null }>>;
 }
 
+/**
+ * The misc hours of the users entered with a date and a length only (no times), dated from
+ * `firstDate` to `lastDate`: the fatigue rules count them in a work period's hours only.
+ */
+export async function datedMiscHours(db: Db, orgId: number, userIds: number[], firstDate: string, lastDate: string) {
+  if (userIds.length === 0) return [];
+  const rows = await orgColumns(db, 'misc_hour', orgId, ['user_id', 'date', 'length'])
+    .where('user_id', 'in', userIds)
+    .where('start', 'is', null)
+    .where('date', '>=', firstDate)
+    .where('date', '<=', lastDate)
+    .execute();
+  return rows.map((row) => ({ user_id: row.user_id, date: row.date, length: Number(row.length) }));
+}
+
 /*
  * What a person is qualified for: their user qualifiers, and each current certification whose
  * `cert_id` is a qualifier's shortcode (case ignored) grants that qualifier from `issued_on` to

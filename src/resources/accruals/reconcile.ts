@@ -2,7 +2,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { lockUsers } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { addDays, nowUtc, round } from '../../core/time.js';
-import { closeMinute, segmentsOfEntries } from '../../scheduling/index.js';
+import { closeMinute, segmentsOfEntries, workSpanOfDates } from '../../scheduling/index.js';
 import type { TimeOffRow } from '../time-offs/table.js';
 import { findUsersByIds } from '../users/repository.js';
 import { keepsBank } from './ledger.js';
@@ -43,6 +43,28 @@ async function chargesOf(trx: Db, orgId: number, entries: TimeOffRow[], timeZone
 }
 
 /**
+ * Date-only leave follows the work (docs/time-off.md#date-only-leave): each entry entered as dates
+ * covers the person's work that starts on them as the schedule stands after the change, so its start
+ * and end are worked out again (and stored, changed in place) before its charge is.
+ */
+async function followDates(trx: Db, auth: AuthContext, entries: TimeOffRow[]): Promise<void> {
+  for (const entry of entries) {
+    if (entry.first_date === null || entry.last_date === null) continue;
+    const dates = { first: entry.first_date, last: entry.last_date };
+    const span = await workSpanOfDates(trx, auth.orgId, entry.user_id, dates, auth.timezone);
+    if (span.start === entry.start && span.end === entry.end) continue;
+    await trx
+      .updateTable('time_off')
+      // one-time entries only (approvedEntriesOverlapping): the last occurrence ends at the end
+      .set({ start: span.start, end: span.end, until: span.end })
+      .where('organization_id', '=', auth.orgId)
+      .where('id', '=', entry.id)
+      .execute();
+    Object.assign(entry, span, { until: span.end });
+  }
+}
+
+/**
  * The bank follows the charge (docs/time-off.md): after a change, each approved one-time entry of
  * the users overlapping the changed work has its charge computed again, and the difference from what
  * the ledger holds for it is appended as a `time_off_adjustment` row naming the change (its action
@@ -66,6 +88,7 @@ export async function reconcileBank(trx: Db, auth: AuthContext, change: ChargeCh
     timeOffTypeIds: change.timeOffTypeIds,
   });
   if (entries.length === 0) return 0;
+  await followDates(trx, auth, entries);
   const [charges, ledger] = await Promise.all([
     chargesOf(trx, auth.orgId, entries, auth.timezone),
     ledgerOfEntries(

@@ -161,6 +161,27 @@ describe('most hours per work period', () => {
     expect((await tour(medic!, '2032-07-12')).status).toBe(201);
     await setRules({});
   });
+
+  it('counts misc hours of a date and a length in the period holding their date, as overtime does', async () => {
+    const [medic] = await crew(1, 'Dated');
+    expect((await org.patch('/work_period', { days: 7, start: '2032-07-05 00:00:00' })).status).toBe(200);
+    await setRules({ max_period_hours: 56, max_consecutive_hours: 30 });
+    expect((await tour(medic!, '2032-07-19')).status).toBe(201);
+    const training = { user_id: medic, date: '2032-07-20', length: 12, work_type_id: scene.workTypeId, notes: 'Class' };
+    expect((await org.post('/misc_hours', training)).status).toBe(201);
+    const report = await org.get('/overtime', {
+      query: { start: '2032-07-19 00:00:00', end: '2032-07-26 00:00:00', user_id: medic },
+    });
+    expect(report.body.map((row: { counted_hours: number }) => row.counted_hours)).toEqual([36]);
+    // 24 + 12 + 24 = 60 h in the period; the 12 h have no place in time, so no stretch reaches 30 h
+    expect(await tour(medic!, '2032-07-21')).toBeInvalid([
+      'Dated Member1 cannot take this shift: would work 60 h in the work period 2032-07-19 00:00–2032-07-26 00:00; ' +
+        "the department's limit is 56 h.",
+    ]);
+    // the next period starts afresh: the hours dated in this one do not follow
+    expect((await tour(medic!, '2032-07-26')).status).toBe(201);
+    await setRules({});
+  });
 });
 
 describe('callbacks', () => {

@@ -1,3 +1,4 @@
+import { withWarnings } from '../time-offs/limits.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { withTransaction, type Db } from '../../core/db/transaction.js';
@@ -153,9 +154,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: RecurringShiftResponse },
     }),
     async (request, reply) => {
-      const series = await withTransaction(app.db, async (trx) =>
-        loadSeries(trx, request, await createRecurringShift(trx, request.auth, request.body)),
-      );
+      const series = await withTransaction(app.db, async (trx) => {
+        const { id, warnings } = await createRecurringShift(trx, request.auth, request.body);
+        return withWarnings(await loadSeries(trx, request, id), warnings);
+      });
       reply.status(201);
       return series;
     },
@@ -187,9 +189,10 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
       },
     ),
     async (request) =>
-      withTransaction(app.db, async (trx) =>
-        loadSeries(trx, request, await editRecurringShift(trx, request.auth, request.params.id, request.body)),
-      ),
+      withTransaction(app.db, async (trx) => {
+        const { id, warnings } = await editRecurringShift(trx, request.auth, request.params.id, request.body);
+        return withWarnings(await loadSeries(trx, request, id), warnings);
+      }),
   );
 
   app.delete(
@@ -216,8 +219,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     }),
     async (request, reply) => {
       const series = await withTransaction(app.db, async (trx) => {
-        await addException(trx, request.auth, request.params.id, request.body);
-        return loadSeries(trx, request, request.params.id);
+        const warnings = await addException(trx, request.auth, request.params.id, request.body);
+        return withWarnings(await loadSeries(trx, request, request.params.id), warnings);
       });
       reply.status(201);
       return series;
@@ -233,8 +236,8 @@ const routes: FastifyPluginAsyncTypebox = async (app) => {
     }),
     async (request) =>
       withTransaction(app.db, async (trx) => {
-        await removeException(trx, request.auth, request.params.id, request.params.date);
-        return loadSeries(trx, request, request.params.id);
+        const warnings = await removeException(trx, request.auth, request.params.id, request.params.date);
+        return withWarnings(await loadSeries(trx, request, request.params.id), warnings);
       }),
   );
 };

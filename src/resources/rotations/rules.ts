@@ -4,6 +4,7 @@ import type { AuthContext } from '../../core/auth/context.js';
 import { writeLog, logAction } from '../../core/audit.js';
 import { parseJsonArray } from '../../core/db/json.js';
 import { reconcileBank } from '../accruals/reconcile.js';
+import { enforceOffLimitsOfChange, offDaysBeforeChange, type OffLimitNotice } from '../time-offs/limits.js';
 import { lockUsers } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { checkAll, invalidParams } from '../../core/errors.js';
@@ -245,7 +246,13 @@ async function memberValues(trx: Db, auth: AuthContext, input: MemberInput, curr
   };
 }
 
-export async function createRecurringShift(trx: Db, auth: AuthContext, body: RecurringShiftBody): Promise<number> {
+/** A written series and the off limits its tours under approved leave go past (warnings). */
+export interface SeriesWrite {
+  id: number;
+  warnings: OffLimitNotice[];
+}
+
+export async function createRecurringShift(trx: Db, auth: AuthContext, body: RecurringShiftBody): Promise<SeriesWrite> {
   const [user, { rotation, values }] = await checkAll([
     () => findUserOrInvalid(trx, auth.orgId, body.user_id),
     () => memberValues(trx, auth, body),
@@ -257,6 +264,8 @@ export async function createRecurringShift(trx: Db, auth: AuthContext, body: Rec
           })
         : undefined,
   ] as const);
+  const change = seriesChange('recurring_shift.created', body.user_id, body.start_date, values.end_date, [values]);
+  const offBefore = await offDaysBeforeChange(trx, auth, { userId: body.user_id, ...change });
   const now = nowUtc();
   const id = await insertRecurringShift(trx, {
     organization_id: auth.orgId,
@@ -277,12 +286,8 @@ export async function createRecurringShift(trx: Db, auth: AuthContext, body: Rec
     actorUserId: body.admin_id,
     after: { user_id: body.user_id, start_date: body.start_date, ...values },
   });
-  await reconcileBank(
-    trx,
-    auth,
-    seriesChange('recurring_shift.created', body.user_id, body.start_date, values.end_date, [values]),
-  );
-  return id;
+  await reconcileBank(trx, auth, change);
+  return { id, warnings: await enforceOffLimitsOfChange(trx, auth, offBefore) };
 }
 
 /**
@@ -349,14 +354,14 @@ export async function editRecurringShift(
   auth: AuthContext,
   id: number,
   body: RecurringShiftPatchBody,
-): Promise<number> {
+): Promise<SeriesWrite> {
   const current = await findRecurringShiftOrThrow(trx, auth.orgId, id);
   if (!hasChanges(sentFields(body, SERIES_FIELDS))) {
     await logAction(trx, auth, 'recurring_shift.updated', id, {
       description: `changed nothing of ${await seriesName(trx, auth, current)}.`,
       actorUserId: body.admin_id,
     });
-    return id;
+    return { id, warnings: [] };
   }
   const [effective, { values }] = await checkAll([
     () => {
@@ -373,6 +378,10 @@ export async function editRecurringShift(
       allowEqual: true,
       fields: { start: 'effective date', end: 'end date' },
     });
+  const through =
+    current.end_date === null || values.end_date === null ? null : later(current.end_date, values.end_date);
+  const change = seriesChange('recurring_shift.updated', current.user_id, startDate, through, [current, values]);
+  const offBefore = await offDaysBeforeChange(trx, auth, { userId: current.user_id, ...change });
   const now = nowUtc();
   let targetId = id;
   if (effective <= current.start_date) {
@@ -406,14 +415,8 @@ export async function editRecurringShift(
     before: current,
     after: { start_date: startDate, ...values },
   });
-  const through =
-    current.end_date === null || values.end_date === null ? null : later(current.end_date, values.end_date);
-  await reconcileBank(
-    trx,
-    auth,
-    seriesChange('recurring_shift.updated', current.user_id, startDate, through, [current, values]),
-  );
-  return targetId;
+  await reconcileBank(trx, auth, change);
+  return { id: targetId, warnings: await enforceOffLimitsOfChange(trx, auth, offBefore) };
 }
 
 /** Ends the series before the effective date; a series that starts on or after it is removed. */
@@ -476,7 +479,12 @@ async function assertMoveIsRested(
 }
 
 /** "This occurrence": removes or moves the series' occurrence on one date. */
-export async function addException(trx: Db, auth: AuthContext, id: number, body: ExceptionBody): Promise<void> {
+export async function addException(
+  trx: Db,
+  auth: AuthContext,
+  id: number,
+  body: ExceptionBody,
+): Promise<OffLimitNotice[]> {
   const series = await findRecurringShiftOrThrow(trx, auth.orgId, id);
   // one 422 naming every failing field; the user's other work once every field is sound
   const [, , moved] = await checkAll([
@@ -496,6 +504,21 @@ export async function addException(trx: Db, auth: AuthContext, id: number, body:
     () => (body.admin_id !== undefined ? findUserOrInvalid(trx, auth.orgId, body.admin_id, 'admin id') : undefined),
     () => (body.action === 'move' ? movedValues(trx, auth, body) : { assignmentId: null, start: null, end: null }),
   ] as const);
+  // the occurrence dated that day (it may reach into the next) and where it moves to
+  const dated = seriesChange(
+    `recurring_shift.occurrence_${body.action === 'move' ? 'moved' : 'removed'}`,
+    series.user_id,
+    body.date,
+    dayAfter(body.date),
+    [series],
+  );
+  const change = {
+    ...dated,
+    start: moved.start && moved.start < dated.start ? moved.start : dated.start,
+    end: moved.end && moved.end > dated.end! ? moved.end : dated.end,
+    assignmentIds: [...dated.assignmentIds, ...(moved.assignmentId === null ? [] : [moved.assignmentId])],
+  };
+  const offBefore = await offDaysBeforeChange(trx, auth, { userId: series.user_id, ...change });
   await upsertException(trx, auth.orgId, {
     recurringShiftId: id,
     date: body.date,
@@ -517,20 +540,8 @@ export async function addException(trx: Db, auth: AuthContext, id: number, body:
     entityId: id,
     after: body,
   });
-  // the occurrence dated that day (it may reach into the next) and where it moved to
-  const change = seriesChange(
-    `recurring_shift.occurrence_${body.action === 'move' ? 'moved' : 'removed'}`,
-    series.user_id,
-    body.date,
-    dayAfter(body.date),
-    [series],
-  );
-  await reconcileBank(trx, auth, {
-    ...change,
-    start: moved.start && moved.start < change.start ? moved.start : change.start,
-    end: moved.end && moved.end > change.end! ? moved.end : change.end,
-    assignmentIds: [...change.assignmentIds, ...(moved.assignmentId === null ? [] : [moved.assignmentId])],
-  });
+  await reconcileBank(trx, auth, change);
+  return enforceOffLimitsOfChange(trx, auth, offBefore);
 }
 
 async function movedValues(trx: Db, auth: AuthContext, body: ExceptionBody) {
@@ -545,17 +556,18 @@ async function movedValues(trx: Db, auth: AuthContext, body: ExceptionBody) {
   return { assignmentId: body.assignment_id ?? null, start, end };
 }
 
-export async function removeException(trx: Db, auth: AuthContext, id: number, date: string): Promise<void> {
+export async function removeException(trx: Db, auth: AuthContext, id: number, date: string): Promise<OffLimitNotice[]> {
   const series = await findRecurringShiftOrThrow(trx, auth.orgId, id);
+  // a moved occurrence may have been anywhere within a few days of its date
+  const change = seriesChange('recurring_shift.occurrence_restored', series.user_id, dayBefore(date), dayAfter(date), [
+    series,
+  ]);
+  const offBefore = await offDaysBeforeChange(trx, auth, { userId: series.user_id, ...change });
   if ((await deleteException(trx, auth.orgId, id, date)) === 0)
     throw invalidParams('The recurring shift has no exception on that date.');
   await logAction(trx, auth, 'recurring_shift.occurrence_restored', id, {
     description: `restored the ${date} occurrence of ${(await seriesName(trx, auth, series)).replace(/^the /, '')}.`,
   });
-  // a moved occurrence may have been anywhere within a few days of its date
-  await reconcileBank(
-    trx,
-    auth,
-    seriesChange('recurring_shift.occurrence_restored', series.user_id, dayBefore(date), dayAfter(date), [series]),
-  );
+  await reconcileBank(trx, auth, change);
+  return enforceOffLimitsOfChange(trx, auth, offBefore);
 }

@@ -1,4 +1,5 @@
 import { OverrideReason } from '../fatigue-rules/schemas.js';
+import { OffLimitWarnings } from '../time-offs/limits.js';
 import { Type, type Static } from '@sinclair/typebox';
 import {
   DateStr,
@@ -144,6 +145,8 @@ export const RecurringShiftResponse = Type.Object({
   scheduled_by: Nullable(UserRef),
   previous_id: Nullable(Type.Integer()),
   exceptions: Type.Array(ExceptionResponse),
+  /** on POST and PATCH: off limits the tours it puts under approved leave go past (docs/contract-rules.md) */
+  warnings: OffLimitWarnings,
 });
 export type RecurringShiftResponse = Static<typeof RecurringShiftResponse>;
 

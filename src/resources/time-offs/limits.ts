@@ -4,7 +4,8 @@ import { lockOffLimits } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { invalidParams } from '../../core/errors.js';
 import { addDays, datesFromTo } from '../../core/time.js';
-import { closeMinute, offLimitVerdict, type OffLimitBreach } from '../../scheduling/index.js';
+import { closeMinute, offDaysOfEntries, offLimitVerdict, type OffLimitBreach } from '../../scheduling/index.js';
+import { approvedEntriesOverlapping } from '../accruals/repository.js';
 import { hasOffLimits } from '../off-limits/repository.js';
 import { blackoutsMeeting } from '../time-off-blackouts/repository.js';
 import type { TimeOffTypeRow } from '../time-off-types/table.js';
@@ -35,20 +36,34 @@ export const OffLimitWarnings = Type.Optional(
 export const withWarnings = <T extends object>(body: T, warnings: OffLimitNotice[]) =>
   warnings.length > 0 ? { ...body, warnings } : body;
 
-/** Which step of an entry's life is judged: a member's pending request, or an admin's approval. */
-export type OffLimitMoment = 'request' | 'approval';
+/**
+ * Which step of an entry's life is judged: a member's pending request, an admin's approval, or an
+ * admin's change of the person's work (a platoon move) that puts work under the approved entry.
+ */
+export type OffLimitMoment = 'request' | 'approval' | 'change';
+
+const OUTCOMES: Record<OffLimitMoment, Record<OffLimitBreach['rule']['action'], string>> = {
+  request: {
+    refuse: 'this time off is refused',
+    require_approval: 'the request stays pending until an admin approves it',
+    warn: 'allowed, with this warning',
+  },
+  approval: {
+    refuse: 'this time off is refused',
+    require_approval: 'approved by an admin over the limit',
+    warn: 'allowed, with this warning',
+  },
+  change: {
+    refuse: 'this change is refused',
+    require_approval: 'changed by an admin over the limit',
+    warn: 'allowed, with this warning',
+  },
+};
 
 function noticeOf(breach: OffLimitBreach, moment: OffLimitMoment): OffLimitNotice {
   const { rule } = breach;
   const who = breach.others.length ? breach.others.map((o) => o.name).join(', ') : 'nobody';
-  const outcome =
-    rule.action === 'refuse'
-      ? 'this time off is refused'
-      : rule.action === 'require_approval' && moment === 'request'
-        ? 'the request stays pending until an admin approves it'
-        : rule.action === 'require_approval'
-          ? 'approved by an admin over the limit'
-          : 'allowed, with this warning';
+  const outcome = OUTCOMES[moment][rule.action];
   return {
     off_limit: { id: rule.id, name: rule.name, max_off: rule.max_off, action: rule.action },
     date: breach.date,
@@ -59,6 +74,18 @@ function noticeOf(breach: OffLimitBreach, moment: OffLimitMoment): OffLimitNotic
   };
 }
 
+type JudgedEntry = Pick<TimeOffRow, 'id' | 'user_id' | 'time_off_type_id' | 'start' | 'end' | 'rrule'>;
+
+/** A refusing rule's breach among the notices: a 422 naming the rule, the date and who else is off. */
+function refuseOver(notices: OffLimitNotice[]): void {
+  const refused = notices.filter((n) => n.off_limit.action === 'refuse');
+  if (refused.length > 0)
+    throw invalidParams(
+      refused.map((n) => n.message),
+      { off_limits: refused },
+    );
+}
+
 /**
  * Judges the entry (already written, in this transaction) by the off limits under the lock: a
  * refusing rule's breach is a 422 naming the rule, the date and who else is off (`off_limits`
@@ -67,19 +94,71 @@ function noticeOf(breach: OffLimitBreach, moment: OffLimitMoment): OffLimitNotic
 export async function enforceOffLimits(
   trx: Db,
   auth: AuthContext,
-  entry: Pick<TimeOffRow, 'id' | 'user_id' | 'time_off_type_id' | 'start' | 'end' | 'rrule'>,
+  entry: JudgedEntry,
   moment: OffLimitMoment,
 ): Promise<OffLimitNotice[]> {
   if (!(await hasOffLimits(trx, auth.orgId))) return [];
   await lockOffLimits(trx, auth.orgId);
   const verdict = await offLimitVerdict(trx, auth.orgId, entry, auth.timezone);
   const notices = verdict.breaches.map((b) => noticeOf(b, moment));
-  const refused = notices.filter((n) => n.off_limit.action === 'refuse');
-  if (refused.length > 0)
-    throw invalidParams(
-      refused.map((n) => n.message),
-      { off_limits: refused },
-    );
+  refuseOver(notices);
+  return notices;
+}
+
+/** A change of a person's work from `start` (local datetime) to `end` (null: on), and what it found. */
+export interface WorkChange {
+  userId: number;
+  start: string;
+  end: string | null;
+  /** the days the person's approved entries made them off before the change (`date|entry id`) */
+  offBefore: Set<string>;
+}
+
+const entriesUnder = (trx: Db, orgId: number, userId: number, start: string, end: string | null) =>
+  // work dated the day before may reach into the span, and a tour dated on its last day past it
+  approvedEntriesOverlapping(trx, orgId, {
+    userIds: [userId],
+    start: `${addDays(start.slice(0, 10), -1)} 00:00:00`,
+    end: end === null ? null : `${addDays(end.slice(0, 10), 2)} 00:00:00`,
+  });
+
+/**
+ * Before a change of the person's work (a platoon move, a new series): the days their approved
+ * entries make them off, so that enforceOffLimitsOfChange judges only the days it adds. Null when
+ * the organization has no off limits (nothing to judge).
+ */
+export async function offDaysBeforeChange(
+  trx: Db,
+  auth: AuthContext,
+  change: Omit<WorkChange, 'offBefore'>,
+): Promise<WorkChange | null> {
+  if (!(await hasOffLimits(trx, auth.orgId))) return null;
+  const entries = await entriesUnder(trx, auth.orgId, change.userId, change.start, change.end);
+  return { ...change, offBefore: await offDaysOfEntries(trx, auth.orgId, change.userId, entries, auth.timezone) };
+}
+
+/**
+ * After the change (written, in this transaction, under the person's lock): each approved entry it
+ * makes the person off on new days is judged by the off limits on those days, as an admin's
+ * approval is (docs/contract-rules.md): `refuse` is a 422 naming the day and the limit, which rolls
+ * the change back; `warn` and `require_approval` (the admin's change is the decision) are returned.
+ */
+export async function enforceOffLimitsOfChange(
+  trx: Db,
+  auth: AuthContext,
+  change: WorkChange | null,
+): Promise<OffLimitNotice[]> {
+  if (!change) return [];
+  const entries = await entriesUnder(trx, auth.orgId, change.userId, change.start, change.end);
+  if (entries.length === 0) return [];
+  await lockOffLimits(trx, auth.orgId);
+  const notices: OffLimitNotice[] = [];
+  for (const entry of entries) {
+    const verdict = await offLimitVerdict(trx, auth.orgId, entry, auth.timezone);
+    for (const breach of verdict.breaches)
+      if (!change.offBefore.has(`${breach.date}|${entry.id}`)) notices.push(noticeOf(breach, 'change'));
+  }
+  refuseOver(notices);
   return notices;
 }
 

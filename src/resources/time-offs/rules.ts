@@ -198,6 +198,8 @@ export async function createTimeOffWithNotices(
     denial_date: null,
     acknowledgement_date: null,
     deleted_at: null,
+    first_date: input.dates?.first ?? null,
+    last_date: input.dates?.last ?? null,
   };
   const id = await insertTimeOff(trx, values);
   // who else is off, counted with this entry, under the off-limits lock: a refusal rolls the insert back
@@ -233,12 +235,20 @@ async function decide(
         throw invalidParams(`Only pending time off can be ${verb}; this time off is ${STATUS_WORD[entry.status]}.`);
       }
       if (adminId !== undefined) await assertUsersExist(trx, auth.orgId, [adminId], 'admin id');
+      let respan = {};
       if (outcome === APPROVED) {
         // the entry's row, then its user, then the off limits: the order every path takes them in
         await lockUsers(trx, [entry.user_id]);
-        warnings = await enforceOffLimits(trx, auth, entry, 'approval');
+        // date-only leave covers the work that starts on its dates as the schedule stands now
+        if (entry.first_date !== null && entry.last_date !== null) {
+          const dates = { first: entry.first_date, last: entry.last_date };
+          const { start, end } = await workSpanOfDates(trx, auth.orgId, entry.user_id, dates, auth.timezone);
+          respan = { start, end, until: lastOccurrenceEnd(entry.rrule, start, end) };
+        }
+        warnings = await enforceOffLimits(trx, auth, { ...entry, ...respan }, 'approval');
       }
       return {
+        ...respan,
         status: outcome,
         admin_id: adminId ?? entry.admin_id,
         ...(outcome === APPROVED ? { approval_date: now } : { denial_date: now }),
@@ -339,6 +349,9 @@ export async function editRequest(
         time_off_type_id: type.id,
         rrule,
         until: lastOccurrenceEnd(rrule, start, end),
+        ...(changes.start !== undefined || changes.end !== undefined || changes.dates
+          ? { first_date: changes.dates?.first ?? null, last_date: changes.dates?.last ?? null }
+          : {}),
         ...(changes.userNote !== undefined ? { user_note: changes.userNote } : {}),
         ...(changes.adminIds
           ? { admin_ids: JSON.stringify(changes.adminIds), admin_id: changes.adminIds[0] ?? null }

@@ -30,6 +30,9 @@ export interface TimeOffTable {
   denial_date: string | null;
   acknowledgement_date: string | null;
   deleted_at: string | null;
+  /** leave entered as dates: its first and last date (its span follows the person's work); else null */
+  first_date: string | null;
+  last_date: string | null;
 }
 
 export type TimeOffRow = Selectable<TimeOffTable>;
