@@ -220,16 +220,21 @@ describe.skipIf(!HAS_CHROMIUM)('trades offered to a member, on a phone', () => {
     const form = board.page.locator('form', { has: board.page.locator('#request-title') });
     const whole = form.getByLabel('Whole days');
     await whole.waitFor();
-    const check = (await whole.boundingBox())!;
-    // the box of the label's words (its text node), as the checkbox's box is the input's
-    const words = (await board.page.evaluate(`(() => {
+    // the checkbox and the box of the label's words (its text node) read in one go: the view may still move
+    // (its lists arrive and are read again at each change) between two separate reads
+    const { check, words } = (await board.page.evaluate(`(() => {
       const label = document.querySelector('form label.check');
+      const input = label.querySelector('input[type=checkbox]') ?? document.getElementById(label.htmlFor);
       const text = [...label.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim());
       const range = document.createRange();
       range.selectNode(text[text.length - 1]);
       const r = range.getBoundingClientRect();
-      return { x: r.x, y: r.y, height: r.height };
-    })()`)) as { x: number; y: number; height: number };
+      const c = input.getBoundingClientRect();
+      return { check: { x: c.x, y: c.y, width: c.width, height: c.height }, words: { x: r.x, y: r.y, height: r.height } };
+    })()`)) as {
+      check: { x: number; y: number; width: number; height: number };
+      words: { x: number; y: number; height: number };
+    };
     const type = (await form.getByLabel('Type').boundingBox())!;
     // one line: the checkbox left of its words, their middles level; the checkbox at the fields' left edge
     expect(words.x).toBeGreaterThan(check.x + check.width - 1);
