@@ -1,9 +1,10 @@
 import type { Db } from '../core/db/transaction.js';
 import type { AssignmentRow } from '../resources/assignments/table.js';
-import { formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../core/time.js';
+import { addDays, formatDate, hoursBetween, parseLocalDateTime, type Temporal } from '../core/time.js';
 import { callbackBlocks } from './callback-blocks.js';
 import { scheduleFacts } from './engine.js';
-import { fatigueRange, fatigueReasons, type DatedHours, type FatigueSetting } from './fatigue.js';
+import { fatigueRange, fatigueReasons, periodHoursReason, type DatedHours, type FatigueSetting } from './fatigue.js';
+import { periodHoldsDate, workPeriodsOverlapping } from './overtime.js';
 import {
   acceptedCallbacks,
   assignmentsByIds,
@@ -356,6 +357,29 @@ export async function availabilityOf(
       return [id, { available: reasons.length === 0, reasons }];
     }),
   );
+}
+
+/**
+ * Misc hours of a date and a length (no place in time), as written: the fatigue rules' period rule,
+ * the only one that counts them (fatigue.ts), over the work period holding their date, with the
+ * person's work and dated hours there. A reason of kind `fatigue`, or none (also with the rule off).
+ */
+export async function datedHoursFatigue(
+  db: Db,
+  orgId: number,
+  request: { userId: number; date: string; timezone: string },
+): Promise<Reason[]> {
+  const { userId, date, timezone } = request;
+  const fatigue = await fatigueSettingOf(db, orgId);
+  if (fatigue.rules.max_period_hours === null) return [];
+  const day = { start: `${date} 00:00:00`, end: `${addDays(date, 1)} 00:00:00` };
+  const period = workPeriodsOverlapping(fatigue.workPeriod, day).find((p) => periodHoldsDate(p, date));
+  if (!period) return [];
+  const load = { userIds: [userId], timezone, span: period, range: period, fatigueSpan: period, fatigue };
+  const { work, dated } = await heldWork(db, orgId, load);
+  const held = work.get(userId)!.filter((item) => item.work);
+  const text = periodHoursReason(period, held, fatigue, dated.get(userId));
+  return text ? [{ kind: 'fatigue', text }] : [];
 }
 
 /**

@@ -142,16 +142,30 @@ export function fatigueReasons(span: Span, work: Span[], setting: FatigueSetting
           `the department requires ${rest} h off after ${after} h worked within ${within} h`,
       );
   }
-  if (rules.max_period_hours !== null) {
-    for (const period of workPeriodsOverlapping(setting.workPeriod, span)) {
-      const inDate = dated.filter((entry) => periodHoldsDate(period, entry.date));
-      const hours = round(hoursWithin(intervals, period, timeZone) + inDate.reduce((sum, e) => sum + e.length, 0));
-      if (hours > rules.max_period_hours)
-        reasons.push(
-          `would work ${hours} h in the work period ${period.start.slice(0, 16)}–${period.end.slice(0, 16)}; ` +
-            `the department's limit is ${rules.max_period_hours} h`,
-        );
-    }
+  for (const period of rules.max_period_hours === null ? [] : workPeriodsOverlapping(setting.workPeriod, span)) {
+    const reason = periodHoursReason(period, intervals, setting, dated);
+    if (reason) reasons.push(reason);
   }
   return reasons;
+}
+
+/**
+ * The period rule over one work period: the hours of `work` in it and the dated hours its dates hold
+ * (`dated`), or null within the limit (or with the rule off). The words of `fatigueReasons`.
+ */
+export function periodHoursReason(
+  period: Span,
+  work: Span[],
+  setting: FatigueSetting,
+  dated: DatedHours[] = [],
+): string | null {
+  const { rules, timezone: timeZone } = setting;
+  if (rules.max_period_hours === null) return null;
+  const inDate = dated.filter((entry) => periodHoldsDate(period, entry.date));
+  const hours = round(hoursWithin(union(work), period, timeZone) + inDate.reduce((sum, e) => sum + e.length, 0));
+  if (hours <= rules.max_period_hours) return null;
+  return (
+    `would work ${hours} h in the work period ${period.start.slice(0, 16)}–${period.end.slice(0, 16)}; ` +
+    `the department's limit is ${rules.max_period_hours} h`
+  );
 }

@@ -46,6 +46,7 @@ export type { Staffing } from './staffing.js';
 export {
   availabilityOf,
   countsAsWork,
+  datedHoursFatigue,
   limitPeriods,
   limitReason,
   refusalMessage,

@@ -22,7 +22,7 @@ import { findUserOrInvalid } from '../users/repository.js';
 import { fullName } from '../users/serialize.js';
 import type { UserRow } from '../users/table.js';
 import { allIneligibilityReasons, selectCandidates, type SkippedCandidate } from './ordering/candidates.js';
-import { insertShift } from './contracts.js';
+import { assertVacancyOpen, insertShift, lockAssignment } from './contracts.js';
 import { recordAnswer, recordStart } from './decisions/records.js';
 import {
   findCallbackOrThrow,
@@ -237,6 +237,22 @@ async function placeShift(
   });
 }
 
+/**
+ * An acceptance placing someone on the callback's assignment takes the assignment's row lock, as a
+ * board Fill of a seat does (POST /shifts `for_vacancy`), before the user's lock (rows first, then
+ * users). While it fills a seat that was open when the callback started, that seat must still be open
+ * (409 otherwise): of a Fill and an acceptance of the last seat at once, one is placed. Acceptances
+ * past those seats (a callback asking for extra staff) only queue on the lock.
+ */
+async function holdSeat(trx: Db, auth: AuthContext, callback: CallbackRow): Promise<void> {
+  if (callback.assignment_id === null) return;
+  const vacancy = callback.vacancy ? (JSON.parse(callback.vacancy) as CallbackVacancy) : null;
+  const seats =
+    !vacancy || vacancy.extra_staffing ? 0 : Math.max(vacancy.open, vacancy.qualifier_shortfalls.length ? 1 : 0);
+  if (vacancy && callback.accepted_count < seats) await assertVacancyOpen(trx, auth, callback.assignment_id, vacancy);
+  else await lockAssignment(trx, auth, callback.assignment_id);
+}
+
 /** Work, time off or hours taken on since the callback started can make a candidate ineligible. */
 async function assertStillEligible(
   trx: Db,
@@ -302,7 +318,8 @@ export async function recordResponse(
       const span = partOfCallback(callback, body);
       const accepted = body.status === 'accepted';
       if (accepted) {
-        // the user's schedule stays as checked until the shift is placed
+        // the seat's assignment, then the user's schedule, stay as checked until the shift is placed
+        await holdSeat(trx, auth, callback);
         await lockUsers(trx, [user.id]);
         await assertStillEligible(trx, auth, callback, user, span, body.override_reason);
         await beforeAccept?.(callback);

@@ -28,6 +28,11 @@ async function setRules(rules: Record<string, unknown>) {
   expect(response.status, response.text).toBe(200);
 }
 
+const lastOverride = async () => {
+  const log = (await org.get('/logs', { query: { limit: 5 } })).body.data as Array<Record<string, unknown>>;
+  return log.find((e) => String(e.event_description).includes('over the fatigue rules'))?.event_description;
+};
+
 const shift = (userId: number, start: string, end: string, extra: Record<string, unknown> = {}) =>
   org.post('/shifts', {
     assignment_id: scene.stationId,
@@ -180,6 +185,33 @@ describe('most hours per work period', () => {
     ]);
     // the next period starts afresh: the hours dated in this one do not follow
     expect((await tour(medic!, '2032-07-26')).status).toBe(201);
+    await setRules({});
+  });
+
+  it('refuses misc hours of a date and a length over the period rule when made, unless overridden', async () => {
+    const [medic] = await crew(1, 'Length');
+    expect((await org.patch('/work_period', { days: 7, start: '2032-08-02 00:00:00' })).status).toBe(200);
+    await setRules({ max_period_hours: 56 });
+    expect((await tour(medic!, '2032-08-02')).status).toBe(201);
+    expect((await tour(medic!, '2032-08-03')).status).toBe(201);
+    const training = { user_id: medic, date: '2032-08-05', length: 12, work_type_id: scene.workTypeId, notes: 'Class' };
+    // 48 h worked + 12 h dated in the period
+    expect(await org.post('/misc_hours', training)).toBeInvalid([
+      'Length Member1 cannot take these misc hours: would work 60 h in the work period 2032-08-02 00:00–' +
+        "2032-08-09 00:00; the department's limit is 56 h.",
+    ]);
+    const listed = await org.get('/misc_hours', { query: { start: '2032-08-02', end: '2032-08-15', user_id: medic } });
+    expect(listed.body).toEqual([]);
+    // up to the limit, and in the next period, they are taken
+    expect((await org.post('/misc_hours', { ...training, length: 8 })).status).toBe(201);
+    expect((await org.post('/misc_hours', { ...training, date: '2032-08-09' })).status).toBe(201);
+    const overridden = await org.post('/misc_hours', { ...training, override_reason: 'Recertification deadline' });
+    expect(overridden.status, overridden.text).toBe(201);
+    expect(await lastOverride()).toContain(
+      ' put Length Member1 (misc hours of a date and a length, 12 h on 2032-08-05) to work over the fatigue ' +
+        "rules (would work 68 h in the work period 2032-08-02 00:00–2032-08-09 00:00; the department's limit " +
+        'is 56 h): Recertification deadline',
+    );
     await setRules({});
   });
 });
@@ -388,10 +420,6 @@ describe('rotation placements and misc hours', () => {
       start_date: '2032-12-01',
       ...extra,
     });
-  const lastOverride = async () => {
-    const log = (await org.get('/logs', { query: { limit: 5 } })).body.data as Array<Record<string, unknown>>;
-    return log.find((e) => String(e.event_description).includes('over the fatigue rules'))?.event_description;
-  };
 
   it('refuse placing a person on a rotation next to their other tour, unless an admin overrides it', async () => {
     const rotationId = await rotationOf('Placement 24/48', '2032-12-01');

@@ -6,7 +6,7 @@ import { checkAll, invalidParams } from '../../core/errors.js';
 import { href } from '../../core/pagination.js';
 import { assertPeriod, formatDate, hoursBetween, normalizeLocalDateTime, todayIn } from '../../core/time.js';
 import { lockUsers } from '../../core/db/locks.js';
-import { availabilityOf, refusalMessage } from '../../scheduling/index.js';
+import { availabilityOf, datedHoursFatigue, refusalMessage, type Reason } from '../../scheduling/index.js';
 import { overrideFatigue } from '../fatigue-rules/repository.js';
 import { findUserOrInvalid, findUsersByIds } from '../users/repository.js';
 import type { UserRow } from '../users/table.js';
@@ -99,10 +99,9 @@ export async function createMiscHour(trx: Db, auth: AuthContext, body: CreateMis
     source: null,
     source_id: null,
   };
-  if (period.start && period.end) await lockUsers(trx, [user.id]);
+  await lockUsers(trx, [user.id]);
   const id = await insertMiscHour(trx, auth.orgId, values);
-  if (period.start && period.end)
-    await assertRested(trx, auth, { id, start: period.start, end: period.end }, user, body);
+  await assertRested(trx, auth, { id, ...values }, user, body);
   await logAction(trx, auth, 'misc_hour.created', id, {
     description: `added ${length} misc hours (${workType.label}) for ${fullName(user)} on ${body.date}.`,
     after: values,
@@ -111,23 +110,33 @@ export async function createMiscHour(trx: Db, auth: AuthContext, body: CreateMis
 }
 
 /**
- * Misc hours with times are worked hours: the department's fatigue rules (docs/contract-rules.md#fatigue-rules)
- * apply, 422 with the rule's words unless an admin gives `override_reason` (logged). Only the fatigue rules, as
- * for a sign-up. Runs after the write, under the user's lock; the error rolls it back.
+ * Misc hours are worked hours: the department's fatigue rules (docs/contract-rules.md#fatigue-rules) apply,
+ * 422 with the rule's words unless an admin gives `override_reason` (logged). Only the fatigue rules, as for
+ * a sign-up; hours of a date and a length only (no times) meet the period rule alone, in the work period
+ * holding their date. Runs after the write, under the user's lock; the error rolls it back.
  */
 async function assertRested(
   trx: Db,
   auth: AuthContext,
-  misc: { id: number; start: string; end: string },
+  misc: { id: number; date: string; length: number; start: string | null; end: string | null },
   user: UserRow,
   body: CreateMiscHourBody,
 ): Promise<void> {
-  const request = { start: misc.start, end: misc.end, userIds: [user.id], timezone: auth.timezone };
-  const { reasons } = (await availabilityOf(trx, auth.orgId, request)).get(user.id)!;
+  let reasons: Reason[];
+  if (misc.start && misc.end) {
+    const request = { start: misc.start, end: misc.end, userIds: [user.id], timezone: auth.timezone };
+    reasons = (await availabilityOf(trx, auth.orgId, request)).get(user.id)!.reasons;
+  } else {
+    reasons = await datedHoursFatigue(trx, auth.orgId, { userId: user.id, date: misc.date, timezone: auth.timezone });
+  }
+  const when =
+    misc.start && misc.end
+      ? `${misc.start.slice(0, 16)} to ${misc.end.slice(0, 16)}`
+      : `of a date and a length, ${misc.length} h on ${misc.date}`;
   await overrideFatigue(trx, auth, reasons, {
     override: body.override_reason,
     refusal: (reason) => invalidParams(refusalMessage(fullName(user), 'these misc hours', reason)),
-    who: `${fullName(user)} (misc hours ${misc.start.slice(0, 16)} to ${misc.end.slice(0, 16)})`,
+    who: `${fullName(user)} (misc hours ${when})`,
     entity: { type: 'misc_hour', id: misc.id },
   });
 }

@@ -25,14 +25,20 @@ export const ForVacancy = Type.Object(
 );
 export type ForVacancy = Static<typeof ForVacancy>;
 
+/** The assignment's row lock, which every write placing someone on it holds (rows first, then users). */
+export function lockAssignment(trx: Db, auth: AuthContext, assignmentId: number) {
+  return lockRowOrThrow(trx, { table: 'assignment', orgId: auth.orgId, id: assignmentId, model: 'Assignment' });
+}
+
 export async function assertVacancyOpen(
   trx: Db,
   auth: AuthContext,
-  assignment: { id: number; name: string },
+  assignmentId: number,
   read: ForVacancy,
 ): Promise<void> {
-  // every fill naming a seat of the assignment queues here (a row lock, taken before the users' locks)
-  await lockRowOrThrow(trx, { table: 'assignment', orgId: auth.orgId, id: assignment.id, model: 'Assignment' });
+  // every fill of a seat of the assignment (this one, a callback's acceptance) queues here: a row lock,
+  // taken before the users' locks
+  const assignment = await lockAssignment(trx, auth, assignmentId);
   const start = normalizeLocalDateTime(read.start);
   const end = normalizeLocalDateTime(read.end);
   const named = `The open seat of ${assignment.name} on ${read.date} (${start.slice(0, 16)} to ${end.slice(0, 16)})`;

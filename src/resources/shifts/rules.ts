@@ -193,8 +193,7 @@ export async function createShift(trx: Db, auth: AuthContext, body: CreateShiftB
   const checked = await validateReferences(trx, auth, references, body, () => timesOf(body));
   const [user, users, workType] = [checked.user!, checked.users!, checked.workType!];
   const values: ShiftValues = { ...references, ...checked.times! };
-  if (body.for_vacancy)
-    await assertVacancyOpen(trx, auth, checked.assignments!.get(body.assignment_id)!, body.for_vacancy);
+  if (body.for_vacancy) await assertVacancyOpen(trx, auth, body.assignment_id, body.for_vacancy);
   const overTimeOff = await assertUserIsFree(trx, auth, user, values, body, { assignments: checked.assignments });
   const row = await insertShiftRow(trx, auth.orgId, { ...values, overrides_time_off: overTimeOff });
   const tagged = Boolean(body.labels?.length || body.qualifiers?.length);

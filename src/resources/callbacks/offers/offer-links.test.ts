@@ -67,6 +67,45 @@ describe('a refused offer link', () => {
   });
 });
 
+describe('an offer link accepted after the seat was filled from the board', () => {
+  it('is refused with 409 and places no one (the seat is re-read under the assignment lock)', async () => {
+    const adminId = await org.createUser({ first_name: 'Board', last_name: 'Admin', role: 'Admin' });
+    const stationId = await createAssignment(org, {
+      name: 'Engine 9',
+      start: '2032-10-01 07:00:00',
+      end: '2032-10-02 07:00:00',
+    });
+    const member = await org.createUser({ first_name: 'Late', last_name: 'Link', mail: 'late@example.com' });
+    const filler = await org.createUser({ first_name: 'Board', last_name: 'Fill' });
+    const listId = await listOf(org, 'Late list', [member]);
+    const { id } = await startCallbackOn({ org, adminId, stationId }, listId, '2032-10-05');
+    await runner.runOnce(new Date().toISOString());
+    const sent = () => mail.mails.filter((m) => m.to.includes('late@example.com'));
+    await vi.waitFor(() => expect(sent()).toHaveLength(1));
+    const token = /\/offers\/(cpo_[A-Za-z0-9_-]+)/.exec(sent()[0]!.text)![1];
+    const seat = { date: '2032-10-05', start: '2032-10-05 07:00:00', end: '2032-10-06 07:00:00' };
+    const types = (await org.get('/work_types')).body as Array<{ id: number }>;
+    const fill = await org.post('/shifts', {
+      assignment_id: stationId,
+      user_id: filler,
+      ...seat,
+      work_type_id: types[0]!.id,
+      admin_id: adminId,
+      for_vacancy: seat,
+    });
+    expect(fill.status, fill.text).toBe(201);
+    const accepted = await server.request('POST', `${server.url}/offers/${token}`, {
+      body: { answer: 'accept' },
+      form: true,
+      token: null,
+    });
+    expect(accepted.status, accepted.text).toBe(409);
+    const placed = await org.get('/shifts', { query: { user_id: member, start: seat.start, end: seat.end } });
+    expect(placed.body).toEqual([]);
+    expect((await org.get(`/callbacks/${id}`)).body.status).toBe('active');
+  });
+});
+
 describe('the rate limit of public routes, per client address', () => {
   const get = (path: string) => limited.request('GET', `${limited.url}${path}`, { token: null });
 
