@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../core/auth/context.js';
-import { lockUsers } from '../../core/db/locks.js';
+import { lockUsers, transition } from '../../core/db/locks.js';
 import type { Db } from '../../core/db/transaction.js';
 import { addDays, nowUtc, round } from '../../core/time.js';
 import { closeMinute, segmentsOfEntries, workSpanOfDates } from '../../scheduling/index.js';
@@ -53,13 +53,10 @@ async function followDates(trx: Db, auth: AuthContext, entries: TimeOffRow[]): P
     const dates = { first: entry.first_date, last: entry.last_date };
     const span = await workSpanOfDates(trx, auth.orgId, entry.user_id, dates, auth.timezone);
     if (span.start === entry.start && span.end === entry.end) continue;
-    await trx
-      .updateTable('time_off')
-      // one-time entries only (approvedEntriesOverlapping): the last occurrence ends at the end
-      .set({ start: span.start, end: span.end, until: span.end })
-      .where('organization_id', '=', auth.orgId)
-      .where('id', '=', entry.id)
-      .execute();
+    // one-time entries only (approvedEntriesOverlapping): the last occurrence ends at the end. Through
+    // transition(), the one writer of time off rows: the entry is still in the status it was read in.
+    const target = { table: 'time_off', orgId: auth.orgId, id: entry.id, model: 'TimeOff', softDeleted: true } as const;
+    await transition(trx, target, () => ({ start: span.start, end: span.end, until: span.end }));
     Object.assign(entry, span, { until: span.end });
   }
 }
