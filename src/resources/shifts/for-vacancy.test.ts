@@ -56,6 +56,29 @@ async function shiftsOn(assignmentId: number, userIds: number[], read: Read): Pr
   return count;
 }
 
+/**
+ * A 12-hour seat of a new assignment on `day`, read open, and a callback for it from a list of one
+ * member: what a board Fill (by `filler`) and a callback acceptance (by `member`) race for.
+ */
+async function seatWithCallback(day: string, name: string, tag: string) {
+  const assignmentId = await createAssignment(org, { name, start: `${day} 07:00:00`, end: `${day} 19:00:00` });
+  const [filler, member] = await people(2, tag);
+  const listId = await listWithMembers(org, `${tag} list`, [member!]);
+  const read = (await vacancyOf(assignmentId, day))!;
+  const started = await org.post('/callbacks', {
+    list_id: listId,
+    initiated_by: adminId,
+    start: read.start,
+    end: read.end,
+    positions_to_fill: 1,
+    deadline: '2095-01-01T00:00:00+00:00',
+    assignment_id: assignmentId,
+  });
+  expect(started.status, started.text).toBe(201);
+  const accept = () => org.post(`/callbacks/${started.body.id}/users`, { user_id: member, status: 'accepted' });
+  return { assignmentId, filler: filler!, member: member!, read, accept, callbackId: started.body.id as number };
+}
+
 beforeAll(async () => {
   server = await startServer();
   org = await server.newOrg();
@@ -147,28 +170,14 @@ describe('POST /shifts with for_vacancy (extension)', () => {
 
   it('of a Fill and a callback acceptance of the last seat at once, one is placed and the other gets 409', async () => {
     for (const [round, day] of ['2090-08-10', '2090-08-11', '2090-08-12', '2090-08-13'].entries()) {
-      const assignmentId = await createAssignment(org, {
-        name: `Squad ${round}`,
-        start: `${day} 07:00:00`,
-        end: `${day} 19:00:00`,
-      });
-      const [filler, member] = await people(2, `Callback${round}`);
-      const listId = await listWithMembers(org, `Callback list ${round}`, [member!]);
-      const read = (await vacancyOf(assignmentId, day))!;
-      const started = await org.post('/callbacks', {
-        list_id: listId,
-        initiated_by: adminId,
-        start: read.start,
-        end: read.end,
-        positions_to_fill: 1,
-        deadline: '2095-01-01T00:00:00+00:00',
-        assignment_id: assignmentId,
-      });
-      expect(started.status, started.text).toBe(201);
-      const accept = () => org.post(`/callbacks/${started.body.id}/users`, { user_id: member, status: 'accepted' });
+      const { assignmentId, filler, member, read, accept } = await seatWithCallback(
+        day,
+        `Squad ${round}`,
+        `Callback${round}`,
+      );
       // the two orders alternate, so each request is the first to arrive in some round
       const answers = await Promise.all(
-        round % 2 ? [accept(), fill(assignmentId, filler!, read)] : [fill(assignmentId, filler!, read), accept()],
+        round % 2 ? [accept(), fill(assignmentId, filler, read)] : [fill(assignmentId, filler, read), accept()],
       );
       const statuses = answers.map((a) => a.status);
       expect(
@@ -176,38 +185,21 @@ describe('POST /shifts with for_vacancy (extension)', () => {
         answers.map((a) => a.text).join('\n'),
       ).toHaveLength(1);
       expect(statuses.filter((s) => s !== 409)[0]).toBeOneOf([200, 201]);
-      expect(await shiftsOn(assignmentId, [filler!, member!], read)).toBe(1);
+      expect(await shiftsOn(assignmentId, [filler, member], read)).toBe(1);
     }
   });
 
   it('refuses a callback acceptance once the seat it fills was filled from the board', async () => {
     const day = '2090-09-10';
-    const assignmentId = await createAssignment(org, {
-      name: 'Brush 4',
-      start: `${day} 07:00:00`,
-      end: `${day} 19:00:00`,
-    });
-    const [filler, member] = await people(2, 'Late');
-    const listId = await listWithMembers(org, 'Late list', [member!]);
-    const read = (await vacancyOf(assignmentId, day))!;
-    const started = await org.post('/callbacks', {
-      list_id: listId,
-      initiated_by: adminId,
-      start: read.start,
-      end: read.end,
-      positions_to_fill: 1,
-      deadline: '2095-01-01T00:00:00+00:00',
-      assignment_id: assignmentId,
-    });
-    expect(started.status, started.text).toBe(201);
-    expect((await fill(assignmentId, filler!, read)).status).toBe(201);
-    const late = await org.post(`/callbacks/${started.body.id}/users`, { user_id: member, status: 'accepted' });
+    const { assignmentId, filler, member, read, accept, callbackId } = await seatWithCallback(day, 'Brush 4', 'Late');
+    expect((await fill(assignmentId, filler, read)).status).toBe(201);
+    const late = await accept();
     expect(late.status, late.text).toBe(409);
     expect(late.body.error_message).toBe(
       `The open seat of Brush 4 on ${day} (${day} 07:00 to ${day} 19:00) has been filled since it was read; ` +
         'nothing was recorded. Read the schedule again.',
     );
-    expect(await shiftsOn(assignmentId, [filler!, member!], read)).toBe(1);
-    expect((await org.get(`/callbacks/${started.body.id}`)).body.status).toBe('active');
+    expect(await shiftsOn(assignmentId, [filler, member], read)).toBe(1);
+    expect((await org.get(`/callbacks/${callbackId}`)).body.status).toBe('active');
   });
 });
